@@ -1,0 +1,115 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import type { InstantCrawlService } from '../service/instant-crawl-service.js';
+import type { ServiceStore } from '../store/service-store.js';
+import type { Clock } from '../util/clock.js';
+import { KUMO_VERSION } from '../util/version.js';
+import { ApiError, ngBody } from './api-error.js';
+import type { DownloadSigner } from './download-signer.js';
+import { handleError } from './error-handler.js';
+import { acceptsJson } from './hooks/accept-json.js';
+import { requestIdOf } from './hooks/request-id.js';
+import { MethodRegistry } from './method-not-allowed.js';
+import { downloadRoutes } from './routes/download-routes.js';
+import { healthRoutes } from './routes/health-routes.js';
+import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
+import { compileValidator } from './validator-compiler.js';
+
+export interface AppDeps {
+  store: ServiceStore;
+  instantCrawl: InstantCrawlService;
+  artifacts: LocalArtifactStore;
+  signer: DownloadSigner;
+  clock: Clock;
+  settings: {
+    publicUrl: string;
+    timezone: string;
+    instantCrawlerBasePath: string;
+    finderBasePath: string;
+  };
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Request bodies larger than this are refused with 413 (a setting is a few KB at most). */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Builds the HTTP application without listening, so tests can call `app.inject()`. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(compileValidator);
+  app.setErrorHandler(handleError);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setNotFoundHandler(async (request, reply) =>
+    reply.code(404).send(ngBody(`no resource at ${request.method} ${request.url.split('?')[0]}`)),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Kumo API',
+        version: KUMO_VERSION,
+        description:
+          'Instant crawl, downloads and site search. Failures answer {"status": "NG", "message", "errors"}. ' +
+          'Timestamps use yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN in the service time zone.',
+      },
+      servers: [{ url: deps.settings.publicUrl }],
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-mf-apikey' } },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const methods = new MethodRegistry();
+  const jsonOnly = async (request: Parameters<typeof acceptsJson>[0]) => {
+    if (!acceptsJson(request)) throw new ApiError('not_acceptable');
+  };
+
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', jsonOnly);
+      await scope.register(instantCrawlRoutes, {
+        service: deps.instantCrawl,
+        apiKeys: deps.store.apiKeys,
+        timezone: deps.settings.timezone,
+        methods,
+        prefix: deps.settings.instantCrawlerBasePath,
+      });
+    },
+    { prefix: deps.settings.instantCrawlerBasePath },
+  );
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', jsonOnly);
+      await scope.register(healthRoutes, {
+        storeHealthy: () => deps.store.ping(),
+        methods,
+        prefix: deps.settings.finderBasePath,
+      });
+    },
+    { prefix: deps.settings.finderBasePath },
+  );
+  await app.register(downloadRoutes, {
+    service: deps.instantCrawl,
+    apiKeys: deps.store.apiKeys,
+    artifacts: deps.artifacts,
+    signer: deps.signer,
+    clock: deps.clock,
+    publicUrl: deps.settings.publicUrl,
+    methods,
+  });
+  methods.registerFallbacks(app);
+  return app;
+}

@@ -1,0 +1,36 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { API_ERRORS, ApiError, ngBody } from './api-error.js';
+import { toFieldErrors } from './validation-errors.js';
+
+/** Fastify's own client errors mapped onto the catalog. */
+const FASTIFY_CODES: Record<string, keyof typeof API_ERRORS> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'invalid_input',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'invalid_input',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_input',
+};
+
+/** The one error handler: every failure leaves as `{"status": "NG", "message", "errors"}`. */
+export async function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof ApiError) {
+    if (error.headers) reply.headers(error.headers);
+    return reply.code(error.statusCode).send(ngBody(error.message, error.errors));
+  }
+  if (error.validation) {
+    const errors = toFieldErrors(error.validation, error.validationContext ?? 'request');
+    const first = errors[0];
+    const message = first ? `${first.field}: ${first.reason}` : 'the request is invalid';
+    return reply.code(400).send(ngBody(message, errors));
+  }
+  const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
+  if (mapped) {
+    const reason = mapped === 'invalid_input' ? `body: ${error.message}` : API_ERRORS[mapped].message;
+    return reply.code(API_ERRORS[mapped].status).send(ngBody(reason));
+  }
+  if (error instanceof SyntaxError || (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)) {
+    return reply.code(error.statusCode ?? 400).send(ngBody(error.message));
+  }
+  request.log.error({ err: error }, 'request failed');
+  return reply.code(500).send(ngBody(API_ERRORS.internal.message));
+}

@@ -1,0 +1,85 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ARTIFACT_FILE_NAMES, type ArtifactFileName } from '../../artifacts/artifact-files.js';
+import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
+import { type InstantCrawlService, instantDownloadPath } from '../../service/instant-crawl-service.js';
+import type { ApiKeyStore } from '../../store/service-store.js';
+import type { Clock } from '../../util/clock.js';
+import { ApiError } from '../api-error.js';
+import type { DownloadSigner } from '../download-signer.js';
+import type { MethodRegistry } from '../method-not-allowed.js';
+import { ApiKeyHeader, IdParam, NgBodySchema } from '../schemas/common-schemas.js';
+import { createTenantAuth, tenantOf } from '../tenant-auth.js';
+
+export interface DownloadRoutesOptions {
+  service: InstantCrawlService;
+  apiKeys: ApiKeyStore;
+  artifacts: LocalArtifactStore;
+  signer: DownloadSigner;
+  clock: Clock;
+  publicUrl: string;
+  methods: MethodRegistry;
+}
+
+const DOWNLOAD_PATH =
+  '/instant_crawler/contracts/:contract_id/servicegroups/:servicegroup_id/instant_crawl_requests/:instant_crawl_request_id/:file';
+
+const DownloadSchema = {
+  summary: 'Download an artifact of a finished instant crawl',
+  description:
+    'With a valid x-mf-apikey: 302 to a signed URL usable for 30 seconds. The signed URL (expires, signature) serves ' +
+    'the file without a key. Files: url_list.csv.gz, crawl_objects.tar.gz, link_list.csv.gz.',
+  tags: ['downloads'],
+  headers: ApiKeyHeader,
+  params: Type.Object({
+    contract_id: IdParam('contract id'),
+    servicegroup_id: IdParam('service group id'),
+    instant_crawl_request_id: IdParam('request id'),
+    file: Type.Union(ARTIFACT_FILE_NAMES.map((name) => Type.Literal(name))),
+  }),
+  querystring: Type.Object({
+    expires: Type.Optional(Type.String({ maxLength: 20 })),
+    signature: Type.Optional(Type.String({ maxLength: 128 })),
+  }),
+  response: {
+    200: Type.Unsafe<NodeJS.ReadableStream>({ type: 'string', format: 'binary', description: 'the gzip file' }),
+    302: Type.Null(), 401: NgBodySchema, 403: NgBodySchema, 404: NgBodySchema, 410: NgBodySchema },
+};
+
+/** Instant crawl downloads (interface.md "Download endpoints", decisions.md "Artifacts"). */
+export const downloadRoutes: FastifyPluginAsyncTypebox<DownloadRoutesOptions> = async (app, options) => {
+  const { service, artifacts, signer, clock } = options;
+  const authenticate = createTenantAuth(options.apiKeys);
+  options.methods.record(DOWNLOAD_PATH, 'GET');
+
+  app.get(DOWNLOAD_PATH, { schema: DownloadSchema }, async (request, reply) => {
+    const { contract_id, servicegroup_id, instant_crawl_request_id } = request.params;
+    const file = request.params.file as ArtifactFileName;
+    const tenant = { contractId: contract_id, servicegroupId: servicegroup_id };
+    const path = instantDownloadPath({ ...tenant, requestId: instant_crawl_request_id }, file);
+    const nowSeconds = clock.nowMicros() / 1_000_000;
+    const { expires, signature } = request.query;
+
+    if (expires === undefined && signature === undefined) {
+      await authenticate(request);
+      const lookup = service.lookupDownload(tenantOf(request), instant_crawl_request_id, file);
+      if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
+      if (lookup.kind === 'gone') throw new ApiError('gone');
+      return reply.redirect(`${options.publicUrl}${path}?${signer.sign(path, nowSeconds)}`, 302);
+    }
+
+    if (!signer.verify(path, expires, signature, nowSeconds)) throw new ApiError('invalid_signature');
+    const lookup = service.lookupDownload(tenant, instant_crawl_request_id, file);
+    if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
+    if (lookup.kind === 'gone') throw new ApiError('gone');
+    const opened = await artifacts.open(lookup.run.id, file);
+    if (!opened) throw new ApiError('not_found', `${file} is missing from the artifact store`);
+    const downloadName = `${instant_crawl_request_id}_${file}`;
+    return reply
+      .header('content-type', 'application/gzip')
+      .header('content-length', String(opened.bytes))
+      .header('content-disposition', `attachment; filename="${downloadName}"`)
+      .header('cache-control', 'private, no-store')
+      .send(opened.stream);
+  });
+};

@@ -1,0 +1,111 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
+import { checkCrawlSetting } from '../../domain/crawl-settings.js';
+import type { InstantCrawlService } from '../../service/instant-crawl-service.js';
+import type { ApiKeyStore } from '../../store/service-store.js';
+import { parseQueryDatetime } from '../../util/timestamps.js';
+import { ApiError } from '../api-error.js';
+import type { MethodRegistry } from '../method-not-allowed.js';
+import { crawlHistoryView, crawlStatusView } from '../run-views.js';
+import { CancelSchema, HistoriesSchema, RequestCrawlSchema, StatusesSchema } from '../schemas/instant-crawl-schemas.js';
+import { createTenantAuth, tenantOf } from '../tenant-auth.js';
+
+export interface InstantCrawlRoutesOptions {
+  service: InstantCrawlService;
+  apiKeys: ApiKeyStore;
+  timezone: string;
+  methods: MethodRegistry;
+  prefix: string;
+}
+
+const TENANT_PATH = '/contracts/:contract_id/servicegroups/:servicegroup_id/crawler';
+const MAX_STATUS_IDS = 100;
+
+/** The instant crawl API of interface.md: request, statuses, cancel, histories. */
+export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOptions> = async (app, options) => {
+  const { service, timezone, methods } = options;
+  app.addHook('preValidation', createTenantAuth(options.apiKeys));
+  const record = (method: 'GET' | 'POST' | 'PUT', url: string) => methods.record(`${options.prefix}${url}`, method);
+
+  record('POST', `${TENANT_PATH}/request`);
+  app.post(`${TENANT_PATH}/request`, { schema: RequestCrawlSchema }, async (request) => {
+    const setting = request.body.setting as InstantCrawlerSetting;
+    const errors = checkCrawlSetting(setting);
+    if (errors.length > 0) throw new ApiError('invalid_input', errors[0]!.reason, errors);
+    const run = service.request(tenantOf(request), setting);
+    return { message: 'crawl request accepted', status: 'OK', instant_crawl_request_id: run.requestId };
+  });
+
+  record('GET', `${TENANT_PATH}/statuses`);
+  app.get(`${TENANT_PATH}/statuses`, { schema: StatusesSchema }, async (request) => {
+    const ids = parseIdList(request.query.instant_crawl_request_ids);
+    const runs = service.activeRuns(tenantOf(request), ids);
+    const statuses = runs.map((run) => crawlStatusView(run, timezone));
+    // crawl_status follows the order the client asked for; ids of finished runs are skipped.
+    const first = ids === undefined ? statuses[0] : ids.map((id) => statuses.find((s) => s.instant_crawl_request_id === id)).find(Boolean);
+    return {
+      message: statuses.length > 0 ? `${statuses.length} crawl(s) pending or running` : 'no crawl pending or running',
+      crawl_status: first ?? {},
+      crawl_statuses: statuses,
+    };
+  });
+
+  record('PUT', `${TENANT_PATH}/statuses/requests/:instant_crawl_request_id/cancel`);
+  app.put(
+    `${TENANT_PATH}/statuses/requests/:instant_crawl_request_id/cancel`,
+    { schema: CancelSchema },
+    async (request) => {
+      const result = service.cancel(tenantOf(request), request.params.instant_crawl_request_id);
+      if (result.kind === 'not_found') {
+        throw new ApiError('not_found', `no crawl request ${request.params.instant_crawl_request_id}`);
+      }
+      if (result.kind === 'already_finished') {
+        return { message: 'the crawl has already finished', status: 'NG', crawl_status: crawlStatusView(result.run, timezone) };
+      }
+      return { message: 'cancel requested', status: 'OK', crawl_status: crawlStatusView(result.run, timezone) };
+    },
+  );
+
+  record('GET', `${TENANT_PATH}/histories`);
+  app.get(`${TENANT_PATH}/histories`, { schema: HistoriesSchema }, async (request) => {
+    const { from_datetime, to_datetime, instant_crawl_request_id } = request.query;
+    const fromMicros = parseDatetimeParameter(from_datetime, 'from_datetime');
+    const toMicros = parseDatetimeParameter(to_datetime, 'to_datetime');
+    if (fromMicros !== undefined && toMicros !== undefined && fromMicros > toMicros) {
+      const reason = 'must not be later than to_datetime';
+      throw new ApiError('invalid_input', `from_datetime ${reason}`, [{ field: 'query.from_datetime', reason }]);
+    }
+    const runs = service.histories(tenantOf(request), { fromMicros, toMicros, requestId: instant_crawl_request_id });
+    return {
+      message: `${runs.length} crawl history record(s)`,
+      status: 'OK',
+      crawl_histories: runs.map((run) => crawlHistoryView(run, timezone)),
+    };
+  });
+};
+
+function parseIdList(raw: string | undefined): number[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const parts = raw.split(',').map((part) => part.trim());
+  const field = 'query.instant_crawl_request_ids';
+  if (parts.length > MAX_STATUS_IDS) {
+    const reason = `at most ${MAX_STATUS_IDS} ids`;
+    throw new ApiError('invalid_input', `instant_crawl_request_ids: ${reason}`, [{ field, reason }]);
+  }
+  const bad = parts.find((part) => !/^[1-9]\d{0,15}$/.test(part));
+  if (bad !== undefined) {
+    const reason = `"${bad}" is not a positive integer id`;
+    throw new ApiError('invalid_input', `instant_crawl_request_ids: ${reason}`, [{ field, reason }]);
+  }
+  return parts.map(Number);
+}
+
+function parseDatetimeParameter(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const micros = parseQueryDatetime(raw);
+  if (micros === undefined) {
+    const reason = `"${raw}" is not a datetime of the form yyyy-MM-ddTHH:mm:ss+NN:NN`;
+    throw new ApiError('invalid_input', `${name}: ${reason}`, [{ field: `query.${name}`, reason }]);
+  }
+  return micros;
+}

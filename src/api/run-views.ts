@@ -1,0 +1,24 @@
+import { stateName } from '../domain/run-states.js';
+import { crawlUrlListPath } from '../service/instant-crawl-service.js';
+import type { RunRecord } from '../store/service-store.js';
+import { formatApiTimestamp } from '../util/timestamps.js';
+
+/** CrawlStatus of the contract; times absent until they happen. */
+export function crawlStatusView(run: RunRecord, timezone: string) {
+  return {
+    id: run.id,
+    instant_crawl_request_id: run.requestId,
+    crawl_execution_status_dtype_id: run.state,
+    crawl_execution_status_dtype_name: stateName(run.state),
+    is_cancel_request: run.isCancelRequest,
+    ...(run.startMicros !== null ? { start_datetime: formatApiTimestamp(run.startMicros, timezone) } : {}),
+    ...(run.endMicros !== null ? { end_datetime: formatApiTimestamp(run.endMicros, timezone) } : {}),
+    crawled_url_count: run.crawledCount,
+    total_url_count: run.totalCount,
+  };
+}
+
+/** CrawlHistory of the contract: the status plus the artifact path or `-`. */
+export function crawlHistoryView(run: RunRecord, timezone: string) {
+  return { ...crawlStatusView(run, timezone), crawl_url_list_path: crawlUrlListPath(run) };
+}

@@ -1,0 +1,47 @@
+import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import type { FieldError } from '../domain/field-error.js';
+
+/**
+ * Turns Ajv errors into `{field, reason}` pairs with the field written as a path
+ * (`setting.seed_urls[0]`, `query.instant_crawl_request_ids`).
+ */
+export function toFieldErrors(errors: readonly FastifySchemaValidationError[], context: string): FieldError[] {
+  const prefix = context === 'body' ? '' : `${context}.`;
+  const result: FieldError[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    // A failed branch of a `type | null` union repeats the real error; keep the informative one.
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
+    const params = error.params as Record<string, unknown>;
+    let field = `${prefix}${pathOf(error.instancePath)}`;
+    let reason = error.message ?? 'is invalid';
+    if (error.keyword === 'additionalProperties') {
+      field = joinField(field, String(params.additionalProperty));
+      reason = 'unknown field';
+    } else if (error.keyword === 'required') {
+      field = joinField(field, String(params.missingProperty));
+      reason = 'is required';
+    } else if (error.keyword === 'type' && String(params.type) === 'null') {
+      continue;
+    }
+    const key = `${field}\u0000${reason}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    result.push({ field: field.replace(/\.$/, '') || context, reason });
+  }
+  return result;
+}
+
+function pathOf(instancePath: string): string {
+  return instancePath
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`))
+    .join('')
+    .replace(/^\./, '');
+}
+
+function joinField(base: string, name: string): string {
+  if (base === '' || base.endsWith('.')) return `${base}${name}`;
+  return `${base}.${name}`;
+}

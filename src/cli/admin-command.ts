@@ -1,0 +1,118 @@
+import { parseArgs } from 'node:util';
+import type { KumoConfig } from '../config/config.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from '../service/api-key-codec.js';
+import { ensureDataDir } from '../service/data-dir.js';
+import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
+import type { ServiceStore } from '../store/service-store.js';
+import { systemClock } from '../util/clock.js';
+import { formatApiTimestamp } from '../util/timestamps.js';
+import { UsageError } from './usage-error.js';
+
+export const ADMIN_USAGE = `usage: kumo admin <resource> <action> [options]
+  contract create --name NAME            create a contract; prints its id
+  contract list
+  servicegroup create --contract ID --name NAME
+  servicegroup list [--contract ID]
+  key create --contract ID --servicegroup ID [--label TEXT]   prints the key once
+  key list [--contract ID]
+  key revoke KEY_ID
+Works on the store in KUMO_DATA_DIR, also while kumo serve runs.`;
+
+type Output = (line: string) => void;
+
+/** `kumo admin`: tenants and API keys. */
+export async function adminCommand(argv: string[], config: KumoConfig, print: Output = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+  const [resource, action, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      contract: { type: 'string' },
+      servicegroup: { type: 'string' },
+      label: { type: 'string' },
+    },
+  });
+  const store = openSqliteServiceStore(ensureDataDir(config.dataDir).database);
+  try {
+    const handler = HANDLERS[`${resource ?? ''} ${action ?? ''}`];
+    if (!handler) throw new UsageError(ADMIN_USAGE);
+    handler({ store, values, positionals, print, timezone: config.timezone });
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+interface AdminContext {
+  store: ServiceStore;
+  values: { name?: string; contract?: string; servicegroup?: string; label?: string };
+  positionals: string[];
+  print: Output;
+  timezone: string;
+}
+
+function requiredId(value: string | undefined, option: string): number {
+  if (value === undefined) throw new UsageError(`--${option} ID is required`);
+  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${option}: expected a positive integer id, got "${value}"`);
+  return Number(value);
+}
+
+function requiredName(value: string | undefined): string {
+  if (value === undefined || value.trim() === '') throw new UsageError('--name NAME is required');
+  return value.trim();
+}
+
+const HANDLERS: Record<string, (context: AdminContext) => void> = {
+  'contract create': ({ store, values, print }) => {
+    const contract = store.tenants.createContract(requiredName(values.name), systemClock.nowMicros());
+    print(`contract ${contract.id} created (${contract.name})`);
+  },
+  'contract list': ({ store, print, timezone }) => {
+    print('id\tname\tcreated');
+    for (const c of store.tenants.listContracts()) print(`${c.id}\t${c.name}\t${formatApiTimestamp(c.createdMicros, timezone)}`);
+  },
+  'servicegroup create': ({ store, values, print }) => {
+    const contractId = requiredId(values.contract, 'contract');
+    if (!store.tenants.getContract(contractId)) throw new UsageError(`--contract: no contract ${contractId}`);
+    const group = store.tenants.createServiceGroup(contractId, requiredName(values.name), systemClock.nowMicros());
+    print(`service group ${group.id} created in contract ${contractId} (${group.name})`);
+  },
+  'servicegroup list': ({ store, values, print }) => {
+    const contractId = values.contract === undefined ? undefined : requiredId(values.contract, 'contract');
+    print('id\tcontract\tname');
+    for (const g of store.tenants.listServiceGroups(contractId)) print(`${g.id}\t${g.contractId}\t${g.name}`);
+  },
+  'key create': ({ store, values, print }) => {
+    const contractId = requiredId(values.contract, 'contract');
+    const servicegroupId = requiredId(values.servicegroup, 'servicegroup');
+    if (!store.tenants.getServiceGroup(contractId, servicegroupId)) {
+      throw new UsageError(`no service group ${servicegroupId} in contract ${contractId}`);
+    }
+    const key = generateApiKey();
+    const record = store.apiKeys.insert(
+      { contractId, servicegroupId },
+      hashApiKey(key),
+      apiKeyPrefix(key),
+      values.label ?? '',
+      systemClock.nowMicros(),
+    );
+    print(`key ${record.id} created for contract ${contractId}, service group ${servicegroupId}`);
+    print(`API key (shown once, keep it): ${key}`);
+  },
+  'key list': ({ store, values, print, timezone }) => {
+    const contractId = values.contract === undefined ? undefined : requiredId(values.contract, 'contract');
+    print('id\tcontract\tservicegroup\tprefix\tlabel\tcreated\trevoked');
+    for (const k of store.apiKeys.list(contractId)) {
+      const revoked = k.revokedMicros === null ? '-' : formatApiTimestamp(k.revokedMicros, timezone);
+      print(
+        `${k.id}\t${k.contractId}\t${k.servicegroupId}\t${k.prefix}…\t${k.label}\t${formatApiTimestamp(k.createdMicros, timezone)}\t${revoked}`,
+      );
+    }
+  },
+  'key revoke': ({ store, positionals, print }) => {
+    const id = requiredId(positionals[0], 'key id (positional)');
+    if (!store.apiKeys.revoke(id, systemClock.nowMicros())) throw new UsageError(`no active key ${id}`);
+    print(`key ${id} revoked`);
+  },
+};

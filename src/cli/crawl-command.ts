@@ -1,0 +1,143 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { KumoConfig } from '../config/config.js';
+import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import { resolveCrawlSettings } from '../domain/crawl-settings.js';
+import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
+import { createUndiciFetcher } from '../crawler/http-fetcher.js';
+import { systemClock } from '../util/clock.js';
+import { defaultUserAgent } from '../util/version.js';
+import { executeCrawl } from '../worker/execute-crawl.js';
+import { ProgressReporter } from './progress-line.js';
+import { UsageError } from './usage-error.js';
+
+export const CRAWL_USAGE = `usage: kumo crawl <url> [<url> ...] --out DIR [options]
+  --depth N          follow links at most N hops from the seeds (seeds are 0)
+  --limit N          fetch at most N documents
+  --concurrency N    concurrent fetches (default 8, 1..64)
+  --delay S          seconds between two requests to one host (default 0)
+  --allow RE         only URLs matching this regular expression (repeatable; default: the seed hosts)
+  --deny RE          never URLs matching this regular expression (repeatable)
+  --no-robots        ignore robots.txt and meta robots
+  --user-agent UA    User-Agent header
+  --timeout S        stop after S seconds (default 86400)
+An interrupted crawl resumes when the same command is run again with the same --out DIR.`;
+
+function integerOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new UsageError(`--${name}: expected a whole number, got "${value}"`);
+  return Number(value);
+}
+
+function numberOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed)) throw new UsageError(`--${name}: expected a number, got "${value}"`);
+  return parsed;
+}
+
+/** `kumo crawl`: one crawl on this machine, no server, artifacts written into --out. */
+export async function crawlCommand(argv: string[], config: KumoConfig): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string' },
+      depth: { type: 'string' },
+      limit: { type: 'string' },
+      concurrency: { type: 'string' },
+      delay: { type: 'string' },
+      allow: { type: 'string', multiple: true },
+      deny: { type: 'string', multiple: true },
+      'no-robots': { type: 'boolean' },
+      'user-agent': { type: 'string' },
+      timeout: { type: 'string' },
+    },
+  });
+  if (positionals.length === 0) throw new UsageError('kumo crawl: give at least one URL');
+  if (values.out === undefined) throw new UsageError('kumo crawl: --out DIR is required');
+  const setting: InstantCrawlerSetting = {
+    seed_urls: positionals,
+    depth_limit: integerOption(values.depth, 'depth') ?? null,
+    documents_limit: integerOption(values.limit, 'limit') ?? null,
+    base_concurrent_requests: integerOption(values.concurrency, 'concurrency') ?? null,
+    download_delay: numberOption(values.delay, 'delay') ?? null,
+    allow_urls_patterns: values.allow ?? null,
+    deny_urls_patterns: values.deny ?? null,
+    robots_txt: values['no-robots'] ? false : null,
+    user_agent: values['user-agent'] ?? null,
+    execution_timeout: integerOption(values.timeout, 'timeout') ?? null,
+  };
+  const errors = validateCrawlSetting(setting, 'crawl');
+  if (errors.length > 0) {
+    throw new UsageError(errors.map((e) => `${cliName(e.field)}: ${e.reason}`).join('\n'));
+  }
+  const settings = resolveCrawlSettings(setting);
+  const outFolder = path.resolve(values.out);
+  const workFolder = path.join(outFolder, '.kumo-work');
+  const cancel = new AbortController();
+  const onSignal = () => {
+    process.stderr.write('\ninterrupted: stopping; run the same command again to resume\n');
+    cancel.abort();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const progress = new ProgressReporter(process.stderr);
+  const fetcher = createUndiciFetcher();
+  try {
+    const started = systemClock.nowMicros();
+    const execution = await executeCrawl(
+      settings,
+      { workFolder, artifactFolder: outFolder },
+      {
+        fetcher,
+        clock: systemClock,
+        limits: {
+          timeoutMs: config.fetchTimeoutSeconds * 1000,
+          maxRedirects: config.maxRedirects,
+          maxBodyBytes: config.maxBodyBytes,
+          retryCount: config.retryCount,
+          retryBaseDelayMs: config.retryBaseDelayMs,
+        },
+        defaultUserAgent: defaultUserAgent(config.publicUrl),
+        timezone: config.timezone,
+      },
+      {
+        cancelSignal: cancel.signal,
+        deadlineMicros: started + settings.executionTimeoutSeconds * 1_000_000,
+        onProgress: (snapshot) => progress.update(snapshot),
+      },
+      new Set(['completed', 'limit_reached', 'timed_out']),
+    );
+    progress.finish(execution.progress);
+    if (execution.outcome === 'cancelled') return 130;
+    await rm(workFolder, { recursive: true, force: true });
+    for (const artifact of execution.artifacts) {
+      process.stdout.write(`${path.join(outFolder, artifact.name)}\t${artifact.bytes} bytes\n`);
+    }
+    if (execution.outcome === 'timed_out') process.stderr.write('stopped by --timeout; artifacts hold what was crawled\n');
+    return 0;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await fetcher.close();
+  }
+}
+
+function cliName(field: string): string {
+  const names: Record<string, string> = {
+    'crawl.depth_limit': '--depth',
+    'crawl.documents_limit': '--limit',
+    'crawl.base_concurrent_requests': '--concurrency',
+    'crawl.download_delay': '--delay',
+    'crawl.execution_timeout': '--timeout',
+  };
+  const allow = /^crawl\.allow_urls_patterns\[(\d+)\]$/.exec(field);
+  if (allow) return `--allow #${Number(allow[1]) + 1}`;
+  const deny = /^crawl\.deny_urls_patterns\[(\d+)\]$/.exec(field);
+  if (deny) return `--deny #${Number(deny[1]) + 1}`;
+  const seed = /^crawl\.seed_urls\[(\d+)\]$/.exec(field);
+  if (seed) return `URL #${Number(seed[1]) + 1}`;
+  return names[field] ?? field;
+}

@@ -1,0 +1,24 @@
+import type { KumoConfig } from '../config/config.js';
+import { startService } from '../service/kumo-service.js';
+
+/** `kumo serve`: runs every API group on one port until SIGINT / SIGTERM. */
+export async function serveCommand(config: KumoConfig): Promise<number> {
+  const service = await startService(config);
+  process.stdout.write(`kumo serve: listening on ${service.url} (data in ${config.dataDir})\n`);
+  process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
+  if (service.createdDemoKey !== undefined) {
+    process.stdout.write(
+      `\nDemo tenant created: contract 1, service group 1.\nAPI key (shown once, keep it): ${service.createdDemoKey}\n\n`,
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      process.stdout.write(`kumo serve: ${signal} received, stopping; running crawls resume at next start\n`);
+      resolve();
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  await service.close();
+  return 0;
+}

@@ -1,0 +1,239 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Every service setting, read once at start from the environment and an optional JSON file. */
+export interface KumoConfig {
+  host: string;
+  port: number;
+  dataDir: string;
+  publicUrl: string;
+  timezone: string;
+  bootstrapApiKey: string | undefined;
+  signingSecret: string | undefined;
+  artifactRetentionDays: number | undefined;
+  workerConcurrency: number;
+  allowPrivateNetworks: boolean | string[];
+  instantCrawlerBasePath: string;
+  crawlerBasePath: string;
+  finderBasePath: string;
+  fetchTimeoutSeconds: number;
+  maxRedirects: number;
+  maxBodyBytes: number;
+  retryCount: number;
+  retryBaseDelayMs: number;
+  logLevel: string;
+}
+
+type Parser<T> = (raw: string, name: string) => T;
+
+interface SettingSpec<K extends keyof KumoConfig> {
+  key: K;
+  env: string;
+  doc: string;
+  parse: Parser<KumoConfig[K]>;
+  /** The default, or a function of the settings parsed before it. */
+  fallback: KumoConfig[K] | ((c: Partial<KumoConfig>) => KumoConfig[K]);
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const text: Parser<string> = (raw) => raw;
+const optionalText: Parser<string | undefined> = (raw) => (raw === '' ? undefined : raw);
+
+function integer(min: number, max: number): Parser<number> {
+  return (raw, name) => {
+    if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: expected an integer, got "${raw}"`);
+    const value = Number(raw);
+    if (value < min || value > max) throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${raw}`);
+    return value;
+  };
+}
+
+const optionalPositiveNumber: Parser<number | undefined> = (raw, name) => {
+  if (raw.trim() === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name}: expected a positive number, got "${raw}"`);
+  return value;
+};
+
+const timezone: Parser<string> = (raw, name) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: raw });
+  } catch {
+    throw new ConfigError(`${name}: unknown IANA time zone "${raw}"`);
+  }
+  return raw;
+};
+
+const basePath: Parser<string> = (raw, name) => {
+  if (!/^(\/[A-Za-z0-9._~-]+)*$/.test(raw)) throw new ConfigError(`${name}: expected a path like /api/v1, got "${raw}"`);
+  return raw;
+};
+
+const url: Parser<string> = (raw, name) => {
+  try {
+    const parsed = new URL(raw);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+  } catch {
+    throw new ConfigError(`${name}: expected an absolute http(s) URL, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+};
+
+/** `true`, `false`, or a comma-separated list of CIDR ranges that fetches may reach. */
+const privateNetworks: Parser<boolean | string[]> = (raw, name) => {
+  const value = raw.trim().toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0' || value === '') return false;
+  const ranges = raw.split(',').map((part) => part.trim());
+  for (const range of ranges) {
+    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(range)) throw new ConfigError(`${name}: "${range}" is not a CIDR range`);
+  }
+  return ranges;
+};
+
+const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
+  { key: 'host', env: 'KUMO_HOST', doc: 'address to listen on', parse: text, fallback: '127.0.0.1' },
+  { key: 'port', env: 'KUMO_PORT', doc: 'port to listen on (0 = any free port)', parse: integer(0, 65535), fallback: 8080 },
+  { key: 'dataDir', env: 'KUMO_DATA_DIR', doc: 'folder holding the SQLite store and artifacts', parse: text, fallback: './data' },
+  {
+    key: 'publicUrl',
+    env: 'KUMO_PUBLIC_URL',
+    doc: 'externally visible base URL used in signed links',
+    parse: url,
+    fallback: (c) => `http://${c.host}:${c.port}`,
+  },
+  { key: 'timezone', env: 'KUMO_TIMEZONE', doc: 'IANA time zone of API timestamps', parse: timezone, fallback: 'UTC' },
+  {
+    key: 'bootstrapApiKey',
+    env: 'KUMO_BOOTSTRAP_API_KEY',
+    doc: 'pins the API key of the demo tenant',
+    parse: optionalText,
+    fallback: undefined,
+  },
+  {
+    key: 'signingSecret',
+    env: 'KUMO_SIGNING_SECRET',
+    doc: 'HMAC secret of signed download URLs (generated into the data dir when unset)',
+    parse: optionalText,
+    fallback: undefined,
+  },
+  {
+    key: 'artifactRetentionDays',
+    env: 'KUMO_ARTIFACT_RETENTION_DAYS',
+    doc: 'days artifacts are kept (unset = forever)',
+    parse: optionalPositiveNumber,
+    fallback: undefined,
+  },
+  {
+    key: 'workerConcurrency',
+    env: 'KUMO_WORKER_CONCURRENCY',
+    doc: 'crawl runs executed at once',
+    parse: integer(1, 64),
+    fallback: 2,
+  },
+  {
+    key: 'allowPrivateNetworks',
+    env: 'KUMO_ALLOW_PRIVATE_NETWORKS',
+    doc: 'true, false, or CIDR list of private ranges fetches may reach',
+    parse: privateNetworks,
+    fallback: false,
+  },
+  {
+    key: 'instantCrawlerBasePath',
+    env: 'KUMO_INSTANT_CRAWLER_BASE_PATH',
+    doc: 'base path of the instant crawl API',
+    parse: basePath,
+    fallback: '/api/v1',
+  },
+  {
+    key: 'crawlerBasePath',
+    env: 'KUMO_CRAWLER_BASE_PATH',
+    doc: 'base path of the scheduled crawler API',
+    parse: basePath,
+    fallback: '/api/v1.0/crawler_service',
+  },
+  {
+    key: 'finderBasePath',
+    env: 'KUMO_FINDER_BASE_PATH',
+    doc: 'base path of the site search API',
+    parse: basePath,
+    fallback: '/api/v1.0/finder_service',
+  },
+  {
+    key: 'fetchTimeoutSeconds',
+    env: 'KUMO_FETCH_TIMEOUT_SECONDS',
+    doc: 'time limit of one page fetch',
+    parse: integer(1, 600),
+    fallback: 30,
+  },
+  { key: 'maxRedirects', env: 'KUMO_MAX_REDIRECTS', doc: 'redirects followed per fetch', parse: integer(0, 50), fallback: 10 },
+  {
+    key: 'maxBodyBytes',
+    env: 'KUMO_MAX_BODY_BYTES',
+    doc: 'body size above which a fetch is cut off and marked failed',
+    parse: integer(1024, 1024 * 1024 * 1024),
+    fallback: 32 * 1024 * 1024,
+  },
+  { key: 'retryCount', env: 'KUMO_RETRY_COUNT', doc: 'retries of a retryable failure', parse: integer(0, 10), fallback: 2 },
+  {
+    key: 'retryBaseDelayMs',
+    env: 'KUMO_RETRY_BASE_DELAY_MS',
+    doc: 'first retry backoff; doubles each retry',
+    parse: integer(0, 600_000),
+    fallback: 1000,
+  },
+  { key: 'logLevel', env: 'KUMO_LOG_LEVEL', doc: 'pino log level', parse: text, fallback: 'info' },
+];
+
+/** The documented settings, for `kumo config` and docs/operations.md. */
+export function describeSettings(): { env: string; doc: string; fallback: string }[] {
+  return SETTINGS.map((s) => ({
+    env: s.env,
+    doc: s.doc,
+    fallback: typeof s.fallback === 'function' ? '(derived)' : String(s.fallback ?? '(unset)'),
+  }));
+}
+
+/**
+ * Builds the configuration: defaults, then the JSON file named by KUMO_CONFIG_FILE (keys are the
+ * environment variable names), then the environment, which wins.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<KumoConfig> = {}): KumoConfig {
+  const fileValues = readConfigFile(env.KUMO_CONFIG_FILE);
+  const config: Partial<KumoConfig> = {};
+  const target = config as Record<string, unknown>;
+  for (const spec of SETTINGS) {
+    const raw = env[spec.env] ?? fileValues[spec.env];
+    if (spec.key in overrides) {
+      target[spec.key] = overrides[spec.key];
+    } else if (raw !== undefined) {
+      target[spec.key] = spec.parse(raw, spec.env);
+    } else {
+      target[spec.key] = typeof spec.fallback === 'function' ? spec.fallback(config) : spec.fallback;
+    }
+  }
+  return config as KumoConfig;
+}
+
+function readConfigFile(file: string | undefined): Record<string, string> {
+  if (file === undefined || file === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path.resolve(file), 'utf8'));
+  } catch (error) {
+    throw new ConfigError(`KUMO_CONFIG_FILE: cannot read ${file}: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ConfigError('KUMO_CONFIG_FILE: expected a JSON object of KUMO_* keys');
+  }
+  const known = new Set(SETTINGS.map((s) => s.env));
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (!known.has(key)) throw new ConfigError(`KUMO_CONFIG_FILE: unknown setting "${key}"`);
+    values[key] = String(value);
+  }
+  return values;
+}

@@ -1,0 +1,265 @@
+import type { ObjectSpool } from '../artifacts/object-spool.js';
+import type { CrawlSettings } from '../domain/crawl-settings.js';
+import type { FrontierEntry, RunDataStore, RunProgress } from '../store/run-data.js';
+import type { Clock } from '../util/clock.js';
+import { kindByContentType } from './file-kinds.js';
+import { HostPacer } from './host-pacer.js';
+import type { HttpFetcher } from './http-fetcher.js';
+import { type FetchLimits, type PageFetchPolicy, fetchPage } from './page-fetch.js';
+import { recordPage } from './page-record.js';
+import { RobotsRules } from './robots-rules.js';
+import { CrawlScope } from './scope.js';
+import { fetchUrlOf, fingerprintOf, identityOf, parseCrawlUrl } from './url-identity.js';
+
+export interface CrawlEngineDeps {
+  fetcher: HttpFetcher;
+  store: RunDataStore;
+  spool: ObjectSpool;
+  clock: Clock;
+  limits: FetchLimits;
+  /** User-Agent when the setting gives none. */
+  defaultUserAgent: string;
+  /** Time zone of timestamps written into the bundle. */
+  timezone: string;
+}
+
+export interface CrawlControl {
+  /** Aborting it cancels the run (state 2050). */
+  cancelSignal: AbortSignal;
+  /** Wall-clock end of the run in epoch microseconds (execution_timeout; state 2060). */
+  deadlineMicros: number;
+  onProgress?: (progress: RunProgress & { errors: number }) => void;
+}
+
+/** How a run ended; an internal failure is thrown instead (state 2040). */
+export type CrawlOutcome = 'completed' | 'limit_reached' | 'cancelled' | 'timed_out';
+
+/** How long in-flight fetches may take to unwind after a cancel or timeout. */
+const STOP_GRACE_MS = 3000;
+
+/**
+ * Runs one crawl over its stored frontier until nothing is left, the documents limit is reached,
+ * or it is cancelled or timed out. Safe to call again on the same store after a crash: it
+ * continues with the URLs not yet fetched.
+ */
+export async function runCrawl(settings: CrawlSettings, deps: CrawlEngineDeps, control: CrawlControl): Promise<CrawlOutcome> {
+  const stop = new AbortController();
+  const onCancel = () => stop.abort('cancelled');
+  control.cancelSignal.addEventListener('abort', onCancel, { once: true });
+  if (control.cancelSignal.aborted) stop.abort('cancelled');
+  const remainingMs = Math.max(0, (control.deadlineMicros - deps.clock.nowMicros()) / 1000);
+  const deadlineTimer = setTimeout(() => stop.abort('timed_out'), Math.min(remainingMs, 2 ** 31 - 1));
+  try {
+    const crawl = new CrawlLoop(settings, deps, control, stop.signal);
+    crawl.seed();
+    await crawl.run();
+  } finally {
+    clearTimeout(deadlineTimer);
+    control.cancelSignal.removeEventListener('abort', onCancel);
+  }
+  if (stop.signal.aborted) return stop.signal.reason === 'timed_out' ? 'timed_out' : 'cancelled';
+  const { crawled } = deps.store.progress();
+  return settings.documentsLimit !== null && crawled >= settings.documentsLimit ? 'limit_reached' : 'completed';
+}
+
+class CrawlLoop {
+  private readonly scope: CrawlScope;
+  private readonly pacer: HostPacer;
+  private readonly robots: RobotsRules;
+  private readonly policy: PageFetchPolicy;
+  private readonly userAgent: string;
+  private readonly inFlight = new Set<Promise<void>>();
+  private buffer: FrontierEntry[] = [];
+  private cursor = 0;
+  private started = 0;
+  private errors = 0;
+  private failure: unknown;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly settings: CrawlSettings,
+    private readonly deps: CrawlEngineDeps,
+    private readonly control: CrawlControl,
+    private readonly stopSignal: AbortSignal,
+  ) {
+    this.scope = new CrawlScope(settings);
+    this.pacer = new HostPacer(settings.delaySeconds * 1000);
+    this.userAgent = settings.userAgent ?? deps.defaultUserAgent;
+    this.policy = {
+      headersFor: (url) => this.headersFor(url),
+      refuseRedirect: (target) => this.refuseRedirect(target),
+      acceptsContentType: (contentType) => this.acceptsContentType(contentType),
+    };
+    this.robots = new RobotsRules(deps.fetcher, this.policy, deps.limits, this.userAgent, stopSignal);
+  }
+
+  /** Puts the seeds in the frontier on the first start; a resumed run keeps its frontier. */
+  seed(): void {
+    const store = this.deps.store;
+    this.started = store.progress().crawled;
+    if (store.progress().total > 0 || this.started > 0) return;
+    const entries = [];
+    for (const raw of this.settings.seedUrls) {
+      const url = parseCrawlUrl(raw);
+      if (url === undefined) continue;
+      if (!this.settings.keepFragment) url.hash = '';
+      entries.push({ fingerprint: fingerprintOf(identityOf(url, this.settings)), url: url.href, depth: 0, referrer: null });
+    }
+    store.enqueue(entries);
+  }
+
+  async run(): Promise<void> {
+    const limit = this.settings.documentsLimit;
+    const concurrency = this.settings.concurrency;
+    while (!this.stopSignal.aborted && this.failure === undefined) {
+      if (limit !== null && this.started >= limit) {
+        if (this.inFlight.size === 0) break;
+        await this.nextEvent();
+        continue;
+      }
+      if (this.buffer.length < concurrency) this.refill(concurrency * 4);
+      if (this.buffer.length === 0) {
+        if (this.inFlight.size === 0) break;
+        await this.nextEvent();
+        continue;
+      }
+      if (this.inFlight.size >= concurrency) {
+        await this.nextEvent();
+        continue;
+      }
+      const nowMs = this.deps.clock.nowMicros() / 1000;
+      const pick = this.pacer.pick(
+        this.buffer.map((entry) => hostOf(entry.url)),
+        nowMs,
+      );
+      if (pick.index < 0) {
+        await this.nextEvent(pick.waitMs);
+        continue;
+      }
+      const [entry] = this.buffer.splice(pick.index, 1);
+      this.launch(entry!);
+    }
+    await this.settle();
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private refill(limit: number): void {
+    const more = this.deps.store.nextQueued(this.cursor, limit - this.buffer.length);
+    if (more.length === 0) return;
+    this.cursor = more[more.length - 1]!.seq;
+    this.buffer.push(...more);
+  }
+
+  private launch(entry: FrontierEntry): void {
+    this.started += 1;
+    const task = this.crawlEntry(entry)
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.inFlight.delete(task);
+        this.wake?.();
+      });
+    this.inFlight.add(task);
+  }
+
+  private async crawlEntry(entry: FrontierEntry): Promise<void> {
+    const url = new URL(entry.url);
+    const fetchUrl = fetchUrlOf(url);
+    if (this.settings.obeyRobots) {
+      const robots = await this.robots.forUrl(url);
+      if (robots.crawlDelaySeconds !== undefined) this.pacer.raiseDelay(url.host, robots.crawlDelaySeconds * 1000);
+      if (!robots.isAllowed(fetchUrl)) return this.skip(entry);
+    }
+    if (this.stopSignal.aborted) return;
+    const result = await fetchPage(this.deps.fetcher, fetchUrl, this.policy, this.deps.limits, this.stopSignal);
+    // A fetch cut short by cancel or timeout is not an outcome: the run ends without its row.
+    if (this.stopSignal.aborted) return;
+    if (result.kind === 'excluded') return this.skip(entry);
+    const commit = recordPage(entry, fetchUrl, result, this.deps.clock.nowMicros(), {
+      settings: this.settings,
+      scope: this.scope,
+      spool: this.deps.spool,
+      timezone: this.settings.timezone ?? this.deps.timezone,
+    });
+    if (!commit.row.ok) this.errors += 1;
+    this.deps.store.commitPage(commit);
+    this.reportProgress();
+  }
+
+  private skip(entry: FrontierEntry): void {
+    this.started -= 1;
+    this.deps.store.skip(entry.seq);
+  }
+
+  private reportProgress(): void {
+    this.control.onProgress?.({ ...this.deps.store.progress(), errors: this.errors });
+  }
+
+  private headersFor(url: URL): Record<string, string> {
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: '*/*' };
+    if (this.settings.language !== null) headers['accept-language'] = this.settings.language;
+    const auth = this.settings.authorization;
+    if (auth !== null && this.credentialsApplyTo(url)) {
+      headers.authorization = `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}`;
+    }
+    return headers;
+  }
+
+  /** decisions.md: credentials go to url_pattern matches, else only to the seed hosts, never elsewhere. */
+  private credentialsApplyTo(url: URL): boolean {
+    const pattern = this.settings.authorization?.urlPattern;
+    if (pattern) return pattern.test(url.href);
+    return this.settings.seedUrls.some((seed) => new URL(seed).host === url.host);
+  }
+
+  private async refuseRedirect(target: URL): Promise<string | undefined> {
+    const reason = this.scope.check(target);
+    if (reason !== undefined) return `redirect target out of scope (${reason})`;
+    if (this.settings.obeyRobots) {
+      const robots = await this.robots.forUrl(target);
+      if (!robots.isAllowed(fetchUrlOf(target))) return 'redirect target disallowed by robots.txt';
+    }
+    return undefined;
+  }
+
+  private acceptsContentType(contentType: string | undefined): boolean {
+    const kind = kindByContentType(contentType);
+    if (kind === 'pdf') return this.settings.includePdf;
+    if (kind === 'office') return this.settings.includeOffice;
+    return true;
+  }
+
+  private nextEvent(timeoutMs?: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.stopSignal.removeEventListener('abort', done);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(done, Math.max(1, timeoutMs));
+      this.stopSignal.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
+  }
+
+  /** Waits for in-flight pages; after a stop, at most STOP_GRACE_MS (their fetches are aborted). */
+  private async settle(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    const all = Promise.allSettled([...this.inFlight]);
+    if (!this.stopSignal.aborted) {
+      await all;
+      return;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
+    clearTimeout(timer);
+  }
+}
+
+function hostOf(url: string): string {
+  const start = url.indexOf('//') + 2;
+  const end = url.indexOf('/', start);
+  return url.slice(start, end < 0 ? undefined : end);
+}

@@ -1,0 +1,75 @@
+import robotsParserModule from 'robots-parser';
+import { decodeText } from './charset.js';
+import type { HttpFetcher } from './http-fetcher.js';
+import { type FetchLimits, type PageFetchPolicy, fetchPage } from './page-fetch.js';
+
+export interface RobotsPolicy {
+  isAllowed(url: string): boolean;
+  /** Crawl-delay for our user agent, in seconds. */
+  crawlDelaySeconds: number | undefined;
+  /** Why the policy is what it is, for logs: `parsed`, `unavailable (404)`, `unreachable (503)`. */
+  source: string;
+}
+
+/** RFC 9309 2.3.1.2: a robots.txt this large is parsed up to the limit, not rejected. */
+const MAX_ROBOTS_BYTES = 512 * 1024;
+/** RFC 9309 2.3.1.2: follow at least five redirects. */
+const MAX_ROBOTS_REDIRECTS = 5;
+
+/** The package is CommonJS exporting the function itself, while its typings declare a default export. */
+const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
+
+const allowAll = (source: string): RobotsPolicy => ({ isAllowed: () => true, crawlDelaySeconds: undefined, source });
+const disallowAll = (source: string): RobotsPolicy => ({ isAllowed: () => false, crawlDelaySeconds: undefined, source });
+
+/**
+ * robots.txt of each origin, fetched once per run (decisions.md): 2xx is parsed, 4xx allows
+ * everything, 5xx or no answer disallows everything on that origin for this run (RFC 9309 2.3.1).
+ */
+export class RobotsRules {
+  private readonly byOrigin = new Map<string, Promise<RobotsPolicy>>();
+
+  constructor(
+    private readonly fetcher: HttpFetcher,
+    private readonly policy: PageFetchPolicy,
+    private readonly limits: FetchLimits,
+    private readonly userAgent: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  forUrl(url: URL): Promise<RobotsPolicy> {
+    let policy = this.byOrigin.get(url.origin);
+    if (!policy) {
+      policy = this.load(url.origin);
+      this.byOrigin.set(url.origin, policy);
+    }
+    return policy;
+  }
+
+  private async load(origin: string): Promise<RobotsPolicy> {
+    const robotsUrl = `${origin}/robots.txt`;
+    const limits = { ...this.limits, maxRedirects: MAX_ROBOTS_REDIRECTS, maxBodyBytes: MAX_ROBOTS_BYTES };
+    const robotsPolicy: PageFetchPolicy = {
+      headersFor: (url) => this.policy.headersFor(url),
+      refuseRedirect: async () => undefined,
+      acceptsContentType: () => true,
+    };
+    const result = await fetchPage(this.fetcher, robotsUrl, robotsPolicy, limits, this.signal);
+    if (result.kind === 'failed') {
+      // A robots.txt larger than the cap is still an answer; anything else is "unreachable".
+      return disallowAll(`unreachable (${result.failure.kind})`);
+    }
+    if (result.kind === 'excluded') return allowAll('not a robots file');
+    if (result.status >= 500) return disallowAll(`unreachable (${result.status})`);
+    if (result.status >= 400) return allowAll(`unavailable (${result.status})`);
+    if (result.status >= 300) return allowAll(`unavailable (${result.status})`);
+    const text = decodeText(result.body ?? Buffer.alloc(0), result.headers['content-type']);
+    const robots = robotsParser(robotsUrl, text);
+    const userAgent = this.userAgent;
+    return {
+      isAllowed: (url) => robots.isAllowed(url, userAgent) !== false,
+      crawlDelaySeconds: robots.getCrawlDelay(userAgent),
+      source: 'parsed',
+    };
+  }
+}

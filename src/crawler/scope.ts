@@ -1,0 +1,40 @@
+import type { CrawlSettings } from '../domain/crawl-settings.js';
+import { kindByExtension } from './file-kinds.js';
+
+/** Why a URL is outside a run; undefined when it is inside. */
+export type OutOfScopeReason = 'denied' | 'not_allowed' | 'file_type';
+
+/**
+ * The URL rules of a run (decisions.md "Crawl settings"): explicit allow patterns, or the seed
+ * hosts and their subdomains; deny patterns win; PDF / office files by extension unless included.
+ */
+export class CrawlScope {
+  private readonly hostSuffixes: string[];
+
+  constructor(private readonly settings: CrawlSettings) {
+    this.hostSuffixes = settings.seedHosts.map((host) => `.${host}`);
+  }
+
+  check(url: URL): OutOfScopeReason | undefined {
+    const href = url.href;
+    for (const pattern of this.settings.denyPatterns) if (pattern.test(href)) return 'denied';
+    if (this.settings.allowPatterns.length > 0) {
+      if (!this.settings.allowPatterns.some((pattern) => pattern.test(href))) return 'not_allowed';
+    } else if (!this.isSeedHostOrSubdomain(url.hostname)) {
+      return 'not_allowed';
+    }
+    const kind = kindByExtension(url.pathname);
+    if (kind === 'pdf' && !this.settings.includePdf) return 'file_type';
+    if (kind === 'office' && !this.settings.includeOffice) return 'file_type';
+    return undefined;
+  }
+
+  allowsDepth(depth: number): boolean {
+    return this.settings.depthLimit === null || depth <= this.settings.depthLimit;
+  }
+
+  private isSeedHostOrSubdomain(hostname: string): boolean {
+    if (this.settings.seedHosts.includes(hostname)) return true;
+    return this.hostSuffixes.some((suffix) => hostname.endsWith(suffix));
+  }
+}

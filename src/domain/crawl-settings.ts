@@ -1,0 +1,158 @@
+import type { FieldError } from './field-error.js';
+import type { InstantCrawlerSetting } from './crawl-setting-schema.js';
+
+export const LATEST_SETTING_VERSION = '1';
+export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
+
+/** An InstantCrawlerSetting with every default of decisions.md applied and patterns compiled. */
+export interface CrawlSettings {
+  seedUrls: string[];
+  /** Explicit allow patterns; when empty the scope is the seed hosts and their subdomains. */
+  allowPatterns: RegExp[];
+  denyPatterns: RegExp[];
+  seedHosts: string[];
+  depthLimit: number | null;
+  documentsLimit: number | null;
+  concurrency: number;
+  delaySeconds: number;
+  obeyRobots: boolean;
+  keepQuery: boolean;
+  keepFragment: boolean;
+  includePdf: boolean;
+  includeOffice: boolean;
+  collectObjects: boolean;
+  collectUrlList: boolean;
+  collectLinkList: boolean;
+  userAgent: string | null;
+  language: string | null;
+  timezone: string | null;
+  authorization: { user: string; password: string; urlPattern: RegExp | null } | null;
+  screenshot: { width: number; height: number; fullPage: boolean } | null;
+  waitType: number;
+  executionTimeoutSeconds: number;
+}
+
+export const DEFAULT_EXECUTION_TIMEOUT_SECONDS = 86400;
+export const DEFAULT_CONCURRENCY = 8;
+
+/** Checks the rules the JSON schema cannot express; each error names the field path. */
+export function checkCrawlSetting(setting: InstantCrawlerSetting, fieldPrefix = 'setting'): FieldError[] {
+  const errors: FieldError[] = [];
+  setting.seed_urls.forEach((raw, index) => {
+    const reason = httpUrlProblem(raw);
+    if (reason) errors.push({ field: `${fieldPrefix}.seed_urls[${index}]`, reason });
+  });
+  for (const key of ['allow_urls_patterns', 'deny_urls_patterns'] as const) {
+    setting[key]?.forEach((pattern, index) => {
+      const reason = regexProblem(pattern);
+      if (reason) errors.push({ field: `${fieldPrefix}.${key}[${index}]`, reason });
+    });
+  }
+  setting.authorizations?.forEach((auth, index) => {
+    if (auth.url_pattern != null) {
+      const reason = regexProblem(auth.url_pattern);
+      if (reason) errors.push({ field: `${fieldPrefix}.authorizations[${index}].url_pattern`, reason });
+    }
+  });
+  if (setting.version != null && setting.version !== LATEST_SETTING_VERSION) {
+    errors.push({
+      field: `${fieldPrefix}.version`,
+      reason: `unknown setting version "${setting.version}"; the only version is "${LATEST_SETTING_VERSION}"`,
+    });
+  }
+  if (setting.timezone != null) {
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: setting.timezone });
+    } catch {
+      errors.push({ field: `${fieldPrefix}.timezone`, reason: `unknown IANA time zone "${setting.timezone}"` });
+    }
+  }
+  if (setting.user_agent != null && /[\r\n]/.test(setting.user_agent)) {
+    errors.push({ field: `${fieldPrefix}.user_agent`, reason: 'must not contain line breaks' });
+  }
+  if (setting.language != null && !/^[A-Za-z0-9*;=.,\- ]*$/.test(setting.language)) {
+    errors.push({ field: `${fieldPrefix}.language`, reason: 'must be an Accept-Language value such as "ja,en;q=0.8"' });
+  }
+  return errors;
+}
+
+function httpUrlProblem(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `"${raw}" is not an absolute URL`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `scheme "${url.protocol}" is not http or https`;
+  if (url.username !== '' || url.password !== '') return 'credentials in the URL are not allowed; use authorizations';
+  return undefined;
+}
+
+function regexProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern);
+    return undefined;
+  } catch (error) {
+    return `invalid regular expression: ${(error as Error).message}`;
+  }
+}
+
+const flagOn = (value: number | null | undefined, fallback: 0 | 1): boolean => (value ?? fallback) === 1;
+/** The contract's collection flags are inverted: 0 collects, 1 does not. */
+const collects = (value: number | null | undefined, fallback: 0 | 1): boolean => (value ?? fallback) === 0;
+
+/** Applies the defaults of decisions.md; call only on a setting that passed checkCrawlSetting. */
+export function resolveCrawlSettings(setting: InstantCrawlerSetting): CrawlSettings {
+  const firstAuth = setting.authorizations?.[0];
+  const screenshot = setting.screenshot;
+  return {
+    seedUrls: [...setting.seed_urls],
+    allowPatterns: (setting.allow_urls_patterns ?? []).map((p) => new RegExp(p)),
+    denyPatterns: (setting.deny_urls_patterns ?? []).map((p) => new RegExp(p)),
+    seedHosts: [...new Set(setting.seed_urls.map((u) => new URL(u).hostname))],
+    depthLimit: setting.depth_limit ?? null,
+    documentsLimit: setting.documents_limit ?? null,
+    concurrency: setting.base_concurrent_requests ?? DEFAULT_CONCURRENCY,
+    delaySeconds: setting.download_delay ?? 0,
+    obeyRobots: setting.robots_txt ?? true,
+    keepQuery: flagOn(setting.request_fingerprint?.keep_query, 1),
+    keepFragment: flagOn(setting.request_fingerprint?.keep_fragment, 0),
+    includePdf: flagOn(setting.crawl_file?.pdf, 0),
+    includeOffice: flagOn(setting.crawl_file?.ms_office, 0),
+    collectObjects: collects(setting.crawl_result_collection?.crawl_object, 0),
+    collectUrlList: collects(setting.crawl_result_collection?.url_list, 0),
+    collectLinkList: collects(setting.crawl_result_collection?.link_url_list, 1),
+    userAgent: setting.user_agent ?? null,
+    language: setting.language ?? null,
+    timezone: setting.timezone ?? null,
+    authorization:
+      firstAuth && (firstAuth.user != null || firstAuth.password != null)
+        ? {
+            user: firstAuth.user ?? '',
+            password: firstAuth.password ?? '',
+            urlPattern: firstAuth.url_pattern != null ? new RegExp(firstAuth.url_pattern) : null,
+          }
+        : null,
+    screenshot: screenshot
+      ? {
+          width: screenshot.viewport_width ?? DEFAULT_VIEWPORT.width,
+          height: screenshot.viewport_height ?? DEFAULT_VIEWPORT.height,
+          fullPage: screenshot.render_all ?? false,
+        }
+      : null,
+    waitType: setting.wait_type ?? 0,
+    executionTimeoutSeconds: setting.execution_timeout ?? DEFAULT_EXECUTION_TIMEOUT_SECONDS,
+  };
+}
+
+/** Returns a copy of the setting with passwords masked, for logs and echoed settings. */
+export function redactCrawlSetting(setting: InstantCrawlerSetting): InstantCrawlerSetting {
+  if (!setting.authorizations) return setting;
+  return {
+    ...setting,
+    authorizations: setting.authorizations.map((auth) => ({
+      ...auth,
+      password: auth.password == null ? auth.password : '********',
+    })),
+  };
+}

@@ -1,0 +1,29 @@
+import type { ServiceStore } from '../store/service-store.js';
+import type { Clock } from '../util/clock.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key-codec.js';
+
+export const DEMO_CONTRACT_ID = 1;
+export const DEMO_SERVICEGROUP_ID = 1;
+
+/**
+ * First start with an empty store creates the demo tenant (contract 1, service group 1) and its
+ * API key; returns the key so the caller can print it once. `pinnedKey` (KUMO_BOOTSTRAP_API_KEY)
+ * fixes the key, and is also added on later starts when that key is not yet known.
+ */
+export function bootstrapDemoTenant(store: ServiceStore, clock: Clock, pinnedKey: string | undefined): string | undefined {
+  const now = clock.nowMicros();
+  const tenant = { contractId: DEMO_CONTRACT_ID, servicegroupId: DEMO_SERVICEGROUP_ID };
+  if (store.tenants.listContracts().length === 0) {
+    store.tenants.createContract('demo', now, DEMO_CONTRACT_ID);
+    store.tenants.createServiceGroup(DEMO_CONTRACT_ID, 'demo', now, DEMO_SERVICEGROUP_ID);
+    const key = pinnedKey ?? generateApiKey();
+    store.apiKeys.insert(tenant, hashApiKey(key), apiKeyPrefix(key), 'demo key', now);
+    return key;
+  }
+  if (pinnedKey !== undefined && !store.apiKeys.findActiveByHash(hashApiKey(pinnedKey))) {
+    if (store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID)) {
+      store.apiKeys.insert(tenant, hashApiKey(pinnedKey), apiKeyPrefix(pinnedKey), 'pinned demo key', now);
+    }
+  }
+  return undefined;
+}

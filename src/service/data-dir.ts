@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Layout of the data directory. */
+export function dataPaths(dataDir: string) {
+  const root = path.resolve(dataDir);
+  return {
+    root,
+    database: path.join(root, 'kumo.db'),
+    artifacts: path.join(root, 'artifacts'),
+    work: path.join(root, 'work'),
+    signingSecret: path.join(root, 'signing-secret'),
+    lock: path.join(root, 'serve.pid'),
+  };
+}
+
+export function ensureDataDir(dataDir: string): ReturnType<typeof dataPaths> {
+  const paths = dataPaths(dataDir);
+  for (const folder of [paths.root, paths.artifacts, paths.work]) mkdirSync(folder, { recursive: true });
+  return paths;
+}
+
+/** The signing secret: configured, or generated once and kept (mode 0600) in the data dir. */
+export function loadSigningSecret(configured: string | undefined, file: string): string {
+  if (configured !== undefined) return configured;
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * One `kumo serve` per data directory: two would both resume the same runs. The pid file names
+ * the owner; a pid file of a process that no longer exists is taken over.
+ */
+export function acquireServeLock(lockFile: string): () => void {
+  if (existsSync(lockFile)) {
+    const pid = Number(readFileSync(lockFile, 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processExists(pid)) {
+      throw new Error(`another kumo serve (pid ${pid}) uses this data directory; stop it or choose another KUMO_DATA_DIR`);
+    }
+  }
+  writeFileSync(lockFile, `${process.pid}\n`);
+  return () => rmSync(lockFile, { force: true });
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,91 @@
+import { ArtifactFile, type ArtifactFileName } from '../artifacts/artifact-files.js';
+import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import { RunState, isActiveState } from '../domain/run-states.js';
+import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../store/service-store.js';
+import type { Clock } from '../util/clock.js';
+
+/** What the API needs of the worker pool. */
+export interface RunDispatcher {
+  /** A run was queued: claim it when a worker is free. */
+  notifyPending(): void;
+  /** Stops a run this process is executing; it ends as 2050. */
+  cancelRun(runId: number): void;
+}
+
+export const HISTORY_LIMIT = 10;
+
+export type CancelResult =
+  | { kind: 'not_found' }
+  | { kind: 'already_finished'; run: RunRecord }
+  | { kind: 'cancelled'; run: RunRecord };
+
+export type DownloadLookup =
+  | { kind: 'not_found'; reason: string }
+  | { kind: 'gone' }
+  | { kind: 'ready'; run: RunRecord; file: ArtifactFileName };
+
+/** The instant crawl use cases behind the HTTP routes. */
+export class InstantCrawlService {
+  constructor(
+    private readonly runs: CrawlRunStore,
+    private readonly dispatcher: RunDispatcher,
+    private readonly clock: Clock,
+  ) {}
+
+  request(tenant: TenantRef, setting: InstantCrawlerSetting): RunRecord {
+    const run = this.runs.createInstantRun(tenant, setting, this.clock.nowMicros());
+    this.dispatcher.notifyPending();
+    return run;
+  }
+
+  activeRuns(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[] {
+    return this.runs.listActive(tenant, requestIds);
+  }
+
+  histories(tenant: TenantRef, query: Omit<HistoryQuery, 'limit'>): RunRecord[] {
+    return this.runs.listHistory(tenant, { ...query, limit: HISTORY_LIMIT });
+  }
+
+  /** decisions.md: pending or running -> 2050 soon; finished -> NG; unknown -> 404. */
+  cancel(tenant: TenantRef, requestId: number): CancelResult {
+    const run = this.runs.getByRequest(tenant, requestId);
+    if (!run) return { kind: 'not_found' };
+    if (!isActiveState(run.state)) return { kind: 'already_finished', run };
+    const now = this.clock.nowMicros();
+    this.runs.requestCancel(run.id, now);
+    if (run.state === RunState.pending) {
+      this.runs.finish(run.id, RunState.stoppedByCancel, now, [], 'cancelled before it started');
+    } else {
+      this.dispatcher.cancelRun(run.id);
+    }
+    return { kind: 'cancelled', run: this.runs.getRun(run.id)! };
+  }
+
+  lookupDownload(tenant: TenantRef, requestId: number, file: ArtifactFileName): DownloadLookup {
+    const run = this.runs.getByRequest(tenant, requestId);
+    if (!run) return { kind: 'not_found', reason: `no crawl request ${requestId}` };
+    return lookupRunFile(run, file);
+  }
+}
+
+export function lookupRunFile(run: RunRecord, file: ArtifactFileName): DownloadLookup {
+  if (isActiveState(run.state)) return { kind: 'not_found', reason: 'the crawl has not finished yet' };
+  if (!run.artifacts.includes(file)) {
+    return { kind: 'not_found', reason: `this run produced no ${file}` };
+  }
+  if (run.artifactsDeletedMicros !== null) return { kind: 'gone' };
+  return { kind: 'ready', run, file };
+}
+
+/** Download path of a run's main artifact, relative to the download base; `-` when there is none. */
+export function crawlUrlListPath(run: RunRecord): string {
+  const preferred = [ArtifactFile.urlList, ArtifactFile.objects, ArtifactFile.linkList].find((file) =>
+    run.artifacts.includes(file),
+  );
+  if (preferred === undefined) return '-';
+  return instantDownloadPath(run, preferred);
+}
+
+export function instantDownloadPath(run: TenantRef & { requestId: number }, file: ArtifactFileName): string {
+  return `/instant_crawler/contracts/${run.contractId}/servicegroups/${run.servicegroupId}/instant_crawl_requests/${run.requestId}/${file}`;
+}

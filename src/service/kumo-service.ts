@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../api/build-app.js';
+import { DownloadSigner } from '../api/download-signer.js';
+import { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import type { KumoConfig } from '../config/config.js';
+import { createUndiciFetcher } from '../crawler/http-fetcher.js';
+import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
+import type { ServiceStore } from '../store/service-store.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import { defaultUserAgent } from '../util/version.js';
+import { RunWorkerPool } from '../worker/run-worker-pool.js';
+import { bootstrapDemoTenant } from './bootstrap.js';
+import { acquireServeLock, ensureDataDir, loadSigningSecret } from './data-dir.js';
+import { InstantCrawlService } from './instant-crawl-service.js';
+import { sweepExpiredArtifacts } from './retention-sweeper.js';
+
+export interface RunningService {
+  app: FastifyInstance;
+  store: ServiceStore;
+  pool: RunWorkerPool;
+  /** Base URL the server listens on. */
+  url: string;
+  /** The demo key when this start created it (printed once), else undefined. */
+  createdDemoKey: string | undefined;
+  close(): Promise<void>;
+}
+
+const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Starts `kumo serve`: store, bootstrap, worker pool, HTTP server, retention sweeps. */
+export async function startService(config: KumoConfig, clock: Clock = systemClock): Promise<RunningService> {
+  const paths = ensureDataDir(config.dataDir);
+  const releaseLock = acquireServeLock(paths.lock);
+  const store = openSqliteServiceStore(paths.database);
+  const createdDemoKey = bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
+  const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
+  const artifacts = new LocalArtifactStore(paths.artifacts);
+  const fetcher = createUndiciFetcher();
+  const logger = { level: config.logLevel };
+  const userAgent = defaultUserAgent(config.publicUrl);
+
+  let pool: RunWorkerPool | undefined;
+  const dispatcher = {
+    notifyPending: () => pool?.notifyPending(),
+    cancelRun: (runId: number) => pool?.cancelRun(runId),
+  };
+  const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock);
+  const app = await buildApp({
+    store,
+    instantCrawl,
+    artifacts,
+    signer,
+    clock,
+    settings: {
+      publicUrl: config.publicUrl,
+      timezone: config.timezone,
+      instantCrawlerBasePath: config.instantCrawlerBasePath,
+      finderBasePath: config.finderBasePath,
+    },
+    logger,
+  });
+  pool = new RunWorkerPool({
+    runs: store.runs,
+    artifacts,
+    fetcher,
+    clock,
+    limits: {
+      timeoutMs: config.fetchTimeoutSeconds * 1000,
+      maxRedirects: config.maxRedirects,
+      maxBodyBytes: config.maxBodyBytes,
+      retryCount: config.retryCount,
+      retryBaseDelayMs: config.retryBaseDelayMs,
+    },
+    workRoot: paths.work,
+    concurrency: config.workerConcurrency,
+    defaultUserAgent: userAgent,
+    timezone: config.timezone,
+    logger: app.log,
+  });
+
+  let sweepTimer: NodeJS.Timeout | undefined;
+  const retentionDays = config.artifactRetentionDays;
+  if (retentionDays !== undefined) {
+    const sweep = () =>
+      void sweepExpiredArtifacts(store.runs, artifacts, clock, retentionDays, app.log).catch((error: unknown) =>
+        app.log.error({ err: error }, 'retention sweep failed'),
+      );
+    sweep();
+    sweepTimer = setInterval(sweep, RETENTION_SWEEP_INTERVAL_MS);
+    sweepTimer.unref();
+  }
+
+  const address = await app.listen({ host: config.host, port: config.port });
+  pool.start();
+  const runningPool = pool;
+  let closed = false;
+  return {
+    app,
+    store,
+    pool: runningPool,
+    url: address,
+    createdDemoKey,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweepTimer);
+      await app.close();
+      await runningPool.stop();
+      await fetcher.close();
+      store.close();
+      releaseLock();
+    },
+  };
+}

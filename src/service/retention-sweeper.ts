@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import type { CrawlRunStore } from '../store/service-store.js';
+import type { Clock } from '../util/clock.js';
+
+const MICROS_PER_DAY = 86_400_000_000;
+
+/**
+ * Removes artifacts of runs that ended more than `retentionDays` ago (KUMO_ARTIFACT_RETENTION_DAYS);
+ * a later download of them answers 410. Returns how many runs were swept.
+ */
+export async function sweepExpiredArtifacts(
+  runs: CrawlRunStore,
+  artifacts: LocalArtifactStore,
+  clock: Clock,
+  retentionDays: number,
+  logger?: FastifyBaseLogger,
+): Promise<number> {
+  const now = clock.nowMicros();
+  const expired = runs.listArtifactsEndedBefore(now - retentionDays * MICROS_PER_DAY);
+  for (const run of expired) {
+    await artifacts.remove(run.id);
+    runs.markArtifactsDeleted(run.id, now);
+    logger?.info({ run_id: run.id }, 'artifacts removed by retention');
+  }
+  return expired.length;
+}

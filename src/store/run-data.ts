@@ -1,0 +1,80 @@
+/**
+ * Storage of one crawl run's working data: its frontier, its URL rows, its links and the
+ * location of its page files in the object spool. Lives outside memory so a run of a million
+ * URLs does not grow the heap, and survives a restart so the run can resume.
+ */
+
+export interface FrontierEntry {
+  seq: number;
+  url: string;
+  depth: number;
+  referrer: string | null;
+}
+
+export interface NewFrontierEntry {
+  /** Identity key; a second entry with the same fingerprint is ignored. */
+  fingerprint: Uint8Array;
+  url: string;
+  depth: number;
+  referrer: string | null;
+}
+
+/** One row of url_list.csv.gz (interface.md "Crawl URL list file"). */
+export interface UrlRow {
+  crawlUrl: string;
+  lastUrl: string | null;
+  ok: boolean;
+  crawlMicros: number;
+  httpStatus: number | null;
+  lastModified: string | null;
+  contentType: string | null;
+  contentLength: number | null;
+}
+
+/** One row of link_list.csv.gz. */
+export interface LinkRow {
+  sourceUrl: string;
+  linkUrl: string;
+  anchorText: string;
+  rel: string;
+}
+
+/** Where a page's files sit in the object spool. */
+export interface ObjectRef {
+  folder: string;
+  sourceName: string;
+  offset: number;
+  sourceBytes: number;
+  metaBytes: number;
+}
+
+export interface PageCommit {
+  frontierSeq: number;
+  row: UrlRow;
+  object: ObjectRef | undefined;
+  discovered: NewFrontierEntry[];
+  links: LinkRow[];
+}
+
+export interface RunProgress {
+  /** Rows written (fetched URLs, failures included). */
+  crawled: number;
+  /** URLs known to the run that are fetched or still to fetch. */
+  total: number;
+}
+
+export interface RunDataStore {
+  /** Adds entries to the frontier, ignoring known fingerprints; returns how many were new. */
+  enqueue(entries: readonly NewFrontierEntry[]): number;
+  /** Queued entries after `afterSeq` in discovery order. */
+  nextQueued(afterSeq: number, limit: number): FrontierEntry[];
+  /** Records a fetched page atomically: its row, its files, its new links, its frontier entry done. */
+  commitPage(commit: PageCommit): void;
+  /** Marks a frontier entry as not fetched (robots, excluded type): no row. */
+  skip(frontierSeq: number): void;
+  progress(): RunProgress;
+  rows(): IterableIterator<UrlRow>;
+  links(): IterableIterator<LinkRow>;
+  objects(): IterableIterator<ObjectRef>;
+  close(): void;
+}

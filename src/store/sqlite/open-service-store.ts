@@ -1,0 +1,17 @@
+import type { ServiceStore } from '../service-store.js';
+import { openServiceDatabase } from './service-db.js';
+import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
+import { SqliteCrawlRunStore } from './sqlite-crawl-run-store.js';
+import { SqliteTenantStore } from './sqlite-tenant-store.js';
+
+/** The embedded ServiceStore: one SQLite file. */
+export function openSqliteServiceStore(filePath: string): ServiceStore {
+  const db = openServiceDatabase(filePath);
+  return {
+    tenants: new SqliteTenantStore(db),
+    apiKeys: new SqliteApiKeyStore(db),
+    runs: new SqliteCrawlRunStore(db),
+    ping: () => db.prepare('SELECT 1 AS one').get() !== undefined,
+    close: () => db.close(),
+  };
+}

@@ -1,0 +1,201 @@
+import Database from 'better-sqlite3';
+import type {
+  FrontierEntry,
+  LinkRow,
+  NewFrontierEntry,
+  ObjectRef,
+  PageCommit,
+  RunDataStore,
+  RunProgress,
+  UrlRow,
+} from '../run-data.js';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS frontier (
+  seq INTEGER PRIMARY KEY,
+  fingerprint BLOB NOT NULL UNIQUE,
+  url TEXT NOT NULL,
+  depth INTEGER NOT NULL,
+  referrer TEXT,
+  state INTEGER NOT NULL DEFAULT 0 -- 0 queued, 1 fetched, 2 skipped
+);
+CREATE INDEX IF NOT EXISTS frontier_queued ON frontier(seq) WHERE state = 0;
+CREATE TABLE IF NOT EXISTS url_rows (
+  id INTEGER PRIMARY KEY,
+  crawl_url TEXT NOT NULL,
+  last_url TEXT,
+  ok INTEGER NOT NULL,
+  crawl_us INTEGER NOT NULL,
+  http_status INTEGER,
+  last_modified TEXT,
+  content_type TEXT,
+  content_length INTEGER,
+  object_folder TEXT,
+  object_source_name TEXT,
+  object_offset INTEGER,
+  object_source_bytes INTEGER,
+  object_meta_bytes INTEGER
+);
+CREATE TABLE IF NOT EXISTS link_rows (
+  id INTEGER PRIMARY KEY,
+  source_url TEXT NOT NULL,
+  link_url TEXT NOT NULL,
+  anchor_text TEXT NOT NULL,
+  rel TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS progress (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  crawled INTEGER NOT NULL,
+  total INTEGER NOT NULL
+);
+INSERT OR IGNORE INTO progress (id, crawled, total) VALUES (1, 0, 0);
+`;
+
+interface UrlRowRecord {
+  crawl_url: string;
+  last_url: string | null;
+  ok: number;
+  crawl_us: number;
+  http_status: number | null;
+  last_modified: string | null;
+  content_type: string | null;
+  content_length: number | null;
+}
+
+/**
+ * RunDataStore in a SQLite file of its own per run: writes of a busy crawl never contend with
+ * the service database, and the whole run's data goes away by deleting one folder.
+ */
+export class SqliteRunDataStore implements RunDataStore {
+  private readonly db: Database.Database;
+  private readonly insertEntry: Database.Statement;
+  private readonly selectQueued: Database.Statement<[number, number], FrontierEntry>;
+  private readonly markEntry: Database.Statement<[number, number]>;
+  private readonly insertRow: Database.Statement;
+  private readonly insertLink: Database.Statement;
+  private readonly addProgress: Database.Statement<[number, number]>;
+  private readonly commitTransaction: (commit: PageCommit) => void;
+  private readonly enqueueTransaction: (entries: readonly NewFrontierEntry[]) => number;
+
+  constructor(filePath: string) {
+    this.db = new Database(filePath);
+    // WAL without fsync per commit: a killed process loses nothing committed; only a power loss
+    // could drop the last pages, which a resumed run fetches again.
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('cache_size = -16000');
+    this.db.exec(SCHEMA);
+    this.insertEntry = this.db.prepare(
+      'INSERT OR IGNORE INTO frontier (fingerprint, url, depth, referrer) VALUES (?, ?, ?, ?)',
+    );
+    this.selectQueued = this.db.prepare(
+      'SELECT seq, url, depth, referrer FROM frontier WHERE state = 0 AND seq > ? ORDER BY seq LIMIT ?',
+    );
+    this.markEntry = this.db.prepare('UPDATE frontier SET state = ? WHERE seq = ?');
+    this.insertRow = this.db.prepare(
+      `INSERT INTO url_rows (crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type,
+        content_length, object_folder, object_source_name, object_offset, object_source_bytes, object_meta_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertLink = this.db.prepare(
+      'INSERT INTO link_rows (source_url, link_url, anchor_text, rel) VALUES (?, ?, ?, ?)',
+    );
+    this.addProgress = this.db.prepare('UPDATE progress SET crawled = crawled + ?, total = total + ? WHERE id = 1');
+
+    const insertEntries = (entries: readonly NewFrontierEntry[]): number => {
+      let added = 0;
+      for (const entry of entries) {
+        added += this.insertEntry.run(entry.fingerprint, entry.url, entry.depth, entry.referrer).changes;
+      }
+      return added;
+    };
+    this.enqueueTransaction = this.db.transaction((entries: readonly NewFrontierEntry[]) => {
+      const added = insertEntries(entries);
+      this.addProgress.run(0, added);
+      return added;
+    });
+    this.commitTransaction = this.db.transaction((commit: PageCommit) => {
+      const { row, object } = commit;
+      this.insertRow.run(
+        row.crawlUrl,
+        row.lastUrl,
+        row.ok ? 1 : 0,
+        row.crawlMicros,
+        row.httpStatus,
+        row.lastModified,
+        row.contentType,
+        row.contentLength,
+        object?.folder ?? null,
+        object?.sourceName ?? null,
+        object?.offset ?? null,
+        object?.sourceBytes ?? null,
+        object?.metaBytes ?? null,
+      );
+      for (const link of commit.links) this.insertLink.run(link.sourceUrl, link.linkUrl, link.anchorText, link.rel);
+      const added = insertEntries(commit.discovered);
+      this.markEntry.run(1, commit.frontierSeq);
+      this.addProgress.run(1, added);
+    });
+  }
+
+  enqueue(entries: readonly NewFrontierEntry[]): number {
+    return this.enqueueTransaction(entries);
+  }
+
+  nextQueued(afterSeq: number, limit: number): FrontierEntry[] {
+    return this.selectQueued.all(afterSeq, limit);
+  }
+
+  commitPage(commit: PageCommit): void {
+    this.commitTransaction(commit);
+  }
+
+  skip(frontierSeq: number): void {
+    this.db.transaction(() => {
+      if (this.markEntry.run(2, frontierSeq).changes > 0) this.addProgress.run(0, -1);
+    })();
+  }
+
+  progress(): RunProgress {
+    return this.db.prepare('SELECT crawled, total FROM progress WHERE id = 1').get() as RunProgress;
+  }
+
+  *rows(): IterableIterator<UrlRow> {
+    const statement = this.db.prepare<[], UrlRowRecord>(
+      `SELECT crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type, content_length
+       FROM url_rows ORDER BY id`,
+    );
+    for (const record of statement.iterate()) {
+      yield {
+        crawlUrl: record.crawl_url,
+        lastUrl: record.last_url,
+        ok: record.ok === 1,
+        crawlMicros: record.crawl_us,
+        httpStatus: record.http_status,
+        lastModified: record.last_modified,
+        contentType: record.content_type,
+        contentLength: record.content_length,
+      };
+    }
+  }
+
+  *links(): IterableIterator<LinkRow> {
+    const statement = this.db.prepare<[], LinkRow>(
+      'SELECT source_url AS sourceUrl, link_url AS linkUrl, anchor_text AS anchorText, rel FROM link_rows ORDER BY id',
+    );
+    yield* statement.iterate();
+  }
+
+  *objects(): IterableIterator<ObjectRef> {
+    const statement = this.db.prepare<[], ObjectRef>(
+      `SELECT object_folder AS folder, object_source_name AS sourceName, object_offset AS offset,
+        object_source_bytes AS sourceBytes, object_meta_bytes AS metaBytes
+       FROM url_rows WHERE object_folder IS NOT NULL ORDER BY id`,
+    );
+    yield* statement.iterate();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,81 @@
+import Database from 'better-sqlite3';
+
+/**
+ * Ordered schema migrations of the service database; the index + 1 is the `user_version` a
+ * database has after applying it. Never edit a shipped migration: append a new one.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE contracts (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    created_us INTEGER NOT NULL
+  );
+  CREATE TABLE service_groups (
+    id INTEGER PRIMARY KEY,
+    contract_id INTEGER NOT NULL REFERENCES contracts(id),
+    name TEXT NOT NULL,
+    created_us INTEGER NOT NULL
+  );
+  CREATE TABLE api_keys (
+    id INTEGER PRIMARY KEY,
+    contract_id INTEGER NOT NULL REFERENCES contracts(id),
+    servicegroup_id INTEGER NOT NULL REFERENCES service_groups(id),
+    key_hash BLOB NOT NULL UNIQUE,
+    prefix TEXT NOT NULL,
+    label TEXT NOT NULL,
+    created_us INTEGER NOT NULL,
+    revoked_us INTEGER
+  );
+  CREATE TABLE crawl_requests (
+    id INTEGER PRIMARY KEY,
+    contract_id INTEGER NOT NULL,
+    servicegroup_id INTEGER NOT NULL,
+    setting_json TEXT NOT NULL,
+    received_us INTEGER NOT NULL,
+    created_us INTEGER NOT NULL,
+    updated_us INTEGER NOT NULL
+  );
+  CREATE TABLE crawl_runs (
+    id INTEGER PRIMARY KEY,
+    request_id INTEGER NOT NULL REFERENCES crawl_requests(id),
+    contract_id INTEGER NOT NULL,
+    servicegroup_id INTEGER NOT NULL,
+    state INTEGER NOT NULL,
+    is_cancel_request INTEGER NOT NULL DEFAULT 0,
+    created_us INTEGER NOT NULL,
+    updated_us INTEGER NOT NULL,
+    start_us INTEGER,
+    end_us INTEGER,
+    crawled_count INTEGER NOT NULL DEFAULT 0,
+    total_count INTEGER NOT NULL DEFAULT 0,
+    artifacts TEXT NOT NULL DEFAULT '',
+    artifacts_deleted_us INTEGER,
+    message TEXT NOT NULL DEFAULT ''
+  );
+  CREATE INDEX crawl_runs_tenant ON crawl_runs(contract_id, servicegroup_id, created_us);
+  CREATE INDEX crawl_runs_state ON crawl_runs(state, id);
+  CREATE INDEX crawl_runs_request ON crawl_runs(request_id);
+  `,
+];
+
+/** Opens (creating when absent) the service database and brings its schema up to date. */
+export function openServiceDatabase(filePath: string): Database.Database {
+  const db = new Database(filePath);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  // Admin commands may write while `kumo serve` runs: wait for the lock instead of failing.
+  db.pragma('busy_timeout = 5000');
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(`database ${filePath} has schema version ${current}, newer than this build (${MIGRATIONS.length})`);
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+  return db;
+}

@@ -1,0 +1,181 @@
+import type Database from 'better-sqlite3';
+import { type ArtifactFileName, isArtifactFileName } from '../../artifacts/artifact-files.js';
+import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
+import { RunState, type RunStateId } from '../../domain/run-states.js';
+import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../service-store.js';
+
+interface RunRow {
+  id: number;
+  request_id: number;
+  contract_id: number;
+  servicegroup_id: number;
+  state: number;
+  is_cancel_request: number;
+  created_us: number;
+  updated_us: number;
+  received_us: number;
+  start_us: number | null;
+  end_us: number | null;
+  crawled_count: number;
+  total_count: number;
+  artifacts: string;
+  artifacts_deleted_us: number | null;
+  message: string;
+  setting_json: string;
+}
+
+const SELECT_RUN = `SELECT r.*, q.setting_json, q.received_us FROM crawl_runs r JOIN crawl_requests q ON q.id = r.request_id`;
+const ACTIVE = `r.state IN (${RunState.pending}, ${RunState.running})`;
+
+function toRecord(row: RunRow): RunRecord {
+  return {
+    id: row.id,
+    requestId: row.request_id,
+    contractId: row.contract_id,
+    servicegroupId: row.servicegroup_id,
+    state: row.state as RunStateId,
+    isCancelRequest: row.is_cancel_request === 1,
+    createdMicros: row.created_us,
+    requestReceivedMicros: row.received_us,
+    updatedMicros: row.updated_us,
+    startMicros: row.start_us,
+    endMicros: row.end_us,
+    crawledCount: row.crawled_count,
+    totalCount: row.total_count,
+    artifacts: row.artifacts.split(',').filter(isArtifactFileName),
+    artifactsDeletedMicros: row.artifacts_deleted_us,
+    message: row.message,
+    setting: JSON.parse(row.setting_json) as InstantCrawlerSetting,
+  };
+}
+
+export class SqliteCrawlRunStore implements CrawlRunStore {
+  constructor(private readonly db: Database.Database) {}
+
+  createInstantRun(tenant: TenantRef, setting: InstantCrawlerSetting, nowMicros: number): RunRecord {
+    const runId = this.db.transaction(() => {
+      const request = this.db
+        .prepare(
+          `INSERT INTO crawl_requests (contract_id, servicegroup_id, setting_json, received_us, created_us, updated_us)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(tenant.contractId, tenant.servicegroupId, JSON.stringify(setting), nowMicros, nowMicros, nowMicros);
+      const run = this.db
+        .prepare(
+          `INSERT INTO crawl_runs (request_id, contract_id, servicegroup_id, state, created_us, updated_us)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+        )
+        .run(request.lastInsertRowid, tenant.contractId, tenant.servicegroupId, RunState.pending, nowMicros, nowMicros);
+      return Number(run.lastInsertRowid);
+    })();
+    return this.getRun(runId)!;
+  }
+
+  getByRequest(tenant: TenantRef, requestId: number): RunRecord | undefined {
+    const row = this.db
+      .prepare<[number, number, number], RunRow>(
+        `${SELECT_RUN} WHERE r.request_id = ? AND r.contract_id = ? AND r.servicegroup_id = ?`,
+      )
+      .get(requestId, tenant.contractId, tenant.servicegroupId);
+    return row && toRecord(row);
+  }
+
+  getRun(runId: number): RunRecord | undefined {
+    const row = this.db.prepare<[number], RunRow>(`${SELECT_RUN} WHERE r.id = ?`).get(runId);
+    return row && toRecord(row);
+  }
+
+  listActive(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[] {
+    const parameters: number[] = [tenant.contractId, tenant.servicegroupId];
+    let filter = '';
+    if (requestIds !== undefined) {
+      filter = ` AND r.request_id IN (${requestIds.map(() => '?').join(',')})`;
+      parameters.push(...requestIds);
+    }
+    return this.db
+      .prepare<number[], RunRow>(
+        `${SELECT_RUN} WHERE r.contract_id = ? AND r.servicegroup_id = ? AND ${ACTIVE}${filter} ORDER BY r.id`,
+      )
+      .all(...parameters)
+      .map(toRecord);
+  }
+
+  listHistory(tenant: TenantRef, query: HistoryQuery): RunRecord[] {
+    const clauses = ['r.contract_id = ?', 'r.servicegroup_id = ?', `NOT ${ACTIVE}`];
+    const parameters: number[] = [tenant.contractId, tenant.servicegroupId];
+    if (query.fromMicros !== undefined) {
+      clauses.push('r.start_us >= ?');
+      parameters.push(query.fromMicros);
+    }
+    if (query.toMicros !== undefined) {
+      clauses.push('r.start_us <= ?');
+      parameters.push(query.toMicros);
+    }
+    if (query.requestId !== undefined) {
+      clauses.push('r.request_id = ?');
+      parameters.push(query.requestId);
+    }
+    parameters.push(query.limit);
+    return this.db
+      .prepare<number[], RunRow>(`${SELECT_RUN} WHERE ${clauses.join(' AND ')} ORDER BY r.created_us DESC, r.id DESC LIMIT ?`)
+      .all(...parameters)
+      .map(toRecord);
+  }
+
+  claimNextPending(nowMicros: number): RunRecord | undefined {
+    const runId = this.db.transaction(() => {
+      const next = this.db
+        .prepare<[], { id: number }>(
+          `SELECT id FROM crawl_runs WHERE state = ${RunState.pending} AND is_cancel_request = 0 ORDER BY id LIMIT 1`,
+        )
+        .get();
+      if (!next) return undefined;
+      this.db
+        .prepare(`UPDATE crawl_runs SET state = ?, start_us = COALESCE(start_us, ?), updated_us = ? WHERE id = ?`)
+        .run(RunState.running, nowMicros, nowMicros, next.id);
+      return next.id;
+    })();
+    return runId === undefined ? undefined : this.getRun(runId);
+  }
+
+  listRunning(): RunRecord[] {
+    return this.db
+      .prepare<[], RunRow>(`${SELECT_RUN} WHERE r.state = ${RunState.running} ORDER BY r.id`)
+      .all()
+      .map(toRecord);
+  }
+
+  requestCancel(runId: number, nowMicros: number): void {
+    this.db.prepare('UPDATE crawl_runs SET is_cancel_request = 1, updated_us = ? WHERE id = ?').run(nowMicros, runId);
+  }
+
+  updateProgress(runId: number, crawled: number, total: number, nowMicros: number): void {
+    this.db
+      .prepare('UPDATE crawl_runs SET crawled_count = ?, total_count = ?, updated_us = ? WHERE id = ?')
+      .run(crawled, total, nowMicros, runId);
+  }
+
+  finish(runId: number, state: RunStateId, nowMicros: number, artifacts: ArtifactFileName[], message: string): void {
+    this.db
+      .prepare(
+        `UPDATE crawl_runs SET state = ?, end_us = ?, updated_us = ?, artifacts = ?, message = ?,
+           start_us = COALESCE(start_us, ?) WHERE id = ?`,
+      )
+      .run(state, nowMicros, nowMicros, artifacts.join(','), message, nowMicros, runId);
+  }
+
+  listArtifactsEndedBefore(cutoffMicros: number): RunRecord[] {
+    return this.db
+      .prepare<[number], RunRow>(
+        `${SELECT_RUN} WHERE r.artifacts != '' AND r.artifacts_deleted_us IS NULL AND r.end_us < ? ORDER BY r.id`,
+      )
+      .all(cutoffMicros)
+      .map(toRecord);
+  }
+
+  markArtifactsDeleted(runId: number, nowMicros: number): void {
+    this.db
+      .prepare('UPDATE crawl_runs SET artifacts_deleted_us = ?, updated_us = ? WHERE id = ?')
+      .run(nowMicros, nowMicros, runId);
+  }
+}

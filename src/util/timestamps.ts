@@ -1,0 +1,105 @@
+/**
+ * Timestamp formats of the contract (interface.md, decisions.md "Deployment shape"):
+ * API fields `yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN`, CSV `crawl_datetime` with `+NNNN`,
+ * query parameters `yyyy-MM-ddTHH:mm:ss+NN:NN`.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
+}
+
+interface LocalParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+function localParts(epochMs: number, timeZone: string): LocalParts {
+  const parts: Record<string, number> = {};
+  for (const part of formatterFor(timeZone).formatToParts(epochMs)) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year ?? 1970,
+    month: parts.month ?? 1,
+    day: parts.day ?? 1,
+    hour: parts.hour ?? 0,
+    minute: parts.minute ?? 0,
+    second: parts.second ?? 0,
+  };
+}
+
+const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+
+function render(micros: number, timeZone: string, offsetSeparator: string): string {
+  const epochMs = Math.floor(micros / 1000);
+  const wholeSecondMs = Math.floor(epochMs / 1000) * 1000;
+  const local = localParts(wholeSecondMs, timeZone);
+  const localAsUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
+  const offsetMinutes = Math.round((localAsUtc - wholeSecondMs) / 60000);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const absolute = Math.abs(offsetMinutes);
+  const fraction = pad(micros - wholeSecondMs * 1000, 6);
+  return (
+    `${pad(local.year, 4)}-${pad(local.month)}-${pad(local.day)}T${pad(local.hour)}:${pad(local.minute)}:` +
+    `${pad(local.second)}.${fraction}${sign}${pad(Math.floor(absolute / 60))}${offsetSeparator}${pad(absolute % 60)}`
+  );
+}
+
+/** `2026-11-22T16:15:30.123456+09:00`: the API's timestamp format. */
+export function formatApiTimestamp(micros: number, timeZone: string): string {
+  return render(micros, timeZone, ':');
+}
+
+/** `2026-11-22T16:15:30.123456+0900`: the CSV's crawl_datetime format. */
+export function formatCsvTimestamp(micros: number, timeZone: string): string {
+  return render(micros, timeZone, '');
+}
+
+const QUERY_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})$/;
+
+/**
+ * Parses a query datetime `yyyy-MM-ddTHH:mm:ss+NN:NN` into epoch microseconds, or undefined when
+ * it does not parse. A `+` that arrived as a space (unencoded in a query string) is read as `+`.
+ */
+export function parseQueryDatetime(raw: string): number | undefined {
+  const match = QUERY_DATETIME.exec(raw.replace(' ', '+'));
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi, s, sign, oh, om] = match.map((part, index) => (index === 7 ? part : Number(part))) as [
+    unknown,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    string,
+    number,
+    number,
+  ];
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59) return undefined;
+  const utc = Date.UTC(y, mo - 1, d, h, mi, s);
+  const check = new Date(utc);
+  if (check.getUTCDate() !== d) return undefined;
+  const offsetMs = (oh * 60 + om) * 60000 * (sign === '-' ? -1 : 1);
+  return (utc - offsetMs) * 1000;
+}

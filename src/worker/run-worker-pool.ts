@@ -1,0 +1,157 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import { resolveCrawlSettings } from '../domain/crawl-settings.js';
+import { RunState, type RunStateId } from '../domain/run-states.js';
+import type { CrawlOutcome } from '../crawler/crawl-engine.js';
+import type { HttpFetcher } from '../crawler/http-fetcher.js';
+import type { FetchLimits } from '../crawler/page-fetch.js';
+import type { RunDispatcher } from '../service/instant-crawl-service.js';
+import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
+import type { Clock } from '../util/clock.js';
+import { executeCrawl } from './execute-crawl.js';
+
+export interface WorkerPoolDeps {
+  runs: CrawlRunStore;
+  artifacts: LocalArtifactStore;
+  fetcher: HttpFetcher;
+  clock: Clock;
+  limits: FetchLimits;
+  /** Folder of the working data of running runs (`<data>/work/<run id>`). */
+  workRoot: string;
+  concurrency: number;
+  defaultUserAgent: string;
+  timezone: string;
+  logger: FastifyBaseLogger;
+  /** How often the pool looks for pending runs besides being notified. */
+  pollIntervalMs?: number;
+}
+
+const OUTCOME_STATE: Record<CrawlOutcome, RunStateId> = {
+  completed: RunState.stopped,
+  limit_reached: RunState.stopped,
+  cancelled: RunState.stoppedByCancel,
+  timed_out: RunState.stoppedByTimeout,
+};
+
+/** Instant runs produce artifacts only on a normal end (interface.md "States and transitions"). */
+const INSTANT_PACKAGES_ON: ReadonlySet<CrawlOutcome> = new Set(['completed', 'limit_reached']);
+const PROGRESS_WRITE_INTERVAL_MS = 1000;
+
+/**
+ * Executes queued runs inside `kumo serve`, at most `concurrency` at once. Runs left running by
+ * a previous process are resumed first; a stop (shutdown) leaves runs running in the store so
+ * the next start resumes them.
+ */
+export class RunWorkerPool implements RunDispatcher {
+  private readonly active = new Map<number, { cancel: AbortController; done: Promise<void> }>();
+  private readonly shutdown = new AbortController();
+  private pollTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: WorkerPoolDeps) {}
+
+  start(): void {
+    for (const run of this.deps.runs.listRunning()) {
+      if (this.active.size >= this.deps.concurrency) break;
+      this.deps.logger.info({ run_id: run.id }, 'resuming run left running by the previous process');
+      this.launch(run);
+    }
+    this.pollTimer = setInterval(() => this.fill(), this.deps.pollIntervalMs ?? 1000);
+    this.pollTimer.unref();
+    this.fill();
+  }
+
+  notifyPending(): void {
+    setImmediate(() => this.fill());
+  }
+
+  cancelRun(runId: number): void {
+    this.active.get(runId)?.cancel.abort();
+  }
+
+  /** Number of runs executing now. */
+  get activeCount(): number {
+    return this.active.size;
+  }
+
+  /** Stops claiming, interrupts running runs (they stay 2020 and resume at next start) and waits. */
+  async stop(): Promise<void> {
+    clearInterval(this.pollTimer);
+    this.shutdown.abort();
+    await Promise.allSettled([...this.active.values()].map((entry) => entry.done));
+  }
+
+  private fill(): void {
+    if (this.shutdown.signal.aborted) return;
+    while (this.active.size < this.deps.concurrency) {
+      const leftOver = this.deps.runs.listRunning().find((run) => !this.active.has(run.id));
+      const run = leftOver ?? this.deps.runs.claimNextPending(this.deps.clock.nowMicros());
+      if (!run) return;
+      this.launch(run);
+    }
+  }
+
+  private launch(run: RunRecord): void {
+    const cancel = new AbortController();
+    if (run.isCancelRequest) cancel.abort();
+    const done = this.execute(run, cancel)
+      .catch((error: unknown) => {
+        this.deps.logger.error({ err: error, run_id: run.id }, 'run failed');
+        this.finish(run.id, RunState.troubled, [], `crawler failure: ${(error as Error).message}`);
+      })
+      .finally(() => {
+        this.active.delete(run.id);
+        this.fill();
+      });
+    this.active.set(run.id, { cancel, done });
+  }
+
+  private async execute(run: RunRecord, cancel: AbortController): Promise<void> {
+    const { deps } = this;
+    const settings = resolveCrawlSettings(run.setting);
+    const workFolder = path.join(deps.workRoot, String(run.id));
+    const startMicros = run.startMicros ?? deps.clock.nowMicros();
+    const signal = AbortSignal.any([cancel.signal, this.shutdown.signal]);
+    let lastWriteMs = 0;
+    deps.logger.info({ run_id: run.id, request_id: run.requestId, seeds: settings.seedUrls.length }, 'run started');
+    const execution = await executeCrawl(
+      settings,
+      { workFolder, artifactFolder: deps.artifacts.folderFor(run.id) },
+      { fetcher: deps.fetcher, clock: deps.clock, limits: deps.limits, defaultUserAgent: deps.defaultUserAgent, timezone: deps.timezone },
+      {
+        cancelSignal: signal,
+        // Wall time since the run first started, across restarts (decisions.md "Run states").
+        deadlineMicros: startMicros + settings.executionTimeoutSeconds * 1_000_000,
+        onProgress: (progress) => {
+          const nowMs = Date.now();
+          if (nowMs - lastWriteMs < PROGRESS_WRITE_INTERVAL_MS) return;
+          lastWriteMs = nowMs;
+          deps.runs.updateProgress(run.id, progress.crawled, progress.total, deps.clock.nowMicros());
+          // A cancel recorded by another process reaches this one through the store.
+          if (deps.runs.getRun(run.id)?.isCancelRequest) cancel.abort();
+        },
+      },
+      INSTANT_PACKAGES_ON,
+    );
+    if (execution.outcome === 'cancelled' && this.shutdown.signal.aborted && !cancel.signal.aborted) {
+      deps.runs.updateProgress(run.id, execution.progress.crawled, execution.progress.total, deps.clock.nowMicros());
+      deps.logger.info({ run_id: run.id }, 'run interrupted by shutdown; it resumes at next start');
+      return;
+    }
+    deps.runs.updateProgress(run.id, execution.progress.crawled, execution.progress.total, deps.clock.nowMicros());
+    const state = OUTCOME_STATE[execution.outcome];
+    this.finish(
+      run.id,
+      state,
+      execution.artifacts.map((artifact) => artifact.name),
+      `${execution.outcome}: ${execution.progress.crawled} URL(s) crawled`,
+    );
+    await rm(workFolder, { recursive: true, force: true });
+    deps.logger.info({ run_id: run.id, state, crawled: execution.progress.crawled }, 'run finished');
+  }
+
+  private finish(runId: number, state: RunStateId, artifacts: Parameters<CrawlRunStore['finish']>[3], message: string): void {
+    this.deps.runs.finish(runId, state, this.deps.clock.nowMicros(), artifacts, message);
+  }
+}
