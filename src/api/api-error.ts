@@ -46,5 +46,7 @@ export interface NgBody {
 }
 
 export function ngBody(message: string, errors?: readonly FieldError[]): NgBody {
-  return errors && errors.length > 0 ? { status: 'NG', message, errors: [...errors] } : { status: 'NG', message };
+  return errors && errors.length > 0
+    ? { status: 'NG', message, errors: [...errors] }
+    : { status: 'NG', message };
 }

@@ -85,7 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         apiKeys: deps.store.apiKeys,
         timezone: deps.settings.timezone,
         methods,
-        prefix: deps.settings.instantCrawlerBasePath,
+        basePath: deps.settings.instantCrawlerBasePath,
       });
     },
     { prefix: deps.settings.instantCrawlerBasePath },
@@ -96,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await scope.register(healthRoutes, {
         storeHealthy: () => deps.store.ping(),
         methods,
-        prefix: deps.settings.finderBasePath,
+        basePath: deps.settings.finderBasePath,
       });
     },
     { prefix: deps.settings.finderBasePath },

@@ -16,7 +16,12 @@ export class DownloadSigner {
     return `expires=${expires}&signature=${this.signature(path, expires)}`;
   }
 
-  verify(path: string, expires: string | undefined, signature: string | undefined, nowSeconds: number): boolean {
+  verify(
+    path: string,
+    expires: string | undefined,
+    signature: string | undefined,
+    nowSeconds: number,
+  ): boolean {
     if (expires === undefined || signature === undefined || !/^\d{1,12}$/.test(expires)) return false;
     if (!/^[0-9a-f]{64}$/.test(signature)) return false;
     const expected = Buffer.from(this.signature(path, Number(expires)), 'hex');

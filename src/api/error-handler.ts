@@ -28,7 +28,10 @@ export async function handleError(error: FastifyError, request: FastifyRequest, 
     const reason = mapped === 'invalid_input' ? `body: ${error.message}` : API_ERRORS[mapped].message;
     return reply.code(API_ERRORS[mapped].status).send(ngBody(reason));
   }
-  if (error instanceof SyntaxError || (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)) {
+  if (
+    error instanceof SyntaxError ||
+    (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)
+  ) {
     return reply.code(error.statusCode ?? 400).send(ngBody(error.message));
   }
   request.log.error({ err: error }, 'request failed');

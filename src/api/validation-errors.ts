@@ -5,7 +5,10 @@ import type { FieldError } from '../domain/field-error.js';
  * Turns Ajv errors into `{field, reason}` pairs with the field written as a path
  * (`setting.seed_urls[0]`, `query.instant_crawl_request_ids`).
  */
-export function toFieldErrors(errors: readonly FastifySchemaValidationError[], context: string): FieldError[] {
+export function toFieldErrors(
+  errors: readonly FastifySchemaValidationError[],
+  context: string,
+): FieldError[] {
   const prefix = context === 'body' ? '' : `${context}.`;
   const result: FieldError[] = [];
   const seen = new Set<string>();

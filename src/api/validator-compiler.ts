@@ -6,8 +6,20 @@ import type { FastifySchema } from 'fastify';
  * integer belongs is a 400), while query strings and path parameters only exist as text and are
  * coerced. Neither removes unknown fields: an unknown field is a 400 naming it (decisions.md).
  */
-const bodyAjv = new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: false, strict: false });
-const textAjv = new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true, strict: false });
+const bodyAjv = new Ajv({
+  allErrors: true,
+  removeAdditional: false,
+  coerceTypes: false,
+  useDefaults: false,
+  strict: false,
+});
+const textAjv = new Ajv({
+  allErrors: true,
+  removeAdditional: false,
+  coerceTypes: 'array',
+  useDefaults: true,
+  strict: false,
+});
 
 export function compileValidator({
   schema,

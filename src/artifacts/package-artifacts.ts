@@ -88,14 +88,18 @@ function mapRows(rows: Iterable<UrlRow>, timezone: string): Generator<string[]> 
 
 /** RFC 4180 CSV: comma, CRLF, quoted when needed, with a header row (decisions.md "Artifacts"). */
 function csvStream(columns: readonly string[], records: Iterable<string[]>): Readable {
-  return Readable.from(records).pipe(stringify({ header: true, columns: [...columns], record_delimiter: '\r\n' }));
+  return Readable.from(records).pipe(
+    stringify({ header: true, columns: [...columns], record_delimiter: '\r\n' }),
+  );
 }
 
 function tarStream(store: RunDataStore, spool: ObjectSpool): Readable {
   const tar = createTarPack();
   const addEntry = (name: string, data: Buffer): Promise<void> =>
     new Promise((resolve, reject) => {
-      tar.entry({ name, size: data.length, mode: 0o644 }, data, (error) => (error ? reject(error) : resolve()));
+      tar.entry({ name, size: data.length, mode: 0o644 }, data, (error) =>
+        error ? reject(error) : resolve(),
+      );
     });
   (async () => {
     for (const object of store.objects()) {

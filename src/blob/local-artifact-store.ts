@@ -16,7 +16,10 @@ export class LocalArtifactStore {
   }
 
   /** A readable stream and size of a run's file, or undefined when the file is missing. */
-  async open(runId: number, file: ArtifactFileName): Promise<{ stream: ReadStream; bytes: number } | undefined> {
+  async open(
+    runId: number,
+    file: ArtifactFileName,
+  ): Promise<{ stream: ReadStream; bytes: number } | undefined> {
     const filePath = path.join(this.folderFor(runId), file);
     try {
       const info = await stat(filePath);

@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../service/api-key-codec.js';
 import { ensureDataDir } from '../service/data-dir.js';
-import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import type { ServiceStore } from '../store/service-store.js';
+import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { systemClock } from '../util/clock.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { UsageError } from './usage-error.js';
@@ -21,7 +21,11 @@ Works on the store in KUMO_DATA_DIR, also while kumo serve runs.`;
 type Output = (line: string) => void;
 
 /** `kumo admin`: tenants and API keys. */
-export async function adminCommand(argv: string[], config: KumoConfig, print: Output = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+export async function adminCommand(
+  argv: string[],
+  config: KumoConfig,
+  print: Output = (line) => process.stdout.write(`${line}\n`),
+): Promise<number> {
   const [resource, action, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -54,7 +58,8 @@ interface AdminContext {
 
 function requiredId(value: string | undefined, option: string): number {
   if (value === undefined) throw new UsageError(`--${option} ID is required`);
-  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${option}: expected a positive integer id, got "${value}"`);
+  if (!/^[1-9]\d*$/.test(value))
+    throw new UsageError(`--${option}: expected a positive integer id, got "${value}"`);
   return Number(value);
 }
 
@@ -70,12 +75,17 @@ const HANDLERS: Record<string, (context: AdminContext) => void> = {
   },
   'contract list': ({ store, print, timezone }) => {
     print('id\tname\tcreated');
-    for (const c of store.tenants.listContracts()) print(`${c.id}\t${c.name}\t${formatApiTimestamp(c.createdMicros, timezone)}`);
+    for (const c of store.tenants.listContracts())
+      print(`${c.id}\t${c.name}\t${formatApiTimestamp(c.createdMicros, timezone)}`);
   },
   'servicegroup create': ({ store, values, print }) => {
     const contractId = requiredId(values.contract, 'contract');
     if (!store.tenants.getContract(contractId)) throw new UsageError(`--contract: no contract ${contractId}`);
-    const group = store.tenants.createServiceGroup(contractId, requiredName(values.name), systemClock.nowMicros());
+    const group = store.tenants.createServiceGroup(
+      contractId,
+      requiredName(values.name),
+      systemClock.nowMicros(),
+    );
     print(`service group ${group.id} created in contract ${contractId} (${group.name})`);
   },
   'servicegroup list': ({ store, values, print }) => {

@@ -2,10 +2,10 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
+import { createUndiciFetcher } from '../crawler/http-fetcher.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
-import { createUndiciFetcher } from '../crawler/http-fetcher.js';
 import { systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { executeCrawl } from '../worker/execute-crawl.js';
@@ -33,7 +33,8 @@ function integerOption(value: string | undefined, name: string): number | undefi
 function numberOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed)) throw new UsageError(`--${name}: expected a number, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(parsed))
+    throw new UsageError(`--${name}: expected a number, got "${value}"`);
   return parsed;
 }
 
@@ -116,7 +117,8 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
     for (const artifact of execution.artifacts) {
       process.stdout.write(`${path.join(outFolder, artifact.name)}\t${artifact.bytes} bytes\n`);
     }
-    if (execution.outcome === 'timed_out') process.stderr.write('stopped by --timeout; artifacts hold what was crawled\n');
+    if (execution.outcome === 'timed_out')
+      process.stderr.write('stopped by --timeout; artifacts hold what was crawled\n');
     return 0;
   } finally {
     process.off('SIGINT', onSignal);

@@ -22,7 +22,8 @@ async function main(argv: string[]): Promise<number> {
     return command === undefined ? 2 : 0;
   }
   if (command === 'config') {
-    for (const setting of describeSettings()) process.stdout.write(`${setting.env}\t${setting.fallback}\t${setting.doc}\n`);
+    for (const setting of describeSettings())
+      process.stdout.write(`${setting.env}\t${setting.fallback}\t${setting.doc}\n`);
     return 0;
   }
   const config = loadConfig(process.env, command === 'crawl' ? { allowPrivateNetworks: true } : {});

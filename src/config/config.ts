@@ -46,7 +46,8 @@ function integer(min: number, max: number): Parser<number> {
   return (raw, name) => {
     if (!/^-?\d+$/.test(raw.trim())) throw new ConfigError(`${name}: expected an integer, got "${raw}"`);
     const value = Number(raw);
-    if (value < min || value > max) throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${raw}`);
+    if (value < min || value > max)
+      throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${raw}`);
     return value;
   };
 }
@@ -54,7 +55,8 @@ function integer(min: number, max: number): Parser<number> {
 const optionalPositiveNumber: Parser<number | undefined> = (raw, name) => {
   if (raw.trim() === '') return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name}: expected a positive number, got "${raw}"`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new ConfigError(`${name}: expected a positive number, got "${raw}"`);
   return value;
 };
 
@@ -68,7 +70,8 @@ const timezone: Parser<string> = (raw, name) => {
 };
 
 const basePath: Parser<string> = (raw, name) => {
-  if (!/^(\/[A-Za-z0-9._~-]+)*$/.test(raw)) throw new ConfigError(`${name}: expected a path like /api/v1, got "${raw}"`);
+  if (!/^(\/[A-Za-z0-9._~-]+)*$/.test(raw))
+    throw new ConfigError(`${name}: expected a path like /api/v1, got "${raw}"`);
   return raw;
 };
 
@@ -89,15 +92,28 @@ const privateNetworks: Parser<boolean | string[]> = (raw, name) => {
   if (value === 'false' || value === '0' || value === '') return false;
   const ranges = raw.split(',').map((part) => part.trim());
   for (const range of ranges) {
-    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(range)) throw new ConfigError(`${name}: "${range}" is not a CIDR range`);
+    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(range))
+      throw new ConfigError(`${name}: "${range}" is not a CIDR range`);
   }
   return ranges;
 };
 
 const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
   { key: 'host', env: 'KUMO_HOST', doc: 'address to listen on', parse: text, fallback: '127.0.0.1' },
-  { key: 'port', env: 'KUMO_PORT', doc: 'port to listen on (0 = any free port)', parse: integer(0, 65535), fallback: 8080 },
-  { key: 'dataDir', env: 'KUMO_DATA_DIR', doc: 'folder holding the SQLite store and artifacts', parse: text, fallback: './data' },
+  {
+    key: 'port',
+    env: 'KUMO_PORT',
+    doc: 'port to listen on (0 = any free port)',
+    parse: integer(0, 65535),
+    fallback: 8080,
+  },
+  {
+    key: 'dataDir',
+    env: 'KUMO_DATA_DIR',
+    doc: 'folder holding the SQLite store and artifacts',
+    parse: text,
+    fallback: './data',
+  },
   {
     key: 'publicUrl',
     env: 'KUMO_PUBLIC_URL',
@@ -105,7 +121,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     parse: url,
     fallback: (c) => `http://${c.host}:${c.port}`,
   },
-  { key: 'timezone', env: 'KUMO_TIMEZONE', doc: 'IANA time zone of API timestamps', parse: timezone, fallback: 'UTC' },
+  {
+    key: 'timezone',
+    env: 'KUMO_TIMEZONE',
+    doc: 'IANA time zone of API timestamps',
+    parse: timezone,
+    fallback: 'UTC',
+  },
   {
     key: 'bootstrapApiKey',
     env: 'KUMO_BOOTSTRAP_API_KEY',
@@ -169,7 +191,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     parse: integer(1, 600),
     fallback: 30,
   },
-  { key: 'maxRedirects', env: 'KUMO_MAX_REDIRECTS', doc: 'redirects followed per fetch', parse: integer(0, 50), fallback: 10 },
+  {
+    key: 'maxRedirects',
+    env: 'KUMO_MAX_REDIRECTS',
+    doc: 'redirects followed per fetch',
+    parse: integer(0, 50),
+    fallback: 10,
+  },
   {
     key: 'maxBodyBytes',
     env: 'KUMO_MAX_BODY_BYTES',
@@ -177,7 +205,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     parse: integer(1024, 1024 * 1024 * 1024),
     fallback: 32 * 1024 * 1024,
   },
-  { key: 'retryCount', env: 'KUMO_RETRY_COUNT', doc: 'retries of a retryable failure', parse: integer(0, 10), fallback: 2 },
+  {
+    key: 'retryCount',
+    env: 'KUMO_RETRY_COUNT',
+    doc: 'retries of a retryable failure',
+    parse: integer(0, 10),
+    fallback: 2,
+  },
   {
     key: 'retryBaseDelayMs',
     env: 'KUMO_RETRY_BASE_DELAY_MS',
@@ -201,7 +235,10 @@ export function describeSettings(): { env: string; doc: string; fallback: string
  * Builds the configuration: defaults, then the JSON file named by KUMO_CONFIG_FILE (keys are the
  * environment variable names), then the environment, which wins.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<KumoConfig> = {}): KumoConfig {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  overrides: Partial<KumoConfig> = {},
+): KumoConfig {
   const fileValues = readConfigFile(env.KUMO_CONFIG_FILE);
   const config: Partial<KumoConfig> = {};
   const target = config as Record<string, unknown>;

@@ -6,7 +6,10 @@ import sniffHtmlEncoding from 'html-encoding-sniffer';
  * Content-Type charset, then a `<meta>` prescan), so Shift_JIS and EUC-JP pages read correctly.
  * Node's full ICU TextDecoder covers the legacy Japanese encodings.
  */
-export function decodeHtml(body: Uint8Array, contentType: string | undefined): { text: string; charset: string } {
+export function decodeHtml(
+  body: Uint8Array,
+  contentType: string | undefined,
+): { text: string; charset: string } {
   const declared = charsetParameter(contentType);
   let charset = sniffHtmlEncoding(body, { transportLayerEncodingLabel: declared, defaultEncoding: 'UTF-8' });
   let decoder: TextDecoder;

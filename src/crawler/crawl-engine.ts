@@ -5,7 +5,7 @@ import type { Clock } from '../util/clock.js';
 import { kindByContentType } from './file-kinds.js';
 import { HostPacer } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
-import { type FetchLimits, type PageFetchPolicy, fetchPage } from './page-fetch.js';
+import { type FetchLimits, fetchPage, type PageFetchPolicy } from './page-fetch.js';
 import { recordPage } from './page-record.js';
 import { RobotsRules } from './robots-rules.js';
 import { CrawlScope } from './scope.js';
@@ -42,7 +42,11 @@ const STOP_GRACE_MS = 3000;
  * or it is cancelled or timed out. Safe to call again on the same store after a crash: it
  * continues with the URLs not yet fetched.
  */
-export async function runCrawl(settings: CrawlSettings, deps: CrawlEngineDeps, control: CrawlControl): Promise<CrawlOutcome> {
+export async function runCrawl(
+  settings: CrawlSettings,
+  deps: CrawlEngineDeps,
+  control: CrawlControl,
+): Promise<CrawlOutcome> {
   const stop = new AbortController();
   const onCancel = () => stop.abort('cancelled');
   control.cancelSignal.addEventListener('abort', onCancel, { once: true });
@@ -59,7 +63,9 @@ export async function runCrawl(settings: CrawlSettings, deps: CrawlEngineDeps, c
   }
   if (stop.signal.aborted) return stop.signal.reason === 'timed_out' ? 'timed_out' : 'cancelled';
   const { crawled } = deps.store.progress();
-  return settings.documentsLimit !== null && crawled >= settings.documentsLimit ? 'limit_reached' : 'completed';
+  return settings.documentsLimit !== null && crawled >= settings.documentsLimit
+    ? 'limit_reached'
+    : 'completed';
 }
 
 class CrawlLoop {
@@ -103,7 +109,12 @@ class CrawlLoop {
       const url = parseCrawlUrl(raw);
       if (url === undefined) continue;
       if (!this.settings.keepFragment) url.hash = '';
-      entries.push({ fingerprint: fingerprintOf(identityOf(url, this.settings)), url: url.href, depth: 0, referrer: null });
+      entries.push({
+        fingerprint: fingerprintOf(identityOf(url, this.settings)),
+        url: url.href,
+        depth: 0,
+        referrer: null,
+      });
     }
     store.enqueue(entries);
   }
@@ -168,11 +179,18 @@ class CrawlLoop {
     const fetchUrl = fetchUrlOf(url);
     if (this.settings.obeyRobots) {
       const robots = await this.robots.forUrl(url);
-      if (robots.crawlDelaySeconds !== undefined) this.pacer.raiseDelay(url.host, robots.crawlDelaySeconds * 1000);
+      if (robots.crawlDelaySeconds !== undefined)
+        this.pacer.raiseDelay(url.host, robots.crawlDelaySeconds * 1000);
       if (!robots.isAllowed(fetchUrl)) return this.skip(entry);
     }
     if (this.stopSignal.aborted) return;
-    const result = await fetchPage(this.deps.fetcher, fetchUrl, this.policy, this.deps.limits, this.stopSignal);
+    const result = await fetchPage(
+      this.deps.fetcher,
+      fetchUrl,
+      this.policy,
+      this.deps.limits,
+      this.stopSignal,
+    );
     // A fetch cut short by cancel or timeout is not an outcome: the run ends without its row.
     if (this.stopSignal.aborted) return;
     if (result.kind === 'excluded') return this.skip(entry);

@@ -52,7 +52,10 @@ export function extractPage(html: string): ExtractedPage {
             return;
           case 'link': {
             const rel = (attributes.rel ?? '').toLowerCase();
-            if (attributes.href !== undefined && rel.split(/\s+/).some((token) => DOCUMENT_LINK_RELS.has(token))) {
+            if (
+              attributes.href !== undefined &&
+              rel.split(/\s+/).some((token) => DOCUMENT_LINK_RELS.has(token))
+            ) {
               page.links.push(makeLink(attributes.href, rel));
             }
             return;

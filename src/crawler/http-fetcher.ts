@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
-import { Agent, errors as undiciErrors, request } from 'undici';
+import { Agent, request, errors as undiciErrors } from 'undici';
 import { FetchFailure } from './fetch-errors.js';
 
 /** One HTTP exchange, no redirects followed: the engine owns redirect, scope and auth rules. */
@@ -64,6 +64,7 @@ export function createUndiciFetcher(options: UndiciFetcherOptions = {}): HttpFet
               const buffer = chunk as Buffer;
               size += buffer.length;
               if (size > maxBytes) {
+                body.on('error', ignoreError);
                 body.destroy();
                 throw new FetchFailure('too_large', `body larger than ${maxBytes} bytes`);
               }
@@ -76,6 +77,8 @@ export function createUndiciFetcher(options: UndiciFetcherOptions = {}): HttpFet
           return decodeContent(Buffer.concat(chunks, size), headers['content-encoding'], maxBytes);
         },
         async discard() {
+          // Redirect and refused bodies are small or unwanted: drop the connection's remainder quietly.
+          body.on('error', ignoreError);
           body.destroy();
         },
       };
@@ -83,6 +86,8 @@ export function createUndiciFetcher(options: UndiciFetcherOptions = {}): HttpFet
     close: () => agent.close(),
   };
 }
+
+function ignoreError(): void {}
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -110,10 +115,12 @@ function decodeContent(body: Buffer, encoding: string | undefined, maxBytes: num
       }
     } else return body;
   } catch (error) {
-    if (error instanceof RangeError) throw new FetchFailure('too_large', `decoded body larger than ${maxBytes} bytes`);
+    if (error instanceof RangeError)
+      throw new FetchFailure('too_large', `decoded body larger than ${maxBytes} bytes`);
     throw new FetchFailure('bad_response', `cannot decode ${coding} body: ${(error as Error).message}`);
   }
-  if (decoded.length > maxBytes) throw new FetchFailure('too_large', `decoded body larger than ${maxBytes} bytes`);
+  if (decoded.length > maxBytes)
+    throw new FetchFailure('too_large', `decoded body larger than ${maxBytes} bytes`);
   return decoded;
 }
 
@@ -121,7 +128,8 @@ function classifyError(error: unknown, signal: AbortSignal): FetchFailure {
   if (error instanceof FetchFailure) return error;
   if (signal.aborted) {
     const reason = signal.reason as { name?: string } | undefined;
-    if (reason?.name === 'TimeoutError') return new FetchFailure('timeout', 'page timed out', { cause: error });
+    if (reason?.name === 'TimeoutError')
+      return new FetchFailure('timeout', 'page timed out', { cause: error });
     return new FetchFailure('cancelled', 'fetch cancelled', { cause: error });
   }
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {

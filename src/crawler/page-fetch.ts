@@ -1,6 +1,6 @@
+import { sleep } from '../util/sleep.js';
 import { FetchFailure, RETRYABLE_STATUSES } from './fetch-errors.js';
 import type { HopResponse, HttpFetcher } from './http-fetcher.js';
-import { sleep } from '../util/sleep.js';
 
 /** Service-wide fetch limits (decisions.md "Fetch rules"; configurable in KumoConfig). */
 export interface FetchLimits {
@@ -33,7 +33,13 @@ export type PageFetchResult =
       refusedRedirect: string | undefined;
     }
   | { kind: 'excluded'; contentType: string }
-  | { kind: 'failed'; failure: FetchFailure; finalUrl: string; status: number | undefined; headers: Record<string, string> };
+  | {
+      kind: 'failed';
+      failure: FetchFailure;
+      finalUrl: string;
+      status: number | undefined;
+      headers: Record<string, string>;
+    };
 
 /**
  * Fetches one page with the rules of decisions.md: redirects followed hop by hop (each target
@@ -64,7 +70,9 @@ function retryDelayOf(result: PageFetchResult, attempt: number, limits: FetchLim
   if (result.kind === 'failed') return result.failure.retryable ? backoffMs : undefined;
   if (result.kind !== 'response' || !RETRYABLE_STATUSES.has(result.status)) return undefined;
   const retryAfterMs = parseRetryAfterMs(result.headers['retry-after']);
-  return retryAfterMs === undefined ? backoffMs : Math.min(Math.max(retryAfterMs, backoffMs), MAX_RETRY_AFTER_MS);
+  return retryAfterMs === undefined
+    ? backoffMs
+    : Math.min(Math.max(retryAfterMs, backoffMs), MAX_RETRY_AFTER_MS);
 }
 
 /** Retry-After as delay-seconds or an HTTP-date (RFC 9110 10.2.3). */
@@ -103,7 +111,11 @@ async function fetchOnce(
       await response.discard();
       const target = resolveLocation(location, current);
       if (target === undefined) {
-        return failed(new FetchFailure('bad_response', `unusable Location "${location}"`), current.href, last);
+        return failed(
+          new FetchFailure('bad_response', `unusable Location "${location}"`),
+          current.href,
+          last,
+        );
       }
       if (hop >= limits.maxRedirects) {
         const failure = new FetchFailure('too_many_redirects', `more than ${limits.maxRedirects} redirects`);
@@ -111,7 +123,13 @@ async function fetchOnce(
       }
       const refusal = await policy.refuseRedirect(target);
       if (refusal !== undefined) {
-        return { kind: 'response', finalUrl: target.href, ...last, body: undefined, refusedRedirect: refusal };
+        return {
+          kind: 'response',
+          finalUrl: target.href,
+          ...last,
+          body: undefined,
+          refusedRedirect: refusal,
+        };
       }
       current = target;
       continue;
@@ -145,6 +163,8 @@ function failed(
   last: { status: number; headers: Record<string, string> } | undefined,
 ): PageFetchResult {
   const failure =
-    error instanceof FetchFailure ? error : new FetchFailure('network', (error as Error).message, { cause: error });
+    error instanceof FetchFailure
+      ? error
+      : new FetchFailure('network', (error as Error).message, { cause: error });
   return { kind: 'failed', failure, finalUrl, status: last?.status, headers: last?.headers ?? {} };
 }

@@ -1,7 +1,14 @@
 import { objectFolderOf } from '../artifacts/folder-path.js';
 import type { ObjectSpool } from '../artifacts/object-spool.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { FrontierEntry, LinkRow, NewFrontierEntry, ObjectRef, PageCommit, UrlRow } from '../store/run-data.js';
+import type {
+  FrontierEntry,
+  LinkRow,
+  NewFrontierEntry,
+  ObjectRef,
+  PageCommit,
+  UrlRow,
+} from '../store/run-data.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { decodeHtml } from './charset.js';
 import { kindByContentType, sourceExtensionOf } from './file-kinds.js';
@@ -35,7 +42,8 @@ export function recordPage(
   const headers = result.headers;
   const status = result.status ?? null;
   const body = result.kind === 'response' ? result.body : undefined;
-  const ok = result.kind === 'response' && result.refusedRedirect === undefined && status !== null && status < 300;
+  const ok =
+    result.kind === 'response' && result.refusedRedirect === undefined && status !== null && status < 300;
   const headerLength = headers['content-length'];
   const row: UrlRow = {
     crawlUrl: entry.url,
@@ -45,7 +53,10 @@ export function recordPage(
     httpStatus: status,
     lastModified: headers['last-modified'] ?? null,
     contentType: headers['content-type'] ?? null,
-    contentLength: headerLength !== undefined && /^\d+$/.test(headerLength) ? Number(headerLength) : (body?.length ?? null),
+    contentLength:
+      headerLength !== undefined && /^\d+$/.test(headerLength)
+        ? Number(headerLength)
+        : (body?.length ?? null),
   };
   const commit: PageCommit = { frontierSeq: entry.seq, row, object: undefined, discovered: [], links: [] };
   if (!ok || body === undefined) return commit;
@@ -60,7 +71,17 @@ export function recordPage(
     followLinks(entry, new URL(result.finalUrl), page, headers, commit, context);
   }
   if (context.settings.collectObjects && kind !== 'other') {
-    commit.object = spoolObject(entry, result.finalUrl, status ?? 0, headers, body, page, charset, crawlMicros, context);
+    commit.object = spoolObject(
+      entry,
+      result.finalUrl,
+      status ?? 0,
+      headers,
+      body,
+      page,
+      charset,
+      crawlMicros,
+      context,
+    );
   }
   return commit;
 }
@@ -74,7 +95,10 @@ function followLinks(
   context: PageRecordContext,
 ): void {
   const { settings, scope } = context;
-  const directives = new Set([...page.robotsDirectives, ...parseRobotsDirectives(headers['x-robots-tag'] ?? '')]);
+  const directives = new Set([
+    ...page.robotsDirectives,
+    ...parseRobotsDirectives(headers['x-robots-tag'] ?? ''),
+  ]);
   const followsAny = !(settings.obeyRobots && directives.has('nofollow'));
   const childDepth = entry.depth + 1;
   const followsByDepth = scope.allowsDepth(childDepth);

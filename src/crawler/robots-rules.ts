@@ -1,7 +1,7 @@
 import robotsParserModule from 'robots-parser';
 import { decodeText } from './charset.js';
 import type { HttpFetcher } from './http-fetcher.js';
-import { type FetchLimits, type PageFetchPolicy, fetchPage } from './page-fetch.js';
+import { type FetchLimits, fetchPage, type PageFetchPolicy } from './page-fetch.js';
 
 export interface RobotsPolicy {
   isAllowed(url: string): boolean;
@@ -19,8 +19,16 @@ const MAX_ROBOTS_REDIRECTS = 5;
 /** The package is CommonJS exporting the function itself, while its typings declare a default export. */
 const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
 
-const allowAll = (source: string): RobotsPolicy => ({ isAllowed: () => true, crawlDelaySeconds: undefined, source });
-const disallowAll = (source: string): RobotsPolicy => ({ isAllowed: () => false, crawlDelaySeconds: undefined, source });
+const allowAll = (source: string): RobotsPolicy => ({
+  isAllowed: () => true,
+  crawlDelaySeconds: undefined,
+  source,
+});
+const disallowAll = (source: string): RobotsPolicy => ({
+  isAllowed: () => false,
+  crawlDelaySeconds: undefined,
+  source,
+});
 
 /**
  * robots.txt of each origin, fetched once per run (decisions.md): 2xx is parsed, 4xx allows

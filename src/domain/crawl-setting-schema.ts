@@ -78,7 +78,9 @@ export const InstantCrawlerSettingSchema = Type.Object(
     language: nullableString('sent as Accept-Language', 128),
     screenshot: Type.Optional(Type.Union([ScreenshotSchema, Type.Null()])),
     depth_limit: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1000 }))),
-    authorizations: Type.Optional(Type.Union([Type.Array(AuthorizationSchema, { maxItems: 10 }), Type.Null()])),
+    authorizations: Type.Optional(
+      Type.Union([Type.Array(AuthorizationSchema, { maxItems: 10 }), Type.Null()]),
+    ),
     robots_txt: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
     wait_type: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3 }))),
     base_concurrent_requests: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),

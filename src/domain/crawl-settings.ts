@@ -1,5 +1,5 @@
-import type { FieldError } from './field-error.js';
 import type { InstantCrawlerSetting } from './crawl-setting-schema.js';
+import type { FieldError } from './field-error.js';
 
 export const LATEST_SETTING_VERSION = '1';
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
@@ -64,14 +64,20 @@ export function checkCrawlSetting(setting: InstantCrawlerSetting, fieldPrefix = 
     try {
       new Intl.DateTimeFormat('en-US', { timeZone: setting.timezone });
     } catch {
-      errors.push({ field: `${fieldPrefix}.timezone`, reason: `unknown IANA time zone "${setting.timezone}"` });
+      errors.push({
+        field: `${fieldPrefix}.timezone`,
+        reason: `unknown IANA time zone "${setting.timezone}"`,
+      });
     }
   }
   if (setting.user_agent != null && /[\r\n]/.test(setting.user_agent)) {
     errors.push({ field: `${fieldPrefix}.user_agent`, reason: 'must not contain line breaks' });
   }
   if (setting.language != null && !/^[A-Za-z0-9*;=.,\- ]*$/.test(setting.language)) {
-    errors.push({ field: `${fieldPrefix}.language`, reason: 'must be an Accept-Language value such as "ja,en;q=0.8"' });
+    errors.push({
+      field: `${fieldPrefix}.language`,
+      reason: 'must be an Accept-Language value such as "ja,en;q=0.8"',
+    });
   }
   return errors;
 }
@@ -83,8 +89,10 @@ function httpUrlProblem(raw: string): string | undefined {
   } catch {
     return `"${raw}" is not an absolute URL`;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `scheme "${url.protocol}" is not http or https`;
-  if (url.username !== '' || url.password !== '') return 'credentials in the URL are not allowed; use authorizations';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return `scheme "${url.protocol}" is not http or https`;
+  if (url.username !== '' || url.password !== '')
+    return 'credentials in the URL are not allowed; use authorizations';
   return undefined;
 }
 

@@ -10,7 +10,11 @@ export const DEMO_SERVICEGROUP_ID = 1;
  * API key; returns the key so the caller can print it once. `pinnedKey` (KUMO_BOOTSTRAP_API_KEY)
  * fixes the key, and is also added on later starts when that key is not yet known.
  */
-export function bootstrapDemoTenant(store: ServiceStore, clock: Clock, pinnedKey: string | undefined): string | undefined {
+export function bootstrapDemoTenant(
+  store: ServiceStore,
+  clock: Clock,
+  pinnedKey: string | undefined,
+): string | undefined {
   const now = clock.nowMicros();
   const tenant = { contractId: DEMO_CONTRACT_ID, servicegroupId: DEMO_SERVICEGROUP_ID };
   if (store.tenants.listContracts().length === 0) {

@@ -38,7 +38,9 @@ export function acquireServeLock(lockFile: string): () => void {
   if (existsSync(lockFile)) {
     const pid = Number(readFileSync(lockFile, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processExists(pid)) {
-      throw new Error(`another kumo serve (pid ${pid}) uses this data directory; stop it or choose another KUMO_DATA_DIR`);
+      throw new Error(
+        `another kumo serve (pid ${pid}) uses this data directory; stop it or choose another KUMO_DATA_DIR`,
+      );
     }
   }
   writeFileSync(lockFile, `${process.pid}\n`);

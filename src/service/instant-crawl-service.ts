@@ -1,6 +1,6 @@
 import { ArtifactFile, type ArtifactFileName } from '../artifacts/artifact-files.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import { RunState, isActiveState } from '../domain/run-states.js';
+import { isActiveState, RunState } from '../domain/run-states.js';
 import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 

@@ -4,8 +4,8 @@ import { DownloadSigner } from '../api/download-signer.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
-import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import type { ServiceStore } from '../store/service-store.js';
+import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
@@ -82,8 +82,8 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
   const retentionDays = config.artifactRetentionDays;
   if (retentionDays !== undefined) {
     const sweep = () =>
-      void sweepExpiredArtifacts(store.runs, artifacts, clock, retentionDays, app.log).catch((error: unknown) =>
-        app.log.error({ err: error }, 'retention sweep failed'),
+      void sweepExpiredArtifacts(store.runs, artifacts, clock, retentionDays, app.log).catch(
+        (error: unknown) => app.log.error({ err: error }, 'retention sweep failed'),
       );
     sweep();
     sweepTimer = setInterval(sweep, RETENTION_SWEEP_INTERVAL_MS);

@@ -91,7 +91,13 @@ export interface CrawlRunStore {
   listRunning(): RunRecord[];
   requestCancel(runId: number, nowMicros: number): void;
   updateProgress(runId: number, crawled: number, total: number, nowMicros: number): void;
-  finish(runId: number, state: RunStateId, nowMicros: number, artifacts: ArtifactFileName[], message: string): void;
+  finish(
+    runId: number,
+    state: RunStateId,
+    nowMicros: number,
+    artifacts: ArtifactFileName[],
+    message: string,
+  ): void;
   /** Finished runs with artifacts older than the cut-off, to apply retention. */
   listArtifactsEndedBefore(cutoffMicros: number): RunRecord[];
   markArtifactsDeleted(runId: number, nowMicros: number): void;

@@ -84,19 +84,11 @@ const QUERY_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\
 export function parseQueryDatetime(raw: string): number | undefined {
   const match = QUERY_DATETIME.exec(raw.replace(' ', '+'));
   if (!match) return undefined;
-  const [, y, mo, d, h, mi, s, sign, oh, om] = match.map((part, index) => (index === 7 ? part : Number(part))) as [
-    unknown,
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-    string,
-    number,
-    number,
-  ];
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59) return undefined;
+  const [, y, mo, d, h, mi, s, sign, oh, om] = match.map((part, index) =>
+    index === 7 ? part : Number(part),
+  ) as [unknown, number, number, number, number, number, number, string, number, number];
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59)
+    return undefined;
   const utc = Date.UTC(y, mo - 1, d, h, mi, s);
   const check = new Date(utc);
   if (check.getUTCDate() !== d) return undefined;

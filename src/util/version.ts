@@ -4,7 +4,10 @@ import { readFileSync } from 'node:fs';
 export const KUMO_VERSION: string = (() => {
   for (const relative of ['../../package.json', '../../../package.json']) {
     try {
-      const parsed = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const parsed = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       if (parsed.name === 'kumo' && parsed.version) return parsed.version;
     } catch {
       // try the next candidate

@@ -2,8 +2,13 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ObjectSpool } from '../artifacts/object-spool.js';
 import { type PackagedArtifact, packageArtifacts } from '../artifacts/package-artifacts.js';
+import {
+  type CrawlControl,
+  type CrawlEngineDeps,
+  type CrawlOutcome,
+  runCrawl,
+} from '../crawler/crawl-engine.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import { type CrawlControl, type CrawlEngineDeps, type CrawlOutcome, runCrawl } from '../crawler/crawl-engine.js';
 import type { RunProgress } from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
 

@@ -2,11 +2,11 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
-import { resolveCrawlSettings } from '../domain/crawl-settings.js';
-import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { HttpFetcher } from '../crawler/http-fetcher.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
+import { resolveCrawlSettings } from '../domain/crawl-settings.js';
+import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunDispatcher } from '../service/instant-crawl-service.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
@@ -114,11 +114,20 @@ export class RunWorkerPool implements RunDispatcher {
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
     const signal = AbortSignal.any([cancel.signal, this.shutdown.signal]);
     let lastWriteMs = 0;
-    deps.logger.info({ run_id: run.id, request_id: run.requestId, seeds: settings.seedUrls.length }, 'run started');
+    deps.logger.info(
+      { run_id: run.id, request_id: run.requestId, seeds: settings.seedUrls.length },
+      'run started',
+    );
     const execution = await executeCrawl(
       settings,
       { workFolder, artifactFolder: deps.artifacts.folderFor(run.id) },
-      { fetcher: deps.fetcher, clock: deps.clock, limits: deps.limits, defaultUserAgent: deps.defaultUserAgent, timezone: deps.timezone },
+      {
+        fetcher: deps.fetcher,
+        clock: deps.clock,
+        limits: deps.limits,
+        defaultUserAgent: deps.defaultUserAgent,
+        timezone: deps.timezone,
+      },
       {
         cancelSignal: signal,
         // Wall time since the run first started, across restarts (decisions.md "Run states").
@@ -135,11 +144,21 @@ export class RunWorkerPool implements RunDispatcher {
       INSTANT_PACKAGES_ON,
     );
     if (execution.outcome === 'cancelled' && this.shutdown.signal.aborted && !cancel.signal.aborted) {
-      deps.runs.updateProgress(run.id, execution.progress.crawled, execution.progress.total, deps.clock.nowMicros());
+      deps.runs.updateProgress(
+        run.id,
+        execution.progress.crawled,
+        execution.progress.total,
+        deps.clock.nowMicros(),
+      );
       deps.logger.info({ run_id: run.id }, 'run interrupted by shutdown; it resumes at next start');
       return;
     }
-    deps.runs.updateProgress(run.id, execution.progress.crawled, execution.progress.total, deps.clock.nowMicros());
+    deps.runs.updateProgress(
+      run.id,
+      execution.progress.crawled,
+      execution.progress.total,
+      deps.clock.nowMicros(),
+    );
     const state = OUTCOME_STATE[execution.outcome];
     this.finish(
       run.id,
@@ -151,7 +170,12 @@ export class RunWorkerPool implements RunDispatcher {
     deps.logger.info({ run_id: run.id, state, crawled: execution.progress.crawled }, 'run finished');
   }
 
-  private finish(runId: number, state: RunStateId, artifacts: Parameters<CrawlRunStore['finish']>[3], message: string): void {
+  private finish(
+    runId: number,
+    state: RunStateId,
+    artifacts: Parameters<CrawlRunStore['finish']>[3],
+    message: string,
+  ): void {
     this.deps.runs.finish(runId, state, this.deps.clock.nowMicros(), artifacts, message);
   }
 }

@@ -1,5 +1,5 @@
-import Negotiator from 'negotiator';
 import type { FastifyRequest } from 'fastify';
+import Negotiator from 'negotiator';
 
 /** Whether the request's Accept header admits a JSON answer (no header admits anything). */
 export function acceptsJson(request: FastifyRequest): boolean {

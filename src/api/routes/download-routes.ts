@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import { ARTIFACT_FILE_NAMES, type ArtifactFileName } from '../../artifacts/artifact-files.js';
 import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
 import { type InstantCrawlService, instantDownloadPath } from '../../service/instant-crawl-service.js';
@@ -42,8 +42,17 @@ const DownloadSchema = {
     signature: Type.Optional(Type.String({ maxLength: 128 })),
   }),
   response: {
-    200: Type.Unsafe<NodeJS.ReadableStream>({ type: 'string', format: 'binary', description: 'the gzip file' }),
-    302: Type.Null(), 401: NgBodySchema, 403: NgBodySchema, 404: NgBodySchema, 410: NgBodySchema },
+    200: Type.Unsafe<NodeJS.ReadableStream>({
+      type: 'string',
+      format: 'binary',
+      description: 'the gzip file',
+    }),
+    302: Type.Null(),
+    401: NgBodySchema,
+    403: NgBodySchema,
+    404: NgBodySchema,
+    410: NgBodySchema,
+  },
 };
 
 /** Instant crawl downloads (interface.md "Download endpoints", decisions.md "Artifacts"). */

@@ -1,12 +1,13 @@
-import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { MethodRegistry } from '../method-not-allowed.js';
 
 export interface HealthRoutesOptions {
   /** Answers whether the store answers; throwing counts as no. */
   storeHealthy: () => boolean;
   methods: MethodRegistry;
-  prefix: string;
+  /** Base path the plugin is mounted under, for the 405 registry. */
+  basePath: string;
 }
 
 const HealthSchema = {
@@ -20,7 +21,7 @@ const HealthSchema = {
 
 /** GET {finder_base}/health_check (decisions.md "Site search"): 200 OK, or 503 NG when the store fails. */
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, options) => {
-  options.methods.record(`${options.prefix}/health_check`, 'GET');
+  options.methods.record(`${options.basePath}/health_check`, 'GET');
   app.get('/health_check', { schema: HealthSchema }, async (_request, reply) => {
     let healthy = false;
     try {

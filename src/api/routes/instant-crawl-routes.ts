@@ -7,7 +7,12 @@ import { parseQueryDatetime } from '../../util/timestamps.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { crawlHistoryView, crawlStatusView } from '../run-views.js';
-import { CancelSchema, HistoriesSchema, RequestCrawlSchema, StatusesSchema } from '../schemas/instant-crawl-schemas.js';
+import {
+  CancelSchema,
+  HistoriesSchema,
+  RequestCrawlSchema,
+  StatusesSchema,
+} from '../schemas/instant-crawl-schemas.js';
 import { createTenantAuth, tenantOf } from '../tenant-auth.js';
 
 export interface InstantCrawlRoutesOptions {
@@ -15,17 +20,22 @@ export interface InstantCrawlRoutesOptions {
   apiKeys: ApiKeyStore;
   timezone: string;
   methods: MethodRegistry;
-  prefix: string;
+  /** Base path the plugin is mounted under, for the 405 registry. */
+  basePath: string;
 }
 
 const TENANT_PATH = '/contracts/:contract_id/servicegroups/:servicegroup_id/crawler';
 const MAX_STATUS_IDS = 100;
 
 /** The instant crawl API of interface.md: request, statuses, cancel, histories. */
-export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOptions> = async (app, options) => {
+export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOptions> = async (
+  app,
+  options,
+) => {
   const { service, timezone, methods } = options;
   app.addHook('preValidation', createTenantAuth(options.apiKeys));
-  const record = (method: 'GET' | 'POST' | 'PUT', url: string) => methods.record(`${options.prefix}${url}`, method);
+  const record = (method: 'GET' | 'POST' | 'PUT', url: string) =>
+    methods.record(`${options.basePath}${url}`, method);
 
   record('POST', `${TENANT_PATH}/request`);
   app.post(`${TENANT_PATH}/request`, { schema: RequestCrawlSchema }, async (request) => {
@@ -42,9 +52,15 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     const runs = service.activeRuns(tenantOf(request), ids);
     const statuses = runs.map((run) => crawlStatusView(run, timezone));
     // crawl_status follows the order the client asked for; ids of finished runs are skipped.
-    const first = ids === undefined ? statuses[0] : ids.map((id) => statuses.find((s) => s.instant_crawl_request_id === id)).find(Boolean);
+    const first =
+      ids === undefined
+        ? statuses[0]
+        : ids.map((id) => statuses.find((s) => s.instant_crawl_request_id === id)).find(Boolean);
     return {
-      message: statuses.length > 0 ? `${statuses.length} crawl(s) pending or running` : 'no crawl pending or running',
+      message:
+        statuses.length > 0
+          ? `${statuses.length} crawl(s) pending or running`
+          : 'no crawl pending or running',
       crawl_status: first ?? {},
       crawl_statuses: statuses,
     };
@@ -60,9 +76,17 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
         throw new ApiError('not_found', `no crawl request ${request.params.instant_crawl_request_id}`);
       }
       if (result.kind === 'already_finished') {
-        return { message: 'the crawl has already finished', status: 'NG', crawl_status: crawlStatusView(result.run, timezone) };
+        return {
+          message: 'the crawl has already finished',
+          status: 'NG',
+          crawl_status: crawlStatusView(result.run, timezone),
+        };
       }
-      return { message: 'cancel requested', status: 'OK', crawl_status: crawlStatusView(result.run, timezone) };
+      return {
+        message: 'cancel requested',
+        status: 'OK',
+        crawl_status: crawlStatusView(result.run, timezone),
+      };
     },
   );
 
@@ -73,9 +97,15 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     const toMicros = parseDatetimeParameter(to_datetime, 'to_datetime');
     if (fromMicros !== undefined && toMicros !== undefined && fromMicros > toMicros) {
       const reason = 'must not be later than to_datetime';
-      throw new ApiError('invalid_input', `from_datetime ${reason}`, [{ field: 'query.from_datetime', reason }]);
+      throw new ApiError('invalid_input', `from_datetime ${reason}`, [
+        { field: 'query.from_datetime', reason },
+      ]);
     }
-    const runs = service.histories(tenantOf(request), { fromMicros, toMicros, requestId: instant_crawl_request_id });
+    const runs = service.histories(tenantOf(request), {
+      fromMicros,
+      toMicros,
+      requestId: instant_crawl_request_id,
+    });
     return {
       message: `${runs.length} crawl history record(s)`,
       status: 'OK',

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 
 /** Path ids are decimal integers; anything else is a 400 naming the parameter. */
-export const IdParam = (description: string) => Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description });
+export const IdParam = (description: string) =>
+  Type.Integer({ minimum: 1, maximum: 2 ** 53 - 1, description });
 
 export const TenantParams = Type.Object({
   contract_id: IdParam('contract id'),

@@ -3,31 +3,34 @@ import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.j
 import { ApiKeyHeader, FAILURE_RESPONSES, IdParam, TenantParams } from './common-schemas.js';
 
 const timestamp = (description: string) =>
-  Type.Optional(Type.String({ description: `${description}; yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN in the service time zone` }));
+  Type.Optional(
+    Type.String({ description: `${description}; yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN in the service time zone` }),
+  );
 
 export const CrawlStatusSchema = Type.Object({
-    id: Type.Optional(Type.Integer({ description: 'crawl execution state id (internal use)' })),
-    instant_crawl_request_id: Type.Optional(Type.Integer()),
-    crawl_execution_status_dtype_id: Type.Optional(
-      Type.Integer({ description: '2010 pending, 2020 running, 2030 stopped, 2040 fault, 2050 cancel, 2060 timeout' }),
-    ),
-    crawl_execution_status_dtype_name: Type.Optional(Type.String()),
-    is_cancel_request: Type.Optional(Type.Boolean()),
-    start_datetime: timestamp('crawl start (absent while pending)'),
-    end_datetime: timestamp('crawl end (absent until finished)'),
-    crawled_url_count: Type.Optional(Type.Integer()),
-    total_url_count: Type.Optional(Type.Integer()),
-  },
-);
+  id: Type.Optional(Type.Integer({ description: 'crawl execution state id (internal use)' })),
+  instant_crawl_request_id: Type.Optional(Type.Integer()),
+  crawl_execution_status_dtype_id: Type.Optional(
+    Type.Integer({
+      description: '2010 pending, 2020 running, 2030 stopped, 2040 fault, 2050 cancel, 2060 timeout',
+    }),
+  ),
+  crawl_execution_status_dtype_name: Type.Optional(Type.String()),
+  is_cancel_request: Type.Optional(Type.Boolean()),
+  start_datetime: timestamp('crawl start (absent while pending)'),
+  end_datetime: timestamp('crawl end (absent until finished)'),
+  crawled_url_count: Type.Optional(Type.Integer()),
+  total_url_count: Type.Optional(Type.Integer()),
+});
 
-export const CrawlHistorySchema = Type.Object(
-  {
-    ...CrawlStatusSchema.properties,
-    crawl_url_list_path: Type.Optional(
-      Type.String({ description: 'download path relative to the download base, or "-" when there is no artifact' }),
-    ),
-  },
-);
+export const CrawlHistorySchema = Type.Object({
+  ...CrawlStatusSchema.properties,
+  crawl_url_list_path: Type.Optional(
+    Type.String({
+      description: 'download path relative to the download base, or "-" when there is no artifact',
+    }),
+  ),
+});
 
 export const RequestCrawlSchema = {
   summary: 'Request an instant crawl',
@@ -93,7 +96,10 @@ export const HistoriesSchema = {
         Type.String({ description: 'yyyy-MM-ddTHH:mm:ss+NN:NN; runs started at or after it', maxLength: 64 }),
       ),
       to_datetime: Type.Optional(
-        Type.String({ description: 'yyyy-MM-ddTHH:mm:ss+NN:NN; runs started at or before it', maxLength: 64 }),
+        Type.String({
+          description: 'yyyy-MM-ddTHH:mm:ss+NN:NN; runs started at or before it',
+          maxLength: 64,
+        }),
       ),
       instant_crawl_request_id: Type.Optional(IdParam('limit the result to this request')),
     },

@@ -100,7 +100,9 @@ export class SqliteRunDataStore implements RunDataStore {
     this.insertLink = this.db.prepare(
       'INSERT INTO link_rows (source_url, link_url, anchor_text, rel) VALUES (?, ?, ?, ?)',
     );
-    this.addProgress = this.db.prepare('UPDATE progress SET crawled = crawled + ?, total = total + ? WHERE id = 1');
+    this.addProgress = this.db.prepare(
+      'UPDATE progress SET crawled = crawled + ?, total = total + ? WHERE id = 1',
+    );
 
     const insertEntries = (entries: readonly NewFrontierEntry[]): number => {
       let added = 0;
@@ -131,7 +133,8 @@ export class SqliteRunDataStore implements RunDataStore {
         object?.sourceBytes ?? null,
         object?.metaBytes ?? null,
       );
-      for (const link of commit.links) this.insertLink.run(link.sourceUrl, link.linkUrl, link.anchorText, link.rel);
+      for (const link of commit.links)
+        this.insertLink.run(link.sourceUrl, link.linkUrl, link.anchorText, link.rel);
       const added = insertEntries(commit.discovered);
       this.markEntry.run(1, commit.frontierSeq);
       this.addProgress.run(1, added);

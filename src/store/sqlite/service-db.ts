@@ -69,7 +69,9 @@ export function openServiceDatabase(filePath: string): Database.Database {
   db.pragma('busy_timeout = 5000');
   const current = db.pragma('user_version', { simple: true }) as number;
   if (current > MIGRATIONS.length) {
-    throw new Error(`database ${filePath} has schema version ${current}, newer than this build (${MIGRATIONS.length})`);
+    throw new Error(
+      `database ${filePath} has schema version ${current}, newer than this build (${MIGRATIONS.length})`,
+    );
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {

@@ -20,7 +20,9 @@ export class SqliteApiKeyStore implements ApiKeyStore {
 
   findActiveByHash(keyHash: Buffer): ApiKeyRecord | undefined {
     return this.db
-      .prepare<[Buffer], ApiKeyRecord>(`SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_us IS NULL`)
+      .prepare<[Buffer], ApiKeyRecord>(
+        `SELECT ${COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_us IS NULL`,
+      )
       .get(keyHash);
   }
 
@@ -35,8 +37,9 @@ export class SqliteApiKeyStore implements ApiKeyStore {
 
   revoke(id: number, nowMicros: number): boolean {
     return (
-      this.db.prepare('UPDATE api_keys SET revoked_us = ? WHERE id = ? AND revoked_us IS NULL').run(nowMicros, id)
-        .changes > 0
+      this.db
+        .prepare('UPDATE api_keys SET revoked_us = ? WHERE id = ? AND revoked_us IS NULL')
+        .run(nowMicros, id).changes > 0
     );
   }
 }

@@ -59,13 +59,27 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
           `INSERT INTO crawl_requests (contract_id, servicegroup_id, setting_json, received_us, created_us, updated_us)
            VALUES (?, ?, ?, ?, ?, ?)`,
         )
-        .run(tenant.contractId, tenant.servicegroupId, JSON.stringify(setting), nowMicros, nowMicros, nowMicros);
+        .run(
+          tenant.contractId,
+          tenant.servicegroupId,
+          JSON.stringify(setting),
+          nowMicros,
+          nowMicros,
+          nowMicros,
+        );
       const run = this.db
         .prepare(
           `INSERT INTO crawl_runs (request_id, contract_id, servicegroup_id, state, created_us, updated_us)
            VALUES (?, ?, ?, ?, ?, ?)`,
         )
-        .run(request.lastInsertRowid, tenant.contractId, tenant.servicegroupId, RunState.pending, nowMicros, nowMicros);
+        .run(
+          request.lastInsertRowid,
+          tenant.contractId,
+          tenant.servicegroupId,
+          RunState.pending,
+          nowMicros,
+          nowMicros,
+        );
       return Number(run.lastInsertRowid);
     })();
     return this.getRun(runId)!;
@@ -117,7 +131,9 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
     }
     parameters.push(query.limit);
     return this.db
-      .prepare<number[], RunRow>(`${SELECT_RUN} WHERE ${clauses.join(' AND ')} ORDER BY r.created_us DESC, r.id DESC LIMIT ?`)
+      .prepare<number[], RunRow>(
+        `${SELECT_RUN} WHERE ${clauses.join(' AND ')} ORDER BY r.created_us DESC, r.id DESC LIMIT ?`,
+      )
       .all(...parameters)
       .map(toRecord);
   }
@@ -131,7 +147,9 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
         .get();
       if (!next) return undefined;
       this.db
-        .prepare(`UPDATE crawl_runs SET state = ?, start_us = COALESCE(start_us, ?), updated_us = ? WHERE id = ?`)
+        .prepare(
+          `UPDATE crawl_runs SET state = ?, start_us = COALESCE(start_us, ?), updated_us = ? WHERE id = ?`,
+        )
         .run(RunState.running, nowMicros, nowMicros, next.id);
       return next.id;
     })();
@@ -146,7 +164,9 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
   }
 
   requestCancel(runId: number, nowMicros: number): void {
-    this.db.prepare('UPDATE crawl_runs SET is_cancel_request = 1, updated_us = ? WHERE id = ?').run(nowMicros, runId);
+    this.db
+      .prepare('UPDATE crawl_runs SET is_cancel_request = 1, updated_us = ? WHERE id = ?')
+      .run(nowMicros, runId);
   }
 
   updateProgress(runId: number, crawled: number, total: number, nowMicros: number): void {
@@ -155,7 +175,13 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
       .run(crawled, total, nowMicros, runId);
   }
 
-  finish(runId: number, state: RunStateId, nowMicros: number, artifacts: ArtifactFileName[], message: string): void {
+  finish(
+    runId: number,
+    state: RunStateId,
+    nowMicros: number,
+    artifacts: ArtifactFileName[],
+    message: string,
+  ): void {
     this.db
       .prepare(
         `UPDATE crawl_runs SET state = ?, end_us = ?, updated_us = ?, artifacts = ?, message = ?,

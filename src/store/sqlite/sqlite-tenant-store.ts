@@ -22,7 +22,9 @@ export class SqliteTenantStore implements TenantStore {
   }
 
   getContract(id: number): ContractRecord | undefined {
-    return this.db.prepare<[number], ContractRecord>(`SELECT ${CONTRACT_COLUMNS} FROM contracts WHERE id = ?`).get(id);
+    return this.db
+      .prepare<[number], ContractRecord>(`SELECT ${CONTRACT_COLUMNS} FROM contracts WHERE id = ?`)
+      .get(id);
   }
 
   getServiceGroup(contractId: number, servicegroupId: number): ServiceGroupRecord | undefined {
@@ -39,10 +41,14 @@ export class SqliteTenantStore implements TenantStore {
 
   listServiceGroups(contractId?: number): ServiceGroupRecord[] {
     if (contractId === undefined) {
-      return this.db.prepare<[], ServiceGroupRecord>(`SELECT ${GROUP_COLUMNS} FROM service_groups ORDER BY id`).all();
+      return this.db
+        .prepare<[], ServiceGroupRecord>(`SELECT ${GROUP_COLUMNS} FROM service_groups ORDER BY id`)
+        .all();
     }
     return this.db
-      .prepare<[number], ServiceGroupRecord>(`SELECT ${GROUP_COLUMNS} FROM service_groups WHERE contract_id = ? ORDER BY id`)
+      .prepare<[number], ServiceGroupRecord>(
+        `SELECT ${GROUP_COLUMNS} FROM service_groups WHERE contract_id = ? ORDER BY id`,
+      )
       .all(contractId);
   }
 }
