@@ -6,11 +6,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { resolveCrawlSettings } from '../src/domain/crawl-settings.js';
 import { createUndiciFetcher } from '../src/crawler/http-fetcher.js';
+import { resolveCrawlSettings } from '../src/domain/crawl-settings.js';
 import { systemClock } from '../src/util/clock.js';
 import { executeCrawl } from '../src/worker/execute-crawl.js';
-import { startBenchSite } from './site/start-site.js';
+import { startBenchSite } from './bench-site.js';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -34,7 +34,10 @@ process.stdout.write(
   `bench:crawl  ${pages} pages of ~${pageBytes} bytes, ${linksPerPage} links each, concurrency ${concurrency}\n`,
 );
 try {
-  const settings = resolveCrawlSettings({ seed_urls: [`${site.baseUrl}/`], base_concurrent_requests: concurrency });
+  const settings = resolveCrawlSettings({
+    seed_urls: [`${site.baseUrl}/`],
+    base_concurrent_requests: concurrency,
+  });
   const started = performance.now();
   let crawlEnded = started;
   let lastPrint = 0;
@@ -44,7 +47,13 @@ try {
     {
       fetcher,
       clock: systemClock,
-      limits: { timeoutMs: 30_000, maxRedirects: 10, maxBodyBytes: 32 * 1024 * 1024, retryCount: 2, retryBaseDelayMs: 1000 },
+      limits: {
+        timeoutMs: 30_000,
+        maxRedirects: 10,
+        maxBodyBytes: 32 * 1024 * 1024,
+        retryCount: 2,
+        retryBaseDelayMs: 1000,
+      },
       defaultUserAgent: 'KumoBench',
       timezone: 'UTC',
     },

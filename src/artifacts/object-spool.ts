@@ -1,8 +1,9 @@
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
 
 /**
- * An append-only file holding the page files of a running crawl (source bytes, meta.json) until
- * the bundle is packed. The store records each page's offset in the same transaction as its
+ * An append-only file holding the bundle entries of a running crawl until the bundle is packed:
+ * each page's tar entries (source, meta.json) as one gzip member. A gzip file may consist of
+ * several members (RFC 1952 2.2), so packing the bundle is a copy of the members in fetch order. The store records each page's offset in the same transaction as its
  * URL row, so after a crash the bytes past the last committed offset are simply never read:
  * appending to one file keeps a resumed run consistent without a file per page.
  */

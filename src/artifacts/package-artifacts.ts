@@ -3,14 +3,14 @@ import { rename, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGzip } from 'node:zlib';
-import { stringify } from 'csv-stringify';
-import { pack as createTarPack } from 'tar-stream';
+import { createGzip, gzipSync } from 'node:zlib';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type { RunDataStore, UrlRow } from '../store/run-data.js';
 import { formatCsvTimestamp } from '../util/timestamps.js';
 import { ArtifactFile, type ArtifactFileName } from './artifact-files.js';
+import { csvChunks } from './csv.js';
 import type { ObjectSpool } from './object-spool.js';
+import { END_OF_ARCHIVE } from './tar-entries.js';
 
 export const URL_LIST_COLUMNS = [
   'crawl_url',
@@ -44,10 +44,11 @@ export async function packageArtifacts(
 ): Promise<PackagedArtifact[]> {
   const timezone = settings.timezone ?? defaultTimezone;
   const written: PackagedArtifact[] = [];
-  const write = async (name: ArtifactFileName, source: () => Readable): Promise<void> => {
+  const write = async (name: ArtifactFileName, source: () => Readable, compressed = false): Promise<void> => {
     const target = path.join(folder, name);
     const temporary = `${target}.partial`;
-    await pipeline(source(), createGzip(), createWriteStream(temporary));
+    if (compressed) await pipeline(source(), createWriteStream(temporary));
+    else await pipeline(source(), createGzip(), createWriteStream(temporary));
     await rename(temporary, target);
     written.push({ name, bytes: (await stat(target)).size });
   };
@@ -56,7 +57,7 @@ export async function packageArtifacts(
   }
   // Screenshots go into the bundle whenever asked for, even when crawl_object is 1 (decisions.md).
   if (settings.collectObjects || settings.screenshot !== null) {
-    await write(ArtifactFile.objects, () => tarStream(store, spool));
+    await write(ArtifactFile.objects, () => Readable.from(bundleMembers(store, spool)), true);
   }
   if (settings.collectLinkList) {
     await write(ArtifactFile.linkList, () =>
@@ -86,28 +87,25 @@ function mapRows(rows: Iterable<UrlRow>, timezone: string): Generator<string[]> 
   ]);
 }
 
-/** RFC 4180 CSV: comma, CRLF, quoted when needed, with a header row (decisions.md "Artifacts"). */
+/** RFC 4180 CSV with a header row (decisions.md "Artifacts"). */
 function csvStream(columns: readonly string[], records: Iterable<string[]>): Readable {
-  return Readable.from(records).pipe(
-    stringify({ header: true, columns: [...columns], record_delimiter: '\r\n' }),
-  );
+  return Readable.from(csvChunks(columns, records));
 }
 
-function tarStream(store: RunDataStore, spool: ObjectSpool): Readable {
-  const tar = createTarPack();
-  const addEntry = (name: string, data: Buffer): Promise<void> =>
-    new Promise((resolve, reject) => {
-      tar.entry({ name, size: data.length, mode: 0o644 }, data, (error) =>
-        error ? reject(error) : resolve(),
-      );
-    });
-  (async () => {
-    for (const object of store.objects()) {
-      const data = spool.read(object.offset, object.sourceBytes + object.metaBytes);
-      await addEntry(object.folder + object.sourceName, data.subarray(0, object.sourceBytes));
-      await addEntry(`${object.folder}meta.json`, data.subarray(object.sourceBytes));
+/** The bundle: each page's gzip member from the spool in fetch order, then the end-of-archive member. */
+function* bundleMembers(store: RunDataStore, spool: ObjectSpool): Generator<Buffer> {
+  // Members are grouped into ~1 MiB writes: one write per page would cost a thread-pool round trip each.
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
+  for (const object of store.objects()) {
+    batch.push(spool.read(object.offset, object.bytes));
+    batchBytes += object.bytes;
+    if (batchBytes >= 1024 * 1024) {
+      yield Buffer.concat(batch, batchBytes);
+      batch = [];
+      batchBytes = 0;
     }
-    tar.finalize();
-  })().catch((error: unknown) => tar.destroy(error as Error));
-  return tar as unknown as Readable;
+  }
+  batch.push(gzipSync(END_OF_ARCHIVE));
+  yield Buffer.concat(batch);
 }

@@ -1,18 +1,12 @@
 import { objectFolderOf } from '../artifacts/folder-path.js';
-import type { ObjectSpool } from '../artifacts/object-spool.js';
+import type { TarFile } from '../artifacts/tar-entries.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type {
-  FrontierEntry,
-  LinkRow,
-  NewFrontierEntry,
-  ObjectRef,
-  PageCommit,
-  UrlRow,
-} from '../store/run-data.js';
+import type { FrontierEntry, LinkRow, NewFrontierEntry, PageCommit, UrlRow } from '../store/run-data.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { decodeHtml } from './charset.js';
 import { kindByContentType, sourceExtensionOf } from './file-kinds.js';
 import { type ExtractedPage, extractPage, parseRobotsDirectives } from './html-extract.js';
+import type { IdentityCache } from './identity-cache.js';
 import type { PageFetchResult } from './page-fetch.js';
 import type { CrawlScope } from './scope.js';
 import { fingerprintOf, identityOf, parseCrawlUrl } from './url-identity.js';
@@ -21,16 +15,25 @@ import { fingerprintOf, identityOf, parseCrawlUrl } from './url-identity.js';
 export interface PageRecordContext {
   settings: CrawlSettings;
   scope: CrawlScope;
-  spool: ObjectSpool;
+  /** Identities known to be in the frontier already: skips hashing and inserting most links. */
+  knownIdentities: IdentityCache;
   /** Time zone of crawl_datetime in meta.json. */
   timezone: string;
 }
 
 type FetchedResult = Exclude<PageFetchResult, { kind: 'excluded' }>;
 
+/** A page ready to commit, with the files it adds to the bundle (not yet compressed). */
+export interface RecordedPage {
+  commit: PageCommit;
+  bundleFiles: TarFile[] | undefined;
+  /** Identities of `commit.discovered`, to remember once the commit is stored. */
+  discoveredIdentities: string[];
+}
+
 /**
  * Builds everything a fetched page leaves behind (decisions.md "Artifacts"): its URL row, its
- * files in the spool when it is collected, the links it adds to the frontier and its link rows.
+ * bundle files when it is collected, the links it adds to the frontier and its link rows.
  */
 export function recordPage(
   entry: FrontierEntry,
@@ -38,7 +41,7 @@ export function recordPage(
   result: FetchedResult,
   crawlMicros: number,
   context: PageRecordContext,
-): PageCommit {
+): RecordedPage {
   const headers = result.headers;
   const status = result.status ?? null;
   const body = result.kind === 'response' ? result.body : undefined;
@@ -59,7 +62,8 @@ export function recordPage(
         : (body?.length ?? null),
   };
   const commit: PageCommit = { frontierSeq: entry.seq, row, object: undefined, discovered: [], links: [] };
-  if (!ok || body === undefined) return commit;
+  const discoveredIdentities: string[] = [];
+  if (!ok || body === undefined) return { commit, bundleFiles: undefined, discoveredIdentities };
 
   const kind = kindByContentType(headers['content-type']);
   let page: ExtractedPage | undefined;
@@ -68,22 +72,13 @@ export function recordPage(
     const decoded = decodeHtml(body, headers['content-type']);
     charset = decoded.charset;
     page = extractPage(decoded.text);
-    followLinks(entry, new URL(result.finalUrl), page, headers, commit, context);
+    followLinks(entry, new URL(result.finalUrl), page, headers, commit, discoveredIdentities, context);
   }
-  if (context.settings.collectObjects && kind !== 'other') {
-    commit.object = spoolObject(
-      entry,
-      result.finalUrl,
-      status ?? 0,
-      headers,
-      body,
-      page,
-      charset,
-      crawlMicros,
-      context,
-    );
-  }
-  return commit;
+  const collects = context.settings.collectObjects && kind !== 'other';
+  const bundleFiles = collects
+    ? bundleFilesOf(entry, result.finalUrl, status ?? 0, headers, body, page, charset, crawlMicros, context)
+    : undefined;
+  return { commit, bundleFiles, discoveredIdentities };
 }
 
 function followLinks(
@@ -92,9 +87,10 @@ function followLinks(
   page: ExtractedPage,
   headers: Record<string, string>,
   commit: PageCommit,
+  discoveredIdentities: string[],
   context: PageRecordContext,
 ): void {
-  const { settings, scope } = context;
+  const { settings, scope, knownIdentities } = context;
   const directives = new Set([
     ...page.robotsDirectives,
     ...parseRobotsDirectives(headers['x-robots-tag'] ?? ''),
@@ -111,7 +107,7 @@ function followLinks(
     if (!followsAny || !followsByDepth || (link.nofollow && settings.obeyRobots)) continue;
     if (!settings.keepFragment) url.hash = '';
     const identity = identityOf(url, settings);
-    if (seen.has(identity) || scope.check(url) !== undefined) continue;
+    if (seen.has(identity) || knownIdentities.has(identity) || scope.check(url) !== undefined) continue;
     seen.add(identity);
     const discovered: NewFrontierEntry = {
       fingerprint: fingerprintOf(identity),
@@ -120,6 +116,7 @@ function followLinks(
       referrer: entry.url,
     };
     commit.discovered.push(discovered);
+    discoveredIdentities.push(identity);
   }
 }
 
@@ -132,7 +129,8 @@ function linkRowOf(sourceUrl: string, url: URL, text: string, rel: string): Link
   return { sourceUrl, linkUrl: url.href, anchorText: text, rel };
 }
 
-function spoolObject(
+/** `source.<ext>` and `meta.json` in the page's folder of crawl_objects.tar.gz. */
+function bundleFilesOf(
   entry: FrontierEntry,
   finalUrl: string,
   status: number,
@@ -142,7 +140,7 @@ function spoolObject(
   charset: string | undefined,
   crawlMicros: number,
   context: PageRecordContext,
-): ObjectRef {
+): TarFile[] {
   const url = new URL(entry.url);
   const meta = {
     url: entry.url,
@@ -156,15 +154,16 @@ function spoolObject(
     charset: charset ?? null,
     robots: page ? [...page.robotsDirectives] : [],
   };
-  const metaBytes = Buffer.from(JSON.stringify(meta, null, 2));
-  const offset = context.spool.append([body, metaBytes]);
-  return {
-    folder: objectFolderOf(url),
-    sourceName: `source.${sourceExtensionOf(headers['content-type'], url.pathname)}`,
-    offset,
-    sourceBytes: body.length,
-    metaBytes: metaBytes.length,
-  };
+  const folder = objectFolderOf(url);
+  const mtimeSeconds = Math.floor(crawlMicros / 1_000_000);
+  return [
+    {
+      name: `${folder}source.${sourceExtensionOf(headers['content-type'], url.pathname)}`,
+      data: body,
+      mtimeSeconds,
+    },
+    { name: `${folder}meta.json`, data: Buffer.from(JSON.stringify(meta, null, 2)), mtimeSeconds },
+  ];
 }
 
 /** Cookies a site sets for the crawler are session material, not page facts: kept out of the bundle. */

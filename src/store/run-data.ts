@@ -39,13 +39,10 @@ export interface LinkRow {
   rel: string;
 }
 
-/** Where a page's files sit in the object spool. */
+/** Where a page's bundle entries (one gzip member of tar entries) sit in the object spool. */
 export interface ObjectRef {
-  folder: string;
-  sourceName: string;
   offset: number;
-  sourceBytes: number;
-  metaBytes: number;
+  bytes: number;
 }
 
 export interface PageCommit {
@@ -68,8 +65,11 @@ export interface RunDataStore {
   enqueue(entries: readonly NewFrontierEntry[]): number;
   /** Queued entries after `afterSeq` in discovery order. */
   nextQueued(afterSeq: number, limit: number): FrontierEntry[];
-  /** Records a fetched page atomically: its row, its files, its new links, its frontier entry done. */
-  commitPage(commit: PageCommit): void;
+  /**
+   * Records a fetched page atomically: its row, its files, its new links, its frontier entry
+   * done. Returns how many of the discovered URLs were new to the frontier.
+   */
+  commitPage(commit: PageCommit): number;
   /** Marks a frontier entry as not fetched (robots, excluded type): no row. */
   skip(frontierSeq: number): void;
   progress(): RunProgress;

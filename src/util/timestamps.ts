@@ -50,12 +50,45 @@ function localParts(epochMs: number, timeZone: string): LocalParts {
 
 const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
 
+/** Zone offsets change at most on quarter-hour boundaries, so one lookup serves a whole quarter hour. */
+const QUARTER_HOUR_MS = 15 * 60 * 1000;
+const offsetCache = new Map<string, number>();
+
+function offsetMinutesAt(epochMs: number, timeZone: string): number {
+  const bucket = Math.floor(epochMs / QUARTER_HOUR_MS);
+  const key = `${timeZone} ${bucket}`;
+  let offset = offsetCache.get(key);
+  if (offset === undefined) {
+    const start = bucket * QUARTER_HOUR_MS;
+    const local = localParts(start, timeZone);
+    const localAsUtc = Date.UTC(
+      local.year,
+      local.month - 1,
+      local.day,
+      local.hour,
+      local.minute,
+      local.second,
+    );
+    offset = Math.round((localAsUtc - start) / 60000);
+    if (offsetCache.size > 10_000) offsetCache.clear();
+    offsetCache.set(key, offset);
+  }
+  return offset;
+}
+
 function render(micros: number, timeZone: string, offsetSeparator: string): string {
   const epochMs = Math.floor(micros / 1000);
   const wholeSecondMs = Math.floor(epochMs / 1000) * 1000;
-  const local = localParts(wholeSecondMs, timeZone);
-  const localAsUtc = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second);
-  const offsetMinutes = Math.round((localAsUtc - wholeSecondMs) / 60000);
+  const offsetMinutes = offsetMinutesAt(wholeSecondMs, timeZone);
+  const shifted = new Date(wholeSecondMs + offsetMinutes * 60000);
+  const local = {
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+    hour: shifted.getUTCHours(),
+    minute: shifted.getUTCMinutes(),
+    second: shifted.getUTCSeconds(),
+  };
   const sign = offsetMinutes < 0 ? '-' : '+';
   const absolute = Math.abs(offsetMinutes);
   const fraction = pad(micros - wholeSecondMs * 1000, 6);

@@ -30,11 +30,8 @@ CREATE TABLE IF NOT EXISTS url_rows (
   last_modified TEXT,
   content_type TEXT,
   content_length INTEGER,
-  object_folder TEXT,
-  object_source_name TEXT,
   object_offset INTEGER,
-  object_source_bytes INTEGER,
-  object_meta_bytes INTEGER
+  object_bytes INTEGER
 );
 CREATE TABLE IF NOT EXISTS link_rows (
   id INTEGER PRIMARY KEY,
@@ -74,7 +71,8 @@ export class SqliteRunDataStore implements RunDataStore {
   private readonly insertRow: Database.Statement;
   private readonly insertLink: Database.Statement;
   private readonly addProgress: Database.Statement<[number, number]>;
-  private readonly commitTransaction: (commit: PageCommit) => void;
+  private readonly commitTransaction: (commit: PageCommit) => number;
+  private readonly selectProgress: Database.Statement<[], RunProgress>;
   private readonly enqueueTransaction: (entries: readonly NewFrontierEntry[]) => number;
 
   constructor(filePath: string) {
@@ -94,8 +92,8 @@ export class SqliteRunDataStore implements RunDataStore {
     this.markEntry = this.db.prepare('UPDATE frontier SET state = ? WHERE seq = ?');
     this.insertRow = this.db.prepare(
       `INSERT INTO url_rows (crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type,
-        content_length, object_folder, object_source_name, object_offset, object_source_bytes, object_meta_bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        content_length, object_offset, object_bytes)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLink = this.db.prepare(
       'INSERT INTO link_rows (source_url, link_url, anchor_text, rel) VALUES (?, ?, ?, ?)',
@@ -127,18 +125,17 @@ export class SqliteRunDataStore implements RunDataStore {
         row.lastModified,
         row.contentType,
         row.contentLength,
-        object?.folder ?? null,
-        object?.sourceName ?? null,
         object?.offset ?? null,
-        object?.sourceBytes ?? null,
-        object?.metaBytes ?? null,
+        object?.bytes ?? null,
       );
       for (const link of commit.links)
         this.insertLink.run(link.sourceUrl, link.linkUrl, link.anchorText, link.rel);
       const added = insertEntries(commit.discovered);
       this.markEntry.run(1, commit.frontierSeq);
       this.addProgress.run(1, added);
+      return added;
     });
+    this.selectProgress = this.db.prepare('SELECT crawled, total FROM progress WHERE id = 1');
   }
 
   enqueue(entries: readonly NewFrontierEntry[]): number {
@@ -149,8 +146,8 @@ export class SqliteRunDataStore implements RunDataStore {
     return this.selectQueued.all(afterSeq, limit);
   }
 
-  commitPage(commit: PageCommit): void {
-    this.commitTransaction(commit);
+  commitPage(commit: PageCommit): number {
+    return this.commitTransaction(commit);
   }
 
   skip(frontierSeq: number): void {
@@ -160,7 +157,7 @@ export class SqliteRunDataStore implements RunDataStore {
   }
 
   progress(): RunProgress {
-    return this.db.prepare('SELECT crawled, total FROM progress WHERE id = 1').get() as RunProgress;
+    return this.selectProgress.get()!;
   }
 
   *rows(): IterableIterator<UrlRow> {
@@ -191,9 +188,7 @@ export class SqliteRunDataStore implements RunDataStore {
 
   *objects(): IterableIterator<ObjectRef> {
     const statement = this.db.prepare<[], ObjectRef>(
-      `SELECT object_folder AS folder, object_source_name AS sourceName, object_offset AS offset,
-        object_source_bytes AS sourceBytes, object_meta_bytes AS metaBytes
-       FROM url_rows WHERE object_folder IS NOT NULL ORDER BY id`,
+      'SELECT object_offset AS offset, object_bytes AS bytes FROM url_rows WHERE object_offset IS NOT NULL ORDER BY id',
     );
     yield* statement.iterate();
   }

@@ -1,0 +1,38 @@
+/** Child process serving the benchmark site on loopback, so serving does not compete with the crawler's thread. */
+import http from 'node:http';
+import { type BenchSiteOptions, pageIndexOf, renderBenchPage } from './bench-site-pages.js';
+
+const options = JSON.parse(process.argv[2] ?? '{}') as BenchSiteOptions;
+const cache = new Map<number, Buffer>();
+let served = 0;
+
+const server = http.createServer((request, response) => {
+  served += 1;
+  const path = (request.url ?? '/').split('?')[0]!;
+  if (path === '/robots.txt') {
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    return;
+  }
+  const index = pageIndexOf(path, options.pages);
+  if (index === undefined) {
+    response.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not Found</title>');
+    return;
+  }
+  let body = cache.get(index);
+  if (!body) {
+    body = renderBenchPage(index, options);
+    cache.set(index, body);
+  }
+  response
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length })
+    .end(body);
+});
+server.keepAliveTimeout = 30_000;
+server.listen(0, '127.0.0.1', () => {
+  const address = server.address();
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+});
+process.on('message', (message: { type?: string }) => {
+  if (message.type === 'count') process.send?.({ count: served });
+});
+process.on('disconnect', () => process.exit(0));
