@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/config.js';
+
+describe('configuration', () => {
+  it('has a documented default for every setting', () => {
+    const config = loadConfig({});
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.port, 8080);
+    assert.equal(config.dataDir, './data');
+    assert.equal(config.publicUrl, 'http://127.0.0.1:8080');
+    assert.equal(config.timezone, 'UTC');
+    assert.equal(config.workerConcurrency, 2);
+    assert.equal(config.artifactRetentionDays, undefined);
+    assert.equal(config.allowPrivateNetworks, false);
+    assert.equal(config.instantCrawlerBasePath, '/api/v1');
+  });
+
+  it('reads the environment and derives the public URL from host and port', () => {
+    const config = loadConfig({ KUMO_HOST: '0.0.0.0', KUMO_PORT: '9000', KUMO_TIMEZONE: 'Asia/Tokyo' });
+    assert.equal(config.publicUrl, 'http://0.0.0.0:9000');
+    assert.equal(config.timezone, 'Asia/Tokyo');
+    assert.deepEqual(
+      loadConfig({ KUMO_ALLOW_PRIVATE_NETWORKS: '10.0.0.0/8, 192.168.0.0/16' }).allowPrivateNetworks,
+      ['10.0.0.0/8', '192.168.0.0/16'],
+    );
+  });
+
+  const invalid: [Record<string, string>, RegExp][] = [
+    [{ KUMO_PORT: 'eighty' }, /KUMO_PORT: expected an integer/],
+    [{ KUMO_PORT: '70000' }, /KUMO_PORT: must be between 0 and 65535/],
+    [{ KUMO_TIMEZONE: 'Mars/Base' }, /KUMO_TIMEZONE: unknown IANA time zone/],
+    [{ KUMO_PUBLIC_URL: 'ftp://x' }, /KUMO_PUBLIC_URL: expected an absolute http\(s\) URL/],
+    [{ KUMO_ARTIFACT_RETENTION_DAYS: '-1' }, /KUMO_ARTIFACT_RETENTION_DAYS: expected a positive number/],
+    [
+      { KUMO_ALLOW_PRIVATE_NETWORKS: 'sometimes' },
+      /KUMO_ALLOW_PRIVATE_NETWORKS: "sometimes" is not a CIDR range/,
+    ],
+    [{ KUMO_CONFIG_FILE: '/nonexistent/kumo.json' }, /KUMO_CONFIG_FILE: cannot read/],
+  ];
+  for (const [env, message] of invalid) {
+    it(`refuses ${JSON.stringify(env)} naming the variable`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => error instanceof ConfigError && message.test(error.message),
+      );
+    });
+  }
+});
