@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
+import { fetchLimitsOf } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
@@ -94,13 +95,7 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
       {
         fetcher,
         clock: systemClock,
-        limits: {
-          timeoutMs: config.fetchTimeoutSeconds * 1000,
-          maxRedirects: config.maxRedirects,
-          maxBodyBytes: config.maxBodyBytes,
-          retryCount: config.retryCount,
-          retryBaseDelayMs: config.retryBaseDelayMs,
-        },
+        limits: fetchLimitsOf(config),
         defaultUserAgent: defaultUserAgent(config.publicUrl),
         timezone: config.timezone,
       },

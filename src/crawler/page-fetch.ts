@@ -1,3 +1,4 @@
+import type { KumoConfig } from '../config/config.js';
 import { sleep } from '../util/sleep.js';
 import { FetchFailure, RETRYABLE_STATUSES } from './fetch-errors.js';
 import type { HopResponse, HttpFetcher } from './http-fetcher.js';
@@ -9,6 +10,17 @@ export interface FetchLimits {
   maxBodyBytes: number;
   retryCount: number;
   retryBaseDelayMs: number;
+}
+
+/** The service-wide fetch limits of a configuration. */
+export function fetchLimitsOf(config: KumoConfig): FetchLimits {
+  return {
+    timeoutMs: config.fetchTimeoutSeconds * 1000,
+    maxRedirects: config.maxRedirects,
+    maxBodyBytes: config.maxBodyBytes,
+    retryCount: config.retryCount,
+    retryBaseDelayMs: config.retryBaseDelayMs,
+  };
 }
 
 export interface PageFetchPolicy {

@@ -4,6 +4,7 @@ import { DownloadSigner } from '../api/download-signer.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
+import { fetchLimitsOf } from '../crawler/page-fetch.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
@@ -64,13 +65,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     artifacts,
     fetcher,
     clock,
-    limits: {
-      timeoutMs: config.fetchTimeoutSeconds * 1000,
-      maxRedirects: config.maxRedirects,
-      maxBodyBytes: config.maxBodyBytes,
-      retryCount: config.retryCount,
-      retryBaseDelayMs: config.retryBaseDelayMs,
-    },
+    limits: fetchLimitsOf(config),
     workRoot: paths.work,
     concurrency: config.workerConcurrency,
     defaultUserAgent: userAgent,
