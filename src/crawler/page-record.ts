@@ -76,7 +76,18 @@ export function recordPage(
   }
   const collects = context.settings.collectObjects && kind !== 'other';
   const bundleFiles = collects
-    ? bundleFilesOf(entry, result.finalUrl, status ?? 0, headers, body, page, charset, crawlMicros, context)
+    ? bundleFilesOf(
+        entry,
+        fetchedUrl,
+        result.finalUrl,
+        status ?? 0,
+        headers,
+        body,
+        page,
+        charset,
+        crawlMicros,
+        context,
+      )
     : undefined;
   return { commit, bundleFiles, discoveredIdentities };
 }
@@ -132,6 +143,7 @@ function linkRowOf(sourceUrl: string, url: URL, text: string, rel: string): Link
 /** `source.<ext>` and `meta.json` in the page's folder of crawl_objects.tar.gz. */
 function bundleFilesOf(
   entry: FrontierEntry,
+  fetchedUrl: string,
   finalUrl: string,
   status: number,
   headers: Record<string, string>,
@@ -144,7 +156,7 @@ function bundleFilesOf(
   const url = new URL(entry.url);
   const meta = {
     url: entry.url,
-    last_url: finalUrl !== entry.url ? finalUrl : null,
+    last_url: finalUrl !== fetchedUrl ? finalUrl : null,
     http_status: status,
     headers: withoutCookies(headers),
     crawl_datetime: formatApiTimestamp(crawlMicros, context.timezone),

@@ -57,5 +57,7 @@ export function fingerprintOf(identity: string): Buffer {
 
 /** The URL as it is fetched: never with a fragment (RFC 9110 4.2.4: fragments are not sent). */
 export function fetchUrlOf(url: URL): string {
-  return url.hash === '' ? url.href : url.href.slice(0, url.href.length - url.hash.length);
+  // `url.hash` is '' for both "no fragment" and an empty one ("/a#"), so cut at the '#' itself.
+  const cut = url.href.indexOf('#');
+  return cut < 0 ? url.href : url.href.slice(0, cut);
 }
