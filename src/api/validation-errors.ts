@@ -1,6 +1,9 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import type { FieldError } from '../domain/field-error.js';
 
+/** Fastify's names of request parts, as the field paths of error bodies write them. */
+const PART_NAMES: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header', body: 'body' };
+
 /**
  * Turns Ajv errors into `{field, reason}` pairs with the field written as a path
  * (`setting.seed_urls[0]`, `query.instant_crawl_request_ids`).
@@ -9,7 +12,8 @@ export function toFieldErrors(
   errors: readonly FastifySchemaValidationError[],
   context: string,
 ): FieldError[] {
-  const prefix = context === 'body' ? '' : `${context}.`;
+  const part = PART_NAMES[context] ?? context;
+  const prefix = part === 'body' ? '' : `${part}.`;
   const result: FieldError[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -30,7 +34,7 @@ export function toFieldErrors(
     const key = `${field}\u0000${reason}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    result.push({ field: field.replace(/\.$/, '') || context, reason });
+    result.push({ field: field.replace(/\.$/, '') || part, reason });
   }
   return result;
 }
