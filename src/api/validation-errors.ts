@@ -2,7 +2,12 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import type { FieldError } from '../domain/field-error.js';
 
 /** Fastify's names of request parts, as the field paths of error bodies write them. */
-const PART_NAMES: Record<string, string> = { querystring: 'query', params: 'path', headers: 'header', body: 'body' };
+const PART_NAMES: Record<string, string> = {
+  querystring: 'query',
+  params: 'path',
+  headers: 'header',
+  body: 'body',
+};
 
 /**
  * Turns Ajv errors into `{field, reason}` pairs with the field written as a path

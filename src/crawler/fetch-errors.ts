@@ -3,12 +3,7 @@
  * branches on `kind` and `retryable`, never on message text.
  */
 export type FetchFailureKind =
-  | 'network'
-  | 'timeout'
-  | 'too_large'
-  | 'too_many_redirects'
-  | 'cancelled'
-  | 'bad_response';
+  'network' | 'timeout' | 'too_large' | 'too_many_redirects' | 'cancelled' | 'bad_response';
 
 const RETRYABLE: ReadonlySet<FetchFailureKind> = new Set(['network', 'timeout']);
 

@@ -40,10 +40,12 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
   const logger = { level: config.logLevel };
   const userAgent = defaultUserAgent(config.publicUrl);
 
-  let pool: RunWorkerPool | undefined;
+  // The pool logs through the app's logger, so the app is built first with a dispatcher that
+  // forwards to the pool once it exists.
+  const poolRef: { current?: RunWorkerPool } = {};
   const dispatcher = {
-    notifyPending: () => pool?.notifyPending(),
-    cancelRun: (runId: number) => pool?.cancelRun(runId),
+    notifyPending: () => poolRef.current?.notifyPending(),
+    cancelRun: (runId: number) => poolRef.current?.cancelRun(runId),
   };
   const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock);
   const app = await buildApp({
@@ -60,7 +62,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     },
     logger,
   });
-  pool = new RunWorkerPool({
+  const pool = new RunWorkerPool({
     runs: store.runs,
     artifacts,
     fetcher,
@@ -86,13 +88,13 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
   }
 
   const address = await app.listen({ host: config.host, port: config.port });
+  poolRef.current = pool;
   pool.start();
-  const runningPool = pool;
   let closed = false;
   return {
     app,
     store,
-    pool: runningPool,
+    pool,
     url: address,
     createdDemoKey,
     async close() {
@@ -100,7 +102,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
       closed = true;
       clearInterval(sweepTimer);
       await app.close();
-      await runningPool.stop();
+      await pool.stop();
       await fetcher.close();
       store.close();
       releaseLock();
