@@ -26,7 +26,8 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${setting.env}\t${setting.fallback}\t${setting.doc}\n`);
     return 0;
   }
-  const config = loadConfig(process.env, command === 'crawl' ? { allowPrivateNetworks: true } : {});
+  // kumo crawl runs on the user's own machine, where crawling private addresses is the point.
+  const config = loadConfig(undefined, command === 'crawl' ? { allowPrivateNetworks: true } : {});
   switch (command) {
     case 'serve':
       return serveCommand(config);
