@@ -41,8 +41,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    // A stop must not wait for kept-alive clients or a slow download: artifacts can be fetched again.
-    forceCloseConnections: true,
     genReqId: requestIdOf,
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },

@@ -30,13 +30,18 @@ export interface CrawlEngineDeps {
 export interface CrawlControl {
   /** Aborting it cancels the run (state 2050). */
   cancelSignal: AbortSignal;
+  /**
+   * Aborting it drains the run for a shutdown: no new page starts, pages in flight finish and are
+   * stored, and the outcome is `interrupted` (the run resumes later).
+   */
+  drainSignal?: AbortSignal;
   /** Wall-clock end of the run in epoch microseconds (execution_timeout; state 2060). */
   deadlineMicros: number;
   onProgress?: (progress: RunProgress & { errors: number }) => void;
 }
 
 /** How a run ended; an internal failure is thrown instead (state 2040). */
-export type CrawlOutcome = 'completed' | 'limit_reached' | 'cancelled' | 'timed_out';
+export type CrawlOutcome = 'completed' | 'limit_reached' | 'cancelled' | 'timed_out' | 'interrupted';
 
 const gzipAsync = promisify(gzip);
 /** Level of the per-page gzip members of the bundle: most of the size gain of 6 at a third of the CPU. */
@@ -70,6 +75,7 @@ export async function runCrawl(
     control.cancelSignal.removeEventListener('abort', onCancel);
   }
   if (stop.signal.aborted) return stop.signal.reason === 'timed_out' ? 'timed_out' : 'cancelled';
+  if (control.drainSignal?.aborted) return 'interrupted';
   const { crawled } = deps.store.progress();
   return settings.documentsLimit !== null && crawled >= settings.documentsLimit
     ? 'limit_reached'
@@ -135,7 +141,8 @@ class CrawlLoop {
   async run(): Promise<void> {
     const limit = this.settings.documentsLimit;
     const concurrency = this.settings.concurrency;
-    while (!this.stopSignal.aborted && this.failure === undefined) {
+    const draining = this.control.drainSignal;
+    while (!this.stopSignal.aborted && this.failure === undefined && !draining?.aborted) {
       if (limit !== null && this.started >= limit) {
         if (this.inFlight.size === 0) break;
         await this.nextEvent();
@@ -274,26 +281,34 @@ class CrawlLoop {
 
   private nextEvent(timeoutMs?: number): Promise<void> {
     return new Promise((resolve) => {
+      const drain = this.control.drainSignal;
       const done = () => {
         clearTimeout(timer);
         this.stopSignal.removeEventListener('abort', done);
+        drain?.removeEventListener('abort', done);
         this.wake = undefined;
         resolve();
       };
       const timer = timeoutMs === undefined ? undefined : setTimeout(done, Math.max(1, timeoutMs));
       this.stopSignal.addEventListener('abort', done, { once: true });
+      drain?.addEventListener('abort', done, { once: true });
       this.wake = done;
     });
   }
 
-  /** Waits for in-flight pages; after a stop, at most STOP_GRACE_MS (their fetches are aborted). */
+  /**
+   * Waits for in-flight pages (a drain waits for them to finish normally); after a stop, at most
+   * STOP_GRACE_MS, since their fetches are aborted. Pages started meanwhile are waited for too.
+   */
   private async settle(): Promise<void> {
     if (this.inFlight.size === 0) return;
-    const all = Promise.allSettled([...this.inFlight]);
     if (!this.stopSignal.aborted) {
-      await all;
-      return;
+      while (this.inFlight.size > 0 && !this.stopSignal.aborted) {
+        await Promise.race([Promise.allSettled([...this.inFlight]), this.nextEvent()]);
+      }
+      if (!this.stopSignal.aborted) return;
     }
+    const all = Promise.allSettled([...this.inFlight]);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
     clearTimeout(timer);

@@ -101,8 +101,14 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
       if (closed) return;
       closed = true;
       clearInterval(sweepTimer);
-      await app.close();
-      await pool.stop();
+      // app.close() drops only connections idle at that moment; a response finishing during the
+      // stop would keep its kept-alive connection (and the stop) open until the client leaves.
+      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await Promise.all([app.close(), pool.stop()]);
+      } finally {
+        clearInterval(reaper);
+      }
       await fetcher.close();
       store.close();
       releaseLock();

@@ -28,7 +28,10 @@ export interface WorkerPoolDeps {
   pollIntervalMs?: number;
 }
 
-const OUTCOME_STATE: Record<CrawlOutcome, RunStateId> = {
+/** How long a shutdown lets pages in flight finish before aborting them. */
+const SHUTDOWN_DRAIN_MS = 10_000;
+
+const OUTCOME_STATE: Record<Exclude<CrawlOutcome, 'interrupted'>, RunStateId> = {
   completed: RunState.stopped,
   limit_reached: RunState.stopped,
   cancelled: RunState.stoppedByCancel,
@@ -46,7 +49,10 @@ const PROGRESS_WRITE_INTERVAL_MS = 1000;
  */
 export class RunWorkerPool implements RunDispatcher {
   private readonly active = new Map<number, { cancel: AbortController; done: Promise<void> }>();
+  /** Shutdown, first step: runs stop starting pages and store the pages in flight. */
   private readonly shutdown = new AbortController();
+  /** Shutdown, second step after SHUTDOWN_DRAIN_MS: fetches still in flight are aborted. */
+  private readonly hardStop = new AbortController();
   private pollTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: WorkerPoolDeps) {}
@@ -75,11 +81,16 @@ export class RunWorkerPool implements RunDispatcher {
     return this.active.size;
   }
 
-  /** Stops claiming, interrupts running runs (they stay 2020 and resume at next start) and waits. */
+  /**
+   * Stops claiming and drains running runs: pages in flight finish and are stored (at most
+   * SHUTDOWN_DRAIN_MS, then they are aborted); the runs stay 2020 and resume at next start.
+   */
   async stop(): Promise<void> {
     clearInterval(this.pollTimer);
     this.shutdown.abort();
+    const hardStop = setTimeout(() => this.hardStop.abort(), SHUTDOWN_DRAIN_MS);
     await Promise.allSettled([...this.active.values()].map((entry) => entry.done));
+    clearTimeout(hardStop);
   }
 
   private fill(): void {
@@ -112,7 +123,7 @@ export class RunWorkerPool implements RunDispatcher {
     const settings = resolveCrawlSettings(run.setting);
     const workFolder = path.join(deps.workRoot, String(run.id));
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
-    const signal = AbortSignal.any([cancel.signal, this.shutdown.signal]);
+    const signal = AbortSignal.any([cancel.signal, this.hardStop.signal]);
     let lastWriteMs = 0;
     deps.logger.info(
       { run_id: run.id, request_id: run.requestId, seeds: settings.seedUrls.length },
@@ -130,6 +141,7 @@ export class RunWorkerPool implements RunDispatcher {
       },
       {
         cancelSignal: signal,
+        drainSignal: this.shutdown.signal,
         // Wall time since the run first started, across restarts (decisions.md "Run states").
         deadlineMicros: startMicros + settings.executionTimeoutSeconds * 1_000_000,
         onProgress: (progress) => {
@@ -143,7 +155,11 @@ export class RunWorkerPool implements RunDispatcher {
       },
       INSTANT_PACKAGES_ON,
     );
-    if (execution.outcome === 'cancelled' && this.shutdown.signal.aborted && !cancel.signal.aborted) {
+    // Drained, or aborted by the shutdown's hard stop rather than by a cancel: resume later.
+    if (
+      execution.outcome === 'interrupted' ||
+      (execution.outcome === 'cancelled' && !cancel.signal.aborted)
+    ) {
       deps.runs.updateProgress(
         run.id,
         execution.progress.crawled,

@@ -605,6 +605,27 @@ describe('stopping a run', () => {
     assert.equal(existsSync(run.artifactFolder), false, 'no artifact folder is written');
   });
 
+  test('a drain (shutdown) lets pages in flight finish and be stored, starts no new page', async () => {
+    const drain = new AbortController();
+    const seeds = Array.from({ length: 6 }, (_, i) => urlOf(`/slow?ms=600&n=${i}`));
+    const pending = crawl(
+      { seed_urls: seeds, base_concurrent_requests: 2 },
+      { control: { drainSignal: drain.signal }, packagesOn: new Set(['interrupted']) },
+    );
+    await waitFor(() => trap.requests.some((r) => r.path.startsWith('/slow')), 5000, 'a slow fetch');
+    drain.abort();
+    const run = await pending;
+    assert.equal(run.execution.outcome, 'interrupted');
+    const rows = rowsOf(run);
+    assert.equal(rows.length, 2, 'the two pages in flight are stored');
+    assert.ok(rows.every((row) => row.is_crawl_ok === 'true' && row.http_status === '200'));
+    assert.equal(
+      trap.requests.filter((r) => r.path.startsWith('/slow')).length,
+      2,
+      'no page started after the drain',
+    );
+  });
+
   test('a deadline in the past times the run out', async () => {
     const run = await crawl(
       { seed_urls: [urlOf('/')] },

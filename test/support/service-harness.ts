@@ -1,0 +1,334 @@
+/**
+ * Starts the real Kumo service (store, worker pool, HTTP server) on a temporary data directory for
+ * API and end-to-end tests, with helpers for a second tenant and for waiting on runs.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import type { InjectOptions } from 'fastify';
+import { Agent, fetch as undiciFetch } from 'undici';
+import { type KumoConfig, loadConfig } from '../../src/config/config.js';
+import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
+import { type RunningService, startService } from '../../src/service/kumo-service.js';
+import { systemClock } from '../../src/util/clock.js';
+
+export const TEST_API_KEY = 'kumo_test_bootstrap_key_0123456789';
+
+/** The demo tenant the bootstrap creates. */
+export const DEMO_TENANT = { contractId: 1, servicegroupId: 1 } as const;
+
+export interface TestTenant {
+  contractId: number;
+  servicegroupId: number;
+  apiKey: string;
+  /** `/api/v1/contracts/{c}/servicegroups/{g}/crawler` */
+  crawlerPath: string;
+}
+
+/** One CrawlHistory / CrawlStatus record as the API writes it. */
+export interface RunView {
+  id: number;
+  instant_crawl_request_id: number;
+  crawl_execution_status_dtype_id: number;
+  crawl_execution_status_dtype_name: string;
+  is_cancel_request: boolean;
+  start_datetime?: string;
+  end_datetime?: string;
+  crawled_url_count: number;
+  total_url_count: number;
+  crawl_url_list_path?: string;
+}
+
+export interface TestService {
+  /** `http://127.0.0.1:<port>`: the listening address, also the public URL. */
+  url: string;
+  port: number;
+  apiKey: string;
+  dataDir: string;
+  service: RunningService;
+  /** The demo tenant (contract 1, service group 1) with the bootstrap key. */
+  tenant: TestTenant;
+  /** Creates a new contract + service group with its own API key, straight in the store. */
+  createTenant(name?: string): TestTenant;
+  /** `app.inject` with the JSON body parsed (undefined when the body is not JSON). */
+  inject(options: InjectOptions): Promise<InjectResult>;
+  /** Polls the histories until the run of `requestId` has finished; returns its history record. */
+  waitForFinished(requestId: number, options?: { tenant?: TestTenant; timeoutMs?: number }): Promise<RunView>;
+  /** Polls the statuses until `predicate` holds for the run; returns its status record. */
+  waitForStatus(
+    requestId: number,
+    predicate: (status: RunView) => boolean,
+    options?: { tenant?: TestTenant; timeoutMs?: number },
+  ): Promise<RunView>;
+  /** Requests a crawl for `tenant` (default: demo tenant); returns the request id. */
+  requestCrawl(setting: Record<string, unknown>, tenant?: TestTenant): Promise<number>;
+  /** Stops the service; removes the data directory unless the caller owns it. */
+  close(): Promise<void>;
+}
+
+export interface InjectResult {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected loosely
+  json: any;
+}
+
+export interface StartTestServiceOptions {
+  /** Data directory to use and keep (a restart test passes the same one twice). */
+  dataDir?: string;
+  /** Port to listen on (default: a free one). */
+  port?: number;
+  /** Further configuration overrides. */
+  overrides?: Partial<KumoConfig>;
+}
+
+/** A port that was free a moment ago (a throwaway server on port 0). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') {
+        server.close();
+        reject(new Error('no port'));
+        return;
+      }
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+export async function makeTempDir(prefix = 'kumo-test-'): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), prefix));
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Polls `probe` every `intervalMs` until it returns a value other than undefined. */
+export async function pollUntil<T>(
+  what: string,
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+  intervalMs = 25,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(intervalMs);
+  }
+}
+
+/** RFC 4180 CSV (comma, CRLF or LF, double-quoted fields with "" escapes) into rows of fields. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (char === '"') {
+        quoted = false;
+      } else {
+        field += char;
+      }
+    } else if (char === '"') {
+      quoted = true;
+    } else if (char === ',') {
+      row.push(field);
+      field = '';
+    } else if (char === '\r' && text[i + 1] === '\n') {
+      // the \n ends the row
+    } else if (char === '\n') {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else {
+      field += char;
+    }
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** `/instant_crawler/contracts/{c}/servicegroups/{g}/instant_crawl_requests/{id}/{file}` */
+export function downloadPathOf(
+  tenant: { contractId: number; servicegroupId: number },
+  requestId: number,
+  file: string,
+): string {
+  return `/instant_crawler/contracts/${tenant.contractId}/servicegroups/${tenant.servicegroupId}/instant_crawl_requests/${requestId}/${file}`;
+}
+
+/**
+ * Downloads an artifact over HTTP the way a client does: the keyed request answers 302 to a signed
+ * URL, which is then fetched without the key. Returns the gunzipped bytes.
+ *
+ * Uses its own connection pool and closes it afterwards: a kept-alive connection whose response
+ * ends just after the service starts to stop would hold the stop for the keep-alive time (see the
+ * "stopping the service" test in downloads.test.ts).
+ */
+export async function downloadArtifact(
+  baseUrl: string,
+  apiKey: string,
+  tenant: { contractId: number; servicegroupId: number },
+  requestId: number,
+  file: string,
+): Promise<Buffer> {
+  const client = new Agent();
+  try {
+    const first = await undiciFetch(`${baseUrl}${downloadPathOf(tenant, requestId, file)}`, {
+      headers: { 'x-mf-apikey': apiKey },
+      redirect: 'manual',
+      dispatcher: client,
+    });
+    const firstBody = await first.text();
+    if (first.status !== 302) throw new Error(`download answered ${first.status}: ${firstBody}`);
+    const location = first.headers.get('location');
+    if (location === null) throw new Error('302 without Location');
+    const second = await undiciFetch(location, { dispatcher: client });
+    const body = Buffer.from(await second.arrayBuffer());
+    if (second.status !== 200) throw new Error(`signed download answered ${second.status}: ${body}`);
+    return gunzipSync(body);
+  } finally {
+    await client.close();
+  }
+}
+
+export function crawlerPathOf(tenant: { contractId: number; servicegroupId: number }): string {
+  return `/api/v1/contracts/${tenant.contractId}/servicegroups/${tenant.servicegroupId}/crawler`;
+}
+
+export async function startTestService(options: StartTestServiceOptions = {}): Promise<TestService> {
+  const ownsDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await makeTempDir());
+  const port = options.port ?? (await freePort());
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig(
+    {},
+    {
+      dataDir,
+      host: '127.0.0.1',
+      port,
+      publicUrl: url,
+      bootstrapApiKey: TEST_API_KEY,
+      allowPrivateNetworks: true,
+      retryBaseDelayMs: 50,
+      fetchTimeoutSeconds: 5,
+      logLevel: 'silent',
+      ...options.overrides,
+    },
+  );
+  let service: RunningService;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const tenant: TestTenant = {
+    ...DEMO_TENANT,
+    apiKey: TEST_API_KEY,
+    crawlerPath: crawlerPathOf(DEMO_TENANT),
+  };
+
+  const inject = async (injectOptions: InjectOptions): Promise<InjectResult> => {
+    const response = await service.app.inject(injectOptions);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test bodies are inspected loosely
+    let json: any;
+    try {
+      json = JSON.parse(response.body);
+    } catch {
+      json = undefined;
+    }
+    return { statusCode: response.statusCode, headers: response.headers, body: response.body, json };
+  };
+
+  const historyOf = async (requestId: number, of: TestTenant): Promise<RunView | undefined> => {
+    const response = await inject({
+      method: 'GET',
+      url: `${of.crawlerPath}/histories?instant_crawl_request_id=${requestId}`,
+      headers: { 'x-mf-apikey': of.apiKey },
+    });
+    if (response.statusCode !== 200)
+      throw new Error(`histories answered ${response.statusCode}: ${response.body}`);
+    return (response.json.crawl_histories as RunView[])[0];
+  };
+
+  return {
+    url,
+    port,
+    apiKey: TEST_API_KEY,
+    dataDir,
+    service,
+    tenant,
+    inject,
+    createTenant(name = 'tenant') {
+      const now = systemClock.nowMicros();
+      const contract = service.store.tenants.createContract(name, now);
+      const group = service.store.tenants.createServiceGroup(contract.id, name, now);
+      const apiKey = `kumo_test_${randomBytes(16).toString('hex')}`;
+      const ref = { contractId: contract.id, servicegroupId: group.id };
+      service.store.apiKeys.insert(ref, hashApiKey(apiKey), apiKeyPrefix(apiKey), 'test key', now);
+      return { ...ref, apiKey, crawlerPath: crawlerPathOf(ref) };
+    },
+    async waitForFinished(requestId, waitOptions = {}) {
+      const of = waitOptions.tenant ?? tenant;
+      return pollUntil(
+        `request ${requestId} to finish`,
+        () => historyOf(requestId, of),
+        waitOptions.timeoutMs ?? 15_000,
+      );
+    },
+    async waitForStatus(requestId, predicate, waitOptions = {}) {
+      const of = waitOptions.tenant ?? tenant;
+      return pollUntil(
+        `status of request ${requestId}`,
+        async () => {
+          const response = await inject({
+            method: 'GET',
+            url: `${of.crawlerPath}/statuses?instant_crawl_request_ids=${requestId}`,
+            headers: { 'x-mf-apikey': of.apiKey },
+          });
+          const status = response.json?.crawl_status as RunView | undefined;
+          if (status?.instant_crawl_request_id === undefined) {
+            if (await historyOf(requestId, of))
+              throw new Error(`request ${requestId} finished while waiting`);
+            return undefined;
+          }
+          return predicate(status) ? status : undefined;
+        },
+        waitOptions.timeoutMs ?? 10_000,
+      );
+    },
+    async requestCrawl(setting, of = tenant) {
+      const response = await inject({
+        method: 'POST',
+        url: `${of.crawlerPath}/request`,
+        headers: { 'x-mf-apikey': of.apiKey, 'content-type': 'application/json' },
+        payload: JSON.stringify({ setting }),
+      });
+      if (response.statusCode !== 200)
+        throw new Error(`request answered ${response.statusCode}: ${response.body}`);
+      return response.json.instant_crawl_request_id as number;
+    },
+    async close() {
+      await service.close();
+      if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
