@@ -125,45 +125,8 @@ export async function pollUntil<T>(
   }
 }
 
-/** RFC 4180 CSV (comma, CRLF or LF, double-quoted fields with "" escapes) into rows of fields. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        field += char;
-      }
-    } else if (char === '"') {
-      quoted = true;
-    } else if (char === ',') {
-      row.push(field);
-      field = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      // the \n ends the row
-    } else if (char === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else {
-      field += char;
-    }
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
+/** RFC 4180 CSV text into rows of fields (the same reader the engine tests use). */
+export { parseCsvText as parseCsv } from './artifact-readers.js';
 
 /** `/instant_crawler/contracts/{c}/servicegroups/{g}/instant_crawl_requests/{id}/{file}` */
 export function downloadPathOf(
