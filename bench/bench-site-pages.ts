@@ -44,8 +44,10 @@ function linkTargets(index: number, options: BenchSiteOptions, next: () => numbe
   return targets;
 }
 
-function href(target: number, position: number): string {
+/** A mix of link forms; the home page (at `/`) uses absolute paths, which resolve the same from there. */
+function href(target: number, position: number, fromHome: boolean): string {
   if (target === 0) return '/';
+  if (fromHome) return `/p/${target}.html`;
   if (position % 3 === 0) return `${target}.html`;
   if (position % 3 === 1) return `../p/${target}.html`;
   return `/p/${target}.html`;
@@ -55,7 +57,8 @@ export function renderBenchPage(index: number, options: BenchSiteOptions): Buffe
   const next = random(index * 7919 + 17);
   const targets = linkTargets(index, options, next);
   const anchors = targets.map(
-    (target, position) => `<a href="${href(target, position)}">${WORDS[target % WORDS.length]} ${target}</a>`,
+    (target, position) =>
+      `<a href="${href(target, position, index === 0)}">${WORDS[target % WORDS.length]} ${target}</a>`,
   );
   const nav = anchors.slice(0, 10).join(' ');
   const footer = anchors.slice(10, 20).join(' ');

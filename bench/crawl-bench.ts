@@ -82,7 +82,7 @@ try {
   process.stdout.write(`packaging time     ${(totalSeconds - crawlSeconds).toFixed(2)} s\n`);
   process.stdout.write(`peak RSS           ${(peakRss / 1024 / 1024).toFixed(1)} MB\n`);
   for (const artifact of execution.artifacts) {
-    process.stdout.write(`${artifact.name.padEnd(19)}${(artifact.bytes / 1024 / 1024).toFixed(2)} MB\n`);
+    process.stdout.write(`${artifact.name.padEnd(22)}${(artifact.bytes / 1024 / 1024).toFixed(2)} MB\n`);
   }
 } finally {
   clearInterval(sampler);
