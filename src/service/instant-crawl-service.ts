@@ -68,7 +68,7 @@ export class InstantCrawlService {
   }
 }
 
-export function lookupRunFile(run: RunRecord, file: ArtifactFileName): DownloadLookup {
+function lookupRunFile(run: RunRecord, file: ArtifactFileName): DownloadLookup {
   if (isActiveState(run.state)) return { kind: 'not_found', reason: 'the crawl has not finished yet' };
   if (!run.artifacts.includes(file)) {
     return { kind: 'not_found', reason: `this run produced no ${file}` };

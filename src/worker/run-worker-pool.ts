@@ -54,15 +54,13 @@ export class RunWorkerPool implements RunDispatcher {
   /** Shutdown, second step after SHUTDOWN_DRAIN_MS: fetches still in flight are aborted. */
   private readonly hardStop = new AbortController();
   private pollTimer: NodeJS.Timeout | undefined;
+  /** Runs a previous process left running, read once at start and resumed before new ones. */
+  private leftOver: RunRecord[] = [];
 
   constructor(private readonly deps: WorkerPoolDeps) {}
 
   start(): void {
-    for (const run of this.deps.runs.listRunning()) {
-      if (this.active.size >= this.deps.concurrency) break;
-      this.deps.logger.info({ run_id: run.id }, 'resuming run left running by the previous process');
-      this.launch(run);
-    }
+    this.leftOver = this.deps.runs.listRunning();
     this.pollTimer = setInterval(() => this.fill(), this.deps.pollIntervalMs ?? 1000);
     this.pollTimer.unref();
     this.fill();
@@ -74,11 +72,6 @@ export class RunWorkerPool implements RunDispatcher {
 
   cancelRun(runId: number): void {
     this.active.get(runId)?.cancel.abort();
-  }
-
-  /** Number of runs executing now. */
-  get activeCount(): number {
-    return this.active.size;
   }
 
   /**
@@ -96,8 +89,10 @@ export class RunWorkerPool implements RunDispatcher {
   private fill(): void {
     if (this.shutdown.signal.aborted) return;
     while (this.active.size < this.deps.concurrency) {
-      const leftOver = this.deps.runs.listRunning().find((run) => !this.active.has(run.id));
-      const run = leftOver ?? this.deps.runs.claimNextPending(this.deps.clock.nowMicros());
+      const resumed = this.leftOver.shift();
+      if (resumed)
+        this.deps.logger.info({ run_id: resumed.id }, 'resuming run left running by the previous process');
+      const run = resumed ?? this.deps.runs.claimNextPending(this.deps.clock.nowMicros());
       if (!run) return;
       this.launch(run);
     }

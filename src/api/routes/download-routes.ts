@@ -2,7 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ARTIFACT_FILE_NAMES, type ArtifactFileName } from '../../artifacts/artifact-files.js';
 import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
-import { type InstantCrawlService, instantDownloadPath } from '../../service/instant-crawl-service.js';
+import {
+  type DownloadLookup,
+  type InstantCrawlService,
+  instantDownloadPath,
+} from '../../service/instant-crawl-service.js';
 import type { ApiKeyStore } from '../../store/service-store.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError } from '../api-error.js';
@@ -71,17 +75,13 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<DownloadRoutesOptions> = 
 
     if (expires === undefined && signature === undefined) {
       await authenticate(request);
-      const lookup = service.lookupDownload(tenantOf(request), instant_crawl_request_id, file);
-      if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
-      if (lookup.kind === 'gone') throw new ApiError('gone');
+      readyDownload(service.lookupDownload(tenantOf(request), instant_crawl_request_id, file));
       return reply.redirect(`${options.publicUrl}${path}?${signer.sign(path, nowSeconds)}`, 302);
     }
 
     if (!signer.verify(path, expires, signature, nowSeconds)) throw new ApiError('invalid_signature');
-    const lookup = service.lookupDownload(tenant, instant_crawl_request_id, file);
-    if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
-    if (lookup.kind === 'gone') throw new ApiError('gone');
-    const opened = await artifacts.open(lookup.run.id, file);
+    const ready = readyDownload(service.lookupDownload(tenant, instant_crawl_request_id, file));
+    const opened = await artifacts.open(ready.run.id, file);
     if (!opened) throw new ApiError('not_found', `${file} is missing from the artifact store`);
     const downloadName = `${instant_crawl_request_id}_${file}`;
     return reply
@@ -92,3 +92,10 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<DownloadRoutesOptions> = 
       .send(opened.stream);
   });
 };
+
+/** A lookup that found the file, or the 404 / 410 it amounts to. */
+function readyDownload(lookup: DownloadLookup): Extract<DownloadLookup, { kind: 'ready' }> {
+  if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
+  if (lookup.kind === 'gone') throw new ApiError('gone');
+  return lookup;
+}
