@@ -14,6 +14,7 @@ import { acceptsJson } from './hooks/accept-json.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { MethodRegistry } from './method-not-allowed.js';
 import { downloadRoutes } from './routes/download-routes.js';
+import type { BrowserAvailability } from '../browser/chromium-launch.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
 import { compileValidator } from './validator-compiler.js';
@@ -31,6 +32,8 @@ export interface AppDeps {
     finderBasePath: string;
   };
   logger?: FastifyServerOptions['logger'];
+  /** Browser availability for the health check (screenshots, wait_type 2). */
+  browserStatus?: () => BrowserAvailability | undefined;
 }
 
 /** Request bodies larger than this are refused with 413 (a setting is a few KB at most). */
@@ -95,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       scope.addHook('onRequest', jsonOnly);
       await scope.register(healthRoutes, {
         storeHealthy: () => deps.store.ping(),
+        browserStatus: () => deps.browserStatus?.(),
         methods,
         basePath: deps.settings.finderBasePath,
       });

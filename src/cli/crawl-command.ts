@@ -1,12 +1,14 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { createRenderer } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import { resolveCrawlSettings } from '../domain/crawl-settings.js';
+import { rendersPages, resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
+import { AddressPolicy } from '../net/address-policy.js';
 import { systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { executeCrawl } from '../worker/execute-crawl.js';
@@ -23,6 +25,11 @@ export const CRAWL_USAGE = `usage: kumo crawl <url> [<url> ...] --out DIR [optio
   --no-robots        ignore robots.txt and meta robots
   --user-agent UA    User-Agent header
   --timeout S        stop after S seconds (default 86400)
+  --screenshot       render every HTML page in Chromium: cap_org.jpg and dom.html in the bundle
+  --viewport WxH     screenshot viewport (default 1280x800; implies --screenshot)
+  --full-page        capture the whole page height (implies --screenshot)
+  --spa              render pages and take links from the DOM after scripts ran (wait_type 2)
+Rendering needs Chromium (KUMO_CHROMIUM_PATH, default /usr/bin/chromium).
 An interrupted crawl resumes when the same command is run again with the same --out DIR.`;
 
 function integerOption(value: string | undefined, name: string): number | undefined {
@@ -55,6 +62,10 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
       'no-robots': { type: 'boolean' },
       'user-agent': { type: 'string' },
       timeout: { type: 'string' },
+      screenshot: { type: 'boolean' },
+      viewport: { type: 'string' },
+      'full-page': { type: 'boolean' },
+      spa: { type: 'boolean' },
     },
   });
   if (positionals.length === 0) throw new UsageError('kumo crawl: give at least one URL');
@@ -70,6 +81,8 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
     robots_txt: values['no-robots'] ? false : null,
     user_agent: values['user-agent'] ?? null,
     execution_timeout: integerOption(values.timeout, 'timeout') ?? null,
+    wait_type: values.spa ? 2 : null,
+    screenshot: screenshotOption(values),
   };
   const errors = validateCrawlSetting(setting, 'crawl');
   if (errors.length > 0) {
@@ -87,6 +100,8 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
   process.once('SIGTERM', onSignal);
   const progress = new ProgressReporter(process.stderr);
   const fetcher = createUndiciFetcher();
+  // The CLI crawls from the user's own machine, where intranet and localhost sites are the point.
+  const browser = rendersPages(settings) ? createRenderer(config, new AddressPolicy(true)) : undefined;
   try {
     const started = systemClock.nowMicros();
     const execution = await executeCrawl(
@@ -98,6 +113,7 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
         limits: fetchLimitsOf(config),
         defaultUserAgent: defaultUserAgent(config.publicUrl),
         timezone: config.timezone,
+        renderer: browser?.renderer,
       },
       {
         cancelSignal: cancel.signal,
@@ -118,8 +134,25 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await fetcher.close();
+    await Promise.all([fetcher.close(), browser?.pool.close()]);
   }
+}
+
+/** --screenshot, --viewport WxH and --full-page as the setting's screenshot object. */
+function screenshotOption(values: {
+  screenshot?: boolean;
+  viewport?: string;
+  'full-page'?: boolean;
+}): InstantCrawlerSetting['screenshot'] {
+  if (!values.screenshot && values.viewport === undefined && !values['full-page']) return null;
+  let size: { viewport_width: number; viewport_height: number } | undefined;
+  if (values.viewport !== undefined) {
+    const match = /^(\d+)x(\d+)$/.exec(values.viewport);
+    if (!match)
+      throw new UsageError(`--viewport: expected WIDTHxHEIGHT such as 1366x768, got "${values.viewport}"`);
+    size = { viewport_width: Number(match[1]), viewport_height: Number(match[2]) };
+  }
+  return { ...size, render_all: values['full-page'] ?? false };
 }
 
 function cliName(field: string): string {
@@ -129,6 +162,8 @@ function cliName(field: string): string {
     'crawl.base_concurrent_requests': '--concurrency',
     'crawl.download_delay': '--delay',
     'crawl.execution_timeout': '--timeout',
+    'crawl.screenshot.viewport_width': '--viewport (width)',
+    'crawl.screenshot.viewport_height': '--viewport (height)',
   };
   const allow = /^crawl\.allow_urls_patterns\[(\d+)\]$/.exec(field);
   if (allow) return `--allow #${Number(allow[1]) + 1}`;

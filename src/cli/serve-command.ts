@@ -6,6 +6,12 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
   const service = await startService(config);
   process.stdout.write(`kumo serve: listening on ${service.url} (data in ${config.dataDir})\n`);
   process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
+  const browser = service.browserStatus();
+  process.stdout.write(
+    browser.available
+      ? `browser rendering: available (${browser.version})\n`
+      : `browser rendering: unavailable, runs with a screenshot or wait_type 2 fail (${browser.reason})\n`,
+  );
   if (service.createdDemoKey !== undefined) {
     process.stdout.write(
       `\nDemo tenant created: contract 1, service group 1.\nAPI key (shown once, keep it): ${service.createdDemoKey}\n\n`,

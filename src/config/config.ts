@@ -21,6 +21,10 @@ export interface KumoConfig {
   maxBodyBytes: number;
   retryCount: number;
   retryBaseDelayMs: number;
+  chromiumPath: string;
+  browserPages: number;
+  browserIdleWaitSeconds: number;
+  browserPageTimeoutSeconds: number;
   logLevel: string;
 }
 
@@ -218,6 +222,34 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'first retry backoff; doubles each retry',
     parse: integer(0, 600_000),
     fallback: 1000,
+  },
+  {
+    key: 'chromiumPath',
+    env: 'KUMO_CHROMIUM_PATH',
+    doc: 'Chromium executable for screenshots and wait_type 2 (Debian package chromium)',
+    parse: text,
+    fallback: '/usr/bin/chromium',
+  },
+  {
+    key: 'browserPages',
+    env: 'KUMO_BROWSER_PAGES',
+    doc: 'browser pages rendering at once in this process',
+    parse: integer(1, 32),
+    fallback: 4,
+  },
+  {
+    key: 'browserIdleWaitSeconds',
+    env: 'KUMO_BROWSER_IDLE_WAIT_SECONDS',
+    doc: 'longest wait for the network to go idle on a rendered page (wait_type 2)',
+    parse: integer(1, 120),
+    fallback: 10,
+  },
+  {
+    key: 'browserPageTimeoutSeconds',
+    env: 'KUMO_BROWSER_PAGE_TIMEOUT_SECONDS',
+    doc: 'hard limit of one rendered page (navigation, idle wait and capture); over it the row fails',
+    parse: integer(2, 600),
+    fallback: 45,
   },
   { key: 'logLevel', env: 'KUMO_LOG_LEVEL', doc: 'pino log level', parse: text, fallback: 'info' },
 ];

@@ -2,7 +2,9 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { ObjectSpool } from '../artifacts/object-spool.js';
 import { encodeTarFiles } from '../artifacts/tar-entries.js';
-import type { CrawlSettings } from '../domain/crawl-settings.js';
+import { CHROMIUM_INSTALL_HINT } from '../browser/chromium-launch.js';
+import type { PageRenderer } from '../browser/page-renderer.js';
+import { type CrawlSettings, rendersPages } from '../domain/crawl-settings.js';
 import type { FrontierEntry, RunDataStore, RunProgress } from '../store/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { kindByContentType } from './file-kinds.js';
@@ -11,6 +13,7 @@ import type { HttpFetcher } from './http-fetcher.js';
 import { IdentityCache } from './identity-cache.js';
 import { type FetchLimits, fetchPage, type PageFetchPolicy } from './page-fetch.js';
 import { recordPage } from './page-record.js';
+import { type RenderContext, renderFetchedPage } from './page-rendering.js';
 import { RobotsRules } from './robots-rules.js';
 import { CrawlScope } from './scope.js';
 import { fetchUrlOf, fingerprintOf, identityOf, parseCrawlUrl } from './url-identity.js';
@@ -25,6 +28,8 @@ export interface CrawlEngineDeps {
   defaultUserAgent: string;
   /** Time zone of timestamps written into the bundle. */
   timezone: string;
+  /** Chromium, for runs with a screenshot or wait_type 2; without it such runs fail at start. */
+  renderer?: PageRenderer;
 }
 
 export interface CrawlControl {
@@ -64,6 +69,7 @@ export async function runCrawl(
   const onCancel = () => stop.abort('cancelled');
   control.cancelSignal.addEventListener('abort', onCancel, { once: true });
   if (control.cancelSignal.aborted) stop.abort('cancelled');
+  if (rendersPages(settings)) await ensureRenderer(deps.renderer);
   const remainingMs = Math.max(0, (control.deadlineMicros - deps.clock.nowMicros()) / 1000);
   const deadlineTimer = setTimeout(() => stop.abort('timed_out'), Math.min(remainingMs, 2 ** 31 - 1));
   try {
@@ -87,6 +93,7 @@ class CrawlLoop {
   private readonly pacer: HostPacer;
   private readonly robots: RobotsRules;
   private readonly policy: PageFetchPolicy;
+  private readonly renderContext: RenderContext | undefined;
   private readonly userAgent: string;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly knownIdentities = new IdentityCache();
@@ -114,6 +121,15 @@ class CrawlLoop {
       acceptsContentType: (contentType) => this.acceptsContentType(contentType),
     };
     this.robots = new RobotsRules(deps.fetcher, this.policy, deps.limits, this.userAgent, stopSignal);
+    if (rendersPages(settings) && deps.renderer !== undefined) {
+      this.renderContext = {
+        renderer: deps.renderer,
+        settings,
+        userAgent: this.userAgent,
+        authorizationFor: (url) => this.headersFor(url).authorization,
+        signal: stopSignal,
+      };
+    }
   }
 
   /** Puts the seeds in the frontier on the first start; a resumed run keeps its frontier. */
@@ -214,7 +230,9 @@ class CrawlLoop {
     // A fetch cut short by cancel or timeout is not an outcome: the run ends without its row.
     if (this.stopSignal.aborted) return;
     if (result.kind === 'excluded') return this.skip(entry);
-    const recorded = recordPage(entry, fetchUrl, result, this.deps.clock.nowMicros(), {
+    const rendering = this.renderContext && (await renderFetchedPage(entry, result, this.renderContext));
+    if (this.stopSignal.aborted) return;
+    const recorded = recordPage(entry, fetchUrl, result, rendering, this.deps.clock.nowMicros(), {
       settings: this.settings,
       scope: this.scope,
       knownIdentities: this.knownIdentities,
@@ -313,6 +331,14 @@ class CrawlLoop {
     await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
     clearTimeout(timer);
   }
+}
+
+/** A run that needs the browser fails at once (state 2040) when there is none, saying how to get one. */
+async function ensureRenderer(renderer: PageRenderer | undefined): Promise<void> {
+  if (renderer === undefined) {
+    throw new Error(`browser rendering is not available in this process: ${CHROMIUM_INSTALL_HINT}`);
+  }
+  await renderer.ensureAvailable();
 }
 
 function hostOf(url: string): string {

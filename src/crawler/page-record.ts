@@ -1,6 +1,7 @@
 import { objectFolderOf } from '../artifacts/folder-path.js';
 import type { TarFile } from '../artifacts/tar-entries.js';
-import type { CrawlSettings } from '../domain/crawl-settings.js';
+import type { RenderedPage } from '../browser/page-renderer.js';
+import { type CrawlSettings, takesLinksFromRenderedDom } from '../domain/crawl-settings.js';
 import type { FrontierEntry, LinkRow, NewFrontierEntry, PageCommit, UrlRow } from '../store/run-data.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { decodeHtml } from './charset.js';
@@ -8,6 +9,7 @@ import { kindByContentType, sourceExtensionOf } from './file-kinds.js';
 import { type ExtractedPage, extractPage, parseRobotsDirectives } from './html-extract.js';
 import type { IdentityCache } from './identity-cache.js';
 import type { PageFetchResult } from './page-fetch.js';
+import type { RenderOutcome } from './page-rendering.js';
 import type { CrawlScope } from './scope.js';
 import { fingerprintOf, identityOf, parseCrawlUrl } from './url-identity.js';
 
@@ -39,6 +41,7 @@ export function recordPage(
   entry: FrontierEntry,
   fetchedUrl: string,
   result: FetchedResult,
+  rendering: RenderOutcome | undefined,
   crawlMicros: number,
   context: PageRecordContext,
 ): RecordedPage {
@@ -46,7 +49,11 @@ export function recordPage(
   const status = result.status ?? null;
   const body = result.kind === 'response' ? result.body : undefined;
   const ok =
-    result.kind === 'response' && result.refusedRedirect === undefined && status !== null && status < 300;
+    result.kind === 'response' &&
+    result.refusedRedirect === undefined &&
+    status !== null &&
+    status < 300 &&
+    rendering?.kind !== 'failed';
   const headerLength = headers['content-length'];
   const row: UrlRow = {
     crawlUrl: entry.url,
@@ -65,31 +72,46 @@ export function recordPage(
   const discoveredIdentities: string[] = [];
   if (!ok || body === undefined) return { commit, bundleFiles: undefined, discoveredIdentities };
 
+  const rendered = rendering?.kind === 'rendered' ? rendering.page : undefined;
   const kind = kindByContentType(headers['content-type']);
   let page: ExtractedPage | undefined;
   let charset: string | undefined;
   if (kind === 'html') {
     const decoded = decodeHtml(body, headers['content-type']);
     charset = decoded.charset;
-    page = extractPage(decoded.text);
+    page =
+      rendered && takesLinksFromRenderedDom(context.settings)
+        ? renderedPageOf(rendered)
+        : extractPage(decoded.text);
     followLinks(entry, new URL(result.finalUrl), page, headers, commit, discoveredIdentities, context);
   }
-  const collects = context.settings.collectObjects && kind !== 'other';
-  const bundleFiles = collects
-    ? bundleFilesOf(
-        entry,
-        fetchedUrl,
-        result.finalUrl,
-        status ?? 0,
-        headers,
-        body,
-        page,
-        charset,
-        crawlMicros,
-        context,
-      )
-    : undefined;
+  const bundleFiles = bundleFilesOf({
+    entry,
+    fetchedUrl,
+    finalUrl: result.finalUrl,
+    status: status ?? 0,
+    headers,
+    body,
+    collectsSource: context.settings.collectObjects && kind !== 'other',
+    page,
+    rendered,
+    charset,
+    crawlMicros,
+    timezone: context.timezone,
+  });
   return { commit, bundleFiles, discoveredIdentities };
+}
+
+/**
+ * Links, title and robots directives of the rendered DOM (wait_type 2). A top-level navigation
+ * the page's scripts started (a script redirect) counts as a link of the page.
+ */
+function renderedPageOf(rendered: RenderedPage): ExtractedPage {
+  const page = extractPage(rendered.dom);
+  for (const href of rendered.scriptNavigations) {
+    page.links.push({ href, text: '', rel: '', nofollow: false });
+  }
+  return page;
 }
 
 function followLinks(
@@ -140,42 +162,62 @@ function linkRowOf(sourceUrl: string, url: URL, text: string, rel: string): Link
   return { sourceUrl, linkUrl: url.href, anchorText: text, rel };
 }
 
-/** `source.<ext>` and `meta.json` in the page's folder of crawl_objects.tar.gz. */
-function bundleFilesOf(
-  entry: FrontierEntry,
-  fetchedUrl: string,
-  finalUrl: string,
-  status: number,
-  headers: Record<string, string>,
-  body: Buffer,
-  page: ExtractedPage | undefined,
-  charset: string | undefined,
-  crawlMicros: number,
-  context: PageRecordContext,
-): TarFile[] {
+interface BundleInput {
+  entry: FrontierEntry;
+  fetchedUrl: string;
+  finalUrl: string;
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** crawl_object collected: source.<ext> (and dom.html when rendered). */
+  collectsSource: boolean;
+  page: ExtractedPage | undefined;
+  rendered: RenderedPage | undefined;
+  charset: string | undefined;
+  crawlMicros: number;
+  timezone: string;
+}
+
+/**
+ * The page's folder of crawl_objects.tar.gz: `source.<ext>`, `dom.html` and `meta.json` when
+ * objects are collected, and `cap_org.jpg` whenever there is a screenshot (decisions.md: even
+ * with crawl_object 1, then beside meta.json only). Undefined when the page adds nothing.
+ */
+function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
+  const { entry, rendered, page, crawlMicros } = input;
+  const screenshot = rendered?.screenshot;
+  if (!input.collectsSource && screenshot === undefined) return undefined;
   const url = new URL(entry.url);
   const meta = {
     url: entry.url,
-    last_url: finalUrl !== fetchedUrl ? finalUrl : null,
-    http_status: status,
-    headers: withoutCookies(headers),
-    crawl_datetime: formatApiTimestamp(crawlMicros, context.timezone),
+    last_url: input.finalUrl !== input.fetchedUrl ? input.finalUrl : null,
+    http_status: input.status,
+    headers: withoutCookies(input.headers),
+    crawl_datetime: formatApiTimestamp(crawlMicros, input.timezone),
     depth: entry.depth,
     referrer: entry.referrer,
     title: page?.title ?? null,
-    charset: charset ?? null,
+    charset: input.charset ?? null,
     robots: page ? [...page.robotsDirectives] : [],
+    ...(rendered && {
+      rendered: {
+        network_idle: rendered.networkIdle,
+        script_navigations: rendered.scriptNavigations,
+        blocked_requests: rendered.blockedRequests,
+      },
+    }),
   };
   const folder = objectFolderOf(url);
   const mtimeSeconds = Math.floor(crawlMicros / 1_000_000);
-  return [
-    {
-      name: `${folder}source.${sourceExtensionOf(headers['content-type'], url.pathname)}`,
-      data: body,
-      mtimeSeconds,
-    },
-    { name: `${folder}meta.json`, data: Buffer.from(JSON.stringify(meta, null, 2)), mtimeSeconds },
-  ];
+  const files: TarFile[] = [];
+  if (input.collectsSource) {
+    const extension = sourceExtensionOf(input.headers['content-type'], url.pathname);
+    files.push({ name: `${folder}source.${extension}`, data: input.body, mtimeSeconds });
+    if (rendered) files.push({ name: `${folder}dom.html`, data: Buffer.from(rendered.dom), mtimeSeconds });
+  }
+  files.push({ name: `${folder}meta.json`, data: Buffer.from(JSON.stringify(meta, null, 2)), mtimeSeconds });
+  if (screenshot !== undefined) files.push({ name: `${folder}cap_org.jpg`, data: screenshot, mtimeSeconds });
+  return files;
 }
 
 /** Cookies a site sets for the crawler are session material, not page facts: kept out of the bundle. */

@@ -164,3 +164,13 @@ export function redactCrawlSetting(setting: InstantCrawlerSetting): InstantCrawl
     })),
   };
 }
+
+/** decisions.md "wait_type", "screenshot": HTML pages go through Chromium when either asks for it. */
+export function rendersPages(settings: CrawlSettings): boolean {
+  return settings.screenshot !== null || takesLinksFromRenderedDom(settings);
+}
+
+/** wait_type 2: links come from the DOM after scripts ran and the network went idle. */
+export function takesLinksFromRenderedDom(settings: CrawlSettings): boolean {
+  return settings.waitType === 2;
+}

@@ -2,9 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/build-app.js';
 import { DownloadSigner } from '../api/download-signer.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
+import { createRenderer } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
+import { AddressPolicy } from '../net/address-policy.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
@@ -23,6 +26,8 @@ export interface RunningService {
   url: string;
   /** The demo key when this start created it (printed once), else undefined. */
   createdDemoKey: string | undefined;
+  /** Whether screenshots and wait_type 2 can run (Chromium found and starting). */
+  browserStatus(): BrowserAvailability;
   close(): Promise<void>;
 }
 
@@ -38,6 +43,13 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
   const artifacts = new LocalArtifactStore(paths.artifacts);
   const fetcher = createUndiciFetcher();
   const logger = { level: config.logLevel };
+  let browserStatus: BrowserAvailability = await probeChromium(config.chromiumPath);
+  const browser = createRenderer(config, new AddressPolicy(config.allowPrivateNetworks), {
+    launched: (version) => {
+      browserStatus = { available: true, executablePath: config.chromiumPath, version };
+    },
+    lost: () => app.log.warn('the browser exited; it is started again for the next rendered page'),
+  });
   const userAgent = defaultUserAgent(config.publicUrl);
 
   // The pool logs through the app's logger, so the app is built first with a dispatcher that
@@ -61,7 +73,11 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
       finderBasePath: config.finderBasePath,
     },
     logger,
+    browserStatus: () => browserStatus,
   });
+  if (browserStatus.available)
+    app.log.info({ browser: browserStatus.version }, 'browser rendering available');
+  else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
   const pool = new RunWorkerPool({
     runs: store.runs,
     artifacts,
@@ -72,6 +88,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     concurrency: config.workerConcurrency,
     defaultUserAgent: userAgent,
     timezone: config.timezone,
+    renderer: browser.renderer,
     logger: app.log,
   });
 
@@ -97,6 +114,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     pool,
     url: address,
     createdDemoKey,
+    browserStatus: () => browserStatus,
     async close() {
       if (closed) return;
       closed = true;
@@ -109,7 +127,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
       } finally {
         clearInterval(reaper);
       }
-      await fetcher.close();
+      await Promise.all([fetcher.close(), browser.pool.close()]);
       store.close();
       releaseLock();
     },

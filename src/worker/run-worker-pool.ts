@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import type { PageRenderer } from '../browser/page-renderer.js';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { HttpFetcher } from '../crawler/http-fetcher.js';
@@ -23,6 +24,8 @@ export interface WorkerPoolDeps {
   concurrency: number;
   defaultUserAgent: string;
   timezone: string;
+  /** Chromium for runs with a screenshot or wait_type 2. */
+  renderer?: PageRenderer;
   logger: FastifyBaseLogger;
   /** How often the pool looks for pending runs besides being notified. */
   pollIntervalMs?: number;
@@ -133,6 +136,7 @@ export class RunWorkerPool implements RunDispatcher {
         limits: deps.limits,
         defaultUserAgent: deps.defaultUserAgent,
         timezone: deps.timezone,
+        renderer: deps.renderer,
       },
       {
         cancelSignal: signal,

@@ -1,21 +1,37 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { BrowserAvailability } from '../../browser/chromium-launch.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 
 export interface HealthRoutesOptions {
   /** Answers whether the store answers; throwing counts as no. */
   storeHealthy: () => boolean;
+  /** Whether screenshots and wait_type 2 can run here; plain crawls do not need it. */
+  browserStatus: () => BrowserAvailability | undefined;
   methods: MethodRegistry;
   /** Base path the plugin is mounted under, for the 405 registry. */
   basePath: string;
 }
 
+const HealthBody = Type.Object({
+  status: Type.String(),
+  message: Type.String(),
+  browser: Type.Optional(
+    Type.Object({
+      available: Type.Boolean(),
+      executable_path: Type.String(),
+      version: Type.Optional(Type.String()),
+      reason: Type.Optional(Type.String()),
+    }),
+  ),
+});
+
 const HealthSchema = {
   summary: 'Health check',
   tags: ['site search'],
   response: {
-    200: Type.Object({ status: Type.String(), message: Type.String() }),
-    503: Type.Object({ status: Type.String(), message: Type.String() }),
+    200: HealthBody,
+    503: HealthBody,
   },
 };
 
@@ -29,7 +45,18 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
     } catch {
       healthy = false;
     }
-    if (!healthy) return reply.code(503).send({ status: 'NG', message: 'store is not answering' });
-    return { status: 'OK', message: 'store answers' };
+    const browser = browserView(options.browserStatus());
+    if (!healthy) return reply.code(503).send({ status: 'NG', message: 'store is not answering', browser });
+    return { status: 'OK', message: 'store answers', browser };
   });
 };
+
+function browserView(status: BrowserAvailability | undefined) {
+  if (status === undefined) return undefined;
+  return {
+    available: status.available,
+    executable_path: status.executablePath,
+    ...(status.version !== undefined && { version: status.version }),
+    ...(status.reason !== undefined && { reason: status.reason }),
+  };
+}

@@ -1,0 +1,131 @@
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
+import { Semaphore } from '../util/semaphore.js';
+import { CHROMIUM_ARGS } from './chromium-launch.js';
+
+export interface BrowserPoolOptions {
+  executablePath: string;
+  /** Pages (each in its own context) open at once. */
+  pages: number;
+  /** The browser is closed after this long without a page in use, to give its memory back. */
+  idleCloseMs: number;
+}
+
+/** Logs of the pool, for the service log. */
+export interface BrowserPoolEvents {
+  launched?(version: string): void;
+  lost?(): void;
+}
+
+/**
+ * One Chromium for the whole process, shared by every run, started on first use. Each page gets
+ * a fresh context (its own cookies, cache and credentials), closed after use, so nothing of one
+ * page or run leaks into the next. A browser that crashed or was killed is started again by the
+ * next caller.
+ */
+export class BrowserPool {
+  private readonly slots: Semaphore;
+  private browser: Promise<Browser> | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly options: BrowserPoolOptions,
+    private readonly events: BrowserPoolEvents = {},
+  ) {
+    this.slots = new Semaphore(options.pages);
+  }
+
+  /**
+   * Runs `use` with a new context of its own once a page slot is free; the context is closed
+   * afterwards whatever happens.
+   */
+  async withContext<T>(
+    contextOptions: BrowserContextOptions,
+    use: (context: BrowserContext) => Promise<T>,
+  ): Promise<T> {
+    await this.slots.acquire();
+    clearTimeout(this.idleTimer);
+    try {
+      const browser = await this.connected();
+      const context = await browser.newContext(contextOptions);
+      try {
+        return await use(context);
+      } finally {
+        await context.close().catch(() => undefined);
+      }
+    } finally {
+      this.slots.release();
+      this.scheduleIdleClose();
+    }
+  }
+
+  get executablePath(): string {
+    return this.options.executablePath;
+  }
+
+  /** Starts the browser now (or reuses it), so a launch failure surfaces before any page. */
+  async warmUp(): Promise<string> {
+    const browser = await this.connected();
+    this.scheduleIdleClose();
+    return browser.version();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    await this.shutDownBrowser();
+  }
+
+  private async connected(): Promise<Browser> {
+    if (this.closed) throw new Error('the browser pool is closed');
+    const current = this.browser;
+    if (current !== undefined) {
+      const browser = await current.catch(() => undefined);
+      if (browser?.isConnected()) return browser;
+      if (this.browser === current) this.browser = undefined;
+    }
+    this.browser ??= this.launch();
+    return this.browser;
+  }
+
+  private async launch(): Promise<Browser> {
+    const launching = chromium.launch({
+      executablePath: this.options.executablePath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      // The service usually runs as an unprivileged user in a container; Chromium's setuid
+      // sandbox is not available there, and pages are isolated by contexts and the address policy.
+      chromiumSandbox: false,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+    try {
+      const browser = await launching;
+      browser.on('disconnected', () => {
+        if (!this.closed) this.events.lost?.();
+      });
+      this.events.launched?.(browser.version());
+      return browser;
+    } catch (error) {
+      this.browser = undefined;
+      throw error;
+    }
+  }
+
+  private scheduleIdleClose(): void {
+    clearTimeout(this.idleTimer);
+    if (this.slots.inUse > 0 || this.closed) return;
+    this.idleTimer = setTimeout(() => {
+      if (this.slots.inUse === 0) void this.shutDownBrowser();
+    }, this.options.idleCloseMs);
+    this.idleTimer.unref();
+  }
+
+  private async shutDownBrowser(): Promise<void> {
+    const current = this.browser;
+    this.browser = undefined;
+    const browser = await current?.catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,23 @@
+/*
+ * Scripts evaluated inside the rendered page. They are plain strings because the service is
+ * compiled without the DOM library: nothing else here runs in a browser.
+ */
+
+/** Full height of the document in CSS pixels. */
+export const DOCUMENT_HEIGHT = `Math.max(
+  document.documentElement ? document.documentElement.scrollHeight : 0,
+  document.body ? document.body.scrollHeight : 0
+)`;
+
+/**
+ * Rewrites charset declarations to utf-8, since the DOM is saved as UTF-8 whatever the page was
+ * served in (a Shift_JIS declaration would otherwise mislabel the file).
+ */
+export const DECLARE_UTF8 = `(() => {
+  for (const meta of document.querySelectorAll('meta[charset]')) meta.setAttribute('charset', 'utf-8');
+  for (const meta of document.querySelectorAll('meta[http-equiv]')) {
+    if ((meta.getAttribute('http-equiv') || '').toLowerCase() === 'content-type') {
+      meta.setAttribute('content', 'text/html; charset=utf-8');
+    }
+  }
+})()`;
