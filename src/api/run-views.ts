@@ -1,4 +1,4 @@
-import { stateName } from '../domain/run-states.js';
+import { RunState, stateName } from '../domain/run-states.js';
 import { crawlUrlListPath } from '../service/instant-crawl-service.js';
 import type { RunRecord } from '../store/service-store.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
@@ -18,7 +18,14 @@ export function crawlStatusView(run: RunRecord, timezone: string) {
   };
 }
 
-/** CrawlHistory of the contract: the status plus the artifact path or `-`. */
+/**
+ * CrawlHistory of the contract: the status plus the artifact path or `-`, and for a run that
+ * failed (2040) the cause, so the client can act on it (a missing browser, a full disk).
+ */
 export function crawlHistoryView(run: RunRecord, timezone: string) {
-  return { ...crawlStatusView(run, timezone), crawl_url_list_path: crawlUrlListPath(run) };
+  return {
+    ...crawlStatusView(run, timezone),
+    crawl_url_list_path: crawlUrlListPath(run),
+    ...(run.state === RunState.troubled && run.message !== '' ? { message: run.message } : {}),
+  };
 }

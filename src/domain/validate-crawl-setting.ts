@@ -12,9 +12,10 @@ const compiled = TypeCompiler.Compile(InstantCrawlerSettingSchema);
  */
 export function validateCrawlSetting(input: unknown, fieldPrefix = 'setting'): FieldError[] {
   const errors: FieldError[] = [];
-  for (const error of compiled.Errors(input)) {
+  for (const outer of compiled.Errors(input)) {
+    const error = innermost(outer);
     const field = `${fieldPrefix}${error.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`;
-    errors.push({ field, reason: reasonOf(error) });
+    errors.push({ field, reason: error.message });
     if (errors.length >= 20) break;
   }
   if (errors.length > 0) return errors;
@@ -23,13 +24,14 @@ export function validateCrawlSetting(input: unknown, fieldPrefix = 'setting'): F
 
 /**
  * Every optional field is `T | null`, whose own message is "Expected union value"; the useful
- * reason is the failure inside the non-null branch (e.g. "Expected integer to be less or equal to 64").
+ * error is the failure inside the non-null branch (e.g. "Expected integer to be less or equal to
+ * 64"), with its own path (`/screenshot/viewport_width`, not `/screenshot`).
  */
-function reasonOf(error: ValueError): string {
+function innermost(error: ValueError): ValueError {
   for (const branch of error.errors) {
     for (const inner of branch) {
-      if (inner.message !== 'Expected null') return reasonOf(inner);
+      if (inner.message !== 'Expected null') return innermost(inner);
     }
   }
-  return error.message;
+  return error;
 }

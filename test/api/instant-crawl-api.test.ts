@@ -521,6 +521,17 @@ describe('request validation', () => {
     }
   });
 
+  test('a screenshot viewport out of range: 400 naming the nested field', async () => {
+    assertFieldError(
+      await postSetting({ setting: { seed_urls: [seed()], screenshot: { viewport_width: 100 } } }),
+      'setting.screenshot.viewport_width',
+    );
+    assertFieldError(
+      await postSetting({ setting: { seed_urls: [seed()], screenshot: { viewport_height: 5000 } } }),
+      'setting.screenshot.viewport_height',
+    );
+  });
+
   test('execution_timeout 259200 (the maximum) is accepted', async () => {
     const response = await postSetting({
       setting: { seed_urls: [seed()], documents_limit: 1, execution_timeout: 259200 },

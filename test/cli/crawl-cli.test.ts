@@ -10,7 +10,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { probeChromium } from '../../src/browser/chromium-launch.js';
+import { loadConfig } from '../../src/config/config.js';
 import { readCsvGz, readTarGz, recordsOf } from '../support/artifact-readers.js';
+import { jpegSize } from '../support/jpeg-size.js';
+import { type ScriptSite, startScriptSite } from '../support/script-site.js';
 import { startTrapServer, type TrapServer } from '../support/trap-server.js';
 
 const MAIN_JS = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -146,6 +150,16 @@ describe('kumo crawl usage errors', () => {
     { name: "--allow '('", args: (out) => ['--allow', '(', '--out', out], message: /--allow/ },
     { name: "--deny '['", args: (out) => ['--deny', '[', '--out', out], message: /--deny/ },
     { name: 'missing --out', args: () => [], message: /--out/ },
+    {
+      name: '--viewport 1366',
+      args: (out) => ['--viewport', '1366', '--out', out],
+      message: /--viewport: .*WIDTHxHEIGHT/,
+    },
+    {
+      name: '--viewport 100x600',
+      args: (out) => ['--viewport', '100x600', '--out', out],
+      message: /--viewport \(width\): .*320/,
+    },
     { name: 'unknown option', args: (out) => ['--depht', '1', '--out', out], message: /--depht/ },
   ];
   for (const { name, args, message } of cases) {
@@ -184,6 +198,69 @@ describe('kumo crawl usage errors', () => {
     assert.match(result.stderr, /URL/);
   });
 });
+
+const chromium = await probeChromium(loadConfig(process.env).chromiumPath);
+
+describe(
+  'kumo crawl with the browser',
+  { skip: chromium.available ? false : `no browser here: ${chromium.reason}` },
+  () => {
+    let site: ScriptSite;
+    before(async () => {
+      site = await startScriptSite();
+    });
+    after(async () => {
+      await site.close();
+    });
+
+    test('--spa --screenshot --viewport --full-page: script links followed, full-height JPEGs', async () => {
+      const out = path.join(await tempDir(), 'out');
+      const result = await runCli([
+        'crawl',
+        `${site.baseUrl}/script-links`,
+        '--spa',
+        '--screenshot',
+        '--viewport',
+        '800x600',
+        '--full-page',
+        '--out',
+        out,
+      ]);
+      assert.equal(result.code, 0, result.stderr);
+      const rows = recordsOf(readCsvGz(path.join(out, 'url_list.csv.gz')));
+      assert.deepEqual(rows.map((row) => new URL(row.crawl_url!).pathname).sort(), [
+        '/plain/one',
+        '/plain/two',
+        '/script-links',
+      ]);
+      const entries = await readTarGz(path.join(out, 'crawl_objects.tar.gz'));
+      const shots = [...entries.keys()].filter((name) => name.endsWith('/cap_org.jpg'));
+      assert.equal(shots.length, 3);
+      for (const name of shots) {
+        const size = jpegSize(entries.get(name)!);
+        assert.equal(size.width, 800);
+        assert.ok(size.height >= 600, `${name}: ${size.height}`);
+      }
+    });
+
+    test('without the browser --screenshot fails with exit 1 and says how to install it', async () => {
+      const out = path.join(await tempDir(), 'out');
+      const child = spawn(
+        process.execPath,
+        [MAIN_JS, 'crawl', `${site.baseUrl}/plain/one`, '--screenshot', '--out', out],
+        {
+          env: { ...process.env, KUMO_CHROMIUM_PATH: '/nonexistent/chromium' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      assert.equal(code, 1, stderr);
+      assert.match(stderr, /no Chromium executable at \/nonexistent\/chromium.*apt-get install chromium/);
+    });
+  },
+);
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -3,6 +3,7 @@
  * tar.gz bundle, read back with libraries independent of the code that wrote them.
  */
 import { createReadStream, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { extract } from 'tar-stream';
 
@@ -66,9 +67,18 @@ export function parseCsvText(text: string): string[][] {
 
 /** Every entry of a tar.gz (all gzip members) by name, in archive order. */
 export async function readTarGz(file: string): Promise<Map<string, Buffer>> {
+  const source = createReadStream(file).pipe(createGunzip());
+  return readTarStream(source);
+}
+
+/** Every entry of an uncompressed tar held in memory (a downloaded, gunzipped bundle). */
+export function readTar(tar: Buffer): Promise<Map<string, Buffer>> {
+  return readTarStream(Readable.from([tar]));
+}
+
+async function readTarStream(source: Readable): Promise<Map<string, Buffer>> {
   const entries = new Map<string, Buffer>();
   const extractor = extract();
-  const source = createReadStream(file).pipe(createGunzip());
   source.on('error', (error) => extractor.destroy(error));
   source.pipe(extractor);
   for await (const entry of extractor) {

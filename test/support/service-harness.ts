@@ -182,7 +182,8 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const config = loadConfig(
-    {},
+    // The browser the machine has, as `kumo serve` would find it.
+    { KUMO_CHROMIUM_PATH: process.env.KUMO_CHROMIUM_PATH },
     {
       dataDir,
       host: '127.0.0.1',

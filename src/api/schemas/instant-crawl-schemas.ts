@@ -30,6 +30,9 @@ export const CrawlHistorySchema = Type.Object({
       description: 'download path relative to the download base, or "-" when there is no artifact',
     }),
   ),
+  message: Type.Optional(
+    Type.String({ description: 'why the run failed; only on runs that ended 2040 "fault" (extension)' }),
+  ),
 });
 
 export const RequestCrawlSchema = {

@@ -1,0 +1,213 @@
+/**
+ * Local fixture site of pages that only make sense in a browser: links written by scripts, a
+ * hash-routed app, a page that never stops polling, a page whose script never arrives, a tall
+ * page, pages behind basic auth, redirects, sub-resources and a Shift_JIS page. Records every
+ * request (path and headers) so tests can assert what the browser fetched.
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export interface ScriptSite {
+  baseUrl: string;
+  requests: { path: string; headers: IncomingHttpHeaders }[];
+  hitsOf(path: string): number;
+  close(): Promise<void>;
+}
+
+export const SITE_USER = 'render';
+export const SITE_PASSWORD = 'p4ss';
+/** Height of the tall page's content in CSS pixels. */
+export const TALL_PAGE_HEIGHT = 4000;
+
+const HTML = 'text/html; charset=utf-8';
+
+function html(title: string, body: string, head = ''): string {
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title>${head}</head><body>${body}</body></html>`;
+}
+
+/** Links the page's script inserts 50 ms after load: none of them is in the served HTML. */
+const SCRIPT_LINKS = html(
+  'Script links',
+  `<h1>Script links</h1><nav id="nav"></nav>
+<script>
+  setTimeout(() => {
+    for (const target of ['/plain/one', '/plain/two']) {
+      const a = document.createElement('a');
+      a.href = target;
+      a.textContent = target;
+      document.getElementById('nav').appendChild(a);
+    }
+    document.title = 'Script links (rendered)';
+  }, 50);
+</script>`,
+);
+
+/** A hash router: the route decides the content and the links, all under one HTTP URL. */
+const HASH_APP = html(
+  'Hash app',
+  `<main id="view"></main>
+<script>
+  const routes = {
+    '': '<h1>Home</h1><a href="#/a">A</a> <a href="#/b">B</a>',
+    '#/a': '<h1>Route A</h1><a href="#/c">C</a>',
+    '#/b': '<h1>Route B</h1>',
+    '#/c': '<h1>Route C</h1>',
+  };
+  const show = () => {
+    document.getElementById('view').innerHTML = routes[location.hash] ?? '<h1>Unknown</h1>';
+  };
+  addEventListener('hashchange', show);
+  show();
+</script>`,
+);
+
+/** Polls its server every 100 ms forever: the network never goes idle. */
+const BUSY = html(
+  'Busy',
+  `<div id="out"></div>
+<script>
+  setTimeout(() => {
+    const a = document.createElement('a');
+    a.href = '/plain/one';
+    a.textContent = 'one';
+    document.getElementById('out').appendChild(a);
+  }, 30);
+  let n = 0;
+  setInterval(() => fetch('/busy/poll?n=' + n++).catch(() => {}), 100);
+</script>`,
+);
+
+/** A blocking script that never arrives: the document never finishes parsing. */
+const HANG = html('Hang', '<p>before</p><script src="/never.js"></script><p>after</p>');
+
+const TALL = html(
+  'Tall',
+  `<div style="height:${TALL_PAGE_HEIGHT}px;background:linear-gradient(#fff,#036)">tall</div>`,
+);
+
+/** Its script is behind basic auth too: it only runs when the browser sends the credentials. */
+const AUTH_PAGE = html('Protected', '<p>protected page</p><script src="/auth/app.js"></script>');
+const AUTH_SCRIPT = `document.body.insertAdjacentHTML('beforeend',
+  '<p id="loaded">app loaded</p><a href="/auth/next">next</a>');`;
+
+const LANDING = html(
+  'Landing',
+  '<p>landed</p><script>document.body.insertAdjacentHTML("beforeend", \'<a href="child">child</a>\')</script>',
+);
+
+const WITH_RESOURCES = html(
+  'Resources',
+  '<img src="/res/pixel.gif" alt=""><script src="/res/lib.js"></script><a href="/plain/one">one</a>',
+  '<link rel="stylesheet" href="/res/style.css">',
+);
+
+/** A script redirect: the page replaces itself with /plain/two. */
+const SCRIPT_REDIRECT = html(
+  'Moving',
+  `<script>setTimeout(() => { location.href = '/plain/two'; }, 20);</script>`,
+);
+
+// "日本語のページ" in Shift_JIS, hand-encoded because Node's TextEncoder only speaks UTF-8.
+const SJIS_TEXT = Buffer.from([
+  0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x82, 0xcc, 0x83, 0x79, 0x81, 0x5b, 0x83, 0x57,
+]);
+const SJIS_PAGE = Buffer.concat([
+  Buffer.from('<html><head><meta charset="Shift_JIS"><title>sjis</title></head><body><p id="jp">'),
+  SJIS_TEXT,
+  Buffer.from('</p></body></html>'),
+]);
+
+const PIXEL_GIF = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
+
+/** A page that loads an image from `imageUrl` (another host), to test the address policy. */
+export function pageWithImageFrom(imageUrl: string): string {
+  return html('Foreign image', `<img src="${imageUrl}" alt=""><p>foreign image</p>`);
+}
+
+export async function startScriptSite(
+  host = '127.0.0.1',
+  extraPages: Record<string, string> = {},
+): Promise<ScriptSite> {
+  const requests: ScriptSite['requests'] = [];
+  const sockets = new Set<Socket>();
+  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer) => {
+    res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  const authorized = (headers: IncomingHttpHeaders) =>
+    headers.authorization === `Basic ${Buffer.from(`${SITE_USER}:${SITE_PASSWORD}`).toString('base64')}`;
+
+  const server = createServer((req, res) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    requests.push({ path: req.url ?? '/', headers: req.headers });
+    if (path in extraPages) return send(res, 200, HTML, extraPages[path]!);
+    switch (path) {
+      case '/robots.txt':
+        return send(res, 200, 'text/plain', 'User-agent: *\nDisallow: /forbidden\n');
+      case '/script-links':
+        return send(res, 200, HTML, SCRIPT_LINKS);
+      case '/plain/one':
+      case '/plain/two':
+        return send(res, 200, HTML, html(path, `<p>${path}</p>`));
+      case '/hash-app':
+        return send(res, 200, HTML, HASH_APP);
+      case '/busy':
+        return send(res, 200, HTML, BUSY);
+      case '/busy/poll':
+        return send(res, 200, 'application/json', '{"ok":true}');
+      case '/hang':
+        return send(res, 200, HTML, HANG);
+      case '/never.js':
+        return; // never answered; the socket is destroyed when the server closes
+      case '/tall':
+        return send(res, 200, HTML, TALL);
+      case '/auth/page':
+      case '/auth/next':
+      case '/auth/app.js':
+        if (!authorized(req.headers)) {
+          res.writeHead(401, { 'www-authenticate': 'Basic realm="fixture"', 'content-type': 'text/plain' });
+          return res.end('unauthorized');
+        }
+        if (path === '/auth/app.js') return send(res, 200, 'text/javascript', AUTH_SCRIPT);
+        return send(res, 200, HTML, path === '/auth/page' ? AUTH_PAGE : html('Next', '<p>next</p>'));
+      case '/r/start':
+        res.writeHead(302, { location: '/r/landing' });
+        return res.end();
+      case '/r/landing':
+        return send(res, 200, HTML, LANDING);
+      case '/r/child':
+        return send(res, 200, HTML, html('Child', '<p>child</p>'));
+      case '/resources':
+        return send(res, 200, HTML, WITH_RESOURCES);
+      case '/res/pixel.gif':
+        return send(res, 200, 'image/gif', PIXEL_GIF);
+      case '/res/lib.js':
+        return send(res, 200, 'text/javascript', 'window.libLoaded = true;');
+      case '/res/style.css':
+        return send(res, 200, 'text/css', 'body { margin: 0 }');
+      case '/script-redirect':
+        return send(res, 200, HTML, SCRIPT_REDIRECT);
+      case '/sjis':
+        return send(res, 200, 'text/html; charset=Shift_JIS', SJIS_PAGE);
+      default:
+        return send(res, 404, 'text/plain', 'not found');
+    }
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('no address');
+  return {
+    baseUrl: `http://${host}:${address.port}`,
+    requests,
+    hitsOf: (wanted) => requests.filter((request) => request.path.split('?')[0] === wanted).length,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
