@@ -1,9 +1,10 @@
-import type { BrowserContext, Page, Request, Route } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { AddressPolicy } from '../net/address-policy.js';
 import type { BrowserPool } from './browser-pool.js';
 import { CHROMIUM_INSTALL_HINT, probeChromium } from './chromium-launch.js';
 import { DECLARE_UTF8, DOCUMENT_HEIGHT } from './in-page-scripts.js';
 import { NetworkIdleTracker } from './network-idle.js';
+import { RequestInterceptor } from './request-interceptor.js';
 
 /** One HTML page to render: the main document was already fetched by the crawler. */
 export interface RenderRequest {
@@ -59,15 +60,6 @@ export interface RenderTiming {
 const JPEG_QUALITY = 80;
 /** Chromium cannot capture taller surfaces in one piece; taller pages are cut at this height. */
 export const MAX_CAPTURE_HEIGHT = 16_384;
-/** Response headers that described the wire encoding of a body the browser now gets decoded. */
-const WIRE_HEADERS = new Set([
-  'content-encoding',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-]);
-
 /** Renders pages in Chromium through a BrowserPool; a crashed browser is replaced and the page retried once. */
 export class ChromiumRenderer implements PageRenderer {
   constructor(
@@ -113,16 +105,15 @@ export class ChromiumRenderer implements PageRenderer {
         serviceWorkers: 'block',
         acceptDownloads: false,
       },
-      (context) => this.withinLimit(context, request, () => this.capture(context, request)),
+      (context) => this.withinLimit(request, () => this.capture(context, request)),
     );
   }
 
-  /** Ends the render when the page limit passes or the run stops, by closing its context. */
-  private async withinLimit<T>(
-    context: BrowserContext,
-    request: RenderRequest,
-    work: () => Promise<T>,
-  ): Promise<T> {
+  /**
+   * Ends the render when the page limit passes or the run stops; the pool then closes the
+   * context, which ends whatever the page was still doing.
+   */
+  private async withinLimit<T>(request: RenderRequest, work: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const limit = new Promise<never>((_resolve, reject) => {
@@ -144,44 +135,12 @@ export class ChromiumRenderer implements PageRenderer {
   }
 
   private async capture(context: BrowserContext, request: RenderRequest): Promise<RenderedPage> {
-    const target = new URL(request.url);
-    const scriptNavigations: string[] = [];
-    const blockedRequests: string[] = [];
-    const refusals = new Map<string, Promise<string | undefined>>();
-    let documentServed = false;
     const network = new NetworkIdleTracker(context);
-
-    await context.route('**/*', async (route: Route, sub: Request) => {
-      const page = sub.frame().page();
-      const isTopNavigation = sub.isNavigationRequest() && sub.frame() === page.mainFrame();
-      if (isTopNavigation && !documentServed && sameDocument(sub.url(), target)) {
-        documentServed = true;
-        return route.fulfill({
-          status: request.document.status,
-          headers: servedHeaders(request.document.headers),
-          body: request.document.body,
-        });
-      }
-      if (isTopNavigation) {
-        // A script redirect: the crawler decides whether that URL is crawled, not the browser.
-        scriptNavigations.push(sub.url());
-        return route.abort('aborted');
-      }
-      const url = new URL(sub.url());
-      let refusal = refusals.get(url.hostname);
-      if (refusal === undefined) {
-        refusal = this.addresses.refusalOfHost(url.hostname);
-        refusals.set(url.hostname, refusal);
-      }
-      const reason = await refusal;
-      if (reason !== undefined) {
-        blockedRequests.push(`${sub.url()}: ${reason}`);
-        return route.abort('blockedbyclient');
-      }
-      const authorization = request.authorizationFor(url);
-      if (authorization === undefined) return route.continue();
-      return route.continue({ headers: { ...sub.headers(), authorization } });
-    });
+    const interceptor = new RequestInterceptor(
+      { url: new URL(request.url), response: request.document, authorizationFor: request.authorizationFor },
+      this.addresses,
+    );
+    await context.route('**/*', (route, sub) => interceptor.handle(route, sub));
 
     const page = await context.newPage();
     const crashed = new Promise<never>((_resolve, reject) =>
@@ -199,7 +158,13 @@ export class ChromiumRenderer implements PageRenderer {
       }
       const screenshot = await this.screenshotOf(page, request);
       const dom = await serializeDom(page);
-      return { dom, screenshot, scriptNavigations, blockedRequests, networkIdle };
+      return {
+        dom,
+        screenshot,
+        scriptNavigations: interceptor.scriptNavigations,
+        blockedRequests: interceptor.blockedRequests,
+        networkIdle,
+      };
     };
     return Promise.race([steps(), crashed]);
   }
@@ -232,22 +197,6 @@ export class ChromiumRenderer implements PageRenderer {
 async function serializeDom(page: Page): Promise<string> {
   await page.evaluate(DECLARE_UTF8);
   return page.content();
-}
-
-function sameDocument(requested: string, target: URL): boolean {
-  const url = new URL(requested);
-  url.hash = '';
-  const bare = new URL(target);
-  bare.hash = '';
-  return url.href === bare.href;
-}
-
-function servedHeaders(headers: Record<string, string>): Record<string, string> {
-  const served: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (!WIRE_HEADERS.has(name)) served[name] = value;
-  }
-  return served;
 }
 
 /** Errors after which a new browser (or page process) may well succeed. */

@@ -1,0 +1,99 @@
+import type { Request, Route } from 'playwright-core';
+import type { AddressPolicy } from '../net/address-policy.js';
+
+/** Response headers that described the wire encoding of a body the browser now gets decoded. */
+const WIRE_HEADERS = new Set([
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+]);
+
+export interface InterceptedDocument {
+  /** Where the page is shown (fragment included); its request is answered with `response`. */
+  url: URL;
+  response: { status: number; headers: Record<string, string>; body: Buffer };
+  /** Authorization header value for a sub-request, where the crawl's credentials apply. */
+  authorizationFor(url: URL): string | undefined;
+}
+
+/**
+ * Every request of a rendered page passes here. The main document is answered with the response
+ * the crawler already fetched; a later top-level navigation (a script redirect) is refused and
+ * remembered, because which URLs are crawled is the crawler's decision; sub-requests are checked
+ * against the address policy and get the crawl's credentials where they apply.
+ */
+export class RequestInterceptor {
+  readonly scriptNavigations: string[] = [];
+  readonly blockedRequests: string[] = [];
+  private documentServed = false;
+  /** Address verdict per host name, so a page's many requests to one host resolve it once. */
+  private readonly refusals = new Map<string, Promise<string | undefined>>();
+
+  constructor(
+    private readonly document: InterceptedDocument,
+    private readonly addresses: AddressPolicy,
+  ) {}
+
+  /** Route handler; never throws (a route of a page closed meanwhile simply fails). */
+  async handle(route: Route, request: Request): Promise<void> {
+    try {
+      await this.decide(route, request);
+    } catch {
+      // The context was closed (timeout, stop) while the request waited: nothing left to answer.
+    }
+  }
+
+  private async decide(route: Route, request: Request): Promise<void> {
+    if (this.isTopNavigation(request)) {
+      if (!this.documentServed && sameDocument(request.url(), this.document.url)) {
+        this.documentServed = true;
+        const { status, headers, body } = this.document.response;
+        return route.fulfill({ status, headers: servedHeaders(headers), body });
+      }
+      this.scriptNavigations.push(request.url());
+      return route.abort('aborted');
+    }
+    const url = new URL(request.url());
+    let refusal = this.refusals.get(url.hostname);
+    if (refusal === undefined) {
+      refusal = this.addresses.refusalOfHost(url.hostname);
+      this.refusals.set(url.hostname, refusal);
+    }
+    const reason = await refusal;
+    if (reason !== undefined) {
+      this.blockedRequests.push(`${request.url()}: ${reason}`);
+      return route.abort('blockedbyclient');
+    }
+    const authorization = this.document.authorizationFor(url);
+    if (authorization === undefined) return route.continue();
+    return route.continue({ headers: { ...request.headers(), authorization } });
+  }
+
+  private isTopNavigation(request: Request): boolean {
+    if (!request.isNavigationRequest()) return false;
+    try {
+      const frame = request.frame();
+      return frame === frame.page().mainFrame();
+    } catch {
+      return false; // a worker's request has no frame
+    }
+  }
+}
+
+function sameDocument(requested: string, target: URL): boolean {
+  const url = new URL(requested);
+  url.hash = '';
+  const bare = new URL(target);
+  bare.hash = '';
+  return url.href === bare.href;
+}
+
+function servedHeaders(headers: Record<string, string>): Record<string, string> {
+  const served: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!WIRE_HEADERS.has(name)) served[name] = value;
+  }
+  return served;
+}
