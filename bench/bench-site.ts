@@ -4,6 +4,8 @@ import type { BenchSiteOptions } from './bench-site-pages.js';
 
 export interface BenchSite {
   baseUrl: string;
+  /** Process id of the server, so memory figures can leave it out. */
+  pid: number;
   requestCount(): Promise<number>;
   close(): Promise<void>;
 }
@@ -16,6 +18,7 @@ export async function startBenchSite(options: BenchSiteOptions): Promise<BenchSi
   const [message] = (await once(child, 'message')) as [{ port: number }];
   return {
     baseUrl: `http://127.0.0.1:${message.port}`,
+    pid: child.pid!,
     async requestCount() {
       child.send({ type: 'count' });
       const [reply] = (await once(child, 'message')) as [{ count: number }];

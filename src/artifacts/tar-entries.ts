@@ -13,6 +13,8 @@ export interface TarFile {
   name: string;
   data: Uint8Array;
   mtimeSeconds: number;
+  /** The data is compressed already (JPEG): the bundle stores it as is. */
+  compressed?: boolean;
 }
 
 /** Header(s), data and padding of each file, concatenated. */

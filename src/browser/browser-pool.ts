@@ -4,7 +4,7 @@ import { CHROMIUM_ARGS } from './chromium-launch.js';
 
 export interface BrowserPoolOptions {
   executablePath: string;
-  /** Pages (each in its own context) open at once. */
+  /** Pages rendering at once, over all runs. */
   pages: number;
   /** The browser is closed after this long without a page in use, to give its memory back. */
   idleCloseMs: number;
@@ -17,10 +17,9 @@ export interface BrowserPoolEvents {
 }
 
 /**
- * One Chromium for the whole process, shared by every run, started on first use. Each page gets
- * a fresh context (its own cookies, cache and credentials), closed after use, so nothing of one
- * page or run leaks into the next. A browser that crashed or was killed is started again by the
- * next caller.
+ * One Chromium for the whole process, shared by every run, started on first use, with a bound
+ * on the pages rendering at once. Runs hold contexts of their own (see ChromiumRenderSession).
+ * A browser that crashed or was killed is started again by the next caller.
  */
 export class BrowserPool {
   private readonly slots: Semaphore;
@@ -35,28 +34,21 @@ export class BrowserPool {
     this.slots = new Semaphore(options.pages);
   }
 
-  /**
-   * Runs `use` with a new context of its own once a page slot is free; the context is closed
-   * afterwards whatever happens.
-   */
-  async withContext<T>(
-    contextOptions: BrowserContextOptions,
-    use: (context: BrowserContext) => Promise<T>,
-  ): Promise<T> {
+  /** Waits for one of the `pages` slots; every render holds one. */
+  async acquirePage(): Promise<void> {
     await this.slots.acquire();
     clearTimeout(this.idleTimer);
-    try {
-      const browser = await this.connected();
-      const context = await browser.newContext(contextOptions);
-      try {
-        return await use(context);
-      } finally {
-        await context.close().catch(() => undefined);
-      }
-    } finally {
-      this.slots.release();
-      this.scheduleIdleClose();
-    }
+  }
+
+  releasePage(): void {
+    this.slots.release();
+    this.scheduleIdleClose();
+  }
+
+  /** A new context in the running browser (started first if need be). */
+  async newContext(options: BrowserContextOptions): Promise<BrowserContext> {
+    const browser = await this.connected();
+    return browser.newContext(options);
   }
 
   get executablePath(): string {

@@ -1,21 +1,29 @@
-import type { BrowserContext } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 
 /** No request in flight for this long counts as idle (the usual "networkidle" window). */
 const QUIET_MS = 500;
 
 /**
- * Counts the requests a context has in flight, to wait until the network has gone quiet: what a
- * script-built page needs before its links exist.
+ * Counts the requests a page has in flight, to wait until the network has gone quiet: what a
+ * script-built page needs before its links exist. Listens until disposed.
  */
 export class NetworkIdleTracker {
   private inFlight = 0;
   private lastChange = Date.now();
-  private readonly listeners = new Set<() => void>();
+  private listener: (() => void) | undefined;
+  private readonly onStart = (_request: Request) => this.change(+1);
+  private readonly onEnd = (_request: Request) => this.change(-1);
 
-  constructor(context: BrowserContext) {
-    context.on('request', () => this.change(+1));
-    context.on('requestfinished', () => this.change(-1));
-    context.on('requestfailed', () => this.change(-1));
+  constructor(private readonly page: Page) {
+    page.on('request', this.onStart);
+    page.on('requestfinished', this.onEnd);
+    page.on('requestfailed', this.onEnd);
+  }
+
+  dispose(): void {
+    this.page.off('request', this.onStart);
+    this.page.off('requestfinished', this.onEnd);
+    this.page.off('requestfailed', this.onEnd);
   }
 
   /**
@@ -36,10 +44,10 @@ export class NetworkIdleTracker {
       };
       const finish = (quiet: boolean) => {
         clearTimeout(timer);
-        this.listeners.delete(check);
+        this.listener = undefined;
         resolve(quiet);
       };
-      this.listeners.add(check);
+      this.listener = check;
       check();
     });
   }
@@ -47,6 +55,6 @@ export class NetworkIdleTracker {
   private change(delta: number): void {
     this.inFlight = Math.max(0, this.inFlight + delta);
     this.lastChange = Date.now();
-    for (const listener of this.listeners) listener();
+    this.listener?.();
   }
 }

@@ -1,13 +1,12 @@
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import type { ObjectSpool } from '../artifacts/object-spool.js';
-import { encodeTarFiles } from '../artifacts/tar-entries.js';
+import { bundleMembersOf } from '../artifacts/bundle-members.js';
 import { CHROMIUM_INSTALL_HINT } from '../browser/chromium-launch.js';
-import type { PageRenderer } from '../browser/page-renderer.js';
-import { type CrawlSettings, rendersPages } from '../domain/crawl-settings.js';
+import type { PageRenderer, RenderSession } from '../browser/render-types.js';
+import { type CrawlSettings, DEFAULT_VIEWPORT, rendersPages } from '../domain/crawl-settings.js';
 import type { FrontierEntry, RunDataStore, RunProgress } from '../store/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { kindByContentType } from './file-kinds.js';
+import { CredentialRules } from './credential-rules.js';
 import { HostPacer } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { IdentityCache } from './identity-cache.js';
@@ -48,10 +47,6 @@ export interface CrawlControl {
 /** How a run ended; an internal failure is thrown instead (state 2040). */
 export type CrawlOutcome = 'completed' | 'limit_reached' | 'cancelled' | 'timed_out' | 'interrupted';
 
-const gzipAsync = promisify(gzip);
-/** Level of the per-page gzip members of the bundle: most of the size gain of 6 at a third of the CPU. */
-const BUNDLE_GZIP_LEVEL = 3;
-
 /** How long in-flight fetches may take to unwind after a cancel or timeout. */
 const STOP_GRACE_MS = 3000;
 
@@ -69,15 +64,16 @@ export async function runCrawl(
   const onCancel = () => stop.abort('cancelled');
   control.cancelSignal.addEventListener('abort', onCancel, { once: true });
   if (control.cancelSignal.aborted) stop.abort('cancelled');
-  if (rendersPages(settings)) await ensureRenderer(deps.renderer);
+  const session = rendersPages(settings) ? await openRenderSession(settings, deps) : undefined;
   const remainingMs = Math.max(0, (control.deadlineMicros - deps.clock.nowMicros()) / 1000);
   const deadlineTimer = setTimeout(() => stop.abort('timed_out'), Math.min(remainingMs, 2 ** 31 - 1));
   try {
-    const crawl = new CrawlLoop(settings, deps, control, stop.signal);
+    const crawl = new CrawlLoop(settings, deps, control, stop.signal, session);
     crawl.seed();
     await crawl.run();
   } finally {
     clearTimeout(deadlineTimer);
+    await session?.close();
     control.cancelSignal.removeEventListener('abort', onCancel);
   }
   if (stop.signal.aborted) return stop.signal.reason === 'timed_out' ? 'timed_out' : 'cancelled';
@@ -94,6 +90,7 @@ class CrawlLoop {
   private readonly robots: RobotsRules;
   private readonly policy: PageFetchPolicy;
   private readonly renderContext: RenderContext | undefined;
+  private readonly credentials: CredentialRules;
   private readonly userAgent: string;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly knownIdentities = new IdentityCache();
@@ -111,25 +108,19 @@ class CrawlLoop {
     private readonly deps: CrawlEngineDeps,
     private readonly control: CrawlControl,
     private readonly stopSignal: AbortSignal,
+    session: RenderSession | undefined,
   ) {
     this.scope = new CrawlScope(settings);
     this.pacer = new HostPacer(settings.delaySeconds * 1000);
     this.userAgent = settings.userAgent ?? deps.defaultUserAgent;
+    this.credentials = new CredentialRules(settings);
     this.policy = {
       headersFor: (url) => this.headersFor(url),
       refuseRedirect: (target) => this.refuseRedirect(target),
       acceptsContentType: (contentType) => this.acceptsContentType(contentType),
     };
     this.robots = new RobotsRules(deps.fetcher, this.policy, deps.limits, this.userAgent, stopSignal);
-    if (rendersPages(settings) && deps.renderer !== undefined) {
-      this.renderContext = {
-        renderer: deps.renderer,
-        settings,
-        userAgent: this.userAgent,
-        authorizationFor: (url) => this.headersFor(url).authorization,
-        signal: stopSignal,
-      };
-    }
+    this.renderContext = session && { session, settings, signal: stopSignal };
   }
 
   /** Puts the seeds in the frontier on the first start; a resumed run keeps its frontier. */
@@ -240,10 +231,11 @@ class CrawlLoop {
     });
     const { commit, bundleFiles } = recorded;
     if (bundleFiles !== undefined) {
-      // Compressed on libuv's thread pool, off the crawl's thread; packing the bundle later is a copy.
-      const member = await gzipAsync(encodeTarFiles(bundleFiles), { level: BUNDLE_GZIP_LEVEL });
+      // Compressed now, so packing the bundle at the end of the run is a copy.
+      const members = await bundleMembersOf(bundleFiles);
       if (this.stopSignal.aborted) return;
-      commit.object = { offset: this.deps.spool.append([member]), bytes: member.length };
+      const bytes = members.reduce((sum, member) => sum + member.length, 0);
+      commit.object = { offset: this.deps.spool.append(members), bytes };
     }
     if (!commit.row.ok) this.errors += 1;
     const added = this.deps.store.commitPage(commit);
@@ -266,18 +258,9 @@ class CrawlLoop {
   private headersFor(url: URL): Record<string, string> {
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: '*/*' };
     if (this.settings.language !== null) headers['accept-language'] = this.settings.language;
-    const auth = this.settings.authorization;
-    if (auth !== null && this.credentialsApplyTo(url)) {
-      headers.authorization = `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}`;
-    }
+    const authorization = this.credentials.authorizationFor(url);
+    if (authorization !== undefined) headers.authorization = authorization;
     return headers;
-  }
-
-  /** decisions.md: credentials go to url_pattern matches, else only to the seed hosts, never elsewhere. */
-  private credentialsApplyTo(url: URL): boolean {
-    const pattern = this.settings.authorization?.urlPattern;
-    if (pattern) return pattern.test(url.href);
-    return this.settings.seedUrls.some((seed) => new URL(seed).host === url.host);
   }
 
   private async refuseRedirect(target: URL): Promise<string | undefined> {
@@ -333,12 +316,26 @@ class CrawlLoop {
   }
 }
 
-/** A run that needs the browser fails at once (state 2040) when there is none, saying how to get one. */
-async function ensureRenderer(renderer: PageRenderer | undefined): Promise<void> {
+/**
+ * The run's browser session. A run that needs the browser fails at once (state 2040) when there
+ * is none, saying how to get one.
+ */
+async function openRenderSession(settings: CrawlSettings, deps: CrawlEngineDeps): Promise<RenderSession> {
+  const renderer = deps.renderer;
   if (renderer === undefined) {
     throw new Error(`browser rendering is not available in this process: ${CHROMIUM_INSTALL_HINT}`);
   }
   await renderer.ensureAvailable();
+  const userAgent = settings.userAgent ?? deps.defaultUserAgent;
+  const credentials = new CredentialRules(settings);
+  return renderer.openSession({
+    userAgent,
+    language: settings.language,
+    viewport: settings.screenshot
+      ? { width: settings.screenshot.width, height: settings.screenshot.height }
+      : DEFAULT_VIEWPORT,
+    authorizationFor: (url) => credentials.authorizationFor(url),
+  });
 }
 
 function hostOf(url: string): string {

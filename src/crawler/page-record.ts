@@ -1,6 +1,6 @@
 import { objectFolderOf } from '../artifacts/folder-path.js';
 import type { TarFile } from '../artifacts/tar-entries.js';
-import type { RenderedPage } from '../browser/page-renderer.js';
+import type { RenderedPage } from '../browser/render-types.js';
 import { type CrawlSettings, takesLinksFromRenderedDom } from '../domain/crawl-settings.js';
 import type { FrontierEntry, LinkRow, NewFrontierEntry, PageCommit, UrlRow } from '../store/run-data.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
@@ -216,7 +216,9 @@ function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
     if (rendered) files.push({ name: `${folder}dom.html`, data: Buffer.from(rendered.dom), mtimeSeconds });
   }
   files.push({ name: `${folder}meta.json`, data: Buffer.from(JSON.stringify(meta, null, 2)), mtimeSeconds });
-  if (screenshot !== undefined) files.push({ name: `${folder}cap_org.jpg`, data: screenshot, mtimeSeconds });
+  if (screenshot !== undefined) {
+    files.push({ name: `${folder}cap_org.jpg`, data: screenshot, mtimeSeconds, compressed: true });
+  }
   return files;
 }
 

@@ -1,5 +1,5 @@
-import { type PageRenderer, type RenderedPage, RenderFailure } from '../browser/page-renderer.js';
-import { type CrawlSettings, DEFAULT_VIEWPORT, takesLinksFromRenderedDom } from '../domain/crawl-settings.js';
+import { type RenderedPage, RenderFailure, type RenderSession } from '../browser/render-types.js';
+import { type CrawlSettings, takesLinksFromRenderedDom } from '../domain/crawl-settings.js';
 import type { FrontierEntry } from '../store/run-data.js';
 import { kindByContentType } from './file-kinds.js';
 import type { PageFetchResult } from './page-fetch.js';
@@ -8,10 +8,8 @@ import type { PageFetchResult } from './page-fetch.js';
 export type RenderOutcome = { kind: 'rendered'; page: RenderedPage } | { kind: 'failed'; reason: string };
 
 export interface RenderContext {
-  renderer: PageRenderer;
+  session: RenderSession;
   settings: CrawlSettings;
-  userAgent: string;
-  authorizationFor(url: URL): string | undefined;
   signal: AbortSignal;
 }
 
@@ -35,16 +33,11 @@ export async function renderFetchedPage(
   if (shownAt.hash === '') shownAt.hash = new URL(entry.url).hash;
   const screenshot = settings.screenshot;
   try {
-    const page = await context.renderer.render({
+    const page = await context.session.render({
       url: shownAt.href,
       document: { status: result.status, headers: result.headers, body: result.body },
-      userAgent: context.userAgent,
-      language: settings.language,
-      viewport:
-        screenshot === null ? DEFAULT_VIEWPORT : { width: screenshot.width, height: screenshot.height },
       screenshot: screenshot === null ? 'none' : screenshot.fullPage ? 'full' : 'viewport',
       waitForNetworkIdle: takesLinksFromRenderedDom(settings),
-      authorizationFor: context.authorizationFor,
       signal: context.signal,
     });
     return { kind: 'rendered', page };

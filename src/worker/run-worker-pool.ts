@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PageRenderer } from '../browser/page-renderer.js';
+import type { PageRenderer } from '../browser/render-types.js';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { HttpFetcher } from '../crawler/http-fetcher.js';
