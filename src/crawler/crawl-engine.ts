@@ -60,11 +60,11 @@ export async function runCrawl(
   deps: CrawlEngineDeps,
   control: CrawlControl,
 ): Promise<CrawlOutcome> {
+  const session = rendersPages(settings) ? await openRenderSession(settings, deps) : undefined;
   const stop = new AbortController();
   const onCancel = () => stop.abort('cancelled');
   control.cancelSignal.addEventListener('abort', onCancel, { once: true });
   if (control.cancelSignal.aborted) stop.abort('cancelled');
-  const session = rendersPages(settings) ? await openRenderSession(settings, deps) : undefined;
   const remainingMs = Math.max(0, (control.deadlineMicros - deps.clock.nowMicros()) / 1000);
   const deadlineTimer = setTimeout(() => stop.abort('timed_out'), Math.min(remainingMs, 2 ** 31 - 1));
   try {
