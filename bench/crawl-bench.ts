@@ -15,7 +15,6 @@ import { createUndiciFetcher } from '../src/crawler/http-fetcher.js';
 import { type BenchOptions, benchOptions, USAGE } from './bench-options.js';
 import { startBenchSite } from './bench-site.js';
 import { plainBench } from './plain-bench.js';
-import { renderedBench } from './rendered-bench.js';
 
 let options: BenchOptions;
 try {
@@ -34,8 +33,11 @@ process.stdout.write(
   `bench:crawl  ${pages} pages of ~${pageBytes} bytes, ${linksPerPage} links each, concurrency ${concurrency}\n`,
 );
 try {
-  if (options.rendering) await renderedBench(options, options.rendering, site, folder, fetcher);
-  else await plainBench(options, site, folder, fetcher);
+  if (options.rendering) {
+    // Loaded only when rendering, so the plain crawl's RSS does not include Playwright.
+    const { renderedBench } = await import('./rendered-bench.js');
+    await renderedBench(options, options.rendering, site, folder, fetcher);
+  } else await plainBench(options, site, folder, fetcher);
 } finally {
   await fetcher.close();
   await site.close();

@@ -17,3 +17,6 @@ echo "chromium: installing Debian's chromium package"
 "${as_root[@]}" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq chromium fonts-noto-cjk >/dev/null
 echo "chromium: installed ($(/usr/bin/chromium --version 2>/dev/null))"
+if [ "$chromium_path" != /usr/bin/chromium ]; then
+  echo "chromium: KUMO_CHROMIUM_PATH is $chromium_path; set it to /usr/bin/chromium to use this one"
+fi

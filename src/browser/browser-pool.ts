@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
 import { Semaphore } from '../util/semaphore.js';
 import { CHROMIUM_ARGS } from './chromium-launch.js';
 
@@ -81,19 +81,20 @@ export class BrowserPool {
   }
 
   private async launch(): Promise<Browser> {
-    const launching = chromium.launch({
-      executablePath: this.options.executablePath,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      // The service usually runs as an unprivileged user in a container; Chromium's setuid
-      // sandbox is not available there, and pages are isolated by contexts and the address policy.
-      chromiumSandbox: false,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-    });
     try {
-      const browser = await launching;
+      // Loaded on first use: playwright-core adds tens of megabytes to a process that never renders.
+      const { chromium } = await import('playwright-core');
+      const browser = await chromium.launch({
+        executablePath: this.options.executablePath,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        // The service usually runs as an unprivileged user in a container; Chromium's setuid
+        // sandbox is not available there, and pages are isolated by contexts and the address policy.
+        chromiumSandbox: false,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      });
       browser.on('disconnected', () => {
         if (!this.closed) this.events.lost?.();
       });
