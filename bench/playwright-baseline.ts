@@ -1,8 +1,7 @@
 /**
  * The yardstick for Kumo's rendering: the plainest Playwright loop that does the same work per
- * page (navigate, take the DOM, take a JPEG), with none of Kumo's per-page isolation (a fresh
- * context per page), request routing, address checks or packaging. The gap between the two is
- * what those cost.
+ * page (navigate, take the DOM, take a JPEG), without Kumo's crawling, request routing, address
+ * checks or packaging.
  */
 import { type Browser, chromium, type Page } from 'playwright-core';
 import type { RenderingOptions } from './bench-options.js';

@@ -2,8 +2,13 @@ import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-
 import { Semaphore } from '../util/semaphore.js';
 import { CHROMIUM_ARGS } from './chromium-launch.js';
 
+/** A browser that has not started by then will not: the run fails instead of waiting. */
+const LAUNCH_TIMEOUT_MS = 30_000;
+
 export interface BrowserPoolOptions {
   executablePath: string;
+  /** Chromium's own sandbox for renderer processes (cannot be used when running as root). */
+  sandbox: boolean;
   /** Pages rendering at once, over all runs. */
   pages: number;
   /** The browser is closed after this long without a page in use, to give its memory back. */
@@ -26,6 +31,10 @@ export class BrowserPool {
   private browser: Promise<Browser> | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** Runs holding a context: the browser is not closed for idleness under them. */
+  private sessions = 0;
+  /** Set while the pool itself closes the browser, which is then not reported as lost. */
+  private closingBrowser = false;
 
   constructor(
     private readonly options: BrowserPoolOptions,
@@ -42,6 +51,16 @@ export class BrowserPool {
 
   releasePage(): void {
     this.slots.release();
+    this.scheduleIdleClose();
+  }
+
+  sessionOpened(): void {
+    this.sessions += 1;
+    clearTimeout(this.idleTimer);
+  }
+
+  sessionClosed(): void {
+    this.sessions -= 1;
     this.scheduleIdleClose();
   }
 
@@ -86,17 +105,16 @@ export class BrowserPool {
       const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({
         executablePath: this.options.executablePath,
+        timeout: LAUNCH_TIMEOUT_MS,
         headless: true,
         args: CHROMIUM_ARGS,
-        // The service usually runs as an unprivileged user in a container; Chromium's setuid
-        // sandbox is not available there, and pages are isolated by contexts and the address policy.
-        chromiumSandbox: false,
+        chromiumSandbox: this.options.sandbox,
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
       browser.on('disconnected', () => {
-        if (!this.closed) this.events.lost?.();
+        if (!this.closed && !this.closingBrowser) this.events.lost?.();
       });
       this.events.launched?.(browser.version());
       return browser;
@@ -108,9 +126,9 @@ export class BrowserPool {
 
   private scheduleIdleClose(): void {
     clearTimeout(this.idleTimer);
-    if (this.slots.inUse > 0 || this.closed) return;
+    if (this.slots.inUse > 0 || this.sessions > 0 || this.closed) return;
     this.idleTimer = setTimeout(() => {
-      if (this.slots.inUse === 0) void this.shutDownBrowser();
+      if (this.slots.inUse === 0 && this.sessions === 0) void this.shutDownBrowser();
     }, this.options.idleCloseMs);
     this.idleTimer.unref();
   }
@@ -119,6 +137,11 @@ export class BrowserPool {
     const current = this.browser;
     this.browser = undefined;
     const browser = await current?.catch(() => undefined);
-    await browser?.close().catch(() => undefined);
+    this.closingBrowser = true;
+    try {
+      await browser?.close().catch(() => undefined);
+    } finally {
+      this.closingBrowser = false;
+    }
   }
 }

@@ -18,7 +18,12 @@ export function createRenderer(
   events: BrowserPoolEvents = {},
 ): RendererHandle {
   const pool = new BrowserPool(
-    { executablePath: config.chromiumPath, pages: config.browserPages, idleCloseMs: BROWSER_IDLE_CLOSE_MS },
+    {
+      executablePath: config.chromiumPath,
+      sandbox: sandboxOf(config.browserSandbox),
+      pages: config.browserPages,
+      idleCloseMs: BROWSER_IDLE_CLOSE_MS,
+    },
     events,
   );
   const renderer = new ChromiumRenderer(pool, addresses, {
@@ -26,4 +31,10 @@ export function createRenderer(
     pageTimeoutMs: config.browserPageTimeoutSeconds * 1000,
   });
   return { renderer, pool };
+}
+
+/** auto: the sandbox, unless the process runs as root, where Chromium refuses to start with it. */
+function sandboxOf(setting: KumoConfig['browserSandbox']): boolean {
+  if (setting === 'auto') return process.getuid?.() !== 0;
+  return setting === 'on';
 }

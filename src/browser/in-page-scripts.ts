@@ -10,9 +10,10 @@ export const DOCUMENT_HEIGHT = `Math.max(
 )`;
 
 /**
- * The document serialized as text, doctype included. Charset declarations are rewritten to
- * utf-8 first, since the DOM is saved as UTF-8 whatever the page was served in (a Shift_JIS
- * declaration would otherwise mislabel the file). One evaluation instead of two round trips.
+ * The document serialized as text, doctype included, and the address it now shows (a script may
+ * have moved it with history.pushState; its relative links are meant for that address). Charset
+ * declarations are rewritten to utf-8 first, since the DOM is saved as UTF-8 whatever the page
+ * was served in (a Shift_JIS declaration would otherwise mislabel the file).
  */
 export const SERIALIZE_DOM = `(() => {
   for (const meta of document.querySelectorAll('meta[charset]')) meta.setAttribute('charset', 'utf-8');
@@ -22,5 +23,6 @@ export const SERIALIZE_DOM = `(() => {
     }
   }
   const doctype = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : '';
-  return doctype + (document.documentElement ? document.documentElement.outerHTML : '');
+  const html = doctype + (document.documentElement ? document.documentElement.outerHTML : '');
+  return { html, location: location.href };
 })()`;

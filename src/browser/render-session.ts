@@ -1,6 +1,7 @@
-import type { BrowserContext } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { AddressPolicy } from '../net/address-policy.js';
 import type { BrowserPool } from './browser-pool.js';
+import { HostVerdicts } from './host-verdicts.js';
 import { RenderTab } from './render-tab.js';
 import {
   RenderFailure,
@@ -13,6 +14,8 @@ import {
 
 /** A tab is retired after this many renders, so a leaking site cannot grow one page forever. */
 const RENDERS_PER_TAB = 100;
+/** How long a browser that lost a page may take to report that it is gone. */
+const LOSS_SETTLE_MS = 2000;
 
 /**
  * The browser side of one run: a context of its own (cookies and storage live as long as the
@@ -24,21 +27,29 @@ export class ChromiumRenderSession implements RenderSession {
   private context: Promise<BrowserContext> | undefined;
   private idleTabs: RenderTab[] = [];
   private closed = false;
+  private readonly verdicts: HostVerdicts;
+  private readonly tabsByPage = new WeakMap<Page, RenderTab>();
 
   constructor(
     private readonly pool: BrowserPool,
     private readonly options: SessionOptions,
-    private readonly addresses: AddressPolicy,
+    addresses: AddressPolicy,
     private readonly timing: RenderTiming,
-  ) {}
+  ) {
+    this.verdicts = new HostVerdicts(addresses);
+    pool.sessionOpened();
+  }
 
   async render(request: RenderRequest): Promise<RenderedPage> {
+    if (request.signal.aborted || this.closed) throw new RenderFailure('run stopped');
     await this.pool.acquirePage();
     try {
       try {
         return await this.renderOnce(request);
       } catch (error) {
         if (!isBrowserLoss(error) || request.signal.aborted || this.closed) throw asFailure(error);
+        // A crashed page process leaves the browser fine; a lost page may mean a lost browser.
+        if (!/Target crashed/.test(firstLine(error))) await this.settleLoss();
         return await this.renderOnce(request).catch((retryError: unknown) => {
           throw asFailure(retryError);
         });
@@ -49,41 +60,97 @@ export class ChromiumRenderSession implements RenderSession {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     this.idleTabs = [];
     const context = await this.context?.catch(() => undefined);
     this.context = undefined;
     await context?.close().catch(() => undefined);
+    this.pool.sessionClosed();
   }
 
+  /**
+   * After a loss, gives a dying browser a moment to report its disconnection, so the retry
+   * starts a new one instead of reusing a context that only looks alive.
+   */
+  private async settleLoss(): Promise<void> {
+    const browser = (await this.context?.catch(() => undefined))?.browser();
+    if (browser === null || browser === undefined || !browser.isConnected()) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, LOSS_SETTLE_MS);
+      function done(): void {
+        clearTimeout(timer);
+        browser?.off('disconnected', done);
+        resolve();
+      }
+      browser.once('disconnected', done);
+    });
+  }
+
+  /** Takes a tab and renders, all within the page limit: a hung browser cannot stall the run. */
   private async renderOnce(request: RenderRequest): Promise<RenderedPage> {
-    const tab = await this.takeTab();
+    let tab: RenderTab | undefined;
     let reusable = false;
+    let over = false;
     try {
-      const page = await this.withinLimit(request.signal, tab.render(request));
-      reusable = !tab.crashed && tab.uses < RENDERS_PER_TAB && !this.closed;
+      const page = await this.withinLimit(request.signal, async () => {
+        const taken = await this.takeTab();
+        // The limit passed while the tab was being opened: nobody will close it but us.
+        if (over) {
+          void taken.close();
+          throw new RenderFailure('run stopped');
+        }
+        tab = taken;
+        return taken.render(request);
+      });
+      reusable = tab !== undefined && tab.uses < RENDERS_PER_TAB && !tab.crashed && !this.closed;
       return page;
     } finally {
-      if (reusable) this.idleTabs.push(tab);
-      else void tab.close();
+      over = true;
+      if (tab !== undefined) {
+        if (reusable) this.park(tab);
+        else void tab.close();
+      }
     }
+  }
+
+  /**
+   * Pauses a tab's document while it waits for the next page, so nothing of it keeps running.
+   * The tab is offered at once (a render waiting for it would otherwise open another tab);
+   * takeTab waits for the pause to finish.
+   */
+  private park(tab: RenderTab): void {
+    tab.pause();
+    this.idleTabs.push(tab);
   }
 
   private async takeTab(): Promise<RenderTab> {
     if (this.closed) throw new RenderFailure('run stopped');
     const context = await this.liveContext();
-    const tab = this.idleTabs.pop();
-    if (tab !== undefined) return tab;
-    return RenderTab.open(context, this.options, this.addresses, this.timing);
+    for (let tab = this.idleTabs.pop(); tab !== undefined; tab = this.idleTabs.pop()) {
+      if ((await tab.paused()) && tab.usable) return tab;
+      void tab.close();
+    }
+    const tab = await RenderTab.open(context, this.options, this.verdicts, this.timing);
+    this.tabsByPage.set(tab.page, tab);
+    return tab;
   }
 
   /** The run's context, made again (with a browser started again) when the browser was lost. */
   private async liveContext(): Promise<BrowserContext> {
-    const current = await this.context?.catch(() => undefined);
+    const pending = this.context;
+    const current = await pending?.catch(() => undefined);
     if (current?.browser()?.isConnected()) return current;
+    // Another render may have replaced the lost context while this one waited: use theirs.
+    if (this.context !== pending && this.context !== undefined) return this.liveContext();
     this.idleTabs = [];
+    this.context = this.newContext();
+    return this.context;
+  }
+
+  private async newContext(): Promise<BrowserContext> {
     const { userAgent, language, viewport } = this.options;
-    this.context = this.pool.newContext({
+    const context = await this.pool.newContext({
       viewport,
       deviceScaleFactor: 1,
       userAgent,
@@ -91,11 +158,26 @@ export class ChromiumRenderSession implements RenderSession {
       serviceWorkers: 'block',
       acceptDownloads: false,
     });
-    return this.context;
+    // Routed per context, not per page, so a popup a script opens is caught too: its requests
+    // are refused (it belongs to no tab) and the popup itself is closed at once.
+    await context.route('**/*', (route, request) => {
+      let tab: RenderTab | undefined;
+      try {
+        tab = this.tabsByPage.get(request.frame().page());
+      } catch {
+        tab = undefined;
+      }
+      if (tab !== undefined) return tab.route(route, request);
+      return route.abort('blockedbyclient').catch(() => undefined);
+    });
+    context.on('page', (page) => {
+      void page.opener().then((opener) => (opener === null ? undefined : page.close()));
+    });
+    return context;
   }
 
-  /** Ends the render when the page limit passes or the run stops; its tab is then closed. */
-  private async withinLimit<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  /** Ends the work when the page limit passes or the run stops; its tab is then closed. */
+  private async withinLimit<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const limit = new Promise<never>((_resolve, reject) => {
@@ -106,10 +188,12 @@ export class ChromiumRenderSession implements RenderSession {
       );
       onAbort = () => reject(new RenderFailure('run stopped'));
       signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
     });
-    work.catch(() => undefined);
+    const working = work();
+    working.catch(() => undefined);
     try {
-      return await Promise.race([work, limit]);
+      return await Promise.race([working, limit]);
     } finally {
       clearTimeout(timer);
       if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);

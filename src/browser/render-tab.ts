@@ -1,18 +1,22 @@
 import type { BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
-import type { AddressPolicy } from '../net/address-policy.js';
+import type { HostVerdicts } from './host-verdicts.js';
 import { DOCUMENT_HEIGHT, SERIALIZE_DOM } from './in-page-scripts.js';
 import { NetworkIdleTracker } from './network-idle.js';
 import type { RenderedPage, RenderRequest, RenderTiming, SessionOptions } from './render-types.js';
 import { RequestInterceptor } from './request-interceptor.js';
 
 const JPEG_QUALITY = 80;
+/** Pausing or blanking a healthy tab is instant; longer means the tab is stuck and is retired. */
+const PARK_TIMEOUT_MS = 5000;
 /** Chromium cannot capture taller surfaces in one piece; taller pages are cut at this height. */
 export const MAX_CAPTURE_HEIGHT = 16_384;
 
 /**
  * One browser page, reused for page after page of a run: opening a page costs more than
- * rendering one. Between two renders nothing of the old document may act: its requests are
- * refused, and a page shown again at the same address is reloaded from a blank page.
+ * rendering one. Between two renders the old document's scripts are paused and any request
+ * outside a render is refused, so nothing of it acts; a page shown again at the same address
+ * (another hash route) is loaded afresh from a blank page. (Blanking every time instead costs
+ * a quarter of the throughput: Chromium swaps renderer processes for about:blank.)
  */
 export class RenderTab {
   /** Renders done; the session retires a tab after a number of them. */
@@ -20,56 +24,99 @@ export class RenderTab {
   /** Set when the page's process died; the tab is not used again. */
   crashed = false;
   private interceptor: RequestInterceptor | undefined;
-  private onCrash: (() => void) | undefined;
+  private onLoss: ((reason: string) => void) | undefined;
+  private pausing: Promise<boolean> = Promise.resolve(true);
 
   private constructor(
-    private readonly page: Page,
+    readonly page: Page,
     private readonly cdp: CDPSession,
     private readonly options: SessionOptions,
-    private readonly addresses: AddressPolicy,
+    private readonly verdicts: HostVerdicts,
     private readonly timing: RenderTiming,
   ) {
     page.on('crash', () => {
       this.crashed = true;
-      this.onCrash?.();
+      this.onLoss?.('Target crashed: the page process died');
     });
+    // A killed browser closes its pages: the render ends now, not after its idle wait.
+    page.on('close', () => this.onLoss?.('Target page, context or browser has been closed'));
   }
 
+  /** A new tab in the run's context; its requests reach it through the session's route. */
   static async open(
     context: BrowserContext,
     options: SessionOptions,
-    addresses: AddressPolicy,
+    verdicts: HostVerdicts,
     timing: RenderTiming,
   ): Promise<RenderTab> {
     const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    const tab = new RenderTab(page, cdp, options, addresses, timing);
-    await page.route('**/*', (route, request) => tab.route(route, request));
-    return tab;
+    try {
+      const cdp = await context.newCDPSession(page);
+      return new RenderTab(page, cdp, options, verdicts, timing);
+    } catch (error) {
+      await page.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  get usable(): boolean {
+    return !this.crashed && !this.page.isClosed();
   }
 
   async render(request: RenderRequest): Promise<RenderedPage> {
     this.uses += 1;
-    const target = new URL(request.url);
     const interceptor = new RequestInterceptor(
-      { url: target, response: request.document, authorizationFor: this.options.authorizationFor },
-      this.addresses,
+      {
+        url: new URL(request.url),
+        response: request.document,
+        authorizationFor: this.options.authorizationFor,
+      },
+      this.verdicts,
     );
     const network = new NetworkIdleTracker(this.page);
-    const crashed = new Promise<never>((_resolve, reject) => {
-      this.onCrash = () => reject(new Error('Target crashed: the page process died'));
+    const lost = new Promise<never>((_resolve, reject) => {
+      this.onLoss = (reason) => reject(new Error(reason));
     });
-    crashed.catch(() => undefined);
+    lost.catch(() => undefined);
     try {
-      // Same address but for the fragment: goto would only scroll or fire hashchange in the
-      // old document. A blank page in between makes it a fresh load of the fetched response.
-      if (withoutHash(this.page.url()) === withoutHash(target.href)) await this.page.goto('about:blank');
+      await this.withinPark(this.cdp.send('Emulation.setScriptExecutionDisabled', { value: false }));
+      // Same address but for the fragment: goto would only change the hash of the old document.
+      if (withoutHash(this.page.url()) === withoutHash(request.url)) {
+        await this.withinPark(this.page.goto('about:blank'));
+      }
       this.interceptor = interceptor;
-      return await Promise.race([this.steps(request, interceptor, network), crashed]);
+      return await Promise.race([this.steps(request, interceptor, network), lost]);
     } finally {
       this.interceptor = undefined;
-      this.onCrash = undefined;
+      this.onLoss = undefined;
       network.dispose();
+    }
+  }
+
+  /** Starts pausing the shown document's scripts until the next render. */
+  pause(): void {
+    this.pausing = this.usable
+      ? this.withinPark(this.cdp.send('Emulation.setScriptExecutionDisabled', { value: true })).then(
+          () => true,
+          () => false,
+        )
+      : Promise.resolve(false);
+  }
+
+  /** Whether the last pause took: false when the tab is unfit for another render. */
+  paused(): Promise<boolean> {
+    return this.pausing;
+  }
+
+  private async withinPark<T>(work: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const limit = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error('the tab does not answer')), PARK_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([work, limit]);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -86,13 +133,15 @@ export class RenderTab {
     const started = Date.now();
     const bound = this.timing.idleWaitMs;
     await this.page.waitForLoadState('load', { timeout: bound }).catch(() => undefined);
-    let networkIdle = true;
-    if (request.waitForNetworkIdle)
+    let networkIdle: boolean | null = null;
+    if (request.waitForNetworkIdle) {
       networkIdle = await network.idle(Math.max(0, bound - (Date.now() - started)));
+    }
     const screenshot = request.screenshot === 'none' ? undefined : await this.capture(request.screenshot);
-    const dom = await this.page.evaluate<string>(SERIALIZE_DOM);
+    const { html, location } = await this.page.evaluate<{ html: string; location: string }>(SERIALIZE_DOM);
     return {
-      dom,
+      dom: html,
+      location,
       screenshot,
       scriptNavigations: interceptor.scriptNavigations,
       blockedRequests: interceptor.blockedRequests,
@@ -116,11 +165,10 @@ export class RenderTab {
     return Buffer.from(data, 'base64');
   }
 
-  /** Requests outside a render come from a document that is done with: refused. */
-  private async route(route: Route, request: Request): Promise<void> {
+  /** Every request of this tab: a render's go through its interceptor, any other is refused. */
+  async route(route: Route, request: Request): Promise<void> {
     const interceptor = this.interceptor;
     if (interceptor !== undefined) return interceptor.handle(route, request);
-    if (request.url().startsWith('about:')) return route.continue().catch(() => undefined);
     await route.abort('aborted').catch(() => undefined);
   }
 }

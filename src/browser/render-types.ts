@@ -27,14 +27,19 @@ export interface RenderRequest {
 export interface RenderedPage {
   /** The DOM serialized after rendering (UTF-8 text). */
   dom: string;
+  /** The address the page shows once rendered; the base of its relative links. */
+  location: string;
   /** JPEG, when a screenshot was asked for. */
   screenshot: Buffer | undefined;
   /** Top-level navigations the page's scripts started (a script redirect); not followed here. */
   scriptNavigations: string[];
   /** Sub-requests refused by the address policy, with the reason. */
   blockedRequests: string[];
-  /** False when the network was still busy at the end of the bounded idle wait. */
-  networkIdle: boolean;
+  /**
+   * wait_type 2: false when the network was still busy at the end of the bounded idle wait;
+   * null when idleness was not waited for.
+   */
+  networkIdle: boolean | null;
 }
 
 export interface RenderTiming {

@@ -1,5 +1,5 @@
 import type { Request, Route } from 'playwright-core';
-import type { AddressPolicy } from '../net/address-policy.js';
+import type { HostVerdicts } from './host-verdicts.js';
 
 /** Response headers that described the wire encoding of a body the browser now gets decoded. */
 const WIRE_HEADERS = new Set([
@@ -28,12 +28,10 @@ export class RequestInterceptor {
   readonly scriptNavigations: string[] = [];
   readonly blockedRequests: string[] = [];
   private documentServed = false;
-  /** Address verdict per host name, so a page's many requests to one host resolve it once. */
-  private readonly refusals = new Map<string, Promise<string | undefined>>();
 
   constructor(
     private readonly document: InterceptedDocument,
-    private readonly addresses: AddressPolicy,
+    private readonly verdicts: HostVerdicts,
   ) {}
 
   /** Route handler; never throws (a route of a page closed meanwhile simply fails). */
@@ -56,19 +54,18 @@ export class RequestInterceptor {
       return route.abort('aborted');
     }
     const url = new URL(request.url());
-    let refusal = this.refusals.get(url.hostname);
-    if (refusal === undefined) {
-      refusal = this.addresses.refusalOfHost(url.hostname);
-      this.refusals.set(url.hostname, refusal);
-    }
-    const reason = await refusal;
+    const reason = await this.verdicts.refusalOf(url.hostname);
     if (reason !== undefined) {
       this.blockedRequests.push(`${request.url()}: ${reason}`);
       return route.abort('blockedbyclient');
     }
     const authorization = this.document.authorizationFor(url);
-    if (authorization === undefined) return route.continue();
-    return route.continue({ headers: { ...request.headers(), authorization } });
+    if (authorization === undefined && this.verdicts.allowsEverything) return route.continue();
+    // Fetched hop by hop: a redirect goes back to the browser as a new request, checked here
+    // again, so credentials never follow it to another host and no hop reaches a refused address.
+    const headers = authorization === undefined ? request.headers() : { ...request.headers(), authorization };
+    const response = await route.fetch({ headers, maxRedirects: 0 });
+    return route.fulfill({ response });
   }
 
   private isTopNavigation(request: Request): boolean {
@@ -77,7 +74,7 @@ export class RequestInterceptor {
       const frame = request.frame();
       return frame === frame.page().mainFrame();
     } catch {
-      return false; // a worker's request has no frame
+      return false; // a request without a frame (a service worker's) is no page navigation
     }
   }
 }

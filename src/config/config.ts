@@ -22,6 +22,7 @@ export interface KumoConfig {
   retryCount: number;
   retryBaseDelayMs: number;
   chromiumPath: string;
+  browserSandbox: 'auto' | 'on' | 'off';
   browserPages: number;
   browserIdleWaitSeconds: number;
   browserPageTimeoutSeconds: number;
@@ -52,6 +53,15 @@ function integer(min: number, max: number): Parser<number> {
     const value = Number(raw);
     if (value < min || value > max)
       throw new ConfigError(`${name}: must be between ${min} and ${max}, got ${raw}`);
+    return value;
+  };
+}
+
+function oneOf<T extends string>(values: readonly T[]): Parser<T> {
+  return (raw, name) => {
+    const value = raw.trim().toLowerCase() as T;
+    if (!values.includes(value))
+      throw new ConfigError(`${name}: expected one of ${values.join(', ')}, got "${raw}"`);
     return value;
   };
 }
@@ -231,6 +241,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     fallback: '/usr/bin/chromium',
   },
   {
+    key: 'browserSandbox',
+    env: 'KUMO_BROWSER_SANDBOX',
+    doc: "Chromium's sandbox: auto (on unless running as root, where Chromium cannot use it), on, off",
+    parse: oneOf(['auto', 'on', 'off'] as const),
+    fallback: 'auto',
+  },
+  {
     key: 'browserPages',
     env: 'KUMO_BROWSER_PAGES',
     doc: 'browser pages rendering at once in this process',
@@ -240,7 +257,7 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
   {
     key: 'browserIdleWaitSeconds',
     env: 'KUMO_BROWSER_IDLE_WAIT_SECONDS',
-    doc: 'longest wait for the network to go idle on a rendered page (wait_type 2)',
+    doc: 'longest wait for the load event and, with wait_type 2, for the network to go idle',
     parse: integer(1, 120),
     fallback: 10,
   },

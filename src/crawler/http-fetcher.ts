@@ -93,7 +93,9 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    const lower = name.toLowerCase();
+    // Cookies may hold commas (Expires=Wed, ...): one per line, as browsers take them.
+    headers[lower] = Array.isArray(value) ? value.join(lower === 'set-cookie' ? '\n' : ', ') : value;
   }
   return headers;
 }

@@ -79,11 +79,13 @@ export function recordPage(
   if (kind === 'html') {
     const decoded = decodeHtml(body, headers['content-type']);
     charset = decoded.charset;
-    page =
-      rendered && takesLinksFromRenderedDom(context.settings)
-        ? renderedPageOf(rendered)
-        : extractPage(decoded.text);
-    followLinks(entry, new URL(result.finalUrl), page, headers, commit, discoveredIdentities, context);
+    const fromDom = rendered !== undefined && takesLinksFromRenderedDom(context.settings);
+    page = fromDom ? renderedPageOf(rendered) : extractPage(decoded.text);
+    // Rendered links are relative to where the page ended up (history.pushState may move it).
+    const pageUrl = new URL(
+      fromDom && /^https?:/.test(rendered.location) ? rendered.location : result.finalUrl,
+    );
+    followLinks(entry, pageUrl, page, headers, commit, discoveredIdentities, context);
   }
   const bundleFiles = bundleFilesOf({
     entry,

@@ -22,6 +22,11 @@ export class AddressPolicy {
       : [];
   }
 
+  /** `KUMO_ALLOW_PRIVATE_NETWORKS=true`: every address may be reached. */
+  get allowsEverything(): boolean {
+    return this.allowPrivate === true;
+  }
+
   /** Why this address may not be reached, or undefined when it may. */
   refusalOf(address: string): string | undefined {
     if (this.allowPrivate === true) return undefined;

@@ -22,6 +22,7 @@ import { readCsvGz, readTarGz, recordsOf } from '../support/artifact-readers.js'
 import { jpegSize } from '../support/jpeg-size.js';
 import {
   pageWithImageFrom,
+  pageWithPopupTo,
   SITE_PASSWORD,
   SITE_USER,
   type ScriptSite,
@@ -31,7 +32,10 @@ import {
 
 const USER_AGENT = 'KumoRenderTest/1.0';
 const IDLE_WAIT_SECONDS = 2;
-const PAGE_TIMEOUT_SECONDS = 4;
+/** Generous: a loaded 2-core machine may take seconds for a first render in a fresh browser. */
+const PAGE_TIMEOUT_SECONDS = 20;
+/** The renderer of the hard-limit tests. */
+const SHORT_PAGE_TIMEOUT_SECONDS = 3;
 const config = loadConfig(process.env, {
   browserIdleWaitSeconds: IDLE_WAIT_SECONDS,
   browserPageTimeoutSeconds: PAGE_TIMEOUT_SECONDS,
@@ -126,7 +130,7 @@ describe('crawling with browser rendering', { skip }, () => {
   };
   const metaOf = (run: CrawlRun, url: string) =>
     JSON.parse(fileOf(run, url, 'meta.json').toString('utf8')) as Record<string, unknown> & {
-      rendered: { network_idle: boolean; script_navigations: string[]; blocked_requests: string[] };
+      rendered: { network_idle: boolean | null; script_navigations: string[]; blocked_requests: string[] };
     };
 
   test('wait_type 2 takes links from the DOM after scripts ran; wait_type 0 does not see them', async () => {
@@ -160,6 +164,7 @@ describe('crawling with browser rendering', { skip }, () => {
       'source.html',
     ]);
     assert.deepEqual(jpegSize(fileOf(run, urlOf('/tall'), 'cap_org.jpg')), { width: 1366, height: 768 });
+    assert.equal(metaOf(run, urlOf('/tall')).rendered.network_idle, null, 'no idle wait without wait_type 2');
   });
 
   test('render_all captures the full page height', async () => {
@@ -194,19 +199,35 @@ describe('crawling with browser rendering', { skip }, () => {
     assert.equal(rowOf(run, urlOf('/busy')).is_crawl_ok, 'true');
     assert.equal(rowOf(run, urlOf('/plain/one')).is_crawl_ok, 'true');
     assert.equal(metaOf(run, urlOf('/busy')).rendered.network_idle, false);
-    assert.ok(seconds < PAGE_TIMEOUT_SECONDS + 4, `run took ${seconds} s`);
+    assert.ok(seconds < 15, `run took ${seconds} s; the idle wait is bounded at ${IDLE_WAIT_SECONDS} s`);
   });
 
-  test('a page that never finishes loading ends as a failed row and the run goes on', async () => {
-    const run = await crawl({
-      seed_urls: [urlOf('/hang'), urlOf('/plain/one')],
-      screenshot: { viewport_width: 800, viewport_height: 600, render_all: false },
-    });
-    const hang = rowOf(run, urlOf('/hang'));
-    assert.equal(hang.is_crawl_ok, 'false');
-    assert.equal(hang.http_status, '200', 'the row keeps the status of the document response');
-    assert.equal(rowOf(run, urlOf('/plain/one')).is_crawl_ok, 'true');
-    assert.equal(run.execution.outcome, 'completed');
+  test('pages that never finish (blocked parser, busy main thread) fail at the hard limit; the run goes on', async () => {
+    const short = createRenderer(
+      { ...config, browserPageTimeoutSeconds: SHORT_PAGE_TIMEOUT_SECONDS },
+      new AddressPolicy(true),
+    );
+    try {
+      const started = Date.now();
+      const run = await crawl(
+        {
+          seed_urls: [urlOf('/hang'), urlOf('/spin'), urlOf('/plain/one')],
+          screenshot: { viewport_width: 800, viewport_height: 600, render_all: false },
+        },
+        short,
+      );
+      for (const stuck of ['/hang', '/spin']) {
+        const row = rowOf(run, urlOf(stuck));
+        assert.equal(row.is_crawl_ok, 'false', stuck);
+        assert.equal(row.http_status, '200', `${stuck}: the row keeps the status of the document response`);
+      }
+      assert.equal(rowOf(run, urlOf('/plain/one')).is_crawl_ok, 'true');
+      assert.equal(run.execution.outcome, 'completed');
+      const seconds = (Date.now() - started) / 1000;
+      assert.ok(seconds < 4 * SHORT_PAGE_TIMEOUT_SECONDS, `run took ${seconds} s`);
+    } finally {
+      await short.pool.close();
+    }
   });
 
   test('basic auth reaches the page and its own scripts; the browser sends the crawl user agent', async () => {
@@ -222,6 +243,47 @@ describe('crawling with browser rendering', { skip }, () => {
     assert.equal(rowOf(run, urlOf('/auth/next')).is_crawl_ok, 'true');
     const scriptRequest = site.requests.find((request) => request.path === '/auth/app.js');
     assert.equal(scriptRequest?.headers['user-agent'], USER_AGENT);
+  });
+
+  test('credentials never follow a sub-resource redirect to another host', async () => {
+    const other = await startScriptSite({ host: '127.0.0.2' });
+    const host = await startScriptSite({ redirects: { '/auth/bounce.js': `${other.baseUrl}/res/lib.js` } });
+    try {
+      const page = `${host.baseUrl}/auth/bounce-page`;
+      const run = await crawl({
+        seed_urls: [page],
+        wait_type: 2,
+        authorizations: [{ type: 'BASIC', user: SITE_USER, password: SITE_PASSWORD }],
+      });
+      assert.equal(rowOf(run, page).is_crawl_ok, 'true');
+      const bounce = host.requests.find((request) => request.path === '/auth/bounce.js');
+      assert.ok(bounce?.headers.authorization, 'the seed host gets the credentials');
+      // Credentials are added by the crawler to the one hop it fetches; the browser's own
+      // follow-up request (when it makes one) never carries them.
+      for (const request of other.requests)
+        assert.equal(request.headers.authorization, undefined, request.path);
+    } finally {
+      await Promise.all([other.close(), host.close()]);
+    }
+  });
+
+  test('links of a page that moved itself with pushState resolve against its new address', async () => {
+    const run = await crawl({ seed_urls: [urlOf('/push-state')], wait_type: 2 });
+    assert.equal(rowOf(run, urlOf('/deep/dir/leaf')).is_crawl_ok, 'true');
+  });
+
+  test('a popup a page opens is closed before it loads anything', async () => {
+    const other = await startScriptSite({ host: '127.0.0.2' });
+    const popupTarget = `${other.baseUrl}/plain/one`;
+    const host = await startScriptSite({ pages: { '/popup': pageWithPopupTo(popupTarget) } });
+    try {
+      const page = `${host.baseUrl}/popup`;
+      const run = await crawl({ seed_urls: [page], wait_type: 2 });
+      assert.equal(rowOf(run, page).is_crawl_ok, 'true');
+      assert.equal(other.hitsOf('/plain/one'), 0);
+    } finally {
+      await Promise.all([other.close(), host.close()]);
+    }
   });
 
   test('after a redirect the row keeps the document response and links resolve against the target', async () => {
@@ -268,19 +330,31 @@ describe('crawling with browser rendering', { skip }, () => {
     assert.match(dom, /<meta charset="utf-8">/);
   });
 
-  test('a page cannot make the browser reach a private address the policy refuses', async () => {
-    const other = await startScriptSite('127.0.0.2');
-    const imageUrl = `${other.baseUrl}/res/pixel.gif`;
-    const host = await startScriptSite('127.0.0.1', { '/foreign': pageWithImageFrom(imageUrl) });
+  test('a page cannot make the browser reach a private address the policy refuses, even by redirect', async () => {
+    const other = await startScriptSite({ host: '127.0.0.2' });
+    const host = await startScriptSite({
+      pages: {
+        '/foreign': pageWithImageFrom(`${other.baseUrl}/res/pixel.gif`),
+        '/bounced': pageWithImageFrom('/bounce.gif'),
+      },
+      redirects: { '/bounce.gif': `${other.baseUrl}/res/pixel.gif` },
+    });
     const guarded = createRenderer(config, new AddressPolicy(['127.0.0.1/32']));
     try {
-      const foreign = `${host.baseUrl}/foreign`;
-      const run = await crawl({ seed_urls: [foreign], wait_type: 2 }, guarded);
-      assert.equal(rowOf(run, foreign).is_crawl_ok, 'true');
-      assert.equal(other.hitsOf('/res/pixel.gif'), 0);
-      const blocked = metaOf(run, foreign).rendered.blocked_requests;
-      assert.equal(blocked.length, 1);
+      const direct = `${host.baseUrl}/foreign`;
+      const bounced = `${host.baseUrl}/bounced`;
+      const run = await crawl({ seed_urls: [direct, bounced], wait_type: 2 }, guarded);
+      assert.equal(rowOf(run, direct).is_crawl_ok, 'true');
+      assert.equal(rowOf(run, bounced).is_crawl_ok, 'true');
+      const blocked = metaOf(run, direct).rendered.blocked_requests;
+      assert.equal(blocked.length, 1, JSON.stringify(blocked));
       assert.match(blocked[0]!, /127\.0\.0\.2 is a loopback address/);
+      assert.equal(host.hitsOf('/bounce.gif'), 1, 'the first hop, on an allowed address, was made');
+      assert.equal(
+        other.hitsOf('/res/pixel.gif'),
+        0,
+        'neither the direct request nor the redirect got through',
+      );
     } finally {
       await Promise.all([guarded.pool.close(), other.close(), host.close()]);
     }

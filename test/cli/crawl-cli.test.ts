@@ -14,7 +14,7 @@ import { probeChromium } from '../../src/browser/chromium-launch.js';
 import { loadConfig } from '../../src/config/config.js';
 import { readCsvGz, readTarGz, recordsOf } from '../support/artifact-readers.js';
 import { jpegSize } from '../support/jpeg-size.js';
-import { type ScriptSite, startScriptSite } from '../support/script-site.js';
+import { type ScriptSite, startScriptSite, TALL_PAGE_HEIGHT } from '../support/script-site.js';
 import { startTrapServer, type TrapServer } from '../support/trap-server.js';
 
 const MAIN_JS = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -218,6 +218,7 @@ describe(
       const result = await runCli([
         'crawl',
         `${site.baseUrl}/script-links`,
+        `${site.baseUrl}/tall`,
         '--spa',
         '--screenshot',
         '--viewport',
@@ -232,35 +233,40 @@ describe(
         '/plain/one',
         '/plain/two',
         '/script-links',
+        '/tall',
       ]);
       const entries = await readTarGz(path.join(out, 'crawl_objects.tar.gz'));
       const shots = [...entries.keys()].filter((name) => name.endsWith('/cap_org.jpg'));
-      assert.equal(shots.length, 3);
+      assert.equal(shots.length, 4);
       for (const name of shots) {
         const size = jpegSize(entries.get(name)!);
         assert.equal(size.width, 800);
-        assert.ok(size.height >= 600, `${name}: ${size.height}`);
+        if (name.includes('/tall-/'))
+          assert.ok(size.height >= TALL_PAGE_HEIGHT, `full height: ${size.height}`);
+        else assert.equal(size.height, 600, `${name}: a short page fills the viewport`);
       }
-    });
-
-    test('without the browser --screenshot fails with exit 1 and says how to install it', async () => {
-      const out = path.join(await tempDir(), 'out');
-      const child = spawn(
-        process.execPath,
-        [MAIN_JS, 'crawl', `${site.baseUrl}/plain/one`, '--screenshot', '--out', out],
-        {
-          env: { ...process.env, KUMO_CHROMIUM_PATH: '/nonexistent/chromium' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      const code = await new Promise((resolve) => child.on('close', resolve));
-      assert.equal(code, 1, stderr);
-      assert.match(stderr, /no Chromium executable at \/nonexistent\/chromium.*apt-get install chromium/);
     });
   },
 );
+
+describe('kumo crawl without the browser', () => {
+  test('--screenshot fails with exit 1 and says how to install it', async () => {
+    const out = path.join(await tempDir(), 'out');
+    const child = spawn(
+      process.execPath,
+      [MAIN_JS, 'crawl', `${trap.baseUrl}/`, '--screenshot', '--out', out],
+      {
+        env: { ...process.env, KUMO_CHROMIUM_PATH: '/nonexistent/chromium' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /no Chromium executable at \/nonexistent\/chromium.*apt-get install chromium/);
+  });
+});
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

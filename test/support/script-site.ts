@@ -42,7 +42,10 @@ const SCRIPT_LINKS = html(
 </script>`,
 );
 
-/** A hash router: the route decides the content and the links, all under one HTTP URL. */
+/**
+ * A hash router that reads the route once, at load: a tab that reused the previous document
+ * (a same-page fragment change) would show the wrong route.
+ */
 const HASH_APP = html(
   'Hash app',
   `<main id="view"></main>
@@ -53,13 +56,29 @@ const HASH_APP = html(
     '#/b': '<h1>Route B</h1>',
     '#/c': '<h1>Route C</h1>',
   };
-  const show = () => {
-    document.getElementById('view').innerHTML = routes[location.hash] ?? '<h1>Unknown</h1>';
-  };
-  addEventListener('hashchange', show);
-  show();
+  document.getElementById('view').innerHTML = routes[location.hash] ?? '<h1>Unknown</h1>';
 </script>`,
 );
+
+/** Moves itself with history.pushState, then writes a relative link meant for the new address. */
+const PUSH_STATE = html(
+  'Push state',
+  `<script>
+  history.pushState({}, '', '/deep/dir/');
+  document.body.insertAdjacentHTML('beforeend', '<a href="leaf">leaf</a>');
+</script>`,
+);
+
+/** Loads, then never gives the main thread back: only the hard page limit ends it. */
+const SPIN = html('Spin', `<p>spin</p><script>setTimeout(() => { for (;;) {} }, 0);</script>`);
+
+/** Opens a popup to `target` (another host) as soon as it runs. */
+export function pageWithPopupTo(target: string): string {
+  return html('Popup', `<p>popup</p><script>window.open(${JSON.stringify(target)});</script>`);
+}
+
+/** A protected page whose protected script redirects to `target` (another host). */
+const AUTH_BOUNCE_PAGE = html('Bounce', '<p>bounce</p><script src="/auth/bounce.js"></script>');
 
 /** Polls its server every 100 ms forever: the network never goes idle. */
 const BUSY = html(
@@ -124,10 +143,18 @@ export function pageWithImageFrom(imageUrl: string): string {
   return html('Foreign image', `<img src="${imageUrl}" alt=""><p>foreign image</p>`);
 }
 
-export async function startScriptSite(
-  host = '127.0.0.1',
-  extraPages: Record<string, string> = {},
-): Promise<ScriptSite> {
+export interface ScriptSiteOptions {
+  host?: string;
+  /** More pages: path -> HTML. */
+  pages?: Record<string, string>;
+  /** Redirects: path -> Location (302), behind basic auth when the path starts with /auth/. */
+  redirects?: Record<string, string>;
+}
+
+export async function startScriptSite(options: ScriptSiteOptions = {}): Promise<ScriptSite> {
+  const host = options.host ?? '127.0.0.1';
+  const extraPages = options.pages ?? {};
+  const redirects = options.redirects ?? {};
   const requests: ScriptSite['requests'] = [];
   const sockets = new Set<Socket>();
   const send = (res: ServerResponse, status: number, type: string, body: string | Buffer) => {
@@ -141,6 +168,14 @@ export async function startScriptSite(
     const path = (req.url ?? '/').split('?')[0]!;
     requests.push({ path: req.url ?? '/', headers: req.headers });
     if (path in extraPages) return send(res, 200, HTML, extraPages[path]!);
+    if (path in redirects) {
+      if (path.startsWith('/auth/') && !authorized(req.headers)) {
+        res.writeHead(401, { 'www-authenticate': 'Basic realm="fixture"' });
+        return res.end();
+      }
+      res.writeHead(302, { location: redirects[path]! });
+      return res.end();
+    }
     switch (path) {
       case '/robots.txt':
         return send(res, 200, 'text/plain', 'User-agent: *\nDisallow: /forbidden\n');
@@ -151,6 +186,12 @@ export async function startScriptSite(
         return send(res, 200, HTML, html(path, `<p>${path}</p>`));
       case '/hash-app':
         return send(res, 200, HTML, HASH_APP);
+      case '/push-state':
+        return send(res, 200, HTML, PUSH_STATE);
+      case '/deep/dir/leaf':
+        return send(res, 200, HTML, html('Leaf', '<p>leaf</p>'));
+      case '/spin':
+        return send(res, 200, HTML, SPIN);
       case '/busy':
         return send(res, 200, HTML, BUSY);
       case '/busy/poll':
@@ -161,6 +202,12 @@ export async function startScriptSite(
         return; // never answered; the socket is destroyed when the server closes
       case '/tall':
         return send(res, 200, HTML, TALL);
+      case '/auth/bounce-page':
+        if (!authorized(req.headers)) {
+          res.writeHead(401, { 'www-authenticate': 'Basic realm="fixture"' });
+          return res.end();
+        }
+        return send(res, 200, HTML, AUTH_BOUNCE_PAGE);
       case '/auth/page':
       case '/auth/next':
       case '/auth/app.js':

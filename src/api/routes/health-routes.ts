@@ -16,14 +16,7 @@ export interface HealthRoutesOptions {
 const HealthBody = Type.Object({
   status: Type.String(),
   message: Type.String(),
-  browser: Type.Optional(
-    Type.Object({
-      available: Type.Boolean(),
-      executable_path: Type.String(),
-      version: Type.Optional(Type.String()),
-      reason: Type.Optional(Type.String()),
-    }),
-  ),
+  browser: Type.Optional(Type.Object({ available: Type.Boolean() })),
 });
 
 const HealthSchema = {
@@ -51,12 +44,10 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
   });
 };
 
+/**
+ * Only whether rendering works: the check is public, and the browser's version and path would
+ * tell an attacker which exploits to try. `kumo serve` prints the details at start.
+ */
 function browserView(status: BrowserAvailability | undefined) {
-  if (status === undefined) return undefined;
-  return {
-    available: status.available,
-    executable_path: status.executablePath,
-    ...(status.version !== undefined && { version: status.version }),
-    ...(status.reason !== undefined && { reason: status.reason }),
-  };
+  return status === undefined ? undefined : { available: status.available };
 }
