@@ -161,6 +161,10 @@ export async function startScriptSite(options: ScriptSiteOptions = {}): Promise<
     res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
+  const challenge = (res: ServerResponse) => {
+    res.writeHead(401, { 'www-authenticate': 'Basic realm="fixture"', 'content-type': 'text/plain' });
+    res.end('unauthorized');
+  };
   const authorized = (headers: IncomingHttpHeaders) =>
     headers.authorization === `Basic ${Buffer.from(`${SITE_USER}:${SITE_PASSWORD}`).toString('base64')}`;
 
@@ -169,10 +173,7 @@ export async function startScriptSite(options: ScriptSiteOptions = {}): Promise<
     requests.push({ path: req.url ?? '/', headers: req.headers });
     if (path in extraPages) return send(res, 200, HTML, extraPages[path]!);
     if (path in redirects) {
-      if (path.startsWith('/auth/') && !authorized(req.headers)) {
-        res.writeHead(401, { 'www-authenticate': 'Basic realm="fixture"' });
-        return res.end();
-      }
+      if (path.startsWith('/auth/') && !authorized(req.headers)) return challenge(res);
       res.writeHead(302, { location: redirects[path]! });
       return res.end();
     }
@@ -203,18 +204,12 @@ export async function startScriptSite(options: ScriptSiteOptions = {}): Promise<
       case '/tall':
         return send(res, 200, HTML, TALL);
       case '/auth/bounce-page':
-        if (!authorized(req.headers)) {
-          res.writeHead(401, { 'www-authenticate': 'Basic realm="fixture"' });
-          return res.end();
-        }
+        if (!authorized(req.headers)) return challenge(res);
         return send(res, 200, HTML, AUTH_BOUNCE_PAGE);
       case '/auth/page':
       case '/auth/next':
       case '/auth/app.js':
-        if (!authorized(req.headers)) {
-          res.writeHead(401, { 'www-authenticate': 'Basic realm="fixture"', 'content-type': 'text/plain' });
-          return res.end('unauthorized');
-        }
+        if (!authorized(req.headers)) return challenge(res);
         if (path === '/auth/app.js') return send(res, 200, 'text/javascript', AUTH_SCRIPT);
         return send(res, 200, HTML, path === '/auth/page' ? AUTH_PAGE : html('Next', '<p>next</p>'));
       case '/r/start':
