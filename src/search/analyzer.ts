@@ -1,0 +1,81 @@
+/**
+ * The text analyzer of the search index, used alike on documents and on queries. Text is
+ * indexed two ways, as Japanese site-search engines do:
+ *  - bigrams: Latin and number words whole, and overlapping two-character grams over each run of
+ *    Han / Hiragana / Katakana, which finds a word inside a compound (キャプチャ in
+ *    キャプチャツール) where no dictionary knows the compound;
+ *  - segments: words as Intl.Segmenter cuts them, which keeps 京都 from matching 東京都.
+ * Both start from NFKC and lower case, so full-width and half-width forms are one.
+ */
+
+/** Stored with every index; an index written by another version must be rebuilt. */
+export const ANALYZER_VERSION = 1;
+
+/**
+ * Characters of a Japanese run: the three scripts, plus the marks that live inside Japanese
+ * words but belong to no script (ー prolonged sound, 々 iteration, ヶ small ke, 〆).
+ */
+const JAPANESE_CHAR = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]`;
+const JAPANESE = new RegExp(JAPANESE_CHAR, 'u');
+/** A run of Japanese characters, or of other letters and digits (Japanese ones excluded). */
+const RUNS = new RegExp(String.raw`(${JAPANESE_CHAR}+)|((?:(?!${JAPANESE_CHAR})[\p{L}\p{N}\p{M}])+)`, 'gu');
+
+const segmenter = new Intl.Segmenter('ja', { granularity: 'word' });
+
+/** NFKC and lower case: `ＡＢＣ１２３` is `abc123`, half-width `ｶﾀｶﾅ` is `カタカナ`. */
+export function normalizeText(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+/** One run of the text: Japanese (bigrammed) or a word of other letters and digits. */
+export interface TextRun {
+  text: string;
+  japanese: boolean;
+}
+
+/** The runs of normalized text, in order; punctuation and spaces separate them. */
+export function runsOf(normalized: string): TextRun[] {
+  const runs: TextRun[] = [];
+  for (const match of normalized.matchAll(RUNS)) {
+    runs.push({ text: match[0], japanese: match[1] !== undefined });
+  }
+  return runs;
+}
+
+/**
+ * Overlapping bigrams of a Japanese run (a lone character stays a unigram), by code point so a
+ * character outside the BMP is never split.
+ */
+export function bigramsOf(run: string): string[] {
+  const chars = [...run];
+  if (chars.length === 1) return chars;
+  const grams: string[] = [];
+  for (let index = 0; index + 1 < chars.length; index += 1) grams.push(chars[index]! + chars[index + 1]!);
+  return grams;
+}
+
+/** The bigram tokens of a text, in order: what the bigram columns of the index hold. */
+export function bigramTokens(text: string): string[] {
+  const tokens: string[] = [];
+  for (const run of runsOf(normalizeText(text))) {
+    if (run.japanese) tokens.push(...bigramsOf(run.text));
+    else tokens.push(run.text);
+  }
+  return tokens;
+}
+
+/** The word tokens of a text as Intl.Segmenter cuts it: what the segment columns hold. */
+export function segmentTokens(text: string): string[] {
+  const tokens: string[] = [];
+  for (const segment of segmenter.segment(normalizeText(text))) {
+    if (!segment.isWordLike) continue;
+    // A segment may still hold punctuation inside (e.g. "e-mail"); keep its letter runs.
+    for (const run of runsOf(segment.segment)) tokens.push(run.text);
+  }
+  return tokens;
+}
+
+/** Whether a character belongs to a Japanese run. */
+export function isJapaneseChar(char: string): boolean {
+  return JAPANESE.test(char);
+}
