@@ -100,8 +100,10 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
   process.once('SIGTERM', onSignal);
   const progress = new ProgressReporter(process.stderr);
   const fetcher = createUndiciFetcher();
-  // The CLI crawls from the user's own machine, where intranet and localhost sites are the point.
-  const browser = rendersPages(settings) ? createRenderer(config, new AddressPolicy(true)) : undefined;
+  // main.ts allows private networks for kumo crawl: intranet and localhost sites are the point.
+  const browser = rendersPages(settings)
+    ? createRenderer(config, new AddressPolicy(config.allowPrivateNetworks))
+    : undefined;
   try {
     const started = systemClock.nowMicros();
     const execution = await executeCrawl(

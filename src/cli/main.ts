@@ -2,6 +2,8 @@
 import { ConfigError, describeSettings, loadConfig } from '../config/config.js';
 import { ADMIN_USAGE, adminCommand } from './admin-command.js';
 import { CRAWL_USAGE, crawlCommand } from './crawl-command.js';
+import { INDEX_USAGE, indexCommand } from './index-command.js';
+import { searchCommand } from './search-command.js';
 import { serveCommand } from './serve-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -9,11 +11,15 @@ const USAGE = `usage: kumo <command>
   serve      run the API service (instant crawl, downloads, search) on KUMO_HOST:KUMO_PORT
   crawl      crawl a site on this machine into a folder, no server needed
   admin      manage contracts, service groups and API keys
+  index      load a crawl bundle into a search service's index
+  search     search a search service's index from the terminal
   config     list the settings with their environment variables and defaults
 
 ${CRAWL_USAGE}
 
-${ADMIN_USAGE}`;
+${ADMIN_USAGE}
+
+${INDEX_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -35,6 +41,10 @@ async function main(argv: string[]): Promise<number> {
       return crawlCommand(rest, config);
     case 'admin':
       return adminCommand(rest, config);
+    case 'index':
+      return indexCommand(rest, config);
+    case 'search':
+      return searchCommand(rest, config);
     default:
       throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
   }

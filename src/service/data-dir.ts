@@ -10,6 +10,7 @@ export function dataPaths(dataDir: string) {
     database: path.join(root, 'kumo.db'),
     artifacts: path.join(root, 'artifacts'),
     work: path.join(root, 'work'),
+    search: path.join(root, 'search'),
     signingSecret: path.join(root, 'signing-secret'),
     lock: path.join(root, 'serve.pid'),
   };
@@ -17,7 +18,9 @@ export function dataPaths(dataDir: string) {
 
 export function ensureDataDir(dataDir: string): ReturnType<typeof dataPaths> {
   const paths = dataPaths(dataDir);
-  for (const folder of [paths.root, paths.artifacts, paths.work]) mkdirSync(folder, { recursive: true });
+  for (const folder of [paths.root, paths.artifacts, paths.work, paths.search]) {
+    mkdirSync(folder, { recursive: true });
+  }
   return paths;
 }
 
@@ -54,4 +57,9 @@ function processExists(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** The index file of a search service. */
+export function searchIndexFile(dataDir: string, serviceId: number): string {
+  return path.join(dataPaths(dataDir).search, `service-${serviceId}.db`);
 }

@@ -9,49 +9,13 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { probeChromium } from '../../src/browser/chromium-launch.js';
 import { loadConfig } from '../../src/config/config.js';
 import { readCsvGz, readTarGz, recordsOf } from '../support/artifact-readers.js';
+import { MAIN_JS, runCli } from '../support/cli-runner.js';
 import { jpegSize } from '../support/jpeg-size.js';
 import { type ScriptSite, startScriptSite, TALL_PAGE_HEIGHT } from '../support/script-site.js';
 import { startTrapServer, type TrapServer } from '../support/trap-server.js';
-
-const MAIN_JS = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-
-interface CliResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `node main.js ...args`; `.child` lets a test signal it. Fails the test after `timeoutMs`. */
-function runCli(
-  args: string[],
-  timeoutMs = 30_000,
-): Promise<CliResult> & { child: ReturnType<typeof spawn> } {
-  const child = spawn(process.execPath, [MAIN_JS, ...args], {
-    env: { ...process.env, KUMO_FETCH_TIMEOUT_SECONDS: '5' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const result = new Promise<CliResult>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`kumo ${args.join(' ')} did not exit within ${timeoutMs} ms; stderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-  return Object.assign(result, { child });
-}
 
 let trap: TrapServer;
 const tempDirs: string[] = [];

@@ -1,0 +1,79 @@
+/**
+ * `kumo index` and `kumo search` as a user runs them: a bundle crawled by `kumo crawl` from the
+ * trap server (Shift_JIS and EUC-JP pages among others) loaded into a search service, then
+ * searched in Japanese and English.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../support/cli-runner.js';
+import { startTrapServer, type TrapServer } from '../support/trap-server.js';
+
+let trap: TrapServer;
+let folder: string;
+let bundle: string;
+const env = () => ({ KUMO_DATA_DIR: path.join(folder, 'data') });
+
+before(async () => {
+  trap = await startTrapServer();
+  folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-index-cli-'));
+  const out = path.join(folder, 'crawl');
+  const crawl = await runCli(['crawl', `${trap.baseUrl}/`, '--depth', '1', '--out', out]);
+  assert.equal(crawl.code, 0, crawl.stderr);
+  bundle = path.join(out, 'crawl_objects.tar.gz');
+});
+
+after(async () => {
+  await trap.close();
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('kumo index and kumo search', () => {
+  test('indexes a crawl bundle with progress, then finds Japanese pages whatever their charset', async () => {
+    const indexed = await runCli(['index', '--service', '1', bundle], 30_000, env());
+    assert.equal(indexed.code, 0, indexed.stderr);
+    assert.match(indexed.stdout, /^search service 1: \d+ pages indexed from /m);
+    assert.match(indexed.stderr, /indexed \d+ pages/);
+
+    // 検索 is in the body of both the Shift_JIS and the EUC-JP page, and nowhere else.
+    const found = await runCli(['search', '--service', '1', '検索'], 30_000, env());
+    assert.equal(found.code, 0, found.stderr);
+    const lines = found.stdout.trim().split('\n');
+    assert.equal(lines[0], '2 pages match');
+    const urls = lines
+      .slice(1)
+      .map((line) => line.split('\t')[2])
+      .sort();
+    assert.deepEqual(urls, [`${trap.baseUrl}/eucjp.html`, `${trap.baseUrl}/sjis.html`]);
+    assert.ok(lines.slice(1).every((line) => line.split('\t')[1] === '日本語のページ'));
+  });
+
+  test('indexing the same bundle again replaces pages instead of adding them', async () => {
+    const before = await runCli(['search', '--service', '1', '検索'], 30_000, env());
+    const again = await runCli(['index', '--service', '1', bundle], 30_000, env());
+    assert.equal(again.code, 0, again.stderr);
+    const after = await runCli(['search', '--service', '1', '検索'], 30_000, env());
+    assert.equal(after.stdout, before.stdout);
+  });
+
+  test('usage mistakes: exit 2 naming the problem', async () => {
+    const noService = await runCli(['index', bundle], 30_000, env());
+    assert.equal(noService.code, 2);
+    assert.match(noService.stderr, /--service N is required/);
+    const badService = await runCli(['search', '--service', 'x', 'q'], 30_000, env());
+    assert.equal(badService.code, 2);
+    assert.match(badService.stderr, /--service: expected a positive whole number/);
+    const missing = await runCli(
+      ['index', '--service', '1', path.join(folder, 'nope.tar.gz')],
+      30_000,
+      env(),
+    );
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /no such file/);
+    const noIndex = await runCli(['search', '--service', '7', 'q'], 30_000, env());
+    assert.equal(noIndex.code, 2);
+    assert.match(noIndex.stderr, /search service 7 has no index yet/);
+  });
+});

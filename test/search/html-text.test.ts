@@ -1,0 +1,25 @@
+/** Searchable text of a page: what a reader sees, not scripts or styles. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { pageTextOf } from '../../src/search/html-text.js';
+
+test('title, meta description and visible body text; scripts, styles and head left out', () => {
+  const text = pageTextOf(
+    '<html><head><title> Kumo &amp; search </title><meta name="description" content="A  crawler">' +
+      '<style>p{color:red}</style></head><body><h1>Hello</h1><p>world&nbsp;here</p>' +
+      '<script>var hidden = 1;</script><noscript>enable js</noscript><div>日本語</div></body></html>',
+  );
+  assert.equal(text.title, 'Kumo & search');
+  assert.equal(text.description, 'A crawler');
+  assert.equal(text.body, 'Hello world here 日本語');
+  assert.equal(text.noindex, false);
+});
+
+test('without a meta description, the description is the start of the body', () => {
+  const text = pageTextOf(`<title>t</title><p>${'あ'.repeat(300)}</p>`);
+  assert.equal(text.description, 'あ'.repeat(200));
+});
+
+test('meta robots noindex is reported', () => {
+  assert.equal(pageTextOf('<meta name="robots" content="NOINDEX, follow"><p>x</p>').noindex, true);
+});
