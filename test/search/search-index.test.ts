@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { matchExpressionOf } from '../../src/search/match-expression.js';
+import { matchExpressionOf, parseQuery } from '../../src/search/match-expression.js';
 import { type IndexedDocument, SearchIndex } from '../../src/store/sqlite/search-index-store.js';
 
 const DOCS: IndexedDocument[] = [
@@ -69,7 +69,24 @@ describe('SearchIndex', () => {
   test('a query of only punctuation or spaces matches nothing, without an error', () => {
     assert.deepEqual(index.search('  、。!? ').docs, []);
     assert.equal(index.search('').hits, 0);
-    assert.equal(matchExpressionOf('"*" OR'), matchExpressionOf('or'));
+    assert.equal(matchExpressionOf('"" OR -'), undefined);
+  });
+
+  test('a quoted phrase needs its words adjacent; bare words only need to be there', () => {
+    assert.deepEqual(urls('"python lists"'), ['https://x/python']);
+    assert.deepEqual(urls('"lists python"'), []);
+    assert.deepEqual(urls('"東京都"'), ['https://x/tokyo']);
+  });
+
+  test('-word leaves out documents containing it; only exclusions match nothing', () => {
+    assert.deepEqual(urls('python -tuples'), ['https://x/python']);
+    assert.deepEqual(urls('-python'), []);
+    assert.deepEqual(urls('python -"python lists"'), ['https://x/lists']);
+  });
+
+  test('OR between words: either one', () => {
+    assert.deepEqual(urls('キャプチャ OR windows10').sort(), ['https://x/capture', 'https://x/width']);
+    assert.deepEqual(urls('python OR キャプチャ lists').sort(), ['https://x/lists', 'https://x/python']);
   });
 
   test('paging: offset and limit over the ranked hits', () => {
@@ -86,5 +103,22 @@ describe('SearchIndex', () => {
     assert.deepEqual(urls('大阪'), ['https://x/kyoto']);
     index.remove(['https://x/kyoto']);
     assert.deepEqual(urls('大阪'), []);
+  });
+});
+
+describe('parseQuery', () => {
+  test('words, phrases, exclusions and OR', () => {
+    assert.deepEqual(parseQuery('a "b c" -d OR e -"f g" h'), [
+      { text: 'a', phrase: false, exclude: false, orPrevious: false },
+      { text: 'b c', phrase: true, exclude: false, orPrevious: false },
+      { text: 'd', phrase: false, exclude: true, orPrevious: false },
+      { text: 'e', phrase: false, exclude: false, orPrevious: false },
+      { text: 'f g', phrase: true, exclude: true, orPrevious: false },
+      { text: 'h', phrase: false, exclude: false, orPrevious: false },
+    ]);
+    assert.deepEqual(
+      parseQuery('x OR y').map((part) => part.orPrevious),
+      [false, true],
+    );
   });
 });
