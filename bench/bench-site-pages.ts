@@ -22,7 +22,7 @@ const JAPANESE = [
 ];
 
 /** mulberry32: a small seeded PRNG so every run serves the same site. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
