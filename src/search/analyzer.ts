@@ -64,13 +64,21 @@ export function bigramTokens(text: string): string[] {
   return tokens;
 }
 
-/** The word tokens of a text as Intl.Segmenter cuts it: what the segment columns hold. */
+/**
+ * The word tokens of a text: what the segment columns hold. Words of other scripts are already
+ * whole runs; only Japanese runs, which have no spaces, go through Intl.Segmenter (running the
+ * segmenter over Latin text would cost most of the indexing time for nothing).
+ */
 export function segmentTokens(text: string): string[] {
   const tokens: string[] = [];
-  for (const segment of segmenter.segment(normalizeText(text))) {
-    if (!segment.isWordLike) continue;
-    // A segment may still hold punctuation inside (e.g. "e-mail"); keep its letter runs.
-    for (const run of runsOf(segment.segment)) tokens.push(run.text);
+  for (const run of runsOf(normalizeText(text))) {
+    if (!run.japanese) {
+      tokens.push(run.text);
+      continue;
+    }
+    for (const segment of segmenter.segment(run.text)) {
+      if (segment.isWordLike) tokens.push(segment.segment);
+    }
   }
   return tokens;
 }

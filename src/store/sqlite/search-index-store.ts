@@ -44,7 +44,8 @@ export class SearchIndex {
         body TEXT NOT NULL
       );
       CREATE VIRTUAL TABLE IF NOT EXISTS document_terms USING fts5(
-        title_bigrams, body_bigrams, title_words, body_words, tokenize = 'unicode61 remove_diacritics 0'
+        title_bigrams, body_bigrams, title_words, body_words, tokenize = 'unicode61 remove_diacritics 0',
+        content = '', contentless_delete = 1
       );
     `);
     const version = this.db.prepare('SELECT value FROM index_meta WHERE key = ?').pluck().get('analyzer');
