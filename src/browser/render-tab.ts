@@ -7,7 +7,7 @@ import { RequestInterceptor } from './request-interceptor.js';
 
 const JPEG_QUALITY = 80;
 /** Pausing or blanking a healthy tab is instant; longer means the tab is stuck and is retired. */
-const PARK_TIMEOUT_MS = 5000;
+const PARK_TIMEOUT_MS = 10_000;
 /** Chromium cannot capture taller surfaces in one piece; taller pages are cut at this height. */
 export const MAX_CAPTURE_HEIGHT = 16_384;
 
@@ -26,6 +26,8 @@ export class RenderTab {
   private interceptor: RequestInterceptor | undefined;
   private onLoss: ((reason: string) => void) | undefined;
   private pausing: Promise<boolean> = Promise.resolve(true);
+  /** Scripts were paused after the last render; the next one turns them on again. */
+  private scriptsPaused = false;
 
   private constructor(
     readonly page: Page,
@@ -79,7 +81,10 @@ export class RenderTab {
     });
     lost.catch(() => undefined);
     try {
-      await this.withinPark(this.cdp.send('Emulation.setScriptExecutionDisabled', { value: false }));
+      if (this.scriptsPaused) {
+        await this.withinPark(this.cdp.send('Emulation.setScriptExecutionDisabled', { value: false }));
+        this.scriptsPaused = false;
+      }
       // Same address but for the fragment: goto would only change the hash of the old document.
       if (withoutHash(this.page.url()) === withoutHash(request.url)) {
         await this.withinPark(this.page.goto('about:blank'));
@@ -95,6 +100,7 @@ export class RenderTab {
 
   /** Starts pausing the shown document's scripts until the next render. */
   pause(): void {
+    this.scriptsPaused = true;
     this.pausing = this.usable
       ? this.withinPark(this.cdp.send('Emulation.setScriptExecutionDisabled', { value: true })).then(
           () => true,

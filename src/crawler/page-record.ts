@@ -48,12 +48,9 @@ export function recordPage(
   const headers = result.headers;
   const status = result.status ?? null;
   const body = result.kind === 'response' ? result.body : undefined;
-  const ok =
-    result.kind === 'response' &&
-    result.refusedRedirect === undefined &&
-    status !== null &&
-    status < 300 &&
-    rendering?.kind !== 'failed';
+  const fetched =
+    result.kind === 'response' && result.refusedRedirect === undefined && status !== null && status < 300;
+  const ok = fetched && rendering?.kind !== 'failed';
   const headerLength = headers['content-length'];
   const row: UrlRow = {
     crawlUrl: entry.url,
@@ -70,7 +67,26 @@ export function recordPage(
   };
   const commit: PageCommit = { frontierSeq: entry.seq, row, object: undefined, discovered: [], links: [] };
   const discoveredIdentities: string[] = [];
-  if (!ok || body === undefined) return { commit, bundleFiles: undefined, discoveredIdentities };
+  if (!fetched || body === undefined) return { commit, bundleFiles: undefined, discoveredIdentities };
+  if (rendering?.kind === 'failed') {
+    // The row fails; the bundle still keeps the fetched source and says why rendering failed.
+    const bundleFiles = bundleFilesOf({
+      entry,
+      fetchedUrl,
+      finalUrl: result.finalUrl,
+      status: status ?? 0,
+      headers,
+      body,
+      collectsSource: context.settings.collectObjects,
+      page: undefined,
+      rendered: undefined,
+      renderError: rendering.reason,
+      charset: undefined,
+      crawlMicros,
+      timezone: context.timezone,
+    });
+    return { commit, bundleFiles, discoveredIdentities };
+  }
 
   const rendered = rendering?.kind === 'rendered' ? rendering.page : undefined;
   const kind = kindByContentType(headers['content-type']);
@@ -175,6 +191,8 @@ interface BundleInput {
   collectsSource: boolean;
   page: ExtractedPage | undefined;
   rendered: RenderedPage | undefined;
+  /** Why rendering failed, when it did (meta.json `render_error`). */
+  renderError?: string;
   charset: string | undefined;
   crawlMicros: number;
   timezone: string;
@@ -201,6 +219,7 @@ function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
     title: page?.title ?? null,
     charset: input.charset ?? null,
     robots: page ? [...page.robotsDirectives] : [],
+    ...(input.renderError !== undefined && { render_error: input.renderError }),
     ...(rendered && {
       rendered: {
         network_idle: rendered.networkIdle,

@@ -125,7 +125,10 @@ describe('crawling with browser rendering', { skip }, () => {
   };
   const fileOf = (run: CrawlRun, url: string, name: string): Buffer => {
     const file = run.pages.get(url)?.get(name);
-    assert.ok(file, `no ${name} for ${url}; pages: ${[...run.pages.keys()].join(', ')}`);
+    if (file === undefined) {
+      const meta = run.pages.get(url)?.get('meta.json')?.toString('utf8');
+      assert.fail(`no ${name} for ${url}; rows: ${JSON.stringify(run.rows)}; meta.json: ${meta}`);
+    }
     return file;
   };
   const metaOf = (run: CrawlRun, url: string) =>
@@ -220,6 +223,10 @@ describe('crawling with browser rendering', { skip }, () => {
         const row = rowOf(run, urlOf(stuck));
         assert.equal(row.is_crawl_ok, 'false', stuck);
         assert.equal(row.http_status, '200', `${stuck}: the row keeps the status of the document response`);
+        // The bundle keeps the fetched source and says why rendering failed; no screenshot or DOM.
+        const files = [...(run.pages.get(urlOf(stuck))?.keys() ?? [])].sort();
+        assert.deepEqual(files, ['meta.json', 'source.html'], stuck);
+        assert.match(String(metaOf(run, urlOf(stuck)).render_error), /longer than 3 s/, stuck);
       }
       assert.equal(rowOf(run, urlOf('/plain/one')).is_crawl_ok, 'true');
       assert.equal(run.execution.outcome, 'completed');
