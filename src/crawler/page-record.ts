@@ -68,22 +68,25 @@ export function recordPage(
   const commit: PageCommit = { frontierSeq: entry.seq, row, object: undefined, discovered: [], links: [] };
   const discoveredIdentities: string[] = [];
   if (!fetched || body === undefined) return { commit, bundleFiles: undefined, discoveredIdentities };
+  const response = {
+    entry,
+    fetchedUrl,
+    finalUrl: result.finalUrl,
+    status: status ?? 0,
+    headers,
+    body,
+    crawlMicros,
+    timezone: context.timezone,
+  };
   if (rendering?.kind === 'failed') {
     // The row fails; the bundle still keeps the fetched source and says why rendering failed.
     const bundleFiles = bundleFilesOf({
-      entry,
-      fetchedUrl,
-      finalUrl: result.finalUrl,
-      status: status ?? 0,
-      headers,
-      body,
+      ...response,
       collectsSource: context.settings.collectObjects,
       page: undefined,
       rendered: undefined,
       renderError: rendering.reason,
       charset: undefined,
-      crawlMicros,
-      timezone: context.timezone,
     });
     return { commit, bundleFiles, discoveredIdentities };
   }
@@ -104,18 +107,11 @@ export function recordPage(
     followLinks(entry, pageUrl, page, headers, commit, discoveredIdentities, context);
   }
   const bundleFiles = bundleFilesOf({
-    entry,
-    fetchedUrl,
-    finalUrl: result.finalUrl,
-    status: status ?? 0,
-    headers,
-    body,
+    ...response,
     collectsSource: context.settings.collectObjects && kind !== 'other',
     page,
     rendered,
     charset,
-    crawlMicros,
-    timezone: context.timezone,
   });
   return { commit, bundleFiles, discoveredIdentities };
 }
