@@ -9,7 +9,7 @@ const JPEG_QUALITY = 80;
 /** Pausing or blanking a healthy tab is instant; longer means the tab is stuck and is retired. */
 const PARK_TIMEOUT_MS = 10_000;
 /** Chromium cannot capture taller surfaces in one piece; taller pages are cut at this height. */
-export const MAX_CAPTURE_HEIGHT = 16_384;
+const MAX_CAPTURE_HEIGHT = 16_384;
 
 /**
  * One browser page, reused for page after page of a run: opening a page costs more than

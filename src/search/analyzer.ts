@@ -16,7 +16,6 @@ export const ANALYZER_VERSION = 1;
  * words but belong to no script (ー prolonged sound, 々 iteration, ヶ small ke, 〆).
  */
 const JAPANESE_CHAR = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]`;
-const JAPANESE = new RegExp(JAPANESE_CHAR, 'u');
 /** A run of Japanese characters, or of other letters and digits (Japanese ones excluded). */
 const RUNS = new RegExp(String.raw`(${JAPANESE_CHAR}+)|((?:(?!${JAPANESE_CHAR})[\p{L}\p{N}\p{M}])+)`, 'gu');
 
@@ -81,9 +80,4 @@ export function segmentTokens(text: string): string[] {
     }
   }
   return tokens;
-}
-
-/** Whether a character belongs to a Japanese run. */
-export function isJapaneseChar(char: string): boolean {
-  return JAPANESE.test(char);
 }
