@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SearchIndex } from '../src/store/sqlite/search-index-store.js';
+import { SearchIndex } from '../src/search/search-index.js';
 import { corpusDocument, QUERY_MIX } from './search-corpus.js';
 
 const DOCS = Number.parseInt(process.env.BENCH_DOCS ?? '50000', 10);

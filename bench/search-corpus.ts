@@ -2,7 +2,7 @@
  * A deterministic corpus for the search benchmark: documents of about 2 KB mixing English words
  * and Japanese sentences, with a few rare terms so that rare and common queries both exist.
  */
-import type { IndexedDocument } from '../src/store/sqlite/search-index-store.js';
+import type { IndexedDocument } from '../src/search/indexed-document.js';
 import { random } from './bench-site-pages.js';
 
 const ENGLISH = (

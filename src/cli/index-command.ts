@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
 import { bundleDocuments } from '../search/bundle-documents.js';
 import { ensureDataDir, searchIndexFile } from '../service/data-dir.js';
-import type { IndexedDocument } from '../store/sqlite/search-index-store.js';
-import { SearchIndex } from '../store/sqlite/search-index-store.js';
+import type { IndexedDocument } from '../search/indexed-document.js';
+import { SearchIndex } from '../search/search-index.js';
 import { UsageError } from './usage-error.js';
 
 export const INDEX_USAGE = `usage: kumo index --service N <crawl_objects.tar.gz>

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
 import { searchIndexFile } from '../service/data-dir.js';
-import { SearchIndex } from '../store/sqlite/search-index-store.js';
+import { SearchIndex } from '../search/search-index.js';
 import { serviceIdOption } from './index-command.js';
 import { UsageError } from './usage-error.js';
 

@@ -9,7 +9,7 @@
  */
 
 /** Stored with every index; an index written by another version must be rebuilt. */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 /**
  * Characters of a Japanese run: the three scripts, plus the marks that live inside Japanese
@@ -80,4 +80,39 @@ export function segmentTokens(text: string): string[] {
     }
   }
   return tokens;
+}
+
+/**
+ * Marks a term of the word view (a Japanese word as Intl.Segmenter cuts it) so it never collides
+ * with a bigram of the same two characters: the word 京都 and the bigram 京都 of 東京都 are
+ * different terms.
+ */
+export const WORD_MARK = '\u0001';
+
+/** The tokens of one field as the index stores them. */
+export interface AnalyzedText {
+  /** Latin words and Japanese bigrams in text order: positions, phrases and proximity use them. */
+  stream: string[];
+  /** Japanese words (WORD_MARK-prefixed), in order: the precision signal of the word view. */
+  words: string[];
+}
+
+/**
+ * Analyzes a field once for both views. Latin words live only in the stream: for them the two
+ * views agree, so storing them twice would only double the index.
+ */
+export function analyzeText(text: string): AnalyzedText {
+  const stream: string[] = [];
+  const words: string[] = [];
+  for (const run of runsOf(normalizeText(text))) {
+    if (!run.japanese) {
+      stream.push(run.text);
+      continue;
+    }
+    for (const gram of bigramsOf(run.text)) stream.push(gram);
+    for (const segment of segmenter.segment(run.text)) {
+      if (segment.isWordLike) words.push(WORD_MARK + segment.segment);
+    }
+  }
+  return { stream, words };
 }

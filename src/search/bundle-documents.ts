@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
 import { decodeHtml } from '../crawler/charset.js';
-import type { IndexedDocument } from '../store/sqlite/search-index-store.js';
+import type { IndexedDocument } from './indexed-document.js';
 import { pageTextOf } from './html-text.js';
 
 /** What one page folder of a crawl bundle holds, by file name. */
@@ -50,5 +50,11 @@ function documentOf(files: PageFiles): IndexedDocument | undefined {
   else return undefined;
   const text = pageTextOf(html);
   if (text.noindex) return undefined;
-  return { url: meta.url, title: text.title, description: text.description, body: text.body };
+  return {
+    url: meta.url,
+    title: text.title,
+    description: text.description,
+    headings: text.headings,
+    body: text.body,
+  };
 }

@@ -4,10 +4,11 @@ import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key-codec.js';
 
 export const DEMO_CONTRACT_ID = 1;
 export const DEMO_SERVICEGROUP_ID = 1;
+export const DEMO_SEARCH_SERVICE_ID = 1;
 
 /**
- * First start with an empty store creates the demo tenant (contract 1, service group 1) and its
- * API key; returns the key so the caller can print it once. `pinnedKey` (KUMO_BOOTSTRAP_API_KEY)
+ * First start with an empty store creates the demo tenant (contract 1, service group 1, search
+ * service 1) and its API key; returns the key so the caller can print it once. `pinnedKey` (KUMO_BOOTSTRAP_API_KEY)
  * fixes the key, and is also added on later starts when that key is not yet known.
  */
 export function bootstrapDemoTenant(
@@ -22,7 +23,15 @@ export function bootstrapDemoTenant(
     store.tenants.createServiceGroup(DEMO_CONTRACT_ID, 'demo', now, DEMO_SERVICEGROUP_ID);
     const key = pinnedKey ?? generateApiKey();
     store.apiKeys.insert(tenant, hashApiKey(key), apiKeyPrefix(key), 'demo key', now);
+    store.searchServices.create(tenant, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
     return key;
+  }
+  // A data directory made before search services existed gains the demo search service.
+  if (
+    store.searchServices.get(DEMO_SEARCH_SERVICE_ID) === undefined &&
+    store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID)
+  ) {
+    store.searchServices.create(tenant, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
   }
   if (pinnedKey !== undefined && !store.apiKeys.findActiveByHash(hashApiKey(pinnedKey))) {
     if (store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID)) {

@@ -1,6 +1,7 @@
 import type { ArtifactFileName } from '../artifacts/artifact-files.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { RunStateId } from '../domain/run-states.js';
+import type { SearchServiceConfig } from '../domain/search-service-config.js';
 
 /**
  * The service's own records, one interface per resource (tenants, keys, crawl runs). SQLite is
@@ -103,8 +104,31 @@ export interface CrawlRunStore {
   markArtifactsDeleted(runId: number, nowMicros: number): void;
 }
 
+export interface SearchServiceRecord extends TenantRef {
+  id: number;
+  name: string;
+  config: SearchServiceConfig;
+  createdMicros: number;
+  updatedMicros: number;
+}
+
+export interface SearchServiceStore {
+  create(
+    tenant: TenantRef,
+    name: string,
+    config: SearchServiceConfig,
+    nowMicros: number,
+    id?: number,
+  ): SearchServiceRecord;
+  get(id: number): SearchServiceRecord | undefined;
+  list(tenant?: TenantRef): SearchServiceRecord[];
+  /** Replaces the configuration; false when there is no such service. */
+  updateConfig(id: number, config: SearchServiceConfig, nowMicros: number): boolean;
+}
+
 export interface ServiceStore {
   tenants: TenantStore;
+  searchServices: SearchServiceStore;
   apiKeys: ApiKeyStore;
   runs: CrawlRunStore;
   /** A cheap query proving the store answers (health check). */

@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { matchExpressionOf, parseQuery } from '../../src/search/match-expression.js';
-import { type IndexedDocument, SearchIndex } from '../../src/store/sqlite/search-index-store.js';
+import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import { SearchIndex } from '../../src/search/search-index.js';
 
 const DOCS: IndexedDocument[] = [
   { url: 'https://x/tokyo', title: '東京都の天気', description: '', body: '東京都の週間天気予報です。' },

@@ -2,6 +2,7 @@ import type { ServiceStore } from '../service-store.js';
 import { openServiceDatabase } from './service-db.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteCrawlRunStore } from './sqlite-crawl-run-store.js';
+import { SqliteSearchServiceStore } from './sqlite-search-service-store.js';
 import { SqliteTenantStore } from './sqlite-tenant-store.js';
 
 /** The embedded ServiceStore: one SQLite file. */
@@ -9,6 +10,7 @@ export function openSqliteServiceStore(filePath: string): ServiceStore {
   const db = openServiceDatabase(filePath);
   return {
     tenants: new SqliteTenantStore(db),
+    searchServices: new SqliteSearchServiceStore(db),
     apiKeys: new SqliteApiKeyStore(db),
     runs: new SqliteCrawlRunStore(db),
     ping: () => db.prepare('SELECT 1 AS one').get() !== undefined,

@@ -1,137 +1,333 @@
 import Database from 'better-sqlite3';
-import { ANALYZER_VERSION, bigramTokens, segmentTokens } from '../../search/analyzer.js';
-import { matchExpressionOf } from '../../search/match-expression.js';
+import type { Doctype } from '../../search/indexed-document.js';
 
-/** A page as the index keeps it. */
-export interface IndexedDocument {
+/** The stored form of a document: its text (for display and highlighting) and where it is indexed. */
+export interface StoredDocument {
+  id: number;
   url: string;
   title: string;
   description: string;
+  headings: string;
   body: string;
+  contentSize: number;
+  lastModified: number;
+  doctype: Doctype;
 }
 
-export interface SearchHit {
+/** What the in-memory index keeps of each document of a segment, by ordinal. */
+export interface DocumentSummary {
+  id: number;
+  ordinal: number;
   url: string;
   title: string;
-  /** BM25 over the weighted fields; lower is better (SQLite's sign). */
-  score: number;
+  lastModified: number;
+  doctype: Doctype;
 }
 
-/**
- * Field weights for bm25(): the segment columns (whole words) outrank the bigram columns, so
- * 京都 ranks a page about Kyoto above one that mentions 東京都; titles outrank bodies.
- */
-const WEIGHTS = { titleBigrams: 4, bodyBigrams: 1, titleWords: 8, bodyWords: 2 };
+export interface StoredSegment {
+  id: number;
+  data: Buffer;
+  deleted: Buffer;
+}
+
+export interface DocumentLocation {
+  id: number;
+  segmentId: number;
+  ordinal: number;
+  contentHash: Buffer;
+}
+
+export interface QueryLogEntry {
+  query: string;
+  count: number;
+  hits: number;
+}
+
+/** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
+const SCHEMA_VERSION = '2';
 
 /**
- * The full-text index of one search service, in its own SQLite file. The service computes the
- * tokens itself (see analyzer.ts) and FTS5 stores them space-separated, since no FTS5 tokenizer
- * matches two-character Japanese words. WAL mode keeps it readable while a batch is written.
+ * Every SQL statement of a search service's index file: documents, the segments of the inverted
+ * index (see src/search/engine), the query log and click counts. WAL mode lets searches read
+ * while a batch is written, by this process or another (`kumo index` while `kumo serve` runs).
  */
-export class SearchIndex {
+export class SearchIndexStore {
   private readonly db: Database.Database;
+  private readonly statements;
 
-  constructor(file: string) {
+  constructor(
+    readonly file: string,
+    analyzerVersion: number,
+  ) {
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.createSchema(analyzerVersion);
+    this.statements = this.prepare();
+  }
+
+  private createSchema(analyzerVersion: number): void {
+    const hasMeta = this.db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'")
+      .get();
+    if (hasMeta) {
+      const rows = this.db.prepare('SELECT key, value FROM index_meta').all() as {
+        key: string;
+        value: string;
+      }[];
+      const meta = new Map(rows.map((row) => [row.key, row.value]));
+      if (meta.get('schema') !== SCHEMA_VERSION || meta.get('analyzer') !== String(analyzerVersion)) {
+        this.db.close();
+        throw new Error(
+          `${this.file}: index built by an older version of Kumo (schema ${meta.get('schema') ?? '1'}, ` +
+            `analyzer ${meta.get('analyzer') ?? '?'}); remove the file and run kumo index again`,
+        );
+      }
+      return;
+    }
     this.db.exec(`
-      CREATE TABLE IF NOT EXISTS index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS documents (
+      CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE documents (
         id INTEGER PRIMARY KEY,
         url TEXT NOT NULL UNIQUE,
         title TEXT NOT NULL,
         description TEXT NOT NULL,
-        body TEXT NOT NULL
+        headings TEXT NOT NULL,
+        body TEXT NOT NULL,
+        content_size INTEGER NOT NULL,
+        last_modified INTEGER NOT NULL,
+        doctype TEXT NOT NULL,
+        content_hash BLOB NOT NULL,
+        segment_id INTEGER NOT NULL,
+        ordinal INTEGER NOT NULL
       );
-      CREATE VIRTUAL TABLE IF NOT EXISTS document_terms USING fts5(
-        title_bigrams, body_bigrams, title_words, body_words, tokenize = 'unicode61 remove_diacritics 0',
-        content = '', contentless_delete = 1
+      CREATE INDEX documents_segment ON documents (segment_id, ordinal);
+      CREATE TABLE segments (id INTEGER PRIMARY KEY, data BLOB NOT NULL, deleted BLOB NOT NULL);
+      CREATE TABLE query_log (
+        query TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        hits INTEGER NOT NULL,
+        last_us INTEGER NOT NULL
       );
+      CREATE TABLE clicks (url TEXT PRIMARY KEY, count INTEGER NOT NULL, last_us INTEGER NOT NULL);
     `);
-    const version = this.db.prepare('SELECT value FROM index_meta WHERE key = ?').pluck().get('analyzer');
-    if (version === undefined) {
-      this.db
-        .prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)')
-        .run('analyzer', String(ANALYZER_VERSION));
-    } else if (version !== String(ANALYZER_VERSION)) {
-      this.db.close();
-      throw new Error(`${file}: index built by analyzer ${version}, this is ${ANALYZER_VERSION}; rebuild it`);
+    const insert = this.db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
+    insert.run('schema', SCHEMA_VERSION);
+    insert.run('analyzer', String(analyzerVersion));
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      locate: db.prepare('SELECT id, segment_id, ordinal, content_hash FROM documents WHERE url = ?'),
+      insertDocument: db.prepare(
+        `INSERT INTO documents (url, title, description, headings, body, content_size, last_modified, doctype,
+           content_hash, segment_id, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
+      ),
+      updateDocument: db.prepare(
+        `UPDATE documents SET title = ?, description = ?, headings = ?, body = ?, content_size = ?,
+           last_modified = ?, doctype = ?, content_hash = ? WHERE id = ?`,
+      ),
+      place: db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
+      deleteDocument: db.prepare('DELETE FROM documents WHERE id = ?'),
+      summaries: db.prepare(
+        'SELECT id, ordinal, url, title, last_modified, doctype FROM documents WHERE segment_id = ? ORDER BY ordinal',
+      ),
+      document: db.prepare(
+        `SELECT id, url, title, description, headings, body, content_size, last_modified, doctype
+         FROM documents WHERE id = ?`,
+      ),
+      documentByUrl: db.prepare('SELECT id FROM documents WHERE url = ?').pluck(),
+      nextSegmentId: db.prepare('SELECT coalesce(max(id), 0) + 1 FROM segments').pluck(),
+      insertSegment: db.prepare('INSERT INTO segments (id, data, deleted) VALUES (?, ?, ?)'),
+      updateDeleted: db.prepare('UPDATE segments SET deleted = ? WHERE id = ?'),
+      deleteSegment: db.prepare('DELETE FROM segments WHERE id = ?'),
+      segmentIds: db.prepare('SELECT id FROM segments ORDER BY id').pluck(),
+      segment: db.prepare('SELECT id, data, deleted FROM segments WHERE id = ?'),
+      deletedOf: db.prepare('SELECT deleted FROM segments WHERE id = ?').pluck(),
+      logQuery: db.prepare(
+        `INSERT INTO query_log (query, count, hits, last_us) VALUES (?, ?, ?, ?)
+         ON CONFLICT (query) DO UPDATE SET count = count + excluded.count, hits = excluded.hits,
+           last_us = excluded.last_us`,
+      ),
+      queryLog: db.prepare('SELECT query, count, hits FROM query_log WHERE hits > 0'),
+      logClick: db.prepare(
+        `INSERT INTO clicks (url, count, last_us) VALUES (?, ?, ?)
+         ON CONFLICT (url) DO UPDATE SET count = count + excluded.count, last_us = excluded.last_us`,
+      ),
+      clicks: db.prepare('SELECT url, count FROM clicks'),
+    };
+  }
+
+  /** Runs `work` in one write transaction, taking the write lock at its start. */
+  writeTransaction<T>(work: () => T): T {
+    return this.db.transaction(work).immediate();
+  }
+
+  /** Changes whenever another connection commits (SQLite's data_version): time to reload. */
+  dataVersion(): number {
+    return this.db.pragma('data_version', { simple: true }) as number;
+  }
+
+  locate(url: string): DocumentLocation | undefined {
+    const row = this.statements.locate.get(url) as
+      { id: number; segment_id: number; ordinal: number; content_hash: Buffer } | undefined;
+    return (
+      row && { id: row.id, segmentId: row.segment_id, ordinal: row.ordinal, contentHash: row.content_hash }
+    );
+  }
+
+  insertDocument(document: Omit<StoredDocument, 'id'>, contentHash: Buffer): number {
+    const result = this.statements.insertDocument.run(...documentValues(document), contentHash);
+    return Number(result.lastInsertRowid);
+  }
+
+  updateDocument(id: number, document: Omit<StoredDocument, 'id'>, contentHash: Buffer): void {
+    const [, ...values] = documentValues(document);
+    this.statements.updateDocument.run(...values, contentHash, id);
+  }
+
+  placeDocument(id: number, segmentId: number, ordinal: number): void {
+    this.statements.place.run(segmentId, ordinal, id);
+  }
+
+  deleteDocument(id: number): void {
+    this.statements.deleteDocument.run(id);
+  }
+
+  documentIdOf(url: string): number | undefined {
+    return this.statements.documentByUrl.get(url) as number | undefined;
+  }
+
+  document(id: number): StoredDocument | undefined {
+    const row = this.statements.document.get(id) as DocumentRow | undefined;
+    return (
+      row && {
+        id: row.id,
+        url: row.url,
+        title: row.title,
+        description: row.description,
+        headings: row.headings,
+        body: row.body,
+        contentSize: row.content_size,
+        lastModified: row.last_modified,
+        doctype: row.doctype,
+      }
+    );
+  }
+
+  summaries(segmentId: number): DocumentSummary[] {
+    const rows = this.statements.summaries.all(segmentId) as {
+      id: number;
+      ordinal: number;
+      url: string;
+      title: string;
+      last_modified: number;
+      doctype: Doctype;
+    }[];
+    return rows.map((row) => ({
+      id: row.id,
+      ordinal: row.ordinal,
+      url: row.url,
+      title: row.title,
+      lastModified: row.last_modified,
+      doctype: row.doctype,
+    }));
+  }
+
+  nextSegmentId(): number {
+    return this.statements.nextSegmentId.get() as number;
+  }
+
+  insertSegment(id: number, data: Buffer, deleted: Uint8Array): void {
+    this.statements.insertSegment.run(id, data, Buffer.from(deleted));
+  }
+
+  updateDeleted(segmentId: number, deleted: Uint8Array): void {
+    this.statements.updateDeleted.run(Buffer.from(deleted), segmentId);
+  }
+
+  deleteSegment(id: number): void {
+    this.statements.deleteSegment.run(id);
+  }
+
+  segmentIds(): number[] {
+    return this.statements.segmentIds.all() as number[];
+  }
+
+  segment(id: number): StoredSegment | undefined {
+    return this.statements.segment.get(id) as StoredSegment | undefined;
+  }
+
+  deletedOf(segmentId: number): Buffer | undefined {
+    return this.statements.deletedOf.get(segmentId) as Buffer | undefined;
+  }
+
+  /** Adds query counts (successful searches) in one transaction. */
+  logQueries(entries: readonly QueryLogEntry[], nowMicros: number): void {
+    this.db.transaction(() => {
+      for (const entry of entries)
+        this.statements.logQuery.run(entry.query, entry.count, entry.hits, nowMicros);
+    })();
+  }
+
+  /** Past queries that found something. */
+  queryLog(): QueryLogEntry[] {
+    return this.statements.queryLog.all() as QueryLogEntry[];
+  }
+
+  logClicks(counts: ReadonlyMap<string, number>, nowMicros: number): void {
+    this.db.transaction(() => {
+      for (const [url, count] of counts) this.statements.logClick.run(url, count, nowMicros);
+    })();
+  }
+
+  clickCounts(): Map<string, number> {
+    const rows = this.statements.clicks.all() as { url: string; count: number }[];
+    return new Map(rows.map((row) => [row.url, row.count]));
+  }
+
+  /** Makes writes of this connection give up at once instead of waiting for another writer. */
+  withoutWaiting<T>(work: () => T): T {
+    this.db.pragma('busy_timeout = 0');
+    try {
+      return work();
+    } finally {
+      this.db.pragma('busy_timeout = 5000');
     }
   }
 
-  /** Adds or replaces documents (by URL) in one transaction. */
-  upsert(documents: readonly IndexedDocument[]): void {
-    const findId = this.db.prepare('SELECT id FROM documents WHERE url = ?').pluck();
-    const removeTerms = this.db.prepare('DELETE FROM document_terms WHERE rowid = ?');
-    const removeDocument = this.db.prepare('DELETE FROM documents WHERE id = ?');
-    const insertDocument = this.db.prepare(
-      'INSERT INTO documents (url, title, description, body) VALUES (?, ?, ?, ?)',
-    );
-    const insertTerms = this.db.prepare(
-      'INSERT INTO document_terms (rowid, title_bigrams, body_bigrams, title_words, body_words) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.db.transaction(() => {
-      for (const document of documents) {
-        const existing = findId.get(document.url) as number | undefined;
-        if (existing !== undefined) {
-          removeTerms.run(existing);
-          removeDocument.run(existing);
-        }
-        const text = `${document.description}\n${document.body}`;
-        const { lastInsertRowid } = insertDocument.run(
-          document.url,
-          document.title,
-          document.description,
-          document.body,
-        );
-        insertTerms.run(
-          lastInsertRowid,
-          bigramTokens(document.title).join(' '),
-          bigramTokens(text).join(' '),
-          segmentTokens(document.title).join(' '),
-          segmentTokens(text).join(' '),
-        );
-      }
-    })();
-  }
-
-  /** Removes documents by URL; unknown URLs are ignored. */
-  remove(urls: readonly string[]): void {
-    const findId = this.db.prepare('SELECT id FROM documents WHERE url = ?').pluck();
-    this.db.transaction(() => {
-      for (const url of urls) {
-        const id = findId.get(url) as number | undefined;
-        if (id === undefined) continue;
-        this.db.prepare('DELETE FROM document_terms WHERE rowid = ?').run(id);
-        this.db.prepare('DELETE FROM documents WHERE id = ?').run(id);
-      }
-    })();
-  }
-
-  /**
-   * Documents holding every word of the query (AND), best first; ties keep insertion order. A
-   * query without any word matches nothing.
-   */
-  search(query: string, limit = 10, offset = 0): { hits: number; docs: SearchHit[] } {
-    const match = matchExpressionOf(query);
-    if (match === undefined) return { hits: 0, docs: [] };
-    const hits = this.db
-      .prepare('SELECT count(*) FROM document_terms WHERE document_terms MATCH ?')
-      .pluck()
-      .get(match) as number;
-    const { titleBigrams, bodyBigrams, titleWords, bodyWords } = WEIGHTS;
-    const docs = this.db
-      .prepare(
-        `SELECT d.url, d.title, bm25(document_terms, ?, ?, ?, ?) AS score
-         FROM document_terms JOIN documents d ON d.id = document_terms.rowid
-         WHERE document_terms MATCH ?
-         ORDER BY score, d.id LIMIT ? OFFSET ?`,
-      )
-      .all(titleBigrams, bodyBigrams, titleWords, bodyWords, match, limit, offset) as SearchHit[];
-    return { hits, docs };
+  ping(): boolean {
+    return this.db.prepare('SELECT 1').pluck().get() === 1;
   }
 
   close(): void {
     this.db.close();
   }
+}
+
+interface DocumentRow {
+  id: number;
+  url: string;
+  title: string;
+  description: string;
+  headings: string;
+  body: string;
+  content_size: number;
+  last_modified: number;
+  doctype: Doctype;
+}
+
+function documentValues(document: Omit<StoredDocument, 'id'>) {
+  return [
+    document.url,
+    document.title,
+    document.description,
+    document.headings,
+    document.body,
+    document.contentSize,
+    document.lastModified,
+    document.doctype,
+  ] as const;
 }

@@ -57,6 +57,18 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX crawl_runs_state ON crawl_runs(state, id);
   CREATE INDEX crawl_runs_request ON crawl_runs(request_id);
   `,
+  `
+  CREATE TABLE search_services (
+    id INTEGER PRIMARY KEY,
+    contract_id INTEGER NOT NULL REFERENCES contracts(id),
+    servicegroup_id INTEGER NOT NULL REFERENCES service_groups(id),
+    name TEXT NOT NULL,
+    config_json TEXT NOT NULL DEFAULT '{}',
+    created_us INTEGER NOT NULL,
+    updated_us INTEGER NOT NULL
+  );
+  CREATE INDEX search_services_tenant ON search_services(contract_id, servicegroup_id);
+  `,
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

@@ -1,0 +1,115 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { FIELDS } from '../search/engine/fields.js';
+import type { FieldError } from './field-error.js';
+
+const MAX_RULES = 200;
+const MAX_PATTERN_LENGTH = 1024;
+const MAX_LABEL_LENGTH = 200;
+
+const Pattern = Type.String({
+  minLength: 1,
+  maxLength: MAX_PATTERN_LENGTH,
+  description: 'JavaScript regular expression matched against the page URL',
+});
+
+/**
+ * The configuration of a search service (decisions.md "Site search"): category rules, drill-down
+ * rules, allowed origins and field weights. The same schema serves the admin CLI's JSON file and
+ * the management API.
+ */
+export const SearchServiceConfigSchema = Type.Object(
+  {
+    categories: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { name: Type.String({ minLength: 1, maxLength: MAX_LABEL_LENGTH }), url_pattern: Pattern },
+          { additionalProperties: false },
+        ),
+        { maxItems: MAX_RULES, description: 'a page is in every category whose pattern matches its URL' },
+      ),
+    ),
+    drilldowns: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            url_pattern: Pattern,
+            path: Type.String({
+              minLength: 1,
+              maxLength: 1000,
+              description: 'labels from the top joined by a tab; $1..$9 insert capture groups of url_pattern',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        {
+          maxItems: MAX_RULES,
+          description: 'without rules a page is labelled by its host and up to two directory levels',
+        },
+      ),
+    ),
+    allowed_origins: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 300 }), {
+        maxItems: MAX_RULES,
+        description: 'origins (scheme://host[:port]) whose pages may call the search API; empty: any',
+      }),
+    ),
+    weights: Type.Optional(
+      Type.Object(
+        Object.fromEntries(
+          FIELDS.map((field) => [field, Type.Optional(Type.Number({ minimum: 0, maximum: 100 }))]),
+        ),
+        { additionalProperties: false, description: 'ranking weight of an occurrence in each field' },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type SearchServiceConfig = Static<typeof SearchServiceConfigSchema>;
+
+/** Rules a schema cannot express: patterns compile, labels are not empty, origins are origins. */
+export function checkSearchServiceConfig(config: SearchServiceConfig, prefix = ''): FieldError[] {
+  const errors: FieldError[] = [];
+  const field = (name: string) => `${prefix}${name}`;
+  config.categories?.forEach((rule, index) => {
+    const reason = patternProblem(rule.url_pattern);
+    if (reason) errors.push({ field: field(`categories[${index}].url_pattern`), reason });
+  });
+  config.drilldowns?.forEach((rule, index) => {
+    const reason = patternProblem(rule.url_pattern);
+    if (reason) errors.push({ field: field(`drilldowns[${index}].url_pattern`), reason });
+    const labels = rule.path.split('\t');
+    if (labels.some((label) => label.trim() === '' && !/\$\d/.test(rule.path))) {
+      errors.push({ field: field(`drilldowns[${index}].path`), reason: 'has an empty label' });
+    }
+    if (labels.length > 10)
+      errors.push({ field: field(`drilldowns[${index}].path`), reason: 'at most 10 levels' });
+  });
+  config.allowed_origins?.forEach((origin, index) => {
+    if (!isOrigin(origin)) {
+      errors.push({
+        field: field(`allowed_origins[${index}]`),
+        reason: `"${origin}" is not an origin like https://www.example.com`,
+      });
+    }
+  });
+  return errors;
+}
+
+function patternProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern);
+    return undefined;
+  } catch (error) {
+    return `is not a valid regular expression (${(error as Error).message})`;
+  }
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '');
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,257 @@
+import { WORD_MARK } from '../analyzer.js';
+import { FIELD_COUNT, fieldOfPosition } from './fields.js';
+import type { Clause } from './query-plan.js';
+import type { PostingRange, Segment } from './segment.js';
+
+/** The live documents of one segment that match a clause, with per-field occurrence counts. */
+export interface ClauseMatches {
+  /** Local ordinals, ascending. */
+  docs: Uint32Array;
+  /** Occurrences of the clause: `tf[index * FIELD_COUNT + field]` for `docs[index]`. */
+  tf: Float32Array;
+  /** Mean occurrences of the clause's Japanese words (word view), same layout; absent without words. */
+  wordTf: Float32Array | undefined;
+}
+
+const EMPTY: ClauseMatches = { docs: new Uint32Array(0), tf: new Float32Array(0), wordTf: undefined };
+
+/** Matches a clause in a segment: adjacent stream terms, or a lone character anywhere. */
+export function matchClause(segment: Segment, clause: Clause): ClauseMatches {
+  const matches =
+    clause.loneCharacter !== undefined
+      ? matchLoneCharacter(segment, clause.loneCharacter)
+      : matchPhrase(segment, clause.tokens);
+  if (matches.docs.length === 0 || clause.words.length === 0) return matches;
+  return { ...matches, wordTf: wordFrequencies(segment, clause.words, matches.docs) };
+}
+
+/** Documents where `tokens` occur adjacent and in order, with the count of such occurrences per field. */
+function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches {
+  const ranges: PostingRange[] = [];
+  for (const token of tokens) {
+    const range = segment.postings(token);
+    if (range === undefined) return EMPTY;
+    ranges.push(range);
+  }
+  if (ranges.length === 0) return EMPTY;
+  if (ranges.length === 1) return matchTerm(segment, ranges[0]!);
+  // Drive the intersection from the rarest term.
+  let driver = 0;
+  ranges.forEach((range, index) => {
+    if (range.end - range.start < ranges[driver]!.end - ranges[driver]!.start) driver = index;
+  });
+  const { postingDocs, positionStart, positions } = segment.data;
+  const driverRange = ranges[driver]!;
+  const capacity = driverRange.end - driverRange.start;
+  const docs = new Uint32Array(capacity);
+  const tf = new Float32Array(capacity * FIELD_COUNT);
+  const cursors = ranges.map((range) => range.start);
+  const pointers = new Uint32Array(ranges.length);
+  const ends = new Uint32Array(ranges.length);
+  let count = 0;
+  for (let posting = driverRange.start; posting < driverRange.end; posting += 1) {
+    const ordinal = postingDocs[posting]!;
+    if (!segment.isLive(ordinal)) continue;
+    let all = true;
+    for (let index = 0; index < ranges.length; index += 1) {
+      const range = ranges[index]!;
+      const found = segment.seek(range, ordinal, cursors[index]!);
+      cursors[index] = found;
+      if (found >= range.end || postingDocs[found] !== ordinal) {
+        all = false;
+        break;
+      }
+      pointers[index] = positionStart[found]!;
+      ends[index] = positionStart[found + 1]!;
+    }
+    if (!all) continue;
+    const tfOffset = count * FIELD_COUNT;
+    if (countAdjacent(positions, pointers, ends, tf, tfOffset) === 0) continue;
+    docs[count] = ordinal;
+    count += 1;
+  }
+  return { docs: docs.subarray(0, count), tf: tf.subarray(0, count * FIELD_COUNT), wordTf: undefined };
+}
+
+/** A single term: every live posting, its positions counted per field. */
+function matchTerm(segment: Segment, range: PostingRange): ClauseMatches {
+  const { postingDocs, positionStart, positions } = segment.data;
+  const deleted = segment.deleted;
+  const capacity = range.end - range.start;
+  const docs = new Uint32Array(capacity);
+  const tf = new Float32Array(capacity * FIELD_COUNT);
+  let count = 0;
+  for (let posting = range.start; posting < range.end; posting += 1) {
+    const ordinal = postingDocs[posting]!;
+    if (deleted[ordinal] === 1) continue;
+    const tfOffset = count * FIELD_COUNT;
+    const end = positionStart[posting + 1]!;
+    for (let slot = positionStart[posting]!; slot < end; slot += 1) {
+      tf[tfOffset + fieldOfPosition(positions[slot]!)]! += 1;
+    }
+    docs[count] = ordinal;
+    count += 1;
+  }
+  return { docs: docs.subarray(0, count), tf: tf.subarray(0, count * FIELD_COUNT), wordTf: undefined };
+}
+
+/**
+ * Occurrences of the phrase in one document, added per field to `tf` at `tfOffset`: positions p
+ * of the first term with p + i among the positions of term i. `pointers` and `ends` delimit each
+ * term's positions and are consumed.
+ */
+function countAdjacent(
+  positions: Uint32Array,
+  pointers: Uint32Array,
+  ends: Uint32Array,
+  tf: Float32Array,
+  tfOffset: number,
+): number {
+  let total = 0;
+  const terms = pointers.length;
+  for (let slot = pointers[0]!; slot < ends[0]!; slot += 1) {
+    const start = positions[slot]!;
+    let matched = true;
+    for (let term = 1; term < terms; term += 1) {
+      const wanted = start + term;
+      let pointer = pointers[term]!;
+      const end = ends[term]!;
+      while (pointer < end && positions[pointer]! < wanted) pointer += 1;
+      pointers[term] = pointer;
+      if (pointer >= end || positions[pointer] !== wanted) {
+        matched = false;
+        break;
+      }
+    }
+    if (matched) {
+      tf[tfOffset + fieldOfPosition(start)]! += 1;
+      total += 1;
+    }
+  }
+  return total;
+}
+
+/**
+ * A lone Japanese character occurs wherever a bigram starts or ends with it, or as a run of its
+ * own. A character inside a run appears in two bigrams (as the end of one, the start of the
+ * next), so occurrences are keyed by the character's own place in the run and counted once.
+ */
+function matchLoneCharacter(segment: Segment, character: string): ClauseMatches {
+  const { postingDocs, positionStart, positions } = segment.data;
+  // doc * 2^27 + key stays below 2^53 for any segment of fewer than 2^26 documents.
+  const keys: number[] = [];
+  for (const { ordinal: term, offset } of termsWithCharacter(segment, character)) {
+    for (
+      let posting = segment.data.postingStart[term]!;
+      posting < segment.data.postingStart[term + 1]!;
+      posting += 1
+    ) {
+      const doc = postingDocs[posting]!;
+      if (!segment.isLive(doc)) continue;
+      for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1) {
+        keys.push(doc * 2 ** 27 + positions[slot]! + offset);
+      }
+    }
+  }
+  if (keys.length === 0) return EMPTY;
+  const sorted = Float64Array.from(keys).sort();
+  const docs: number[] = [];
+  const tfs: number[] = [];
+  let previousKey = -1;
+  for (const key of sorted) {
+    if (key === previousKey) continue;
+    previousKey = key;
+    const doc = Math.floor(key / 2 ** 27);
+    const position = key - doc * 2 ** 27;
+    if (docs[docs.length - 1] !== doc) {
+      docs.push(doc);
+      for (let field = 0; field < FIELD_COUNT; field += 1) tfs.push(0);
+    }
+    tfs[(docs.length - 1) * FIELD_COUNT + fieldOfPosition(position)]! += 1;
+  }
+  return { docs: Uint32Array.from(docs), tf: Float32Array.from(tfs), wordTf: undefined };
+}
+
+/** Cache of the terms holding each lone character, per segment (segments never change terms). */
+const characterTerms = new WeakMap<Segment, Map<string, { ordinal: number; offset: number }[]>>();
+
+/** Terms containing the character: the unigram, bigrams starting (offset 0) or ending (offset 1) with it. */
+function termsWithCharacter(segment: Segment, character: string): { ordinal: number; offset: number }[] {
+  let cache = characterTerms.get(segment);
+  if (cache === undefined) {
+    cache = new Map();
+    characterTerms.set(segment, cache);
+  }
+  const cached = cache.get(character);
+  if (cached !== undefined) return cached;
+  const found: { ordinal: number; offset: number }[] = [];
+  segment.data.terms.forEach((term, ordinal) => {
+    if (term === character) found.push({ ordinal, offset: 0 });
+    else if (term.length <= 4 && !term.startsWith(WORD_MARK) && [...term].length === 2) {
+      const [first, second] = [...term];
+      if (first === character) found.push({ ordinal, offset: 0 });
+      else if (second === character) found.push({ ordinal, offset: 1 });
+    }
+  });
+  cache.set(character, found);
+  return found;
+}
+
+/** Mean per-field occurrences of the words in each of `docs`. */
+function wordFrequencies(segment: Segment, words: readonly string[], docs: Uint32Array): Float32Array {
+  const tf = new Float32Array(docs.length * FIELD_COUNT);
+  const { postingDocs, positionStart, positions } = segment.data;
+  for (const word of words) {
+    const range = segment.postings(word);
+    if (range === undefined) continue;
+    let cursor = range.start;
+    docs.forEach((ordinal, index) => {
+      cursor = segment.seek(range, ordinal, cursor);
+      if (cursor >= range.end || postingDocs[cursor] !== ordinal) return;
+      for (let slot = positionStart[cursor]!; slot < positionStart[cursor + 1]!; slot += 1) {
+        tf[index * FIELD_COUNT + fieldOfPosition(positions[slot]!)]! += 1 / words.length;
+      }
+    });
+  }
+  return tf;
+}
+
+/**
+ * Start positions of the clause's occurrences in one document, ascending (for proximity). A lone
+ * character has none: its occurrences are scattered over many terms and it is rare in queries
+ * of several words.
+ */
+export function occurrenceStarts(segment: Segment, clause: Clause, ordinal: number): number[] {
+  if (clause.tokens.length === 0) return [];
+  const { postingDocs, positionStart, positions } = segment.data;
+  const postingsOfDoc: number[] = [];
+  for (const token of clause.tokens) {
+    const range = segment.postings(token);
+    if (range === undefined) return [];
+    const found = segment.seek(range, ordinal, range.start);
+    if (found >= range.end || postingDocs[found] !== ordinal) return [];
+    postingsOfDoc.push(found);
+  }
+  const first = postingsOfDoc[0]!;
+  const starts: number[] = [];
+  for (let slot = positionStart[first]!; slot < positionStart[first + 1]!; slot += 1) {
+    const start = positions[slot]!;
+    const adjacent = postingsOfDoc.every((posting, term) => {
+      if (term === 0) return true;
+      return binarySearch(positions, positionStart[posting]!, positionStart[posting + 1]!, start + term);
+    });
+    if (adjacent) starts.push(start);
+  }
+  return starts;
+}
+
+function binarySearch(values: Uint32Array, start: number, end: number, wanted: number): boolean {
+  let low = start;
+  let high = end;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (values[middle]! < wanted) low = middle + 1;
+    else high = middle;
+  }
+  return low < end && values[low] === wanted;
+}

@@ -1,0 +1,217 @@
+import { type ClauseMatches, matchClause } from './clause-matcher.js';
+import { FIELD_COUNT } from './fields.js';
+import { proximityRerank } from './proximity.js';
+import type { Clause, QueryPlan } from './query-plan.js';
+import {
+  bm25f,
+  type FieldArrays,
+  fieldArraysOf,
+  inverseDocumentFrequency,
+  occurrenceWeights,
+  type RankingParameters,
+} from './ranking.js';
+import type { Segment } from './segment.js';
+
+/** Collection statistics BM25F needs: live documents and mean field lengths. */
+export interface IndexStatistics {
+  documentCount: number;
+  averageFieldLengths: Float64Array;
+}
+
+/** Every document matching a query, with its score; parallel arrays, in index order. */
+export interface HitSet {
+  count: number;
+  /** Index into the segment list the hits were found in. */
+  segment: Uint16Array;
+  ordinal: Uint32Array;
+  score: Float64Array;
+}
+
+export function statisticsOf(segments: readonly Segment[]): IndexStatistics {
+  const totals = new Float64Array(FIELD_COUNT);
+  let documentCount = 0;
+  for (const segment of segments) {
+    const lengths = segment.data.fieldLengths;
+    for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1) {
+      if (!segment.isLive(ordinal)) continue;
+      documentCount += 1;
+      for (let field = 0; field < FIELD_COUNT; field += 1)
+        totals[field]! += lengths[ordinal * FIELD_COUNT + field]!;
+    }
+  }
+  const averageFieldLengths = totals.map((total) => (documentCount === 0 ? 0 : total / documentCount));
+  return { documentCount, averageFieldLengths };
+}
+
+/** A clause with what scoring needs across segments. */
+interface ScoredClause {
+  clause: Clause;
+  perSegment: ClauseMatches[];
+  idf: number;
+  wordIdf: number;
+}
+
+/**
+ * Finds and scores every document matching the plan: all required groups (any clause of a
+ * group), none of the excluded clauses. The score is the sum of the BM25F of each matching
+ * clause plus its word-view share; the best `proximityCandidates` documents then get a bonus
+ * for query words close together.
+ */
+export function findHits(
+  segments: readonly Segment[],
+  plan: QueryPlan,
+  statistics: IndexStatistics,
+  parameters: RankingParameters,
+): HitSet {
+  if (plan.required.length === 0 || statistics.documentCount === 0) return emptyHits();
+  const scoreOf = (clause: Clause): ScoredClause => {
+    const perSegment = segments.map((segment) => matchClause(segment, clause));
+    const documentFrequency = perSegment.reduce((sum, matches) => sum + matches.docs.length, 0);
+    return {
+      clause,
+      perSegment,
+      idf: inverseDocumentFrequency(documentFrequency, statistics.documentCount),
+      wordIdf: wordIdfOf(segments, clause, statistics.documentCount),
+    };
+  };
+  const groups = plan.required.map((group) => group.map(scoreOf));
+  const excluded = plan.excluded.map(scoreOf);
+  const fields = fieldArraysOf(parameters);
+
+  const perSegment = segments.map((segment, segmentIndex) => {
+    const candidates = intersectGroups(
+      groups.map((group) => unionDocs(group.map((c) => c.perSegment[segmentIndex]!))),
+    );
+    return { segment, segmentIndex, candidates };
+  });
+  const capacity = perSegment.reduce((sum, entry) => sum + entry.candidates.length, 0);
+  const hitSegments = new Uint16Array(capacity);
+  const hitOrdinals = new Uint32Array(capacity);
+  const hitScores = new Float64Array(capacity);
+  let count = 0;
+  const { k1, wordViewBoost } = parameters;
+  for (const { segment, segmentIndex, candidates } of perSegment) {
+    const weights = weightsOf(segment, statistics, fields);
+    const excludedCursors = excluded.map((c) => new Cursor(c.perSegment[segmentIndex]!.docs));
+    const clauses = groups.flat().map((scored) => {
+      const matches = scored.perSegment[segmentIndex]!;
+      const hasWords = matches.wordTf !== undefined;
+      return {
+        cursor: new Cursor(matches.docs),
+        tf: matches.tf,
+        wordTf: matches.wordTf ?? matches.tf,
+        idf: scored.idf,
+        wordIdf: hasWords ? scored.wordIdf : scored.idf,
+      };
+    });
+    // One clause: the candidates are its documents, in order.
+    const single = clauses.length === 1 && excludedCursors.length === 0;
+    candidateLoop: for (let candidate = 0; candidate < candidates.length; candidate += 1) {
+      const ordinal = candidates[candidate]!;
+      for (const cursor of excludedCursors) if (cursor.seek(ordinal) >= 0) continue candidateLoop;
+      let score = 0;
+      const weightOffset = ordinal * FIELD_COUNT;
+      for (const clause of clauses) {
+        const position = single ? candidate : clause.cursor.seek(ordinal);
+        if (position < 0) continue;
+        const tfOffset = position * FIELD_COUNT;
+        score += bm25f(clause.tf, tfOffset, weights, weightOffset, k1, clause.idf);
+        score += wordViewBoost * bm25f(clause.wordTf, tfOffset, weights, weightOffset, k1, clause.wordIdf);
+      }
+      hitSegments[count] = segmentIndex;
+      hitOrdinals[count] = ordinal;
+      hitScores[count] = score;
+      count += 1;
+    }
+  }
+  const hits: HitSet = {
+    count,
+    segment: hitSegments.subarray(0, count),
+    ordinal: hitOrdinals.subarray(0, count),
+    score: hitScores.subarray(0, count),
+  };
+  const positives = groups.map((group) => group[0]!);
+  if (positives.length > 1) proximityRerank(segments, hits, positives, parameters);
+  return hits;
+}
+
+/** Occurrence weights of a segment, cached until the statistics change (a new index generation). */
+const weightCache = new WeakMap<Segment, { averages: Float64Array; weights: Float32Array }>();
+
+function weightsOf(segment: Segment, statistics: IndexStatistics, fields: FieldArrays): Float32Array {
+  const cached = weightCache.get(segment);
+  if (cached !== undefined && cached.averages === statistics.averageFieldLengths) return cached.weights;
+  const weights = occurrenceWeights(segment.data.fieldLengths, statistics.averageFieldLengths, fields);
+  weightCache.set(segment, { averages: statistics.averageFieldLengths, weights });
+  return weights;
+}
+
+function emptyHits(): HitSet {
+  return { count: 0, segment: new Uint16Array(0), ordinal: new Uint32Array(0), score: new Float64Array(0) };
+}
+
+/** idf of the clause's Japanese words (mean of their document frequencies over all segments). */
+function wordIdfOf(segments: readonly Segment[], clause: Clause, documentCount: number): number {
+  if (clause.words.length === 0) return 0;
+  let total = 0;
+  for (const word of clause.words) {
+    for (const segment of segments) {
+      const range = segment.postings(word);
+      if (range !== undefined) total += range.end - range.start;
+    }
+  }
+  return inverseDocumentFrequency(Math.min(documentCount, total / clause.words.length), documentCount);
+}
+
+function unionDocs(matches: readonly ClauseMatches[]): Uint32Array {
+  if (matches.length === 1) return matches[0]!.docs;
+  const all = new Set<number>();
+  for (const match of matches) for (const doc of match.docs) all.add(doc);
+  return Uint32Array.from(all).sort();
+}
+
+/** Documents in every list, ascending; driven by the shortest list. */
+function intersectGroups(lists: Uint32Array[]): Uint32Array {
+  if (lists.length === 1) return lists[0]!;
+  const sorted = [...lists].sort((a, b) => a.length - b.length);
+  const [shortest, ...others] = sorted;
+  const cursors = others.map((list) => new Cursor(list));
+  const result = new Uint32Array(shortest!.length);
+  let count = 0;
+  outer: for (const doc of shortest!) {
+    for (const cursor of cursors) if (cursor.seek(doc) < 0) continue outer;
+    result[count++] = doc;
+  }
+  return result.subarray(0, count);
+}
+
+/** Walks an ascending list of documents; seeks must come in ascending order. */
+class Cursor {
+  private position = 0;
+
+  constructor(private readonly list: Uint32Array) {}
+
+  /** Index of `doc` in the list, or -1; moves forward by galloping. */
+  seek(doc: number): number {
+    const list = this.list;
+    let low = this.position;
+    if (low < list.length && list[low]! < doc) {
+      let step = 1;
+      let high = low + 1;
+      while (high < list.length && list[high]! < doc) {
+        low = high;
+        step *= 2;
+        high = low + step;
+      }
+      high = Math.min(high, list.length);
+      while (low + 1 < high) {
+        const middle = (low + high) >>> 1;
+        if (list[middle]! < doc) low = middle;
+        else high = middle;
+      }
+      low = high;
+    }
+    this.position = low;
+    return low < list.length && list[low] === doc ? low : -1;
+  }
+}

@@ -1,0 +1,57 @@
+import { analyzeText, normalizeText, runsOf } from '../analyzer.js';
+import { parseQuery } from '../match-expression.js';
+
+/** One thing a query asks for: a word or a quoted phrase, as index terms. */
+export interface Clause {
+  /** The text as written in the query. */
+  text: string;
+  /** Stream terms that must occur adjacent and in order (one term for a plain Latin word). */
+  tokens: string[];
+  /**
+   * A query that is a single Japanese character (猫) matches it anywhere: inside any bigram, or
+   * alone. Then `tokens` is empty.
+   */
+  loneCharacter: string | undefined;
+  /** Japanese words of the clause in the word view: the precision signal (京都 is not 東京都). */
+  words: string[];
+}
+
+/** A query as the matcher runs it: every group must match (AND), any clause of a group (OR). */
+export interface QueryPlan {
+  required: Clause[][];
+  excluded: Clause[];
+}
+
+/**
+ * Plans a query of decisions.md's syntax: words ANDed, "phrase", -exclude, OR. A word made of
+ * several runs (`node.js`, `e-mail`, `Python入門`) must match them adjacent, like a phrase.
+ * Parts with no letters or digits drop out; a plan without required groups matches nothing.
+ */
+export function planQuery(query: string): QueryPlan {
+  const required: Clause[][] = [];
+  const excluded: Clause[] = [];
+  for (const part of parseQuery(query)) {
+    const clause = clauseOf(part.text);
+    if (clause === undefined) continue;
+    if (part.exclude) excluded.push(clause);
+    else if (part.orPrevious && required.length > 0) required[required.length - 1]!.push(clause);
+    else required.push([clause]);
+  }
+  return { required, excluded };
+}
+
+export function clauseOf(text: string): Clause | undefined {
+  const runs = runsOf(normalizeText(text));
+  if (runs.length === 0) return undefined;
+  const only = runs[0]!;
+  if (runs.length === 1 && only.japanese && [...only.text].length === 1) {
+    return { text, tokens: [], loneCharacter: only.text, words: [] };
+  }
+  const analyzed = analyzeText(text);
+  return { text, tokens: analyzed.stream, loneCharacter: undefined, words: analyzed.words };
+}
+
+/** Every clause of the plan that documents are matched on (for highlighting and statistics). */
+export function positiveClauses(plan: QueryPlan): Clause[] {
+  return plan.required.flat();
+}

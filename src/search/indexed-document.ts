@@ -1,0 +1,19 @@
+/** Document types of the site search contract (`doctype`); `all` is only a filter value. */
+export const DOCTYPES = ['html', 'pdf', 'doc', 'xls', 'ppt'] as const;
+export type Doctype = (typeof DOCTYPES)[number];
+
+/** A page as the indexer hands it to a search index (decisions.md "Site search", a document). */
+export interface IndexedDocument {
+  url: string;
+  title: string;
+  /** meta description; empty when the page has none (the API then shows the start of the body). */
+  description: string;
+  /** Text of h1-h3 headings, which rank between the title and the body. */
+  headings?: string;
+  body: string;
+  /** Bytes of the document as fetched. */
+  contentSize?: number;
+  /** Unix seconds: the Last-Modified header, else the crawl time. */
+  lastModified?: number;
+  doctype?: Doctype;
+}

@@ -1,0 +1,324 @@
+import { createHash } from 'node:crypto';
+import { ANALYZER_VERSION, analyzeText, type AnalyzedText } from './analyzer.js';
+import {
+  type DocumentSummary,
+  SearchIndexStore,
+  type StoredDocument,
+} from '../store/sqlite/search-index-store.js';
+import type { IndexedDocument } from './indexed-document.js';
+import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
+import { segmentsToMerge } from './engine/merge-policy.js';
+import { planQuery, type QueryPlan } from './engine/query-plan.js';
+import { DEFAULT_RANKING, type RankingParameters } from './engine/ranking.js';
+import { decodeSegment, encodeSegment } from './engine/segment-codec.js';
+import { buildSegment, type AnalyzedDocument } from './engine/segment-builder.js';
+import { mergeSegments } from './engine/segment-merge.js';
+import { Segment } from './engine/segment.js';
+import { topK } from './engine/top-k.js';
+
+/** A segment in memory with the summaries of its documents, by ordinal. */
+export interface LoadedSegment {
+  segment: Segment;
+  summaries: DocumentSummary[];
+}
+
+/** An unchanging view of the index for one search: segments, statistics, a generation number. */
+export interface IndexSnapshot {
+  segments: readonly LoadedSegment[];
+  statistics: IndexStatistics;
+  /** Changes with every change of the documents, so derived data can be cached per generation. */
+  generation: number;
+}
+
+export interface SearchHit {
+  id: number;
+  url: string;
+  title: string;
+  score: number;
+}
+
+export interface UpsertResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * The full-text index of one search service: an inverted index held in memory as immutable
+ * segments (src/search/engine), persisted with the documents in one SQLite file. A batch is one
+ * transaction that adds a segment and marks the replaced documents deleted; searches see the
+ * index before or after a batch, never half of one. Another process's batches (kumo index
+ * while kumo serve runs) are picked up before the next search.
+ */
+export class SearchIndex {
+  readonly store: SearchIndexStore;
+  private loaded: LoadedSegment[] = [];
+  private statistics: IndexStatistics = statisticsOf([]);
+  private generation = 0;
+  private seenDataVersion: number;
+
+  constructor(
+    file: string,
+    readonly ranking: RankingParameters = DEFAULT_RANKING,
+  ) {
+    this.store = new SearchIndexStore(file, ANALYZER_VERSION);
+    this.seenDataVersion = this.store.dataVersion();
+    this.reload();
+  }
+
+  /** The current view, after picking up other processes' changes. */
+  snapshot(): IndexSnapshot {
+    this.refresh();
+    return { segments: this.loaded, statistics: this.statistics, generation: this.generation };
+  }
+
+  get documentCount(): number {
+    return this.statistics.documentCount;
+  }
+
+  /**
+   * Adds or replaces documents (by URL) as one batch. A document whose content did not change
+   * is left as it is. Of several documents with one URL in a batch, the last counts.
+   */
+  upsert(documents: readonly IndexedDocument[]): UpsertResult {
+    const byUrl = new Map(documents.map((document) => [document.url, document]));
+    const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
+    const deletions: { segmentId: number; ordinal: number }[] = [];
+    let built: Segment | undefined;
+    this.store.writeTransaction(() => {
+      this.refresh();
+      const analyzed: AnalyzedDocument[] = [];
+      for (const document of byUrl.values()) {
+        const stored = storedFormOf(document);
+        const hash = contentHashOf(stored);
+        const existing = this.store.locate(document.url);
+        let docId: number;
+        if (existing === undefined) {
+          docId = this.store.insertDocument(stored, hash);
+          result.added += 1;
+        } else if (existing.contentHash.equals(hash)) {
+          result.unchanged += 1;
+          continue;
+        } else {
+          docId = existing.id;
+          this.store.updateDocument(docId, stored, hash);
+          deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
+          result.updated += 1;
+        }
+        analyzed.push({ docId, fields: analyzeFields(stored) });
+      }
+      this.persistDeletions(deletions);
+      if (analyzed.length === 0) return;
+      built = buildSegment(this.store.nextSegmentId(), analyzed);
+      this.store.insertSegment(built.id, encodeSegment(built.data), built.deleted);
+      built.data.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, built!.id, ordinal));
+    });
+    this.applyDeletions(deletions);
+    if (built !== undefined) {
+      const segment = built;
+      const summaries = this.store.summaries(segment.id);
+      this.loaded = [...this.loaded, { segment, summaries }];
+    }
+    if (deletions.length > 0 || built !== undefined) {
+      this.changed();
+      this.mergeWhileNeeded();
+    }
+    this.seenDataVersion = this.store.dataVersion();
+    return result;
+  }
+
+  /** Removes documents by URL; returns how many were indexed. */
+  remove(urls: readonly string[]): number {
+    const deletions: { segmentId: number; ordinal: number }[] = [];
+    this.store.writeTransaction(() => {
+      this.refresh();
+      for (const url of new Set(urls)) {
+        const existing = this.store.locate(url);
+        if (existing === undefined) continue;
+        this.store.deleteDocument(existing.id);
+        deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
+      }
+      this.persistDeletions(deletions);
+    });
+    this.applyDeletions(deletions);
+    if (deletions.length > 0) {
+      this.changed();
+      this.mergeWhileNeeded();
+    }
+    this.seenDataVersion = this.store.dataVersion();
+    return deletions.length;
+  }
+
+  /** Every document matching the query, scored (see engine/matcher.ts). */
+  match(plan: QueryPlan, snapshot: IndexSnapshot = this.snapshot()): HitSet {
+    return findHits(
+      snapshot.segments.map((loaded) => loaded.segment),
+      plan,
+      snapshot.statistics,
+      this.ranking,
+    );
+  }
+
+  /** Ranked documents for a query (best first, ties in indexing order): the CLI's and the evaluation's search. */
+  search(query: string, limit = 10, offset = 0): { hits: number; docs: SearchHit[] } {
+    const snapshot = this.snapshot();
+    const hits = this.match(planQuery(query), snapshot);
+    const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
+    const ranked = topK(
+      hits.count,
+      offset + limit,
+      (a, b) => hits.score[b]! - hits.score[a]! || summaryOf(a).id - summaryOf(b).id,
+    ).slice(offset);
+    return {
+      hits: hits.count,
+      docs: ranked.map((hit) => {
+        const summary = summaryOf(hit);
+        return { id: summary.id, url: summary.url, title: summary.title, score: hits.score[hit]! };
+      }),
+    };
+  }
+
+  document(id: number): StoredDocument | undefined {
+    return this.store.document(id);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  /** Reloads what another connection changed: new and merged segments, deletion marks. */
+  private refresh(): void {
+    const version = this.store.dataVersion();
+    if (version === this.seenDataVersion) return;
+    this.seenDataVersion = version;
+    this.reload();
+  }
+
+  private reload(): void {
+    const byId = new Map(this.loaded.map((loaded) => [loaded.segment.id, loaded]));
+    this.loaded = this.store.segmentIds().map((id) => {
+      const known = byId.get(id);
+      if (known !== undefined) {
+        const deleted = this.store.deletedOf(id);
+        if (deleted !== undefined)
+          deleted.forEach((flag, ordinal) => flag && known.segment.markDeleted(ordinal));
+        return known;
+      }
+      return this.loadSegment(id);
+    });
+    this.changed();
+  }
+
+  private loadSegment(id: number): LoadedSegment {
+    const stored = this.store.segment(id);
+    if (stored === undefined) throw new Error(`index segment ${id} vanished while loading`);
+    const segment = new Segment(id, decodeSegment(stored.data), new Uint8Array(stored.deleted));
+    return { segment, summaries: this.store.summaries(id) };
+  }
+
+  private persistDeletions(deletions: readonly { segmentId: number; ordinal: number }[]): void {
+    const bySegment = new Map<number, Uint8Array>();
+    for (const { segmentId, ordinal } of deletions) {
+      let flags = bySegment.get(segmentId);
+      if (flags === undefined) {
+        const loaded = this.loaded.find((candidate) => candidate.segment.id === segmentId);
+        if (loaded === undefined) continue;
+        flags = Uint8Array.from(loaded.segment.deleted);
+        bySegment.set(segmentId, flags);
+      }
+      flags[ordinal] = 1;
+    }
+    for (const [segmentId, flags] of bySegment) this.store.updateDeleted(segmentId, flags);
+  }
+
+  private applyDeletions(deletions: readonly { segmentId: number; ordinal: number }[]): void {
+    for (const { segmentId, ordinal } of deletions) {
+      this.loaded.find((loaded) => loaded.segment.id === segmentId)?.segment.markDeleted(ordinal);
+    }
+  }
+
+  /** Merges segments as the merge policy asks, one transaction per merge. */
+  private mergeWhileNeeded(): void {
+    for (;;) {
+      const chosen = segmentsToMerge(this.loaded.map((loaded) => loaded.segment));
+      if (chosen === undefined) return;
+      const sources = chosen.map((index) => this.loaded[index]!.segment);
+      let merged: Segment | undefined;
+      this.store.writeTransaction(() => {
+        const result = mergeSegments(this.store.nextSegmentId(), sources);
+        merged = result.segment;
+        this.store.insertSegment(merged.id, encodeSegment(merged.data), merged.deleted);
+        result.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, merged!.id, ordinal));
+        for (const source of sources) this.store.deleteSegment(source.id);
+      });
+      const mergedSegment = merged!;
+      const removed = new Set(sources.map((source) => source.id));
+      this.loaded = [
+        ...this.loaded.filter((loaded) => !removed.has(loaded.segment.id)),
+        { segment: mergedSegment, summaries: this.store.summaries(mergedSegment.id) },
+      ];
+      this.changed();
+      this.seenDataVersion = this.store.dataVersion();
+    }
+  }
+
+  private changed(): void {
+    this.statistics = statisticsOf(this.loaded.map((loaded) => loaded.segment));
+    this.generation += 1;
+  }
+}
+
+function storedFormOf(document: IndexedDocument): Omit<StoredDocument, 'id'> {
+  return {
+    url: document.url,
+    title: document.title,
+    description: document.description,
+    headings: document.headings ?? '',
+    body: document.body,
+    contentSize: document.contentSize ?? Buffer.byteLength(document.body),
+    lastModified: Math.floor(document.lastModified ?? 0),
+    doctype: document.doctype ?? 'html',
+  };
+}
+
+function contentHashOf(document: Omit<StoredDocument, 'id'>): Buffer {
+  const hash = createHash('sha256');
+  for (const value of Object.values(document)) hash.update(`${String(value)}\u0000`);
+  return hash.digest();
+}
+
+/**
+ * The fields in FIELDS order. A description that only repeats the start of the body is not
+ * indexed again, or pages without a meta description would count their first words twice.
+ */
+function analyzeFields(document: Omit<StoredDocument, 'id'>): AnalyzedText[] {
+  const description =
+    document.description !== '' && !document.body.startsWith(document.description)
+      ? document.description
+      : '';
+  return [
+    analyzeText(document.title),
+    analyzeText(document.headings),
+    analyzeText(description),
+    analyzeText(document.body),
+    analyzeText(urlWords(document.url)),
+  ];
+}
+
+/** The words of a URL's path and query (`/library/json.html` → library json html); the host is left out. */
+function urlWords(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return safeDecode(`${parsed.pathname} ${parsed.search}`);
+  } catch {
+    return '';
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
