@@ -10,6 +10,7 @@ export const API_ERRORS = {
   invalid_api_key: { status: 401, message: 'the API key is not valid' },
   wrong_tenant: { status: 403, message: 'the API key does not belong to this contract and service group' },
   invalid_signature: { status: 403, message: 'the download link is invalid or has expired' },
+  forbidden_origin: { status: 403, message: 'this origin may not use this search service' },
   not_found: { status: 404, message: 'no such resource' },
   method_not_allowed: { status: 405, message: 'method not allowed for this resource' },
   not_acceptable: { status: 406, message: 'this resource answers only with application/json' },

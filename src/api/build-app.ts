@@ -4,24 +4,27 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { InstantCrawlService } from '../service/instant-crawl-service.js';
+import type { SearchServices } from '../service/search-services.js';
 import type { ServiceStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import { KUMO_VERSION } from '../util/version.js';
 import { ApiError, ngBody } from './api-error.js';
 import type { DownloadSigner } from './download-signer.js';
 import { handleError } from './error-handler.js';
-import { acceptsJson } from './hooks/accept-json.js';
+import { acceptsJson, acceptsJsonOrScript } from './hooks/accept-json.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { MethodRegistry } from './method-not-allowed.js';
 import { downloadRoutes } from './routes/download-routes.js';
 import type { BrowserAvailability } from '../browser/chromium-launch.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
+import { siteSearchRoutes } from './routes/site-search-routes.js';
 import { compileValidator } from './validator-compiler.js';
 
 export interface AppDeps {
   store: ServiceStore;
   instantCrawl: InstantCrawlService;
+  searchServices: SearchServices;
   artifacts: LocalArtifactStore;
   signer: DownloadSigner;
   clock: Clock;
@@ -95,9 +98,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(
     async (scope) => {
-      scope.addHook('onRequest', jsonOnly);
+      scope.addHook('onRequest', async (request) => {
+        if (!acceptsJsonOrScript(request)) throw new ApiError('not_acceptable');
+      });
+      await scope.register(siteSearchRoutes, {
+        services: deps.searchServices,
+        methods,
+        basePath: deps.settings.finderBasePath,
+      });
       await scope.register(healthRoutes, {
-        storeHealthy: () => deps.store.ping(),
+        storeHealthy: () => deps.store.ping() && deps.searchServices.healthy(),
         browserStatus: () => deps.browserStatus?.(),
         methods,
         basePath: deps.settings.finderBasePath,

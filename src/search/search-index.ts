@@ -150,12 +150,12 @@ export class SearchIndex {
   }
 
   /** Every document matching the query, scored (see engine/matcher.ts). */
-  match(plan: QueryPlan, snapshot: IndexSnapshot = this.snapshot()): HitSet {
+  match(plan: QueryPlan, snapshot: IndexSnapshot = this.snapshot(), ranking = this.ranking): HitSet {
     return findHits(
       snapshot.segments.map((loaded) => loaded.segment),
       plan,
       snapshot.statistics,
-      this.ranking,
+      ranking,
     );
   }
 

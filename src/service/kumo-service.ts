@@ -16,6 +16,7 @@ import { RunWorkerPool } from '../worker/run-worker-pool.js';
 import { bootstrapDemoTenant } from './bootstrap.js';
 import { acquireServeLock, ensureDataDir, loadSigningSecret } from './data-dir.js';
 import { InstantCrawlService } from './instant-crawl-service.js';
+import { SearchServices } from './search-services.js';
 import { sweepExpiredArtifacts } from './retention-sweeper.js';
 
 export interface RunningService {
@@ -60,9 +61,14 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     cancelRun: (runId: number) => poolRef.current?.cancelRun(runId),
   };
   const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock);
+  const searchLog: { current?: FastifyInstance } = {};
+  const searchServices = new SearchServices(store.searchServices, config.dataDir, clock, (error) =>
+    searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
+  );
   const app = await buildApp({
     store,
     instantCrawl,
+    searchServices,
     artifacts,
     signer,
     clock,
@@ -75,6 +81,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     logger,
     browserStatus: () => browserStatus,
   });
+  searchLog.current = app;
   if (browserStatus.available)
     app.log.info({ browser: browserStatus.version }, 'browser rendering available');
   else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
@@ -128,6 +135,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
         clearInterval(reaper);
       }
       await Promise.all([fetcher.close(), browser.pool.close()]);
+      searchServices.close();
       store.close();
       releaseLock();
     },

@@ -7,3 +7,17 @@ export function acceptsJson(request: FastifyRequest): boolean {
   if (accept === undefined || accept.trim() === '') return true;
   return new Negotiator({ headers: { accept } }).mediaType(['application/json']) !== undefined;
 }
+
+/**
+ * Whether the request's Accept header admits the answer: JSON, or JavaScript for a JSONP call
+ * (a `callback` in the query string), which browsers load with a script tag.
+ */
+export function acceptsJsonOrScript(request: FastifyRequest): boolean {
+  if (acceptsJson(request)) return true;
+  if (!/[?&]callback=/.test(request.url)) return false;
+  const accept = request.headers.accept ?? '';
+  return (
+    new Negotiator({ headers: { accept } }).mediaType(['application/javascript', 'text/javascript']) !==
+    undefined
+  );
+}

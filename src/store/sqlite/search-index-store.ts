@@ -264,23 +264,22 @@ export class SearchIndexStore {
     return this.statements.deletedOf.get(segmentId) as Buffer | undefined;
   }
 
-  /** Adds query counts (successful searches) in one transaction. */
-  logQueries(entries: readonly QueryLogEntry[], nowMicros: number): void {
+  /** Adds query counts (successful searches) and click counts in one transaction. */
+  logActivity(
+    queries: readonly QueryLogEntry[],
+    clicks: ReadonlyMap<string, number>,
+    nowMicros: number,
+  ): void {
     this.db.transaction(() => {
-      for (const entry of entries)
+      for (const entry of queries)
         this.statements.logQuery.run(entry.query, entry.count, entry.hits, nowMicros);
+      for (const [url, count] of clicks) this.statements.logClick.run(url, count, nowMicros);
     })();
   }
 
   /** Past queries that found something. */
   queryLog(): QueryLogEntry[] {
     return this.statements.queryLog.all() as QueryLogEntry[];
-  }
-
-  logClicks(counts: ReadonlyMap<string, number>, nowMicros: number): void {
-    this.db.transaction(() => {
-      for (const [url, count] of counts) this.statements.logClick.run(url, count, nowMicros);
-    })();
   }
 
   clickCounts(): Map<string, number> {

@@ -1,0 +1,27 @@
+import { execFileSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The folder of an installed Debian package that holds `marker` (a file name), found through
+ * `dpkg -L` so the version in the path (python3.11, python3.13, ...) need not be guessed.
+ * Undefined when dpkg, the package or the file is missing.
+ */
+export function packageFolderOf(pkg: string, marker: string): string | undefined {
+  let listing: string;
+  try {
+    listing = execFileSync('dpkg', ['-L', pkg], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+  for (const line of listing.split('\n')) {
+    const candidate = path.join(line.trim(), marker);
+    try {
+      // Packages such as python3-doc list a symlink to the versioned folder; follow it.
+      return path.dirname(realpathSync(candidate));
+    } catch {
+      continue;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pageTextOf } from '../../src/search/html-text.js';
+
+/** A page as both systems index it: the fields the project's extraction gives. */
+export interface EvalDocument {
+  url: string;
+  title: string;
+  description: string;
+  body: string;
+  headings?: string;
+}
+
+const PROGRESS_EVERY = 100;
+
+/** Paths of the HTML files under `root`, relative and '/'-separated, sorted so runs are repeatable. */
+export function htmlFilesUnder(root: string): string[] {
+  const files: string[] = [];
+  const walk = (relative: string): void => {
+    for (const entry of readdirSync(path.join(root, relative), { withFileTypes: true })) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      // Sphinx keeps sources, images and assets in _-prefixed folders: no pages there.
+      if (entry.isDirectory() && !entry.name.startsWith('_')) walk(child);
+      else if (entry.isFile() && entry.name.endsWith('.html')) files.push(child);
+    }
+  };
+  walk('');
+  return files.sort();
+}
+
+/**
+ * Reads every page under `root` that `isContent` accepts and extracts it with the project's own
+ * pageTextOf, as a crawl would; `baseUrl` + the relative path is the document's URL.
+ */
+export function loadPages(
+  root: string,
+  baseUrl: string,
+  isContent: (relativePath: string) => boolean,
+): EvalDocument[] {
+  const files = htmlFilesUnder(root).filter(isContent);
+  const documents: EvalDocument[] = [];
+  for (const file of files) {
+    const text = pageTextOf(readFileSync(path.join(root, file), 'utf8'));
+    if (text.noindex) continue;
+    const document: EvalDocument = {
+      url: new URL(file, baseUrl).href,
+      title: text.title,
+      description: text.description,
+      headings: text.headings,
+      body: text.body,
+    };
+    documents.push(document);
+    if (documents.length % PROGRESS_EVERY === 0) {
+      process.stderr.write(`  ${documents.length}/${files.length} pages loaded\n`);
+    }
+  }
+  process.stderr.write(`  ${documents.length} pages loaded\n`);
+  return documents;
+}

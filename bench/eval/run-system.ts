@@ -1,0 +1,46 @@
+import type { Judgment } from './judgments.js';
+import { DEPTH } from './metrics.js';
+import type { EvalDocument } from './page-documents.js';
+import type { SearchSystem } from './search-system.js';
+
+/** What one system returned for every query, or why it could not. */
+export interface SystemRun {
+  name: string;
+  /** Ranked URLs per judgment, in judgment order; empty when the system failed. */
+  rankings: string[][];
+  /** Set when the system failed to build, index or search: the others are still measured. */
+  error?: string;
+  indexSeconds: number;
+  searchSeconds: number;
+}
+
+/** Builds a system, indexes the documents and runs every query; a failure is reported, not thrown. */
+export async function runSystem(
+  name: string,
+  create: () => SearchSystem | Promise<SearchSystem>,
+  documents: readonly EvalDocument[],
+  judgments: readonly Judgment[],
+): Promise<SystemRun> {
+  const run: SystemRun = { name, rankings: [], indexSeconds: 0, searchSeconds: 0 };
+  let system: SearchSystem | undefined;
+  try {
+    const indexing = performance.now();
+    system = await create();
+    system.index(documents);
+    run.indexSeconds = (performance.now() - indexing) / 1000;
+    const searching = performance.now();
+    for (const { query } of judgments) run.rankings.push(system.search(query, DEPTH));
+    run.searchSeconds = (performance.now() - searching) / 1000;
+  } catch (error) {
+    run.error = error instanceof Error ? error.message : String(error);
+    run.rankings = [];
+    process.stderr.write(`  ${name}: failed: ${run.error}\n`);
+  }
+  try {
+    system?.close();
+  } catch (error) {
+    // The figures are taken already; a failing close only loses the throwaway index.
+    process.stderr.write(`  ${name}: close failed: ${String(error)}\n`);
+  }
+  return run;
+}

@@ -1,0 +1,155 @@
+import { type TSchema, Type } from '@sinclair/typebox';
+import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
+
+/** Path of every site search endpoint (interface.md `<doc_path>`). */
+export const SearchServiceParams = Type.Object({
+  contract_id: IdParam('contract id'),
+  servicegroup_id: IdParam('service group id'),
+  service_id: IdParam('search service id'),
+});
+
+const Text = (description: string) => Type.Optional(Type.String({ description }));
+const InputEncoding = Type.Optional(
+  Type.Union(
+    ['utf8', 'sjis', 'jis', 'euc-jp', 'euc-kr', 'iso-8859-1'].map((value) => Type.Literal(value)),
+    { description: 'encoding of the percent-encoded bytes of text parameters; default utf8' },
+  ),
+);
+const Callback = Text(
+  'JSONP: answer `callback(...)` as application/javascript; a JavaScript identifier path',
+);
+
+const HighlightPart = Type.Object({ is_highlighted: Type.Boolean(), text: Type.String() });
+const DrillDownInfo: TSchema = Type.Recursive(
+  (self) =>
+    Type.Object({
+      depth: Type.Integer(),
+      title: Type.String(),
+      path: Type.String({ description: 'labels from the top joined by a tab' }),
+      count: Type.Integer(),
+      is_selected: Type.Boolean(),
+      is_opened: Type.Boolean(),
+      children: Type.Optional(Type.Array(self)),
+    }),
+  { $id: 'FacetDrillDownInfo' },
+);
+
+const SearchResponse = Type.Object({
+  parameter: Type.Object({
+    q: Type.String(),
+    input_encoding: Type.String(),
+    page_number: Type.Integer(),
+    number_per_page: Type.Integer(),
+    sort_by: Type.Array(Type.String()),
+    category: Type.String(),
+    drilldown: Type.Array(Type.String()),
+    doctype: Type.Array(Type.String()),
+  }),
+  organic: Type.Object({
+    hits: Type.Integer(),
+    range_min: Type.Integer(),
+    range_max: Type.Integer(),
+    docs: Type.Array(
+      Type.Object({
+        ranking: Type.Integer(),
+        url: Type.String(),
+        title: Type.String(),
+        description: Type.String(),
+        start_text: Type.String(),
+        highlight: Type.Object({
+          url_parts: Type.Array(HighlightPart),
+          title_parts: Type.Array(HighlightPart),
+          description_parts: Type.Array(HighlightPart),
+          document_text_parts: Type.Array(HighlightPart),
+        }),
+        content_size: Type.Integer(),
+        last_modified: Type.Integer({ description: 'unix seconds' }),
+        drilldown: Type.Array(Type.String()),
+        doctype: Type.String(),
+      }),
+    ),
+  }),
+  category: Type.Object({ items: Type.Array(Type.String()), selected: Type.Array(Type.String()) }),
+  facet_drilldown_roots: Type.Array(
+    Type.Object({
+      is_selected: Type.Boolean(),
+      is_opened: Type.Boolean(),
+      facet_drilldowns: Type.Array(DrillDownInfo),
+    }),
+  ),
+  spellcheck: Type.Object({ main_phrase: Type.String() }),
+});
+
+const SITE_SEARCH_FAILURES = {
+  400: FAILURE_RESPONSES[400],
+  403: FAILURE_RESPONSES[403],
+  404: FAILURE_RESPONSES[404],
+};
+
+export const SearchSchema = {
+  summary: 'Full-text search',
+  tags: ['site search'],
+  params: SearchServiceParams,
+  querystring: Type.Object({
+    q: Text('query: words (AND), "phrase", -exclude, OR'),
+    input_encoding: InputEncoding,
+    page_number: Type.Optional(Type.Integer({ minimum: 1, maximum: 10000, default: 1 })),
+    number_per_page: Type.Optional(Type.Integer({ minimum: 0, maximum: 100, default: 10 })),
+    sort_by: Text(
+      '`field order`, several separated by commas: score, last_modified, title, click; asc or desc',
+    ),
+    category: Text('category to narrow to'),
+    drilldown: Text('a drill-down path (labels joined by a tab); repeat the parameter for several (OR)'),
+    doctype: Text('all, html, pdf, doc, xls, ppt; several separated by commas (OR)'),
+    callback: Callback,
+  }),
+  response: { 200: SearchResponse, ...SITE_SEARCH_FAILURES },
+};
+
+export const SuggestSchema = {
+  summary: 'Query suggestions',
+  tags: ['site search'],
+  params: SearchServiceParams,
+  querystring: Type.Object({
+    q: Text('what the visitor has typed so far'),
+    input_encoding: InputEncoding,
+    number_per_suggestion: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
+    callback: Callback,
+  }),
+  response: {
+    200: Type.Object({
+      suggestions: Type.Array(
+        Type.Object({ word: Type.String(), point: Type.Number({ minimum: 0, maximum: 1 }) }),
+      ),
+    }),
+    ...SITE_SEARCH_FAILURES,
+  },
+};
+
+export const RelatedKeywordsSchema = {
+  summary: 'Related keywords',
+  tags: ['site search'],
+  params: SearchServiceParams,
+  querystring: Type.Object({
+    q: Text('query'),
+    prefix: Text('keywords must start with this'),
+    input_encoding: InputEncoding,
+    callback: Callback,
+  }),
+  response: {
+    200: Type.Object({ related_keywords: Type.Array(Type.Object({ word: Type.String() })) }),
+    ...SITE_SEARCH_FAILURES,
+  },
+};
+
+export const ClickSchema = {
+  summary: 'Record a click and redirect to the clicked page',
+  tags: ['site search'],
+  params: SearchServiceParams,
+  querystring: Type.Object({
+    url: Type.String({ description: 'an indexed URL; any other is a 404, so this is no open redirect' }),
+    q: Text('the query the visitor clicked from'),
+    input_encoding: InputEncoding,
+  }),
+  response: { ...SITE_SEARCH_FAILURES },
+};

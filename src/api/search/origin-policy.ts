@@ -1,0 +1,39 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../api-error.js';
+
+/**
+ * A search service may list the origins whose pages call it (decisions.md "Tenancy and
+ * authentication"). The caller's origin is the Origin header, else the origin of the Referer
+ * (a JSONP script tag sends only a Referer). With a list, another origin is refused with 403 and
+ * a listed one gets CORS access; a request without either header (a server, curl) is served, as
+ * it is not a visitor on another site. Without a list any page may call the API.
+ */
+export function applyOriginPolicy(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  allowed: readonly string[],
+): void {
+  if (allowed.length === 0) {
+    reply.header('access-control-allow-origin', '*');
+    return;
+  }
+  reply.header('vary', 'Origin, Referer');
+  const origin = callerOrigin(request);
+  if (origin === undefined) return;
+  if (!allowed.some((entry) => entry.replace(/\/$/, '') === origin)) {
+    throw new ApiError('forbidden_origin', `origin ${origin} may not use this search service`);
+  }
+  reply.header('access-control-allow-origin', origin);
+}
+
+function callerOrigin(request: FastifyRequest): string | undefined {
+  const origin = request.headers.origin;
+  if (typeof origin === 'string' && origin !== '' && origin !== 'null') return origin;
+  const referer = request.headers.referer;
+  if (typeof referer !== 'string' || referer === '') return origin === 'null' ? 'null' : undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'null';
+  }
+}

@@ -1,0 +1,78 @@
+import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+
+/** Category and drill-down rules of a search service, compiled. */
+export interface FacetRules {
+  categories: { name: string; pattern: RegExp }[];
+  drilldowns: { pattern: RegExp; path: string }[];
+}
+
+export function compileFacetRules(config: SearchServiceConfig): FacetRules {
+  return {
+    categories: (config.categories ?? []).map((rule) => ({
+      name: rule.name,
+      pattern: new RegExp(rule.url_pattern),
+    })),
+    drilldowns: (config.drilldowns ?? []).map((rule) => ({
+      pattern: new RegExp(rule.url_pattern),
+      path: rule.path,
+    })),
+  };
+}
+
+/** Indexes (into `rules.categories`) of the categories a URL is in: every rule that matches. */
+export function categoriesOf(url: string, rules: FacetRules): number[] {
+  const result: number[] = [];
+  rules.categories.forEach((rule, index) => {
+    if (rule.pattern.test(url)) result.push(index);
+  });
+  return result;
+}
+
+/** Directory levels below the host that the default drill-down labels go down to. */
+const DEFAULT_DIRECTORY_LEVELS = 2;
+
+/**
+ * The drill-down label paths of a URL (labels joined by a tab): one per matching rule, `$1`..`$9`
+ * replaced by the rule's capture groups; without rules, the host and up to two directory levels
+ * (decisions.md "Site search"): `https://example.com/docs/guide/intro.html` is
+ * `example.com\tdocs\tguide`.
+ */
+export function drilldownPathsOf(url: string, rules: FacetRules): string[] {
+  if (rules.drilldowns.length === 0) return [defaultPathOf(url)].filter((path) => path !== '');
+  const paths = new Set<string>();
+  for (const rule of rules.drilldowns) {
+    const match = rule.pattern.exec(url);
+    if (match === null) continue;
+    const path = rule.path
+      .replace(/\$(\d)/g, (_, group: string) => match[Number(group)] ?? '')
+      .split('\t')
+      .map((label) => label.trim())
+      .filter((label) => label !== '')
+      .join('\t');
+    if (path !== '') paths.add(path);
+  }
+  return [...paths];
+}
+
+function defaultPathOf(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return '';
+  }
+  const directories = parsed.pathname
+    .split('/')
+    .slice(1, -1)
+    .filter((segment) => segment !== '');
+  const labels = [parsed.host, ...directories.slice(0, DEFAULT_DIRECTORY_LEVELS).map(decodeLabel)];
+  return labels.join('\t');
+}
+
+function decodeLabel(segment: string): string {
+  try {
+    return decodeURIComponent(segment).replace(/\t/g, ' ');
+  } catch {
+    return segment;
+  }
+}

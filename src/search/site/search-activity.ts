@@ -1,0 +1,91 @@
+import type { SearchIndexStore } from '../../store/sqlite/search-index-store.js';
+import type { Clock } from '../../util/clock.js';
+import type { IndexSnapshot } from '../search-index.js';
+import { Suggester, suggestionKey } from './suggester.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/** New queries reach suggestions within this time: rebuilding the suggester costs a full sort. */
+const SUGGESTER_REFRESH_MS = 10_000;
+
+/**
+ * What visitors do on a search service: successful queries (they feed suggest) and clicks (they
+ * feed `click desc`). Both are counted in memory and written to the index file by `flush`, which
+ * the service calls every second, so a search never waits for a disk write or for another
+ * process holding the write lock.
+ */
+export class SearchActivity {
+  private readonly queries: Map<string, number>;
+  private readonly clicks: Map<string, number>;
+  private pendingQueries = new Map<string, { count: number; hits: number }>();
+  private pendingClicks = new Map<string, number>();
+  private suggesterState:
+    { suggester: Suggester; segments: IndexSnapshot['segments']; builtMs: number } | undefined;
+  private queriesChanged = false;
+
+  constructor(
+    private readonly store: SearchIndexStore,
+    private readonly clock: Clock,
+  ) {
+    this.queries = new Map(store.queryLog().map((entry) => [entry.query, entry.count]));
+    this.clicks = store.clickCounts();
+  }
+
+  /** Counts a query that found documents (by its normalized text). */
+  recordQuery(query: string, hits: number): void {
+    const key = suggestionKey(query);
+    if (key === '') return;
+    this.queries.set(key, (this.queries.get(key) ?? 0) + 1);
+    const pending = this.pendingQueries.get(key) ?? { count: 0, hits };
+    this.pendingQueries.set(key, { count: pending.count + 1, hits });
+    this.queriesChanged = true;
+  }
+
+  recordClick(url: string, _query: string): void {
+    this.clicks.set(url, (this.clicks.get(url) ?? 0) + 1);
+    this.pendingClicks.set(url, (this.pendingClicks.get(url) ?? 0) + 1);
+  }
+
+  clicksOf(url: string): number {
+    return this.clicks.get(url) ?? 0;
+  }
+
+  /** The suggester, rebuilt when the index changed or, at most every few seconds, when new queries came. */
+  suggester(snapshot: IndexSnapshot, vocabulary: () => Vocabulary): Suggester {
+    const nowMs = this.clock.nowMicros() / 1000;
+    const state = this.suggesterState;
+    const stale =
+      state === undefined ||
+      state.segments !== snapshot.segments ||
+      (this.queriesChanged && nowMs - state.builtMs >= SUGGESTER_REFRESH_MS);
+    if (!stale) return state.suggester;
+    this.queriesChanged = false;
+    const suggester = new Suggester(this.queries, vocabulary(), snapshot);
+    this.suggesterState = { suggester, segments: snapshot.segments, builtMs: nowMs };
+    return suggester;
+  }
+
+  /**
+   * Writes what was counted since the last flush. When another process holds the write lock the
+   * counts stay pending for the next flush instead of blocking searches.
+   */
+  flush(): void {
+    if (this.pendingQueries.size === 0 && this.pendingClicks.size === 0) return;
+    const queries = this.pendingQueries;
+    const clicks = this.pendingClicks;
+    try {
+      this.store.withoutWaiting(() => {
+        const nowMicros = this.clock.nowMicros();
+        const queryEntries = [...queries].map(([query, entry]) => ({
+          query,
+          count: entry.count,
+          hits: entry.hits,
+        }));
+        this.store.logActivity(queryEntries, clicks, nowMicros);
+      });
+      this.pendingQueries = new Map();
+      this.pendingClicks = new Map();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import { planQuery } from '../engine/query-plan.js';
+import { DEFAULT_RANKING, type RankingParameters } from '../engine/ranking.js';
+import { topK } from '../engine/top-k.js';
+import { QueryHighlighter } from '../highlight/query-highlighter.js';
+import type { IndexSnapshot, SearchIndex } from '../search-index.js';
+import { drilldownTree } from './drilldown-tree.js';
+import { FacetIndex } from './facet-index.js';
+import { compileFacetRules } from './facet-rules.js';
+import { hitComparator } from './hit-order.js';
+import { organicDocOf } from './organic-docs.js';
+import { relatedKeywords } from './related-keywords.js';
+import type { SearchActivity } from './search-activity.js';
+import type { SiteSearchRequest, SiteSearchResult } from './search-response.js';
+import { didYouMean } from './spellcheck.js';
+import type { Suggestion } from './suggester.js';
+import { vocabularyOf } from './vocabulary.js';
+
+/** A query finding fewer documents than this gets a did-you-mean when a correction finds more. */
+const FEW_HITS = 3;
+/** Best-ranked documents related keywords are drawn from. */
+const RELATED_SAMPLE = 50;
+const DOCTYPE_CODES = { html: 1, pdf: 2, doc: 4, xls: 8, ppt: 16 } as const;
+
+/**
+ * The site search of one search service (interface.md site search API): search with filters,
+ * facets, sorting, paging, highlights and did-you-mean; suggest; related keywords; clicks.
+ */
+export class SiteSearch {
+  private facets: FacetIndex;
+  private ranking: RankingParameters;
+  private configKey: string;
+
+  constructor(
+    readonly index: SearchIndex,
+    config: SearchServiceConfig,
+    readonly activity: SearchActivity,
+  ) {
+    this.configKey = JSON.stringify(config);
+    this.facets = new FacetIndex(compileFacetRules(config));
+    this.ranking = rankingOf(config);
+  }
+
+  /** Applies a changed configuration (rules, weights); facet data is rebuilt on the next search. */
+  configure(config: SearchServiceConfig): void {
+    const key = JSON.stringify(config);
+    if (key === this.configKey) return;
+    this.configKey = key;
+    this.facets = new FacetIndex(compileFacetRules(config));
+    this.ranking = rankingOf(config);
+  }
+
+  search(request: SiteSearchRequest): SiteSearchResult {
+    const snapshot = this.index.snapshot();
+    const hits = this.index.match(planQuery(request.q), snapshot, this.ranking);
+    const facets = snapshot.segments.map((loaded) => this.facets.facetsOf(loaded));
+    const categoryIndex = this.facets.categoryNames.indexOf(request.category);
+    const wantedTypes = doctypeMask(request.doctype);
+    const selectedNodes = request.drilldown
+      .map((path) => this.facets.nodeOf(path))
+      .filter((node): node is number => node !== undefined);
+
+    // Narrowing in three steps, so each facet is counted over the hits the other filters leave:
+    // categories over the doctype's hits, drill-down over those in the category, and the
+    // result over those in the drill-down.
+    const categoryCounts = new Int32Array(this.facets.categoryNames.length);
+    const nodeCounts = new Int32Array(this.facets.nodes.length);
+    const kept: number[] = [];
+    for (let hit = 0; hit < hits.count; hit += 1) {
+      const ordinal = hits.ordinal[hit]!;
+      const loaded = snapshot.segments[hits.segment[hit]!]!;
+      if ((DOCTYPE_CODES[loaded.summaries[ordinal]!.doctype] & wantedTypes) === 0) continue;
+      const segmentFacets = facets[hits.segment[hit]!]!;
+      let inCategory = request.category === '';
+      for (
+        let at = segmentFacets.categoryStart[ordinal]!;
+        at < segmentFacets.categoryStart[ordinal + 1]!;
+        at += 1
+      ) {
+        const category = segmentFacets.categories[at]!;
+        categoryCounts[category]! += 1;
+        if (category === categoryIndex) inCategory = true;
+      }
+      if (!inCategory) continue;
+      let inDrilldown = request.drilldown.length === 0;
+      for (let at = segmentFacets.nodeStart[ordinal]!; at < segmentFacets.nodeStart[ordinal + 1]!; at += 1) {
+        const node = segmentFacets.nodes[at]!;
+        nodeCounts[node]! += 1;
+        if (!inDrilldown && selectedNodes.includes(node)) inDrilldown = true;
+      }
+      if (inDrilldown) kept.push(hit);
+    }
+
+    const first = (request.pageNumber - 1) * request.numberPerPage;
+    const compare = hitComparator(snapshot, hits, request.sortKeys, (url) => this.activity.clicksOf(url));
+    const page = topK(kept.length, first + request.numberPerPage, (a, b) => compare(kept[a]!, kept[b]!))
+      .slice(first)
+      .map((position) => kept[position]!);
+    const highlighter = new QueryHighlighter(request.q);
+    const docs = page.flatMap((hit, offset) => {
+      const loaded = snapshot.segments[hits.segment[hit]!]!;
+      const summary = loaded.summaries[hits.ordinal[hit]!]!;
+      const document = this.index.document(summary.id);
+      if (document === undefined) return [];
+      const drilldown = facets[hits.segment[hit]!]!.paths[hits.ordinal[hit]!]!;
+      return [organicDocOf(document, first + offset + 1, drilldown, highlighter)];
+    });
+    if (kept.length > 0 && request.pageNumber === 1) this.activity.recordQuery(request.q, kept.length);
+
+    return {
+      organic: {
+        hits: kept.length,
+        range_min: docs.length === 0 ? 0 : first + 1,
+        range_max: docs.length === 0 ? 0 : first + docs.length,
+        docs,
+      },
+      category: {
+        items: this.facets.categoryNames.filter((_, index) => categoryCounts[index]! > 0),
+        selected: request.category === '' ? [] : [request.category],
+      },
+      facet_drilldown_roots: drilldownTree(this.facets.nodes, nodeCounts, request.drilldown),
+      spellcheck: { main_phrase: this.spellcheck(request.q, kept.length, snapshot) },
+    };
+  }
+
+  /** Completions of what a visitor is typing, best first. */
+  suggest(query: string, limit: number): Suggestion[] {
+    const snapshot = this.index.snapshot();
+    return this.activity.suggester(snapshot, () => vocabularyOf(snapshot)).suggest(query, limit);
+  }
+
+  /** Words significant in the best matches of `query`, starting with `prefix`. */
+  relatedKeywords(query: string, prefix: string): string[] {
+    const snapshot = this.index.snapshot();
+    const hits = this.index.match(planQuery(query), snapshot, this.ranking);
+    const best = topK(hits.count, RELATED_SAMPLE, (a, b) => hits.score[b]! - hits.score[a]! || a - b);
+    const documents = best.flatMap((hit) => {
+      const summary = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
+      return this.index.document(summary.id) ?? [];
+    });
+    return relatedKeywords(query, prefix, documents, vocabularyOf(snapshot));
+  }
+
+  /** Records a click on an indexed URL; false when the URL is not in the index (no redirect then). */
+  click(url: string, query: string): boolean {
+    if (this.index.store.documentIdOf(url) === undefined) return false;
+    this.activity.recordClick(url, query);
+    return true;
+  }
+
+  private spellcheck(query: string, hitCount: number, snapshot: IndexSnapshot): string {
+    if (hitCount >= FEW_HITS || query.trim() === '') return '';
+    return didYouMean(
+      query,
+      hitCount,
+      vocabularyOf(snapshot),
+      (corrected) => this.index.match(planQuery(corrected), snapshot, this.ranking).count,
+    );
+  }
+}
+
+function doctypeMask(doctypes: SiteSearchRequest['doctype']): number {
+  if (doctypes.length === 0 || doctypes.includes('all')) return 0xff;
+  return doctypes.reduce((mask, doctype) => mask | (doctype === 'all' ? 0xff : DOCTYPE_CODES[doctype]), 0);
+}
+
+function rankingOf(config: SearchServiceConfig): RankingParameters {
+  if (config.weights === undefined) return DEFAULT_RANKING;
+  const fieldWeights = { ...DEFAULT_RANKING.fieldWeights };
+  for (const [field, weight] of Object.entries(config.weights)) {
+    if (weight !== undefined) fieldWeights[field as keyof typeof fieldWeights] = weight;
+  }
+  return { ...DEFAULT_RANKING, fieldWeights };
+}

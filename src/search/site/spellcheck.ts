@@ -1,0 +1,106 @@
+import { normalizeText } from '../analyzer.js';
+import { parseQuery } from '../match-expression.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/** Latin words shorter than this are never corrected: too many short words are one edit apart. */
+const MIN_CORRECTED_LENGTH = 4;
+/**
+ * A word the index holds is replaced only by one this many times more frequent: a rare spelling
+ * that is in the index (a typo on one page) still yields to the common one.
+ */
+const MORE_FREQUENT_FACTOR = 10;
+
+/**
+ * The did-you-mean phrase (decisions.md: spellcheck.main_phrase): the query with its unknown or
+ * rare words replaced by the most frequent index word within a small edit distance (Latin words
+ * of 4+ letters), or a katakana word with its long-vowel mark added or dropped (コンピュータ /
+ * コンピューター), when that query finds more documents. The empty string otherwise.
+ */
+export function didYouMean(
+  query: string,
+  currentHits: number,
+  vocabulary: Vocabulary,
+  countHits: (query: string) => number,
+): string {
+  let changed = false;
+  const corrected = parseQuery(query).map((part) => {
+    if (part.phrase || part.exclude) return part;
+    const replacement = correctWord(normalizeText(part.text), vocabulary);
+    if (replacement === undefined) return part;
+    changed = true;
+    return { ...part, text: replacement };
+  });
+  if (!changed) return '';
+  const phrase = corrected
+    .map((part) => {
+      const text = part.phrase ? `"${part.text}"` : part.text;
+      return `${part.orPrevious ? 'OR ' : ''}${part.exclude ? '-' : ''}${text}`;
+    })
+    .join(' ');
+  return countHits(phrase) > currentHits ? phrase : '';
+}
+
+function correctWord(word: string, vocabulary: Vocabulary): string | undefined {
+  if (/^[a-z]+$/.test(word)) {
+    if (word.length < MIN_CORRECTED_LENGTH) return undefined;
+    return nearestWord(word, vocabulary.latin);
+  }
+  if (/^[\p{Script=Katakana}ー]+$/u.test(word) && [...word].length >= 3 && !vocabulary.japanese.has(word)) {
+    const variant = word.endsWith('ー') ? word.slice(0, -1) : `${word}ー`;
+    if ((vocabulary.japanese.get(variant) ?? 0) > 0) return variant;
+  }
+  return undefined;
+}
+
+/**
+ * The most frequent word at the smallest edit distance (at most 1 for words up to 5 letters,
+ * else 2) that is much more frequent than the word itself.
+ */
+function nearestWord(word: string, words: Map<string, number>): string | undefined {
+  const limit = word.length <= 5 ? 1 : 2;
+  const own = words.get(word) ?? 0;
+  const needed = own === 0 ? 1 : own * MORE_FREQUENT_FACTOR;
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  let bestFrequency = 0;
+  for (const [candidate, frequency] of words) {
+    if (Math.abs(candidate.length - word.length) > limit || frequency < needed || candidate === word)
+      continue;
+    const distance = editDistance(word, candidate, limit);
+    if (distance > limit) continue;
+    if (distance < bestDistance || (distance === bestDistance && frequency > bestFrequency)) {
+      best = candidate;
+      bestDistance = distance;
+      bestFrequency = frequency;
+    }
+  }
+  return best;
+}
+
+/**
+ * Optimal string alignment distance (Levenshtein plus adjacent transpositions), giving up with
+ * limit + 1 as soon as every path exceeds the limit.
+ */
+export function editDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previousPrevious = new Array<number>(b.length + 1).fill(0);
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = new Array<number>(b.length + 1);
+    current[0] = i;
+    let rowMinimum = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        value = Math.min(value, previousPrevious[j - 2]! + 1);
+      }
+      current[j] = value;
+      rowMinimum = Math.min(rowMinimum, value);
+    }
+    if (rowMinimum > limit) return limit + 1;
+    previousPrevious = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+}

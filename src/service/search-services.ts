@@ -1,0 +1,81 @@
+import { SearchIndex } from '../search/search-index.js';
+import { SearchActivity } from '../search/site/search-activity.js';
+import { SiteSearch } from '../search/site/site-search.js';
+import type { SearchServiceRecord, SearchServiceStore } from '../store/service-store.js';
+import type { Clock } from '../util/clock.js';
+import { searchIndexFile } from './data-dir.js';
+
+/** Query and click counts are written this often. */
+const FLUSH_INTERVAL_MS = 1000;
+
+export interface OpenSearchService {
+  record: SearchServiceRecord;
+  search: SiteSearch;
+}
+
+/**
+ * The search services of `kumo serve`: each index is opened on first use and kept open; the
+ * service's configuration is read from the store on every call (one indexed row), so a change
+ * made by `kumo admin` applies to the next search without a restart.
+ */
+export class SearchServices {
+  private readonly open = new Map<number, SiteSearch>();
+  private readonly flushTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly records: SearchServiceStore,
+    private readonly dataDir: string,
+    private readonly clock: Clock,
+    private readonly onFlushError: (error: unknown) => void = () => undefined,
+  ) {
+    this.flushTimer = setInterval(() => this.flush(), FLUSH_INTERVAL_MS);
+    this.flushTimer.unref();
+  }
+
+  /** The search service at a tenant path, or undefined when there is none there. */
+  get(contractId: number, servicegroupId: number, serviceId: number): OpenSearchService | undefined {
+    const record = this.records.get(serviceId);
+    if (
+      record === undefined ||
+      record.contractId !== contractId ||
+      record.servicegroupId !== servicegroupId
+    ) {
+      return undefined;
+    }
+    let search = this.open.get(serviceId);
+    if (search === undefined) {
+      const index = new SearchIndex(searchIndexFile(this.dataDir, serviceId));
+      search = new SiteSearch(index, record.config, new SearchActivity(index.store, this.clock));
+      this.open.set(serviceId, search);
+    } else {
+      search.configure(record.config);
+    }
+    return { record, search };
+  }
+
+  /** Whether every open index answers (health check). */
+  healthy(): boolean {
+    try {
+      return [...this.open.values()].every((search) => search.index.store.ping());
+    } catch {
+      return false;
+    }
+  }
+
+  flush(): void {
+    for (const search of this.open.values()) {
+      try {
+        search.activity.flush();
+      } catch (error) {
+        this.onFlushError(error);
+      }
+    }
+  }
+
+  close(): void {
+    clearInterval(this.flushTimer);
+    this.flush();
+    for (const search of this.open.values()) search.index.close();
+    this.open.clear();
+  }
+}
