@@ -6,6 +6,7 @@ import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { systemClock } from '../util/clock.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
+import { SEARCH_SERVICE_HANDLERS } from './admin-search-services.js';
 import { UsageError } from './usage-error.js';
 
 export const ADMIN_USAGE = `usage: kumo admin <resource> <action> [options]
@@ -16,7 +17,14 @@ export const ADMIN_USAGE = `usage: kumo admin <resource> <action> [options]
   key create --contract ID --servicegroup ID [--label TEXT]   prints the key once
   key list [--contract ID]
   key revoke KEY_ID
-Works on the store in KUMO_DATA_DIR, also while kumo serve runs.`;
+  searchservice create --contract ID --servicegroup ID --name NAME [--config FILE]
+  searchservice list [--contract ID]
+  searchservice show ID                  prints the configuration as JSON
+  searchservice configure ID --config FILE
+      FILE is JSON: {"categories": [{"name", "url_pattern"}], "drilldowns": [{"url_pattern",
+      "path": "labels\\tjoined\\tby tab, $1 = capture group"}], "allowed_origins": ["https://..."],
+      "weights": {"title", "headings", "description", "body", "url"}}
+Works on the store in KUMO_DATA_DIR, also while kumo serve runs (changes apply to the next search).`;
 
 type Output = (line: string) => void;
 
@@ -35,6 +43,7 @@ export async function adminCommand(
       contract: { type: 'string' },
       servicegroup: { type: 'string' },
       label: { type: 'string' },
+      config: { type: 'string' },
     },
   });
   const store = openSqliteServiceStore(ensureDataDir(config.dataDir).database);
@@ -48,22 +57,22 @@ export async function adminCommand(
   }
 }
 
-interface AdminContext {
+export interface AdminContext {
   store: ServiceStore;
-  values: { name?: string; contract?: string; servicegroup?: string; label?: string };
+  values: { name?: string; contract?: string; servicegroup?: string; label?: string; config?: string };
   positionals: string[];
   print: Output;
   timezone: string;
 }
 
-function requiredId(value: string | undefined, option: string): number {
+export function requiredId(value: string | undefined, option: string): number {
   if (value === undefined) throw new UsageError(`--${option} ID is required`);
   if (!/^[1-9]\d*$/.test(value))
     throw new UsageError(`--${option}: expected a positive integer id, got "${value}"`);
   return Number(value);
 }
 
-function requiredName(value: string | undefined): string {
+export function requiredName(value: string | undefined): string {
   if (value === undefined || value.trim() === '') throw new UsageError('--name NAME is required');
   return value.trim();
 }
@@ -120,6 +129,7 @@ const HANDLERS: Record<string, (context: AdminContext) => void> = {
       );
     }
   },
+  ...SEARCH_SERVICE_HANDLERS,
   'key revoke': ({ store, positionals, print }) => {
     const id = requiredId(positionals[0], 'key id (positional)');
     if (!store.apiKeys.revoke(id, systemClock.nowMicros())) throw new UsageError(`no active key ${id}`);

@@ -1,19 +1,27 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ArtifactFile } from '../artifacts/artifact-files.js';
+import { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
+import { isActiveState } from '../domain/run-states.js';
 import { bundleDocuments } from '../search/bundle-documents.js';
-import { ensureDataDir, searchIndexFile } from '../service/data-dir.js';
 import type { IndexedDocument } from '../search/indexed-document.js';
 import { SearchIndex } from '../search/search-index.js';
+import { dataPaths, ensureDataDir, searchIndexFile } from '../service/data-dir.js';
+import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { UsageError } from './usage-error.js';
 
-export const INDEX_USAGE = `usage: kumo index --service N <crawl_objects.tar.gz>
-  loads the HTML pages of a crawl bundle into the index of search service N
-  (pages already indexed are replaced by URL; meta robots noindex pages are left out)
+export const INDEX_USAGE = `usage: kumo index --service N <crawl_objects.tar.gz | folder holding one>
+       kumo index --service N --run ID
+  loads the pages of a crawl bundle (HTML, and PDF / office files when crawled) into the index
+  of search service N; --run takes the bundle of finished instant crawl request ID of the
+  service's own tenant. Pages already indexed are replaced by URL, unchanged ones skipped;
+  noindex pages are left out.
 usage: kumo search --service N [--limit N] <query>
   prints the best-ranked pages of search service N for the query`;
 
-/** Pages written per transaction: large enough to be fast, small enough to show progress. */
+/** Pages written per batch: large enough to be fast, small enough to show progress. */
 const BATCH = 500;
 
 /** Parses `--service N`, shared by `kumo index` and `kumo search`. */
@@ -29,32 +37,94 @@ export async function indexCommand(argv: string[], config: KumoConfig): Promise<
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { service: { type: 'string' } },
+    options: { service: { type: 'string' }, run: { type: 'string' } },
   });
   const serviceId = serviceIdOption(values.service);
-  if (positionals.length !== 1) throw new UsageError('kumo index: give one crawl_objects.tar.gz');
-  const bundle = positionals[0]!;
-  if (!existsSync(bundle)) throw new UsageError(`kumo index: no such file: ${bundle}`);
+  const bundle = bundleToIndex(config, serviceId, values.run, positionals);
   ensureDataDir(config.dataDir);
   const index = new SearchIndex(searchIndexFile(config.dataDir, serviceId));
   let batch: IndexedDocument[] = [];
-  let count = 0;
+  const totals = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
   const started = Date.now();
   const flush = () => {
-    index.upsert(batch);
-    count += batch.length;
+    const result = index.upsert(batch);
+    totals.added += result.added;
+    totals.updated += result.updated;
+    totals.unchanged += result.unchanged;
     batch = [];
-    process.stderr.write(`indexed ${count} pages (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+    const pages = totals.added + totals.updated + totals.unchanged;
+    process.stderr.write(`indexed ${pages} pages (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   };
   try {
-    for await (const document of bundleDocuments(bundle)) {
+    const skip = ({ url, reason }: { url: string; reason: string }) => {
+      totals.skipped += 1;
+      process.stderr.write(`skipped ${url}: ${reason}\n`);
+    };
+    for await (const document of bundleDocuments(bundle, skip)) {
       batch.push(document);
       if (batch.length >= BATCH) flush();
     }
-    if (batch.length > 0 || count === 0) flush();
+    flush();
   } finally {
     index.close();
   }
-  process.stdout.write(`search service ${serviceId}: ${count} pages indexed from ${bundle}\n`);
+  const pages = totals.added + totals.updated + totals.unchanged;
+  process.stdout.write(
+    `search service ${serviceId}: ${pages} pages indexed from ${bundle} ` +
+      `(${totals.added} new, ${totals.updated} changed, ${totals.unchanged} unchanged, ${totals.skipped} skipped)\n`,
+  );
   return 0;
+}
+
+/** The bundle file named by the arguments: a file, a folder holding one, or a run's artifact. */
+function bundleToIndex(
+  config: KumoConfig,
+  serviceId: number,
+  run: string | undefined,
+  positionals: string[],
+): string {
+  if (run !== undefined) {
+    if (positionals.length > 0)
+      throw new UsageError('kumo index: give either --run ID or a bundle, not both');
+    return runBundle(config, serviceId, run);
+  }
+  if (positionals.length !== 1)
+    throw new UsageError('kumo index: give one crawl_objects.tar.gz, a folder, or --run ID');
+  const given = positionals[0]!;
+  if (!existsSync(given)) throw new UsageError(`kumo index: no such file: ${given}`);
+  if (!statSync(given).isDirectory()) return given;
+  const inside = path.join(given, ArtifactFile.objects);
+  if (!existsSync(inside)) throw new UsageError(`kumo index: ${given} holds no ${ArtifactFile.objects}`);
+  return inside;
+}
+
+/**
+ * The bundle of a finished instant run (by its instant_crawl_request_id) of the search service's
+ * own tenant: another tenant's crawl never reaches this tenant's search.
+ */
+function runBundle(config: KumoConfig, serviceId: number, raw: string): string {
+  if (!/^[1-9]\d{0,15}$/.test(raw))
+    throw new UsageError(`--run: expected a positive whole number, got "${raw}"`);
+  const paths = dataPaths(config.dataDir);
+  if (!existsSync(paths.database)) throw new UsageError(`no service data in ${paths.root}`);
+  const store = openSqliteServiceStore(paths.database);
+  try {
+    const service = store.searchServices.get(serviceId);
+    if (service === undefined) throw new UsageError(`--service: no search service ${serviceId}`);
+    const record = store.runs.getByRequest(service, Number(raw));
+    if (record === undefined) {
+      throw new UsageError(
+        `--run: no crawl request ${raw} in contract ${service.contractId}, service group ${service.servicegroupId}`,
+      );
+    }
+    if (isActiveState(record.state)) throw new UsageError(`--run: crawl request ${raw} has not finished yet`);
+    if (!record.artifacts.includes(ArtifactFile.objects) || record.artifactsDeletedMicros !== null) {
+      throw new UsageError(
+        `--run: crawl request ${raw} has no ${ArtifactFile.objects} (nothing collected, or removed)`,
+      );
+    }
+    return path.join(new LocalArtifactStore(paths.artifacts).folderFor(record.id), ArtifactFile.objects);
+  } finally {
+    store.close();
+  }
 }

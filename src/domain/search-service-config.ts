@@ -1,6 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { FIELDS } from '../search/engine/fields.js';
 import type { FieldError } from './field-error.js';
+import { schemaFieldErrors } from './schema-errors.js';
 
 const MAX_RULES = 200;
 const MAX_PATTERN_LENGTH = 1024;
@@ -112,4 +114,13 @@ function isOrigin(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+const compiledConfig = TypeCompiler.Compile(SearchServiceConfigSchema);
+
+/** Validates a configuration outside the HTTP layer (admin CLI): the schema, then the rules above. */
+export function validateSearchServiceConfig(input: unknown): FieldError[] {
+  const errors = schemaFieldErrors(compiledConfig, input, '');
+  if (errors.length > 0) return errors;
+  return checkSearchServiceConfig(input as SearchServiceConfig);
 }

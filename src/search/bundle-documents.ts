@@ -2,19 +2,55 @@ import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
 import { decodeHtml } from '../crawler/charset.js';
-import type { IndexedDocument } from './indexed-document.js';
+import {
+  DocumentTextError,
+  extractableKindOf,
+  extractDocumentText,
+  type ExtractableKind,
+} from './extract/document-text.js';
 import { pageTextOf } from './html-text.js';
+import type { Doctype, IndexedDocument } from './indexed-document.js';
 
 /** What one page folder of a crawl bundle holds, by file name. */
 type PageFiles = Map<string, Buffer>;
 
+/** meta.json of a bundle page folder (decisions.md "Artifacts"), the fields indexing reads. */
+interface PageMeta {
+  url: string;
+  last_url?: string | null;
+  http_status?: number | null;
+  headers?: Record<string, string>;
+  crawl_datetime?: string;
+  robots?: string[];
+}
+
+/** A page that was not indexed, and why (shown to the person running `kumo index`). */
+export interface SkippedPage {
+  url: string;
+  reason: string;
+}
+
+const DOCTYPE_OF_KIND: Record<ExtractableKind, Doctype> = {
+  pdf: 'pdf',
+  doc: 'doc',
+  docx: 'doc',
+  xls: 'xls',
+  xlsx: 'xls',
+  ppt: 'ppt',
+  pptx: 'ppt',
+};
+
 /**
- * The searchable documents of a `crawl_objects.tar.gz`: one per HTML page folder, from its
- * rendered `dom.html` when there is one (what a visitor sees), else `source.html` decoded with
- * its detected charset. Pages marked noindex are left out. Read as a stream: a folder's files
- * are contiguous in the bundle, so only one page is held at a time.
+ * The searchable documents of a `crawl_objects.tar.gz`: one per page folder that answered 2xx.
+ * An HTML page is read from its rendered `dom.html` when there is one (what a visitor sees),
+ * else `source.html` decoded with its detected charset; PDF and office files have their text
+ * extracted. Pages marked noindex (meta robots or X-Robots-Tag) are left out. The bundle is read
+ * as a stream: a folder's files are contiguous in it, so only one page is held at a time.
  */
-export async function* bundleDocuments(bundleFile: string): AsyncGenerator<IndexedDocument> {
+export async function* bundleDocuments(
+  bundleFile: string,
+  onSkip: (skipped: SkippedPage) => void = () => undefined,
+): AsyncGenerator<IndexedDocument> {
   const extractor = extract();
   const source = createReadStream(bundleFile).pipe(createGunzip());
   source.on('error', (error) => extractor.destroy(error));
@@ -27,34 +63,91 @@ export async function* bundleDocuments(bundleFile: string): AsyncGenerator<Index
     const chunks: Buffer[] = [];
     for await (const chunk of entry) chunks.push(chunk as Buffer);
     if (name.slice(0, slash) !== folder) {
-      const document = folder === undefined ? undefined : documentOf(files);
+      const document = folder === undefined ? undefined : await documentOf(files, onSkip);
       if (document !== undefined) yield document;
       folder = name.slice(0, slash);
       files = new Map();
     }
     files.set(name.slice(slash + 1), Buffer.concat(chunks));
   }
-  const last = documentOf(files);
+  const last = await documentOf(files, onSkip);
   if (last !== undefined) yield last;
 }
 
-function documentOf(files: PageFiles): IndexedDocument | undefined {
+async function documentOf(
+  files: PageFiles,
+  onSkip: (skipped: SkippedPage) => void,
+): Promise<IndexedDocument | undefined> {
   const metaFile = files.get('meta.json');
   if (metaFile === undefined) return undefined;
-  const meta = JSON.parse(metaFile.toString('utf8')) as { url: string; headers?: Record<string, string> };
-  const dom = files.get('dom.html');
-  const source = files.get('source.html');
-  let html: string;
-  if (dom !== undefined) html = dom.toString('utf8');
-  else if (source !== undefined) html = decodeHtml(source, meta.headers?.['content-type']).text;
-  else return undefined;
-  const text = pageTextOf(html);
-  if (text.noindex) return undefined;
-  return {
-    url: meta.url,
-    title: text.title,
-    description: text.description,
-    headings: text.headings,
-    body: text.body,
+  const meta = JSON.parse(metaFile.toString('utf8')) as PageMeta;
+  const status = meta.http_status ?? 0;
+  if (status < 200 || status > 299) return undefined;
+  const url = meta.last_url ?? meta.url;
+  const headers = meta.headers ?? {};
+  const common = {
+    url,
+    lastModified: lastModifiedOf(headers, meta.crawl_datetime),
   };
+  if (noindexIn(meta.robots) || /\bnoindex\b/i.test(headers['x-robots-tag'] ?? '')) return undefined;
+
+  const dom = files.get('dom.html');
+  const html = files.get('source.html') ?? files.get('source.xhtml');
+  if (dom !== undefined || html !== undefined) {
+    const text = pageTextOf(
+      dom !== undefined ? dom.toString('utf8') : decodeHtml(html!, headers['content-type']).text,
+    );
+    if (text.noindex) return undefined;
+    return {
+      ...common,
+      title: text.title,
+      description: text.description,
+      headings: text.headings,
+      body: text.body,
+      contentSize: (html ?? dom)!.length,
+      doctype: 'html',
+    };
+  }
+  for (const [name, bytes] of files) {
+    const kind = name.startsWith('source.') ? extractableKindOf(name) : undefined;
+    if (kind === undefined) continue;
+    try {
+      const text = await extractDocumentText(bytes, kind);
+      return {
+        ...common,
+        title: text.title !== '' ? text.title : fileNameOf(url),
+        description: '',
+        body: text.body,
+        contentSize: bytes.length,
+        doctype: DOCTYPE_OF_KIND[kind],
+      };
+    } catch (error) {
+      if (!(error instanceof DocumentTextError)) throw error;
+      onSkip({ url, reason: error.message });
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function noindexIn(robots: readonly string[] | undefined): boolean {
+  return (robots ?? []).some((directive) => /\bnoindex\b/i.test(directive));
+}
+
+/** Unix seconds of the Last-Modified header, else of the crawl (decisions.md "Site search"). */
+function lastModifiedOf(headers: Record<string, string>, crawlDatetime: string | undefined): number {
+  const modified = Date.parse(headers['last-modified'] ?? '');
+  if (Number.isFinite(modified)) return Math.floor(modified / 1000);
+  const crawled = Date.parse(crawlDatetime ?? '');
+  return Number.isFinite(crawled) ? Math.floor(crawled / 1000) : 0;
+}
+
+/** `report%202024.pdf` of a URL, decoded: the title of a document without one. */
+function fileNameOf(url: string): string {
+  const name = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
 }

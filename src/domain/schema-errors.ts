@@ -1,0 +1,40 @@
+import type { TypeCheck } from '@sinclair/typebox/compiler';
+import type { ValueError } from '@sinclair/typebox/errors';
+import type { TSchema } from '@sinclair/typebox';
+import type { FieldError } from './field-error.js';
+
+const MAX_ERRORS = 20;
+
+/**
+ * The schema violations of `input` as field errors (`setting.seed_urls[0]`), for validation
+ * outside the HTTP layer (CLI, admin) with the same schemas the API uses.
+ */
+export function schemaFieldErrors<T extends TSchema>(
+  compiled: TypeCheck<T>,
+  input: unknown,
+  fieldPrefix: string,
+): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const outer of compiled.Errors(input)) {
+    const error = innermost(outer);
+    const path = error.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
+    const field = fieldPrefix === '' ? path.replace(/^\./, '') || '(document)' : `${fieldPrefix}${path}`;
+    errors.push({ field, reason: error.message });
+    if (errors.length >= MAX_ERRORS) break;
+  }
+  return errors;
+}
+
+/**
+ * Every optional field is `T | null`, whose own message is "Expected union value"; the useful
+ * error is the failure inside the non-null branch (e.g. "Expected integer to be less or equal to
+ * 64"), with its own path (`/screenshot/viewport_width`, not `/screenshot`).
+ */
+function innermost(error: ValueError): ValueError {
+  for (const branch of error.errors) {
+    for (const inner of branch) {
+      if (inner.message !== 'Expected null') return innermost(inner);
+    }
+  }
+  return error;
+}
