@@ -16,10 +16,13 @@ import { mergeSegments } from './engine/segment-merge.js';
 import { Segment } from './engine/segment.js';
 import { topK } from './engine/top-k.js';
 
-/** A segment in memory with the summaries of its documents, by ordinal. */
+/**
+ * A segment in memory with the summaries of its documents, by ordinal. A document replaced or
+ * removed before the segment was loaded has no summary (its ordinal is marked deleted).
+ */
 export interface LoadedSegment {
   segment: Segment;
-  summaries: DocumentSummary[];
+  summaries: (DocumentSummary | undefined)[];
 }
 
 /** An unchanging view of the index for one search: segments, statistics, a generation number. */
@@ -116,8 +119,7 @@ export class SearchIndex {
     this.applyDeletions(deletions);
     if (built !== undefined) {
       const segment = built;
-      const summaries = this.store.summaries(segment.id);
-      this.loaded = [...this.loaded, { segment, summaries }];
+      this.loaded = [...this.loaded, { segment, summaries: this.summariesOf(segment) }];
     }
     if (deletions.length > 0 || built !== undefined) {
       this.changed();
@@ -213,7 +215,14 @@ export class SearchIndex {
     const stored = this.store.segment(id);
     if (stored === undefined) throw new Error(`index segment ${id} vanished while loading`);
     const segment = new Segment(id, decodeSegment(stored.data), new Uint8Array(stored.deleted));
-    return { segment, summaries: this.store.summaries(id) };
+    return { segment, summaries: this.summariesOf(segment) };
+  }
+
+  /** Summaries by ordinal, from the rows that still point at the segment. */
+  private summariesOf(segment: Segment): (DocumentSummary | undefined)[] {
+    const summaries = new Array<DocumentSummary | undefined>(segment.docCount).fill(undefined);
+    for (const summary of this.store.summaries(segment.id)) summaries[summary.ordinal] = summary;
+    return summaries;
   }
 
   private persistDeletions(deletions: readonly { segmentId: number; ordinal: number }[]): void {
@@ -255,7 +264,7 @@ export class SearchIndex {
       const removed = new Set(sources.map((source) => source.id));
       this.loaded = [
         ...this.loaded.filter((loaded) => !removed.has(loaded.segment.id)),
-        { segment: mergedSegment, summaries: this.store.summaries(mergedSegment.id) },
+        { segment: mergedSegment, summaries: this.summariesOf(mergedSegment) },
       ];
       this.changed();
       this.seenDataVersion = this.store.dataVersion();

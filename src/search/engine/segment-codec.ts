@@ -29,6 +29,7 @@ export function encodeSegment(data: SegmentData): Buffer {
 /** Reads what `encodeSegment` wrote; throws on a foreign or truncated blob. */
 export function decodeSegment(bytes: Uint8Array): SegmentData {
   // One aligned copy: typed-array views need 4-byte alignment, which a blob does not promise.
+  if (bytes.byteLength < HEADER_WORDS * 4) throw new Error('not a Kumo index segment');
   const aligned = new Uint8Array(bytes.byteLength);
   aligned.set(bytes);
   const header = new Uint32Array(aligned.buffer, 0, HEADER_WORDS);
@@ -37,6 +38,7 @@ export function decodeSegment(bytes: Uint8Array): SegmentData {
     header as unknown as number[];
   let offset = HEADER_WORDS * 4;
   const take = (length: number) => {
+    if (offset + length * 4 > aligned.byteLength) throw new Error('truncated index segment');
     const array = new Uint32Array(aligned.buffer, offset, length);
     offset += length * 4;
     return array;

@@ -53,6 +53,10 @@ export class FacetIndex {
     loaded.summaries.forEach((summary, ordinal) => {
       categoryStart[ordinal] = categories.length;
       nodeStart[ordinal] = nodes.length;
+      if (summary === undefined) {
+        paths.push([]);
+        return;
+      }
       categories.push(...categoriesOf(summary.url, this.rules));
       const documentPaths = drilldownPathsOf(summary.url, this.rules);
       paths.push(documentPaths);

@@ -124,6 +124,7 @@ function titlePhrases(snapshot: IndexSnapshot): Map<string, number> {
   const counts = new Map<string, number>();
   for (const { summaries } of snapshot.segments) {
     for (const summary of summaries) {
+      if (summary === undefined) continue;
       const words = normalizeText(summary.title)
         .split(/[^\p{L}\p{N}]+/u)
         .filter((word) => word.length >= 2 && !isJapanese(word));

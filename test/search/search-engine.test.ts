@@ -1,0 +1,178 @@
+/**
+ * The engine beneath SearchIndex: segments survive a reopen, merges keep every live document and
+ * drop deleted ones, another connection's batches become visible, ranking follows the fields,
+ * proximity and the word view.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { analyzeText } from '../../src/search/analyzer.js';
+import { decodeSegment, encodeSegment } from '../../src/search/engine/segment-codec.js';
+import { buildSegment } from '../../src/search/engine/segment-builder.js';
+import { mergeSegments } from '../../src/search/engine/segment-merge.js';
+import { segmentsToMerge } from '../../src/search/engine/merge-policy.js';
+import { topK } from '../../src/search/engine/top-k.js';
+import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import { SearchIndex } from '../../src/search/search-index.js';
+
+let folder: string;
+before(() => {
+  folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-engine-'));
+});
+after(() => rmSync(folder, { recursive: true, force: true }));
+
+const page = (n: number, body: string, title = `page ${n}`): IndexedDocument => ({
+  url: `https://site.example/p/${n}.html`,
+  title,
+  description: '',
+  body,
+});
+const urls = (index: SearchIndex, query: string, limit = 10) =>
+  index.search(query, limit).docs.map((doc) => doc.url);
+
+describe('segments', () => {
+  const analyzed = (docId: number, text: string) => ({
+    docId,
+    fields: [analyzeText(''), analyzeText(''), analyzeText(''), analyzeText(text), analyzeText('')],
+  });
+
+  test('encode and decode give back the same arrays and terms', () => {
+    const segment = buildSegment(7, [analyzed(1, 'alpha beta 東京都'), analyzed(2, 'beta gamma')]);
+    const decoded = decodeSegment(encodeSegment(segment.data));
+    assert.deepEqual(decoded.terms, segment.data.terms);
+    assert.deepEqual([...decoded.postingDocs], [...segment.data.postingDocs]);
+    assert.deepEqual([...decoded.positions], [...segment.data.positions]);
+    assert.deepEqual([...decoded.docIds], [1, 2]);
+    assert.throws(() => decodeSegment(Buffer.from('nonsense bytes!!')), /not a Kumo index segment/);
+  });
+
+  test('a merge keeps live documents in order and drops deleted ones and their terms', () => {
+    const first = buildSegment(1, [analyzed(10, 'alpha beta'), analyzed(11, 'only here')]);
+    const second = buildSegment(2, [analyzed(12, 'alpha gamma')]);
+    first.markDeleted(1);
+    const { segment } = mergeSegments(3, [first, second]);
+    assert.deepEqual([...segment.data.docIds], [10, 12]);
+    assert.equal(segment.postings('only'), undefined);
+    const alpha = segment.postings('alpha')!;
+    assert.deepEqual([...segment.data.postingDocs.subarray(alpha.start, alpha.end)], [0, 1]);
+  });
+
+  test('the merge policy merges a full tier, then a segment that is mostly deletions', () => {
+    const small = { liveCount: 500, deletedRatio: 0 };
+    assert.equal(segmentsToMerge(Array.from({ length: 7 }, () => small)), undefined);
+    assert.deepEqual(segmentsToMerge(Array.from({ length: 8 }, () => small)), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(segmentsToMerge([small, { liveCount: 500, deletedRatio: 0.5 }]), [1]);
+  });
+
+  test('topK returns the k best in order and breaks ties by the comparator', () => {
+    const values = [5, 1, 9, 3, 9, 7];
+    const compare = (a: number, b: number) => values[b]! - values[a]! || a - b;
+    assert.deepEqual(topK(values.length, 3, compare), [2, 4, 5]);
+    assert.deepEqual(topK(values.length, 10, compare), [2, 4, 5, 0, 3, 1]);
+    assert.deepEqual(topK(values.length, 0, compare), []);
+  });
+});
+
+describe('SearchIndex over many batches', () => {
+  let index: SearchIndex;
+  const file = () => path.join(folder, 'many.db');
+  before(() => {
+    index = new SearchIndex(file());
+    // 20 batches of 100 make the merge policy merge tiers along the way.
+    for (let batch = 0; batch < 20; batch += 1) {
+      index.upsert(
+        Array.from({ length: 100 }, (_, i) => {
+          const n = batch * 100 + i;
+          return page(n, `common words here ${n % 7 === 0 ? 'septenary' : 'plain'} number${n}`);
+        }),
+      );
+    }
+  });
+  after(() => index.close());
+
+  test('every document stays findable after merges', () => {
+    assert.equal(index.documentCount, 2000);
+    assert.ok(index.snapshot().segments.length < 20, 'segments were merged');
+    assert.equal(index.search('common').hits, 2000);
+    assert.equal(index.search('septenary').hits, 286);
+    assert.deepEqual(urls(index, 'number1234'), ['https://site.example/p/1234.html']);
+  });
+
+  test('replaced and removed documents disappear from their old segment', () => {
+    const result = index.upsert([page(5, 'rewritten text'), page(6, 'common words here plain number6')]);
+    assert.deepEqual(result, { added: 0, updated: 1, unchanged: 1 });
+    assert.deepEqual(urls(index, 'number5'), []);
+    assert.deepEqual(urls(index, 'rewritten'), ['https://site.example/p/5.html']);
+    assert.equal(index.remove(['https://site.example/p/7.html', 'https://site.example/none']), 1);
+    assert.equal(index.search('common').hits, 1998);
+  });
+
+  test('a reopened index answers as before', () => {
+    const reopened = new SearchIndex(file());
+    try {
+      assert.equal(reopened.documentCount, 1999);
+      assert.deepEqual(urls(reopened, 'rewritten'), ['https://site.example/p/5.html']);
+      assert.equal(reopened.search('septenary').hits, index.search('septenary').hits);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  test("another connection's batch is seen by the next search, never half of it", () => {
+    const writer = new SearchIndex(file());
+    try {
+      writer.upsert([page(9001, 'freshly added words'), page(9002, 'freshly added too')]);
+      writer.remove(['https://site.example/p/8.html']);
+    } finally {
+      writer.close();
+    }
+    assert.equal(index.search('freshly').hits, 2);
+    assert.deepEqual(urls(index, 'number8'), []);
+  });
+});
+
+describe('ranking', () => {
+  let index: SearchIndex;
+  before(() => {
+    index = new SearchIndex(path.join(folder, 'ranking.db'));
+    index.upsert([
+      page(1, 'The body mentions kumquat once among many other words of the page text here.', 'A page'),
+      page(2, 'Nothing relevant in this body at all, just words.', 'Kumquat'),
+      { ...page(3, 'Intro text. Kumquat details follow in the section.', 'Fruit'), headings: 'Kumquat' },
+      page(4, 'search tools and a great engine for cars'),
+      page(5, 'this search engine indexes pages'),
+      page(6, '東京都の天気予報'),
+      page(7, '京都のお寺'),
+    ]);
+  });
+  after(() => index.close());
+
+  test('a title match ranks above a heading match, which ranks above a body match', () => {
+    assert.deepEqual(urls(index, 'kumquat'), [
+      'https://site.example/p/2.html',
+      'https://site.example/p/3.html',
+      'https://site.example/p/1.html',
+    ]);
+  });
+
+  test('words next to each other rank above the same words apart', () => {
+    assert.deepEqual(urls(index, 'search engine'), [
+      'https://site.example/p/5.html',
+      'https://site.example/p/4.html',
+    ]);
+  });
+
+  test('a Japanese word of its own ranks above the same characters inside a longer word', () => {
+    assert.deepEqual(urls(index, '京都'), ['https://site.example/p/7.html', 'https://site.example/p/6.html']);
+  });
+
+  test('a single Japanese character matches inside words, at the start and at the end', () => {
+    assert.deepEqual(urls(index, '都').sort(), [
+      'https://site.example/p/6.html',
+      'https://site.example/p/7.html',
+    ]);
+    assert.deepEqual(urls(index, '報'), ['https://site.example/p/6.html']);
+  });
+});
