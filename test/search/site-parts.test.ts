@@ -1,0 +1,119 @@
+/** Pure parts of the site search layer: facet rules, the drill-down tree, edit distance, configuration checks. */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { validateSearchServiceConfig } from '../../src/domain/search-service-config.js';
+import { drilldownTree } from '../../src/search/site/drilldown-tree.js';
+import type { DrilldownNode } from '../../src/search/site/facet-index.js';
+import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../src/search/site/facet-rules.js';
+import { editDistance } from '../../src/search/site/spellcheck.js';
+
+describe('facet rules', () => {
+  test('without drill-down rules a page is labelled by host and up to two directories, decoded', () => {
+    const none = compileFacetRules({});
+    assert.deepEqual(drilldownPathsOf('https://example.com/docs/guide/deep/a.html', none), [
+      'example.com\tdocs\tguide',
+    ]);
+    assert.deepEqual(drilldownPathsOf('https://example.com:8443/a.html', none), ['example.com:8443']);
+    assert.deepEqual(drilldownPathsOf('https://example.com/%E8%A3%BD%E5%93%81/x.html', none), [
+      'example.com\t製品',
+    ]);
+  });
+
+  test('rules give one path per matching rule, with capture groups, and every matching category', () => {
+    const rules = compileFacetRules({
+      categories: [
+        { name: 'Docs', url_pattern: '/docs/' },
+        { name: 'PDF', url_pattern: '\\.pdf$' },
+        { name: 'News', url_pattern: '/news/' },
+      ],
+      drilldowns: [
+        { url_pattern: '^https://[^/]+/products/([^/]+)/', path: 'Products\t$1' },
+        { url_pattern: '/docs/', path: 'Support\tManuals' },
+      ],
+    });
+    const url = 'https://shop.example/products/cameras/docs/manual.pdf';
+    assert.deepEqual(categoriesOf(url, rules), [0, 1]);
+    assert.deepEqual(drilldownPathsOf(url, rules), ['Products\tcameras', 'Support\tManuals']);
+    assert.deepEqual(drilldownPathsOf('https://shop.example/about.html', rules), []);
+  });
+});
+
+describe('drilldownTree', () => {
+  const node = (
+    id: number,
+    parent: number | undefined,
+    depth: number,
+    path: string,
+    children: number[] = [],
+  ) => ({
+    id,
+    parent,
+    depth,
+    label: path.split('\t').pop()!,
+    path,
+    children,
+  });
+  const nodes: DrilldownNode[] = [
+    node(0, undefined, 1, 'site', [1, 2]),
+    node(1, 0, 2, 'site\tdocs', [3]),
+    node(2, 0, 2, 'site\tnews'),
+    node(3, 1, 3, 'site\tdocs\tapi'),
+    node(4, undefined, 1, 'other'),
+  ];
+
+  test('selected and opened flags follow the path down; nodes without hits are left out', () => {
+    const counts = Int32Array.from([5, 3, 2, 1, 0]);
+    const [root, ...rest] = drilldownTree(nodes, counts, ['site\tdocs']);
+    assert.equal(rest.length, 0, 'the root without hits is left out');
+    assert.equal(root!.is_selected, false);
+    assert.equal(root!.is_opened, true);
+    const top = root!.facet_drilldowns[0]!;
+    assert.equal(top.count, 5);
+    assert.deepEqual(
+      top.children!.map((child) => [child.path, child.count, child.is_selected, child.is_opened]),
+      [
+        ['site\tdocs', 3, true, true],
+        ['site\tnews', 2, false, false],
+      ],
+    );
+    const api = top.children![0]!.children![0]!;
+    assert.deepEqual([api.depth, api.title, api.is_selected, api.is_opened], [3, 'api', false, false]);
+    assert.equal(top.children![1]!.children, undefined);
+  });
+});
+
+describe('editDistance', () => {
+  test('counts insertions, deletions, substitutions and adjacent transpositions, bounded', () => {
+    assert.equal(editDistance('search', 'search', 2), 0);
+    assert.equal(editDistance('serch', 'search', 2), 1);
+    assert.equal(editDistance('pyhton', 'python', 2), 1);
+    assert.equal(editDistance('engin', 'engines', 2), 2);
+    assert.equal(editDistance('search', 'html', 2), 3);
+  });
+});
+
+describe('validateSearchServiceConfig', () => {
+  test('accepts a full configuration and names every bad field', () => {
+    assert.deepEqual(
+      validateSearchServiceConfig({
+        categories: [{ name: 'Docs', url_pattern: '/docs/' }],
+        drilldowns: [{ url_pattern: '/(x)/', path: 'A\t$1' }],
+        allowed_origins: ['https://www.example.com'],
+        weights: { title: 10 },
+      }),
+      [],
+    );
+    const errors = validateSearchServiceConfig({
+      categories: [{ name: 'Bad', url_pattern: '([' }],
+      allowed_origins: ['https://www.example.com/path'],
+    });
+    assert.deepEqual(
+      errors.map((error) => error.field),
+      ['categories[0].url_pattern', 'allowed_origins[0]'],
+    );
+    assert.deepEqual(
+      validateSearchServiceConfig({ category: [] }).map((error) => error.field),
+      ['category'],
+    );
+  });
+});
