@@ -1,15 +1,38 @@
 import { FIELD_COUNT } from './fields.js';
 import type { SegmentData } from './segment.js';
 
-/** Stored segment format: 'KSEG', format version, counts, then the arrays and the terms. */
+/**
+ * Stored segment format: 'KSEG', format version, counts, then the arrays as LEB128 varints and
+ * the terms. Ascending runs are stored as gaps: the offset arrays throughout, a term's document
+ * ordinals and a posting's positions from their own start, which makes the positions (most of
+ * a segment) about a third of their size in memory.
+ */
 const MAGIC = 0x4745534b;
-const FORMAT_VERSION = 1;
-const HEADER_WORDS = 7;
+const FORMAT_VERSION = 2;
+const HEADER_WORDS = 8;
 
-/** A segment as bytes, for the index store. Integers are little-endian. */
+/** A segment as bytes, for the index store. */
 export function encodeSegment(data: SegmentData): Buffer {
   const termBytes = Buffer.from(data.terms.join('\u0000'), 'utf8');
-  const arrays = arraysOf(data);
+  const writer = new VarintWriter(
+    (data.docIds.length * (1 + FIELD_COUNT) +
+      data.postingDocs.length * 2 +
+      data.positions.length +
+      data.terms.length) *
+      2 +
+      64,
+  );
+  writer.plain(data.docIds);
+  writer.plain(data.fieldLengths);
+  writer.gaps(data.postingStart, 0, data.postingStart.length);
+  for (let term = 0; term < data.terms.length; term += 1) {
+    writer.gaps(data.postingDocs, data.postingStart[term]!, data.postingStart[term + 1]!);
+  }
+  writer.gaps(data.positionStart, 0, data.positionStart.length);
+  for (let posting = 0; posting < data.postingDocs.length; posting += 1) {
+    writer.gaps(data.positions, data.positionStart[posting]!, data.positionStart[posting + 1]!);
+  }
+  const arrays = writer.bytes();
   const header = new Uint32Array([
     MAGIC,
     FORMAT_VERSION,
@@ -18,51 +41,123 @@ export function encodeSegment(data: SegmentData): Buffer {
     data.postingDocs.length,
     data.positions.length,
     termBytes.length,
+    arrays.length,
   ]);
-  return Buffer.concat([
-    Buffer.from(header.buffer, header.byteOffset, header.byteLength),
-    ...arrays.map((array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength)),
-    termBytes,
-  ]);
+  return Buffer.concat([Buffer.from(header.buffer, header.byteOffset, header.byteLength), arrays, termBytes]);
 }
 
 /** Reads what `encodeSegment` wrote; throws on a foreign or truncated blob. */
 export function decodeSegment(bytes: Uint8Array): SegmentData {
-  // One aligned copy: typed-array views need 4-byte alignment, which a blob does not promise.
   if (bytes.byteLength < HEADER_WORDS * 4) throw new Error('not a Kumo index segment');
-  const aligned = new Uint8Array(bytes.byteLength);
-  aligned.set(bytes);
-  const header = new Uint32Array(aligned.buffer, 0, HEADER_WORDS);
-  if (header[0] !== MAGIC || header[1] !== FORMAT_VERSION) throw new Error('not a Kumo index segment');
-  const [, , docCount, termCount, postingCount, positionCount, termByteLength] =
-    header as unknown as number[];
-  let offset = HEADER_WORDS * 4;
-  const take = (length: number) => {
-    if (offset + length * 4 > aligned.byteLength) throw new Error('truncated index segment');
-    const array = new Uint32Array(aligned.buffer, offset, length);
-    offset += length * 4;
-    return array;
-  };
-  const docIds = take(docCount!);
-  const fieldLengths = take(docCount! * FIELD_COUNT);
-  const postingStart = take(termCount! + 1);
-  const postingDocs = take(postingCount!);
-  const positionStart = take(postingCount! + 1);
-  const positions = take(positionCount!);
-  if (offset + termByteLength! !== aligned.byteLength) throw new Error('truncated index segment');
-  const termText = Buffer.from(aligned.buffer, offset, termByteLength).toString('utf8');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const word = (index: number) => view.getUint32(index * 4, true);
+  if (word(0) !== MAGIC || word(1) !== FORMAT_VERSION) throw new Error('not a Kumo index segment');
+  const [docCount, termCount, postingCount, positionCount, termByteLength, arrayByteLength] = [
+    2, 3, 4, 5, 6, 7,
+  ].map(word) as [number, number, number, number, number, number];
+  const arraysStart = HEADER_WORDS * 4;
+  if (arraysStart + arrayByteLength + termByteLength !== bytes.byteLength)
+    throw new Error('truncated index segment');
+  const reader = new VarintReader(bytes.subarray(arraysStart, arraysStart + arrayByteLength));
+  const docIds = reader.plain(docCount);
+  const fieldLengths = reader.plain(docCount * FIELD_COUNT);
+  const postingStart = reader.gaps(new Uint32Array(termCount + 1), 0, termCount + 1);
+  const postingDocs = new Uint32Array(postingCount);
+  for (let term = 0; term < termCount; term += 1)
+    reader.gaps(postingDocs, postingStart[term]!, postingStart[term + 1]!);
+  const positionStart = reader.gaps(new Uint32Array(postingCount + 1), 0, postingCount + 1);
+  const positions = new Uint32Array(positionCount);
+  for (let posting = 0; posting < postingCount; posting += 1) {
+    reader.gaps(positions, positionStart[posting]!, positionStart[posting + 1]!);
+  }
+  reader.expectEnd();
+  const termText = Buffer.from(
+    bytes.buffer,
+    bytes.byteOffset + arraysStart + arrayByteLength,
+    termByteLength,
+  ).toString('utf8');
   const terms = termCount === 0 ? [] : termText.split('\u0000');
   if (terms.length !== termCount) throw new Error('corrupt index segment terms');
   return { docIds, fieldLengths, terms, postingStart, postingDocs, positionStart, positions };
 }
 
-function arraysOf(data: SegmentData): Uint32Array[] {
-  return [
-    data.docIds,
-    data.fieldLengths,
-    data.postingStart,
-    data.postingDocs,
-    data.positionStart,
-    data.positions,
-  ];
+/** LEB128 writer into a growing byte buffer. */
+class VarintWriter {
+  private buffer: Uint8Array;
+  private length = 0;
+
+  constructor(initialBytes: number) {
+    this.buffer = new Uint8Array(initialBytes);
+  }
+
+  plain(values: Uint32Array): void {
+    for (const value of values) this.write(value);
+  }
+
+  /** `values[start .. end)`, ascending, as gaps from the previous value (the first from 0). */
+  gaps(values: Uint32Array, start: number, end: number): void {
+    let previous = 0;
+    for (let index = start; index < end; index += 1) {
+      const value = values[index]!;
+      this.write(value - previous);
+      previous = value;
+    }
+  }
+
+  bytes(): Buffer {
+    return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.length);
+  }
+
+  private write(value: number): void {
+    if (this.length + 5 > this.buffer.length) {
+      const larger = new Uint8Array(this.buffer.length * 2 + 5);
+      larger.set(this.buffer.subarray(0, this.length));
+      this.buffer = larger;
+    }
+    let rest = value >>> 0;
+    while (rest >= 0x80) {
+      this.buffer[this.length++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    this.buffer[this.length++] = rest;
+  }
+}
+
+/** LEB128 reader; throws when the bytes end early or a value is too long. */
+class VarintReader {
+  private offset = 0;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  plain(count: number): Uint32Array {
+    const values = new Uint32Array(count);
+    for (let index = 0; index < count; index += 1) values[index] = this.read();
+    return values;
+  }
+
+  /** Fills `target[start .. end)` from gaps, returning `target`. */
+  gaps(target: Uint32Array, start: number, end: number): Uint32Array {
+    let value = 0;
+    for (let index = start; index < end; index += 1) {
+      value += this.read();
+      target[index] = value;
+    }
+    return target;
+  }
+
+  expectEnd(): void {
+    if (this.offset !== this.bytes.length) throw new Error('corrupt index segment arrays');
+  }
+
+  private read(): number {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      if (this.offset >= this.bytes.length || shift > 28) throw new Error('truncated index segment');
+      const byte = this.bytes[this.offset++]!;
+      result += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return result;
+      shift += 7;
+    }
+  }
 }

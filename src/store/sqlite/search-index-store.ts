@@ -44,7 +44,7 @@ export interface QueryLogEntry {
 }
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
-const SCHEMA_VERSION = '2';
+const SCHEMA_VERSION = '3';
 
 /**
  * Every SQL statement of a search service's index file: documents, the segments of the inverted
