@@ -119,7 +119,9 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
         { field: 'query.url', reason: 'is not in the index of this search service' },
       ]);
     }
-    return reply.code(302).header('location', parameters.url).header('cache-control', 'no-store').send();
+    // The URL as the index holds it may contain non-ASCII characters; a header carries its ASCII form.
+    const location = new URL(parameters.url).href;
+    return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
   });
 };
 

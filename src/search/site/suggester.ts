@@ -125,12 +125,13 @@ function titlePhrases(snapshot: IndexSnapshot): Map<string, number> {
   for (const { summaries } of snapshot.segments) {
     for (const summary of summaries) {
       if (summary === undefined) continue;
-      const words = normalizeText(summary.title)
-        .split(/[^\p{L}\p{N}]+/u)
-        .filter((word) => word.length >= 2 && !isJapanese(word));
+      const words = normalizeText(summary.title).split(/[^\p{L}\p{N}]+/u);
+      const usable = (word: string) => word.length >= 2 && !isJapanese(word);
       const seen = new Set<string>();
-      for (let index = 0; index + 1 < words.length; index += 1)
-        seen.add(`${words[index]} ${words[index + 1]}`);
+      for (let index = 0; index + 1 < words.length; index += 1) {
+        const [first, second] = [words[index]!, words[index + 1]!];
+        if (usable(first) && usable(second)) seen.add(`${first} ${second}`);
+      }
       for (const phrase of seen) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
     }
   }
