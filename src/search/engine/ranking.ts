@@ -26,10 +26,16 @@ export interface RankingParameters {
   proximityCandidates: number;
 }
 
+/**
+ * Defaults, tuned with `npm run eval:search` (docs/search-evaluation.md): headings count close to
+ * titles, since a documentation page defines its subjects in headings and definition terms, and
+ * long bodies are normalized gently (b 0.4 rather than the textbook 0.75), since a long reference
+ * page is long because it covers many subjects, not because it repeats one.
+ */
 export const DEFAULT_RANKING: RankingParameters = {
   k1: 1.2,
-  fieldWeights: { title: 6, headings: 3, description: 2, body: 1, url: 2 },
-  fieldB: { title: 0.4, headings: 0.5, description: 0.5, body: 0.75, url: 0.5 },
+  fieldWeights: { title: 6, headings: 5, description: 2, body: 1, url: 2 },
+  fieldB: { title: 0.4, headings: 0.5, description: 0.5, body: 0.4, url: 0.5 },
   wordViewBoost: 0.5,
   proximityWeight: 1,
   proximityWindow: 8,
