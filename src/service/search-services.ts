@@ -8,6 +8,11 @@ import { searchIndexFile } from './data-dir.js';
 /** Query and click counts are written this often. */
 const FLUSH_INTERVAL_MS = 1000;
 
+/** The index of a search service cannot be opened (written by another version, or damaged). */
+export class SearchIndexUnavailableError extends Error {
+  override name = 'SearchIndexUnavailableError';
+}
+
 export interface OpenSearchService {
   record: SearchServiceRecord;
   search: SiteSearch;
@@ -44,7 +49,14 @@ export class SearchServices {
     }
     let search = this.open.get(serviceId);
     if (search === undefined) {
-      const index = new SearchIndex(searchIndexFile(this.dataDir, serviceId));
+      let index: SearchIndex;
+      try {
+        index = new SearchIndex(searchIndexFile(this.dataDir, serviceId));
+      } catch (error) {
+        throw new SearchIndexUnavailableError(
+          `the index of search service ${serviceId}: ${(error as Error).message}`,
+        );
+      }
       search = new SiteSearch(index, record.config, new SearchActivity(index.store, this.clock));
       this.open.set(serviceId, search);
     } else {

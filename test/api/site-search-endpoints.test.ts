@@ -4,8 +4,10 @@
  * the error answers and the health check.
  */
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
+import { searchIndexFile } from '../../src/service/data-dir.js';
 import { systemClock } from '../../src/util/clock.js';
 import {
   COMMON_WORD,
@@ -280,6 +282,23 @@ describe('site search: errors, origins and health', () => {
       assert.equal(answer.json.status, 'NG');
       assert.ok(!answer.body.includes(DOCS.pyTutorial.url));
     }
+  });
+
+  test('an index file of another format is a 503 saying to index again; other services still answer', async () => {
+    const tenant = { contractId: 1, servicegroupId: 1 };
+    const record = service.service.store.searchServices.create(tenant, 'old', {}, systemClock.nowMicros());
+    const file = searchIndexFile(service.dataDir, record.id);
+    const old = new Database(file);
+    old.exec(
+      "CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO index_meta VALUES ('analyzer', '1');",
+    );
+    old.close();
+    const answer = await service.inject({ method: 'GET', url: `${docPath(record.id)}/search?q=python` });
+    assert.equal(answer.statusCode, 503);
+    assert.equal(answer.json.status, 'NG');
+    assert.match(answer.json.message, /remove the file and run kumo index again/);
+    const healthy = await service.inject({ method: 'GET', url: `${DEMO}/search?q=python` });
+    assert.equal(healthy.statusCode, 200);
   });
 
   test('a non-integer path id is a 400 naming path.service_id', async () => {

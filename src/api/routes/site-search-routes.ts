@@ -1,6 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
-import type { OpenSearchService, SearchServices } from '../../service/search-services.js';
+import {
+  type OpenSearchService,
+  SearchIndexUnavailableError,
+  type SearchServices,
+} from '../../service/search-services.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { JSONP_CONTENT_TYPE, jsonpBody } from '../search/jsonp.js';
@@ -57,7 +61,7 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
   /** The search service at the path (404 when there is none), after the origin check (403). */
   const serviceAt = (request: FastifyRequest, reply: FastifyReply): OpenSearchService => {
     const { contract_id, servicegroup_id, service_id } = request.params as DocPathParams;
-    const service = services.get(contract_id, servicegroup_id, service_id);
+    const service = openService(services, contract_id, servicegroup_id, service_id);
     if (service === undefined) {
       throw new ApiError(
         'not_found',
@@ -124,6 +128,21 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
     return reply.code(302).header('location', location).header('cache-control', 'no-store').send();
   });
 };
+
+/** The service, or 503 when its index cannot be opened (the cause is logged and named). */
+function openService(
+  services: SearchServices,
+  contractId: number,
+  servicegroupId: number,
+  serviceId: number,
+): OpenSearchService | undefined {
+  try {
+    return services.get(contractId, servicegroupId, serviceId);
+  } catch (error) {
+    if (error instanceof SearchIndexUnavailableError) throw new ApiError('unavailable', error.message);
+    throw error;
+  }
+}
 
 /** JSON, or JSONP when a callback was given (decisions.md "Site search"). */
 function answer(reply: FastifyReply, body: object, callback: string | undefined) {
