@@ -1,55 +1,213 @@
 /**
- * `npm run bench:search`: builds the index of a generated corpus (BENCH_DOCS, default 50,000
- * documents of ~2 KB, English and Japanese) and reports indexing docs/s, index size, and search
- * latency percentiles over a fixed query mix, in process.
+ * `npm run bench:search`: builds the index of a generated corpus (search-corpus.ts) through
+ * SearchIndex.upsert in batches of 500, then measures, in process, the site search as the API
+ * runs it (SiteSearch: facets, highlights, did-you-mean) over a fixed query mix and suggest over
+ * a fixed prefix mix, and finally the search API over HTTP with autocannon.
+ *
+ * Knobs: BENCH_DOCS (50000), BENCH_ROUNDS (30, at least 20 are sensible), BENCH_HTTP_SECONDS (10;
+ * 0 skips HTTP), BENCH_HTTP_SERVER (child | inprocess), BENCH_CPU_PROFILE (a directory: one
+ * .cpuprofile per phase of this process, and http-server.cpuprofile of the child server).
+ * Progress goes to stderr, the report to stdout.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { IndexedDocument } from '../src/search/indexed-document.js';
 import { SearchIndex } from '../src/search/search-index.js';
-import { corpusDocument, QUERY_MIX } from './search-corpus.js';
+import { SearchActivity } from '../src/search/site/search-activity.js';
+import type { SiteSearchResult } from '../src/search/site/search-response.js';
+import { SiteSearch } from '../src/search/site/site-search.js';
+import { searchIndexFile } from '../src/service/data-dir.js';
+import { systemClock } from '../src/util/clock.js';
+import { indexFileSize } from './index-file-size.js';
+import { summarize, timed } from './latency-stats.js';
+import { PhaseProfiler } from './phase-profiler.js';
+import { corpusDocument } from './search-corpus.js';
+import { measureHttp, type ServerMode } from './search-http.js';
+import { loggedQueries, QUERY_MIX, siteSearchRequest, SUGGEST_PREFIXES } from './search-queries.js';
+import { count, GOALS, mb, ms, SearchBenchReport } from './search-report.js';
+import { BENCH_SEARCH_CONFIG } from './search-site-map.js';
 
-const DOCS = Number.parseInt(process.env.BENCH_DOCS ?? '50000', 10);
-const BATCH = 500;
-const ROUNDS = 20;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw === '' ? fallback : Number.parseInt(raw, 10);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number`);
+  return value;
 }
 
-const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-search-bench-'));
-const file = path.join(folder, 'service.db');
-const index = new SearchIndex(file);
+const DOCS = envInt('BENCH_DOCS', 50_000);
+const ROUNDS = Math.max(1, envInt('BENCH_ROUNDS', 30));
+const HTTP_SECONDS = envInt('BENCH_HTTP_SECONDS', 10);
+const SERVER_MODE: ServerMode = process.env.BENCH_HTTP_SERVER === 'inprocess' ? 'inprocess' : 'child';
+const BATCH = 500;
+/** The engine's code reaches its optimized form after some 40 searches of a kind. */
+const WARMUP_ROUNDS = 10;
+const SUGGEST_ROUNDS = ROUNDS * 10;
+const LOGGED_QUERIES = 2000;
+
+const startedAt = performance.now();
+const PROFILE_DIRECTORY = process.env.BENCH_CPU_PROFILE
+  ? path.resolve(process.env.BENCH_CPU_PROFILE)
+  : undefined;
+const profiler = new PhaseProfiler(PROFILE_DIRECTORY);
+const report = new SearchBenchReport();
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'kumo-search-bench-'));
+const indexFile = searchIndexFile(dataDir, 1);
+mkdirSync(path.dirname(indexFile), { recursive: true });
+
 try {
-  process.stdout.write(`bench:search  ${DOCS} documents, ${QUERY_MIX.length} queries x ${ROUNDS} rounds\n`);
-  const started = performance.now();
-  for (let first = 0; first < DOCS; first += BATCH) {
-    const batch = [];
-    for (let i = first; i < Math.min(DOCS, first + BATCH); i += 1) batch.push(corpusDocument(i));
-    index.upsert(batch);
-    if ((first / BATCH) % 20 === 0) process.stderr.write(`  ${first + batch.length} documents indexed\n`);
-  }
-  const indexSeconds = (performance.now() - started) / 1000;
-  const bytes = statSync(file).size + (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0);
-  const latencies: number[] = [];
-  const hitsByQuery = new Map<string, number>();
-  for (let round = 0; round < ROUNDS; round += 1) {
-    for (const query of QUERY_MIX) {
-      const t0 = performance.now();
-      const result = index.search(query, 10);
-      latencies.push(performance.now() - t0);
-      hitsByQuery.set(query, result.hits);
+  process.stdout.write(
+    `bench:search  ${count(DOCS)} documents; ${QUERY_MIX.length} queries x ${ROUNDS} rounds ` +
+      `(after ${WARMUP_ROUNDS} warm-up rounds); ` +
+      `suggest ${SUGGEST_PREFIXES.length} prefixes x ${SUGGEST_ROUNDS} rounds; HTTP ${HTTP_SECONDS} s at 4 connections (server: ${SERVER_MODE})\n`,
+  );
+
+  // Indexing: only the upserts are timed; generating the documents is not the engine's work.
+  const indexing = await profiled('indexing', () => {
+    const index = new SearchIndex(indexFile);
+    let upsertMs = 0;
+    let textBytes = 0;
+    const wallStarted = performance.now();
+    for (let first = 0; first < DOCS; first += BATCH) {
+      const batch: IndexedDocument[] = [];
+      for (let i = first; i < Math.min(DOCS, first + BATCH); i += 1) batch.push(corpusDocument(i));
+      for (const document of batch) {
+        textBytes += Buffer.byteLength(document.title) + Buffer.byteLength(document.headings ?? '');
+        textBytes += Buffer.byteLength(document.description) + Buffer.byteLength(document.body);
+      }
+      upsertMs += timed(() => index.upsert(batch)).ms;
+      const done = first + batch.length;
+      if (done % 5000 === 0 || done === DOCS) {
+        process.stderr.write(
+          `  indexed ${count(done)} / ${count(DOCS)}  (${count(Math.round(done / (upsertMs / 1000)))} docs/s)\n`,
+        );
+      }
     }
+    const segments = index.snapshot().segments.length;
+    const size = indexFileSize(indexFile);
+    index.close();
+    return { upsertMs, wallMs: performance.now() - wallStarted, textBytes, segments, size };
+  });
+  const { fileBytes, walBytes, freeBytes, objects } = indexing.size;
+  const docsPerSecond = DOCS / (indexing.upsertMs / 1000);
+  report.heading('Indexing (SearchIndex.upsert, batches of 500)');
+  report.line(
+    'documents',
+    `${count(DOCS)}, ${(indexing.textBytes / DOCS / 1024).toFixed(2)} KB of text each (UTF-8)`,
+  );
+  report.line('indexing', `${count(Math.round(docsPerSecond))} docs/s`, {
+    goal: GOALS.indexing,
+    value: docsPerSecond,
+  });
+  report.line(
+    '  time in upsert',
+    `${(indexing.upsertMs / 1000).toFixed(1)} s (with generation ${(indexing.wallMs / 1000).toFixed(1)} s)`,
+  );
+  report.line('index size', `${mb(fileBytes + walBytes)} (file ${mb(fileBytes)} + wal ${mb(walBytes)})`);
+  report.line('  free pages', `${mb(freeBytes)} (left by segment merges)`);
+  for (const { name, bytes } of objects.slice(0, 3)) {
+    report.line(`  ${name.replace('sqlite_autoindex_documents_1', 'url index')}`, mb(bytes));
   }
-  latencies.sort((a, b) => a - b);
-  const line = (label: string, value: string) => process.stdout.write(`${label.padEnd(22)}${value}\n`);
-  line('indexing', `${(DOCS / indexSeconds).toFixed(0)} docs/s (${indexSeconds.toFixed(1)} s)`);
-  line('index size', `${(bytes / 1024 / 1024).toFixed(1)} MB`);
-  line('search p50', `${percentile(latencies, 50).toFixed(2)} ms`);
-  line('search p99', `${percentile(latencies, 99).toFixed(2)} ms`);
-  line('search max', `${latencies[latencies.length - 1]!.toFixed(2)} ms`);
-  for (const [query, hits] of hitsByQuery) line(`  ${query}`, `${hits} hits`);
-} finally {
+  report.line('segments', String(indexing.segments));
+
+  // Search in process, as the API runs it: a fresh open, as after a restart of the service.
+  const opened = timed(() => new SearchIndex(indexFile));
+  const index = opened.value;
+  const site = new SiteSearch(index, BENCH_SEARCH_CONFIG, new SearchActivity(index.store, systemClock));
+  const first = timed(() => site.search(siteSearchRequest(QUERY_MIX[0]!)));
+  const perQuery = QUERY_MIX.map(() => [] as number[]);
+  const results: SiteSearchResult[] = [];
+  await profiled('search', () => {
+    for (let round = 0; round < WARMUP_ROUNDS + ROUNDS; round += 1) {
+      QUERY_MIX.forEach((query, at) => {
+        const { ms: took, value } = timed(() => site.search(siteSearchRequest(query)));
+        if (round >= WARMUP_ROUNDS) perQuery[at]!.push(took);
+        results[at] = value;
+      });
+    }
+  });
+  const overall = summarize(perQuery.flat());
+  report.heading(`Search in process (SiteSearch.search: page of 10, facets, highlights, did-you-mean)`);
+  report.line('index open', `${(opened.ms / 1000).toFixed(2)} s (reading ${indexing.segments} segments)`);
+  report.line('first search', `${ms(first.ms)} (builds facets)`);
+  report.line('search p50', ms(overall.p50), { goal: GOALS.searchP50, value: overall.p50 });
+  report.line('search p99', ms(overall.p99), { goal: GOALS.searchP99, value: overall.p99 });
+  report.line('search max', `${ms(overall.max)} (${count(overall.count)} searches)`);
+  QUERY_MIX.forEach((query, at) => {
+    const result = results[at]!;
+    const { p50 } = summarize(perQuery[at]!);
+    const text =
+      query.drilldown !== undefined ? `${query.q} [${query.drilldown.replace('\t', '/')}]` : query.q;
+    const extra =
+      result.spellcheck.main_phrase !== '' ? `, did you mean "${result.spellcheck.main_phrase}"` : '';
+    report.line(
+      `  ${query.kind}`,
+      `${ms(p50).padStart(9)}  ${text}: ${count(result.organic.hits)} hits${extra}`,
+    );
+  });
+
+  // Suggest over a query log: the mix's queries plus visitors' queries drawn by word frequency.
+  for (const query of loggedQueries(LOGGED_QUERIES)) site.activity.recordQuery(query, 1);
+  site.activity.flush();
+  const built = timed(() => site.suggest('a', 10));
+  const perPrefix = SUGGEST_PREFIXES.map(() => [] as number[]);
+  const suggestions = await profiled('suggest', () =>
+    SUGGEST_PREFIXES.map(({ prefix }, at) => {
+      let words: string[] = [];
+      for (let round = 0; round < SUGGEST_ROUNDS; round += 1) {
+        const { ms: took, value } = timed(() => site.suggest(prefix, 10));
+        perPrefix[at]!.push(took);
+        words = value.map((suggestion) => suggestion.word);
+      }
+      return words;
+    }),
+  );
+  const suggest = summarize(perPrefix.flat());
+  report.heading(
+    `Suggest in process (SiteSearch.suggest, 10 completions; ${count(LOGGED_QUERIES)} logged queries)`,
+  );
+  report.line('suggester build', `${ms(built.ms)} (first call)`);
+  report.line('suggest p50', ms(suggest.p50));
+  report.line('suggest p99', ms(suggest.p99), { goal: GOALS.suggestP99, value: suggest.p99 });
+  report.line('suggest max', `${ms(suggest.max)} (${count(suggest.count)} calls)`);
+  SUGGEST_PREFIXES.forEach(({ kind, prefix }, at) => {
+    const top = suggestions[at]!.slice(0, 3).join(', ');
+    report.line(`  ${kind}`, `${ms(summarize(perPrefix[at]!).p50).padStart(9)}  "${prefix}" → ${top}`);
+  });
   index.close();
-  rmSync(folder, { recursive: true, force: true });
+
+  if (HTTP_SECONDS > 0) {
+    const http = await profiled('http', () =>
+      measureHttp(dataDir, QUERY_MIX, HTTP_SECONDS, SERVER_MODE, PROFILE_DIRECTORY),
+    );
+    const mismatched = QUERY_MIX.filter((query, at) => http.hits.get(query) !== results[at]!.organic.hits);
+    report.heading(
+      `Search over HTTP (GET .../search, autocannon, ${http.connections} connections, ` +
+        `server ${http.mode === 'child' ? 'in a child process' : 'in this process'})`,
+    );
+    report.line('first request', `${ms(http.firstRequestMs)} (opens the index, builds facets)`);
+    report.line(
+      'requests/s',
+      `${http.requestsPerSecond.toFixed(1)} (${count(http.requests)} in ${http.seconds.toFixed(1)} s)`,
+    );
+    report.line('latency p50', `${http.latencyP50} ms`);
+    report.line('latency p99', `${http.latencyP99} ms`);
+    report.line('latency max', `${http.latencyMax} ms`);
+    report.line('non-2xx responses', count(http.non2xx), { goal: GOALS.non2xx, value: http.non2xx });
+    report.line('errors', count(http.errors), { goal: GOALS.non2xx, value: http.errors });
+    report.line(
+      'hits as in process',
+      mismatched.length === 0 ? 'yes, every query' : `NO: ${mismatched.map((query) => query.q).join(', ')}`,
+    );
+  }
+
+  report.heading(report.summary());
+  report.line('run time', `${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+} finally {
+  profiler.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+function profiled<T>(phase: string, run: () => Promise<T> | T): Promise<T> {
+  return profiler.profiled(phase, run);
 }

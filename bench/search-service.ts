@@ -1,0 +1,33 @@
+/**
+ * The real Kumo service over the benchmark's data directory: configured through `loadConfig` as
+ * `kumo serve` is, with search service 1 of the demo tenant (created at first start) given the
+ * benchmark's categories and drill-down rule.
+ */
+import { loadConfig } from '../src/config/config.js';
+import { DEMO_SEARCH_SERVICE_ID } from '../src/service/bootstrap.js';
+import { type RunningService, startService } from '../src/service/kumo-service.js';
+import { systemClock } from '../src/util/clock.js';
+import { BENCH_SEARCH_CONFIG } from './search-site-map.js';
+
+export async function startBenchService(dataDir: string): Promise<RunningService> {
+  const config = loadConfig({
+    KUMO_DATA_DIR: dataDir,
+    KUMO_HOST: '127.0.0.1',
+    KUMO_PORT: '0',
+    KUMO_LOG_LEVEL: 'silent',
+    // No browser: the search API does not render, and probing one costs a process start.
+    KUMO_CHROMIUM_PATH: '/nonexistent/chromium',
+  });
+  const running = await startService(config);
+  if (
+    !running.store.searchServices.updateConfig(
+      DEMO_SEARCH_SERVICE_ID,
+      BENCH_SEARCH_CONFIG,
+      systemClock.nowMicros(),
+    )
+  ) {
+    await running.close();
+    throw new Error('the demo search service is missing');
+  }
+  return running;
+}
