@@ -46,11 +46,24 @@ export function runsOf(normalized: string): TextRun[] {
  * character outside the BMP is never split.
  */
 export function bigramsOf(run: string): string[] {
-  const chars = [...run];
-  if (chars.length === 1) return chars;
   const grams: string[] = [];
-  for (let index = 0; index + 1 < chars.length; index += 1) grams.push(chars[index]! + chars[index + 1]!);
+  // Code point boundaries, walked by hand: this runs over every Japanese character indexed.
+  let first = 0;
+  let second = codePointEnd(run, first);
+  if (second >= run.length) return [run];
+  while (second < run.length) {
+    const third = codePointEnd(run, second);
+    grams.push(run.slice(first, third));
+    first = second;
+    second = third;
+  }
   return grams;
+}
+
+/** Index just past the code point starting at `index`. */
+function codePointEnd(text: string, index: number): number {
+  const code = text.charCodeAt(index);
+  return code >= 0xd800 && code <= 0xdbff && index + 1 < text.length ? index + 2 : index + 1;
 }
 
 /** The bigram tokens of a text, in order: what the bigram columns of the index hold. */

@@ -5,7 +5,7 @@ import {
   SearchIndexStore,
   type StoredDocument,
 } from '../store/sqlite/search-index-store.js';
-import type { IndexedDocument } from './indexed-document.js';
+import type { Doctype, IndexedDocument } from './indexed-document.js';
 import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
 import { planQuery, type QueryPlan } from './engine/query-plan.js';
@@ -23,7 +23,12 @@ import { topK } from './engine/top-k.js';
 export interface LoadedSegment {
   segment: Segment;
   summaries: (DocumentSummary | undefined)[];
+  /** DOCTYPE_BITS of each document, by ordinal: the doctype filter runs over every hit. */
+  doctypeBits: Uint8Array;
 }
+
+/** One bit per doctype, so a filter of several types is one mask. */
+export const DOCTYPE_BITS: Readonly<Record<Doctype, number>> = { html: 1, pdf: 2, doc: 4, xls: 8, ppt: 16 };
 
 /** An unchanging view of the index for one search: segments, statistics, a generation number. */
 export interface IndexSnapshot {
@@ -119,7 +124,7 @@ export class SearchIndex {
     this.applyDeletions(deletions);
     if (built !== undefined) {
       const segment = built;
-      this.loaded = [...this.loaded, { segment, summaries: this.summariesOf(segment) }];
+      this.loaded = [...this.loaded, this.loadedOf(segment)];
     }
     if (deletions.length > 0 || built !== undefined) {
       this.changed();
@@ -215,14 +220,18 @@ export class SearchIndex {
     const stored = this.store.segment(id);
     if (stored === undefined) throw new Error(`index segment ${id} vanished while loading`);
     const segment = new Segment(id, decodeSegment(stored.data), new Uint8Array(stored.deleted));
-    return { segment, summaries: this.summariesOf(segment) };
+    return this.loadedOf(segment);
   }
 
-  /** Summaries by ordinal, from the rows that still point at the segment. */
-  private summariesOf(segment: Segment): (DocumentSummary | undefined)[] {
+  /** The segment with its documents' summaries by ordinal, from the rows that still point at it. */
+  private loadedOf(segment: Segment): LoadedSegment {
     const summaries = new Array<DocumentSummary | undefined>(segment.docCount).fill(undefined);
-    for (const summary of this.store.summaries(segment.id)) summaries[summary.ordinal] = summary;
-    return summaries;
+    const doctypeBits = new Uint8Array(segment.docCount);
+    for (const summary of this.store.summaries(segment.id)) {
+      summaries[summary.ordinal] = summary;
+      doctypeBits[summary.ordinal] = DOCTYPE_BITS[summary.doctype];
+    }
+    return { segment, summaries, doctypeBits };
   }
 
   private persistDeletions(deletions: readonly { segmentId: number; ordinal: number }[]): void {
@@ -264,7 +273,7 @@ export class SearchIndex {
       const removed = new Set(sources.map((source) => source.id));
       this.loaded = [
         ...this.loaded.filter((loaded) => !removed.has(loaded.segment.id)),
-        { segment: mergedSegment, summaries: this.summariesOf(mergedSegment) },
+        this.loadedOf(mergedSegment),
       ];
       this.changed();
       this.seenDataVersion = this.store.dataVersion();

@@ -13,6 +13,9 @@ export interface ClauseMatches {
   wordTf: Float32Array | undefined;
 }
 
+/** doc * KEY_SCALE + position stays below 2^53 for any segment of fewer than 2^26 documents. */
+const KEY_SCALE = 0x8000000;
+
 const EMPTY: ClauseMatches = { docs: new Uint32Array(0), tf: new Float32Array(0), wordTf: undefined };
 
 /** Matches a clause in a segment: adjacent stream terms, or a lone character anywhere. */
@@ -138,7 +141,6 @@ function countAdjacent(
  */
 function matchLoneCharacter(segment: Segment, character: string): ClauseMatches {
   const { postingDocs, positionStart, positions } = segment.data;
-  // doc * 2^27 + key stays below 2^53 for any segment of fewer than 2^26 documents.
   const keys: number[] = [];
   for (const { ordinal: term, offset } of termsWithCharacter(segment, character)) {
     for (
@@ -149,7 +151,7 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;
       for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1) {
-        keys.push(doc * 2 ** 27 + positions[slot]! + offset);
+        keys.push(doc * KEY_SCALE + positions[slot]! + offset);
       }
     }
   }
@@ -161,8 +163,8 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
   for (const key of sorted) {
     if (key === previousKey) continue;
     previousKey = key;
-    const doc = Math.floor(key / 2 ** 27);
-    const position = key - doc * 2 ** 27;
+    const doc = Math.floor(key / KEY_SCALE);
+    const position = key - doc * KEY_SCALE;
     if (docs[docs.length - 1] !== doc) {
       docs.push(doc);
       for (let field = 0; field < FIELD_COUNT; field += 1) tfs.push(0);

@@ -38,36 +38,42 @@ export function mergeSegments(id: number, segments: readonly Segment[]): MergedS
     }
   });
 
-  const seen = new Set<string>();
-  const terms: string[] = [];
-  for (const segment of segments) {
-    for (const term of segment.data.terms) {
-      if (seen.has(term)) continue;
-      seen.add(term);
-      terms.push(term);
-    }
-  }
+  // Each term with the (segment, term ordinal) pairs holding it, from one pass over every
+  // segment's terms: looking every term up in every segment would cost terms x segments lookups.
+  const holders = new Map<string, number[]>();
+  segments.forEach((segment, index) => {
+    segment.data.terms.forEach((term, ordinal) => {
+      const list = holders.get(term);
+      if (list === undefined) holders.set(term, [index, ordinal]);
+      else list.push(index, ordinal);
+    });
+  });
 
-  const postingStart = new Uint32Array(terms.length + 1);
+  const postingStart = new Uint32Array(holders.size + 1);
   const postingDocs = new GrowableUint32Array(1 << 16);
   const positionStart = new GrowableUint32Array(1 << 16);
   const positions = new GrowableUint32Array(1 << 20);
   const kept: string[] = [];
-  for (const term of terms) {
+  for (const [term, list] of holders) {
     const firstPosting = postingDocs.length;
-    segments.forEach((segment, index) => {
-      const range = segment.postings(term);
-      if (range === undefined) return;
+    for (let at = 0; at < list.length; at += 2) {
+      const index = list[at]!;
+      const termOrdinal = list[at + 1]!;
+      const {
+        postingStart: starts,
+        postingDocs: docs,
+        positionStart: positionStarts,
+        positions: source,
+      } = segments[index]!.data;
       const remap = remaps[index]!;
-      const { postingDocs: docs, positionStart: starts, positions: source } = segment.data;
-      for (let posting = range.start; posting < range.end; posting += 1) {
+      for (let posting = starts[termOrdinal]!; posting < starts[termOrdinal + 1]!; posting += 1) {
         const target = remap[docs[posting]!]!;
         if (target < 0) continue;
         postingDocs.push(target);
         positionStart.push(positions.length);
-        positions.pushRange(source, starts[posting]!, starts[posting + 1]!);
+        positions.pushRange(source, positionStarts[posting]!, positionStarts[posting + 1]!);
       }
-    });
+    }
     // A term whose every document was deleted disappears with them.
     if (postingDocs.length === firstPosting) continue;
     postingStart[kept.length] = firstPosting;

@@ -3,7 +3,7 @@ import { planQuery } from '../engine/query-plan.js';
 import { DEFAULT_RANKING, type RankingParameters } from '../engine/ranking.js';
 import { topK } from '../engine/top-k.js';
 import { QueryHighlighter } from '../highlight/query-highlighter.js';
-import type { IndexSnapshot, SearchIndex } from '../search-index.js';
+import { DOCTYPE_BITS, type IndexSnapshot, type SearchIndex } from '../search-index.js';
 import { drilldownTree } from './drilldown-tree.js';
 import { FacetIndex } from './facet-index.js';
 import { compileFacetRules } from './facet-rules.js';
@@ -20,7 +20,6 @@ import { vocabularyOf } from './vocabulary.js';
 const FEW_HITS = 3;
 /** Best-ranked documents related keywords are drawn from. */
 const RELATED_SAMPLE = 50;
-const DOCTYPE_CODES = { html: 1, pdf: 2, doc: 4, xls: 8, ppt: 16 } as const;
 
 /**
  * The site search of one search service (interface.md site search API): search with filters,
@@ -69,7 +68,7 @@ export class SiteSearch {
     for (let hit = 0; hit < hits.count; hit += 1) {
       const ordinal = hits.ordinal[hit]!;
       const loaded = snapshot.segments[hits.segment[hit]!]!;
-      if ((DOCTYPE_CODES[loaded.summaries[ordinal]!.doctype] & wantedTypes) === 0) continue;
+      if ((loaded.doctypeBits[ordinal]! & wantedTypes) === 0) continue;
       const segmentFacets = facets[hits.segment[hit]!]!;
       let inCategory = request.category === '';
       for (
@@ -161,7 +160,7 @@ export class SiteSearch {
 
 function doctypeMask(doctypes: SiteSearchRequest['doctype']): number {
   if (doctypes.length === 0 || doctypes.includes('all')) return 0xff;
-  return doctypes.reduce((mask, doctype) => mask | (doctype === 'all' ? 0xff : DOCTYPE_CODES[doctype]), 0);
+  return doctypes.reduce((mask, doctype) => mask | (doctype === 'all' ? 0xff : DOCTYPE_BITS[doctype]), 0);
 }
 
 function rankingOf(config: SearchServiceConfig): RankingParameters {

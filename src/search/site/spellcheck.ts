@@ -52,30 +52,63 @@ function correctWord(word: string, vocabulary: Vocabulary): string | undefined {
   return undefined;
 }
 
+/** Latin words of the index by length, most frequent first, built once per vocabulary. */
+const lengthBuckets = new WeakMap<Map<string, number>, Map<number, { words: string[]; frequencies: number[] }>>();
+
+function bucketsOf(words: Map<string, number>): Map<number, { words: string[]; frequencies: number[] }> {
+  const cached = lengthBuckets.get(words);
+  if (cached !== undefined) return cached;
+  const sorted = [...words].filter(([word]) => /^[a-z]+$/.test(word)).sort((a, b) => b[1] - a[1]);
+  const buckets = new Map<number, { words: string[]; frequencies: number[] }>();
+  for (const [word, frequency] of sorted) {
+    let bucket = buckets.get(word.length);
+    if (bucket === undefined) {
+      bucket = { words: [], frequencies: [] };
+      buckets.set(word.length, bucket);
+    }
+    bucket.words.push(word);
+    bucket.frequencies.push(frequency);
+  }
+  lengthBuckets.set(words, buckets);
+  return buckets;
+}
+
 /**
  * The most frequent word at the smallest edit distance (at most 1 for words up to 5 letters,
- * else 2) that is much more frequent than the word itself.
+ * else 2) that is much more frequent than the word itself. Only words of a length within the
+ * distance are compared, most frequent first, so each length stops at the first word too rare
+ * to win.
  */
 function nearestWord(word: string, words: Map<string, number>): string | undefined {
   const limit = word.length <= 5 ? 1 : 2;
   const own = words.get(word) ?? 0;
   const needed = own === 0 ? 1 : own * MORE_FREQUENT_FACTOR;
+  const buckets = bucketsOf(words);
   let best: string | undefined;
   let bestDistance = limit + 1;
   let bestFrequency = 0;
-  for (const [candidate, frequency] of words) {
-    if (Math.abs(candidate.length - word.length) > limit || frequency < needed || candidate === word)
-      continue;
-    const distance = editDistance(word, candidate, limit);
-    if (distance > limit) continue;
-    if (distance < bestDistance || (distance === bestDistance && frequency > bestFrequency)) {
-      best = candidate;
-      bestDistance = distance;
-      bestFrequency = frequency;
+  for (let length = word.length - limit; length <= word.length + limit; length += 1) {
+    const bucket = buckets.get(length);
+    if (bucket === undefined) continue;
+    for (let index = 0; index < bucket.words.length; index += 1) {
+      const frequency = bucket.frequencies[index]!;
+      if (frequency < needed || (frequency <= bestFrequency && bestDistance <= 1)) break;
+      const candidate = bucket.words[index]!;
+      if (candidate === word) continue;
+      const distance = editDistance(word, candidate, Math.min(limit, bestDistance));
+      if (distance > limit) continue;
+      if (distance < bestDistance || (distance === bestDistance && frequency > bestFrequency)) {
+        best = candidate;
+        bestDistance = distance;
+        bestFrequency = frequency;
+      }
     }
   }
   return best;
 }
+
+/** Rows of the distance table, reused: words are short, and a search must not allocate per candidate. */
+const rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 /**
  * Optimal string alignment distance (Levenshtein plus adjacent transpositions), giving up with
@@ -83,24 +116,27 @@ function nearestWord(word: string, words: Map<string, number>): string | undefin
  */
 export function editDistance(a: string, b: string, limit: number): number {
   if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let previousPrevious = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  if (b.length + 1 > rows[0]!.length) {
+    for (let index = 0; index < rows.length; index += 1) rows[index] = new Int32Array(b.length * 2 + 2);
+  }
+  let [previousPrevious, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= b.length; j += 1) previous[j] = j;
   for (let i = 1; i <= a.length; i += 1) {
-    const current = new Array<number>(b.length + 1);
     current[0] = i;
     let rowMinimum = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      const bj = b.charCodeAt(j - 1);
+      const cost = ai === bj ? 0 : 1;
       let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj) {
         value = Math.min(value, previousPrevious[j - 2]! + 1);
       }
       current[j] = value;
-      rowMinimum = Math.min(rowMinimum, value);
+      if (value < rowMinimum) rowMinimum = value;
     }
     if (rowMinimum > limit) return limit + 1;
-    previousPrevious = previous;
-    previous = current;
+    [previousPrevious, previous, current] = [previous, current, previousPrevious];
   }
   return previous[b.length]!;
 }
