@@ -6,7 +6,7 @@ import { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
 import { isActiveState } from '../domain/run-states.js';
 import { bundleDocuments } from '../search/bundle-documents.js';
-import type { IndexedDocument } from '../search/indexed-document.js';
+import { BatchIndexer } from '../search/batch-indexer.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, searchIndexFile } from '../service/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
@@ -20,9 +20,6 @@ export const INDEX_USAGE = `usage: kumo index --service N <crawl_objects.tar.gz 
   noindex pages are left out.
 usage: kumo search --service N [--limit N] <query>
   prints the best-ranked pages of search service N for the query`;
-
-/** Pages written per batch: large enough to be fast, small enough to show progress. */
-const BATCH = 500;
 
 /** Parses `--service N`, shared by `kumo index` and `kumo search`. */
 export function serviceIdOption(raw: string | undefined): number {
@@ -43,31 +40,23 @@ export async function indexCommand(argv: string[], config: KumoConfig): Promise<
   const bundle = bundleToIndex(config, serviceId, values.run, positionals);
   ensureDataDir(config.dataDir);
   const index = new SearchIndex(searchIndexFile(config.dataDir, serviceId));
-  let batch: IndexedDocument[] = [];
-  const totals = { added: 0, updated: 0, unchanged: 0, skipped: 0 };
   const started = Date.now();
-  const flush = () => {
-    const result = index.upsert(batch);
-    totals.added += result.added;
-    totals.updated += result.updated;
-    totals.unchanged += result.unchanged;
-    batch = [];
+  const indexer = new BatchIndexer(index, (totals) => {
     const pages = totals.added + totals.updated + totals.unchanged;
     process.stderr.write(`indexed ${pages} pages (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-  };
+  });
+  let skipped = 0;
   try {
     const skip = ({ url, reason }: { url: string; reason: string }) => {
-      totals.skipped += 1;
+      skipped += 1;
       process.stderr.write(`skipped ${url}: ${reason}\n`);
     };
-    for await (const document of bundleDocuments(bundle, skip)) {
-      batch.push(document);
-      if (batch.length >= BATCH) flush();
-    }
-    flush();
+    for await (const document of bundleDocuments(bundle, skip)) await indexer.add(document);
+    await indexer.finish();
   } finally {
     index.close();
   }
+  const totals = { ...indexer.totals, skipped };
   const pages = totals.added + totals.updated + totals.unchanged;
   process.stdout.write(
     `search service ${serviceId}: ${pages} pages indexed from ${bundle} ` +

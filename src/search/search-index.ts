@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ANALYZER_VERSION, analyzeText, type AnalyzedText } from './analyzer.js';
+import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
+import { analyzeDocumentFields } from './document-fields.js';
 import {
   type DocumentSummary,
   SearchIndexStore,
@@ -86,17 +87,21 @@ export class SearchIndex {
 
   /**
    * Adds or replaces documents (by URL) as one batch. A document whose content did not change
-   * is left as it is. Of several documents with one URL in a batch, the last counts.
+   * is left as it is. Of several documents with one URL in a batch, the last counts. `analyzed`
+   * may hold each document's fields analyzed beforehand (AnalysisPool, in another thread).
    */
-  upsert(documents: readonly IndexedDocument[]): UpsertResult {
-    const byUrl = new Map(documents.map((document) => [document.url, document]));
+  upsert(
+    documents: readonly IndexedDocument[],
+    analyzed?: readonly (readonly AnalyzedText[])[],
+  ): UpsertResult {
+    const byUrl = new Map(documents.map((document, index) => [document.url, { document, index }]));
     const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
     const deletions: { segmentId: number; ordinal: number }[] = [];
     let built: Segment | undefined;
     this.store.writeTransaction(() => {
       this.refresh();
-      const analyzed: AnalyzedDocument[] = [];
-      for (const document of byUrl.values()) {
+      const prepared: AnalyzedDocument[] = [];
+      for (const { document, index } of byUrl.values()) {
         const stored = storedFormOf(document);
         const hash = contentHashOf(stored);
         const existing = this.store.locate(document.url);
@@ -113,11 +118,11 @@ export class SearchIndex {
           deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
           result.updated += 1;
         }
-        analyzed.push({ docId, fields: analyzeFields(stored) });
+        prepared.push({ docId, fields: analyzed?.[index] ?? analyzeDocumentFields(document) });
       }
       this.persistDeletions(deletions);
-      if (analyzed.length === 0) return;
-      built = buildSegment(this.store.nextSegmentId(), analyzed);
+      if (prepared.length === 0) return;
+      built = buildSegment(this.store.nextSegmentId(), prepared);
       this.store.insertSegment(built.id, encodeSegment(built.data), built.deleted);
       built.data.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, built!.id, ordinal));
     });
@@ -303,40 +308,4 @@ function contentHashOf(document: Omit<StoredDocument, 'id'>): Buffer {
   const hash = createHash('sha256');
   for (const value of Object.values(document)) hash.update(`${String(value)}\u0000`);
   return hash.digest();
-}
-
-/**
- * The fields in FIELDS order. A description that only repeats the start of the body is not
- * indexed again, or pages without a meta description would count their first words twice.
- */
-function analyzeFields(document: Omit<StoredDocument, 'id'>): AnalyzedText[] {
-  const description =
-    document.description !== '' && !document.body.startsWith(document.description)
-      ? document.description
-      : '';
-  return [
-    analyzeText(document.title),
-    analyzeText(document.headings),
-    analyzeText(description),
-    analyzeText(document.body),
-    analyzeText(urlWords(document.url)),
-  ];
-}
-
-/** The words of a URL's path and query (`/library/json.html` → library json html); the host is left out. */
-function urlWords(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return safeDecode(`${parsed.pathname} ${parsed.search}`);
-  } catch {
-    return '';
-  }
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }

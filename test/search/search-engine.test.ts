@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { analyzeText } from '../../src/search/analyzer.js';
+import { BatchIndexer } from '../../src/search/batch-indexer.js';
 import { decodeSegment, encodeSegment } from '../../src/search/engine/segment-codec.js';
 import { buildSegment } from '../../src/search/engine/segment-builder.js';
 import { mergeSegments } from '../../src/search/engine/segment-merge.js';
@@ -174,5 +175,31 @@ describe('ranking', () => {
       'https://site.example/p/7.html',
     ]);
     assert.deepEqual(urls(index, '報'), ['https://site.example/p/6.html']);
+  });
+});
+
+describe('BatchIndexer', () => {
+  test('indexes a stream in batches analyzed by worker threads, in order, with the same results as upsert', async () => {
+    const documents = Array.from({ length: 1234 }, (_, n) =>
+      page(n, `stream words ${n % 3 === 0 ? '東京都の天気' : 'plain'} item${n}`),
+    );
+    const direct = new SearchIndex(path.join(folder, 'direct.db'));
+    direct.upsert(documents);
+    direct.upsert([page(0, 'replaced in the last batch')]);
+    const streamed = new SearchIndex(path.join(folder, 'streamed.db'));
+    const progress: number[] = [];
+    const indexer = new BatchIndexer(streamed, (totals) => progress.push(totals.added), 500);
+    for (const document of documents) await indexer.add(document);
+    // The last of several documents with one URL counts, also across batches.
+    await indexer.add(page(0, 'replaced in the last batch'));
+    const totals = await indexer.finish();
+    assert.deepEqual(totals, { added: 1234, updated: 1, unchanged: 0 });
+    assert.deepEqual(progress, [500, 1000, 1234]);
+    for (const query of ['stream', '京都', 'item1233', 'plain']) {
+      assert.deepEqual(urls(streamed, query, 20), urls(direct, query, 20), query);
+    }
+    assert.deepEqual(urls(streamed, 'replaced'), ['https://site.example/p/0.html']);
+    direct.close();
+    streamed.close();
   });
 });

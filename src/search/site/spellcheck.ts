@@ -53,7 +53,10 @@ function correctWord(word: string, vocabulary: Vocabulary): string | undefined {
 }
 
 /** Latin words of the index by length, most frequent first, built once per vocabulary. */
-const lengthBuckets = new WeakMap<Map<string, number>, Map<number, { words: string[]; frequencies: number[] }>>();
+const lengthBuckets = new WeakMap<
+  Map<string, number>,
+  Map<number, { words: string[]; frequencies: number[] }>
+>();
 
 function bucketsOf(words: Map<string, number>): Map<number, { words: string[]; frequencies: number[] }> {
   const cached = lengthBuckets.get(words);

@@ -1,0 +1,64 @@
+import type { AnalyzedText } from './analyzer.js';
+import { AnalysisPool } from './analysis-pool.js';
+import type { IndexedDocument } from './indexed-document.js';
+import type { SearchIndex, UpsertResult } from './search-index.js';
+
+/** Documents per batch: large enough to be fast, small enough to show progress and bound memory. */
+export const DEFAULT_BATCH_SIZE = 500;
+
+/**
+ * Feeds a stream of documents into a SearchIndex in batches, analyzing the next batches in
+ * worker threads while one is written: on two cores indexing runs at about the speed of the
+ * analysis spread over both.
+ * Each batch is one upsert (one transaction), so searches never see half a batch.
+ */
+export class BatchIndexer {
+  private batch: IndexedDocument[] = [];
+  /** Batches sent to analysis, oldest first; they are written in this order. */
+  private readonly inFlight: Promise<{ documents: IndexedDocument[]; fields: AnalyzedText[][] }>[] = [];
+  private readonly pool = new AnalysisPool();
+  readonly totals: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly onBatch: (totals: UpsertResult) => void = () => undefined,
+    private readonly batchSize = DEFAULT_BATCH_SIZE,
+  ) {}
+
+  async add(document: IndexedDocument): Promise<void> {
+    this.batch.push(document);
+    if (this.batch.length >= this.batchSize) await this.dispatch();
+  }
+
+  /** Writes what is left; the totals are then complete. */
+  async finish(): Promise<UpsertResult> {
+    try {
+      await this.dispatch();
+      while (this.inFlight.length > 0) await this.writeOldest();
+    } finally {
+      await this.pool.close();
+    }
+    return this.totals;
+  }
+
+  /**
+   * Sends the current batch to analysis, and writes the oldest analyzed batch once as many are
+   * out as the pool has workers: the workers analyze while this thread writes.
+   */
+  private async dispatch(): Promise<void> {
+    if (this.batch.length === 0) return;
+    const documents = this.batch;
+    this.batch = [];
+    this.inFlight.push(this.pool.analyze(documents).then((fields) => ({ documents, fields })));
+    while (this.inFlight.length > this.pool.size) await this.writeOldest();
+  }
+
+  private async writeOldest(): Promise<void> {
+    const { documents, fields } = await this.inFlight.shift()!;
+    const result = this.index.upsert(documents, fields);
+    this.totals.added += result.added;
+    this.totals.updated += result.updated;
+    this.totals.unchanged += result.unchanged;
+    this.onBatch(this.totals);
+  }
+}
