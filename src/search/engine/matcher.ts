@@ -1,5 +1,6 @@
 import { type ClauseMatches, matchClause } from './clause-matcher.js';
 import { FIELD_COUNT } from './fields.js';
+import { gallopTo } from './gallop.js';
 import { proximityRerank } from './proximity.js';
 import type { Clause, QueryPlan } from './query-plan.js';
 import {
@@ -194,24 +195,7 @@ class Cursor {
   /** Index of `doc` in the list, or -1; moves forward by galloping. */
   seek(doc: number): number {
     const list = this.list;
-    let low = this.position;
-    if (low < list.length && list[low]! < doc) {
-      let step = 1;
-      let high = low + 1;
-      while (high < list.length && list[high]! < doc) {
-        low = high;
-        step *= 2;
-        high = low + step;
-      }
-      high = Math.min(high, list.length);
-      while (low + 1 < high) {
-        const middle = (low + high) >>> 1;
-        if (list[middle]! < doc) low = middle;
-        else high = middle;
-      }
-      low = high;
-    }
-    this.position = low;
-    return low < list.length && list[low] === doc ? low : -1;
+    this.position = gallopTo(list, this.position, list.length, doc);
+    return this.position < list.length && list[this.position] === doc ? this.position : -1;
   }
 }

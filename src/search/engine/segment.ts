@@ -1,4 +1,5 @@
 import { FIELD_COUNT } from './fields.js';
+import { gallopTo } from './gallop.js';
 
 /** The arrays of a segment's inverted index; see `Segment`. */
 export interface SegmentData {
@@ -83,27 +84,10 @@ export class Segment {
   }
 
   /**
-   * The posting of `ordinal` within `range`, found by galloping from `from` (postings are
-   * visited in ascending document order, so each search starts where the last one ended).
-   * Returns the index of the first posting whose document is >= ordinal.
+   * The first posting within `range` whose document is >= `ordinal`, galloping from `from`
+   * (postings are visited in ascending document order).
    */
   seek(range: PostingRange, ordinal: number, from: number): number {
-    const docs = this.data.postingDocs;
-    let low = Math.max(from, range.start);
-    if (low >= range.end || docs[low]! >= ordinal) return low;
-    let step = 1;
-    let high = low + 1;
-    while (high < range.end && docs[high]! < ordinal) {
-      low = high;
-      step *= 2;
-      high = low + step;
-    }
-    high = Math.min(high, range.end);
-    while (low + 1 < high) {
-      const middle = (low + high) >>> 1;
-      if (docs[middle]! < ordinal) low = middle;
-      else high = middle;
-    }
-    return high;
+    return gallopTo(this.data.postingDocs, Math.max(from, range.start), range.end, ordinal);
   }
 }
