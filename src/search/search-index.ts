@@ -260,25 +260,40 @@ export class SearchIndex {
     }
   }
 
-  /** Merges segments as the merge policy asks, one transaction per merge. */
+  /**
+   * Merges segments as the merge policy asks, one transaction per merge. A merge that finds the
+   * file locked by another writer is left for the next batch: the batch itself is committed.
+   */
   private mergeWhileNeeded(): void {
+    try {
+      this.mergeSegmentsNow();
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
+  }
+
+  private mergeSegmentsNow(): void {
     for (;;) {
-      const chosen = segmentsToMerge(this.loaded.map((loaded) => loaded.segment));
-      if (chosen === undefined) return;
-      const sources = chosen.map((index) => this.loaded[index]!.segment);
-      let merged: Segment | undefined;
+      let merged: { segment: Segment; sources: Segment[] } | undefined;
       this.store.writeTransaction(() => {
+        // Chosen under the write lock, from the current state: another process may have deleted
+        // documents of these segments, which the merge must not bring back.
+        this.refresh();
+        const chosen = segmentsToMerge(this.loaded.map((loaded) => loaded.segment));
+        if (chosen === undefined) return;
+        const sources = chosen.map((index) => this.loaded[index]!.segment);
         const result = mergeSegments(this.store.nextSegmentId(), sources);
-        merged = result.segment;
-        this.store.insertSegment(merged.id, encodeSegment(merged.data), merged.deleted);
-        result.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, merged!.id, ordinal));
+        const segment = result.segment;
+        this.store.insertSegment(segment.id, encodeSegment(segment.data), segment.deleted);
+        result.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, segment.id, ordinal));
         for (const source of sources) this.store.deleteSegment(source.id);
+        merged = { segment, sources };
       });
-      const mergedSegment = merged!;
-      const removed = new Set(sources.map((source) => source.id));
+      if (merged === undefined) return;
+      const removed = new Set(merged.sources.map((source) => source.id));
       this.loaded = [
         ...this.loaded.filter((loaded) => !removed.has(loaded.segment.id)),
-        this.loadedOf(mergedSegment),
+        this.loadedOf(merged.segment),
       ];
       this.changed();
       this.seenDataVersion = this.store.dataVersion();

@@ -22,6 +22,8 @@ const SMALL_INDEX_DOCUMENTS = 1000;
 /** Entries scanned for one prefix at most; short prefixes are answered from a per-prefix cache. */
 const CACHED_PREFIX_LENGTH = 2;
 const CACHED_PER_PREFIX = 100;
+/** Past queries offered at most: the most asked ones; the long tail of one-off queries adds little. */
+const MAX_LOGGED_QUERIES = 100_000;
 
 /**
  * Completions of what a visitor is typing (decisions.md "suggest"): past successful queries,
@@ -54,8 +56,9 @@ export class Suggester {
     for (const [phrase, frequency] of titlePhrases(snapshot)) {
       if (frequency >= minimumFrequency) keep(phrase, indexPoint(frequency));
     }
-    const mostAsked = Math.max(1, ...queryCounts.values());
-    for (const [query, count] of queryCounts) {
+    const asked = [...queryCounts].sort((a, b) => b[1] - a[1]).slice(0, MAX_LOGGED_QUERIES);
+    const mostAsked = Math.max(1, asked[0]?.[1] ?? 1);
+    for (const [query, count] of asked) {
       keep(suggestionKey(query), 0.5 + (0.5 * Math.log(1 + count)) / Math.log(1 + mostAsked));
     }
     this.entries = [...points.entries()]
