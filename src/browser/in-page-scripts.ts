@@ -10,6 +10,15 @@ export const DOCUMENT_HEIGHT = `Math.max(
 )`;
 
 /**
+ * Settles after two animation frames, by when the compositor has drawn the page, or after
+ * 200 ms when frames do not come (a tab the browser treats as hidden).
+ */
+export const NEXT_FRAMES = `new Promise((resolve) => {
+  setTimeout(resolve, 200);
+  requestAnimationFrame(() => requestAnimationFrame(resolve));
+})`;
+
+/**
  * The document serialized as text, doctype included, and the address it now shows (a script may
  * have moved it with history.pushState; its relative links are meant for that address). Charset
  * declarations are rewritten to utf-8 first, since the DOM is saved as UTF-8 whatever the page

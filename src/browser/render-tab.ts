@@ -1,9 +1,12 @@
 import type { BrowserContext, CDPSession, Page, Request, Route } from 'playwright-core';
 import type { HostVerdicts } from './host-verdicts.js';
-import { DOCUMENT_HEIGHT, SERIALIZE_DOM } from './in-page-scripts.js';
+import { DOCUMENT_HEIGHT, NEXT_FRAMES, SERIALIZE_DOM } from './in-page-scripts.js';
 import { NetworkIdleTracker } from './network-idle.js';
 import type { RenderedPage, RenderRequest, RenderTiming, SessionOptions } from './render-types.js';
 import { RequestInterceptor } from './request-interceptor.js';
+
+/** Captures tried before a page counts as failed to render. */
+const CAPTURE_ATTEMPTS = 3;
 
 const JPEG_QUALITY = 80;
 /** Pausing or blanking a healthy tab is instant; longer means the tab is stuck and is retired. */
@@ -167,8 +170,18 @@ export class RenderTab {
       shot.captureBeyondViewport = true;
       shot.clip = { x: 0, y: 0, width, height: Math.max(height, this.options.viewport.height), scale: 1 };
     }
-    const { data } = await this.cdp.send('Page.captureScreenshot', shot);
-    return Buffer.from(data, 'base64');
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const { data } = await this.cdp.send('Page.captureScreenshot', shot);
+        return Buffer.from(data, 'base64');
+      } catch (error) {
+        // Chromium answers "Unable to capture screenshot" when the page has not produced a
+        // compositor frame yet (a tiny page right after its load, on a busy machine): wait for
+        // the next frames and ask again. The page's hard time limit still bounds this.
+        if (attempt >= CAPTURE_ATTEMPTS || !/Unable to capture screenshot/.test(String(error))) throw error;
+        await this.page.evaluate(NEXT_FRAMES).catch(() => undefined);
+      }
+    }
   }
 
   /** Every request of this tab: a render's go through its interceptor, any other is refused. */
