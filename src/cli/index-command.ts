@@ -5,7 +5,7 @@ import { ArtifactFile } from '../artifacts/artifact-files.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
 import { isActiveState } from '../domain/run-states.js';
-import { bundleDocuments } from '../search/bundle-documents.js';
+import { BundleReadError, bundleDocuments } from '../search/bundle-documents.js';
 import { BatchIndexer } from '../search/batch-indexer.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, searchIndexFile } from '../service/data-dir.js';
@@ -53,6 +53,11 @@ export async function indexCommand(argv: string[], config: KumoConfig): Promise<
     };
     for await (const document of bundleDocuments(bundle, skip)) await indexer.add(document);
     await indexer.finish();
+  } catch (error) {
+    if (!(error instanceof BundleReadError)) throw error;
+    await indexer.finish();
+    const pages = indexer.totals.added + indexer.totals.updated + indexer.totals.unchanged;
+    throw new UsageError(`kumo index: ${error.message} (the ${pages} pages read before it are indexed)`);
   } finally {
     index.close();
   }

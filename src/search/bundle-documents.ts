@@ -24,6 +24,11 @@ interface PageMeta {
   robots?: string[];
 }
 
+/** The bundle file itself cannot be read: not gzip, not tar, or cut short. */
+export class BundleReadError extends Error {
+  override name = 'BundleReadError';
+}
+
 /** A page that was not indexed, and why (shown to the person running `kumo index`). */
 export interface SkippedPage {
   url: string;
@@ -57,21 +62,38 @@ export async function* bundleDocuments(
   source.pipe(extractor);
   let folder: string | undefined;
   let files: PageFiles = new Map();
-  for await (const entry of extractor) {
-    const name = entry.header.name;
+  const entries = readEntries(extractor, bundleFile);
+  for await (const entry of entries) {
+    const { name, data } = entry;
     const slash = name.lastIndexOf('/');
-    const chunks: Buffer[] = [];
-    for await (const chunk of entry) chunks.push(chunk as Buffer);
     if (name.slice(0, slash) !== folder) {
       const document = folder === undefined ? undefined : await documentOf(files, onSkip);
       if (document !== undefined) yield document;
       folder = name.slice(0, slash);
       files = new Map();
     }
-    files.set(name.slice(slash + 1), Buffer.concat(chunks));
+    files.set(name.slice(slash + 1), data);
   }
   const last = await documentOf(files, onSkip);
   if (last !== undefined) yield last;
+}
+
+/** The bundle's entries; a failure of gzip or tar becomes a BundleReadError naming the file. */
+async function* readEntries(
+  extractor: ReturnType<typeof extract>,
+  bundleFile: string,
+): AsyncGenerator<{ name: string; data: Buffer }> {
+  try {
+    for await (const entry of extractor) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      yield { name: entry.header.name, data: Buffer.concat(chunks) };
+    }
+  } catch (error) {
+    throw new BundleReadError(
+      `${bundleFile} is not a readable crawl bundle (tar.gz): ${(error as Error).message}`,
+    );
+  }
 }
 
 async function documentOf(

@@ -4,7 +4,7 @@
  * searched in Japanese and English.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -52,7 +52,8 @@ describe('kumo index and kumo search', () => {
 
   test('indexing the same bundle again replaces pages instead of adding them', async () => {
     const before = await runCli(['search', '--service', '1', '検索'], 30_000, env());
-    const again = await runCli(['index', '--service', '1', bundle], 30_000, env());
+    // The folder kumo crawl wrote is taken for the bundle inside it.
+    const again = await runCli(['index', '--service', '1', path.dirname(bundle)], 30_000, env());
     assert.equal(again.code, 0, again.stderr);
     const after = await runCli(['search', '--service', '1', '検索'], 30_000, env());
     assert.equal(after.stdout, before.stdout);
@@ -72,6 +73,17 @@ describe('kumo index and kumo search', () => {
     );
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /no such file/);
+    const notBundle = path.join(folder, 'not-a-bundle.tar.gz');
+    await writeFile(notBundle, 'plain text, not gzip');
+    const unreadable = await runCli(['index', '--service', '1', notBundle], 30_000, env());
+    assert.equal(unreadable.code, 2);
+    assert.match(
+      unreadable.stderr,
+      /not-a-bundle\.tar\.gz is not a readable crawl bundle \(tar\.gz\): incorrect header check/,
+    );
+    const emptyFolder = await runCli(['index', '--service', '1', folder], 30_000, env());
+    assert.equal(emptyFolder.code, 2);
+    assert.match(emptyFolder.stderr, /holds no crawl_objects\.tar\.gz/);
     const noIndex = await runCli(['search', '--service', '7', 'q'], 30_000, env());
     assert.equal(noIndex.code, 2);
     assert.match(noIndex.stderr, /search service 7 has no index yet/);
