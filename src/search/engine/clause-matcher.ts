@@ -13,9 +13,6 @@ export interface ClauseMatches {
   wordTf: Float32Array | undefined;
 }
 
-/** doc * KEY_SCALE + position stays below 2^53 for any segment of fewer than 2^26 documents. */
-const KEY_SCALE = 0x8000000;
-
 const EMPTY: ClauseMatches = { docs: new Uint32Array(0), tf: new Float32Array(0), wordTf: undefined };
 
 /** Matches a clause in a segment: adjacent stream terms, or a lone character anywhere. */
@@ -136,42 +133,45 @@ function countAdjacent(
 
 /**
  * A lone Japanese character occurs wherever a bigram starts or ends with it, or as a run of its
- * own. A character inside a run appears in two bigrams (as the end of one, the start of the
- * next), so occurrences are keyed by the character's own place in the run and counted once.
+ * own. Inside a run a character is both the end of one bigram and the start of the next, so its
+ * occurrences in a field are counted as the larger of the two counts (exact but for the first
+ * and last characters of runs), in one pass over the postings without sorting positions: a
+ * character such as の occurs millions of times in a large index.
  */
 function matchLoneCharacter(segment: Segment, character: string): ClauseMatches {
-  const { postingDocs, positionStart, positions } = segment.data;
-  const keys: number[] = [];
+  const { postingStart, postingDocs, positionStart, positions } = segment.data;
+  const starts = new Float32Array(segment.docCount * FIELD_COUNT);
+  const ends = new Float32Array(segment.docCount * FIELD_COUNT);
+  const seen = new Uint8Array(segment.docCount);
+  let count = 0;
   for (const { ordinal: term, offset } of termsWithCharacter(segment, character)) {
-    for (
-      let posting = segment.data.postingStart[term]!;
-      posting < segment.data.postingStart[term + 1]!;
-      posting += 1
-    ) {
+    const counts = offset === 0 ? starts : ends;
+    for (let posting = postingStart[term]!; posting < postingStart[term + 1]!; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;
+      if (seen[doc] === 0) {
+        seen[doc] = 1;
+        count += 1;
+      }
       for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1) {
-        keys.push(doc * KEY_SCALE + positions[slot]! + offset);
+        counts[doc * FIELD_COUNT + fieldOfPosition(positions[slot]!)]! += 1;
       }
     }
   }
-  if (keys.length === 0) return EMPTY;
-  const sorted = Float64Array.from(keys).sort();
-  const docs: number[] = [];
-  const tfs: number[] = [];
-  let previousKey = -1;
-  for (const key of sorted) {
-    if (key === previousKey) continue;
-    previousKey = key;
-    const doc = Math.floor(key / KEY_SCALE);
-    const position = key - doc * KEY_SCALE;
-    if (docs[docs.length - 1] !== doc) {
-      docs.push(doc);
-      for (let field = 0; field < FIELD_COUNT; field += 1) tfs.push(0);
+  if (count === 0) return EMPTY;
+  const docs = new Uint32Array(count);
+  const tf = new Float32Array(count * FIELD_COUNT);
+  let index = 0;
+  for (let doc = 0; doc < segment.docCount; doc += 1) {
+    if (seen[doc] === 0) continue;
+    docs[index] = doc;
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      const at = doc * FIELD_COUNT + field;
+      tf[index * FIELD_COUNT + field] = Math.max(starts[at]!, ends[at]!);
     }
-    tfs[(docs.length - 1) * FIELD_COUNT + fieldOfPosition(position)]! += 1;
+    index += 1;
   }
-  return { docs: Uint32Array.from(docs), tf: Float32Array.from(tfs), wordTf: undefined };
+  return { docs, tf, wordTf: undefined };
 }
 
 /** Cache of the terms holding each lone character, per segment (segments never change terms). */

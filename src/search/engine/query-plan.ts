@@ -16,6 +16,9 @@ export interface Clause {
   words: string[];
 }
 
+/** Parts of a query taken into account; the API accepts queries of up to 1,000 characters. */
+export const MAX_CLAUSES = 32;
+
 /** A query as the matcher runs it: every group must match (AND), any clause of a group (OR). */
 export interface QueryPlan {
   required: Clause[][];
@@ -30,7 +33,13 @@ export interface QueryPlan {
 export function planQuery(query: string): QueryPlan {
   const required: Clause[][] = [];
   const excluded: Clause[] = [];
+  const seen = new Set<string>();
   for (const part of parseQuery(query)) {
+    // A part repeated adds nothing; parts past MAX_CLAUSES are ignored, so that a long query
+    // cannot make one search cost hundreds of matches.
+    const key = `${part.exclude ? '-' : part.orPrevious ? '|' : '+'}${normalizeText(part.text)}`;
+    if (seen.has(key) || seen.size >= MAX_CLAUSES) continue;
+    seen.add(key);
     const clause = clauseOf(part.text);
     if (clause === undefined) continue;
     if (part.exclude) excluded.push(clause);
