@@ -135,7 +135,6 @@ export class SearchIndex {
       this.changed();
       this.mergeWhileNeeded();
     }
-    this.seenDataVersion = this.store.dataVersion();
     return result;
   }
 
@@ -157,7 +156,6 @@ export class SearchIndex {
       this.changed();
       this.mergeWhileNeeded();
     }
-    this.seenDataVersion = this.store.dataVersion();
     return deletions.length;
   }
 
@@ -200,6 +198,7 @@ export class SearchIndex {
 
   /** Reloads what another connection changed: new and merged segments, deletion marks. */
   private refresh(): void {
+    // data_version changes with other connections' commits only, never with this one's.
     const version = this.store.dataVersion();
     if (version === this.seenDataVersion) return;
     this.seenDataVersion = version;
@@ -296,11 +295,15 @@ export class SearchIndex {
         this.loadedOf(merged.segment),
       ];
       this.changed();
-      this.seenDataVersion = this.store.dataVersion();
     }
   }
 
+  /**
+   * After any change: new statistics, and a new segment list even when only deletion marks
+   * changed, since data derived from a snapshot (titles, vocabulary) is cached by its list.
+   */
   private changed(): void {
+    this.loaded = [...this.loaded];
     this.statistics = statisticsOf(this.loaded.map((loaded) => loaded.segment));
     this.generation += 1;
   }

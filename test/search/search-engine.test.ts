@@ -134,6 +134,37 @@ describe('SearchIndex over many batches', () => {
   });
 });
 
+describe('two writers on one index file', () => {
+  test("a commit of another connection right after this one's is never overlooked", () => {
+    const file = path.join(folder, 'two-writers.db');
+    const first = new SearchIndex(file);
+    const second = new SearchIndex(file);
+    first.upsert(Array.from({ length: 10 }, (_, n) => page(n, `shared word${n}`)));
+    // The other writer commits just after each of this connection's transactions.
+    const commit = first.store.writeTransaction.bind(first.store);
+    let interleave: (() => void) | undefined = () => second.remove(['https://site.example/p/3.html']);
+    first.store.writeTransaction = <T>(work: () => T): T => {
+      const result = commit(work);
+      const other = interleave;
+      interleave = undefined;
+      other?.();
+      return result;
+    };
+    first.remove(['https://site.example/p/none.html']);
+    first.remove(['https://site.example/p/5.html']);
+    const reader = new SearchIndex(file);
+    try {
+      assert.equal(reader.documentCount, 8);
+      assert.equal(reader.search('shared').hits, 8);
+      assert.deepEqual(urls(reader, 'word3'), []);
+    } finally {
+      reader.close();
+      first.close();
+      second.close();
+    }
+  });
+});
+
 describe('ranking', () => {
   let index: SearchIndex;
   before(() => {
