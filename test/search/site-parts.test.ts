@@ -1,11 +1,18 @@
 /** Pure parts of the site search layer: facet rules, the drill-down tree, edit distance, configuration checks. */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { validateSearchServiceConfig } from '../../src/domain/search-service-config.js';
 import { drilldownTree } from '../../src/search/site/drilldown-tree.js';
 import type { DrilldownNode } from '../../src/search/site/facet-index.js';
 import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../src/search/site/facet-rules.js';
 import { editDistance } from '../../src/search/site/spellcheck.js';
+import { SearchIndex } from '../../src/search/search-index.js';
+import { SearchActivity } from '../../src/search/site/search-activity.js';
+import { SiteSearch } from '../../src/search/site/site-search.js';
+import { systemClock } from '../../src/util/clock.js';
 
 describe('facet rules', () => {
   test('without drill-down rules a page is labelled by host and up to two directories, decoded', () => {
@@ -35,6 +42,58 @@ describe('facet rules', () => {
     assert.deepEqual(categoriesOf(url, rules), [0, 1]);
     assert.deepEqual(drilldownPathsOf(url, rules), ['Products\tcameras', 'Support\tManuals']);
     assert.deepEqual(drilldownPathsOf('https://shop.example/about.html', rules), []);
+  });
+});
+
+describe('categories with one name in several rules', () => {
+  test('form one category that any of the rules places a page in', () => {
+    const rules = compileFacetRules({
+      categories: [
+        { name: 'Products', url_pattern: '/products/' },
+        { name: 'News', url_pattern: '/news/' },
+        { name: 'Products', url_pattern: '/shop/' },
+      ],
+    });
+    assert.deepEqual(
+      rules.categories.map((category) => category.name),
+      ['Products', 'News'],
+    );
+    assert.deepEqual(categoriesOf('https://x.example/shop/a', rules), [0]);
+    assert.deepEqual(categoriesOf('https://x.example/news/a', rules), [1]);
+  });
+});
+
+describe('sorting by title after a page was renamed', () => {
+  test('uses the new title', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-title-sort-'));
+    const index = new SearchIndex(path.join(folder, 'titles.db'));
+    try {
+      const page = (name: string, title: string) => ({
+        url: `https://x.example/${name}`,
+        title,
+        description: '',
+        body: 'fruit',
+      });
+      index.upsert([page('a', 'Mango'), page('b', 'Kiwi'), page('c', 'Zulu'), page('d', 'Lime')]);
+      index.upsert([page('c', 'Alpha')]);
+      const search = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock));
+      const answer = search.search({
+        q: 'fruit',
+        pageNumber: 1,
+        numberPerPage: 10,
+        sortKeys: [{ field: 'title', order: 'asc' }],
+        category: '',
+        drilldown: [],
+        doctype: ['all'],
+      });
+      assert.deepEqual(
+        answer.organic.docs.map((doc) => doc.title),
+        ['Alpha', 'Kiwi', 'Lime', 'Mango'],
+      );
+    } finally {
+      index.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

@@ -2,16 +2,21 @@ import type { SearchServiceConfig } from '../../domain/search-service-config.js'
 
 /** Category and drill-down rules of a search service, compiled. */
 export interface FacetRules {
-  categories: { name: string; pattern: RegExp }[];
+  /** One entry per category name, in the order names first appear; any of its patterns places a page in it. */
+  categories: { name: string; patterns: RegExp[] }[];
   drilldowns: { pattern: RegExp; path: string }[];
 }
 
 export function compileFacetRules(config: SearchServiceConfig): FacetRules {
+  const categories: FacetRules['categories'] = [];
+  for (const rule of config.categories ?? []) {
+    const pattern = new RegExp(rule.url_pattern);
+    const named = categories.find((category) => category.name === rule.name);
+    if (named === undefined) categories.push({ name: rule.name, patterns: [pattern] });
+    else named.patterns.push(pattern);
+  }
   return {
-    categories: (config.categories ?? []).map((rule) => ({
-      name: rule.name,
-      pattern: new RegExp(rule.url_pattern),
-    })),
+    categories,
     drilldowns: (config.drilldowns ?? []).map((rule) => ({
       pattern: new RegExp(rule.url_pattern),
       path: rule.path,
@@ -19,11 +24,11 @@ export function compileFacetRules(config: SearchServiceConfig): FacetRules {
   };
 }
 
-/** Indexes (into `rules.categories`) of the categories a URL is in: every rule that matches. */
+/** Indexes (into `rules.categories`) of the categories a URL is in: every one with a matching rule. */
 export function categoriesOf(url: string, rules: FacetRules): number[] {
   const result: number[] = [];
-  rules.categories.forEach((rule, index) => {
-    if (rule.pattern.test(url)) result.push(index);
+  rules.categories.forEach((category, index) => {
+    if (category.patterns.some((pattern) => pattern.test(url))) result.push(index);
   });
   return result;
 }

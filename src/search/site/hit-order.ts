@@ -17,9 +17,12 @@ function titleRanks(snapshot: IndexSnapshot): Map<number, number> {
   if (cached !== undefined) return cached;
   const titles: { id: number; key: string }[] = [];
   for (const loaded of snapshot.segments) {
-    for (const summary of loaded.summaries) {
-      if (summary !== undefined) titles.push({ id: summary.id, key: normalizeText(summary.title) });
-    }
+    loaded.summaries.forEach((summary, ordinal) => {
+      // A replaced document's old summary stays at its deleted ordinal: its title is the old one.
+      if (summary !== undefined && loaded.segment.isLive(ordinal)) {
+        titles.push({ id: summary.id, key: normalizeText(summary.title) });
+      }
+    });
   }
   titles.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id));
   const ranks = new Map(titles.map((title, rank) => [title.id, rank]));

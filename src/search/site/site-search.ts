@@ -118,7 +118,8 @@ export class SiteSearch {
         selected: request.category === '' ? [] : [request.category],
       },
       facet_drilldown_roots: drilldownTree(this.facets.nodes, nodeCounts, request.drilldown),
-      spellcheck: { main_phrase: this.spellcheck(request.q, kept.length, snapshot) },
+      // Compared unfiltered, as the corrected query is counted without the filters.
+      spellcheck: { main_phrase: this.spellcheck(request.q, hits.count, snapshot) },
     };
   }
 

@@ -2,6 +2,8 @@ import { normalizeText } from '../analyzer.js';
 import { parseQuery } from '../match-expression.js';
 import type { Vocabulary } from './vocabulary.js';
 
+/** Words of one query looked up at most: each lookup scans a band of the vocabulary. */
+const MAX_CORRECTED_WORDS = 5;
 /** Latin words shorter than this are never corrected: too many short words are one edit apart. */
 const MIN_CORRECTED_LENGTH = 4;
 /**
@@ -23,8 +25,10 @@ export function didYouMean(
   countHits: (query: string) => number,
 ): string {
   let changed = false;
+  let attempts = 0;
   const corrected = parseQuery(query).map((part) => {
-    if (part.phrase || part.exclude) return part;
+    if (part.phrase || part.exclude || attempts >= MAX_CORRECTED_WORDS) return part;
+    attempts += 1;
     const replacement = correctWord(normalizeText(part.text), vocabulary);
     if (replacement === undefined) return part;
     changed = true;

@@ -125,9 +125,9 @@ export function suggestionKey(query: string): string {
 /** Adjacent pairs of Latin words in titles (`site search`), by how many titles hold them. */
 function titlePhrases(snapshot: IndexSnapshot): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const { summaries } of snapshot.segments) {
-    for (const summary of summaries) {
-      if (summary === undefined) continue;
+  for (const { segment, summaries } of snapshot.segments) {
+    for (const [ordinal, summary] of summaries.entries()) {
+      if (summary === undefined || !segment.isLive(ordinal)) continue;
       const words = normalizeText(summary.title).split(/[^\p{L}\p{N}]+/u);
       const usable = (word: string) => word.length >= 2 && !isJapanese(word);
       const seen = new Set<string>();
