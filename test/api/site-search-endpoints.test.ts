@@ -373,6 +373,11 @@ describe('site search: errors, origins and health', () => {
       // A server calling without either header is not a visitor of another site.
       const server = await http.get(`${DEMO}/search?q=python`);
       assert.equal(server.status, 200);
+      // But a script loaded with its Referer suppressed, or a browser's cross-site fetch, is.
+      const hiddenScript = await http.get(`${DEMO}/search?q=python&callback=cb`);
+      assert.equal(hiddenScript.status, 403);
+      const crossSite = await http.get(`${DEMO}/search?q=python`, { 'sec-fetch-site': 'cross-site' });
+      assert.equal(crossSite.status, 403);
     } finally {
       configure({});
     }

@@ -59,7 +59,7 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
   }
 
   /** The search service at the path (404 when there is none), after the origin check (403). */
-  const serviceAt = (request: FastifyRequest, reply: FastifyReply): OpenSearchService => {
+  const serviceAt = (request: FastifyRequest, reply: FastifyReply, jsonp = false): OpenSearchService => {
     const { contract_id, servicegroup_id, service_id } = request.params as DocPathParams;
     const service = openService(services, contract_id, servicegroup_id, service_id);
     if (service === undefined) {
@@ -68,13 +68,13 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
         `no search service ${service_id} in contract ${contract_id}, service group ${servicegroup_id}`,
       );
     }
-    applyOriginPolicy(request, reply, service.record.config.allowed_origins ?? []);
+    applyOriginPolicy(request, reply, service.record.config.allowed_origins ?? [], jsonp);
     return service;
   };
 
   app.get(`${DOC_PATH}/search`, routeOptions(SearchSchema), async (request, reply) => {
     const parameters = parseSearchParameters(request.url);
-    const { search } = serviceAt(request, reply);
+    const { search } = serviceAt(request, reply, parameters.callback !== undefined);
     const result = search.search({
       q: parameters.q,
       pageNumber: parameters.page_number,
@@ -102,14 +102,14 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
 
   app.get(`${DOC_PATH}/suggest`, routeOptions(SuggestSchema), async (request, reply) => {
     const parameters = parseSuggestParameters(request.url);
-    const { search } = serviceAt(request, reply);
+    const { search } = serviceAt(request, reply, parameters.callback !== undefined);
     const suggestions = search.suggest(parameters.q, parameters.number_per_suggestion);
     return answer(reply, { suggestions }, parameters.callback);
   });
 
   app.get(`${DOC_PATH}/related_keywords`, routeOptions(RelatedKeywordsSchema), async (request, reply) => {
     const parameters = parseRelatedKeywordsParameters(request.url);
-    const { search } = serviceAt(request, reply);
+    const { search } = serviceAt(request, reply, parameters.callback !== undefined);
     const words = search.relatedKeywords(parameters.q, parameters.prefix);
     return answer(reply, { related_keywords: words.map((word) => ({ word })) }, parameters.callback);
   });

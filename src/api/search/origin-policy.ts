@@ -5,13 +5,16 @@ import { ApiError } from '../api-error.js';
  * A search service may list the origins whose pages call it (decisions.md "Tenancy and
  * authentication"). The caller's origin is the Origin header, else the origin of the Referer
  * (a JSONP script tag sends only a Referer). With a list, another origin is refused with 403 and
- * a listed one gets CORS access; a request without either header (a server, curl) is served, as
- * it is not a visitor on another site. Without a list any page may call the API.
+ * a listed one gets CORS access. A request without either header is served as JSON when it is
+ * not a browser's cross-site request (a server, curl), but a JSONP call must name a listed
+ * origin: a page on another site can load the script with its Referer suppressed.
+ * Without a list any page may call the API.
  */
 export function applyOriginPolicy(
   request: FastifyRequest,
   reply: FastifyReply,
   allowed: readonly string[],
+  jsonp: boolean,
 ): void {
   if (allowed.length === 0) {
     reply.header('access-control-allow-origin', '*');
@@ -19,7 +22,13 @@ export function applyOriginPolicy(
   }
   reply.header('vary', 'Origin, Referer');
   const origin = callerOrigin(request);
-  if (origin === undefined) return;
+  if (origin === undefined) {
+    const site = request.headers['sec-fetch-site'];
+    if (jsonp || site === 'cross-site' || site === 'same-site') {
+      throw new ApiError('forbidden_origin', 'this search service answers only pages of its allowed origins');
+    }
+    return;
+  }
   if (!allowed.some((entry) => entry.replace(/\/$/, '') === origin)) {
     throw new ApiError('forbidden_origin', `origin ${origin} may not use this search service`);
   }

@@ -4,6 +4,7 @@
  * a hit does not contain.
  */
 import { normalizeText, runsOf, type TextRun } from '../analyzer.js';
+import { MAX_CLAUSES } from '../engine/query-plan.js';
 import { parseQuery } from '../match-expression.js';
 
 export interface QueryTerm {
@@ -25,6 +26,8 @@ export function queryTerms(query: string): QueryTerm[] {
     if (seen.has(key)) continue;
     seen.add(key);
     terms.push({ id: terms.length, runs });
+    // The matcher uses no more parts than this either (query-plan.ts).
+    if (terms.length >= MAX_CLAUSES) break;
   }
   return terms;
 }

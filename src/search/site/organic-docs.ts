@@ -8,6 +8,8 @@ const START_TEXT_CHARS = 200;
 const DESCRIPTION_CHARS = 200;
 /** Code points of the body snippet in document_text_parts. */
 const SNIPPET_CHARS = 160;
+/** Code points of the body searched for the snippet's passage. */
+const SNIPPET_SOURCE_CHARS = 20_000;
 const ELLIPSIS: HighlightPart = { is_highlighted: false, text: '…' };
 
 /**
@@ -23,7 +25,11 @@ export function organicDocOf(
 ): OrganicDoc {
   const description =
     document.description !== '' ? document.description : firstCodePoints(document.body, DESCRIPTION_CHARS);
-  const snippet = highlighter.snippet(document.body, SNIPPET_CHARS);
+  // The snippet is looked for in the start of the body only: a 1 MB PDF text would otherwise be
+  // normalized and scanned for every hit of every page.
+  const sample = firstCodePoints(document.body, SNIPPET_SOURCE_CHARS);
+  const snippet = highlighter.snippet(sample, SNIPPET_CHARS);
+  if (sample.length < document.body.length) snippet.truncatedEnd = true;
   const documentTextParts = [
     ...(snippet.truncatedStart ? [ELLIPSIS] : []),
     ...snippet.parts,
