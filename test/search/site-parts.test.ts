@@ -12,6 +12,7 @@ import { editDistance } from '../../src/search/site/spellcheck.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
+import { vocabularyOf } from '../../src/search/site/vocabulary.js';
 import { systemClock } from '../../src/util/clock.js';
 
 describe('facet rules', () => {
@@ -90,6 +91,25 @@ describe('sorting by title after a page was renamed', () => {
         answer.organic.docs.map((doc) => doc.title),
         ['Alpha', 'Kiwi', 'Lime', 'Mango'],
       );
+    } finally {
+      index.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('SearchActivity', () => {
+  test('holds a bounded number of queries, keeping the often asked ones', () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-activity-'));
+    const index = new SearchIndex(path.join(folder, 'activity.db'));
+    try {
+      index.upsert([{ url: 'https://x.example/a', title: 'Popular topic', description: '', body: 'words' }]);
+      const activity = new SearchActivity(index.store, systemClock);
+      for (let i = 0; i < 5; i += 1) activity.recordQuery('popular topic', 1);
+      for (let i = 0; i < 200_001; i += 1) activity.recordQuery(`probe ${i}`, 1);
+      assert.ok(activity.trackedQueries <= 200_000, String(activity.trackedQueries));
+      const suggester = activity.suggester(index.snapshot(), () => vocabularyOf(index.snapshot()));
+      assert.equal(suggester.suggest('popular t', 1)[0]?.word, 'popular topic');
     } finally {
       index.close();
       rmSync(folder, { recursive: true, force: true });

@@ -4,6 +4,10 @@ import type { IndexSnapshot } from '../search-index.js';
 import { Suggester, suggestionKey } from './suggester.js';
 import type { Vocabulary } from './vocabulary.js';
 
+const PRUNE_INTERVAL_MICROS = 3600 * 1_000_000;
+const ONE_OFF_QUERY_KEPT_MICROS = 90 * 24 * 3600 * 1_000_000;
+/** Distinct queries held in memory at most. */
+const MAX_TRACKED_QUERIES = 200_000;
 /** New queries reach suggestions within this time: rebuilding the suggester costs a full sort. */
 const SUGGESTER_REFRESH_MS = 10_000;
 
@@ -21,12 +25,13 @@ export class SearchActivity {
   private suggesterState:
     { suggester: Suggester; segments: IndexSnapshot['segments']; builtMs: number } | undefined;
   private queriesChanged = false;
+  private prunedMicros = 0;
 
   constructor(
     private readonly store: SearchIndexStore,
     private readonly clock: Clock,
   ) {
-    this.queries = new Map(store.queryLog().map((entry) => [entry.query, entry.count]));
+    this.queries = new Map(store.queryLog(MAX_TRACKED_QUERIES).map((entry) => [entry.query, entry.count]));
     this.clicks = store.clickCounts();
   }
 
@@ -35,14 +40,35 @@ export class SearchActivity {
     const key = suggestionKey(query);
     if (key === '') return;
     this.queries.set(key, (this.queries.get(key) ?? 0) + 1);
+    if (this.queries.size > MAX_TRACKED_QUERIES) this.forgetRarestQueries();
     const pending = this.pendingQueries.get(key) ?? { count: 0, hits };
     this.pendingQueries.set(key, { count: pending.count + 1, hits });
+    this.queriesChanged = true;
+  }
+
+  /**
+   * Keeps memory bounded whatever visitors type: the queries asked least often are dropped from
+   * memory (the log in the index file keeps their counts) until a fifth of the room is free.
+   */
+  private forgetRarestQueries(): void {
+    const target = Math.floor(MAX_TRACKED_QUERIES * 0.8);
+    for (let count = 1; this.queries.size > target; count += 1) {
+      for (const [key, asked] of this.queries) {
+        if (asked <= count) this.queries.delete(key);
+        if (this.queries.size <= target) break;
+      }
+    }
     this.queriesChanged = true;
   }
 
   recordClick(url: string, _query: string): void {
     this.clicks.set(url, (this.clicks.get(url) ?? 0) + 1);
     this.pendingClicks.set(url, (this.pendingClicks.get(url) ?? 0) + 1);
+  }
+
+  /** Distinct queries held in memory (bounded). */
+  get trackedQueries(): number {
+    return this.queries.size;
   }
 
   clicksOf(url: string): number {
@@ -64,11 +90,24 @@ export class SearchActivity {
     return suggester;
   }
 
+  /** Once an hour, drops from the index file the queries asked once and not for 90 days. */
+  private pruneNowAndThen(): void {
+    const nowMicros = this.clock.nowMicros();
+    if (nowMicros - this.prunedMicros < PRUNE_INTERVAL_MICROS) return;
+    this.prunedMicros = nowMicros;
+    try {
+      this.store.withoutWaiting(() => this.store.pruneQueryLog(nowMicros - ONE_OFF_QUERY_KEPT_MICROS));
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
+  }
+
   /**
    * Writes what was counted since the last flush. When another process holds the write lock the
    * counts stay pending for the next flush instead of blocking searches.
    */
   flush(): void {
+    this.pruneNowAndThen();
     if (this.pendingQueries.size === 0 && this.pendingClicks.size === 0) return;
     const queries = this.pendingQueries;
     const clicks = this.pendingClicks;

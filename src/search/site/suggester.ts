@@ -24,6 +24,7 @@ const CACHED_PREFIX_LENGTH = 2;
 const CACHED_PER_PREFIX = 100;
 /** Past queries offered at most: the most asked ones; the long tail of one-off queries adds little. */
 const MAX_LOGGED_QUERIES = 100_000;
+const MANY_LOGGED_QUERIES = 1000;
 
 /**
  * Completions of what a visitor is typing (decisions.md "suggest"): past successful queries,
@@ -56,7 +57,13 @@ export class Suggester {
     for (const [phrase, frequency] of titlePhrases(snapshot)) {
       if (frequency >= minimumFrequency) keep(phrase, indexPoint(frequency));
     }
-    const asked = [...queryCounts].sort((a, b) => b[1] - a[1]).slice(0, MAX_LOGGED_QUERIES);
+    // Once many different queries are logged, one asked a single time is as often a typo or a
+    // probe as a need, and would show to every visitor: it then takes two askings to be offered.
+    const minimumAsked = queryCounts.size < MANY_LOGGED_QUERIES ? 1 : 2;
+    const asked = [...queryCounts]
+      .filter(([, count]) => count >= minimumAsked)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, MAX_LOGGED_QUERIES);
     const mostAsked = Math.max(1, asked[0]?.[1] ?? 1);
     for (const [query, count] of asked) {
       keep(suggestionKey(query), 0.5 + (0.5 * Math.log(1 + count)) / Math.log(1 + mostAsked));

@@ -154,7 +154,10 @@ export class SearchIndexStore {
          ON CONFLICT (query) DO UPDATE SET count = count + excluded.count, hits = excluded.hits,
            last_us = excluded.last_us`,
       ),
-      queryLog: db.prepare('SELECT query, count, hits FROM query_log WHERE hits > 0'),
+      queryLog: db.prepare(
+        'SELECT query, count, hits FROM query_log WHERE hits > 0 ORDER BY count DESC LIMIT ?',
+      ),
+      pruneQueryLog: db.prepare('DELETE FROM query_log WHERE count <= 1 AND last_us < ?'),
       logClick: db.prepare(
         `INSERT INTO clicks (url, count, last_us) VALUES (?, ?, ?)
          ON CONFLICT (url) DO UPDATE SET count = count + excluded.count, last_us = excluded.last_us`,
@@ -280,9 +283,14 @@ export class SearchIndexStore {
     })();
   }
 
-  /** Past queries that found something. */
-  queryLog(): QueryLogEntry[] {
-    return this.statements.queryLog.all() as QueryLogEntry[];
+  /** The `limit` most asked past queries that found something. */
+  queryLog(limit: number): QueryLogEntry[] {
+    return this.statements.queryLog.all(limit) as QueryLogEntry[];
+  }
+
+  /** Forgets queries asked only once and not since `beforeMicros`. */
+  pruneQueryLog(beforeMicros: number): void {
+    this.statements.pruneQueryLog.run(beforeMicros);
   }
 
   clickCounts(): Map<string, number> {
