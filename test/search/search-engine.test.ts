@@ -209,6 +209,26 @@ describe('ranking', () => {
   });
 });
 
+describe('words with a single Japanese character at an edge', () => {
+  test('match where the character is part of a longer run of text', () => {
+    const index = new SearchIndex(path.join(folder, 'edges.db'));
+    try {
+      index.upsert([
+        page(1, 'X線検査の結果'),
+        page(2, '2024年3月期の決算'),
+        page(3, '次第1号'),
+        page(4, '13月という月はない'),
+      ]);
+      assert.deepEqual(urls(index, 'X線'), ['https://site.example/p/1.html']);
+      assert.deepEqual(urls(index, '3月'), ['https://site.example/p/2.html']);
+      assert.deepEqual(urls(index, '第1'), ['https://site.example/p/3.html']);
+      assert.deepEqual(urls(index, '3月期'), ['https://site.example/p/2.html']);
+    } finally {
+      index.close();
+    }
+  });
+});
+
 describe('BatchIndexer', () => {
   test('indexes a stream in batches analyzed by worker threads, in order, with the same results as upsert', async () => {
     const documents = Array.from({ length: 1234 }, (_, n) =>

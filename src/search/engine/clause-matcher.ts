@@ -1,26 +1,20 @@
-import { WORD_MARK } from '../analyzer.js';
+import { termsWithCharacter } from './character-terms.js';
+import { type ClauseMatches, EMPTY_MATCHES } from './clause-matches.js';
+import { matchEdgePhrase } from './edge-phrase.js';
 import { FIELD_COUNT, fieldOfPosition } from './fields.js';
 import type { Clause } from './query-plan.js';
 import type { PostingRange, Segment } from './segment.js';
 
-/** The live documents of one segment that match a clause, with per-field occurrence counts. */
-export interface ClauseMatches {
-  /** Local ordinals, ascending. */
-  docs: Uint32Array;
-  /** Occurrences of the clause: `tf[index * FIELD_COUNT + field]` for `docs[index]`. */
-  tf: Float32Array;
-  /** Mean occurrences of the clause's Japanese words (word view), same layout; absent without words. */
-  wordTf: Float32Array | undefined;
-}
-
-const EMPTY: ClauseMatches = { docs: new Uint32Array(0), tf: new Float32Array(0), wordTf: undefined };
+export type { ClauseMatches } from './clause-matches.js';
 
 /** Matches a clause in a segment: adjacent stream terms, or a lone character anywhere. */
 export function matchClause(segment: Segment, clause: Clause): ClauseMatches {
   const matches =
     clause.loneCharacter !== undefined
       ? matchLoneCharacter(segment, clause.loneCharacter)
-      : matchPhrase(segment, clause.tokens);
+      : clause.openEdges.first || clause.openEdges.last
+        ? matchEdgePhrase(segment, clause.tokens, clause.openEdges)
+        : matchPhrase(segment, clause.tokens);
   if (matches.docs.length === 0 || clause.words.length === 0) return matches;
   return { ...matches, wordTf: wordFrequencies(segment, clause.words, matches.docs) };
 }
@@ -30,10 +24,10 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
   const ranges: PostingRange[] = [];
   for (const token of tokens) {
     const range = segment.postings(token);
-    if (range === undefined) return EMPTY;
+    if (range === undefined) return EMPTY_MATCHES;
     ranges.push(range);
   }
-  if (ranges.length === 0) return EMPTY;
+  if (ranges.length === 0) return EMPTY_MATCHES;
   if (ranges.length === 1) return matchTerm(segment, ranges[0]!);
   // Drive the intersection from the rarest term.
   let driver = 0;
@@ -144,8 +138,13 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
   const ends = new Float32Array(segment.docCount * FIELD_COUNT);
   const seen = new Uint8Array(segment.docCount);
   let count = 0;
-  for (const { ordinal: term, offset } of termsWithCharacter(segment, character)) {
-    const counts = offset === 0 ? starts : ends;
+  const { unigram, starting, ending } = termsWithCharacter(segment, character);
+  const terms = [
+    ...(unigram === undefined ? [] : [{ term: unigram, counts: starts }]),
+    ...starting.map((term) => ({ term, counts: starts })),
+    ...ending.map((term) => ({ term, counts: ends })),
+  ];
+  for (const { term, counts } of terms) {
     for (let posting = postingStart[term]!; posting < postingStart[term + 1]!; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;
@@ -158,7 +157,7 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
       }
     }
   }
-  if (count === 0) return EMPTY;
+  if (count === 0) return EMPTY_MATCHES;
   const docs = new Uint32Array(count);
   const tf = new Float32Array(count * FIELD_COUNT);
   let index = 0;
@@ -172,31 +171,6 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
     index += 1;
   }
   return { docs, tf, wordTf: undefined };
-}
-
-/** Cache of the terms holding each lone character, per segment (segments never change terms). */
-const characterTerms = new WeakMap<Segment, Map<string, { ordinal: number; offset: number }[]>>();
-
-/** Terms containing the character: the unigram, bigrams starting (offset 0) or ending (offset 1) with it. */
-function termsWithCharacter(segment: Segment, character: string): { ordinal: number; offset: number }[] {
-  let cache = characterTerms.get(segment);
-  if (cache === undefined) {
-    cache = new Map();
-    characterTerms.set(segment, cache);
-  }
-  const cached = cache.get(character);
-  if (cached !== undefined) return cached;
-  const found: { ordinal: number; offset: number }[] = [];
-  segment.data.terms.forEach((term, ordinal) => {
-    if (term === character) found.push({ ordinal, offset: 0 });
-    else if (term.length <= 4 && !term.startsWith(WORD_MARK) && [...term].length === 2) {
-      const [first, second] = [...term];
-      if (first === character) found.push({ ordinal, offset: 0 });
-      else if (second === character) found.push({ ordinal, offset: 1 });
-    }
-  });
-  cache.set(character, found);
-  return found;
 }
 
 /** Mean per-field occurrences of the words in each of `docs`. */

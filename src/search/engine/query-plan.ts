@@ -1,4 +1,4 @@
-import { analyzeText, normalizeText, runsOf } from '../analyzer.js';
+import { analyzeText, normalizeText, runsOf, type TextRun } from '../analyzer.js';
 import { parseQuery } from '../match-expression.js';
 
 /** One thing a query asks for: a word or a quoted phrase, as index terms. */
@@ -14,6 +14,11 @@ export interface Clause {
   loneCharacter: string | undefined;
   /** Japanese words of the clause in the word view: the precision signal (京都 is not 東京都). */
   words: string[];
+  /**
+   * Whether the first or last of several runs is a single Japanese character (`X線`, `3月`),
+   * which text may write inside a longer run (`X線検査`): see edge-phrase.ts.
+   */
+  openEdges: { first: boolean; last: boolean };
 }
 
 /** Parts of a query taken into account; the API accepts queries of up to 1,000 characters. */
@@ -53,11 +58,23 @@ export function clauseOf(text: string): Clause | undefined {
   const runs = runsOf(normalizeText(text));
   if (runs.length === 0) return undefined;
   const only = runs[0]!;
-  if (runs.length === 1 && only.japanese && [...only.text].length === 1) {
-    return { text, tokens: [], loneCharacter: only.text, words: [] };
+  const isLoneCharacter = (run: TextRun | undefined) =>
+    run !== undefined && run.japanese && [...run.text].length === 1;
+  if (runs.length === 1 && isLoneCharacter(only)) {
+    return {
+      text,
+      tokens: [],
+      loneCharacter: only.text,
+      words: [],
+      openEdges: { first: false, last: false },
+    };
   }
   const analyzed = analyzeText(text);
-  return { text, tokens: analyzed.stream, loneCharacter: undefined, words: analyzed.words };
+  const openEdges = {
+    first: runs.length > 1 && isLoneCharacter(runs[0]),
+    last: runs.length > 1 && isLoneCharacter(runs[runs.length - 1]),
+  };
+  return { text, tokens: analyzed.stream, loneCharacter: undefined, words: analyzed.words, openEdges };
 }
 
 /** Every clause of the plan that documents are matched on (for highlighting and statistics). */
