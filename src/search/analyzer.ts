@@ -66,35 +66,6 @@ function codePointEnd(text: string, index: number): number {
   return code >= 0xd800 && code <= 0xdbff && index + 1 < text.length ? index + 2 : index + 1;
 }
 
-/** The bigram tokens of a text, in order: what the bigram columns of the index hold. */
-export function bigramTokens(text: string): string[] {
-  const tokens: string[] = [];
-  for (const run of runsOf(normalizeText(text))) {
-    if (run.japanese) tokens.push(...bigramsOf(run.text));
-    else tokens.push(run.text);
-  }
-  return tokens;
-}
-
-/**
- * The word tokens of a text: what the segment columns hold. Words of other scripts are already
- * whole runs; only Japanese runs, which have no spaces, go through Intl.Segmenter (running the
- * segmenter over Latin text would cost most of the indexing time for nothing).
- */
-export function segmentTokens(text: string): string[] {
-  const tokens: string[] = [];
-  for (const run of runsOf(normalizeText(text))) {
-    if (!run.japanese) {
-      tokens.push(run.text);
-      continue;
-    }
-    for (const segment of segmenter.segment(run.text)) {
-      if (segment.isWordLike) tokens.push(segment.segment);
-    }
-  }
-  return tokens;
-}
-
 /**
  * Marks a term of the word view (a Japanese word as Intl.Segmenter cuts it) so it never collides
  * with a bigram of the same two characters: the word 京都 and the bigram 京都 of 東京都 are

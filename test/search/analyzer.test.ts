@@ -1,7 +1,7 @@
 /** The search analyzer: normalization, bigrams over Japanese runs, segmenter words. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { bigramsOf, bigramTokens, normalizeText, runsOf, segmentTokens } from '../../src/search/analyzer.js';
+import { analyzeText, bigramsOf, normalizeText, runsOf, WORD_MARK } from '../../src/search/analyzer.js';
 
 describe('normalizeText', () => {
   test('full-width Latin and digits become ASCII, half-width katakana full-width, all lower case', () => {
@@ -35,28 +35,27 @@ describe('bigramsOf', () => {
   });
 });
 
-describe('bigramTokens', () => {
+describe('analyzeText', () => {
+  const stream = (text: string) => analyzeText(text).stream;
+  const words = (text: string) => analyzeText(text).words.map((word) => word.slice(WORD_MARK.length));
+
   test('a word inside a compound is found as its bigrams, in order', () => {
-    const text = bigramTokens('キャプチャツールの使い方');
-    const word = bigramTokens('キャプチャ');
+    const text = stream('キャプチャツールの使い方');
+    const word = stream('キャプチャ');
     const at = text.indexOf(word[0]!);
     assert.ok(at >= 0);
     assert.deepEqual(text.slice(at, at + word.length), word);
   });
 
-  test('Latin words stay whole, full-width and half-width forms tokenize alike', () => {
-    assert.deepEqual(bigramTokens('Ｗｉｎｄｏｗｓ１０ ﾃｽﾄ'), ['windows10', 'テス', 'スト']);
-    assert.deepEqual(bigramTokens('windows10 テスト'), bigramTokens('Ｗｉｎｄｏｗｓ１０ ﾃｽﾄ'));
-  });
-});
-
-describe('segmentTokens', () => {
-  test('keeps 京都 apart from 東京都', () => {
-    assert.ok(segmentTokens('京都の観光').includes('京都'));
-    assert.ok(!segmentTokens('東京都の天気').includes('京都'));
+  test('Latin words stay whole in the stream only; full-width and half-width forms analyze alike', () => {
+    assert.deepEqual(stream('Ｗｉｎｄｏｗｓ１０ ﾃｽﾄ'), ['windows10', 'テス', 'スト']);
+    assert.deepEqual(analyzeText('windows10 テスト'), analyzeText('Ｗｉｎｄｏｗｓ１０ ﾃｽﾄ'));
+    assert.deepEqual(words('Hello, ＷＯＲＬＤ!'), []);
   });
 
-  test('drops punctuation and spaces, normalizes like the bigrams', () => {
-    assert.deepEqual(segmentTokens('Hello, ＷＯＲＬＤ!'), ['hello', 'world']);
+  test('the word view keeps 京都 apart from 東京都, under a mark that sets it apart from bigrams', () => {
+    assert.ok(words('京都の観光').includes('京都'));
+    assert.ok(!words('東京都の天気').includes('京都'));
+    assert.ok(analyzeText('京都').words.every((word) => word.startsWith(WORD_MARK)));
   });
 });

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { matchExpressionOf, parseQuery } from '../../src/search/match-expression.js';
+import { parseQuery } from '../../src/search/query-syntax.js';
+import { planQuery } from '../../src/search/engine/query-plan.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 
@@ -70,7 +71,7 @@ describe('SearchIndex', () => {
   test('a query of only punctuation or spaces matches nothing, without an error', () => {
     assert.deepEqual(index.search('  、。!? ').docs, []);
     assert.equal(index.search('').hits, 0);
-    assert.equal(matchExpressionOf('"" OR -'), undefined);
+    assert.deepEqual(planQuery('"" OR -'), { required: [], excluded: [] });
   });
 
   test('a quoted phrase needs its words adjacent; bare words only need to be there', () => {

@@ -1,5 +1,5 @@
 import { analyzeText, normalizeText, runsOf, type TextRun } from '../analyzer.js';
-import { parseQuery } from '../match-expression.js';
+import { parseQuery } from '../query-syntax.js';
 
 /** One thing a query asks for: a word or a quoted phrase, as index terms. */
 export interface Clause {
@@ -75,9 +75,4 @@ export function clauseOf(text: string): Clause | undefined {
     last: runs.length > 1 && isLoneCharacter(runs[runs.length - 1]),
   };
   return { text, tokens: analyzed.stream, loneCharacter: undefined, words: analyzed.words, openEdges };
-}
-
-/** Every clause of the plan that documents are matched on (for highlighting and statistics). */
-export function positiveClauses(plan: QueryPlan): Clause[] {
-  return plan.required.flat();
 }

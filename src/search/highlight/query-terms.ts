@@ -5,7 +5,7 @@
  */
 import { normalizeText, runsOf, type TextRun } from '../analyzer.js';
 import { MAX_CLAUSES } from '../engine/query-plan.js';
-import { parseQuery } from '../match-expression.js';
+import { parseQuery } from '../query-syntax.js';
 
 export interface QueryTerm {
   /** Distinct per term: a snippet prefers the passage with the most distinct terms. */

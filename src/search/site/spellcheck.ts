@@ -1,5 +1,5 @@
 import { normalizeText } from '../analyzer.js';
-import { parseQuery } from '../match-expression.js';
+import { parseQuery } from '../query-syntax.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** Words of one query looked up at most: each lookup scans a band of the vocabulary. */
