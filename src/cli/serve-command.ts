@@ -14,7 +14,10 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
   );
   if (service.createdDemoKey !== undefined) {
     process.stdout.write(
-      `\nDemo tenant created: contract 1, service group 1.\nAPI key (shown once, keep it): ${service.createdDemoKey}\n\n`,
+      `\nDemo tenant created: contract 1, service group 1, search service 1.\n` +
+        `API key (shown once, keep it): ${service.createdDemoKey}\n` +
+        `Site search (fill it with: kumo index --service 1 <crawl folder>): ` +
+        `${config.publicUrl}${config.finderBasePath}/documents/1/1/1/search?q=...\n\n`,
     );
   }
   await new Promise<void>((resolve) => {
