@@ -383,6 +383,18 @@ describe('site search: errors, origins and health', () => {
     }
   });
 
+  test('the OpenAPI document describes every site search endpoint', async () => {
+    const answer = await service.inject({ method: 'GET', url: '/docs/json' });
+    assert.equal(answer.statusCode, 200);
+    const paths = Object.keys(answer.json.paths as Record<string, unknown>);
+    for (const name of ['search', 'suggest', 'related_keywords', 'click']) {
+      assert.ok(
+        paths.includes(`${FINDER_BASE}/documents/{contract_id}/{servicegroup_id}/{service_id}/${name}`),
+        name,
+      );
+    }
+  });
+
   test('health_check answers 200 with status OK', async () => {
     const answer = await http.get(`${FINDER_BASE}/health_check`);
     assert.equal(answer.status, 200);
