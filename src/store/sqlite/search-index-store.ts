@@ -135,10 +135,12 @@ export class SearchIndexStore {
       place: db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
       deleteDocument: db.prepare('DELETE FROM documents WHERE id = ?'),
       summaries: db.prepare(
-        'SELECT id, ordinal, url, title, last_modified, doctype FROM documents WHERE segment_id = ? ORDER BY ordinal',
+        `SELECT id, ordinal, url, title, last_modified AS lastModified, doctype
+         FROM documents WHERE segment_id = ? ORDER BY ordinal`,
       ),
       document: db.prepare(
-        `SELECT id, url, title, description, headings, body, content_size, last_modified, doctype
+        `SELECT id, url, title, description, headings, body, content_size AS contentSize,
+           last_modified AS lastModified, doctype
          FROM documents WHERE id = ?`,
       ),
       documentByUrl: db.prepare('SELECT id FROM documents WHERE url = ?').pluck(),
@@ -207,39 +209,11 @@ export class SearchIndexStore {
   }
 
   document(id: number): StoredDocument | undefined {
-    const row = this.statements.document.get(id) as DocumentRow | undefined;
-    return (
-      row && {
-        id: row.id,
-        url: row.url,
-        title: row.title,
-        description: row.description,
-        headings: row.headings,
-        body: row.body,
-        contentSize: row.content_size,
-        lastModified: row.last_modified,
-        doctype: row.doctype,
-      }
-    );
+    return this.statements.document.get(id) as StoredDocument | undefined;
   }
 
   summaries(segmentId: number): DocumentSummary[] {
-    const rows = this.statements.summaries.all(segmentId) as {
-      id: number;
-      ordinal: number;
-      url: string;
-      title: string;
-      last_modified: number;
-      doctype: Doctype;
-    }[];
-    return rows.map((row) => ({
-      id: row.id,
-      ordinal: row.ordinal,
-      url: row.url,
-      title: row.title,
-      lastModified: row.last_modified,
-      doctype: row.doctype,
-    }));
+    return this.statements.summaries.all(segmentId) as DocumentSummary[];
   }
 
   nextSegmentId(): number {
@@ -315,18 +289,6 @@ export class SearchIndexStore {
   close(): void {
     this.db.close();
   }
-}
-
-interface DocumentRow {
-  id: number;
-  url: string;
-  title: string;
-  description: string;
-  headings: string;
-  body: string;
-  content_size: number;
-  last_modified: number;
-  doctype: Doctype;
 }
 
 function documentValues(document: Omit<StoredDocument, 'id'>) {
