@@ -6,20 +6,52 @@ import type { FieldError } from '../domain/field-error.js';
  */
 export const API_ERRORS = {
   invalid_input: { status: 400, message: 'the request is invalid' },
-  missing_api_key: { status: 401, message: 'an API key is required in the x-mf-apikey header' },
+  missing_api_key: {
+    status: 401,
+    message: 'an API key is required in the x-mf-apikey header',
+  },
   invalid_api_key: { status: 401, message: 'the API key is not valid' },
-  wrong_tenant: { status: 403, message: 'the API key does not belong to this contract and service group' },
-  invalid_signature: { status: 403, message: 'the download link is invalid or has expired' },
-  forbidden_origin: { status: 403, message: 'this origin may not use this search service' },
+  wrong_tenant: {
+    status: 403,
+    message: 'the API key does not belong to this contract and service group',
+  },
+  invalid_signature: {
+    status: 403,
+    message: 'the download link is invalid or has expired',
+  },
+  forbidden_origin: {
+    status: 403,
+    message: 'this origin may not use this search service',
+  },
   not_found: { status: 404, message: 'no such resource' },
-  method_not_allowed: { status: 405, message: 'method not allowed for this resource' },
-  not_acceptable: { status: 406, message: 'this resource answers only with application/json' },
-  gone: { status: 410, message: 'the file was removed by the retention policy' },
+  invalid_admin_token: {
+    status: 401,
+    message: 'a valid management token is required: Authorization: Bearer <KUMO_ADMIN_TOKEN>',
+  },
+  method_not_allowed: {
+    status: 405,
+    message: 'method not allowed for this resource',
+  },
+  not_acceptable: {
+    status: 406,
+    message: 'this resource answers only with application/json',
+  },
+  conflict: { status: 409, message: 'the resource is busy' },
+  gone: {
+    status: 410,
+    message: 'the file was removed by the retention policy',
+  },
   payload_too_large: { status: 413, message: 'the request body is too large' },
-  unsupported_media_type: { status: 415, message: 'the request body must be application/json' },
+  unsupported_media_type: {
+    status: 415,
+    message: 'the request body must be application/json',
+  },
   rate_limited: { status: 429, message: 'too many requests' },
   internal: { status: 500, message: 'internal server error; retry later' },
-  unavailable: { status: 503, message: 'service temporarily unavailable; retry later' },
+  unavailable: {
+    status: 503,
+    message: 'service temporarily unavailable; retry later',
+  },
 } as const;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { InstantCrawlService } from '../service/instant-crawl-service.js';
+import type { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import type { SearchServices } from '../service/search-services.js';
 import type { ServiceStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
@@ -14,7 +15,10 @@ import { handleError } from './error-handler.js';
 import { acceptsJson, acceptsJsonOrScript } from './hooks/accept-json.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { MethodRegistry } from './method-not-allowed.js';
+import { adminRoutes } from './routes/admin/admin-routes.js';
 import { downloadRoutes } from './routes/download-routes.js';
+import { scheduledCrawlerRoutes } from './routes/scheduled-crawler-routes.js';
+import { scheduledDownloadRoutes } from './routes/scheduled-download-routes.js';
 import type { BrowserAvailability } from '../browser/chromium-launch.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
@@ -24,7 +28,12 @@ import { compileValidator } from './validator-compiler.js';
 export interface AppDeps {
   store: ServiceStore;
   instantCrawl: InstantCrawlService;
+  scheduledCrawl: ScheduledCrawlService;
   searchServices: SearchServices;
+  /** Bearer token of the management API. */
+  adminToken: string;
+  /** Tells the webhook dispatcher that deliveries were queued (a replay). */
+  onDeliveriesQueued: () => void;
   artifacts: LocalArtifactStore;
   signer: DownloadSigner;
   clock: Clock;
@@ -32,12 +41,16 @@ export interface AppDeps {
     publicUrl: string;
     timezone: string;
     instantCrawlerBasePath: string;
+    crawlerBasePath: string;
     finderBasePath: string;
   };
   logger?: FastifyServerOptions['logger'];
   /** Browser availability for the health check (screenshots, wait_type 2). */
   browserStatus?: () => BrowserAvailability | undefined;
 }
+
+/** The management API (tenants, keys, crawl service settings, search services, webhooks). */
+export const ADMIN_BASE_PATH = '/admin/v1';
 
 /** Request bodies larger than this are refused with 413 (a setting is a few KB at most). */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -72,7 +85,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       servers: [{ url: deps.settings.publicUrl }],
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-mf-apikey' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-mf-apikey' },
+          adminToken: { type: 'http', scheme: 'bearer', description: 'KUMO_ADMIN_TOKEN' },
+        },
       },
     },
   });
@@ -115,6 +131,38 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: deps.settings.finderBasePath },
   );
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', jsonOnly);
+      await scope.register(scheduledCrawlerRoutes, {
+        service: deps.scheduledCrawl,
+        timezone: deps.settings.timezone,
+        methods,
+        basePath: deps.settings.crawlerBasePath,
+      });
+    },
+    { prefix: deps.settings.crawlerBasePath },
+  );
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', jsonOnly);
+      await scope.register(adminRoutes, {
+        store: deps.store,
+        scheduledCrawl: deps.scheduledCrawl,
+        adminToken: deps.adminToken,
+        timezone: deps.settings.timezone,
+        methods,
+        basePath: ADMIN_BASE_PATH,
+        onDeliveriesQueued: deps.onDeliveriesQueued,
+      });
+    },
+    { prefix: ADMIN_BASE_PATH },
+  );
+  await app.register(scheduledDownloadRoutes, {
+    service: deps.scheduledCrawl,
+    artifacts: deps.artifacts,
+    methods,
+  });
   await app.register(downloadRoutes, {
     service: deps.instantCrawl,
     apiKeys: deps.store.apiKeys,

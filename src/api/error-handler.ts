@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { InvalidInputError } from '../domain/field-error.js';
 import { API_ERRORS, ApiError, ngBody } from './api-error.js';
 import { toFieldErrors } from './validation-errors.js';
 
@@ -16,6 +17,12 @@ export async function handleError(error: FastifyError, request: FastifyRequest, 
   if (error instanceof ApiError) {
     if (error.headers) reply.headers(error.headers);
     return reply.code(error.statusCode).send(ngBody(error.message, error.errors));
+  }
+  if (error instanceof InvalidInputError) {
+    const first = error.errors[0];
+    return reply
+      .code(400)
+      .send(ngBody(first ? `${first.field}: ${first.reason}` : error.message, error.errors));
   }
   if (error.validation) {
     const errors = toFieldErrors(error.validation, error.validationContext ?? 'request');

@@ -29,3 +29,24 @@ export function crawlHistoryView(run: RunRecord, timezone: string) {
     ...(run.state === RunState.troubled && run.message !== '' ? { message: run.message } : {}),
   };
 }
+
+/** crawl_history of the scheduled crawler API (interface.md "crawl_history"). */
+export function scheduledHistoryView(run: RunRecord, timezone: string) {
+  return {
+    id: run.id,
+    crawl_execution_status_dtype_id: run.state,
+    crawl_execution_status_dtype_name: stateName(run.state),
+    is_cancel_request: run.isCancelRequest,
+    ...(run.startMicros !== null ? { start_datetime: formatApiTimestamp(run.startMicros, timezone) } : {}),
+    ...(run.endMicros !== null ? { end_datetime: formatApiTimestamp(run.endMicros, timezone) } : {}),
+    crawl_url_list_path: crawlUrlListPath(run),
+    ...(run.state === RunState.troubled && run.message !== '' ? { message: run.message } : {}),
+  };
+}
+
+/** The history record of any run: the instant shape for instant requests, crawl_history for scheduled runs. */
+export function runHistoryView(run: RunRecord, timezone: string) {
+  return run.serviceSettingId === null
+    ? crawlHistoryView(run, timezone)
+    : scheduledHistoryView(run, timezone);
+}

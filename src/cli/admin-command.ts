@@ -7,6 +7,8 @@ import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { systemClock } from '../util/clock.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { SEARCH_SERVICE_HANDLERS } from './admin-search-services.js';
+import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
+import { WEBHOOK_HANDLERS } from './admin-webhooks.js';
 import { UsageError } from './usage-error.js';
 
 export const ADMIN_USAGE = `usage: kumo admin <resource> <action> [options]
@@ -24,11 +26,25 @@ export const ADMIN_USAGE = `usage: kumo admin <resource> <action> [options]
       FILE is JSON: {"categories": [{"name", "url_pattern"}], "drilldowns": [{"url_pattern",
       "path": "labels\\tjoined\\tby tab, $1 = capture group"}], "allowed_origins": ["https://..."],
       "weights": {"title", "headings", "description", "body", "url"}}
-Works on the store in KUMO_DATA_DIR, also while kumo serve runs (changes apply to the next search).`;
+  setting create --contract ID --servicegroup ID --config FILE [--name NAME]
+  setting list [--contract ID]
+  setting show ID                        prints the setting, schedule, service_id and next run as JSON
+  setting update ID --config FILE [--name NAME]    replaces setting, schedule and service_id
+  setting delete ID                      also cancels its pending or running run
+      FILE is JSON: {"setting": {instant crawler setting}, "schedule": {"interval": 0..4 (off, hourly,
+      daily, weekly, monthly), "min", "hour", "day_of_week": 0..6 (Sun..Sat), "day_of_month"},
+      "service_id": search service id or null}
+  setting run ID                         queue a run now (kumo serve starts it)
+  webhook create --contract ID --servicegroup ID --url URL --secret SECRET   (16..256 chars)
+  webhook list [--contract ID]
+  webhook delete ID
+  webhook deliveries ID [--limit N]      newest first, at most N (default 50)
+  webhook replay DELIVERY_ID             deliver again (kumo serve sends it)
+Works on the store in KUMO_DATA_DIR, also while kumo serve runs, which picks changes up from the store.`;
 
 type Output = (line: string) => void;
 
-/** `kumo admin`: tenants and API keys. */
+/** `kumo admin`: tenants, API keys, search services, crawl service settings and webhooks. */
 export async function adminCommand(
   argv: string[],
   config: KumoConfig,
@@ -44,6 +60,9 @@ export async function adminCommand(
       servicegroup: { type: 'string' },
       label: { type: 'string' },
       config: { type: 'string' },
+      url: { type: 'string' },
+      secret: { type: 'string' },
+      limit: { type: 'string' },
     },
   });
   const store = openSqliteServiceStore(ensureDataDir(config.dataDir).database);
@@ -59,7 +78,16 @@ export async function adminCommand(
 
 export interface AdminContext {
   store: ServiceStore;
-  values: { name?: string; contract?: string; servicegroup?: string; label?: string; config?: string };
+  values: {
+    name?: string;
+    contract?: string;
+    servicegroup?: string;
+    label?: string;
+    config?: string;
+    url?: string;
+    secret?: string;
+    limit?: string;
+  };
   positionals: string[];
   print: Output;
   timezone: string;
@@ -130,6 +158,8 @@ const HANDLERS: Record<string, (context: AdminContext) => void> = {
     }
   },
   ...SEARCH_SERVICE_HANDLERS,
+  ...SERVICE_SETTING_HANDLERS,
+  ...WEBHOOK_HANDLERS,
   'key revoke': ({ store, positionals, print }) => {
     const id = requiredId(positionals[0], 'key id (positional)');
     if (!store.apiKeys.revoke(id, systemClock.nowMicros())) throw new UsageError(`no active key ${id}`);

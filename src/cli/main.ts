@@ -10,7 +10,7 @@ import { UsageError } from './usage-error.js';
 const USAGE = `usage: kumo <command>
   serve      run the API service (instant crawl, downloads, search) on KUMO_HOST:KUMO_PORT
   crawl      crawl a site on this machine into a folder, no server needed
-  admin      manage contracts, service groups and API keys
+  admin      manage contracts, service groups, API keys, search services, crawl service settings and webhooks
   index      load a crawl bundle into a search service's index
   search     search a search service's index from the terminal
   config     list the settings with their environment variables and defaults

@@ -20,6 +20,12 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
         `${config.publicUrl}${config.finderBasePath}/documents/1/1/1/search?q=...\n\n`,
     );
   }
+  if (service.createdAdminToken !== undefined) {
+    process.stdout.write(
+      `Management API token (shown once; kept in the data directory as admin-token): ${service.createdAdminToken}\n` +
+        `  curl -H "Authorization: Bearer <token>" ${config.publicUrl}/admin/v1/contracts\n\n`,
+    );
+  }
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       process.stdout.write(`kumo serve: ${signal} received, stopping; running crawls resume at next start\n`);

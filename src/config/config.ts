@@ -27,6 +27,10 @@ export interface KumoConfig {
   browserIdleWaitSeconds: number;
   browserPageTimeoutSeconds: number;
   logLevel: string;
+  adminToken: string | undefined;
+  webhookBackoffSeconds: number[];
+  webhookTimeoutSeconds: number;
+  schedulerIntervalSeconds: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -111,6 +115,25 @@ const privateNetworks: Parser<boolean | string[]> = (raw, name) => {
   }
   return ranges;
 };
+
+/** Comma-separated positive seconds (decimals allowed), e.g. the webhook retry delays. */
+const secondsList: Parser<number[]> = (raw, name) => {
+  const parts = raw.split(',').map((part) => part.trim());
+  const values = parts.map(Number);
+  if (parts.some((part) => part === '') || values.some((value) => !Number.isFinite(value) || value < 0))
+    throw new ConfigError(`${name}: expected comma-separated seconds like 60,300,1800, got "${raw}"`);
+  if (values.length > 20) throw new ConfigError(`${name}: at most 20 retries`);
+  return values;
+};
+
+function seconds(min: number, max: number): Parser<number> {
+  return (raw, name) => {
+    const value = Number(raw.trim());
+    if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > max)
+      throw new ConfigError(`${name}: expected seconds between ${min} and ${max}, got "${raw}"`);
+    return value;
+  };
+}
 
 const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
   { key: 'host', env: 'KUMO_HOST', doc: 'address to listen on', parse: text, fallback: '127.0.0.1' },
@@ -269,6 +292,34 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     fallback: 45,
   },
   { key: 'logLevel', env: 'KUMO_LOG_LEVEL', doc: 'pino log level', parse: text, fallback: 'info' },
+  {
+    key: 'adminToken',
+    env: 'KUMO_ADMIN_TOKEN',
+    doc: 'bearer token of the management API /admin/v1 (generated into the data dir and printed at first start when unset)',
+    parse: optionalText,
+    fallback: undefined,
+  },
+  {
+    key: 'webhookBackoffSeconds',
+    env: 'KUMO_WEBHOOK_BACKOFF_SECONDS',
+    doc: 'delays before each webhook retry; after the last one the delivery is given up',
+    parse: secondsList,
+    fallback: [60, 300, 1800, 7200, 43200],
+  },
+  {
+    key: 'webhookTimeoutSeconds',
+    env: 'KUMO_WEBHOOK_TIMEOUT_SECONDS',
+    doc: 'time a webhook endpoint has to answer 2xx',
+    parse: seconds(0.1, 60),
+    fallback: 10,
+  },
+  {
+    key: 'schedulerIntervalSeconds',
+    env: 'KUMO_SCHEDULER_INTERVAL_SECONDS',
+    doc: 'how often the scheduler looks for due crawl schedules',
+    parse: seconds(0.05, 60),
+    fallback: 15,
+  },
 ];
 
 /** The documented settings, for `kumo config` and docs/operations.md. */
@@ -276,7 +327,12 @@ export function describeSettings(): { env: string; doc: string; fallback: string
   return SETTINGS.map((s) => ({
     env: s.env,
     doc: s.doc,
-    fallback: typeof s.fallback === 'function' ? '(derived)' : String(s.fallback ?? '(unset)'),
+    fallback:
+      typeof s.fallback === 'function'
+        ? '(derived)'
+        : Array.isArray(s.fallback)
+          ? s.fallback.join(',')
+          : String(s.fallback ?? '(unset)'),
   }));
 }
 

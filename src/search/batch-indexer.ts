@@ -1,7 +1,12 @@
 import type { AnalyzedText } from './analyzer.js';
 import { AnalysisPool } from './analysis-pool.js';
 import type { IndexedDocument } from './indexed-document.js';
-import type { SearchIndex, UpsertResult } from './search-index.js';
+import type { UpsertResult } from './search-index.js';
+
+/** Where analyzed batches go: SearchIndex.upsert, or a scheduled run's staging. */
+export interface BatchTarget {
+  upsert(documents: readonly IndexedDocument[], analyzed: readonly (readonly AnalyzedText[])[]): UpsertResult;
+}
 
 /** Documents per batch: large enough to be fast, small enough to show progress and bound memory. */
 export const DEFAULT_BATCH_SIZE = 500;
@@ -20,7 +25,7 @@ export class BatchIndexer {
   readonly totals: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
 
   constructor(
-    private readonly index: SearchIndex,
+    private readonly index: BatchTarget,
     private readonly onBatch: (totals: UpsertResult) => void = () => undefined,
     private readonly batchSize = DEFAULT_BATCH_SIZE,
   ) {}

@@ -55,6 +55,7 @@ const DOCTYPE_OF_KIND: Record<ExtractableKind, Doctype> = {
 export async function* bundleDocuments(
   bundleFile: string,
   onSkip: (skipped: SkippedPage) => void = () => undefined,
+  onNoindex: (url: string) => void = () => undefined,
 ): AsyncGenerator<IndexedDocument> {
   const extractor = extract();
   const source = createReadStream(bundleFile).pipe(createGunzip());
@@ -67,14 +68,14 @@ export async function* bundleDocuments(
     const { name, data } = entry;
     const slash = name.lastIndexOf('/');
     if (name.slice(0, slash) !== folder) {
-      const document = folder === undefined ? undefined : await documentOf(files, onSkip);
+      const document = folder === undefined ? undefined : await documentOf(files, onSkip, onNoindex);
       if (document !== undefined) yield document;
       folder = name.slice(0, slash);
       files = new Map();
     }
     files.set(name.slice(slash + 1), data);
   }
-  const last = await documentOf(files, onSkip);
+  const last = await documentOf(files, onSkip, onNoindex);
   if (last !== undefined) yield last;
 }
 
@@ -99,6 +100,7 @@ async function* readEntries(
 async function documentOf(
   files: PageFiles,
   onSkip: (skipped: SkippedPage) => void,
+  onNoindex: (url: string) => void,
 ): Promise<IndexedDocument | undefined> {
   const metaFile = files.get('meta.json');
   if (metaFile === undefined) return undefined;
@@ -111,7 +113,10 @@ async function documentOf(
     url,
     lastModified: lastModifiedOf(headers, meta.crawl_datetime),
   };
-  if (noindexIn(meta.robots) || /\bnoindex\b/i.test(headers['x-robots-tag'] ?? '')) return undefined;
+  if (noindexIn(meta.robots) || /\bnoindex\b/i.test(headers['x-robots-tag'] ?? '')) {
+    onNoindex(url);
+    return undefined;
+  }
 
   const dom = files.get('dom.html');
   const html = files.get('source.html') ?? files.get('source.xhtml');
@@ -119,7 +124,10 @@ async function documentOf(
     const text = pageTextOf(
       dom !== undefined ? dom.toString('utf8') : decodeHtml(html!, headers['content-type']).text,
     );
-    if (text.noindex) return undefined;
+    if (text.noindex) {
+      onNoindex(url);
+      return undefined;
+    }
     return {
       ...common,
       title: text.title,

@@ -104,7 +104,7 @@ export class SearchIndex {
       for (const { document, index } of byUrl.values()) {
         const stored = storedFormOf(document);
         const hash = contentHashOf(stored);
-        const existing = this.store.locate(document.url);
+        const existing = this.locateVisible(document.url);
         let docId: number;
         if (existing === undefined) {
           docId = this.store.insertDocument(stored, hash);
@@ -138,13 +138,113 @@ export class SearchIndex {
     return result;
   }
 
+  /**
+   * Stages a batch of a scheduled run under `runKey`: new and changed documents are analyzed and
+   * stored, but searches keep seeing the index as it was until `applyStaged`. Unchanged documents
+   * (same content hash) are counted and left alone. Each URL must come at most once per run key.
+   */
+  stage(
+    runKey: string,
+    documents: readonly IndexedDocument[],
+    analyzed?: readonly (readonly AnalyzedText[])[],
+  ): UpsertResult {
+    const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
+    this.store.writeTransaction(() => {
+      const prepared: AnalyzedDocument[] = [];
+      const replaced = new Set<number>();
+      documents.forEach((document, index) => {
+        const stored = storedFormOf(document);
+        const hash = contentHashOf(stored);
+        const existing = this.locateVisible(document.url);
+        let docId: number;
+        if (existing === undefined) {
+          // A new row placed in a staged segment: no search loads it before the run is applied.
+          docId = this.store.insertDocument(stored, hash);
+          result.added += 1;
+        } else if (existing.contentHash.equals(hash)) {
+          result.unchanged += 1;
+          return;
+        } else {
+          docId = existing.id;
+          this.store.stageDocument(runKey, docId, stored, hash);
+          replaced.add(docId);
+          result.updated += 1;
+        }
+        prepared.push({ docId, fields: analyzed?.[index] ?? analyzeDocumentFields(document) });
+      });
+      if (prepared.length === 0) return;
+      const built = buildSegment(this.store.nextSegmentId(), prepared);
+      this.store.insertStagedSegment(built.id, encodeSegment(built.data), built.deleted, runKey);
+      built.data.docIds.forEach((docId, ordinal) => {
+        if (replaced.has(docId)) this.store.placeStagedDocument(runKey, docId, built.id, ordinal);
+        else this.store.placeDocument(docId, built.id, ordinal);
+      });
+    });
+    return result;
+  }
+
+  /**
+   * Applies a staged run in one transaction: its new and changed documents become searchable,
+   * the versions they replace and the documents `shouldRemove` names disappear. Searches see the
+   * index before or after the whole run, never part of it. Returns how many were removed.
+   */
+  applyStaged(runKey: string, shouldRemove: (url: string) => boolean): number {
+    let removed = 0;
+    this.store.writeTransaction(() => {
+      this.refresh();
+      const deletions: { segmentId: number; ordinal: number }[] = [];
+      const replaced = new Set<number>();
+      for (const old of this.store.stagedReplacements(runKey)) {
+        replaced.add(old.id);
+        deletions.push({ segmentId: old.oldSegmentId, ordinal: old.oldOrdinal });
+      }
+      for (const document of this.store.visibleDocuments()) {
+        if (replaced.has(document.id) || !shouldRemove(document.url)) continue;
+        this.store.deleteDocument(document.id);
+        deletions.push({ segmentId: document.segmentId, ordinal: document.ordinal });
+        removed += 1;
+      }
+      this.persistDeletions(deletions);
+      this.store.publishStaged(runKey);
+    });
+    this.reload();
+    this.mergeWhileNeeded();
+    return removed;
+  }
+
+  /**
+   * Where a URL's searchable version is indexed, inside a write transaction. A row that only a
+   * staged run placed (a page new in that run, not yet applied) is taken out of that staging: the
+   * caller indexes the page itself, and the staged segment keeps no posting without a document
+   * should its run be applied later.
+   */
+  private locateVisible(url: string): ReturnType<SearchIndexStore['locate']> {
+    const existing = this.store.locate(url);
+    if (existing === undefined || !this.store.isStagedSegment(existing.segmentId)) return existing;
+    const flags = Uint8Array.from(this.store.deletedOf(existing.segmentId) ?? []);
+    flags[existing.ordinal] = 1;
+    this.store.updateDeleted(existing.segmentId, flags);
+    this.store.deleteDocument(existing.id);
+    return undefined;
+  }
+
+  /** Keys of runs with staged data, applied or discarded by nobody yet. */
+  stagedRunKeys(): string[] {
+    return this.store.stagedRunKeys();
+  }
+
+  /** Forgets what was staged under `runKey` (a run that did not end normally, or a retry). */
+  discardStaged(runKey: string): void {
+    this.store.writeTransaction(() => this.store.dropStaged(runKey));
+  }
+
   /** Removes documents by URL; returns how many were indexed. */
   remove(urls: readonly string[]): number {
     const deletions: { segmentId: number; ordinal: number }[] = [];
     this.store.writeTransaction(() => {
       this.refresh();
       for (const url of new Set(urls)) {
-        const existing = this.store.locate(url);
+        const existing = this.locateVisible(url);
         if (existing === undefined) continue;
         this.store.deleteDocument(existing.id);
         deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });

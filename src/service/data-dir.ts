@@ -12,6 +12,7 @@ export function dataPaths(dataDir: string) {
     work: path.join(root, 'work'),
     search: path.join(root, 'search'),
     signingSecret: path.join(root, 'signing-secret'),
+    adminToken: path.join(root, 'admin-token'),
     lock: path.join(root, 'serve.pid'),
   };
 }
@@ -31,6 +32,21 @@ export function loadSigningSecret(configured: string | undefined, file: string):
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+}
+
+/**
+ * The management API token: configured (KUMO_ADMIN_TOKEN), or generated once into the data dir
+ * (mode 0600). `created` tells the caller to print it, once.
+ */
+export function loadAdminToken(
+  configured: string | undefined,
+  file: string,
+): { token: string; created: boolean } {
+  if (configured !== undefined) return { token: configured, created: false };
+  if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), created: false };
+  const token = `kumo_admin_${randomBytes(24).toString('base64url')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return { token, created: true };
 }
 
 /**

@@ -68,7 +68,8 @@ export class InstantCrawlService {
   }
 }
 
-function lookupRunFile(run: RunRecord, file: ArtifactFileName): DownloadLookup {
+/** Whether a finished run's file can be served: 404 while running or never produced, 410 after retention. */
+export function lookupRunFile(run: RunRecord, file: ArtifactFileName): DownloadLookup {
   if (isActiveState(run.state)) return { kind: 'not_found', reason: 'the crawl has not finished yet' };
   if (!run.artifacts.includes(file)) {
     return { kind: 'not_found', reason: `this run produced no ${file}` };
@@ -83,7 +84,14 @@ export function crawlUrlListPath(run: RunRecord): string {
     run.artifacts.includes(file),
   );
   if (preferred === undefined) return '-';
-  return instantDownloadPath(run, preferred);
+  return run.downloadKey === null
+    ? instantDownloadPath(run, preferred)
+    : scheduledDownloadPath(run.downloadKey, preferred);
+}
+
+/** A scheduled run's download path: no key, an unguessable generated string instead. */
+export function scheduledDownloadPath(downloadKey: string, file: ArtifactFileName): string {
+  return `/crawler/${downloadKey}/${file}`;
 }
 
 export function instantDownloadPath(run: TenantRef & { requestId: number }, file: ArtifactFileName): string {

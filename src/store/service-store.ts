@@ -1,6 +1,7 @@
 import type { ArtifactFileName } from '../artifacts/artifact-files.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { RunStateId } from '../domain/run-states.js';
+import type { Schedule } from '../domain/schedule.js';
 import type { SearchServiceConfig } from '../domain/search-service-config.js';
 
 /**
@@ -68,6 +69,27 @@ export interface RunRecord extends TenantRef {
   artifactsDeletedMicros: number | null;
   message: string;
   setting: InstantCrawlerSetting;
+  /** The crawl service setting of a scheduled run; null for an instant crawl request. */
+  serviceSettingId: number | null;
+  /** Unguessable string of a scheduled run's download paths; null for instant runs. */
+  downloadKey: string | null;
+  /** What started the run: the instant crawl API, the schedule, or an operator ("run now"). */
+  trigger: RunTrigger;
+}
+
+export type RunTrigger = 'api' | 'schedule' | 'manual';
+
+/** What a scheduled run is created from. */
+export interface ScheduledRunInput {
+  setting: ServiceSettingRecord;
+  downloadKey: string;
+  trigger: Exclude<RunTrigger, 'api'>;
+}
+
+export interface SettingHistoryQuery {
+  fromMicros: number;
+  toMicros: number;
+  limit: number;
 }
 
 export interface HistoryQuery {
@@ -80,6 +102,17 @@ export interface HistoryQuery {
 export interface CrawlRunStore {
   /** Stores an instant crawl request and its run, pending. */
   createInstantRun(tenant: TenantRef, setting: InstantCrawlerSetting, nowMicros: number): RunRecord;
+  /**
+   * Stores a pending run of a crawl service setting with a copy of its crawler setting, unless
+   * a run of that setting is still pending or running: then undefined (never two at once).
+   */
+  createScheduledRun(input: ScheduledRunInput, nowMicros: number): RunRecord | undefined;
+  /** The pending or running run of a crawl service setting, if any. */
+  activeRunOfSetting(serviceSettingId: number): RunRecord | undefined;
+  /** Finished runs of a setting started in the range, newest first. */
+  listSettingHistory(serviceSettingId: number, query: SettingHistoryQuery): RunRecord[];
+  getByDownloadKey(downloadKey: string): RunRecord | undefined;
+  /** An instant crawl request's run (scheduled runs are not instant requests). */
   getByRequest(tenant: TenantRef, requestId: number): RunRecord | undefined;
   getRun(runId: number): RunRecord | undefined;
   /** Pending and running runs of the tenant, oldest first, optionally limited to request ids. */
@@ -126,9 +159,106 @@ export interface SearchServiceStore {
   updateConfig(id: number, config: SearchServiceConfig, nowMicros: number): boolean;
 }
 
+/** What an operator gives for a crawl service setting. */
+export interface ServiceSettingInput {
+  name: string;
+  setting: InstantCrawlerSetting;
+  schedule: Schedule;
+  /** The search service the runs feed; null: crawl only. */
+  searchServiceId: number | null;
+}
+
+export interface ServiceSettingRecord extends TenantRef, ServiceSettingInput {
+  id: number;
+  /** The latest schedule slot already handled (run or skipped), so each slot starts one run at most. */
+  lastSlotMicros: number;
+  createdMicros: number;
+  updatedMicros: number;
+}
+
+export interface ServiceSettingStore {
+  create(
+    tenant: TenantRef,
+    input: ServiceSettingInput,
+    lastSlotMicros: number,
+    nowMicros: number,
+    id?: number,
+  ): ServiceSettingRecord;
+  /** A setting that was not deleted. */
+  get(id: number): ServiceSettingRecord | undefined;
+  list(tenant?: TenantRef): ServiceSettingRecord[];
+  /** Replaces the setting, schedule and search service; false when there is no such setting. */
+  update(id: number, input: ServiceSettingInput, lastSlotMicros: number, nowMicros: number): boolean;
+  /** Deletes the setting (its run history stays); false when there is no such setting. */
+  delete(id: number, nowMicros: number): boolean;
+  /** Records that the schedule slot at `slotMicros` was handled. */
+  markSlot(id: number, slotMicros: number): void;
+  /** Settings whose schedule is not disabled. */
+  listScheduled(): ServiceSettingRecord[];
+}
+
+export interface WebhookRecord extends TenantRef {
+  id: number;
+  url: string;
+  secret: string;
+  createdMicros: number;
+}
+
+export interface WebhookStore {
+  create(tenant: TenantRef, url: string, secret: string, nowMicros: number): WebhookRecord;
+  /** A webhook that was not deleted. */
+  get(id: number): WebhookRecord | undefined;
+  list(tenant?: TenantRef): WebhookRecord[];
+  delete(id: number, nowMicros: number): boolean;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface DeliveryRecord {
+  id: number;
+  webhookId: number;
+  event: string;
+  eventId: string;
+  body: string;
+  state: DeliveryState;
+  attempts: number;
+  lastStatus: number | null;
+  lastError: string;
+  nextAttemptMicros: number | null;
+  createdMicros: number;
+  updatedMicros: number;
+  deliveredMicros: number | null;
+}
+
+/** The result of one delivery attempt. */
+export interface AttemptOutcome {
+  status: number | null;
+  error: string;
+  /** Delivered (2xx in time), retry at this time, or give up. */
+  next: { kind: 'delivered' } | { kind: 'retry'; atMicros: number } | { kind: 'failed' };
+}
+
+/** The durable delivery queue: a delivery is stored before it is attempted, so a restart resumes it. */
+export interface WebhookDeliveryStore {
+  enqueue(webhookId: number, event: string, eventId: string, body: string, nowMicros: number): DeliveryRecord;
+  /** Pending deliveries due at `nowMicros`, oldest first. */
+  due(nowMicros: number, limit: number): DeliveryRecord[];
+  /** The time of the next pending attempt, if any. */
+  nextDueMicros(): number | undefined;
+  recordAttempt(id: number, outcome: AttemptOutcome, nowMicros: number): void;
+  get(id: number): DeliveryRecord | undefined;
+  /** Deliveries of a webhook, newest first. */
+  list(webhookId: number, limit: number): DeliveryRecord[];
+  /** Queues a delivery again for now (whatever its state); false when there is none. */
+  replay(id: number, nowMicros: number): boolean;
+}
+
 export interface ServiceStore {
   tenants: TenantStore;
   searchServices: SearchServiceStore;
+  serviceSettings: ServiceSettingStore;
+  webhooks: WebhookStore;
+  deliveries: WebhookDeliveryStore;
   apiKeys: ApiKeyStore;
   runs: CrawlRunStore;
   /** A cheap query proving the store answers (health check). */

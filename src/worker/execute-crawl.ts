@@ -9,7 +9,7 @@ import {
   runCrawl,
 } from '../crawler/crawl-engine.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { RunProgress } from '../store/run-data.js';
+import type { RunProgress, UrlRow } from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
 
 export interface CrawlWorkspace {
@@ -23,6 +23,28 @@ export interface CrawlExecution {
   outcome: CrawlOutcome;
   progress: RunProgress;
   artifacts: PackagedArtifact[];
+  /** With `pageOutcomes` asked for and artifacts produced: what the URL rows say for a search index. */
+  pageOutcomes?: PageOutcomes;
+}
+
+/** URLs (requested and final) that answered 404/410, and those fetched without a usable answer. */
+export interface PageOutcomes {
+  gone: Set<string>;
+  failed: Set<string>;
+}
+
+const GONE_STATUSES: ReadonlySet<number> = new Set([404, 410]);
+
+function pageOutcomesOf(rows: Iterable<UrlRow>): PageOutcomes {
+  const outcomes: PageOutcomes = { gone: new Set(), failed: new Set() };
+  for (const row of rows) {
+    if (row.ok) continue;
+    const target =
+      row.httpStatus !== null && GONE_STATUSES.has(row.httpStatus) ? outcomes.gone : outcomes.failed;
+    target.add(row.crawlUrl);
+    if (row.lastUrl !== null) target.add(row.lastUrl);
+  }
+  return outcomes;
 }
 
 /**
@@ -35,6 +57,7 @@ export async function executeCrawl(
   deps: Omit<CrawlEngineDeps, 'store' | 'spool'>,
   control: CrawlControl,
   packagesOn: ReadonlySet<CrawlOutcome>,
+  options: { pageOutcomes?: boolean } = {},
 ): Promise<CrawlExecution> {
   await mkdir(workspace.workFolder, { recursive: true });
   const store = new SqliteRunDataStore(path.join(workspace.workFolder, 'crawl.db'));
@@ -46,6 +69,8 @@ export async function executeCrawl(
     if (packagesOn.has(outcome)) {
       await mkdir(workspace.artifactFolder, { recursive: true });
       artifacts = await packageArtifacts(store, spool, settings, workspace.artifactFolder, deps.timezone);
+      if (options.pageOutcomes)
+        return { outcome, progress, artifacts, pageOutcomes: pageOutcomesOf(store.rows()) };
     }
     return { outcome, progress, artifacts };
   } finally {

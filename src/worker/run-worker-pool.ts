@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PageRenderer } from '../browser/render-types.js';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import { ArtifactFile } from '../artifacts/artifact-files.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { HttpFetcher } from '../crawler/http-fetcher.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
@@ -11,7 +12,26 @@ import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunDispatcher } from '../service/instant-crawl-service.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
-import { executeCrawl } from './execute-crawl.js';
+import { type CrawlExecution, executeCrawl, type PageOutcomes } from './execute-crawl.js';
+
+/** Told when a run starts (not when it resumes after a restart) and when it ends: webhooks. */
+export interface RunLifecycleListener {
+  started(run: RunRecord): void;
+  finished(run: RunRecord): void;
+}
+
+/** Feeds scheduled runs into the search service of their setting. */
+export interface SearchFeed {
+  /** The search service the run's setting feeds, if any. */
+  searchServiceOf(run: RunRecord): number | undefined;
+  /** Applies the run to the index in one step; returns a summary for the run's message. Throws when it cannot. */
+  feed(
+    run: RunRecord,
+    serviceId: number,
+    bundleFile: string,
+    outcomes: PageOutcomes & { complete: boolean },
+  ): Promise<string>;
+}
 
 export interface WorkerPoolDeps {
   runs: CrawlRunStore;
@@ -29,6 +49,8 @@ export interface WorkerPoolDeps {
   logger: FastifyBaseLogger;
   /** How often the pool looks for pending runs besides being notified. */
   pollIntervalMs?: number;
+  lifecycle?: RunLifecycleListener;
+  searchFeed?: SearchFeed;
 }
 
 /** How long a shutdown lets pages in flight finish before aborting them. */
@@ -43,6 +65,8 @@ const OUTCOME_STATE: Record<Exclude<CrawlOutcome, 'interrupted'>, RunStateId> = 
 
 /** Instant runs produce artifacts only on a normal end (interface.md "States and transitions"). */
 const INSTANT_PACKAGES_ON: ReadonlySet<CrawlOutcome> = new Set(['completed', 'limit_reached']);
+/** A cancelled scheduled run counts as a normal end and keeps what it crawled (decisions.md). */
+const SCHEDULED_PACKAGES_ON: ReadonlySet<CrawlOutcome> = new Set(['completed', 'limit_reached', 'cancelled']);
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
 /**
@@ -97,6 +121,7 @@ export class RunWorkerPool implements RunDispatcher {
         this.deps.logger.info({ run_id: resumed.id }, 'resuming run left running by the previous process');
       const run = resumed ?? this.deps.runs.claimNextPending(this.deps.clock.nowMicros());
       if (!run) return;
+      if (!resumed) this.notify('started', run.id);
       this.launch(run);
     }
   }
@@ -108,6 +133,7 @@ export class RunWorkerPool implements RunDispatcher {
       .catch((error: unknown) => {
         this.deps.logger.error({ err: error, run_id: run.id }, 'run failed');
         this.finish(run.id, RunState.troubled, [], `crawler failure: ${(error as Error).message}`);
+        this.notify('finished', run.id);
       })
       .finally(() => {
         this.active.delete(run.id);
@@ -118,7 +144,10 @@ export class RunWorkerPool implements RunDispatcher {
 
   private async execute(run: RunRecord, cancel: AbortController): Promise<void> {
     const { deps } = this;
-    const settings = resolveCrawlSettings(run.setting);
+    const searchServiceId = run.serviceSettingId === null ? undefined : deps.searchFeed?.searchServiceOf(run);
+    const resolved = resolveCrawlSettings(run.setting);
+    // The index is built from the page files, so a run feeding search collects them whatever crawl_object says.
+    const settings = searchServiceId === undefined ? resolved : { ...resolved, collectObjects: true };
     const workFolder = path.join(deps.workRoot, String(run.id));
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
     const signal = AbortSignal.any([cancel.signal, this.hardStop.signal]);
@@ -152,7 +181,8 @@ export class RunWorkerPool implements RunDispatcher {
           if (deps.runs.getRun(run.id)?.isCancelRequest) cancel.abort();
         },
       },
-      INSTANT_PACKAGES_ON,
+      run.serviceSettingId === null ? INSTANT_PACKAGES_ON : SCHEDULED_PACKAGES_ON,
+      { pageOutcomes: searchServiceId !== undefined },
     );
     // Drained, or aborted by the shutdown's hard stop rather than by a cancel: resume later.
     if (
@@ -174,15 +204,71 @@ export class RunWorkerPool implements RunDispatcher {
       execution.progress.total,
       deps.clock.nowMicros(),
     );
+    const crawled = `${execution.outcome}: ${execution.progress.crawled} URL(s) crawled`;
     const state = OUTCOME_STATE[execution.outcome];
+    const ending =
+      searchServiceId === undefined
+        ? { state, message: crawled }
+        : await this.feedSearch(run, searchServiceId, execution, { state, message: crawled });
     this.finish(
       run.id,
-      state,
-      execution.artifacts.map((artifact) => artifact.name),
-      `${execution.outcome}: ${execution.progress.crawled} URL(s) crawled`,
+      ending.state,
+      ending.state === RunState.troubled ? [] : execution.artifacts.map((artifact) => artifact.name),
+      ending.message,
     );
     await rm(workFolder, { recursive: true, force: true });
-    deps.logger.info({ run_id: run.id, state, crawled: execution.progress.crawled }, 'run finished');
+    deps.logger.info(
+      { run_id: run.id, state: ending.state, crawled: execution.progress.crawled },
+      'run finished',
+    );
+    this.notify('finished', run.id);
+  }
+
+  /**
+   * A scheduled run that ended normally goes into its search service before it is reported
+   * finished; when the index cannot be updated the run is troubled and the index stays as it was.
+   */
+  private async feedSearch(
+    run: RunRecord,
+    serviceId: number,
+    execution: CrawlExecution,
+    crawlEnding: { state: RunStateId; message: string },
+  ): Promise<{ state: RunStateId; message: string }> {
+    const { state, message: crawled } = crawlEnding;
+    const outcomes = execution.pageOutcomes;
+    if (
+      outcomes === undefined ||
+      !execution.artifacts.some((artifact) => artifact.name === ArtifactFile.objects)
+    )
+      return crawlEnding;
+    const bundleFile = path.join(this.deps.artifacts.folderFor(run.id), ArtifactFile.objects);
+    try {
+      const summary = await this.deps.searchFeed!.feed(run, serviceId, bundleFile, {
+        ...outcomes,
+        complete: execution.outcome === 'completed',
+      });
+      return { state, message: `${crawled}; ${summary}` };
+    } catch (error) {
+      this.deps.logger.error(
+        { err: error, run_id: run.id, service_id: serviceId },
+        'search index update failed',
+      );
+      return {
+        state: RunState.troubled,
+        message: `${crawled}; updating search service ${serviceId} failed: ${(error as Error).message}`,
+      };
+    }
+  }
+
+  private notify(event: keyof RunLifecycleListener, runId: number): void {
+    const listener = this.deps.lifecycle;
+    if (listener === undefined) return;
+    try {
+      const run = this.deps.runs.getRun(runId);
+      if (run) listener[event](run);
+    } catch (error) {
+      this.deps.logger.error({ err: error, run_id: runId }, `run ${event} listener failed`);
+    }
   }
 
   private finish(

@@ -13,9 +13,10 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { type KumoConfig, loadConfig } from '../../src/config/config.js';
 import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
 import { type RunningService, startService } from '../../src/service/kumo-service.js';
-import { systemClock } from '../../src/util/clock.js';
+import { type Clock, systemClock } from '../../src/util/clock.js';
 
 export const TEST_API_KEY = 'kumo_test_bootstrap_key_0123456789';
+export const TEST_ADMIN_TOKEN = 'kumo_test_admin_token_0123456789';
 
 /** The demo tenant the bootstrap creates. */
 export const DEMO_TENANT = { contractId: 1, servicegroupId: 1 } as const;
@@ -84,6 +85,8 @@ export interface StartTestServiceOptions {
   port?: number;
   /** Further configuration overrides. */
   overrides?: Partial<KumoConfig>;
+  /** The service's clock (a test moves it to reach schedule slots); default the system clock. */
+  clock?: Clock;
 }
 
 /** A port that was free a moment ago (a throwaway server on port 0). */
@@ -190,6 +193,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
       port,
       publicUrl: url,
       bootstrapApiKey: TEST_API_KEY,
+      adminToken: TEST_ADMIN_TOKEN,
       allowPrivateNetworks: true,
       retryBaseDelayMs: 50,
       fetchTimeoutSeconds: 5,
@@ -199,7 +203,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
   );
   let service: RunningService;
   try {
-    service = await startService(config);
+    service = await startService(config, options.clock);
   } catch (error) {
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     throw error;

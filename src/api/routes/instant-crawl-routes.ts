@@ -3,9 +3,9 @@ import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js
 import { checkCrawlSetting } from '../../domain/crawl-settings.js';
 import type { InstantCrawlService } from '../../service/instant-crawl-service.js';
 import type { ApiKeyStore } from '../../store/service-store.js';
-import { parseQueryDatetime } from '../../util/timestamps.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
+import { checkDatetimeRange, parseDatetimeParameter } from '../query-datetime.js';
 import { crawlHistoryView, crawlStatusView } from '../run-views.js';
 import {
   CancelSchema,
@@ -95,12 +95,7 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     const { from_datetime, to_datetime, instant_crawl_request_id } = request.query;
     const fromMicros = parseDatetimeParameter(from_datetime, 'from_datetime');
     const toMicros = parseDatetimeParameter(to_datetime, 'to_datetime');
-    if (fromMicros !== undefined && toMicros !== undefined && fromMicros > toMicros) {
-      const reason = 'must not be later than to_datetime';
-      throw new ApiError('invalid_input', `from_datetime ${reason}`, [
-        { field: 'query.from_datetime', reason },
-      ]);
-    }
+    checkDatetimeRange(fromMicros, toMicros);
     const runs = service.histories(tenantOf(request), {
       fromMicros,
       toMicros,
@@ -128,14 +123,4 @@ function parseIdList(raw: string | undefined): number[] | undefined {
     throw new ApiError('invalid_input', `instant_crawl_request_ids: ${reason}`, [{ field, reason }]);
   }
   return parts.map(Number);
-}
-
-function parseDatetimeParameter(raw: string | undefined, name: string): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  const micros = parseQueryDatetime(raw);
-  if (micros === undefined) {
-    const reason = `"${raw}" is not a datetime of the form yyyy-MM-ddTHH:mm:ss+NN:NN`;
-    throw new ApiError('invalid_input', `${name}: ${reason}`, [{ field: `query.${name}`, reason }]);
-  }
-  return micros;
 }

@@ -44,7 +44,30 @@ export interface QueryLogEntry {
 }
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
-const SCHEMA_VERSION = '3';
+const SCHEMA_VERSION = '4';
+
+/**
+ * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
+ * applied in one transaction); a format 3 file gains it in place.
+ */
+const STAGING_SCHEMA = `
+  ALTER TABLE segments ADD COLUMN staged_run TEXT;
+  CREATE TABLE staged_documents (
+    run_key TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    headings TEXT NOT NULL,
+    body TEXT NOT NULL,
+    content_size INTEGER NOT NULL,
+    last_modified INTEGER NOT NULL,
+    doctype TEXT NOT NULL,
+    content_hash BLOB NOT NULL,
+    segment_id INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    PRIMARY KEY (run_key, id)
+  );
+`;
 
 /**
  * Every SQL statement of a search service's index file: documents, the segments of the inverted
@@ -80,6 +103,13 @@ export class SearchIndexStore {
         value: string;
       }[];
       const meta = new Map(rows.map((row) => [row.key, row.value]));
+      if (meta.get('schema') === '3' && meta.get('analyzer') === String(analyzerVersion)) {
+        this.db.transaction(() => {
+          this.db.exec(STAGING_SCHEMA);
+          this.db.prepare("UPDATE index_meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
+        })();
+        return;
+      }
       if (meta.get('schema') !== SCHEMA_VERSION || meta.get('analyzer') !== String(analyzerVersion)) {
         this.db.close();
         throw new Error(
@@ -114,6 +144,7 @@ export class SearchIndexStore {
         last_us INTEGER NOT NULL
       );
       CREATE TABLE clicks (url TEXT PRIMARY KEY, count INTEGER NOT NULL, last_us INTEGER NOT NULL);
+      ${STAGING_SCHEMA}
     `);
     const insert = this.db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
     insert.run('schema', SCHEMA_VERSION);
@@ -148,7 +179,41 @@ export class SearchIndexStore {
       insertSegment: db.prepare('INSERT INTO segments (id, data, deleted) VALUES (?, ?, ?)'),
       updateDeleted: db.prepare('UPDATE segments SET deleted = ? WHERE id = ?'),
       deleteSegment: db.prepare('DELETE FROM segments WHERE id = ?'),
-      segmentIds: db.prepare('SELECT id FROM segments ORDER BY id').pluck(),
+      segmentIds: db.prepare('SELECT id FROM segments WHERE staged_run IS NULL ORDER BY id').pluck(),
+      insertStagedSegment: db.prepare(
+        'INSERT INTO segments (id, data, deleted, staged_run) VALUES (?, ?, ?, ?)',
+      ),
+      stageDocument: db.prepare(
+        `INSERT OR REPLACE INTO staged_documents (run_key, id, title, description, headings, body, content_size,
+           last_modified, doctype, content_hash, segment_id, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
+      ),
+      placeStaged: db.prepare(
+        'UPDATE staged_documents SET segment_id = ?, ordinal = ? WHERE run_key = ? AND id = ?',
+      ),
+      stagedReplacements: db.prepare(
+        `SELECT s.id, d.segment_id AS oldSegmentId, d.ordinal AS oldOrdinal FROM staged_documents s
+         JOIN documents d ON d.id = s.id WHERE s.run_key = ?`,
+      ),
+      applyStagedDocuments: db.prepare(
+        `UPDATE documents SET (title, description, headings, body, content_size, last_modified, doctype, content_hash,
+           segment_id, ordinal) = (SELECT title, description, headings, body, content_size, last_modified, doctype,
+           content_hash, segment_id, ordinal FROM staged_documents s WHERE s.run_key = ? AND s.id = documents.id)
+         WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)`,
+      ),
+      isStagedSegment: db.prepare('SELECT 1 FROM segments WHERE id = ? AND staged_run IS NOT NULL').pluck(),
+      stagedRunKeys: db
+        .prepare('SELECT DISTINCT staged_run FROM segments WHERE staged_run IS NOT NULL')
+        .pluck(),
+      publishSegments: db.prepare('UPDATE segments SET staged_run = NULL WHERE staged_run = ?'),
+      dropStagedDocuments: db.prepare('DELETE FROM staged_documents WHERE run_key = ?'),
+      dropStagedNewDocuments: db.prepare(
+        'DELETE FROM documents WHERE segment_id IN (SELECT id FROM segments WHERE staged_run = ?)',
+      ),
+      dropStagedSegments: db.prepare('DELETE FROM segments WHERE staged_run = ?'),
+      visibleDocuments: db.prepare(
+        `SELECT d.id, d.url, d.segment_id AS segmentId, d.ordinal FROM documents d
+         JOIN segments s ON s.id = d.segment_id WHERE s.staged_run IS NULL`,
+      ),
       segment: db.prepare('SELECT id, data, deleted FROM segments WHERE id = ?'),
       deletedOf: db.prepare('SELECT deleted FROM segments WHERE id = ?').pluck(),
       logQuery: db.prepare(
@@ -230,6 +295,63 @@ export class SearchIndexStore {
 
   deleteSegment(id: number): void {
     this.statements.deleteSegment.run(id);
+  }
+
+  /** A segment of a run being staged: stored, but not loaded by searches until the run is applied. */
+  insertStagedSegment(id: number, data: Buffer, deleted: Uint8Array, runKey: string): void {
+    this.statements.insertStagedSegment.run(id, data, Buffer.from(deleted), runKey);
+  }
+
+  /** The new text of an indexed document, kept aside until the run is applied. */
+  stageDocument(runKey: string, id: number, document: Omit<StoredDocument, 'id'>, contentHash: Buffer): void {
+    const [, ...values] = documentValues(document);
+    this.statements.stageDocument.run(runKey, id, ...values, contentHash);
+  }
+
+  placeStagedDocument(runKey: string, id: number, segmentId: number, ordinal: number): void {
+    this.statements.placeStaged.run(segmentId, ordinal, runKey, id);
+  }
+
+  /** The documents a staged run replaces, with where their current version is indexed. */
+  stagedReplacements(runKey: string): { id: number; oldSegmentId: number; oldOrdinal: number }[] {
+    return this.statements.stagedReplacements.all(runKey) as {
+      id: number;
+      oldSegmentId: number;
+      oldOrdinal: number;
+    }[];
+  }
+
+  /** Makes a staged run visible: replaced texts copied in, its segments loaded by searches. */
+  publishStaged(runKey: string): void {
+    this.statements.applyStagedDocuments.run(runKey, runKey);
+    this.statements.publishSegments.run(runKey);
+    this.statements.dropStagedDocuments.run(runKey);
+  }
+
+  /** Forgets a staged run: its segments, the new documents placed in them, the replaced texts. */
+  dropStaged(runKey: string): void {
+    this.statements.dropStagedNewDocuments.run(runKey);
+    this.statements.dropStagedSegments.run(runKey);
+    this.statements.dropStagedDocuments.run(runKey);
+  }
+
+  isStagedSegment(segmentId: number): boolean {
+    return this.statements.isStagedSegment.get(segmentId) === 1;
+  }
+
+  /** Keys of the runs that have staged segments (in progress, or abandoned by a run that never ended). */
+  stagedRunKeys(): string[] {
+    return this.statements.stagedRunKeys.all() as string[];
+  }
+
+  /** Every document searches can see, with where it is indexed. */
+  visibleDocuments(): { id: number; url: string; segmentId: number; ordinal: number }[] {
+    return this.statements.visibleDocuments.all() as {
+      id: number;
+      url: string;
+      segmentId: number;
+      ordinal: number;
+    }[];
   }
 
   segmentIds(): number[] {

@@ -69,6 +69,54 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX search_services_tenant ON search_services(contract_id, servicegroup_id);
   `,
+  `
+  CREATE TABLE service_settings (
+    id INTEGER PRIMARY KEY,
+    contract_id INTEGER NOT NULL REFERENCES contracts(id),
+    servicegroup_id INTEGER NOT NULL REFERENCES service_groups(id),
+    search_service_id INTEGER REFERENCES search_services(id),
+    name TEXT NOT NULL,
+    setting_json TEXT NOT NULL,
+    schedule_json TEXT NOT NULL,
+    last_slot_us INTEGER NOT NULL,
+    created_us INTEGER NOT NULL,
+    updated_us INTEGER NOT NULL,
+    deleted_us INTEGER
+  );
+  CREATE INDEX service_settings_tenant ON service_settings(contract_id, servicegroup_id);
+  ALTER TABLE crawl_runs ADD COLUMN service_setting_id INTEGER REFERENCES service_settings(id);
+  ALTER TABLE crawl_runs ADD COLUMN download_key TEXT;
+  ALTER TABLE crawl_runs ADD COLUMN trigger TEXT NOT NULL DEFAULT 'api';
+  CREATE UNIQUE INDEX crawl_runs_download_key ON crawl_runs(download_key) WHERE download_key IS NOT NULL;
+  CREATE INDEX crawl_runs_setting ON crawl_runs(service_setting_id, start_us);
+  CREATE TABLE webhooks (
+    id INTEGER PRIMARY KEY,
+    contract_id INTEGER NOT NULL REFERENCES contracts(id),
+    servicegroup_id INTEGER NOT NULL REFERENCES service_groups(id),
+    url TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    created_us INTEGER NOT NULL,
+    deleted_us INTEGER
+  );
+  CREATE INDEX webhooks_tenant ON webhooks(contract_id, servicegroup_id);
+  CREATE TABLE webhook_deliveries (
+    id INTEGER PRIMARY KEY,
+    webhook_id INTEGER NOT NULL REFERENCES webhooks(id),
+    event TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    body TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_status INTEGER,
+    last_error TEXT NOT NULL DEFAULT '',
+    next_attempt_us INTEGER,
+    created_us INTEGER NOT NULL,
+    updated_us INTEGER NOT NULL,
+    delivered_us INTEGER
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_us);
+  CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id, id);
+  `,
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

@@ -2,7 +2,15 @@ import type Database from 'better-sqlite3';
 import { type ArtifactFileName, isArtifactFileName } from '../../artifacts/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { RunState, type RunStateId } from '../../domain/run-states.js';
-import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../service-store.js';
+import type {
+  CrawlRunStore,
+  HistoryQuery,
+  RunRecord,
+  RunTrigger,
+  ScheduledRunInput,
+  SettingHistoryQuery,
+  TenantRef,
+} from '../service-store.js';
 
 interface RunRow {
   id: number;
@@ -22,10 +30,15 @@ interface RunRow {
   artifacts_deleted_us: number | null;
   message: string;
   setting_json: string;
+  service_setting_id: number | null;
+  download_key: string | null;
+  trigger: string;
 }
 
 const SELECT_RUN = `SELECT r.*, q.setting_json, q.received_us FROM crawl_runs r JOIN crawl_requests q ON q.id = r.request_id`;
 const ACTIVE = `r.state IN (${RunState.pending}, ${RunState.running})`;
+/** Instant crawl requests only: scheduled runs share the tables but not the instant API. */
+const INSTANT = 'r.service_setting_id IS NULL';
 
 function toRecord(row: RunRow): RunRecord {
   return {
@@ -46,6 +59,9 @@ function toRecord(row: RunRow): RunRecord {
     artifactsDeletedMicros: row.artifacts_deleted_us,
     message: row.message,
     setting: JSON.parse(row.setting_json) as InstantCrawlerSetting,
+    serviceSettingId: row.service_setting_id,
+    downloadKey: row.download_key,
+    trigger: row.trigger as RunTrigger,
   };
 }
 
@@ -85,10 +101,73 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
     return this.getRun(runId)!;
   }
 
+  createScheduledRun(input: ScheduledRunInput, nowMicros: number): RunRecord | undefined {
+    const { setting } = input;
+    const runId = this.db
+      .transaction(() => {
+        if (this.activeRunOfSetting(setting.id) !== undefined) return undefined;
+        const request = this.db
+          .prepare(
+            `INSERT INTO crawl_requests (contract_id, servicegroup_id, setting_json, received_us, created_us, updated_us)
+           VALUES (?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            setting.contractId,
+            setting.servicegroupId,
+            JSON.stringify(setting.setting),
+            nowMicros,
+            nowMicros,
+            nowMicros,
+          );
+        const run = this.db
+          .prepare(
+            `INSERT INTO crawl_runs (request_id, contract_id, servicegroup_id, state, created_us, updated_us,
+             service_setting_id, download_key, trigger)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(
+            request.lastInsertRowid,
+            setting.contractId,
+            setting.servicegroupId,
+            RunState.pending,
+            nowMicros,
+            nowMicros,
+            setting.id,
+            input.downloadKey,
+            input.trigger,
+          );
+        return Number(run.lastInsertRowid);
+      })
+      .immediate();
+    return runId === undefined ? undefined : this.getRun(runId);
+  }
+
+  activeRunOfSetting(serviceSettingId: number): RunRecord | undefined {
+    const row = this.db
+      .prepare<[number], RunRow>(`${SELECT_RUN} WHERE r.service_setting_id = ? AND ${ACTIVE} LIMIT 1`)
+      .get(serviceSettingId);
+    return row && toRecord(row);
+  }
+
+  listSettingHistory(serviceSettingId: number, query: SettingHistoryQuery): RunRecord[] {
+    return this.db
+      .prepare<[number, number, number, number], RunRow>(
+        `${SELECT_RUN} WHERE r.service_setting_id = ? AND NOT ${ACTIVE} AND r.start_us >= ? AND r.start_us <= ?
+         ORDER BY r.start_us DESC, r.id DESC LIMIT ?`,
+      )
+      .all(serviceSettingId, query.fromMicros, query.toMicros, query.limit)
+      .map(toRecord);
+  }
+
+  getByDownloadKey(downloadKey: string): RunRecord | undefined {
+    const row = this.db.prepare<[string], RunRow>(`${SELECT_RUN} WHERE r.download_key = ?`).get(downloadKey);
+    return row && toRecord(row);
+  }
+
   getByRequest(tenant: TenantRef, requestId: number): RunRecord | undefined {
     const row = this.db
       .prepare<[number, number, number], RunRow>(
-        `${SELECT_RUN} WHERE r.request_id = ? AND r.contract_id = ? AND r.servicegroup_id = ?`,
+        `${SELECT_RUN} WHERE r.request_id = ? AND r.contract_id = ? AND r.servicegroup_id = ? AND ${INSTANT}`,
       )
       .get(requestId, tenant.contractId, tenant.servicegroupId);
     return row && toRecord(row);
@@ -108,14 +187,14 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
     }
     return this.db
       .prepare<number[], RunRow>(
-        `${SELECT_RUN} WHERE r.contract_id = ? AND r.servicegroup_id = ? AND ${ACTIVE}${filter} ORDER BY r.id`,
+        `${SELECT_RUN} WHERE r.contract_id = ? AND r.servicegroup_id = ? AND ${INSTANT} AND ${ACTIVE}${filter} ORDER BY r.id`,
       )
       .all(...parameters)
       .map(toRecord);
   }
 
   listHistory(tenant: TenantRef, query: HistoryQuery): RunRecord[] {
-    const clauses = ['r.contract_id = ?', 'r.servicegroup_id = ?', `NOT ${ACTIVE}`];
+    const clauses = ['r.contract_id = ?', 'r.servicegroup_id = ?', INSTANT, `NOT ${ACTIVE}`];
     const parameters: number[] = [tenant.contractId, tenant.servicegroupId];
     if (query.fromMicros !== undefined) {
       clauses.push('r.start_us >= ?');

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { ScheduledCrawlService } from '../../service/scheduled-crawl-service.js';
+import type { ServiceSettingRecord } from '../../store/service-store.js';
+import { ApiError } from '../api-error.js';
+import type { MethodRegistry } from '../method-not-allowed.js';
+import { checkDatetimeRange, parseDatetimeParameter } from '../query-datetime.js';
+import { scheduledHistoryView } from '../run-views.js';
+import {
+  SettingHistoriesSchema,
+  StoredScheduleSchema,
+  StoredSettingSchema,
+} from '../schemas/scheduled-crawler-schemas.js';
+
+export interface ScheduledCrawlerRoutesOptions {
+  service: ScheduledCrawlService;
+  timezone: string;
+  methods: MethodRegistry;
+  basePath: string;
+}
+
+const SETTING_PATH =
+  '/contracts/:contract_id/servicegroups/:servicegroup_id/service_settings/:service_setting_id';
+
+interface SettingParams {
+  contract_id: number;
+  servicegroup_id: number;
+  service_setting_id: number;
+}
+
+/** The scheduled crawler API of interface.md: histories, settings, schedule. No key, as in the PoC. */
+export const scheduledCrawlerRoutes: FastifyPluginAsyncTypebox<ScheduledCrawlerRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const { service, timezone } = options;
+  for (const leaf of ['histories', 'settings', 'schedule'])
+    options.methods.record(`${options.basePath}${SETTING_PATH}/${leaf}`, 'GET');
+
+  /** The setting of the path, which must belong to the path's contract and service group. */
+  const settingOf = (params: SettingParams): ServiceSettingRecord => {
+    const tenant = { contractId: params.contract_id, servicegroupId: params.servicegroup_id };
+    const setting = service.get(tenant, params.service_setting_id);
+    if (!setting) throw new ApiError('not_found', `no service setting ${params.service_setting_id}`);
+    return setting;
+  };
+
+  app.get(`${SETTING_PATH}/histories`, { schema: SettingHistoriesSchema }, async (request) => {
+    const setting = settingOf(request.params);
+    const fromMicros = parseDatetimeParameter(request.query.from_datetime, 'from_datetime');
+    const toMicros = parseDatetimeParameter(request.query.to_datetime, 'to_datetime');
+    if (fromMicros === undefined || toMicros === undefined) {
+      const name = fromMicros === undefined ? 'from_datetime' : 'to_datetime';
+      throw new ApiError('invalid_input', `${name}: is required`, [
+        { field: `query.${name}`, reason: 'is required' },
+      ]);
+    }
+    checkDatetimeRange(fromMicros, toMicros);
+    const runs = service.histories(setting, fromMicros, toMicros);
+    return {
+      status: 'OK',
+      message: `${runs.length} crawl history record(s)`,
+      contents: runs.map((run) => scheduledHistoryView(run, timezone)),
+    };
+  });
+
+  app.get(`${SETTING_PATH}/settings`, { schema: StoredSettingSchema }, async (request) => ({
+    status: 'OK',
+    message: 'crawler setting',
+    setting: settingOf(request.params).setting,
+  }));
+
+  app.get(`${SETTING_PATH}/schedule`, { schema: StoredScheduleSchema }, async (request) => ({
+    status: 'OK',
+    message: 'schedule',
+    schedule: settingOf(request.params).schedule,
+  }));
+};

@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { ARTIFACT_FILE_NAMES, type ArtifactFileName } from '../../artifacts/artifact-files.js';
+import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
+import type { ScheduledCrawlService } from '../../service/scheduled-crawl-service.js';
+import { ApiError } from '../api-error.js';
+import type { MethodRegistry } from '../method-not-allowed.js';
+import { NgBodySchema } from '../schemas/common-schemas.js';
+
+export interface ScheduledDownloadRoutesOptions {
+  service: ScheduledCrawlService;
+  artifacts: LocalArtifactStore;
+  methods: MethodRegistry;
+}
+
+const DOWNLOAD_PATH = '/crawler/:generated_string/:file';
+
+const DownloadSchema = {
+  summary: 'Download an artifact of a scheduled run',
+  description:
+    'No key: the generated string (192 random bits) is the credential. Its path is the crawl_url_list_path of ' +
+    'the scheduled history with the file name replaced. Unknown strings answer 404, files removed by retention 410.',
+  tags: ['downloads'],
+  params: Type.Object({
+    generated_string: Type.String({
+      pattern: '^[A-Za-z0-9_-]{16,64}$',
+      description: 'generated with the run',
+    }),
+    file: Type.Union(ARTIFACT_FILE_NAMES.map((name) => Type.Literal(name))),
+  }),
+  response: {
+    200: Type.Unsafe<NodeJS.ReadableStream>({
+      type: 'string',
+      format: 'binary',
+      description: 'the gzip file',
+    }),
+    400: NgBodySchema,
+    404: NgBodySchema,
+    410: NgBodySchema,
+  },
+};
+
+/** Scheduled run downloads (interface.md "Download endpoints"): served directly, no redirect. */
+export const scheduledDownloadRoutes: FastifyPluginAsyncTypebox<ScheduledDownloadRoutesOptions> = async (
+  app,
+  options,
+) => {
+  options.methods.record(DOWNLOAD_PATH, 'GET');
+  app.get(DOWNLOAD_PATH, { schema: DownloadSchema }, async (request, reply) => {
+    const { generated_string } = request.params;
+    const file = request.params.file as ArtifactFileName;
+    const lookup = options.service.lookupDownload(generated_string, file);
+    if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
+    if (lookup.kind === 'gone') throw new ApiError('gone');
+    const opened = await options.artifacts.open(lookup.run.id, file);
+    if (!opened) throw new ApiError('not_found', `${file} is missing from the artifact store`);
+    return reply
+      .header('content-type', 'application/gzip')
+      .header('content-length', String(opened.bytes))
+      .header('content-disposition', `attachment; filename="${lookup.run.id}_${file}"`)
+      .header('cache-control', 'private, no-store')
+      .send(opened.stream);
+  });
+};

@@ -1,0 +1,58 @@
+import type { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
+
+export interface SchedulerLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Wakes every `intervalMs` and starts the runs whose schedule slot has come. The first tick
+ * happens at start, so a slot missed while the service was down runs once right away.
+ */
+export class Scheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private lastTickMicros: number | undefined;
+
+  constructor(
+    private readonly service: ScheduledCrawlService,
+    private readonly intervalMs: number,
+    private readonly logger: SchedulerLogger,
+    private readonly nowMicros: () => number,
+  ) {}
+
+  start(): void {
+    this.tick();
+    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** For the health check: running, and when it last looked at the schedules. */
+  state(): { running: boolean; lastTickMicros: number | undefined } {
+    return { running: this.timer !== undefined, lastTickMicros: this.lastTickMicros };
+  }
+
+  tick(): void {
+    try {
+      const report = this.service.tick();
+      this.lastTickMicros = this.nowMicros();
+      for (const run of report.started)
+        this.logger.info(
+          { run_id: run.id, service_setting_id: run.serviceSettingId },
+          'scheduled run queued',
+        );
+      for (const skipped of report.skipped)
+        this.logger.warn(
+          { service_setting_id: skipped.settingId, run_id: skipped.runId },
+          'schedule slot skipped: the previous run of this setting is still going',
+        );
+    } catch (error) {
+      this.logger.error({ err: error }, 'scheduler tick failed');
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { BatchIndexer } from './batch-indexer.js';
+import { bundleDocuments, type SkippedPage } from './bundle-documents.js';
+import type { SearchIndex, UpsertResult } from './search-index.js';
+
+/** What a finished run tells about pages beyond its bundle (from its URL rows). */
+export interface RunPageOutcomes {
+  /** URLs (requested or final) that answered 404 or 410: their documents are removed. */
+  gone: ReadonlySet<string>;
+  /** URLs fetched without a usable answer (5xx, network error, refused redirect...): kept as they were. */
+  failed: ReadonlySet<string>;
+  /** A complete run (2030 not cut short by documents_limit): documents it did not reach are removed too. */
+  complete: boolean;
+}
+
+export interface RunIndexSummary extends UpsertResult {
+  removed: number;
+  skipped: SkippedPage[];
+}
+
+/**
+ * Brings a search index in line with a scheduled run (decisions.md "Scheduled crawler"): new and
+ * changed pages of its bundle are staged batch by batch (analysis in worker threads), then the
+ * whole run is applied in one transaction together with the removals, so searches never see
+ * half a run. Unchanged pages (same content hash) are not re-indexed. A failure before the apply
+ * discards the staging and leaves the index as it was.
+ */
+export async function applyRunToIndex(
+  index: SearchIndex,
+  runKey: string,
+  bundleFile: string,
+  outcomes: RunPageOutcomes,
+  onProgress: (totals: UpsertResult) => void = () => undefined,
+): Promise<RunIndexSummary> {
+  // A previous attempt of this run (stopped by a restart) may have left a staging behind.
+  index.discardStaged(runKey);
+  const seen = new Set<string>();
+  const noindex = new Set<string>();
+  const skipped: SkippedPage[] = [];
+  const indexer = new BatchIndexer(
+    { upsert: (documents, analyzed) => index.stage(runKey, documents, analyzed) },
+    onProgress,
+  );
+  try {
+    const documents = bundleDocuments(
+      bundleFile,
+      (page) => skipped.push(page),
+      (url) => noindex.add(url),
+    );
+    for await (const document of documents) {
+      // Two fetched URLs can end at one final URL (a redirect to a page also linked directly).
+      if (seen.has(document.url)) continue;
+      seen.add(document.url);
+      await indexer.add(document);
+    }
+    await indexer.finish();
+  } catch (error) {
+    await indexer.finish().catch(() => undefined);
+    index.discardStaged(runKey);
+    throw error;
+  }
+  // A page whose text could not be extracted this time keeps its previous version.
+  const kept = new Set(skipped.map((page) => page.url));
+  const removed = index.applyStaged(runKey, (url) => {
+    if (seen.has(url) || kept.has(url)) return false;
+    if (outcomes.gone.has(url) || noindex.has(url)) return true;
+    return outcomes.complete && !outcomes.failed.has(url);
+  });
+  return { ...indexer.totals, removed, skipped };
+}

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { type ArtifactFileName, isArtifactFileName } from '../artifacts/artifact-files.js';
+import { InvalidInputError } from '../domain/field-error.js';
+import { isActiveState, RunState } from '../domain/run-states.js';
+import { dueSlot, latestSlotAtOrBefore, type Schedule } from '../domain/schedule.js';
+import type {
+  RunRecord,
+  ServiceSettingInput,
+  ServiceSettingRecord,
+  ServiceStore,
+  TenantRef,
+} from '../store/service-store.js';
+import type { Clock } from '../util/clock.js';
+import { type DownloadLookup, lookupRunFile, type RunDispatcher } from './instant-crawl-service.js';
+
+/** interface.md "Limits": the scheduled crawler history answers the latest 5 runs. */
+export const SETTING_HISTORY_LIMIT = 5;
+
+/** 192 bits of randomness, URL-safe: the scheduled download paths carry no key (decisions.md). */
+export function generateDownloadKey(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export type RunNowResult = { kind: 'started'; run: RunRecord } | { kind: 'busy'; run: RunRecord };
+
+export interface ScheduleTickReport {
+  started: RunRecord[];
+  /** Settings whose slot came while their previous run was still going: that slot is skipped. */
+  skipped: { settingId: number; runId: number }[];
+}
+
+/**
+ * The scheduled crawler's use cases: crawl service settings (a crawler setting, a Schedule and
+ * the search service the runs feed), runs started by the schedule or on demand, their history
+ * and downloads. The worker pool executes the runs like instant ones.
+ */
+export class ScheduledCrawlService {
+  constructor(
+    private readonly store: ServiceStore,
+    private readonly dispatcher: RunDispatcher,
+    private readonly clock: Clock,
+    private readonly timezone: string,
+  ) {}
+
+  create(tenant: TenantRef, input: ServiceSettingInput, id?: number): ServiceSettingRecord {
+    this.checkSearchService(tenant, input.searchServiceId);
+    const now = this.clock.nowMicros();
+    // The slot that has just passed counts as handled: a new setting first runs at its next slot.
+    return this.store.serviceSettings.create(tenant, input, this.currentSlot(input.schedule, now), now, id);
+  }
+
+  /** The setting when it exists and belongs to the tenant. */
+  get(tenant: TenantRef, id: number): ServiceSettingRecord | undefined {
+    const setting = this.store.serviceSettings.get(id);
+    if (
+      !setting ||
+      setting.contractId !== tenant.contractId ||
+      setting.servicegroupId !== tenant.servicegroupId
+    )
+      return undefined;
+    return setting;
+  }
+
+  list(tenant: TenantRef): ServiceSettingRecord[] {
+    return this.store.serviceSettings.list(tenant);
+  }
+
+  /** Replaces the setting; a changed schedule starts counting from now (no run for slots before the change). */
+  update(existing: ServiceSettingRecord, input: ServiceSettingInput): ServiceSettingRecord {
+    this.checkSearchService(existing, input.searchServiceId);
+    const now = this.clock.nowMicros();
+    const lastSlot = sameSchedule(existing.schedule, input.schedule)
+      ? existing.lastSlotMicros
+      : this.currentSlot(input.schedule, now);
+    this.store.serviceSettings.update(existing.id, input, lastSlot, now);
+    return this.store.serviceSettings.get(existing.id)!;
+  }
+
+  /** Deletes the setting and cancels its run in progress; its history and artifacts stay. */
+  delete(existing: ServiceSettingRecord): void {
+    const active = this.store.runs.activeRunOfSetting(existing.id);
+    if (active) this.cancelRun(active);
+    this.store.serviceSettings.delete(existing.id, this.clock.nowMicros());
+  }
+
+  /** Starts a run now unless one of the setting is pending or running. */
+  runNow(setting: ServiceSettingRecord): RunNowResult {
+    const run = this.store.runs.createScheduledRun(
+      { setting, downloadKey: generateDownloadKey(), trigger: 'manual' },
+      this.clock.nowMicros(),
+    );
+    if (run === undefined)
+      return {
+        kind: 'busy',
+        run: this.store.runs.activeRunOfSetting(setting.id)!,
+      };
+    this.dispatcher.notifyPending();
+    return { kind: 'started', run };
+  }
+
+  /**
+   * Starts the runs whose schedule slot has come. Each slot is handled once: after downtime only
+   * the latest missed slot runs (one catch-up run, not one per missed slot), and a slot that
+   * comes while the previous run still goes is skipped rather than queued behind it.
+   */
+  tick(): ScheduleTickReport {
+    const report: ScheduleTickReport = { started: [], skipped: [] };
+    const now = this.clock.nowMicros();
+    for (const setting of this.store.serviceSettings.listScheduled()) {
+      const slot = dueSlot(setting.schedule, this.timezone, now, setting.lastSlotMicros);
+      if (slot === undefined) continue;
+      const run = this.store.runs.createScheduledRun(
+        { setting, downloadKey: generateDownloadKey(), trigger: 'schedule' },
+        now,
+      );
+      this.store.serviceSettings.markSlot(setting.id, slot);
+      if (run) report.started.push(run);
+      else
+        report.skipped.push({
+          settingId: setting.id,
+          runId: this.store.runs.activeRunOfSetting(setting.id)?.id ?? 0,
+        });
+    }
+    if (report.started.length > 0) this.dispatcher.notifyPending();
+    return report;
+  }
+
+  /** Finished runs of the setting started in the range, newest first, at most 5. */
+  histories(setting: ServiceSettingRecord, fromMicros: number, toMicros: number): RunRecord[] {
+    return this.store.runs.listSettingHistory(setting.id, {
+      fromMicros,
+      toMicros,
+      limit: SETTING_HISTORY_LIMIT,
+    });
+  }
+
+  lookupDownload(downloadKey: string, file: string): DownloadLookup {
+    const run = this.store.runs.getByDownloadKey(downloadKey);
+    if (!run || !isArtifactFileName(file)) return { kind: 'not_found', reason: 'no such download' };
+    return lookupRunFile(run, file as ArtifactFileName);
+  }
+
+  private cancelRun(run: RunRecord): void {
+    const now = this.clock.nowMicros();
+    this.store.runs.requestCancel(run.id, now);
+    if (run.state === RunState.pending) {
+      this.store.runs.finish(run.id, RunState.stoppedByCancel, now, [], 'cancelled before it started');
+    } else if (isActiveState(run.state)) {
+      this.dispatcher.cancelRun(run.id);
+    }
+  }
+
+  private currentSlot(schedule: Schedule, nowMicros: number): number {
+    return latestSlotAtOrBefore(schedule, nowMicros, this.timezone) ?? 0;
+  }
+
+  private checkSearchService(tenant: TenantRef, searchServiceId: number | null): void {
+    if (searchServiceId === null) return;
+    const service = this.store.searchServices.get(searchServiceId);
+    if (
+      !service ||
+      service.contractId !== tenant.contractId ||
+      service.servicegroupId !== tenant.servicegroupId
+    ) {
+      throw new InvalidInputError([
+        {
+          field: 'service_id',
+          reason: `no search service ${searchServiceId} in this service group`,
+        },
+      ]);
+    }
+  }
+}
+
+/** Field by field: the same schedule written with its keys in another order or nulls left out is unchanged. */
+function sameSchedule(a: Schedule, b: Schedule): boolean {
+  const fields = ['interval', 'min', 'hour', 'day_of_week', 'day_of_month'] as const;
+  return fields.every((field) => (a[field] ?? null) === (b[field] ?? null));
+}

@@ -1,0 +1,47 @@
+import { applyRunToIndex } from '../search/run-index-update.js';
+import type { SearchFeed } from '../worker/run-worker-pool.js';
+import { isActiveState } from '../domain/run-states.js';
+import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../store/service-store.js';
+import type { SearchServices } from './search-services.js';
+
+/**
+ * Feeds scheduled runs into the search service their setting names, through the index `kumo
+ * serve` searches with, so the new state is visible to the next search once applied.
+ */
+export class SearchFeeder implements SearchFeed {
+  constructor(
+    private readonly settings: ServiceSettingStore,
+    private readonly runs: CrawlRunStore,
+    private readonly services: SearchServices,
+  ) {}
+
+  searchServiceOf(run: RunRecord): number | undefined {
+    if (run.serviceSettingId === null) return undefined;
+    return this.settings.get(run.serviceSettingId)?.searchServiceId ?? undefined;
+  }
+
+  async feed(
+    run: RunRecord,
+    serviceId: number,
+    bundleFile: string,
+    outcomes: Parameters<SearchFeed['feed']>[3],
+  ): Promise<string> {
+    const open = this.services.get(run.contractId, run.servicegroupId, serviceId);
+    if (open === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
+    const index = open.search.index;
+    // Stagings of runs that ended without applying them (stopped for good mid-way) are dropped.
+    for (const key of index.stagedRunKeys()) {
+      const other = this.runs.getRun(Number(/^run-(\d+)$/.exec(key)?.[1]));
+      if (other === undefined || !isActiveState(other.state)) index.discardStaged(key);
+    }
+    const summary = await applyRunToIndex(index, runKeyOf(run), bundleFile, outcomes);
+    return (
+      `search service ${serviceId}: ${summary.added} new, ${summary.updated} changed, ` +
+      `${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.skipped.length} skipped`
+    );
+  }
+}
+
+function runKeyOf(run: RunRecord): string {
+  return `run-${run.id}`;
+}

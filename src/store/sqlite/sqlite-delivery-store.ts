@@ -1,0 +1,122 @@
+import type Database from 'better-sqlite3';
+import type {
+  AttemptOutcome,
+  DeliveryRecord,
+  DeliveryState,
+  WebhookDeliveryStore,
+} from '../service-store.js';
+
+interface Row {
+  id: number;
+  webhook_id: number;
+  event: string;
+  event_id: string;
+  body: string;
+  state: string;
+  attempts: number;
+  last_status: number | null;
+  last_error: string;
+  next_attempt_us: number | null;
+  created_us: number;
+  updated_us: number;
+  delivered_us: number | null;
+}
+
+export class SqliteDeliveryStore implements WebhookDeliveryStore {
+  constructor(private readonly db: Database.Database) {}
+
+  enqueue(
+    webhookId: number,
+    event: string,
+    eventId: string,
+    body: string,
+    nowMicros: number,
+  ): DeliveryRecord {
+    const result = this.db
+      .prepare(
+        `INSERT INTO webhook_deliveries (webhook_id, event, event_id, body, state, next_attempt_us, created_us, updated_us)
+         VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      )
+      .run(webhookId, event, eventId, body, nowMicros, nowMicros, nowMicros);
+    return this.get(Number(result.lastInsertRowid))!;
+  }
+
+  due(nowMicros: number, limit: number): DeliveryRecord[] {
+    return this.db
+      .prepare<[number, number], Row>(
+        `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_us <= ?
+         ORDER BY next_attempt_us, id LIMIT ?`,
+      )
+      .all(nowMicros, limit)
+      .map(recordOf);
+  }
+
+  nextDueMicros(): number | undefined {
+    const next = this.db
+      .prepare(`SELECT min(next_attempt_us) FROM webhook_deliveries WHERE state = 'pending'`)
+      .pluck()
+      .get() as number | null;
+    return next ?? undefined;
+  }
+
+  recordAttempt(id: number, outcome: AttemptOutcome, nowMicros: number): void {
+    const { next } = outcome;
+    const state: DeliveryState = next.kind === 'retry' ? 'pending' : next.kind;
+    this.db
+      .prepare(
+        `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
+           next_attempt_us = ?, updated_us = ?, delivered_us = ? WHERE id = ?`,
+      )
+      .run(
+        state,
+        outcome.status,
+        outcome.error,
+        next.kind === 'retry' ? next.atMicros : null,
+        nowMicros,
+        next.kind === 'delivered' ? nowMicros : null,
+        id,
+      );
+  }
+
+  get(id: number): DeliveryRecord | undefined {
+    const row = this.db.prepare<[number], Row>('SELECT * FROM webhook_deliveries WHERE id = ?').get(id);
+    return row && recordOf(row);
+  }
+
+  list(webhookId: number, limit: number): DeliveryRecord[] {
+    return this.db
+      .prepare<[number, number], Row>(
+        'SELECT * FROM webhook_deliveries WHERE webhook_id = ? ORDER BY id DESC LIMIT ?',
+      )
+      .all(webhookId, limit)
+      .map(recordOf);
+  }
+
+  replay(id: number, nowMicros: number): boolean {
+    const result = this.db
+      .prepare(
+        `UPDATE webhook_deliveries SET state = 'pending', next_attempt_us = ?, updated_us = ?, delivered_us = NULL
+         WHERE id = ?`,
+      )
+      .run(nowMicros, nowMicros, id);
+    return result.changes > 0;
+  }
+}
+
+function recordOf(row: Row): DeliveryRecord {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    event: row.event,
+    eventId: row.event_id,
+    body: row.body,
+    state: row.state as DeliveryState,
+    attempts: row.attempts,
+    lastStatus: row.last_status,
+    lastError: row.last_error,
+    nextAttemptMicros: row.next_attempt_us,
+    createdMicros: row.created_us,
+    updatedMicros: row.updated_us,
+    deliveredMicros: row.delivered_us,
+  };
+}

@@ -1,0 +1,130 @@
+import type Database from 'better-sqlite3';
+import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
+import type { Schedule } from '../../domain/schedule.js';
+import type {
+  ServiceSettingInput,
+  ServiceSettingRecord,
+  ServiceSettingStore,
+  TenantRef,
+} from '../service-store.js';
+
+interface Row {
+  id: number;
+  contract_id: number;
+  servicegroup_id: number;
+  search_service_id: number | null;
+  name: string;
+  setting_json: string;
+  schedule_json: string;
+  last_slot_us: number;
+  created_us: number;
+  updated_us: number;
+}
+
+const LIVE = 'deleted_us IS NULL';
+
+export class SqliteServiceSettingStore implements ServiceSettingStore {
+  constructor(private readonly db: Database.Database) {}
+
+  create(
+    tenant: TenantRef,
+    input: ServiceSettingInput,
+    lastSlotMicros: number,
+    nowMicros: number,
+    id?: number,
+  ): ServiceSettingRecord {
+    const result = this.db
+      .prepare(
+        `INSERT INTO service_settings (id, contract_id, servicegroup_id, search_service_id, name, setting_json,
+           schedule_json, last_slot_us, created_us, updated_us)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        id ?? null,
+        tenant.contractId,
+        tenant.servicegroupId,
+        input.searchServiceId,
+        input.name,
+        JSON.stringify(input.setting),
+        JSON.stringify(input.schedule),
+        lastSlotMicros,
+        nowMicros,
+        nowMicros,
+      );
+    return this.get(Number(result.lastInsertRowid))!;
+  }
+
+  get(id: number): ServiceSettingRecord | undefined {
+    const row = this.db
+      .prepare<[number], Row>(`SELECT * FROM service_settings WHERE id = ? AND ${LIVE}`)
+      .get(id);
+    return row && recordOf(row);
+  }
+
+  list(tenant?: TenantRef): ServiceSettingRecord[] {
+    const rows =
+      tenant === undefined
+        ? this.db.prepare<[], Row>(`SELECT * FROM service_settings WHERE ${LIVE} ORDER BY id`).all()
+        : this.db
+            .prepare<[number, number], Row>(
+              `SELECT * FROM service_settings WHERE contract_id = ? AND servicegroup_id = ? AND ${LIVE} ORDER BY id`,
+            )
+            .all(tenant.contractId, tenant.servicegroupId);
+    return rows.map(recordOf);
+  }
+
+  update(id: number, input: ServiceSettingInput, lastSlotMicros: number, nowMicros: number): boolean {
+    const result = this.db
+      .prepare(
+        `UPDATE service_settings SET name = ?, setting_json = ?, schedule_json = ?, search_service_id = ?,
+           last_slot_us = ?, updated_us = ? WHERE id = ? AND ${LIVE}`,
+      )
+      .run(
+        input.name,
+        JSON.stringify(input.setting),
+        JSON.stringify(input.schedule),
+        input.searchServiceId,
+        lastSlotMicros,
+        nowMicros,
+        id,
+      );
+    return result.changes > 0;
+  }
+
+  delete(id: number, nowMicros: number): boolean {
+    const result = this.db
+      .prepare(`UPDATE service_settings SET deleted_us = ?, updated_us = ? WHERE id = ? AND ${LIVE}`)
+      .run(nowMicros, nowMicros, id);
+    return result.changes > 0;
+  }
+
+  markSlot(id: number, slotMicros: number): void {
+    this.db
+      .prepare('UPDATE service_settings SET last_slot_us = max(last_slot_us, ?) WHERE id = ?')
+      .run(slotMicros, id);
+  }
+
+  listScheduled(): ServiceSettingRecord[] {
+    return this.db
+      .prepare<[], Row>(
+        `SELECT * FROM service_settings WHERE ${LIVE} AND json_extract(schedule_json, '$.interval') != 0 ORDER BY id`,
+      )
+      .all()
+      .map(recordOf);
+  }
+}
+
+function recordOf(row: Row): ServiceSettingRecord {
+  return {
+    id: row.id,
+    contractId: row.contract_id,
+    servicegroupId: row.servicegroup_id,
+    searchServiceId: row.search_service_id,
+    name: row.name,
+    setting: JSON.parse(row.setting_json) as InstantCrawlerSetting,
+    schedule: JSON.parse(row.schedule_json) as Schedule,
+    lastSlotMicros: row.last_slot_us,
+    createdMicros: row.created_us,
+    updatedMicros: row.updated_us,
+  };
+}

@@ -1,0 +1,254 @@
+import { performance } from 'node:perf_hooks';
+import { Agent, request } from 'undici';
+import type {
+  AttemptOutcome,
+  DeliveryRecord,
+  WebhookDeliveryStore,
+  WebhookRecord,
+  WebhookStore,
+} from '../store/service-store.js';
+import type { Clock } from '../util/clock.js';
+import { signatureHeader } from './webhook-signature.js';
+
+/**
+ * Works the durable webhook delivery queue in the background. Attempts run with bounded
+ * concurrency on their own connection pool and each is bounded by a timeout, so a slow or dead
+ * endpoint costs at most a few sockets and never holds up a crawl. Every outcome is written back
+ * to the queue with its retry time from the backoff list (or as given up), so a restart resumes it.
+ */
+
+export interface DispatcherLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface WebhookDispatcherOptions {
+  deliveries: WebhookDeliveryStore;
+  webhooks: WebhookStore;
+  clock: Clock;
+  /** Seconds before retry n (after failed attempt n); after the last one the delivery fails. */
+  backoffSeconds: readonly number[];
+  /** Time the endpoint has to answer, per attempt. */
+  timeoutMs: number;
+  userAgent: string;
+  logger: DispatcherLogger;
+  /** Attempts in flight at once; default 4. */
+  concurrency?: number;
+  /** Longest sleep between queue reads, so deliveries queued by another process are noticed; default 5000. */
+  pollIntervalMs?: number;
+  /**
+   * Why a webhook host may not be reached (e.g. AddressPolicy.refusalOfHost), checked before each
+   * attempt so a tenant cannot aim requests at the service's private network; absent: no check.
+   */
+  addresses?: { refusalOfHost(hostname: string): Promise<string | undefined> };
+}
+
+const ERROR_MAX_CHARS = 200;
+
+export class WebhookDispatcher {
+  private readonly agent: Agent;
+  private readonly concurrency: number;
+  private readonly pollIntervalMs: number;
+  private readonly inFlight = new Map<number, Promise<void>>();
+  /**
+   * Deliveries whose outcome could not be written (the store failing), held back until this
+   * performance.now() time: still pending, they would otherwise be sent again at once, in a loop.
+   */
+  private readonly heldUntilMs = new Map<number, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private pumpQueued = false;
+  private running = false;
+  private stopping: Promise<void> | undefined;
+
+  constructor(private readonly options: WebhookDispatcherOptions) {
+    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 5000);
+    // A pool of its own, so webhook connections neither compete with the crawler's nor outlive stop().
+    this.agent = new Agent({ keepAliveTimeout: 4_000, connections: this.concurrency });
+  }
+
+  start(): void {
+    if (this.running || this.stopping) return;
+    this.running = true;
+    this.pump();
+  }
+
+  /** Looks at the queue soon; coalesced so a burst of publishes costs one queue read. */
+  nudge(): void {
+    if (!this.running || this.pumpQueued) return;
+    this.pumpQueued = true;
+    // Deferred: the publisher's caller (a crawl) should not pay for the queue read.
+    setImmediate(() => {
+      this.pumpQueued = false;
+      this.pump();
+    });
+  }
+
+  /** Starts no new attempt and resolves once the attempts in flight (bounded by the timeout) are recorded. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      this.running = false;
+      if (this.timer !== undefined) clearTimeout(this.timer);
+      this.timer = undefined;
+      await Promise.allSettled([...this.inFlight.values()]);
+      await this.agent.close();
+    })();
+    return this.stopping;
+  }
+
+  private pump(): void {
+    if (!this.running) return;
+    const { deliveries, logger } = this.options;
+    try {
+      const now = this.options.clock.nowMicros();
+      const free = this.concurrency - this.inFlight.size;
+      const nowMs = performance.now();
+      for (const [id, untilMs] of this.heldUntilMs) if (untilMs <= nowMs) this.heldUntilMs.delete(id);
+      if (free > 0) {
+        // Attempts in flight (and held ones) are still pending in the queue: ask for enough rows to skip them.
+        const limit = free + this.inFlight.size + this.heldUntilMs.size;
+        for (const delivery of deliveries.due(now, limit)) {
+          if (this.inFlight.size >= this.concurrency) break;
+          if (!this.inFlight.has(delivery.id) && !this.heldUntilMs.has(delivery.id)) this.launch(delivery);
+        }
+      }
+      const next = deliveries.nextDueMicros();
+      // A due time already passed belongs to an attempt in flight, one waiting for a slot (the
+      // attempt that finishes pumps again) or a held one: only the poll interval is armed for it.
+      const untilNextMs =
+        next !== undefined && next > now ? Math.ceil((next - now) / 1000) : Number.POSITIVE_INFINITY;
+      this.arm(Math.min(untilNextMs, this.pollIntervalMs));
+    } catch (error) {
+      logger.error({ err: error }, 'webhook dispatcher cannot read the delivery queue');
+      this.arm(this.pollIntervalMs);
+    }
+  }
+
+  private arm(delayMs: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.pump(), delayMs);
+    // The queue alone must not keep the process alive.
+    this.timer.unref();
+  }
+
+  private launch(delivery: DeliveryRecord): void {
+    const attempt = this.attempt(delivery)
+      .catch((error: unknown) => {
+        this.heldUntilMs.set(delivery.id, performance.now() + this.pollIntervalMs);
+        this.options.logger.error(
+          { err: error, deliveryId: delivery.id, webhookId: delivery.webhookId },
+          'webhook attempt could not be recorded',
+        );
+      })
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        this.pump();
+      });
+    this.inFlight.set(delivery.id, attempt);
+  }
+
+  private async attempt(delivery: DeliveryRecord): Promise<void> {
+    const { deliveries, webhooks, clock, backoffSeconds, logger } = this.options;
+    const context = {
+      deliveryId: delivery.id,
+      webhookId: delivery.webhookId,
+      event: delivery.event,
+      eventId: delivery.eventId,
+      attempt: delivery.attempts + 1,
+    };
+    const webhook = webhooks.get(delivery.webhookId);
+    if (webhook === undefined) {
+      deliveries.recordAttempt(
+        delivery.id,
+        { status: null, error: 'webhook deleted', next: { kind: 'failed' } },
+        clock.nowMicros(),
+      );
+      logger.warn(context, 'webhook delivery dropped: webhook deleted');
+      return;
+    }
+    const { status, error } = await this.send(webhook, delivery);
+    const now = clock.nowMicros();
+    const delivered = status !== null && status >= 200 && status < 300;
+    // Attempts keep counting across a replay, so a replayed delivery gets one attempt, not a new series.
+    const backoff = backoffSeconds[delivery.attempts];
+    const next: AttemptOutcome['next'] = delivered
+      ? { kind: 'delivered' }
+      : backoff !== undefined
+        ? { kind: 'retry', atMicros: now + Math.round(backoff * 1_000_000) }
+        : { kind: 'failed' };
+    deliveries.recordAttempt(delivery.id, { status, error: delivered ? '' : error, next }, now);
+    const outcome = { ...context, host: hostOf(webhook.url), status, ...(delivered ? {} : { error }) };
+    if (next.kind === 'delivered') logger.info(outcome, 'webhook delivered');
+    else if (next.kind === 'retry')
+      logger.warn({ ...outcome, retryInSeconds: backoff }, 'webhook attempt failed');
+    else logger.warn(outcome, 'webhook delivery failed, giving up');
+  }
+
+  /** One POST; never throws: a failure is described in a short message without URL or secret. */
+  private async send(
+    webhook: WebhookRecord,
+    delivery: DeliveryRecord,
+  ): Promise<{ status: number | null; error: string }> {
+    const { clock, timeoutMs, userAgent, addresses } = this.options;
+    const signal = AbortSignal.timeout(timeoutMs);
+    try {
+      if (addresses !== undefined) {
+        const refusal = await addresses.refusalOfHost(new URL(webhook.url).hostname);
+        if (refusal !== undefined) return { status: null, error: shorten(`refused: ${refusal}`) };
+      }
+      // The time of this attempt, so a receiver's freshness check holds for retries too.
+      const unixSeconds = Math.floor(clock.nowMicros() / 1_000_000);
+      const response = await request(webhook.url, {
+        dispatcher: this.agent,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': userAgent,
+          'x-mf-event': delivery.event,
+          'x-mf-delivery': delivery.eventId,
+          'x-mf-signature': signatureHeader(webhook.secret, delivery.body, unixSeconds),
+        },
+        body: delivery.body,
+        signal,
+      });
+      try {
+        // Read to the end so the connection goes back to the pool (dump destroys it past 128 KiB).
+        await response.body.dump();
+      } catch {
+        // The status decides the attempt; a body cut short only costs the connection.
+      }
+      return { status: response.statusCode, error: `HTTP ${response.statusCode}` };
+    } catch (error) {
+      if (signal.aborted) return { status: null, error: `timeout after ${timeoutMs / 1000} s` };
+      return { status: null, error: describeError(error) };
+    }
+  }
+}
+
+function describeError(error: unknown): string {
+  const { code, message, errors } = error as { code?: unknown; message?: unknown; errors?: unknown };
+  // Connecting to every address of a host fails with an AggregateError whose own message is empty.
+  const first = Array.isArray(errors) ? (errors[0] as { message?: unknown } | undefined) : undefined;
+  const text =
+    typeof message === 'string' && message !== ''
+      ? message
+      : typeof first?.message === 'string'
+        ? first.message
+        : String(error);
+  const prefixed = typeof code === 'string' && !text.includes(code) ? `${code}: ${text}` : text;
+  return shorten(prefixed);
+}
+
+function shorten(text: string): string {
+  return text.length > ERROR_MAX_CHARS ? `${text.slice(0, ERROR_MAX_CHARS - 1)}…` : text;
+}
+
+/** Host only: paths and queries of webhook URLs may carry tokens and stay out of logs. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(invalid url)';
+  }
+}

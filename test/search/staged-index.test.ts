@@ -1,0 +1,479 @@
+/**
+ * Run-level atomic index updates of a scheduled crawl: a run's new and changed pages are staged
+ * while searches (in this process and in another connection to the same file) keep seeing the
+ * index as it was, then the whole run is applied at once with its removals; a discarded or
+ * abandoned staging leaves no trace. applyRunToIndex is exercised with real crawl bundles.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, beforeEach, describe, test } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { END_OF_ARCHIVE, encodeTarFiles, type TarFile } from '../../src/artifacts/tar-entries.js';
+import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import { applyRunToIndex, type RunPageOutcomes } from '../../src/search/run-index-update.js';
+import { SearchIndex } from '../../src/search/search-index.js';
+
+const SITE = 'https://www.example.com';
+/** In every document of these tests: counts every live document once. */
+const EVERYWHERE = 'sitewide';
+
+const doc = (slug: string, words: string): IndexedDocument => ({
+  url: `${SITE}/${slug}.html`,
+  title: `Page ${slug}`,
+  description: '',
+  body: `${words} ${EVERYWHERE}`,
+});
+
+const folders: string[] = [];
+const newFolder = (): string => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-staged-'));
+  folders.push(folder);
+  return folder;
+};
+after(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** URLs found for a query, in rank order. */
+const urls = (index: SearchIndex, query: string): string[] => index.search(query, 100).docs.map((d) => d.url);
+const sortedUrls = (index: SearchIndex, query: string): string[] => urls(index, query).sort();
+
+/** What a user sees of an index: the answers to some queries and the number of documents. */
+function viewOf(
+  index: SearchIndex,
+  queries: readonly string[],
+): { answers: Record<string, string[]>; count: number } {
+  const answers = Object.fromEntries(queries.map((query) => [query, urls(index, query)]));
+  // documentCount reads the last loaded view; the searches above picked up other connections' commits.
+  return { answers, count: index.documentCount };
+}
+
+describe('SearchIndex staging', () => {
+  let file: string;
+  let index: SearchIndex;
+  let other: SearchIndex;
+  const kept = doc('kept', 'marmot');
+  const changedOld = doc('changed', 'walrus');
+  const changedNew = doc('changed', 'narwhal');
+  const added = doc('added', 'pelican');
+
+  beforeEach(() => {
+    file = path.join(newFolder(), 'service.db');
+    index = new SearchIndex(file);
+    index.upsert([kept, changedOld]);
+    // Another connection to the same file, as kumo serve has while kumo index writes.
+    other = new SearchIndex(file);
+  });
+  afterEach(() => {
+    index.close();
+    other.close();
+  });
+
+  test('staged new and changed documents are invisible on both connections until applyStaged', () => {
+    const staged = index.stage('run-1', [changedNew, added]);
+    assert.deepEqual(staged, { added: 1, updated: 1, unchanged: 0 });
+
+    for (const [name, view] of [
+      ['staging connection', index],
+      ['other connection', other],
+    ] as const) {
+      assert.deepEqual(urls(view, 'narwhal'), [], `${name}: changed text is not visible yet`);
+      assert.deepEqual(urls(view, 'pelican'), [], `${name}: new document is not visible yet`);
+      assert.deepEqual(urls(view, 'walrus'), [changedOld.url], `${name}: old text is still found`);
+      assert.equal(view.search(EVERYWHERE).hits, 2, name);
+      assert.equal(view.documentCount, 2, name);
+      // The text shown for a hit is the old one until the run is applied.
+      const hit = view.search('walrus').docs[0]!;
+      assert.match(view.document(hit.id)!.body, /walrus/);
+    }
+
+    assert.equal(
+      index.applyStaged('run-1', () => false),
+      0,
+    );
+
+    for (const [name, view] of [
+      ['staging connection', index],
+      ['other connection', other],
+    ] as const) {
+      assert.deepEqual(urls(view, 'narwhal'), [changedNew.url], name);
+      assert.deepEqual(urls(view, 'walrus'), [], `${name}: replaced text is no longer found`);
+      assert.deepEqual(urls(view, 'pelican'), [added.url], name);
+      assert.deepEqual(urls(view, 'marmot'), [kept.url], name);
+      // One hit per document: the replaced version does not linger beside the new one.
+      assert.deepEqual(sortedUrls(view, EVERYWHERE), [added.url, changedNew.url, kept.url].sort(), name);
+      assert.equal(view.search(EVERYWHERE).hits, 3, name);
+      assert.equal(view.documentCount, 3, name);
+      const hit = view.search('narwhal').docs[0]!;
+      assert.match(view.document(hit.id)!.body, /narwhal/);
+      assert.doesNotMatch(view.document(hit.id)!.body, /walrus/);
+    }
+  });
+
+  test('unchanged documents are counted unchanged and not re-indexed', () => {
+    const segmentsBefore = index.snapshot().segments.map((loaded) => loaded.segment.id);
+    const idBefore = index.search('marmot').docs[0]!.id;
+
+    assert.deepEqual(index.stage('run-1', [kept, changedOld]), { added: 0, updated: 0, unchanged: 2 });
+    assert.equal(
+      index.applyStaged('run-1', () => false),
+      0,
+    );
+    assert.deepEqual(
+      index.snapshot().segments.map((loaded) => loaded.segment.id),
+      segmentsBefore,
+      'no segment was written for a run without changes',
+    );
+    assert.equal(index.search('marmot').docs[0]!.id, idBefore);
+
+    // Mixed: only the changed one is staged.
+    assert.deepEqual(index.stage('run-2', [kept, changedNew]), { added: 0, updated: 1, unchanged: 1 });
+    index.applyStaged('run-2', () => false);
+    assert.equal(index.search('marmot').docs[0]!.id, idBefore);
+    assert.deepEqual(urls(index, 'narwhal'), [changedNew.url]);
+    assert.equal(index.documentCount, 2);
+  });
+
+  test('applyStaged removes exactly the visible documents shouldRemove names, never staged ones', () => {
+    const third = doc('third', 'bison');
+    index.upsert([third]);
+    index.stage('run-1', [changedNew, added]);
+
+    const asked: string[] = [];
+    const doomed = new Set([kept.url, changedNew.url, added.url]);
+    const removed = index.applyStaged('run-1', (url) => {
+      asked.push(url);
+      return doomed.has(url);
+    });
+
+    assert.equal(removed, 1, 'only kept.html was visible, named and not part of the run');
+    assert.ok(!asked.includes(added.url), 'a document new in the run is not offered for removal');
+    assert.deepEqual(urls(index, 'marmot'), []);
+    assert.deepEqual(urls(index, 'bison'), [third.url], 'a document not named stays');
+    assert.deepEqual(urls(index, 'narwhal'), [changedNew.url], 'a document changed by the run stays');
+    assert.deepEqual(urls(index, 'pelican'), [added.url], 'a document added by the run stays');
+    assert.deepEqual(sortedUrls(other, EVERYWHERE), [added.url, changedNew.url, third.url].sort());
+    assert.equal(index.documentCount, 3);
+    assert.equal(other.documentCount, 3);
+  });
+
+  test('discardStaged leaves the index exactly as before; the run key can be staged again', () => {
+    const queries = ['walrus', 'narwhal', 'pelican', 'marmot', EVERYWHERE];
+    const before = viewOf(index, queries);
+    const changedId = index.search('walrus').docs[0]!.id;
+
+    index.stage('run-1', [changedNew, added]);
+    index.discardStaged('run-1');
+
+    assert.deepEqual(viewOf(index, queries), before);
+    assert.deepEqual(viewOf(other, queries), before);
+    assert.match(index.document(changedId)!.body, /walrus/);
+    assert.equal(index.store.documentIdOf(added.url), undefined, 'the discarded new document is gone');
+    // Applying a discarded key changes nothing either.
+    assert.equal(
+      index.applyStaged('run-1', () => false),
+      0,
+    );
+    assert.deepEqual(viewOf(index, queries), before);
+
+    assert.deepEqual(index.stage('run-1', [changedNew, added]), { added: 1, updated: 1, unchanged: 0 });
+    index.applyStaged('run-1', () => false);
+    assert.deepEqual(urls(index, 'narwhal'), [changedNew.url]);
+    assert.deepEqual(urls(index, 'pelican'), [added.url]);
+    assert.deepEqual(urls(other, 'walrus'), []);
+    assert.equal(other.search(EVERYWHERE).hits, 3);
+    assert.equal(index.documentCount, 3);
+  });
+
+  test('an applied run persists: an index reopened from the file answers the same', () => {
+    index.stage('run-1', [changedNew, added]);
+    index.applyStaged('run-1', (url) => url === kept.url);
+    const queries = ['walrus', 'narwhal', 'pelican', 'marmot', EVERYWHERE];
+    const applied = viewOf(index, queries);
+    assert.deepEqual([...applied.answers[EVERYWHERE]!].sort(), [added.url, changedNew.url].sort());
+
+    index.close();
+    other.close();
+    index = new SearchIndex(file);
+    other = new SearchIndex(file);
+    assert.deepEqual(viewOf(index, queries), applied);
+  });
+
+  test('a staging left behind (closed without apply) reopens showing the old state', () => {
+    const queries = ['walrus', 'narwhal', 'pelican', 'marmot', EVERYWHERE];
+    const before = viewOf(index, queries);
+    index.stage('run-1', [changedNew, added]);
+    index.close();
+    other.close();
+
+    index = new SearchIndex(file);
+    other = new SearchIndex(file);
+    assert.deepEqual(viewOf(index, queries), before);
+    assert.equal(index.documentCount, 2);
+
+    // The interrupted run, retried under its key, discards its leftovers first (applyRunToIndex).
+    index.discardStaged('run-1');
+    assert.deepEqual(index.stage('run-1', [changedNew, added]), { added: 1, updated: 1, unchanged: 0 });
+    index.applyStaged('run-1', () => false);
+    assert.deepEqual(sortedUrls(other, EVERYWHERE), [added.url, changedNew.url, kept.url].sort());
+  });
+
+  test('a later run brings a page that a run left staged and never applied: the page becomes searchable', () => {
+    index.stage('run-1', [added]);
+    index.close();
+    other.close();
+    index = new SearchIndex(file);
+    other = new SearchIndex(file);
+
+    // run-1 never comes back (its setting was deleted before the restart): run-2 finds the same page.
+    const staged = index.stage('run-2', [kept, changedOld, added]);
+    index.applyStaged('run-2', () => false);
+    assert.deepEqual(urls(index, 'pelican'), [added.url], `stage answered ${JSON.stringify(staged)}`);
+    assert.equal(index.documentCount, 3);
+  });
+
+  test('kumo index writes a page while a run has it staged: after the run is applied searches still work', () => {
+    index.stage('run-1', [added]);
+    other.upsert([{ ...added, body: `pelican written directly ${EVERYWHERE}` }]);
+    index.applyStaged('run-1', () => false);
+    for (const view of [index, other]) {
+      assert.deepEqual(urls(view, 'pelican'), [added.url]);
+      assert.equal(view.search(EVERYWHERE).hits, 3);
+    }
+  });
+
+  test('many runs in a row (merges included) keep one hit per page on both connections', () => {
+    for (let run = 1; run <= 24; run += 1) {
+      const version = doc('changed', `walrus version${run}`);
+      const fresh = doc(`fresh${run}`, `pelican batch${run}`);
+      const result = index.stage(`run-${run}`, [kept, version, fresh]);
+      assert.deepEqual(result, { added: 1, updated: 1, unchanged: 1 }, `run ${run}`);
+      // Each run removes the previous run's fresh page.
+      index.applyStaged(`run-${run}`, (url) => url === `${SITE}/fresh${run - 1}.html`);
+      for (const view of [index, other]) {
+        assert.deepEqual(urls(view, 'walrus'), [changedOld.url], `run ${run}`);
+        assert.deepEqual(urls(view, `version${run}`), [changedOld.url], `run ${run}`);
+        assert.deepEqual(urls(view, `version${run - 1}`), [], `run ${run}`);
+        assert.deepEqual(urls(view, 'pelican'), [fresh.url], `run ${run}`);
+        assert.equal(view.search(EVERYWHERE).hits, 3, `run ${run}`);
+        assert.equal(view.documentCount, 3, `run ${run}`);
+      }
+    }
+    index.close();
+    index = new SearchIndex(file);
+    assert.deepEqual(
+      sortedUrls(index, EVERYWHERE),
+      [changedOld.url, `${SITE}/fresh24.html`, kept.url].sort(),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// applyRunToIndex with real bundles
+
+interface BundlePage {
+  url: string;
+  lastUrl?: string;
+  status: number;
+  html?: string;
+}
+
+const html = (title: string, body: string, head = ''): string =>
+  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title>${head}</head>` +
+  `<body><h1>${title}</h1><p>${body} ${EVERYWHERE}</p></body></html>`;
+
+/** A crawl_objects.tar.gz as a run writes it: one folder per page with meta.json and source.html. */
+function writeBundle(file: string, pages: readonly BundlePage[]): void {
+  const files: TarFile[] = [];
+  for (const page of pages) {
+    const url = new URL(page.url);
+    const folder = `https/${url.host}/${url.pathname.slice(1)}-/-`;
+    const meta = {
+      url: page.url,
+      last_url: page.lastUrl ?? null,
+      http_status: page.status,
+      headers: { 'content-type': 'text/html; charset=utf-8' },
+      crawl_datetime: '2026-06-01T09:30:00.000000+09:00',
+    };
+    files.push({ name: `${folder}/meta.json`, data: Buffer.from(JSON.stringify(meta)), mtimeSeconds: 0 });
+    if (page.html !== undefined)
+      files.push({ name: `${folder}/source.html`, data: Buffer.from(page.html), mtimeSeconds: 0 });
+  }
+  writeFileSync(file, gzipSync(Buffer.concat([encodeTarFiles(files), END_OF_ARCHIVE])));
+}
+
+const URLS = {
+  added: `${SITE}/added.html`,
+  changed: `${SITE}/changed.html`,
+  noindex: `${SITE}/private.html`,
+  failed: `${SITE}/flaky.html`,
+  gone: `${SITE}/removed.html`,
+  unreached: `${SITE}/unreached.html`,
+  redirected: `${SITE}/old-address.html`,
+  redirectTarget: `${SITE}/new-address.html`,
+};
+
+/** The bundle of one run: a new page, a changed one, a noindex one, a 500 and a 404, a redirect. */
+const RUN_PAGES: BundlePage[] = [
+  { url: URLS.added, status: 200, html: html('Added page', 'quokka') },
+  { url: URLS.changed, status: 200, html: html('Changed page', 'narwhal') },
+  {
+    url: URLS.noindex,
+    status: 200,
+    html: html('Private page', 'ibex', '<meta name="robots" content="noindex">'),
+  },
+  { url: URLS.failed, status: 500, html: '<html><body>lynx server error</body></html>' },
+  { url: URLS.gone, status: 404, html: '<html><body>tapir not found</body></html>' },
+  { url: URLS.redirected, lastUrl: URLS.redirectTarget, status: 200, html: html('Moved page', 'gecko') },
+];
+
+/** What the index held before the run: each of these was found by the run in some way, or not at all. */
+const PREVIOUS: IndexedDocument[] = [
+  { url: URLS.changed, title: 'Changed page', description: '', body: `walrus ${EVERYWHERE}` },
+  { url: URLS.noindex, title: 'Private page', description: '', body: `ibex ${EVERYWHERE}` },
+  { url: URLS.failed, title: 'Flaky page', description: '', body: `lynx ${EVERYWHERE}` },
+  { url: URLS.gone, title: 'Removed page', description: '', body: `tapir ${EVERYWHERE}` },
+  { url: URLS.unreached, title: 'Unreached page', description: '', body: `okapi ${EVERYWHERE}` },
+];
+
+const outcomes = (complete: boolean): RunPageOutcomes => ({
+  gone: new Set([URLS.gone]),
+  failed: new Set([URLS.failed]),
+  complete,
+});
+
+describe('applyRunToIndex', () => {
+  let folder: string;
+  let file: string;
+  let bundle: string;
+  let index: SearchIndex;
+
+  beforeEach(() => {
+    folder = newFolder();
+    file = path.join(folder, 'service.db');
+    bundle = path.join(folder, 'crawl_objects.tar.gz');
+    writeBundle(bundle, RUN_PAGES);
+    index = new SearchIndex(file);
+    index.upsert(PREVIOUS);
+  });
+  afterEach(() => index.close());
+
+  test('a complete run: new pages searchable, pages it did not reach removed unless their fetch failed', async () => {
+    const summary = await applyRunToIndex(index, 'run-7', bundle, outcomes(true));
+
+    assert.deepEqual(
+      { added: summary.added, updated: summary.updated, unchanged: summary.unchanged },
+      { added: 2, updated: 1, unchanged: 0 },
+    );
+    assert.equal(summary.removed, 3, 'the noindex page, the 404 page and the unreached page');
+    assert.deepEqual(urls(index, 'quokka'), [URLS.added]);
+    assert.deepEqual(urls(index, 'narwhal'), [URLS.changed]);
+    assert.deepEqual(urls(index, 'walrus'), []);
+    assert.deepEqual(
+      urls(index, 'gecko'),
+      [URLS.redirectTarget],
+      'a redirected page is indexed at its final URL',
+    );
+    assert.deepEqual(urls(index, 'ibex'), [], 'a page now marked noindex is removed');
+    assert.deepEqual(urls(index, 'tapir'), [], 'a page that answered 404 is removed');
+    assert.deepEqual(urls(index, 'okapi'), [], 'a page the complete run did not reach is removed');
+    assert.deepEqual(
+      urls(index, 'lynx'),
+      [URLS.failed],
+      'a page whose fetch failed keeps its previous version',
+    );
+    assert.deepEqual(
+      sortedUrls(index, EVERYWHERE),
+      [URLS.added, URLS.changed, URLS.failed, URLS.redirectTarget].sort(),
+    );
+    assert.equal(index.documentCount, 4);
+
+    // The same bundle again: nothing changed, nothing removed, nothing re-indexed.
+    const segments = index.snapshot().segments.map((loaded) => loaded.segment.id);
+    const again = await applyRunToIndex(index, 'run-8', bundle, outcomes(true));
+    assert.deepEqual(
+      { added: again.added, updated: again.updated, unchanged: again.unchanged, removed: again.removed },
+      { added: 0, updated: 0, unchanged: 3, removed: 0 },
+    );
+    assert.deepEqual(
+      index.snapshot().segments.map((loaded) => loaded.segment.id),
+      segments,
+    );
+    assert.equal(index.documentCount, 4);
+  });
+
+  test('an incomplete run removes only gone and noindex pages', async () => {
+    const summary = await applyRunToIndex(index, 'run-7', bundle, outcomes(false));
+
+    assert.equal(summary.removed, 2);
+    assert.deepEqual(urls(index, 'quokka'), [URLS.added]);
+    assert.deepEqual(urls(index, 'narwhal'), [URLS.changed]);
+    assert.deepEqual(urls(index, 'ibex'), []);
+    assert.deepEqual(urls(index, 'tapir'), []);
+    assert.deepEqual(urls(index, 'okapi'), [URLS.unreached], 'a page an incomplete run did not reach stays');
+    assert.deepEqual(urls(index, 'lynx'), [URLS.failed]);
+    assert.equal(index.documentCount, 5);
+  });
+
+  test('a file that is not a gzip bundle throws and leaves the index untouched', async () => {
+    const queries = ['walrus', 'ibex', 'lynx', 'tapir', 'okapi', 'quokka', EVERYWHERE];
+    const before = viewOf(index, queries);
+    const notGzip = path.join(folder, 'not-a-bundle.tar.gz');
+    writeFileSync(notGzip, '<html>this is not a crawl bundle</html>');
+
+    await assert.rejects(applyRunToIndex(index, 'run-7', notGzip, outcomes(true)), {
+      name: 'BundleReadError',
+    });
+
+    assert.deepEqual(viewOf(index, queries), before);
+    const reopened = new SearchIndex(file);
+    try {
+      assert.deepEqual(viewOf(reopened, queries), before);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  test('a bundle cut short after some pages throws and leaves the index untouched', async () => {
+    const queries = ['walrus', 'narwhal', 'ibex', 'lynx', 'tapir', 'okapi', 'quokka', 'gecko', EVERYWHERE];
+    const before = viewOf(index, queries);
+    const bytes = gzipSync(
+      Buffer.concat([
+        encodeTarFiles(
+          RUN_PAGES.flatMap((page, i) => [
+            {
+              name: `page${i}/meta.json`,
+              data: Buffer.from(
+                JSON.stringify({ url: page.url, last_url: page.lastUrl ?? null, http_status: page.status }),
+              ),
+              mtimeSeconds: 0,
+            },
+            { name: `page${i}/source.html`, data: Buffer.from(page.html ?? ''), mtimeSeconds: 0 },
+          ]),
+        ),
+        END_OF_ARCHIVE,
+      ]),
+    );
+    const cut = path.join(folder, 'cut.tar.gz');
+    writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.8)));
+
+    let staged = 0;
+    await assert.rejects(
+      applyRunToIndex(index, 'run-7', cut, outcomes(true), (totals) => {
+        staged = totals.added + totals.updated;
+      }),
+      { name: 'BundleReadError' },
+    );
+    assert.ok(staged > 0, 'pages before the cut were staged, then discarded');
+
+    assert.deepEqual(viewOf(index, queries), before);
+    assert.equal(index.store.documentIdOf(URLS.added), undefined, 'no staged page is left behind');
+
+    // The next run of the same page still indexes it.
+    const summary = await applyRunToIndex(index, 'run-8', bundle, outcomes(false));
+    assert.equal(summary.added, 2);
+    assert.deepEqual(urls(index, 'quokka'), [URLS.added]);
+  });
+});
