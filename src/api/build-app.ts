@@ -13,8 +13,10 @@ import { ApiError, ngBody } from './api-error.js';
 import type { DownloadSigner } from './download-signer.js';
 import { handleError } from './error-handler.js';
 import { acceptsJson, acceptsJsonOrScript } from './hooks/accept-json.js';
+import { addDecimalPathIdCheck } from './hooks/decimal-path-ids.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { MethodRegistry } from './method-not-allowed.js';
+import { createAdminAuth } from './routes/admin/admin-auth.js';
 import { adminRoutes } from './routes/admin/admin-routes.js';
 import { downloadRoutes } from './routes/download-routes.js';
 import { scheduledCrawlerRoutes } from './routes/scheduled-crawler-routes.js';
@@ -65,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(compileValidator);
+  app.addHook('onRoute', addDecimalPathIdCheck);
   app.setErrorHandler(handleError);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -172,6 +175,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.settings.publicUrl,
     methods,
   });
-  methods.registerFallbacks(app);
+  methods.registerFallbacks(app, { [`${ADMIN_BASE_PATH}/`]: createAdminAuth(deps.adminToken) });
   return app;
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import { ApiError } from './api-error.js';
 
 const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
@@ -17,16 +17,25 @@ export class MethodRegistry {
     this.methodsByUrl.set(url, methods);
   }
 
-  /** Adds, for every recorded path, a route answering 405 to the methods it lacks. */
-  registerFallbacks(app: FastifyInstance): void {
+  /**
+   * Adds, for every recorded path, a route answering 405 to the methods it lacks. `guards` maps a
+   * path prefix to the check its routes run first (the management token), so a 405 and its Allow
+   * header tell nothing to a caller who could not call the path.
+   */
+  registerFallbacks(
+    app: FastifyInstance,
+    guards: Record<string, (request: FastifyRequest) => Promise<void>> = {},
+  ): void {
     for (const [url, methods] of this.methodsByUrl) {
       const missing = ALL_METHODS.filter((method) => !methods.has(method));
       if (missing.length === 0) continue;
       const allow = [...methods].join(', ');
+      const guard = Object.entries(guards).find(([prefix]) => url.startsWith(prefix))?.[1];
       app.route({
         method: missing,
         url,
         schema: { hide: true },
+        ...(guard ? { onRequest: guard } : {}),
         handler: async () => {
           throw new ApiError('method_not_allowed', undefined, undefined, { allow });
         },

@@ -15,7 +15,7 @@ import { UsageError } from './usage-error.js';
  * The CLI starts no workers: `kumo serve` polls the store for pending runs (about every second)
  * and for cancel requests of the runs it executes, so notifying is only an in-process shortcut.
  */
-const STORE_POLLED: RunDispatcher = { notifyPending: () => {}, cancelRun: () => {} };
+const STORE_POLLED: RunDispatcher = { notifyPending: () => {}, cancelRun: () => {}, runEnded: () => {} };
 
 const scheduledCrawl = ({ store, timezone }: AdminContext) =>
   new ScheduledCrawlService(store, STORE_POLLED, systemClock, timezone);

@@ -15,7 +15,7 @@ import { recordPage } from './page-record.js';
 import { type RenderContext, renderFetchedPage } from './page-rendering.js';
 import { RobotsRules } from './robots-rules.js';
 import { CrawlScope } from './scope.js';
-import { fetchUrlOf, fingerprintOf, identityOf, parseCrawlUrl } from './url-identity.js';
+import { fetchUrlOf, fingerprintOf, identityOf, seedUrlOf } from './url-identity.js';
 
 export interface CrawlEngineDeps {
   fetcher: HttpFetcher;
@@ -131,9 +131,8 @@ class CrawlLoop {
     if (this.progress.total > 0 || this.started > 0) return;
     const entries = [];
     for (const raw of this.settings.seedUrls) {
-      const url = parseCrawlUrl(raw);
+      const url = seedUrlOf(raw, this.settings.keepFragment);
       if (url === undefined) continue;
-      if (!this.settings.keepFragment) url.hash = '';
       entries.push({
         fingerprint: fingerprintOf(identityOf(url, this.settings)),
         url: url.href,

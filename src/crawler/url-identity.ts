@@ -56,6 +56,13 @@ export function fingerprintOf(identity: string): Buffer {
 }
 
 /** The URL as it is fetched: never with a fragment (RFC 9110 4.2.4: fragments are not sent). */
+/** A seed as the frontier holds it (and its URL rows name it); undefined when it is not a crawlable URL. */
+export function seedUrlOf(raw: string, keepFragment: boolean): URL | undefined {
+  const url = parseCrawlUrl(raw);
+  if (url !== undefined && !keepFragment) url.hash = '';
+  return url;
+}
+
 export function fetchUrlOf(url: URL): string {
   // `url.hash` is '' for both "no fragment" and an empty one ("/a#"), so cut at the '#' itself.
   const cut = url.href.indexOf('#');

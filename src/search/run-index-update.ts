@@ -8,8 +8,13 @@ export interface RunPageOutcomes {
   gone: ReadonlySet<string>;
   /** URLs fetched without a usable answer (5xx, network error, refused redirect...): kept as they were. */
   failed: ReadonlySet<string>;
-  /** A complete run (2030 not cut short by documents_limit): documents it did not reach are removed too. */
+  /**
+   * A complete run (2030 not cut short by documents_limit, every seed answered): documents it did
+   * not reach are removed too, but only those `owns` (pages of the crawled site: other sites fed
+   * into the same search service are left alone).
+   */
   complete: boolean;
+  owns: (url: string) => boolean;
 }
 
 export interface RunIndexSummary extends UpsertResult {
@@ -63,7 +68,7 @@ export async function applyRunToIndex(
   const removed = index.applyStaged(runKey, (url) => {
     if (seen.has(url) || kept.has(url)) return false;
     if (outcomes.gone.has(url) || noindex.has(url)) return true;
-    return outcomes.complete && !outcomes.failed.has(url);
+    return outcomes.complete && !outcomes.failed.has(url) && outcomes.owns(url);
   });
   return { ...indexer.totals, removed, skipped };
 }

@@ -205,6 +205,10 @@ export class SearchIndex {
         removed += 1;
       }
       this.persistDeletions(deletions);
+      // A page this run changed but that was removed meanwhile stays removed: its new version's
+      // posting is marked deleted, else it would be published without a document.
+      for (const orphan of this.store.orphanedStaged(runKey))
+        this.markStagedDeleted(orphan.segmentId, orphan.ordinal);
       this.store.publishStaged(runKey);
     });
     this.reload();
@@ -221,11 +225,16 @@ export class SearchIndex {
   private locateVisible(url: string): ReturnType<SearchIndexStore['locate']> {
     const existing = this.store.locate(url);
     if (existing === undefined || !this.store.isStagedSegment(existing.segmentId)) return existing;
-    const flags = Uint8Array.from(this.store.deletedOf(existing.segmentId) ?? []);
-    flags[existing.ordinal] = 1;
-    this.store.updateDeleted(existing.segmentId, flags);
+    this.markStagedDeleted(existing.segmentId, existing.ordinal);
     this.store.deleteDocument(existing.id);
     return undefined;
+  }
+
+  /** Marks a document of a staged segment (not loaded, so not in this.loaded) deleted. */
+  private markStagedDeleted(segmentId: number, ordinal: number): void {
+    const flags = Uint8Array.from(this.store.deletedOf(segmentId) ?? []);
+    flags[ordinal] = 1;
+    this.store.updateDeleted(segmentId, flags);
   }
 
   /** Keys of runs with staged data, applied or discarded by nobody yet. */

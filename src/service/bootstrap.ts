@@ -45,6 +45,7 @@ export function bootstrapDemoTenant(
   }
   // ... and the demo crawl service setting, in one made before scheduled crawls existed.
   if (
+    !store.serviceSettings.known(DEMO_SERVICE_SETTING_ID) &&
     store.serviceSettings.list().length === 0 &&
     store.searchServices.get(DEMO_SEARCH_SERVICE_ID)?.contractId === DEMO_CONTRACT_ID
   ) {

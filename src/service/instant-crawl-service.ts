@@ -10,6 +10,29 @@ export interface RunDispatcher {
   notifyPending(): void;
   /** Stops a run this process is executing; it ends as 2050. */
   cancelRun(runId: number): void;
+  /** A run ended without being executed (cancelled while pending): announce its end (webhooks). */
+  runEnded(runId: number): void;
+}
+
+/**
+ * Cancels a pending or running run: a pending one ends 2050 at once (only if it is still pending
+ * at that moment: a worker may have claimed it meanwhile), a running one is stopped by its worker.
+ */
+export function cancelActiveRun(
+  runs: CrawlRunStore,
+  dispatcher: RunDispatcher,
+  run: RunRecord,
+  now: number,
+): void {
+  runs.requestCancel(run.id, now);
+  if (
+    run.state === RunState.pending &&
+    runs.finishIfPending(run.id, RunState.stoppedByCancel, now, 'cancelled before it started')
+  ) {
+    dispatcher.runEnded(run.id);
+  } else {
+    dispatcher.cancelRun(run.id);
+  }
 }
 
 export const HISTORY_LIMIT = 10;
@@ -51,13 +74,7 @@ export class InstantCrawlService {
     const run = this.runs.getByRequest(tenant, requestId);
     if (!run) return { kind: 'not_found' };
     if (!isActiveState(run.state)) return { kind: 'already_finished', run };
-    const now = this.clock.nowMicros();
-    this.runs.requestCancel(run.id, now);
-    if (run.state === RunState.pending) {
-      this.runs.finish(run.id, RunState.stoppedByCancel, now, [], 'cancelled before it started');
-    } else {
-      this.dispatcher.cancelRun(run.id);
-    }
+    cancelActiveRun(this.runs, this.dispatcher, run, this.clock.nowMicros());
     return { kind: 'cancelled', run: this.runs.getRun(run.id)! };
   }
 

@@ -68,6 +68,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
   const dispatcher = {
     notifyPending: () => poolRef.current?.notifyPending(),
     cancelRun: (runId: number) => poolRef.current?.cancelRun(runId),
+    runEnded: (runId: number) => poolRef.current?.runEnded(runId),
   };
   const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock);
   const scheduledCrawl = new ScheduledCrawlService(store, dispatcher, clock, config.timezone);

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type ArtifactFileName, isArtifactFileName } from '../artifacts/artifact-files.js';
 import { InvalidInputError } from '../domain/field-error.js';
-import { isActiveState, RunState } from '../domain/run-states.js';
 import { dueSlot, latestSlotAtOrBefore, type Schedule } from '../domain/schedule.js';
 import type {
   RunRecord,
@@ -11,7 +10,12 @@ import type {
   TenantRef,
 } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
-import { type DownloadLookup, lookupRunFile, type RunDispatcher } from './instant-crawl-service.js';
+import {
+  cancelActiveRun,
+  type DownloadLookup,
+  lookupRunFile,
+  type RunDispatcher,
+} from './instant-crawl-service.js';
 
 /** interface.md "Limits": the scheduled crawler history answers the latest 5 runs. */
 export const SETTING_HISTORY_LIMIT = 5;
@@ -79,7 +83,7 @@ export class ScheduledCrawlService {
   /** Deletes the setting and cancels its run in progress; its history and artifacts stay. */
   delete(existing: ServiceSettingRecord): void {
     const active = this.store.runs.activeRunOfSetting(existing.id);
-    if (active) this.cancelRun(active);
+    if (active) cancelActiveRun(this.store.runs, this.dispatcher, active, this.clock.nowMicros());
     this.store.serviceSettings.delete(existing.id, this.clock.nowMicros());
   }
 
@@ -138,16 +142,6 @@ export class ScheduledCrawlService {
     const run = this.store.runs.getByDownloadKey(downloadKey);
     if (!run || !isArtifactFileName(file)) return { kind: 'not_found', reason: 'no such download' };
     return lookupRunFile(run, file as ArtifactFileName);
-  }
-
-  private cancelRun(run: RunRecord): void {
-    const now = this.clock.nowMicros();
-    this.store.runs.requestCancel(run.id, now);
-    if (run.state === RunState.pending) {
-      this.store.runs.finish(run.id, RunState.stoppedByCancel, now, [], 'cancelled before it started');
-    } else if (isActiveState(run.state)) {
-      this.dispatcher.cancelRun(run.id);
-    }
   }
 
   private currentSlot(schedule: Schedule, nowMicros: number): number {

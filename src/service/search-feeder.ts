@@ -9,6 +9,9 @@ import type { SearchServices } from './search-services.js';
  * serve` searches with, so the new state is visible to the next search once applied.
  */
 export class SearchFeeder implements SearchFeed {
+  /** Per search service, the feed in progress: runs feeding one service are applied one after another. */
+  private readonly feeding = new Map<number, Promise<unknown>>();
+
   constructor(
     private readonly settings: ServiceSettingStore,
     private readonly runs: CrawlRunStore,
@@ -20,7 +23,28 @@ export class SearchFeeder implements SearchFeed {
     return this.settings.get(run.serviceSettingId)?.searchServiceId ?? undefined;
   }
 
-  async feed(
+  feed(
+    run: RunRecord,
+    serviceId: number,
+    bundleFile: string,
+    outcomes: Parameters<SearchFeed['feed']>[3],
+  ): Promise<string> {
+    // Two runs of settings sharing a search service stage and apply in turn, so the second one
+    // compares its pages with the index the first one left.
+    const previous = this.feeding.get(serviceId) ?? Promise.resolve();
+    const next = previous
+      .catch(() => undefined)
+      .then(() => this.feedNow(run, serviceId, bundleFile, outcomes));
+    this.feeding.set(serviceId, next);
+    void next
+      .finally(() => {
+        if (this.feeding.get(serviceId) === next) this.feeding.delete(serviceId);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  private async feedNow(
     run: RunRecord,
     serviceId: number,
     bundleFile: string,

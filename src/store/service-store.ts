@@ -124,6 +124,8 @@ export interface CrawlRunStore {
   /** Runs left running by a process that stopped (to resume them). */
   listRunning(): RunRecord[];
   requestCancel(runId: number, nowMicros: number): void;
+  /** Ends a run that is still pending (no artifact); false when a worker has claimed it meanwhile. */
+  finishIfPending(runId: number, state: RunStateId, nowMicros: number, message: string): boolean;
   updateProgress(runId: number, crawled: number, total: number, nowMicros: number): void;
   finish(
     runId: number,
@@ -193,6 +195,8 @@ export interface ServiceSettingStore {
   delete(id: number, nowMicros: number): boolean;
   /** Records that the schedule slot at `slotMicros` was handled. */
   markSlot(id: number, slotMicros: number): void;
+  /** Whether a setting with this id was ever created, deleted ones included. */
+  known(id: number): boolean;
   /** Settings whose schedule is not disabled. */
   listScheduled(): ServiceSettingRecord[];
 }

@@ -8,6 +8,7 @@ import {
   type CrawlOutcome,
   runCrawl,
 } from '../crawler/crawl-engine.js';
+import { seedUrlOf } from '../crawler/url-identity.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type { RunProgress, UrlRow } from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
@@ -31,19 +32,28 @@ export interface CrawlExecution {
 export interface PageOutcomes {
   gone: Set<string>;
   failed: Set<string>;
+  /** Every seed answered 2xx: the site was reachable, so pages the run did not reach are really gone. */
+  seedsFetched: boolean;
 }
 
 const GONE_STATUSES: ReadonlySet<number> = new Set([404, 410]);
 
-function pageOutcomesOf(rows: Iterable<UrlRow>): PageOutcomes {
-  const outcomes: PageOutcomes = { gone: new Set(), failed: new Set() };
+function pageOutcomesOf(rows: Iterable<UrlRow>, settings: CrawlSettings): PageOutcomes {
+  const seeds = new Set(
+    settings.seedUrls.flatMap((raw) => seedUrlOf(raw, settings.keepFragment)?.href ?? []),
+  );
+  const outcomes: PageOutcomes = { gone: new Set(), failed: new Set(), seedsFetched: false };
   for (const row of rows) {
-    if (row.ok) continue;
+    if (row.ok) {
+      seeds.delete(row.crawlUrl);
+      continue;
+    }
     const target =
       row.httpStatus !== null && GONE_STATUSES.has(row.httpStatus) ? outcomes.gone : outcomes.failed;
     target.add(row.crawlUrl);
     if (row.lastUrl !== null) target.add(row.lastUrl);
   }
+  outcomes.seedsFetched = seeds.size === 0;
   return outcomes;
 }
 
@@ -70,7 +80,7 @@ export async function executeCrawl(
       await mkdir(workspace.artifactFolder, { recursive: true });
       artifacts = await packageArtifacts(store, spool, settings, workspace.artifactFolder, deps.timezone);
       if (options.pageOutcomes)
-        return { outcome, progress, artifacts, pageOutcomes: pageOutcomesOf(store.rows()) };
+        return { outcome, progress, artifacts, pageOutcomes: pageOutcomesOf(store.rows(), settings) };
     }
     return { outcome, progress, artifacts };
   } finally {

@@ -7,7 +7,8 @@ import { ArtifactFile } from '../artifacts/artifact-files.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { HttpFetcher } from '../crawler/http-fetcher.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
-import { resolveCrawlSettings } from '../domain/crawl-settings.js';
+import { CrawlScope } from '../crawler/scope.js';
+import { type CrawlSettings, resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunDispatcher } from '../service/instant-crawl-service.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
@@ -29,7 +30,7 @@ export interface SearchFeed {
     run: RunRecord,
     serviceId: number,
     bundleFile: string,
-    outcomes: PageOutcomes & { complete: boolean },
+    outcomes: Omit<PageOutcomes, 'seedsFetched'> & { complete: boolean; owns: (url: string) => boolean },
   ): Promise<string>;
 }
 
@@ -99,6 +100,10 @@ export class RunWorkerPool implements RunDispatcher {
 
   cancelRun(runId: number): void {
     this.active.get(runId)?.cancel.abort();
+  }
+
+  runEnded(runId: number): void {
+    this.notify('finished', runId);
   }
 
   /**
@@ -209,19 +214,20 @@ export class RunWorkerPool implements RunDispatcher {
     const ending =
       searchServiceId === undefined
         ? { state, message: crawled }
-        : await this.feedSearch(run, searchServiceId, execution, { state, message: crawled });
+        : await this.feedSearch(run, searchServiceId, settings, execution, { state, message: crawled });
     this.finish(
       run.id,
       ending.state,
       ending.state === RunState.troubled ? [] : execution.artifacts.map((artifact) => artifact.name),
       ending.message,
     );
-    await rm(workFolder, { recursive: true, force: true });
+    // Announced before the working data is removed, which may take a while for a large run.
+    this.notify('finished', run.id);
     deps.logger.info(
       { run_id: run.id, state: ending.state, crawled: execution.progress.crawled },
       'run finished',
     );
-    this.notify('finished', run.id);
+    await rm(workFolder, { recursive: true, force: true });
   }
 
   /**
@@ -231,6 +237,7 @@ export class RunWorkerPool implements RunDispatcher {
   private async feedSearch(
     run: RunRecord,
     serviceId: number,
+    settings: CrawlSettings,
     execution: CrawlExecution,
     crawlEnding: { state: RunStateId; message: string },
   ): Promise<{ state: RunStateId; message: string }> {
@@ -243,9 +250,13 @@ export class RunWorkerPool implements RunDispatcher {
       return crawlEnding;
     const bundleFile = path.join(this.deps.artifacts.folderFor(run.id), ArtifactFile.objects);
     try {
+      const scope = new CrawlScope(settings);
       const summary = await this.deps.searchFeed!.feed(run, serviceId, bundleFile, {
-        ...outcomes,
-        complete: execution.outcome === 'completed',
+        gone: outcomes.gone,
+        failed: outcomes.failed,
+        // A run that could not fetch its seeds (site down, robots.txt unavailable) removes nothing it did not see.
+        complete: execution.outcome === 'completed' && outcomes.seedsFetched,
+        owns: (url) => ownedBy(scope, url),
       });
       return { state, message: `${crawled}; ${summary}` };
     } catch (error) {
@@ -279,4 +290,20 @@ export class RunWorkerPool implements RunDispatcher {
   ): void {
     this.deps.runs.finish(runId, state, this.deps.clock.nowMicros(), artifacts, message);
   }
+}
+
+/**
+ * Whether an indexed URL belongs to the site a run crawls: its host or allow patterns, whatever
+ * the file type. A URL the run's deny patterns exclude may belong to another setting feeding the
+ * same search service, so it is not counted as this run's.
+ */
+function ownedBy(scope: CrawlScope, url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const reason = scope.check(parsed);
+  return reason === undefined || reason === 'file_type';
 }

@@ -574,6 +574,12 @@ describe('HTTP rules and documentation', () => {
     assert.deepEqual(String(settings.headers.allow).split(/,\s*/).sort(), ['DELETE', 'GET', 'HEAD', 'PUT']);
   });
 
+  test('without the token a wrong method is 401 and reveals no Allow header', async () => {
+    const response = await kumo.inject({ method: 'PATCH', url: `${ADMIN}/contracts` });
+    assertNg(response, 401);
+    assert.equal(response.headers.allow, undefined);
+  });
+
   test('only JSON is served (406 for another Accept)', async () => {
     const response = await kumo.inject({
       method: 'GET',

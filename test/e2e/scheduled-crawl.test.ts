@@ -32,8 +32,12 @@ class MovableClock implements Clock {
 }
 
 /** A small site whose pages the test edits between runs. */
-function startSite(pages: Map<string, string>): Promise<Server> {
+function startSite(pages: Map<string, string>, outage: { down: boolean }): Promise<Server> {
   const server = createServer((request, response) => {
+    if (outage.down) {
+      response.writeHead(503, { 'content-type': 'text/html' }).end('<title>maintenance</title>');
+      return;
+    }
     const body = pages.get(request.url ?? '/');
     if (body === undefined) {
       response.writeHead(404, { 'content-type': 'text/html' }).end('<title>not found</title>');
@@ -92,6 +96,7 @@ function startReceiver(received: ReceivedEvent[]): Promise<Server> {
 
 const clock = new MovableClock();
 const pages = new Map<string, string>();
+const outage = { down: false };
 const received: ReceivedEvent[] = [];
 let site: Server;
 let receiver: Server;
@@ -102,7 +107,7 @@ const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'ap
 const GROUP = '/admin/v1/contracts/1/servicegroups/1';
 
 before(async () => {
-  site = await startSite(pages);
+  site = await startSite(pages, outage);
   receiver = await startReceiver(received);
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   pages.set('/', page('Home', 'welcome to the riverside bakery', ['/bread.html', '/cakes.html']));
@@ -278,6 +283,24 @@ test('a scheduled setting crawls at its slot, feeds search, follows site changes
     assert.equal(delivery.attempts, 3);
     assert.equal(delivery.last_status_code, 200);
   }
+
+  // The site is down for a run (started now by the operator): the run ends normally, but having
+  // reached none of its pages it removes none of them.
+  outage.down = true;
+  const runNow = await kumo.inject({
+    method: 'POST',
+    url: `${GROUP}/service_settings/${settingId}/run`,
+    headers: { authorization: ADMIN.authorization },
+  });
+  assert.equal(runNow.statusCode, 200, runNow.body);
+  await pollUntil('the run during the outage to finish', async () => {
+    const list = await histories(settingId);
+    return list.length === 3 ? list : undefined;
+  });
+  outage.down = false;
+  assert.deepEqual(await search('riverside'), ['/']);
+  assert.deepEqual(await search('rye'), ['/bread.html']);
+  assert.deepEqual(await search('cinnamon'), ['/pies.html']);
 });
 
 test('an instant crawl signals crawl.started and crawl.finished with its request id', async () => {

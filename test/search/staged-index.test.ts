@@ -244,6 +244,22 @@ describe('SearchIndex staging', () => {
     }
   });
 
+  test('a page one run changes while another run removes it stays removed, and searches still work', () => {
+    // Two settings feed this index: run-2 stages a new version of a page, run-1 removes that page.
+    index.stage('run-2', [changedNew]);
+    index.stage('run-1', []);
+    index.applyStaged('run-1', (url) => url === changedOld.url);
+    index.applyStaged('run-2', () => false);
+    for (const view of [index, other]) {
+      assert.deepEqual(urls(view, 'narwhal'), []);
+      assert.deepEqual(urls(view, 'walrus'), []);
+      assert.deepEqual(sortedUrls(view, EVERYWHERE), [kept.url]);
+    }
+    index.close();
+    index = new SearchIndex(file);
+    assert.deepEqual(urls(index, 'narwhal'), []);
+  });
+
   test('many runs in a row (merges included) keep one hit per page on both connections', () => {
     for (let run = 1; run <= 24; run += 1) {
       const version = doc('changed', `walrus version${run}`);
@@ -311,6 +327,7 @@ const URLS = {
   failed: `${SITE}/flaky.html`,
   gone: `${SITE}/removed.html`,
   unreached: `${SITE}/unreached.html`,
+  otherSite: 'https://blog.example.org/post.html',
   redirected: `${SITE}/old-address.html`,
   redirectTarget: `${SITE}/new-address.html`,
 };
@@ -336,12 +353,15 @@ const PREVIOUS: IndexedDocument[] = [
   { url: URLS.failed, title: 'Flaky page', description: '', body: `lynx ${EVERYWHERE}` },
   { url: URLS.gone, title: 'Removed page', description: '', body: `tapir ${EVERYWHERE}` },
   { url: URLS.unreached, title: 'Unreached page', description: '', body: `okapi ${EVERYWHERE}` },
+  { url: URLS.otherSite, title: 'Another site', description: '', body: 'wombat' },
 ];
 
 const outcomes = (complete: boolean): RunPageOutcomes => ({
   gone: new Set([URLS.gone]),
   failed: new Set([URLS.failed]),
   complete,
+  // The crawled site; another site fed into the same search service is not this run's to remove.
+  owns: (url) => url.startsWith(SITE),
 });
 
 describe('applyRunToIndex', () => {
@@ -379,6 +399,7 @@ describe('applyRunToIndex', () => {
     assert.deepEqual(urls(index, 'ibex'), [], 'a page now marked noindex is removed');
     assert.deepEqual(urls(index, 'tapir'), [], 'a page that answered 404 is removed');
     assert.deepEqual(urls(index, 'okapi'), [], 'a page the complete run did not reach is removed');
+    assert.deepEqual(urls(index, 'wombat'), [URLS.otherSite], 'a page of another site stays');
     assert.deepEqual(
       urls(index, 'lynx'),
       [URLS.failed],
@@ -388,7 +409,7 @@ describe('applyRunToIndex', () => {
       sortedUrls(index, EVERYWHERE),
       [URLS.added, URLS.changed, URLS.failed, URLS.redirectTarget].sort(),
     );
-    assert.equal(index.documentCount, 4);
+    assert.equal(index.documentCount, 5, "the four pages of the site and the other site's page");
 
     // The same bundle again: nothing changed, nothing removed, nothing re-indexed.
     const segments = index.snapshot().segments.map((loaded) => loaded.segment.id);
@@ -401,7 +422,7 @@ describe('applyRunToIndex', () => {
       index.snapshot().segments.map((loaded) => loaded.segment.id),
       segments,
     );
-    assert.equal(index.documentCount, 4);
+    assert.equal(index.documentCount, 5);
   });
 
   test('an incomplete run removes only gone and noindex pages', async () => {
@@ -414,7 +435,7 @@ describe('applyRunToIndex', () => {
     assert.deepEqual(urls(index, 'tapir'), []);
     assert.deepEqual(urls(index, 'okapi'), [URLS.unreached], 'a page an incomplete run did not reach stays');
     assert.deepEqual(urls(index, 'lynx'), [URLS.failed]);
-    assert.equal(index.documentCount, 5);
+    assert.equal(index.documentCount, 6);
   });
 
   test('a file that is not a gzip bundle throws and leaves the index untouched', async () => {

@@ -78,11 +78,15 @@ class TestClock implements Clock {
 class RecordingDispatcher implements RunDispatcher {
   pendingNotices = 0;
   readonly cancelled: number[] = [];
+  readonly ended: number[] = [];
   notifyPending(): void {
     this.pendingNotices += 1;
   }
   cancelRun(runId: number): void {
     this.cancelled.push(runId);
+  }
+  runEnded(runId: number): void {
+    this.ended.push(runId);
   }
 }
 
@@ -534,6 +538,7 @@ describe('ScheduledCrawlService: create, get, update and delete', () => {
 
     const cancelled = f.store.runs.getRun(pending!.id)!;
     assert.equal(cancelled.state, RunState.stoppedByCancel, 'a pending run ends at once');
+    assert.deepEqual(f.dispatcher.ended, [pending!.id], 'the end of the pending run is announced (webhooks)');
     assert.deepEqual(f.dispatcher.cancelled, [running!.id], 'a running run is stopped by its worker');
     assert.equal(f.store.runs.getRun(running!.id)!.isCancelRequest, true);
     assert.equal(f.service.get(f.tenant, pendingSetting.id), undefined);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { redactSetting } from '../../domain/redact-setting.js';
 import type { ScheduledCrawlService } from '../../service/scheduled-crawl-service.js';
 import type { ServiceSettingRecord } from '../../store/service-store.js';
 import { ApiError } from '../api-error.js';
@@ -66,7 +67,8 @@ export const scheduledCrawlerRoutes: FastifyPluginAsyncTypebox<ScheduledCrawlerR
   app.get(`${SETTING_PATH}/settings`, { schema: StoredSettingSchema }, async (request) => ({
     status: 'OK',
     message: 'crawler setting',
-    setting: settingOf(request.params).setting,
+    // The API has no key: stored passwords are never shown.
+    setting: redactSetting(settingOf(request.params).setting),
   }));
 
   app.get(`${SETTING_PATH}/schedule`, { schema: StoredScheduleSchema }, async (request) => ({

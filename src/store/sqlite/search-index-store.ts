@@ -204,6 +204,10 @@ export class SearchIndexStore {
       stagedRunKeys: db
         .prepare('SELECT DISTINCT staged_run FROM segments WHERE staged_run IS NOT NULL')
         .pluck(),
+      orphanedStaged: db.prepare(
+        `SELECT s.segment_id AS segmentId, s.ordinal FROM staged_documents s
+         WHERE s.run_key = ? AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = s.id)`,
+      ),
       publishSegments: db.prepare('UPDATE segments SET staged_run = NULL WHERE staged_run = ?'),
       dropStagedDocuments: db.prepare('DELETE FROM staged_documents WHERE run_key = ?'),
       dropStagedNewDocuments: db.prepare(
@@ -319,6 +323,11 @@ export class SearchIndexStore {
       oldSegmentId: number;
       oldOrdinal: number;
     }[];
+  }
+
+  /** Staged new versions of documents that were removed meanwhile (by another run or kumo index). */
+  orphanedStaged(runKey: string): { segmentId: number; ordinal: number }[] {
+    return this.statements.orphanedStaged.all(runKey) as { segmentId: number; ordinal: number }[];
   }
 
   /** Makes a staged run visible: replaced texts copied in, its segments loaded by searches. */

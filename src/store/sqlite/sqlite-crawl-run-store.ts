@@ -248,6 +248,16 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
       .run(nowMicros, runId);
   }
 
+  finishIfPending(runId: number, state: RunStateId, nowMicros: number, message: string): boolean {
+    const result = this.db
+      .prepare(
+        `UPDATE crawl_runs SET state = ?, end_us = ?, updated_us = ?, artifacts = '', message = ?,
+           start_us = COALESCE(start_us, ?) WHERE id = ? AND state = ${RunState.pending}`,
+      )
+      .run(state, nowMicros, nowMicros, message, nowMicros, runId);
+    return result.changes > 0;
+  }
+
   updateProgress(runId: number, crawled: number, total: number, nowMicros: number): void {
     this.db
       .prepare('UPDATE crawl_runs SET crawled_count = ?, total_count = ?, updated_us = ? WHERE id = ?')

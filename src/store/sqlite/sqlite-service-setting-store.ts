@@ -104,6 +104,10 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
       .run(slotMicros, id);
   }
 
+  known(id: number): boolean {
+    return this.db.prepare('SELECT 1 FROM service_settings WHERE id = ?').pluck().get(id) === 1;
+  }
+
   listScheduled(): ServiceSettingRecord[] {
     return this.db
       .prepare<[], Row>(
