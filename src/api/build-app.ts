@@ -12,9 +12,11 @@ import { KUMO_VERSION } from '../util/version.js';
 import { ApiError, ngBody } from './api-error.js';
 import type { DownloadSigner } from './download-signer.js';
 import { handleError } from './error-handler.js';
+import { answerClientError, answerFrameworkError } from './framework-errors.js';
 import { acceptsJson, acceptsJsonOrScript } from './hooks/accept-json.js';
 import { addDecimalPathIdCheck } from './hooks/decimal-path-ids.js';
 import { requestIdOf } from './hooks/request-id.js';
+import { addShuttingDownHook } from './hooks/shutting-down.js';
 import { MethodRegistry } from './method-not-allowed.js';
 import { createAdminAuth } from './routes/admin/admin-auth.js';
 import { adminRoutes } from './routes/admin/admin-routes.js';
@@ -63,11 +65,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Download strings and ids are well under 256 characters; a longer part is a 400, not a 414.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(compileValidator);
+  // Only JSON bodies are read: a text/plain body is a 415 like any other media type.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onRoute', addDecimalPathIdCheck);
+  addShuttingDownHook(app);
   app.setErrorHandler(handleError);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -122,9 +122,23 @@ export function parseQueryDatetime(raw: string): number | undefined {
   ) as [unknown, number, number, number, number, number, number, string, number, number];
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59)
     return undefined;
-  const utc = Date.UTC(y, mo - 1, d, h, mi, s);
+  const utc = utcMillis(y, mo - 1, d, h, mi, s);
   const check = new Date(utc);
   if (check.getUTCDate() !== d) return undefined;
   const offsetMs = (oh * 60 + om) * 60000 * (sign === '-' ? -1 : 1);
   return (utc - offsetMs) * 1000;
+}
+
+/** Date.UTC, but years 0–99 are those years, not 1900–1999 as Date.UTC reads them. */
+function utcMillis(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): number {
+  const date = new Date(Date.UTC(2000, month, day, hour, minute, second));
+  date.setUTCFullYear(year);
+  return date.getTime();
 }
