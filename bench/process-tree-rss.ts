@@ -27,13 +27,13 @@ export interface TreePeaks {
 }
 
 /** Bytes of a `Name:   1234 kB` line of a /proc file, 0 when absent (a zombie has no memory lines). */
-function kilobyteField(text: string, name: string): number {
+export function kilobyteField(text: string, name: string): number {
   const match = new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(text);
   return match ? Number(match[1]) * 1024 : 0;
 }
 
 /** A /proc file of a process that may exit between listing and reading; undefined once gone. */
-function readProcFile(pid: number, file: string): string | undefined {
+export function readProcFile(pid: number, file: string): string | undefined {
   try {
     return readFileSync(`/proc/${pid}/${file}`, 'utf8');
   } catch {

@@ -3,6 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import { withSecretRedaction } from '../security/log-redaction.js';
 import type { InstantCrawlService } from '../service/instant-crawl-service.js';
 import type { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import type { SearchServices } from '../service/search-services.js';
@@ -18,6 +19,7 @@ import { addDecimalPathIdCheck } from './hooks/decimal-path-ids.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { addShuttingDownHook } from './hooks/shutting-down.js';
 import { MethodRegistry } from './method-not-allowed.js';
+import { RateLimiter } from './rate-limiter.js';
 import { createAdminAuth } from './routes/admin/admin-auth.js';
 import { adminRoutes } from './routes/admin/admin-routes.js';
 import { downloadRoutes } from './routes/download-routes.js';
@@ -25,6 +27,9 @@ import { scheduledCrawlerRoutes } from './routes/scheduled-crawler-routes.js';
 import { scheduledDownloadRoutes } from './routes/scheduled-download-routes.js';
 import type { BrowserAvailability } from '../browser/chromium-launch.js';
 import { healthRoutes } from './routes/health-routes.js';
+import { METRICS_PATH, metricsRoutes } from './routes/metrics-routes.js';
+import type { HealthSources } from '../observability/health.js';
+import type { ServiceMetrics } from '../observability/service-metrics.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
 import { siteSearchRoutes } from './routes/site-search-routes.js';
 import { compileValidator } from './validator-compiler.js';
@@ -47,10 +52,14 @@ export interface AppDeps {
     instantCrawlerBasePath: string;
     crawlerBasePath: string;
     finderBasePath: string;
+    /** Instant crawl API requests a minute per API key (0 or unset: no limit). */
+    rateLimitPerMinute?: number;
   };
   logger?: FastifyServerOptions['logger'];
   /** Browser availability for the health check (screenshots, wait_type 2). */
   browserStatus?: () => BrowserAvailability | undefined;
+  /** GET /metrics and what it counts, and the health check's artifact folder and scheduler. */
+  observability?: { metrics: ServiceMetrics; health: HealthSources };
 }
 
 /** The management API (tenants, keys, crawl service settings, search services, webhooks). */
@@ -62,10 +71,13 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Builds the HTTP application without listening, so tests can call `app.inject()`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    // Credentials of requests and passwords of settings never reach a log line.
+    logger: withSecretRedaction(deps.logger),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
     frameworkErrors: answerFrameworkError,
+    // The shutting-down hook answers requests during a stop (NG body, Retry-After), not Fastify.
+    return503OnClosing: false,
     clientErrorHandler: answerClientError,
     requestIdHeader: false,
     // Download strings and ids are well under 256 characters; a longer part is a 400, not a 414.
@@ -80,6 +92,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  const metrics = deps.observability?.metrics;
+  if (metrics !== undefined) {
+    // By route template (never the raw URL, which would make a series per id); no route: unmatched.
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.is404 ? undefined : request.routeOptions.url;
+      metrics.recordRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    });
+  }
   app.setNotFoundHandler(async (request, reply) =>
     reply.code(404).send(ngBody(`no resource at ${request.method} ${request.url.split('?')[0]}`)),
   );
@@ -119,6 +139,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         timezone: deps.settings.timezone,
         methods,
         basePath: deps.settings.instantCrawlerBasePath,
+        rateLimiter: new RateLimiter({
+          perMinute: deps.settings.rateLimitPerMinute ?? 0,
+          nowMs: () => deps.clock.nowMicros() / 1000,
+        }),
       });
     },
     { prefix: deps.settings.instantCrawlerBasePath },
@@ -132,10 +156,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         services: deps.searchServices,
         methods,
         basePath: deps.settings.finderBasePath,
+        searchTimer: metrics,
       });
       await scope.register(healthRoutes, {
         storeHealthy: () => deps.store.ping() && deps.searchServices.healthy(),
         browserStatus: () => deps.browserStatus?.(),
+        sources: deps.observability?.health,
+        timezone: deps.settings.timezone,
         methods,
         basePath: deps.settings.finderBasePath,
       });
@@ -183,6 +210,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.settings.publicUrl,
     methods,
   });
-  methods.registerFallbacks(app, { [`${ADMIN_BASE_PATH}/`]: createAdminAuth(deps.adminToken) });
+  if (metrics !== undefined)
+    await app.register(metricsRoutes, { metrics, adminToken: deps.adminToken, methods });
+  methods.registerFallbacks(app, {
+    [`${ADMIN_BASE_PATH}/`]: createAdminAuth(deps.adminToken),
+    [METRICS_PATH]: createAdminAuth(deps.adminToken),
+  });
   return app;
 }

@@ -7,6 +7,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The tenant of the verified API key (instant crawl routes only). */
     tenant?: TenantRef;
+    /** The id of that API key (per-key rate limits). */
+    apiKeyId?: number;
   }
 }
 
@@ -34,6 +36,7 @@ export function createTenantAuth(apiKeys: ApiKeyStore) {
       }
     }
     request.tenant = { contractId: record.contractId, servicegroupId: record.servicegroupId };
+    request.apiKeyId = record.id;
   };
 }
 

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { rename, stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -31,6 +31,28 @@ export interface PackagedArtifact {
 }
 
 /**
+ * Writing a run's artifacts failed (disk full, the folder not writable). Its message is the run's
+ * 2040 message, which the tenant reads: it says which file and why, but names no server path.
+ */
+export class ArtifactWriteError extends Error {
+  override name = 'ArtifactWriteError';
+}
+
+/**
+ * A storage error's reason without the path Node puts into it: `ENOSPC: no space left on device`
+ * from `ENOSPC: no space left on device, write`, `EEXIST: file already exists` from
+ * `EEXIST: file already exists, mkdir '/var/lib/kumo/artifacts/12'`. Other errors keep their message.
+ */
+export function storageReason(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(error);
+  if (typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) && text.startsWith(`${code}: `)) {
+    return text.replace(/, \w+( '.*)?$/s, '');
+  }
+  return text;
+}
+
+/**
  * Writes the artifacts a run's collection flags ask for into `folder`, streaming from the run
  * store and the spool so memory does not depend on the run size. Each file is written under a
  * temporary name and renamed, so a reader never sees half a file.
@@ -47,10 +69,16 @@ export async function packageArtifacts(
   const write = async (name: ArtifactFileName, source: () => Readable, compressed = false): Promise<void> => {
     const target = path.join(folder, name);
     const temporary = `${target}.partial`;
-    if (compressed) await pipeline(source(), createWriteStream(temporary));
-    else await pipeline(source(), createGzip(), createWriteStream(temporary));
-    await rename(temporary, target);
-    written.push({ name, bytes: (await stat(target)).size });
+    try {
+      if (compressed) await pipeline(source(), createWriteStream(temporary));
+      else await pipeline(source(), createGzip(), createWriteStream(temporary));
+      await rename(temporary, target);
+      written.push({ name, bytes: (await stat(target)).size });
+    } catch (error) {
+      // A half-written file of a full disk would keep the space the service needs to go on.
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw new ArtifactWriteError(`writing ${name} failed: ${storageReason(error)}`, { cause: error });
+    }
   };
   if (settings.collectUrlList) {
     await write(ArtifactFile.urlList, () => csvStream(URL_LIST_COLUMNS, mapRows(store.rows(), timezone)));

@@ -3,6 +3,7 @@ import type { AddressPolicy } from '../net/address-policy.js';
 import type { BrowserPool } from './browser-pool.js';
 import { HostVerdicts } from './host-verdicts.js';
 import { RenderTab } from './render-tab.js';
+import { SubrequestFetcher } from './subrequest-fetcher.js';
 import {
   RenderFailure,
   type RenderedPage,
@@ -28,6 +29,8 @@ export class ChromiumRenderSession implements RenderSession {
   private idleTabs: RenderTab[] = [];
   private closed = false;
   private readonly verdicts: HostVerdicts;
+  /** Sub-requests over guarded connections; none when the policy allows every address. */
+  private readonly subrequests: SubrequestFetcher | undefined;
   private readonly tabsByPage = new WeakMap<Page, RenderTab>();
 
   constructor(
@@ -37,6 +40,9 @@ export class ChromiumRenderSession implements RenderSession {
     private readonly timing: RenderTiming,
   ) {
     this.verdicts = new HostVerdicts(addresses);
+    this.subrequests = addresses.allowsEverything
+      ? undefined
+      : new SubrequestFetcher(addresses, timing.pageTimeoutMs);
     pool.sessionOpened();
   }
 
@@ -66,6 +72,7 @@ export class ChromiumRenderSession implements RenderSession {
     const context = await this.context?.catch(() => undefined);
     this.context = undefined;
     await context?.close().catch(() => undefined);
+    await this.subrequests?.close().catch(() => undefined);
     this.pool.sessionClosed();
   }
 
@@ -131,7 +138,7 @@ export class ChromiumRenderSession implements RenderSession {
       if ((await tab.paused()) && tab.usable) return tab;
       void tab.close();
     }
-    const tab = await RenderTab.open(context, this.options, this.verdicts, this.timing);
+    const tab = await RenderTab.open(context, this.options, this.verdicts, this.subrequests, this.timing);
     this.tabsByPage.set(tab.page, tab);
     return tab;
   }

@@ -4,6 +4,7 @@ import { DOCUMENT_HEIGHT, NEXT_FRAMES, SERIALIZE_DOM } from './in-page-scripts.j
 import { NetworkIdleTracker } from './network-idle.js';
 import type { RenderedPage, RenderRequest, RenderTiming, SessionOptions } from './render-types.js';
 import { RequestInterceptor } from './request-interceptor.js';
+import type { SubrequestFetcher } from './subrequest-fetcher.js';
 
 /** Captures tried before a page counts as failed to render. */
 const CAPTURE_ATTEMPTS = 3;
@@ -37,6 +38,7 @@ export class RenderTab {
     private readonly cdp: CDPSession,
     private readonly options: SessionOptions,
     private readonly verdicts: HostVerdicts,
+    private readonly subrequests: SubrequestFetcher | undefined,
     private readonly timing: RenderTiming,
   ) {
     page.on('crash', () => {
@@ -52,12 +54,13 @@ export class RenderTab {
     context: BrowserContext,
     options: SessionOptions,
     verdicts: HostVerdicts,
+    subrequests: SubrequestFetcher | undefined,
     timing: RenderTiming,
   ): Promise<RenderTab> {
     const page = await context.newPage();
     try {
       const cdp = await context.newCDPSession(page);
-      return new RenderTab(page, cdp, options, verdicts, timing);
+      return new RenderTab(page, cdp, options, verdicts, subrequests, timing);
     } catch (error) {
       await page.close().catch(() => undefined);
       throw error;
@@ -77,6 +80,7 @@ export class RenderTab {
         authorizationFor: this.options.authorizationFor,
       },
       this.verdicts,
+      this.subrequests,
     );
     const network = new NetworkIdleTracker(this.page);
     const lost = new Promise<never>((_resolve, reject) => {

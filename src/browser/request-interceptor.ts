@@ -1,5 +1,6 @@
 import type { Request, Route } from 'playwright-core';
 import type { HostVerdicts } from './host-verdicts.js';
+import type { SubrequestFetcher } from './subrequest-fetcher.js';
 
 /** Response headers that described the wire encoding of a body the browser now gets decoded. */
 const WIRE_HEADERS = new Set([
@@ -22,7 +23,10 @@ export interface InterceptedDocument {
  * Every request of a rendered page passes here. The main document is answered with the response
  * the crawler already fetched; a later top-level navigation (a script redirect) is refused and
  * remembered, because which URLs are crawled is the crawler's decision; sub-requests are checked
- * against the address policy and get the crawl's credentials where they apply.
+ * against the address policy and get the crawl's credentials where they apply. Unless the policy
+ * allows every address, they are fetched by the SubrequestFetcher, whose connections are checked
+ * on the addresses actually connected to (the browser's or Playwright's own fetch would resolve
+ * the host again, after the check, and a rebinding DNS answer could slip through).
  */
 export class RequestInterceptor {
   readonly scriptNavigations: string[] = [];
@@ -32,6 +36,8 @@ export class RequestInterceptor {
   constructor(
     private readonly document: InterceptedDocument,
     private readonly verdicts: HostVerdicts,
+    /** Fetches sub-requests over guarded connections; undefined when every address is allowed. */
+    private readonly subrequests: SubrequestFetcher | undefined,
   ) {}
 
   /** Route handler; never throws (a route of a page closed meanwhile simply fails). */
@@ -64,8 +70,30 @@ export class RequestInterceptor {
     // Fetched hop by hop: a redirect goes back to the browser as a new request, checked here
     // again, so credentials never follow it to another host and no hop reaches a refused address.
     const headers = authorization === undefined ? request.headers() : { ...request.headers(), authorization };
-    const response = await route.fetch({ headers, maxRedirects: 0 });
-    return route.fulfill({ response });
+    if (this.subrequests === undefined || this.verdicts.allowsEverything) {
+      const response = await route.fetch({ headers, maxRedirects: 0 });
+      return route.fulfill({ response });
+    }
+    const cookie = await cookieHeaderFor(request, url);
+    const outcome = await this.subrequests.fetch({
+      url,
+      method: request.method(),
+      headers: cookie === undefined || 'cookie' in headers ? headers : { ...headers, cookie },
+      body: request.postDataBuffer(),
+    });
+    switch (outcome.kind) {
+      case 'response':
+        return route.fulfill({
+          status: outcome.status,
+          headers: servedHeaders(outcome.headers),
+          body: outcome.body,
+        });
+      case 'refused':
+        this.blockedRequests.push(`${request.url()}: ${outcome.reason}`);
+        return route.abort('blockedbyclient');
+      case 'failed':
+        return route.abort(outcome.timedOut ? 'timedout' : 'failed');
+    }
   }
 
   private isTopNavigation(request: Request): boolean {
@@ -76,6 +104,20 @@ export class RequestInterceptor {
     } catch {
       return false; // a request without a frame (a service worker's) is no page navigation
     }
+  }
+}
+
+/**
+ * The Cookie header the browser would send: its provisional request headers leave cookies out
+ * (the network stack adds them later), and this request never reaches that stack.
+ */
+async function cookieHeaderFor(request: Request, url: URL): Promise<string | undefined> {
+  try {
+    const cookies = await request.frame().page().context().cookies(url.href);
+    if (cookies.length === 0) return undefined;
+    return cookies.map(({ name, value }) => `${name}=${value}`).join('; ');
+  } catch {
+    return undefined; // a request without a frame (a service worker's) carries no page cookies
   }
 }
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../service/api-key-codec.js';
-import { ensureDataDir } from '../service/data-dir.js';
+import { ensureDataDir, loadSecretKey } from '../service/data-dir.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { systemClock } from '../util/clock.js';
@@ -65,7 +65,10 @@ export async function adminCommand(
       limit: { type: 'string' },
     },
   });
-  const store = openSqliteServiceStore(ensureDataDir(config.dataDir).database);
+  const paths = ensureDataDir(config.dataDir);
+  const store = openSqliteServiceStore(paths.database, {
+    secretKey: loadSecretKey(config.secretKey, paths.secretKey),
+  });
   try {
     const handler = HANDLERS[`${resource ?? ''} ${action ?? ''}`];
     if (!handler) throw new UsageError(ADMIN_USAGE);

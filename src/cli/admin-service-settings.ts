@@ -1,3 +1,4 @@
+import { redactSetting, restoreRedactedPasswords } from '../domain/redact-setting.js';
 import { readFileSync } from 'node:fs';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import { type FieldError, InvalidInputError } from '../domain/field-error.js';
@@ -57,7 +58,8 @@ export const SERVICE_SETTING_HANDLERS: Record<string, (context: AdminContext) =>
     const view = {
       id: setting.id,
       name: setting.name,
-      setting: setting.setting,
+      // Passwords stay out of terminals and their scrollback; `setting update` keeps them.
+      setting: redactSetting(setting.setting),
       schedule: setting.schedule,
       service_id: setting.searchServiceId,
       next_run_datetime: next === undefined ? null : formatApiTimestamp(next, timezone),
@@ -67,7 +69,11 @@ export const SERVICE_SETTING_HANDLERS: Record<string, (context: AdminContext) =>
   'setting update': (context) => {
     const { store, values, positionals, print } = context;
     const existing = requiredSetting(store, positionals[0]);
-    const input = readSettingFile(values.config, values.name, existing.name);
+    const read = readSettingFile(values.config, values.name, existing.name);
+    // A file made from `setting show` carries ******** for the stored passwords: they are kept.
+    const restored = restoreRedactedPasswords(read.setting, existing.setting, 'setting');
+    if (restored.errors.length > 0) throw fieldUsageError('the crawl service setting', restored.errors);
+    const input = { ...read, setting: restored.setting };
     fieldErrorsAsUsage(() => scheduledCrawl(context).update(existing, input));
     print(`crawl service setting ${existing.id} replaced`);
   },

@@ -99,11 +99,11 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const progress = new ProgressReporter(process.stderr);
-  const fetcher = createUndiciFetcher();
-  // main.ts allows private networks for kumo crawl: intranet and localhost sites are the point.
-  const browser = rendersPages(settings)
-    ? createRenderer(config, new AddressPolicy(config.allowPrivateNetworks))
-    : undefined;
+  // main.ts allows private networks for kumo crawl by default: intranet and localhost sites are
+  // the point on the user's own machine. The policy still applies when the config narrows it.
+  const addresses = new AddressPolicy(config.allowPrivateNetworks);
+  const fetcher = createUndiciFetcher({ addresses });
+  const browser = rendersPages(settings) ? createRenderer(config, addresses) : undefined;
   try {
     const started = systemClock.nowMicros();
     const execution = await executeCrawl(

@@ -8,7 +8,7 @@ import { isActiveState } from '../domain/run-states.js';
 import { BundleReadError, bundleDocuments } from '../search/bundle-documents.js';
 import { BatchIndexer } from '../search/batch-indexer.js';
 import { SearchIndex } from '../search/search-index.js';
-import { dataPaths, ensureDataDir, searchIndexFile } from '../service/data-dir.js';
+import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../service/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { UsageError } from './usage-error.js';
 
@@ -101,7 +101,9 @@ function runBundle(config: KumoConfig, serviceId: number, raw: string): string {
     throw new UsageError(`--run: expected a positive whole number, got "${raw}"`);
   const paths = dataPaths(config.dataDir);
   if (!existsSync(paths.database)) throw new UsageError(`no service data in ${paths.root}`);
-  const store = openSqliteServiceStore(paths.database);
+  const store = openSqliteServiceStore(paths.database, {
+    secretKey: loadSecretKey(config.secretKey, paths.secretKey),
+  });
   try {
     const service = store.searchServices.get(serviceId);
     if (service === undefined) throw new UsageError(`--service: no search service ${serviceId}`);

@@ -33,7 +33,8 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   // kumo crawl runs on the user's own machine, where crawling private addresses is the point.
-  const config = loadConfig(undefined, command === 'crawl' ? { allowPrivateNetworks: true } : {});
+  // (KUMO_ALLOW_PRIVATE_NETWORKS, set in the environment or the config file, still narrows it.)
+  const config = loadConfig(undefined, {}, command === 'crawl' ? { allowPrivateNetworks: true } : {});
   switch (command) {
     case 'serve':
       return serveCommand(config);

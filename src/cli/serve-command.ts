@@ -1,5 +1,5 @@
 import type { KumoConfig } from '../config/config.js';
-import { startService } from '../service/kumo-service.js';
+import { type RunningService, startService } from '../service/kumo-service.js';
 
 /** `kumo serve`: runs every API group on one port until SIGINT / SIGTERM. */
 export async function serveCommand(config: KumoConfig): Promise<number> {
@@ -26,14 +26,50 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
         `  curl -H "Authorization: Bearer <token>" ${config.publicUrl}/admin/v1/contracts\n\n`,
     );
   }
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      process.stdout.write(`kumo serve: ${signal} received, stopping; running crawls resume at next start\n`);
-      resolve();
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
-  await service.close();
-  return 0;
+  process.stdout.write(
+    `kumo serve: ${signal} received, stopping: requests answer 503, running crawls drain ` +
+      `(at most ${SHUTDOWN_BOUND_SECONDS} s) and resume at next start\n`,
+  );
+  return stopService(service);
+}
+
+/** The stop is bounded: the pool drains 10 s, then aborted pages unwind a few seconds more. */
+const SHUTDOWN_BOUND_SECONDS = 30;
+/** After the stop, how long a handle left open (a stray socket or timer) may keep the process. */
+const EXIT_GRACE_MS = 5000;
+
+/**
+ * Closes the service. A second signal, or a stop taking longer than SHUTDOWN_BOUND_SECONDS, ends
+ * the process at once: running crawls are then in the state a crash leaves them in, and resume
+ * at the next start as well.
+ */
+async function stopService(service: RunningService): Promise<number> {
+  const forced = new Promise<number>((resolve) => {
+    const now = (signal: string) => {
+      process.stderr.write(`kumo serve: ${signal} received again, exiting without waiting for the drain\n`);
+      resolve(1);
+    };
+    process.once('SIGINT', () => now('SIGINT'));
+    process.once('SIGTERM', () => now('SIGTERM'));
+    setTimeout(() => {
+      process.stderr.write(`kumo serve: the stop took longer than ${SHUTDOWN_BOUND_SECONDS} s, exiting\n`);
+      resolve(1);
+    }, SHUTDOWN_BOUND_SECONDS * 1000).unref();
+  });
+  const closed = service.close().then(
+    () => 0,
+    (error: unknown) => {
+      process.stderr.write(`kumo serve: the stop failed: ${(error as Error).stack ?? String(error)}\n`);
+      return 1;
+    },
+  );
+  const code = await Promise.race([closed, forced]);
+  if (code === 0) process.stdout.write('kumo serve: stopped\n');
+  // Nothing should be left running; if something is, it may not hold the process (or its restart).
+  setTimeout(() => process.exit(code), code === 0 ? EXIT_GRACE_MS : 0).unref();
+  return code;
 }

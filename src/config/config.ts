@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import ipaddr from 'ipaddr.js';
+import { decodeSecretKey } from '../security/secret-box.js';
 
 /** Every service setting, read once at start from the environment and an optional JSON file. */
 export interface KumoConfig {
@@ -31,6 +33,9 @@ export interface KumoConfig {
   webhookBackoffSeconds: number[];
   webhookTimeoutSeconds: number;
   schedulerIntervalSeconds: number;
+  secretKey: string | undefined;
+  rateLimitPerMinute: number;
+  maxActiveRunsPerTenant: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -110,8 +115,7 @@ const privateNetworks: Parser<boolean | string[]> = (raw, name) => {
   if (value === 'false' || value === '0' || value === '') return false;
   const ranges = raw.split(',').map((part) => part.trim());
   for (const range of ranges) {
-    if (!/^[0-9a-fA-F:.]+\/\d{1,3}$/.test(range))
-      throw new ConfigError(`${name}: "${range}" is not a CIDR range`);
+    if (!ipaddr.isValidCIDR(range)) throw new ConfigError(`${name}: "${range}" is not a CIDR range`);
   }
   return ranges;
 };
@@ -320,6 +324,32 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     parse: seconds(0.05, 60),
     fallback: 15,
   },
+  {
+    key: 'secretKey',
+    env: 'KUMO_SECRET_KEY',
+    doc: 'key encrypting webhook secrets and crawl passwords at rest: 32 bytes as 64 hex digits or base64 (generated into the data dir when unset)',
+    parse: (raw, name) => {
+      if (raw.trim() === '') return undefined;
+      if (decodeSecretKey(raw) === undefined)
+        throw new ConfigError(`${name}: expected 32 bytes as 64 hex digits or base64`);
+      return raw.trim();
+    },
+    fallback: undefined,
+  },
+  {
+    key: 'rateLimitPerMinute',
+    env: 'KUMO_RATE_LIMIT_PER_MINUTE',
+    doc: 'instant crawl API requests a minute per API key, also the burst; over it 429 with Retry-After (per process; 0 = no limit)',
+    parse: integer(0, 1_000_000),
+    fallback: 120,
+  },
+  {
+    key: 'maxActiveRunsPerTenant',
+    env: 'KUMO_MAX_ACTIVE_RUNS_PER_TENANT',
+    doc: 'pending + running crawls (instant and scheduled) a service group may have when it requests an instant crawl; over it 429 (0 = no limit)',
+    parse: integer(0, 1_000_000),
+    fallback: 10,
+  },
 ];
 
 /** The documented settings, for `kumo config` and docs/operations.md. */
@@ -343,6 +373,8 @@ export function describeSettings(): { env: string; doc: string; fallback: string
 export function loadConfig(
   env: NodeJS.ProcessEnv = process.env,
   overrides: Partial<KumoConfig> = {},
+  /** Defaults of one command that differ from the service's; the environment and file still win. */
+  defaults: Partial<KumoConfig> = {},
 ): KumoConfig {
   const fileValues = readConfigFile(env.KUMO_CONFIG_FILE);
   const config: Partial<KumoConfig> = {};
@@ -353,6 +385,8 @@ export function loadConfig(
       target[spec.key] = overrides[spec.key];
     } else if (raw !== undefined) {
       target[spec.key] = spec.parse(raw, spec.env);
+    } else if (spec.key in defaults) {
+      target[spec.key] = defaults[spec.key];
     } else {
       target[spec.key] = typeof spec.fallback === 'function' ? spec.fallback(config) : spec.fallback;
     }

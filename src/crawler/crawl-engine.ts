@@ -10,9 +10,9 @@ import { CredentialRules } from './credential-rules.js';
 import { HostPacer } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { IdentityCache } from './identity-cache.js';
-import { type FetchLimits, fetchPage, type PageFetchPolicy } from './page-fetch.js';
+import { type FetchLimits, fetchPage, type PageFetchPolicy, type PageFetchResult } from './page-fetch.js';
 import { recordPage } from './page-record.js';
-import { type RenderContext, renderFetchedPage } from './page-rendering.js';
+import { type RenderContext, type RenderOutcome, renderFetchedPage } from './page-rendering.js';
 import { RobotsRules } from './robots-rules.js';
 import { CrawlScope } from './scope.js';
 import { fetchUrlOf, fingerprintOf, identityOf, seedUrlOf } from './url-identity.js';
@@ -29,6 +29,20 @@ export interface CrawlEngineDeps {
   timezone: string;
   /** Chromium, for runs with a screenshot or wait_type 2; without it such runs fail at start. */
   renderer?: PageRenderer;
+  /** Told of every page crawled (metrics); must not throw. */
+  observer?: CrawlObserver;
+}
+
+/** Watches a crawl's pages (the service's metrics count pages fetched and failures by kind). */
+export interface CrawlObserver {
+  /**
+   * A page was crawled and its URL row stored, failed or not. Pages excluded by content type,
+   * skipped by robots.txt, or cut short by a cancel or the execution timeout are not reported.
+   */
+  pageFetched(
+    result: Exclude<PageFetchResult, { kind: 'excluded' }>,
+    rendering: RenderOutcome | undefined,
+  ): void;
 }
 
 export interface CrawlControl {
@@ -241,6 +255,7 @@ class CrawlLoop {
     for (const identity of recorded.discoveredIdentities) this.knownIdentities.add(identity);
     this.progress.crawled += 1;
     this.progress.total += added;
+    this.deps.observer?.pageFetched(result, rendering);
     this.reportProgress();
   }
 

@@ -3,7 +3,14 @@
  * branches on `kind` and `retryable`, never on message text.
  */
 export type FetchFailureKind =
-  'network' | 'timeout' | 'too_large' | 'too_many_redirects' | 'cancelled' | 'bad_response';
+  | 'network'
+  | 'timeout'
+  | 'too_large'
+  | 'too_many_redirects'
+  | 'cancelled'
+  | 'bad_response'
+  /** The address policy refused the host's address (KUMO_ALLOW_PRIVATE_NETWORKS): never sent, never retried. */
+  | 'address_refused';
 
 const RETRYABLE: ReadonlySet<FetchFailureKind> = new Set(['network', 'timeout']);
 

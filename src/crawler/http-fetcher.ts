@@ -1,5 +1,7 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Agent, request, errors as undiciErrors } from 'undici';
+import type { AddressGuard } from '../net/address-policy.js';
+import { addressRefusalOf, guardedConnector } from '../net/guarded-connector.js';
 import { FetchFailure } from './fetch-errors.js';
 
 /** One HTTP exchange, no redirects followed: the engine owns redirect, scope and auth rules. */
@@ -29,6 +31,13 @@ export interface UndiciFetcherOptions {
   keepAliveTimeoutMs?: number;
   /** Connections per origin. */
   connectionsPerOrigin?: number;
+  /**
+   * The address policy (AddressPolicy), applied when connecting, on the addresses actually
+   * connected to: every hop (redirect targets and robots.txt included) to a refused address fails
+   * with a non-retryable `address_refused` FetchFailure before any request is sent. Absent: every
+   * address may be reached (tests and tools only; the service and the CLI always pass one).
+   */
+  addresses?: AddressGuard;
 }
 
 /** HttpFetcher over undici's connection pool. */
@@ -37,6 +46,7 @@ export function createUndiciFetcher(options: UndiciFetcherOptions = {}): HttpFet
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
     connections: options.connectionsPerOrigin ?? 64,
     pipelining: 1,
+    ...(options.addresses !== undefined && { connect: guardedConnector(options.addresses) }),
   });
   return {
     async fetchHop(hop) {
@@ -128,6 +138,9 @@ function decodeContent(body: Buffer, encoding: string | undefined, maxBytes: num
 
 function classifyError(error: unknown, signal: AbortSignal): FetchFailure {
   if (error instanceof FetchFailure) return error;
+  const refusal = addressRefusalOf(error);
+  if (refusal !== undefined)
+    return new FetchFailure('address_refused', `address refused: ${refusal.reason}`, { cause: error });
   if (signal.aborted) {
     const reason = signal.reason as { name?: string } | undefined;
     if (reason?.name === 'TimeoutError')

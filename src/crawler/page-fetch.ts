@@ -57,6 +57,8 @@ export type PageFetchResult =
  * Fetches one page with the rules of decisions.md: redirects followed hop by hop (each target
  * checked against scope and robots, credentials re-decided per host), a time limit for the whole
  * page, a body cap, and retries of network errors and 408/429/5xx with backoff and Retry-After.
+ * An address the fetcher's address policy refuses is a failure (`address_refused`) never retried;
+ * as a redirect target it is a redirect not followed.
  */
 export async function fetchPage(
   fetcher: HttpFetcher,
@@ -115,6 +117,16 @@ async function fetchOnce(
     try {
       response = await fetcher.fetchHop({ url: current.href, headers: policy.headersFor(current), signal });
     } catch (error) {
+      // A redirect target on a refused address is a redirect not followed, like one out of scope.
+      if (last !== undefined && error instanceof FetchFailure && error.kind === 'address_refused') {
+        return {
+          kind: 'response',
+          finalUrl: current.href,
+          ...last,
+          body: undefined,
+          refusedRedirect: `redirect target refused: ${error.message}`,
+        };
+      }
       return failed(error, current.href, last);
     }
     last = { status: response.status, headers: response.headers };

@@ -53,8 +53,8 @@ export function recordPage(
   const ok = fetched && rendering?.kind !== 'failed';
   const headerLength = headers['content-length'];
   const row: UrlRow = {
-    crawlUrl: entry.url,
-    lastUrl: result.finalUrl !== fetchedUrl ? result.finalUrl : null,
+    crawlUrl: withoutCredentials(entry.url),
+    lastUrl: result.finalUrl !== fetchedUrl ? withoutCredentials(result.finalUrl) : null,
     ok,
     crawlMicros,
     httpStatus: status,
@@ -150,6 +150,10 @@ function followLinks(
   for (const link of page.links) {
     const url = parseCrawlUrl(link.href, base);
     if (url === undefined) continue;
+    // Credentials written into a link (http://user:pass@host/) are neither followed nor recorded:
+    // a run's credentials come from its authorizations only.
+    url.username = '';
+    url.password = '';
     if (settings.collectLinkList) commit.links.push(linkRowOf(entry.url, url, link.text, link.rel));
     if (!followsAny || !followsByDepth || (link.nofollow && settings.obeyRobots)) continue;
     if (!settings.keepFragment) url.hash = '';
@@ -173,7 +177,7 @@ function resolveBase(baseHref: string | undefined, pageUrl: URL): URL {
 }
 
 function linkRowOf(sourceUrl: string, url: URL, text: string, rel: string): LinkRow {
-  return { sourceUrl, linkUrl: url.href, anchorText: text, rel };
+  return { sourceUrl: withoutCredentials(sourceUrl), linkUrl: url.href, anchorText: text, rel };
 }
 
 interface BundleInput {
@@ -205,13 +209,13 @@ function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
   if (!input.collectsSource && screenshot === undefined) return undefined;
   const url = new URL(entry.url);
   const meta = {
-    url: entry.url,
-    last_url: input.finalUrl !== input.fetchedUrl ? input.finalUrl : null,
+    url: withoutCredentials(entry.url),
+    last_url: input.finalUrl !== input.fetchedUrl ? withoutCredentials(input.finalUrl) : null,
     http_status: input.status,
-    headers: withoutCookies(input.headers),
+    headers: recordedHeaders(input.headers),
     crawl_datetime: formatApiTimestamp(crawlMicros, input.timezone),
     depth: entry.depth,
-    referrer: entry.referrer,
+    referrer: entry.referrer === null ? null : withoutCredentials(entry.referrer),
     title: page?.title ?? null,
     charset: input.charset ?? null,
     robots: page ? [...page.robotsDirectives] : [],
@@ -239,9 +243,38 @@ function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
   return files;
 }
 
-/** Cookies a site sets for the crawler are session material, not page facts: kept out of the bundle. */
-function withoutCookies(headers: Record<string, string>): Record<string, string> {
+/**
+ * Response headers kept out of meta.json: cookies a site sets for the crawler are session material,
+ * not page facts, and credential headers (a server reflecting the crawler's Authorization) would
+ * put the run's password into the bundle. meta.json holds response headers only: the request
+ * headers, with the run's Basic credentials, are never recorded.
+ */
+const UNRECORDED_HEADERS = ['set-cookie', 'set-cookie2', 'cookie', 'authorization', 'proxy-authorization'];
+/** Response headers whose value is a URL, written without the credentials it may carry. */
+const URL_HEADERS = ['location', 'content-location'];
+
+function recordedHeaders(headers: Record<string, string>): Record<string, string> {
   const copy = { ...headers };
-  delete copy['set-cookie'];
+  for (const name of UNRECORDED_HEADERS) delete copy[name];
+  for (const name of URL_HEADERS) {
+    const value = copy[name];
+    if (value !== undefined) copy[name] = withoutCredentials(value);
+  }
   return copy;
+}
+
+/** The URL without user name and password (`http://user:pass@host/` is written `http://host/`). */
+export function withoutCredentials(href: string): string {
+  if (!href.includes('@')) return href;
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    // Not absolute: only a network-path reference (//user:pass@host/) can carry credentials.
+    return href.replace(/^([\\/]{2})[^\\/?#]*@/, '$1');
+  }
+  if (url.username === '' && url.password === '') return href;
+  url.username = '';
+  url.password = '';
+  return url.href;
 }

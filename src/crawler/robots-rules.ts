@@ -64,6 +64,10 @@ export class RobotsRules {
     };
     const result = await fetchPage(this.fetcher, robotsUrl, robotsPolicy, limits, this.signal);
     if (result.kind === 'failed') {
+      // Nothing was sent: the page fetches are refused in turn and get failed rows saying why
+      // (disallowing would drop them without a row).
+      if (result.failure.kind === 'address_refused')
+        return allowAll(`not fetched (${result.failure.message})`);
       // A robots.txt larger than the cap is still an answer; anything else is "unreachable".
       return disallowAll(`unreachable (${result.failure.kind})`);
     }

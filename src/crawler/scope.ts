@@ -2,7 +2,13 @@ import type { CrawlSettings } from '../domain/crawl-settings.js';
 import { kindByExtension } from './file-kinds.js';
 
 /** Why a URL is outside a run; undefined when it is inside. */
-export type OutOfScopeReason = 'denied' | 'not_allowed' | 'file_type';
+export type OutOfScopeReason = 'too_long' | 'denied' | 'not_allowed' | 'file_type';
+
+/**
+ * Longer URLs are not followed: no real page needs one, and even a pattern that passed the
+ * safety check runs in time that grows with the URL (a crawler trap can grow URLs without end).
+ */
+export const MAX_URL_CHARS = 8192;
 
 /**
  * The URL rules of a run (decisions.md "Crawl settings"): explicit allow patterns, or the seed
@@ -17,6 +23,7 @@ export class CrawlScope {
 
   check(url: URL): OutOfScopeReason | undefined {
     const href = url.href;
+    if (href.length > MAX_URL_CHARS) return 'too_long';
     for (const pattern of this.settings.denyPatterns) if (pattern.test(href)) return 'denied';
     if (this.settings.allowPatterns.length > 0) {
       if (!this.settings.allowPatterns.some((pattern) => pattern.test(href))) return 'not_allowed';

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS } from './regex-safety.js';
 
 /** The contract allows null for every optional member; this keeps each declaration short. */
 const Nullable = <T extends ReturnType<typeof Type.Integer>>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -6,6 +7,11 @@ const flag = (description: string) =>
   Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Null()], { description }));
 const nullableString = (description: string, maxLength = 2048) =>
   Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()], { description }));
+
+/** Allow / deny patterns: each runs on every URL a crawl meets, so their number and size are capped. */
+const UrlPatterns = Type.Array(Type.String({ maxLength: MAX_URL_PATTERN_LENGTH }), {
+  maxItems: MAX_URL_PATTERNS,
+});
 
 export const CrawlFileSchema = Type.Object(
   {
@@ -64,13 +70,16 @@ export const InstantCrawlerSettingSchema = Type.Object(
       description: '1 to 100 absolute http(s) URLs',
     }),
     allow_urls_patterns: Type.Optional(
-      Type.Union([Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 100 }), Type.Null()], {
-        description: 'JavaScript regular expressions matched against absolute URLs; default: the seed hosts',
+      Type.Union([UrlPatterns, Type.Null()], {
+        description:
+          'JavaScript regular expressions matched against absolute URLs; default: the seed hosts. ' +
+          `At most ${MAX_URL_PATTERNS}, each at most ${MAX_URL_PATTERN_LENGTH} characters, without nested repetition`,
       }),
     ),
     deny_urls_patterns: Type.Optional(
-      Type.Union([Type.Array(Type.String({ maxLength: 1024 }), { maxItems: 100 }), Type.Null()], {
-        description: 'JavaScript regular expressions; deny wins over allow',
+      Type.Union([UrlPatterns, Type.Null()], {
+        description:
+          'JavaScript regular expressions; deny wins over allow; the same limits as allow_urls_patterns',
       }),
     ),
     documents_limit: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000_000 }))),

@@ -1,5 +1,6 @@
 import type { InstantCrawlerSetting } from './crawl-setting-schema.js';
 import type { FieldError } from './field-error.js';
+import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS, regexSafetyProblem } from './regex-safety.js';
 
 export const LATEST_SETTING_VERSION = '1';
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
@@ -43,8 +44,17 @@ export function checkCrawlSetting(setting: InstantCrawlerSetting, fieldPrefix = 
     if (reason) errors.push({ field: `${fieldPrefix}.seed_urls[${index}]`, reason });
   });
   for (const key of ['allow_urls_patterns', 'deny_urls_patterns'] as const) {
-    setting[key]?.forEach((pattern, index) => {
-      const reason = regexProblem(pattern);
+    const patterns = setting[key];
+    // The schema states both limits too; checked again for callers that skip it.
+    if (patterns && patterns.length > MAX_URL_PATTERNS) {
+      errors.push({ field: `${fieldPrefix}.${key}`, reason: `at most ${MAX_URL_PATTERNS} patterns` });
+      continue;
+    }
+    patterns?.forEach((pattern, index) => {
+      const reason =
+        pattern.length > MAX_URL_PATTERN_LENGTH
+          ? `must NOT have more than ${MAX_URL_PATTERN_LENGTH} characters`
+          : regexProblem(pattern);
       if (reason) errors.push({ field: `${fieldPrefix}.${key}[${index}]`, reason });
     });
   }
@@ -96,13 +106,14 @@ function httpUrlProblem(raw: string): string | undefined {
   return undefined;
 }
 
+/** A pattern that does not compile, or that could backtrack catastrophically on some URL. */
 function regexProblem(pattern: string): string | undefined {
   try {
     new RegExp(pattern);
-    return undefined;
   } catch (error) {
     return `invalid regular expression: ${(error as Error).message}`;
   }
+  return regexSafetyProblem(pattern);
 }
 
 const flagOn = (value: number | null | undefined, fallback: 0 | 1): boolean => (value ?? fallback) === 1;

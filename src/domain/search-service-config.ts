@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { FIELDS } from '../search/engine/fields.js';
 import type { FieldError } from './field-error.js';
+import { regexSafetyProblem } from './regex-safety.js';
 import { schemaFieldErrors } from './schema-errors.js';
 
 const MAX_RULES = 200;
@@ -98,13 +99,14 @@ export function checkSearchServiceConfig(config: SearchServiceConfig, prefix = '
   return errors;
 }
 
+/** Rules run on every indexed URL: a pattern must compile and must not backtrack catastrophically. */
 function patternProblem(pattern: string): string | undefined {
   try {
     new RegExp(pattern);
-    return undefined;
   } catch (error) {
     return `is not a valid regular expression (${(error as Error).message})`;
   }
+  return regexSafetyProblem(pattern);
 }
 
 function isOrigin(value: string): boolean {

@@ -13,6 +13,8 @@ export interface SchedulerLogger {
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private lastTickMicros: number | undefined;
+  /** performance.now() of the last successful tick: staleness is judged on it, not on the service clock. */
+  private lastTickMs: number | undefined;
 
   constructor(
     private readonly service: ScheduledCrawlService,
@@ -32,15 +34,26 @@ export class Scheduler {
     this.timer = undefined;
   }
 
-  /** For the health check: running, and when it last looked at the schedules. */
-  state(): { running: boolean; lastTickMicros: number | undefined } {
-    return { running: this.timer !== undefined, lastTickMicros: this.lastTickMicros };
+  /** For the health check: running, when it last looked at the schedules, and how often it looks. */
+  state(): {
+    running: boolean;
+    lastTickMicros: number | undefined;
+    sinceLastTickMs: number | undefined;
+    intervalMs: number;
+  } {
+    return {
+      running: this.timer !== undefined,
+      lastTickMicros: this.lastTickMicros,
+      sinceLastTickMs: this.lastTickMs === undefined ? undefined : performance.now() - this.lastTickMs,
+      intervalMs: this.intervalMs,
+    };
   }
 
   tick(): void {
     try {
       const report = this.service.tick();
       this.lastTickMicros = this.nowMicros();
+      this.lastTickMs = performance.now();
       for (const run of report.started)
         this.logger.info(
           { run_id: run.id, service_setting_id: run.serviceSettingId },

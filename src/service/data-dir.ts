@@ -13,6 +13,7 @@ export function dataPaths(dataDir: string) {
     search: path.join(root, 'search'),
     signingSecret: path.join(root, 'signing-secret'),
     adminToken: path.join(root, 'admin-token'),
+    secretKey: path.join(root, 'secret-key'),
     lock: path.join(root, 'serve.pid'),
   };
 }
@@ -33,6 +34,9 @@ export function loadSigningSecret(configured: string | undefined, file: string):
   writeFileSync(file, `${secret}\n`, { mode: 0o600 });
   return secret;
 }
+
+/** The key that encrypts stored secrets: KUMO_SECRET_KEY, or `<data>/secret-key` (see there). */
+export { loadSecretKey } from '../security/secret-key-file.js';
 
 /**
  * The management API token: configured (KUMO_ADMIN_TOKEN), or generated once into the data dir

@@ -47,16 +47,31 @@ export type DownloadLookup =
   | { kind: 'gone' }
   | { kind: 'ready'; run: RunRecord; file: ArtifactFileName };
 
+export interface InstantCrawlLimits {
+  /** Pending + running runs (instant and scheduled) a tenant may have when it requests another. */
+  maxActiveRunsPerTenant?: number;
+}
+
 /** The instant crawl use cases behind the HTTP routes. */
 export class InstantCrawlService {
   constructor(
     private readonly runs: CrawlRunStore,
     private readonly dispatcher: RunDispatcher,
     private readonly clock: Clock,
+    private readonly limits: InstantCrawlLimits = {},
   ) {}
 
+  /**
+   * Queues a run; throws ActiveRunLimitError when the tenant already has the most active runs
+   * (counted and inserted in one transaction, so concurrent requests cannot pass the cap).
+   */
   request(tenant: TenantRef, setting: InstantCrawlerSetting): RunRecord {
-    const run = this.runs.createInstantRun(tenant, setting, this.clock.nowMicros());
+    const run = this.runs.createInstantRun(
+      tenant,
+      setting,
+      this.clock.nowMicros(),
+      this.limits.maxActiveRunsPerTenant,
+    );
     this.dispatcher.notifyPending();
     return run;
   }

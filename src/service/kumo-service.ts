@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/build-app.js';
+import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
@@ -15,9 +16,17 @@ import { defaultUserAgent } from '../util/version.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
 import { bootstrapDemoTenant } from './bootstrap.js';
 import { Scheduler } from '../scheduler/scheduler.js';
+import { folderProblem } from '../observability/health.js';
+import { ServiceMetrics } from '../observability/service-metrics.js';
 import { RunEventPublisher } from '../webhooks/run-event-publisher.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
-import { acquireServeLock, ensureDataDir, loadAdminToken, loadSigningSecret } from './data-dir.js';
+import {
+  acquireServeLock,
+  ensureDataDir,
+  loadAdminToken,
+  loadSecretKey,
+  loadSigningSecret,
+} from './data-dir.js';
 import { InstantCrawlService } from './instant-crawl-service.js';
 import { ScheduledCrawlService } from './scheduled-crawl-service.js';
 import { SearchFeeder } from './search-feeder.js';
@@ -37,24 +46,42 @@ export interface RunningService {
   createdAdminToken: string | undefined;
   /** Whether screenshots and wait_type 2 can run (Chromium found and starting). */
   browserStatus(): BrowserAvailability;
+  /**
+   * Stops the service (SIGTERM): requests answer 503 at once, running crawls drain and stay 2020
+   * to resume at the next start, then the listener, store and lock are released. Calls after the
+   * first return the same promise.
+   */
   close(): Promise<void>;
 }
 
 const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 
+export interface StartServiceOptions {
+  /** Where log lines go instead of stdout (one JSON line per write; tests read them). */
+  logStream?: { write(line: string): void };
+}
+
 /** Starts `kumo serve`: store, bootstrap, worker pool, HTTP server, retention sweeps. */
-export async function startService(config: KumoConfig, clock: Clock = systemClock): Promise<RunningService> {
+export async function startService(
+  config: KumoConfig,
+  clock: Clock = systemClock,
+  options: StartServiceOptions = {},
+): Promise<RunningService> {
   const paths = ensureDataDir(config.dataDir);
   const releaseLock = acquireServeLock(paths.lock);
-  const store = openSqliteServiceStore(paths.database);
+  const store = openSqliteServiceStore(paths.database, {
+    secretKey: loadSecretKey(config.secretKey, paths.secretKey),
+  });
   const createdDemoKey = bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
   const artifacts = new LocalArtifactStore(paths.artifacts);
-  const fetcher = createUndiciFetcher();
-  const logger = { level: config.logLevel };
+  // One address policy for page fetches, redirects, robots.txt, rendered pages and webhooks.
+  const addresses = new AddressPolicy(config.allowPrivateNetworks);
+  const fetcher = createUndiciFetcher({ addresses });
+  const logger = { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) };
   let browserStatus: BrowserAvailability = await probeChromium(config.chromiumPath);
-  const browser = createRenderer(config, new AddressPolicy(config.allowPrivateNetworks), {
+  const browser = createRenderer(config, addresses, {
     launched: (version) => {
       browserStatus = { available: true, executablePath: config.chromiumPath, version };
     },
@@ -70,13 +97,22 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     cancelRun: (runId: number) => poolRef.current?.cancelRun(runId),
     runEnded: (runId: number) => poolRef.current?.runEnded(runId),
   };
-  const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock);
+  const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock, {
+    maxActiveRunsPerTenant: config.maxActiveRunsPerTenant > 0 ? config.maxActiveRunsPerTenant : undefined,
+  });
   const scheduledCrawl = new ScheduledCrawlService(store, dispatcher, clock, config.timezone);
   const searchLog: { current?: FastifyInstance } = {};
   const searchServices = new SearchServices(store.searchServices, config.dataDir, clock, (error) =>
     searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
   );
   const webhookRef: { current?: WebhookDispatcher } = {};
+  // One registry per instance (several services may run in one process); read by GET /metrics.
+  const metrics = new ServiceMetrics();
+  metrics.setSources({
+    runsByState: () => store.runs.countByState(),
+    pendingDeliveries: () => store.deliveries.countPending?.(),
+  });
+  const schedulerRef: { current?: Scheduler } = {};
   const app = await buildApp({
     store,
     instantCrawl,
@@ -93,9 +129,17 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
       instantCrawlerBasePath: config.instantCrawlerBasePath,
       crawlerBasePath: config.crawlerBasePath,
       finderBasePath: config.finderBasePath,
+      rateLimitPerMinute: config.rateLimitPerMinute,
     },
     logger,
     browserStatus: () => browserStatus,
+    observability: {
+      metrics,
+      health: {
+        blobStoreProblem: () => folderProblem(paths.artifacts),
+        scheduler: () => schedulerRef.current?.state(),
+      },
+    },
   });
   searchLog.current = app;
   if (browserStatus.available)
@@ -110,7 +154,7 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     userAgent,
     logger: app.log,
     // Webhook URLs are chosen by tenants: they may not aim the service at its own network.
-    addresses: new AddressPolicy(config.allowPrivateNetworks),
+    addresses,
   });
   webhookRef.current = webhooks;
   const events = new RunEventPublisher({
@@ -137,10 +181,12 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
       finished: (run) => events.publish('crawl.finished', run),
     },
     searchFeed: new SearchFeeder(store.serviceSettings, store.runs, searchServices),
+    observer: metrics.crawlObserver,
   });
   const scheduler = new Scheduler(scheduledCrawl, config.schedulerIntervalSeconds * 1000, app.log, () =>
     clock.nowMicros(),
   );
+  schedulerRef.current = scheduler;
 
   let sweepTimer: NodeJS.Timeout | undefined;
   const retentionDays = config.artifactRetentionDays;
@@ -159,7 +205,37 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
   pool.start();
   webhooks.start();
   scheduler.start();
-  let closed = false;
+  let closing: Promise<void> | undefined;
+  const shutDown = async (): Promise<void> => {
+    // First: from now on requests answer 503 with Retry-After (new connections while the listener
+    // is still open, and connections kept alive), so nothing starts new work during the drain.
+    markShuttingDown(app);
+    clearInterval(sweepTimer);
+    scheduler.stop();
+    // Running crawls drain while the listener answers those 503s: pages in flight finish and are
+    // stored (at most the pool's drain time, then they are aborted); the runs stay 2020 and resume
+    // at the next start.
+    await pool.stop();
+    // app.close() drops only connections idle at that moment; a response finishing during the
+    // stop would keep its kept-alive connection (and the stop) open until the client leaves.
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(reaper);
+    }
+    try {
+      await Promise.all([fetcher.close(), browser.pool.close(), webhooks.stop()]);
+    } finally {
+      // Whatever failed above, the store is closed and the lock released, so a restart can start.
+      try {
+        searchServices.close();
+        store.close();
+      } finally {
+        releaseLock();
+      }
+    }
+  };
   return {
     app,
     store,
@@ -169,23 +245,9 @@ export async function startService(config: KumoConfig, clock: Clock = systemCloc
     createdDemoKey,
     createdAdminToken: admin.created ? admin.token : undefined,
     browserStatus: () => browserStatus,
-    async close() {
-      if (closed) return;
-      closed = true;
-      clearInterval(sweepTimer);
-      scheduler.stop();
-      // app.close() drops only connections idle at that moment; a response finishing during the
-      // stop would keep its kept-alive connection (and the stop) open until the client leaves.
-      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
-      try {
-        await Promise.all([app.close(), pool.stop()]);
-      } finally {
-        clearInterval(reaper);
-      }
-      await Promise.all([fetcher.close(), browser.pool.close(), webhooks.stop()]);
-      searchServices.close();
-      store.close();
-      releaseLock();
+    close() {
+      closing ??= shutDown();
+      return closing;
     },
   };
 }

@@ -99,9 +99,32 @@ export interface HistoryQuery {
   limit: number;
 }
 
+/** Thrown by createInstantRun: the tenant already has `limit` pending or running runs. */
+export class ActiveRunLimitError extends Error {
+  override name = 'ActiveRunLimitError';
+
+  constructor(
+    readonly active: number,
+    readonly limit: number,
+  ) {
+    super(`the tenant already has ${active} pending or running crawls (at most ${limit})`);
+  }
+}
+
 export interface CrawlRunStore {
-  /** Stores an instant crawl request and its run, pending. */
-  createInstantRun(tenant: TenantRef, setting: InstantCrawlerSetting, nowMicros: number): RunRecord;
+  /**
+   * Stores an instant crawl request and its run, pending. With `maxActiveRuns`, the tenant's
+   * pending and running runs (instant and scheduled) are counted in the same transaction as the
+   * insert, and ActiveRunLimitError is thrown instead when there are that many already.
+   */
+  createInstantRun(
+    tenant: TenantRef,
+    setting: InstantCrawlerSetting,
+    nowMicros: number,
+    maxActiveRuns?: number,
+  ): RunRecord;
+  /** How many runs of the tenant (instant and scheduled) are pending or running. */
+  countActiveRuns(tenant: TenantRef): number;
   /**
    * Stores a pending run of a crawl service setting with a copy of its crawler setting, unless
    * a run of that setting is still pending or running: then undefined (never two at once).
@@ -123,6 +146,8 @@ export interface CrawlRunStore {
   claimNextPending(nowMicros: number): RunRecord | undefined;
   /** Runs left running by a process that stopped (to resume them). */
   listRunning(): RunRecord[];
+  /** How many runs are in each state (metrics); every state is present, 0 when none. */
+  countByState(): Record<RunStateId, number>;
   requestCancel(runId: number, nowMicros: number): void;
   /** Ends a run that is still pending (no artifact); false when a worker has claimed it meanwhile. */
   finishIfPending(runId: number, state: RunStateId, nowMicros: number, message: string): boolean;
@@ -255,6 +280,8 @@ export interface WebhookDeliveryStore {
   list(webhookId: number, limit: number): DeliveryRecord[];
   /** Queues a delivery again for now (whatever its state); false when there is none. */
   replay(id: number, nowMicros: number): boolean;
+  /** How many deliveries wait for an attempt or a retry (metrics); optional for wrappers. */
+  countPending?(): number;
 }
 
 export interface ServiceStore {

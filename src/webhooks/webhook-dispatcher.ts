@@ -1,5 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
+import type { AddressGuard } from '../net/address-policy.js';
+import { addressRefusalOf, guardedConnector } from '../net/guarded-connector.js';
 import type {
   AttemptOutcome,
   DeliveryRecord,
@@ -38,10 +40,12 @@ export interface WebhookDispatcherOptions {
   /** Longest sleep between queue reads, so deliveries queued by another process are noticed; default 5000. */
   pollIntervalMs?: number;
   /**
-   * Why a webhook host may not be reached (e.g. AddressPolicy.refusalOfHost), checked before each
-   * attempt so a tenant cannot aim requests at the service's private network; absent: no check.
+   * The address policy (an AddressPolicy), so a tenant cannot aim requests at the service's
+   * private network: refusalOfHost is checked before each attempt, and refusalOf (with lookup)
+   * when connecting, on the addresses actually connected to, so a DNS answer that changes
+   * between the two (rebinding) is refused too. Absent: no check.
    */
-  addresses?: { refusalOfHost(hostname: string): Promise<string | undefined> };
+  addresses?: { refusalOfHost(hostname: string): Promise<string | undefined> } & Partial<AddressGuard>;
 }
 
 const ERROR_MAX_CHARS = 200;
@@ -65,7 +69,16 @@ export class WebhookDispatcher {
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 5000);
     // A pool of its own, so webhook connections neither compete with the crawler's nor outlive stop().
-    this.agent = new Agent({ keepAliveTimeout: 4_000, connections: this.concurrency });
+    const addresses = options.addresses;
+    const guard =
+      addresses?.refusalOf !== undefined && addresses.lookup !== undefined
+        ? (addresses as AddressGuard)
+        : undefined;
+    this.agent = new Agent({
+      keepAliveTimeout: 4_000,
+      connections: this.concurrency,
+      ...(guard !== undefined && { connect: guardedConnector(guard) }),
+    });
   }
 
   start(): void {
@@ -220,6 +233,8 @@ export class WebhookDispatcher {
       }
       return { status: response.statusCode, error: `HTTP ${response.statusCode}` };
     } catch (error) {
+      const refusal = addressRefusalOf(error);
+      if (refusal !== undefined) return { status: null, error: shorten(`refused: ${refusal.reason}`) };
       if (signal.aborted) return { status: null, error: `timeout after ${timeoutMs / 1000} s` };
       return { status: null, error: describeError(error) };
     }

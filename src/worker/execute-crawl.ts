@@ -1,7 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ObjectSpool } from '../artifacts/object-spool.js';
-import { type PackagedArtifact, packageArtifacts } from '../artifacts/package-artifacts.js';
+import {
+  ArtifactWriteError,
+  type PackagedArtifact,
+  packageArtifacts,
+  storageReason,
+} from '../artifacts/package-artifacts.js';
 import {
   type CrawlControl,
   type CrawlEngineDeps,
@@ -77,7 +82,13 @@ export async function executeCrawl(
     const progress = store.progress();
     let artifacts: PackagedArtifact[] = [];
     if (packagesOn.has(outcome)) {
-      await mkdir(workspace.artifactFolder, { recursive: true });
+      try {
+        await mkdir(workspace.artifactFolder, { recursive: true });
+      } catch (error) {
+        throw new ArtifactWriteError(`creating the artifact folder failed: ${storageReason(error)}`, {
+          cause: error,
+        });
+      }
       artifacts = await packageArtifacts(store, spool, settings, workspace.artifactFolder, deps.timezone);
       if (options.pageOutcomes)
         return { outcome, progress, artifacts, pageOutcomes: pageOutcomesOf(store.rows(), settings) };

@@ -4,7 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PageRenderer } from '../browser/render-types.js';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import { ArtifactFile } from '../artifacts/artifact-files.js';
-import type { CrawlOutcome } from '../crawler/crawl-engine.js';
+import { ArtifactWriteError, storageReason } from '../artifacts/package-artifacts.js';
+import type { CrawlObserver, CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { HttpFetcher } from '../crawler/http-fetcher.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import { CrawlScope } from '../crawler/scope.js';
@@ -52,6 +53,8 @@ export interface WorkerPoolDeps {
   pollIntervalMs?: number;
   lifecycle?: RunLifecycleListener;
   searchFeed?: SearchFeed;
+  /** Told of every page the runs crawl (metrics). */
+  observer?: CrawlObserver;
 }
 
 /** How long a shutdown lets pages in flight finish before aborting them. */
@@ -135,11 +138,11 @@ export class RunWorkerPool implements RunDispatcher {
     const cancel = new AbortController();
     if (run.isCancelRequest) cancel.abort();
     const done = this.execute(run, cancel)
-      .catch((error: unknown) => {
-        this.deps.logger.error({ err: error, run_id: run.id }, 'run failed');
-        this.finish(run.id, RunState.troubled, [], `crawler failure: ${(error as Error).message}`);
-        this.notify('finished', run.id);
-      })
+      .catch((error: unknown) => this.fail(run, error))
+      // Nothing a run does may end the process: the other tenants' runs and requests go on.
+      .catch((error: unknown) =>
+        this.deps.logger.error({ err: error, run_id: run.id }, 'ending the run failed'),
+      )
       .finally(() => {
         this.active.delete(run.id);
         this.fill();
@@ -171,6 +174,7 @@ export class RunWorkerPool implements RunDispatcher {
         defaultUserAgent: deps.defaultUserAgent,
         timezone: deps.timezone,
         renderer: deps.renderer,
+        observer: deps.observer,
       },
       {
         cancelSignal: signal,
@@ -227,7 +231,41 @@ export class RunWorkerPool implements RunDispatcher {
       { run_id: run.id, state: ending.state, crawled: execution.progress.crawled },
       'run finished',
     );
-    await rm(workFolder, { recursive: true, force: true });
+    // The run has ended: a failure now must not turn it into 2040 (see fail()).
+    await rm(workFolder, { recursive: true, force: true }).catch((error: unknown) =>
+      deps.logger.warn({ err: error, run_id: run.id }, 'removing the working data of the run failed'),
+    );
+  }
+
+  /**
+   * A run that threw (a store or disk error, the browser missing) ends 2040 with the reason as its
+   * message, and its working data and partial artifacts are removed: a full disk gets its space
+   * back. When even that cannot be recorded (the service store itself fails) the run stays 2020
+   * and resumes at the next start; so does a run whose pages were aborted by a shutdown.
+   */
+  private async fail(run: RunRecord, error: unknown): Promise<void> {
+    const { deps } = this;
+    if (this.hardStop.signal.aborted) {
+      deps.logger.warn({ err: error, run_id: run.id }, 'run failed while stopping; it resumes at next start');
+      return;
+    }
+    deps.logger.error({ err: error, run_id: run.id }, 'run failed');
+    try {
+      this.finish(run.id, RunState.troubled, [], failureMessage(error));
+    } catch (storeError) {
+      deps.logger.error(
+        { err: storeError, run_id: run.id },
+        'recording the failed run failed; it stays running and resumes at next start',
+      );
+      return;
+    }
+    this.notify('finished', run.id);
+    await Promise.all([
+      rm(path.join(deps.workRoot, String(run.id)), { recursive: true, force: true }),
+      deps.artifacts.remove(run.id),
+    ]).catch((cleanupError: unknown) =>
+      deps.logger.warn({ err: cleanupError, run_id: run.id }, 'removing the data of the failed run failed'),
+    );
   }
 
   /**
@@ -290,6 +328,18 @@ export class RunWorkerPool implements RunDispatcher {
   ): void {
     this.deps.runs.finish(runId, state, this.deps.clock.nowMicros(), artifacts, message);
   }
+}
+
+/**
+ * The 2040 message of a run that threw. A storage error says what failed (ENOSPC, SQLITE_FULL,
+ * ...) without the server's paths, which the tenant has no business seeing.
+ */
+function failureMessage(error: unknown): string {
+  if (error instanceof ArtifactWriteError) return error.message;
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  if (typeof code === 'string' && /^(E[A-Z0-9]+|SQLITE_\w+)$/.test(code))
+    return `storage failure: ${storageReason(error)}`;
+  return `crawler failure: ${error instanceof Error ? error.message : String(error)}`;
 }
 
 /**

@@ -5,9 +5,10 @@
  * deliveries, 405s and the OpenAPI document.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { assertNg } from '../support/api-assertions.js';
+import { listenLocally, type LocalServer } from '../support/local-server.js';
 import {
   crawlerPathOf,
   type InjectResult,
@@ -23,7 +24,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 const SLOW_ANSWER_MS = 2000;
 
 let kumo: TestService;
-let slow: { server: Server; baseUrl: string };
+let slow: LocalServer;
 /** A tenant created through the API in `before`. */
 let tenant: { contractId: number; servicegroupId: number; path: string };
 /** Another tenant, created straight in the store. */
@@ -48,14 +49,11 @@ before(async () => {
 
 after(async () => {
   await kumo?.close();
-  if (slow) {
-    slow.server.closeAllConnections();
-    await new Promise<void>((resolve) => slow.server.close(() => resolve()));
-  }
+  await slow?.close();
 });
 
 /** A fixture site whose every page answers after SLOW_ANSWER_MS. */
-async function startSlowServer(): Promise<{ server: Server; baseUrl: string }> {
+async function startSlowServer(): Promise<LocalServer> {
   const server = createServer((_request, response) => {
     const timer = setTimeout(() => {
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -63,9 +61,7 @@ async function startSlowServer(): Promise<{ server: Server; baseUrl: string }> {
     }, SLOW_ANSWER_MS);
     response.on('close', () => clearTimeout(timer));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, baseUrl: `http://127.0.0.1:${port}` };
+  return listenLocally(server);
 }
 
 /** A call of the admin API; `token: null` sends no Authorization header. */
@@ -92,14 +88,6 @@ function assertOk(response: InjectResult): void {
   assert.equal(response.statusCode, 200, response.body);
   assert.equal(response.json?.status, 'OK', response.body);
   assert.equal(typeof response.json.message, 'string');
-}
-
-function assertNg(response: InjectResult, statusCode: number): void {
-  assert.equal(response.statusCode, statusCode, response.body);
-  assert.match(String(response.headers['content-type']), /^application\/json/);
-  assert.equal(response.json?.status, 'NG', response.body);
-  assert.equal(typeof response.json.message, 'string');
-  assert.notEqual(response.json.message, '');
 }
 
 /** A 400 whose errors name `field` exactly. */

@@ -4,29 +4,25 @@
  * graceful stop of the in-process service, once with SIGKILL of a `kumo serve` child process.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import {
-  crawlerPathOf,
   DEMO_TENANT,
   downloadArtifact,
   freePort,
   makeTempDir,
   parseCsv,
   pollUntil,
-  type RunView,
   startTestService,
   TEST_API_KEY,
   type TestService,
 } from '../support/service-harness.js';
+import { startServeProcess } from '../support/serve-process.js';
 import { startTrapServer, type TrapServer } from '../support/trap-server.js';
 
-const MAIN_JS = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const DEPTH_LIMIT = 6;
 /** Pages of /many/N, linking to N+1..N+5 (see trap-server.ts). */
 const MANY_MAX = 199;
@@ -44,7 +40,7 @@ const CRAWL_SETTING = (trap: TrapServer) => ({
 
 /** A fresh fixture server per test, so its hit counts belong to that test alone. */
 let trap: TrapServer;
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeEach(async () => {
   trap = await startTrapServer();
@@ -131,109 +127,35 @@ test('a graceful stop leaves the run running; the next start resumes it without 
   assert.deepEqual(refetched, [], 'every page is fetched exactly once');
 });
 
-interface ServeProcess {
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-function spawnServe(dataDir: string, port: number): ServeProcess {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('KUMO_')) env[name] = value;
-  const child = spawn(process.execPath, [MAIN_JS, 'serve'], {
-    env: {
-      ...env,
-      KUMO_DATA_DIR: dataDir,
-      KUMO_PORT: String(port),
-      KUMO_HOST: '127.0.0.1',
-      KUMO_BOOTSTRAP_API_KEY: TEST_API_KEY,
-      KUMO_ALLOW_PRIVATE_NETWORKS: 'true',
-      KUMO_LOG_LEVEL: 'silent',
-      KUMO_RETRY_BASE_DELAY_MS: '50',
-      KUMO_FETCH_TIMEOUT_SECONDS: '5',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, output: () => output };
-}
-
-async function waitListening(serve: ServeProcess): Promise<void> {
-  let exitCode: number | null | undefined;
-  void serve.exited.then((code) => {
-    exitCode = code;
-  });
-  await pollUntil('kumo serve to listen', () => {
-    if (exitCode !== undefined) throw new Error(`kumo serve exited (${exitCode}): ${serve.output()}`);
-    return serve.output().includes('listening on') ? true : undefined;
-  });
-}
-
-async function stopServe(serve: ServeProcess, signal: NodeJS.Signals): Promise<number | null> {
-  if (serve.child.exitCode === null && serve.child.signalCode === null) serve.child.kill(signal);
-  return serve.exited;
-}
+const SERVE_ENV = { KUMO_LOG_LEVEL: 'silent', KUMO_RETRY_BASE_DELAY_MS: '50' };
 
 test('after SIGKILL of kumo serve, the next start resumes the run and lists every page once', async () => {
   const dataDir = await makeTempDir('kumo-sigkill-');
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const crawler = `${baseUrl}${crawlerPathOf(DEMO_TENANT)}`;
-  const headers = { 'x-mf-apikey': TEST_API_KEY, 'content-type': 'application/json' };
   const expected = reachablePaths(DEPTH_LIMIT);
 
-  const first = spawnServe(dataDir, port);
-  cleanups.push(async () => void (await stopServe(first, 'SIGKILL')));
-  await waitListening(first);
-  const requested = await fetch(`${crawler}/request`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ setting: CRAWL_SETTING(trap) }),
-  });
-  assert.equal(requested.status, 200);
-  const id = ((await requested.json()) as { instant_crawl_request_id: number }).instant_crawl_request_id;
-
-  const statusOf = async (): Promise<RunView | undefined> => {
-    const response = await fetch(`${crawler}/statuses?instant_crawl_request_ids=${id}`, { headers });
-    const body = (await response.json()) as { crawl_status: RunView | Record<string, never> };
-    return 'instant_crawl_request_id' in body.crawl_status ? (body.crawl_status as RunView) : undefined;
-  };
+  const first = await startServeProcess({ dataDir, port, env: SERVE_ENV, cleanups });
+  const id = await first.requestCrawl(CRAWL_SETTING(trap));
   await pollUntil('5 pages crawled', async () => {
-    const status = await statusOf();
+    const status = await first.statusOf(id);
     return status !== undefined && status.crawled_url_count >= 5 ? status : undefined;
   });
-  assert.equal(await stopServe(first, 'SIGKILL'), null);
+  assert.equal((await first.kill()).code, null);
   // The killed process left its lock file behind; the next start takes it over.
   assert.ok(existsSync(path.join(dataDir, 'serve.pid')));
   const fetchedBeforeKill = manyHits().length;
   assert.ok(fetchedBeforeKill >= 5 && fetchedBeforeKill < expected.length, `fetched ${fetchedBeforeKill}`);
   const countsAtKill = new Map(manyHits());
 
-  const second = spawnServe(dataDir, port);
-  cleanups.push(async () => void (await stopServe(second, 'SIGKILL')));
-  await waitListening(second);
-  const history = await pollUntil(
-    'the resumed run to finish',
-    async () => {
-      const response = await fetch(`${crawler}/histories?instant_crawl_request_id=${id}`, { headers });
-      const body = (await response.json()) as { crawl_histories: RunView[] };
-      return body.crawl_histories[0];
-    },
-    20_000,
-    100,
-  );
+  const second = await startServeProcess({ dataDir, port, env: SERVE_ENV, cleanups });
+  const history = await second.waitForFinished(id, 20_000);
   assert.equal(history.crawl_execution_status_dtype_id, 2030, JSON.stringify(history));
   assert.equal(history.crawled_url_count, expected.length);
 
-  const csv = (await downloadArtifact(baseUrl, TEST_API_KEY, DEMO_TENANT, id, 'url_list.csv.gz')).toString();
+  const csv = (
+    await downloadArtifact(second.url, TEST_API_KEY, DEMO_TENANT, id, 'url_list.csv.gz')
+  ).toString();
   assertCompleteUrlList(csv, expected);
   // Only a page in flight at the kill (at most base_concurrent_requests of them) may be fetched twice.
   const hits = manyHits();
@@ -244,5 +166,5 @@ test('after SIGKILL of kumo serve, the next start resumes the run and lists ever
     `fetched more than once: ${JSON.stringify(refetched)}`,
   );
 
-  assert.equal(await stopServe(second, 'SIGTERM'), 0, second.output());
+  assert.equal((await second.stop('SIGTERM')).code, 0, second.output());
 });

@@ -198,6 +198,9 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
       retryBaseDelayMs: 50,
       fetchTimeoutSeconds: 5,
       logLevel: 'silent',
+      // Tests poll the API far faster than a client may: the limits are tested where asked for.
+      rateLimitPerMinute: 0,
+      maxActiveRunsPerTenant: 0,
       ...options.overrides,
     },
   );

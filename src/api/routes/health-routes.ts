@@ -1,26 +1,55 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { BrowserAvailability } from '../../browser/chromium-launch.js';
+import { type HealthSources, schedulerProblem } from '../../observability/health.js';
+import { formatApiTimestamp } from '../../util/timestamps.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 
 export interface HealthRoutesOptions {
-  /** Answers whether the store answers; throwing counts as no. */
+  /** Answers whether the store (and every open search index) answers; throwing counts as no. */
   storeHealthy: () => boolean;
   /** Whether screenshots and wait_type 2 can run here; plain crawls do not need it. */
   browserStatus: () => BrowserAvailability | undefined;
+  /** The artifact folder and the scheduler; without them those components are not reported. */
+  sources?: HealthSources;
+  /** Time zone of `last_tick_datetime`. */
+  timezone: string;
   methods: MethodRegistry;
   /** Base path the plugin is mounted under, for the 405 registry. */
   basePath: string;
 }
 
+const Status = Type.Union([Type.Literal('OK'), Type.Literal('NG')]);
+const Component = {
+  status: Status,
+  /** Why the component is NG. */
+  message: Type.Optional(Type.String()),
+};
+
 const HealthBody = Type.Object({
-  status: Type.String(),
+  status: Status,
   message: Type.String(),
   browser: Type.Optional(Type.Object({ available: Type.Boolean() })),
+  components: Type.Object({
+    store: Type.Object(Component),
+    blob_store: Type.Optional(Type.Object(Component)),
+    /** Availability only: a missing browser does not make the service unhealthy. */
+    browser: Type.Optional(Type.Object({ available: Type.Boolean() })),
+    scheduler: Type.Optional(
+      Type.Object({
+        ...Component,
+        running: Type.Boolean(),
+        last_tick_datetime: Type.Union([Type.String(), Type.Null()]),
+      }),
+    ),
+  }),
 });
 
 const HealthSchema = {
   summary: 'Health check',
+  description:
+    'OK (200) when the store, the artifact folder and the scheduler are fine, NG (503) otherwise. ' +
+    'The browser is reported but does not make the service unhealthy: plain crawls do not need it.',
   tags: ['site search'],
   response: {
     200: HealthBody,
@@ -28,21 +57,71 @@ const HealthSchema = {
   },
 };
 
-/** GET {finder_base}/health_check (decisions.md "Site search"): 200 OK, or 503 NG when the store fails. */
+interface ComponentView {
+  status: 'OK' | 'NG';
+  message?: string;
+}
+
+const componentOf = (problem: string | undefined): ComponentView =>
+  problem === undefined ? { status: 'OK' } : { status: 'NG', message: problem };
+
+/**
+ * GET {finder_base}/health_check (decisions.md "Site search"): 200 OK, or 503 NG when the store,
+ * the artifact folder or the scheduler fails. Public, so it names no path, version or tenant.
+ */
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, options) => {
   options.methods.record(`${options.basePath}/health_check`, 'GET');
-  app.get('/health_check', { schema: HealthSchema }, async (_request, reply) => {
-    let healthy = false;
-    try {
-      healthy = options.storeHealthy();
-    } catch {
-      healthy = false;
-    }
+  app.get('/health_check', { schema: HealthSchema }, async (request, reply) => {
+    const store = componentOf(storeProblem(options.storeHealthy));
+    const blobStore = options.sources && componentOf(await blobStoreProblem(options.sources));
+    const scheduler = options.sources && schedulerView(options.sources, options.timezone);
     const browser = browserView(options.browserStatus());
-    if (!healthy) return reply.code(503).send({ status: 'NG', message: 'store is not answering', browser });
-    return { status: 'OK', message: 'store answers', browser };
+    const failing = Object.entries({ store, blob_store: blobStore, scheduler })
+      .filter(([, component]) => component?.status === 'NG')
+      .map(([name]) => name);
+    const body = {
+      status: failing.length === 0 ? ('OK' as const) : ('NG' as const),
+      message: failing.length === 0 ? 'healthy' : `unhealthy: ${failing.join(', ')}`,
+      browser,
+      components: {
+        store,
+        blob_store: blobStore,
+        browser,
+        scheduler,
+      },
+    };
+    if (failing.length === 0) return body;
+    request.log.warn({ components: body.components }, 'health check failed');
+    return reply.code(503).send(body);
   });
 };
+
+function storeProblem(storeHealthy: () => boolean): string | undefined {
+  try {
+    if (storeHealthy()) return undefined;
+  } catch {
+    // counted as not answering
+  }
+  return 'the store is not answering';
+}
+
+async function blobStoreProblem(sources: HealthSources): Promise<string | undefined> {
+  try {
+    return await sources.blobStoreProblem();
+  } catch {
+    return 'the artifact folder cannot be checked';
+  }
+}
+
+function schedulerView(sources: HealthSources, timezone: string) {
+  const state = sources.scheduler();
+  const last = state?.lastTickMicros;
+  return {
+    ...componentOf(schedulerProblem(state)),
+    running: state?.running ?? false,
+    last_tick_datetime: last === undefined ? null : formatApiTimestamp(last, timezone),
+  };
+}
 
 /**
  * Only whether rendering works: the check is public, and the browser's version and path would

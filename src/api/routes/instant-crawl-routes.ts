@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { checkCrawlSetting } from '../../domain/crawl-settings.js';
 import type { InstantCrawlService } from '../../service/instant-crawl-service.js';
-import type { ApiKeyStore } from '../../store/service-store.js';
+import { ActiveRunLimitError, type ApiKeyStore, type TenantRef } from '../../store/service-store.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
+import type { RateLimiter } from '../rate-limiter.js';
 import { checkDatetimeRange, parseDatetimeParameter } from '../query-datetime.js';
 import { crawlHistoryView, crawlStatusView } from '../run-views.js';
 import {
@@ -22,10 +23,14 @@ export interface InstantCrawlRoutesOptions {
   methods: MethodRegistry;
   /** Base path the plugin is mounted under, for the 405 registry. */
   basePath: string;
+  /** Per-API-key request limit of every route here (checked after authentication). */
+  rateLimiter?: RateLimiter;
 }
 
 const TENANT_PATH = '/contracts/:contract_id/servicegroups/:servicegroup_id/crawler';
 const MAX_STATUS_IDS = 100;
+/** Retry-After of a request refused for too many active crawls: about the time a small crawl takes. */
+export const ACTIVE_RUN_RETRY_AFTER_SECONDS = 30;
 
 /** The instant crawl API of interface.md: request, statuses, cancel, histories. */
 export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOptions> = async (
@@ -34,6 +39,17 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
 ) => {
   const { service, timezone, methods } = options;
   app.addHook('preValidation', createTenantAuth(options.apiKeys));
+  const limiter = options.rateLimiter;
+  if (limiter?.enabled) {
+    // After the auth hook (hooks run in order): the bucket is the verified key's.
+    app.addHook('preValidation', async (request) => {
+      const decision = limiter.take(String(request.apiKeyId));
+      if (decision.allowed) return;
+      const seconds = decision.retryAfterSeconds;
+      const reason = `at most ${limiter.perMinute} requests a minute per API key; retry in ${seconds} s`;
+      throw tooMany('too many requests', 'header.x-mf-apikey', reason, seconds);
+    });
+  }
   const record = (method: 'GET' | 'POST' | 'PUT', url: string) =>
     methods.record(`${options.basePath}${url}`, method);
 
@@ -42,7 +58,7 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     const setting = request.body.setting as InstantCrawlerSetting;
     const errors = checkCrawlSetting(setting);
     if (errors.length > 0) throw new ApiError('invalid_input', errors[0]!.reason, errors);
-    const run = service.request(tenantOf(request), setting);
+    const run = requestWithinCap(service, tenantOf(request), setting);
     return { message: 'crawl request accepted', status: 'OK', instant_crawl_request_id: run.requestId };
   });
 
@@ -108,6 +124,26 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     };
   });
 };
+
+/** 429 NG with Retry-After (whole seconds, at least 1). */
+function tooMany(message: string, field: string, reason: string, retryAfterSeconds: number): ApiError {
+  return new ApiError('rate_limited', `${message}: ${reason}`, [{ field, reason }], {
+    'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+  });
+}
+
+/** Queues the run, or 429 when the tenant has KUMO_MAX_ACTIVE_RUNS_PER_TENANT pending or running. */
+function requestWithinCap(service: InstantCrawlService, tenant: TenantRef, setting: InstantCrawlerSetting) {
+  try {
+    return service.request(tenant, setting);
+  } catch (error) {
+    if (!(error instanceof ActiveRunLimitError)) throw error;
+    const reason =
+      `${error.active} crawls of this service group are pending or running; at most ${error.limit} at once. ` +
+      'Retry when one has finished, or cancel one';
+    throw tooMany('too many active crawls', 'path.servicegroup_id', reason, ACTIVE_RUN_RETRY_AFTER_SECONDS);
+  }
+}
 
 function parseIdList(raw: string | undefined): number[] | undefined {
   if (raw === undefined || raw.trim() === '') return undefined;

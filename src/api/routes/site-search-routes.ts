@@ -28,6 +28,8 @@ export interface SiteSearchRoutesOptions {
   methods: MethodRegistry;
   /** Base path the plugin is mounted under, for the 405 registry. */
   basePath: string;
+  /** Told how long each search took the engine (kumo_search_duration_seconds). */
+  searchTimer?: { observeSearch(seconds: number): void };
 }
 
 const DOC_PATH = '/documents/:contract_id/:servicegroup_id/:service_id';
@@ -75,6 +77,7 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
   app.get(`${DOC_PATH}/search`, routeOptions(SearchSchema), async (request, reply) => {
     const parameters = parseSearchParameters(request.url);
     const { search } = serviceAt(request, reply, parameters.callback !== undefined);
+    const startedMs = performance.now();
     const result = search.search({
       q: parameters.q,
       pageNumber: parameters.page_number,
@@ -84,6 +87,7 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
       drilldown: parameters.drilldown,
       doctype: parameters.doctype,
     });
+    options.searchTimer?.observeSearch((performance.now() - startedMs) / 1000);
     const body = {
       parameter: {
         q: parameters.q,

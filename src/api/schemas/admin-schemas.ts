@@ -172,7 +172,10 @@ const ServiceSettingBody = Type.Object(
 const ServiceSettingView = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  setting: InstantCrawlerSettingSchema,
+  setting: Type.Object(InstantCrawlerSettingSchema.properties, {
+    additionalProperties: false,
+    description: 'the crawler setting; passwords of authorizations read ******** (they are write-only)',
+  }),
   schedule: ScheduleSchema,
   service_id: Type.Union([Type.Integer(), Type.Null()]),
   next_run_datetime: nullableDatetime('next schedule slot; null when the schedule is disabled'),
@@ -223,7 +226,9 @@ export const UpdateServiceSettingSchema = {
   ...route(
     'Replace a crawl service setting',
     'Replaces the crawler setting, the schedule and the search service (absent: none). A changed ' +
-      'schedule counts from now: slots before the change do not run.',
+      'schedule counts from now: slots before the change do not run. A password of ******** keeps ' +
+      'the stored password of the authorization at the same position when its user is unchanged, ' +
+      'so a setting read with GET can be edited and sent back.',
   ),
   params: ServiceSettingParams,
   body: ServiceSettingBody,

@@ -32,5 +32,8 @@ export const FAILURE_RESPONSES = {
   403: NgBodySchema,
   404: NgBodySchema,
   406: NgBodySchema,
+  413: NgBodySchema,
+  429: NgBodySchema,
   500: NgBodySchema,
+  503: NgBodySchema,
 };

@@ -117,6 +117,9 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX webhook_deliveries_due ON webhook_deliveries(state, next_attempt_us);
   CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id, id);
   `,
+  `
+  CREATE TABLE store_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+  `,
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

@@ -2,14 +2,18 @@ import type Database from 'better-sqlite3';
 import { type ArtifactFileName, isArtifactFileName } from '../../artifacts/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { RunState, type RunStateId } from '../../domain/run-states.js';
-import type {
-  CrawlRunStore,
-  HistoryQuery,
-  RunRecord,
-  RunTrigger,
-  ScheduledRunInput,
-  SettingHistoryQuery,
-  TenantRef,
+import type { SecretBox } from '../../security/secret-box.js';
+import { checkPasswordKey, sealPlainPasswordRows } from './setting-password-rows.js';
+import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
+import {
+  ActiveRunLimitError,
+  type CrawlRunStore,
+  type HistoryQuery,
+  type RunRecord,
+  type RunTrigger,
+  type ScheduledRunInput,
+  type SettingHistoryQuery,
+  type TenantRef,
 } from '../service-store.js';
 
 interface RunRow {
@@ -40,7 +44,7 @@ const ACTIVE = `r.state IN (${RunState.pending}, ${RunState.running})`;
 /** Instant crawl requests only: scheduled runs share the tables but not the instant API. */
 const INSTANT = 'r.service_setting_id IS NULL';
 
-function toRecord(row: RunRow): RunRecord {
+function toRecord(row: RunRow, box: SecretBox): RunRecord {
   return {
     id: row.id,
     requestId: row.request_id,
@@ -58,47 +62,73 @@ function toRecord(row: RunRow): RunRecord {
     artifacts: row.artifacts.split(',').filter(isArtifactFileName),
     artifactsDeletedMicros: row.artifacts_deleted_us,
     message: row.message,
-    setting: JSON.parse(row.setting_json) as InstantCrawlerSetting,
+    setting: settingFromStoredJson(row.setting_json, box),
     serviceSettingId: row.service_setting_id,
     downloadKey: row.download_key,
     trigger: row.trigger as RunTrigger,
   };
 }
 
+/** Crawl requests and runs; the passwords of a request's setting are stored encrypted. */
 export class SqliteCrawlRunStore implements CrawlRunStore {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly box: SecretBox,
+  ) {}
 
-  createInstantRun(tenant: TenantRef, setting: InstantCrawlerSetting, nowMicros: number): RunRecord {
-    const runId = this.db.transaction(() => {
-      const request = this.db
-        .prepare(
-          `INSERT INTO crawl_requests (contract_id, servicegroup_id, setting_json, received_us, created_us, updated_us)
+  private readonly toRecord = (row: RunRow): RunRecord => toRecord(row, this.box);
+
+  createInstantRun(
+    tenant: TenantRef,
+    setting: InstantCrawlerSetting,
+    nowMicros: number,
+    maxActiveRuns?: number,
+  ): RunRecord {
+    // Immediate: the write lock is taken before the count, so no other writer inserts in between.
+    const runId = this.db
+      .transaction(() => {
+        if (maxActiveRuns !== undefined) {
+          const active = this.countActiveRuns(tenant);
+          if (active >= maxActiveRuns) throw new ActiveRunLimitError(active, maxActiveRuns);
+        }
+        const request = this.db
+          .prepare(
+            `INSERT INTO crawl_requests (contract_id, servicegroup_id, setting_json, received_us, created_us, updated_us)
            VALUES (?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          tenant.contractId,
-          tenant.servicegroupId,
-          JSON.stringify(setting),
-          nowMicros,
-          nowMicros,
-          nowMicros,
-        );
-      const run = this.db
-        .prepare(
-          `INSERT INTO crawl_runs (request_id, contract_id, servicegroup_id, state, created_us, updated_us)
+          )
+          .run(
+            tenant.contractId,
+            tenant.servicegroupId,
+            storedSettingJson(setting, this.box),
+            nowMicros,
+            nowMicros,
+            nowMicros,
+          );
+        const run = this.db
+          .prepare(
+            `INSERT INTO crawl_runs (request_id, contract_id, servicegroup_id, state, created_us, updated_us)
            VALUES (?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          request.lastInsertRowid,
-          tenant.contractId,
-          tenant.servicegroupId,
-          RunState.pending,
-          nowMicros,
-          nowMicros,
-        );
-      return Number(run.lastInsertRowid);
-    })();
+          )
+          .run(
+            request.lastInsertRowid,
+            tenant.contractId,
+            tenant.servicegroupId,
+            RunState.pending,
+            nowMicros,
+            nowMicros,
+          );
+        return Number(run.lastInsertRowid);
+      })
+      .immediate();
     return this.getRun(runId)!;
+  }
+
+  countActiveRuns(tenant: TenantRef): number {
+    return this.db
+      .prepare<[number, number], { count: number }>(
+        `SELECT count(*) AS count FROM crawl_runs r WHERE r.contract_id = ? AND r.servicegroup_id = ? AND ${ACTIVE}`,
+      )
+      .get(tenant.contractId, tenant.servicegroupId)!.count;
   }
 
   createScheduledRun(input: ScheduledRunInput, nowMicros: number): RunRecord | undefined {
@@ -114,7 +144,7 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
           .run(
             setting.contractId,
             setting.servicegroupId,
-            JSON.stringify(setting.setting),
+            storedSettingJson(setting.setting, this.box),
             nowMicros,
             nowMicros,
             nowMicros,
@@ -146,7 +176,7 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
     const row = this.db
       .prepare<[number], RunRow>(`${SELECT_RUN} WHERE r.service_setting_id = ? AND ${ACTIVE} LIMIT 1`)
       .get(serviceSettingId);
-    return row && toRecord(row);
+    return row && this.toRecord(row);
   }
 
   listSettingHistory(serviceSettingId: number, query: SettingHistoryQuery): RunRecord[] {
@@ -156,12 +186,12 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
          ORDER BY r.start_us DESC, r.id DESC LIMIT ?`,
       )
       .all(serviceSettingId, query.fromMicros, query.toMicros, query.limit)
-      .map(toRecord);
+      .map(this.toRecord);
   }
 
   getByDownloadKey(downloadKey: string): RunRecord | undefined {
     const row = this.db.prepare<[string], RunRow>(`${SELECT_RUN} WHERE r.download_key = ?`).get(downloadKey);
-    return row && toRecord(row);
+    return row && this.toRecord(row);
   }
 
   getByRequest(tenant: TenantRef, requestId: number): RunRecord | undefined {
@@ -170,12 +200,12 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
         `${SELECT_RUN} WHERE r.request_id = ? AND r.contract_id = ? AND r.servicegroup_id = ? AND ${INSTANT}`,
       )
       .get(requestId, tenant.contractId, tenant.servicegroupId);
-    return row && toRecord(row);
+    return row && this.toRecord(row);
   }
 
   getRun(runId: number): RunRecord | undefined {
     const row = this.db.prepare<[number], RunRow>(`${SELECT_RUN} WHERE r.id = ?`).get(runId);
-    return row && toRecord(row);
+    return row && this.toRecord(row);
   }
 
   listActive(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[] {
@@ -190,7 +220,7 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
         `${SELECT_RUN} WHERE r.contract_id = ? AND r.servicegroup_id = ? AND ${INSTANT} AND ${ACTIVE}${filter} ORDER BY r.id`,
       )
       .all(...parameters)
-      .map(toRecord);
+      .map(this.toRecord);
   }
 
   listHistory(tenant: TenantRef, query: HistoryQuery): RunRecord[] {
@@ -214,7 +244,7 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
         `${SELECT_RUN} WHERE ${clauses.join(' AND ')} ORDER BY r.created_us DESC, r.id DESC LIMIT ?`,
       )
       .all(...parameters)
-      .map(toRecord);
+      .map(this.toRecord);
   }
 
   claimNextPending(nowMicros: number): RunRecord | undefined {
@@ -239,7 +269,22 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
     return this.db
       .prepare<[], RunRow>(`${SELECT_RUN} WHERE r.state = ${RunState.running} ORDER BY r.id`)
       .all()
-      .map(toRecord);
+      .map(this.toRecord);
+  }
+
+  countByState(): Record<RunStateId, number> {
+    const counts = Object.fromEntries(Object.values(RunState).map((state) => [state, 0])) as Record<
+      RunStateId,
+      number
+    >;
+    // Read from the crawl_runs_state index alone.
+    const rows = this.db
+      .prepare<[], { state: number; count: number }>(
+        'SELECT state, count(*) AS count FROM crawl_runs GROUP BY state',
+      )
+      .all();
+    for (const row of rows) if (row.state in counts) counts[row.state as RunStateId] = row.count;
+    return counts;
   }
 
   requestCancel(runId: number, nowMicros: number): void {
@@ -285,12 +330,22 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
         `${SELECT_RUN} WHERE r.artifacts != '' AND r.artifacts_deleted_us IS NULL AND r.end_us < ? ORDER BY r.id`,
       )
       .all(cutoffMicros)
-      .map(toRecord);
+      .map(this.toRecord);
   }
 
   markArtifactsDeleted(runId: number, nowMicros: number): void {
     this.db
       .prepare('UPDATE crawl_runs SET artifacts_deleted_us = ?, updated_us = ? WHERE id = ?')
       .run(nowMicros, nowMicros, runId);
+  }
+
+  /** Encrypts the passwords older versions stored in plain text; inside the caller's transaction. */
+  sealPlainPasswords(): number {
+    return sealPlainPasswordRows(this.db, 'crawl_requests', this.box);
+  }
+
+  /** SecretKeyMismatchError when the stored passwords were encrypted with another key. */
+  checkKey(): void {
+    checkPasswordKey(this.db, 'crawl_requests', this.box, 1000);
   }
 }

@@ -51,6 +51,13 @@ export class SqliteDeliveryStore implements WebhookDeliveryStore {
       .map(recordOf);
   }
 
+  countPending(): number {
+    return this.db
+      .prepare(`SELECT count(*) FROM webhook_deliveries WHERE state = 'pending'`)
+      .pluck()
+      .get() as number;
+  }
+
   nextDueMicros(): number | undefined {
     const next = this.db
       .prepare(`SELECT min(next_attempt_us) FROM webhook_deliveries WHERE state = 'pending'`)

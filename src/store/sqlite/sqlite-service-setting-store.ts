@@ -1,6 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import type { Schedule } from '../../domain/schedule.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { checkPasswordKey, sealPlainPasswordRows } from './setting-password-rows.js';
+import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
 import type {
   ServiceSettingInput,
   ServiceSettingRecord,
@@ -23,8 +25,12 @@ interface Row {
 
 const LIVE = 'deleted_us IS NULL';
 
+/** Crawl service settings; the passwords of their authorizations are stored encrypted. */
 export class SqliteServiceSettingStore implements ServiceSettingStore {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly box: SecretBox,
+  ) {}
 
   create(
     tenant: TenantRef,
@@ -45,7 +51,7 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
         tenant.servicegroupId,
         input.searchServiceId,
         input.name,
-        JSON.stringify(input.setting),
+        storedSettingJson(input.setting, this.box),
         JSON.stringify(input.schedule),
         lastSlotMicros,
         nowMicros,
@@ -58,7 +64,7 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
     const row = this.db
       .prepare<[number], Row>(`SELECT * FROM service_settings WHERE id = ? AND ${LIVE}`)
       .get(id);
-    return row && recordOf(row);
+    return row && this.recordOf(row);
   }
 
   list(tenant?: TenantRef): ServiceSettingRecord[] {
@@ -70,7 +76,7 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
               `SELECT * FROM service_settings WHERE contract_id = ? AND servicegroup_id = ? AND ${LIVE} ORDER BY id`,
             )
             .all(tenant.contractId, tenant.servicegroupId);
-    return rows.map(recordOf);
+    return rows.map((row) => this.recordOf(row));
   }
 
   update(id: number, input: ServiceSettingInput, lastSlotMicros: number, nowMicros: number): boolean {
@@ -81,7 +87,7 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
       )
       .run(
         input.name,
-        JSON.stringify(input.setting),
+        storedSettingJson(input.setting, this.box),
         JSON.stringify(input.schedule),
         input.searchServiceId,
         lastSlotMicros,
@@ -114,21 +120,31 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
         `SELECT * FROM service_settings WHERE ${LIVE} AND json_extract(schedule_json, '$.interval') != 0 ORDER BY id`,
       )
       .all()
-      .map(recordOf);
+      .map((row) => this.recordOf(row));
   }
-}
 
-function recordOf(row: Row): ServiceSettingRecord {
-  return {
-    id: row.id,
-    contractId: row.contract_id,
-    servicegroupId: row.servicegroup_id,
-    searchServiceId: row.search_service_id,
-    name: row.name,
-    setting: JSON.parse(row.setting_json) as InstantCrawlerSetting,
-    schedule: JSON.parse(row.schedule_json) as Schedule,
-    lastSlotMicros: row.last_slot_us,
-    createdMicros: row.created_us,
-    updatedMicros: row.updated_us,
-  };
+  /** Encrypts the passwords older versions stored in plain text; inside the caller's transaction. */
+  sealPlainPasswords(): number {
+    return sealPlainPasswordRows(this.db, 'service_settings', this.box);
+  }
+
+  /** SecretKeyMismatchError when the stored passwords were encrypted with another key. */
+  checkKey(): void {
+    checkPasswordKey(this.db, 'service_settings', this.box, Number.MAX_SAFE_INTEGER);
+  }
+
+  private recordOf(row: Row): ServiceSettingRecord {
+    return {
+      id: row.id,
+      contractId: row.contract_id,
+      servicegroupId: row.servicegroup_id,
+      searchServiceId: row.search_service_id,
+      name: row.name,
+      setting: settingFromStoredJson(row.setting_json, this.box),
+      schedule: JSON.parse(row.schedule_json) as Schedule,
+      lastSlotMicros: row.last_slot_us,
+      createdMicros: row.created_us,
+      updatedMicros: row.updated_us,
+    };
+  }
 }

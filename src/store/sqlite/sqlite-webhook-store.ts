@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { SecretBox } from '../../security/secret-box.js';
 import type { TenantRef, WebhookRecord, WebhookStore } from '../service-store.js';
 
 interface Row {
@@ -11,22 +12,31 @@ interface Row {
 }
 
 const LIVE = 'deleted_us IS NULL';
+const PURPOSE = 'webhook-secret';
 
+/**
+ * Webhooks; the signing secret must be read back to sign deliveries, so it is stored encrypted
+ * (src/security/secret-box.ts), not hashed. Rows of older versions hold it in plain text until
+ * `sealPlainSecrets` (run when the store opens) encrypts them.
+ */
 export class SqliteWebhookStore implements WebhookStore {
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly box: SecretBox,
+  ) {}
 
   create(tenant: TenantRef, url: string, secret: string, nowMicros: number): WebhookRecord {
     const result = this.db
       .prepare(
         'INSERT INTO webhooks (contract_id, servicegroup_id, url, secret, created_us) VALUES (?, ?, ?, ?, ?)',
       )
-      .run(tenant.contractId, tenant.servicegroupId, url, secret, nowMicros);
+      .run(tenant.contractId, tenant.servicegroupId, url, this.box.seal(secret, PURPOSE), nowMicros);
     return this.get(Number(result.lastInsertRowid))!;
   }
 
   get(id: number): WebhookRecord | undefined {
     const row = this.db.prepare<[number], Row>(`SELECT * FROM webhooks WHERE id = ? AND ${LIVE}`).get(id);
-    return row && recordOf(row);
+    return row && this.recordOf(row);
   }
 
   list(tenant?: TenantRef): WebhookRecord[] {
@@ -38,7 +48,7 @@ export class SqliteWebhookStore implements WebhookStore {
               `SELECT * FROM webhooks WHERE contract_id = ? AND servicegroup_id = ? AND ${LIVE} ORDER BY id`,
             )
             .all(tenant.contractId, tenant.servicegroupId);
-    return rows.map(recordOf);
+    return rows.map((row) => this.recordOf(row));
   }
 
   delete(id: number, nowMicros: number): boolean {
@@ -47,15 +57,40 @@ export class SqliteWebhookStore implements WebhookStore {
       .run(nowMicros, id);
     return result.changes > 0;
   }
-}
 
-function recordOf(row: Row): WebhookRecord {
-  return {
-    id: row.id,
-    contractId: row.contract_id,
-    servicegroupId: row.servicegroup_id,
-    url: row.url,
-    secret: row.secret,
-    createdMicros: row.created_us,
-  };
+  /**
+   * Encrypts the secrets stored in plain text by older versions (deleted webhooks too: their
+   * secrets stay in the table). Returns how many were encrypted; run inside the caller's transaction.
+   */
+  sealPlainSecrets(): number {
+    const rows = this.db.prepare<[], { id: number; secret: string }>('SELECT id, secret FROM webhooks').all();
+    const update = this.db.prepare('UPDATE webhooks SET secret = ? WHERE id = ?');
+    let sealed = 0;
+    for (const row of rows) {
+      if (SecretBox.isSealed(row.secret)) continue;
+      update.run(this.box.seal(row.secret, PURPOSE), row.id);
+      sealed++;
+    }
+    return sealed;
+  }
+
+  /** Opens one encrypted secret, if any: SecretKeyMismatchError when the key is not theirs. */
+  checkKey(): void {
+    const secret = this.db
+      .prepare<[], string>(`SELECT secret FROM webhooks WHERE secret LIKE 'v1:%' ORDER BY id DESC LIMIT 1`)
+      .pluck()
+      .get();
+    if (secret !== undefined) this.box.openOrPlain(secret, PURPOSE);
+  }
+
+  private recordOf(row: Row): WebhookRecord {
+    return {
+      id: row.id,
+      contractId: row.contract_id,
+      servicegroupId: row.servicegroup_id,
+      url: row.url,
+      secret: this.box.openOrPlain(row.secret, PURPOSE),
+      createdMicros: row.created_us,
+    };
+  }
 }

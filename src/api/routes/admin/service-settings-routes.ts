@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InstantCrawlerSetting } from '../../../domain/crawl-setting-schema.js';
 import { checkCrawlSetting } from '../../../domain/crawl-settings.js';
+import { redactSetting, restoreRedactedPasswords } from '../../../domain/redact-setting.js';
 import { checkSchedule, nextSlotAfter, type Schedule } from '../../../domain/schedule.js';
 import type { ServiceSettingInput, ServiceSettingRecord, TenantRef } from '../../../store/service-store.js';
 import { ApiError } from '../../api-error.js';
@@ -49,7 +50,8 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
     return {
       id: setting.id,
       name: setting.name,
-      setting: setting.setting,
+      // Passwords are write-only: answers show ******** (a PUT of ******** keeps the stored one).
+      setting: redactSetting(setting.setting),
       schedule: setting.schedule,
       service_id: setting.searchServiceId,
       next_run_datetime: next === undefined ? null : datetimeOf(next, timezone),
@@ -79,7 +81,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   record('POST', SETTINGS_PATH);
   app.post(SETTINGS_PATH, { schema: CreateServiceSettingSchema }, async (request) => {
     const tenant = requireGroup(store, request.params);
-    const input = inputOf(request.body, '');
+    const input = inputOf(request.body, '', undefined);
     const created = withBodyFields(() => scheduledCrawl.create(tenant, input));
     return {
       status: 'OK' as const,
@@ -103,7 +105,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   app.put(SETTING_PATH, { schema: UpdateServiceSettingSchema }, async (request) => {
     const tenant = requireGroup(store, request.params);
     const existing = requireSetting(tenant, request.params.service_setting_id);
-    const input = inputOf(request.body, existing.name);
+    const input = inputOf(request.body, existing.name, existing.setting);
     const updated = withBodyFields(() => scheduledCrawl.update(existing, input));
     return {
       status: 'OK' as const,
@@ -140,11 +142,20 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   });
 };
 
-/** The body checked beyond the schema (URLs, patterns, the fields the interval needs). */
-function inputOf(body: SettingBody, defaultName: string): ServiceSettingInput {
-  const setting = body.setting as InstantCrawlerSetting;
+/**
+ * The body checked beyond the schema (URLs, patterns, the fields the interval needs), with the
+ * redacted passwords of a setting read back from GET replaced by the stored ones.
+ */
+function inputOf(
+  body: SettingBody,
+  defaultName: string,
+  stored: InstantCrawlerSetting | undefined,
+): ServiceSettingInput {
+  const restored = restoreRedactedPasswords(body.setting as InstantCrawlerSetting, stored, 'body.setting');
+  const setting = restored.setting;
   const errors = [
     ...checkCrawlSetting(setting, 'body.setting'),
+    ...restored.errors,
     ...checkSchedule(body.schedule, 'body.schedule'),
   ];
   if (errors.length > 0) throw invalidInput(errors);

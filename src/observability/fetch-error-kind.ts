@@ -1,0 +1,89 @@
+import type { PageFetchResult } from '../crawler/page-fetch.js';
+import type { RenderOutcome } from '../crawler/page-rendering.js';
+
+/**
+ * Why a crawled page failed, as the `kind` label of `kumo_fetch_errors_total`: a short fixed
+ * word, never a message or a URL, so the number of series stays bounded.
+ *
+ * - `dns`, `connect`, `tls`, `network`: the request did not get an answer (name not resolved;
+ *   connection refused, reset or unreachable; TLS handshake or certificate; anything else).
+ * - `timeout`, `body_too_large`, `too_many_redirects`, `bad_response`, `cancelled`: the crawler's
+ *   own fetch failure kinds (src/crawler/fetch-errors.ts); a kind added there later is counted
+ *   under its own name.
+ * - `http_3xx`, `http_4xx`, `http_5xx`: an answer that is not a page (a redirect without a
+ *   usable target counts as 3xx).
+ * - `redirect_refused`: a redirect to a target out of scope or disallowed by robots.txt.
+ * - `render`: fetched, but the browser could not render it (screenshots, wait_type 2).
+ */
+export type FetchErrorKind = string;
+
+type FetchedResult = Exclude<PageFetchResult, { kind: 'excluded' }>;
+
+/** The failure kind of a crawled page, or undefined when the page was fetched fine. */
+export function fetchErrorKindOf(
+  result: FetchedResult,
+  rendering: RenderOutcome | undefined,
+): FetchErrorKind | undefined {
+  if (result.kind === 'failed') return failureKindOf(result.failure.kind, result.failure.cause);
+  if (result.refusedRedirect !== undefined) return 'redirect_refused';
+  if (result.status >= 500) return 'http_5xx';
+  if (result.status >= 400) return 'http_4xx';
+  if (result.status >= 300) return 'http_3xx';
+  if (rendering?.kind === 'failed') return 'render';
+  return undefined;
+}
+
+const CRAWLER_KINDS: Readonly<Record<string, FetchErrorKind>> = {
+  too_large: 'body_too_large',
+};
+
+function failureKindOf(kind: string, cause: unknown): FetchErrorKind {
+  if (kind === 'network') return networkKindOf(errorCodesOf(cause));
+  return CRAWLER_KINDS[kind] ?? labelSafe(kind);
+}
+
+const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA']);
+const CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EPIPE',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
+
+function networkKindOf(codes: string[]): FetchErrorKind {
+  if (codes.some((code) => DNS_CODES.has(code))) return 'dns';
+  if (codes.some((code) => TLS_CODE.test(code))) return 'tls';
+  if (codes.some((code) => CONNECT_CODES.has(code))) return 'connect';
+  return 'network';
+}
+
+/** The `code`s of an error, its causes and (for a connection tried on several addresses) its parts. */
+function errorCodesOf(error: unknown, depth = 0): string[] {
+  if (typeof error !== 'object' || error === null || depth > 4) return [];
+  const codes: string[] = [];
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') codes.push(code);
+  codes.push(...errorCodesOf((error as { cause?: unknown }).cause, depth + 1));
+  const parts = (error as { errors?: unknown }).errors;
+  if (Array.isArray(parts))
+    for (const part of parts.slice(0, 4)) codes.push(...errorCodesOf(part, depth + 1));
+  return codes;
+}
+
+/** A kind as a label value: lower-case word characters, bounded. */
+function labelSafe(kind: string): string {
+  const safe = kind
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '_')
+    .slice(0, 32);
+  return safe === '' ? 'other' : safe;
+}

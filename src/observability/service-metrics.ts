@@ -1,0 +1,159 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CrawlObserver } from '../crawler/crawl-engine.js';
+import { RunState, type RunStateId } from '../domain/run-states.js';
+import { fetchErrorKindOf } from './fetch-error-kind.js';
+
+/** What the gauges read at scrape time. Each may throw (store closed): the gauge is then left out. */
+export interface MetricSources {
+  /** Runs per state, from the store. */
+  runsByState(): Readonly<Record<RunStateId, number>>;
+  /** Webhook deliveries waiting to be attempted (again); undefined when the store cannot tell. */
+  pendingDeliveries(): number | undefined;
+}
+
+/** Methods a route label may carry; anything else is `other`. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
+
+/** The route label of a request that matched no route (404 of an unknown path). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const SEARCH_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** The Prometheus text format (`text/plain; version=0.0.4`). */
+export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+
+/**
+ * Process metrics (CPU, memory, event loop lag, GC, handles) of this Node.js process, in a
+ * registry of their own created once: several services in one process (tests) share the process,
+ * and collecting them once keeps one GC observer and one event loop monitor. It is not prom-client's
+ * global default registry, so nothing else registering there mixes in.
+ */
+let processRegistry: Registry | undefined;
+
+function processMetrics(): Registry {
+  if (processRegistry === undefined) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
+ * The metrics of one service instance (`GET /metrics`), in a registry of its own. Counters count
+ * from the start of the instance; gauges are read from the store at scrape time.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private readonly httpRequests = new Counter({
+    name: 'kumo_http_requests_total',
+    help: 'HTTP requests answered, by route template, method and status code',
+    labelNames: ['route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly httpDuration = new Histogram({
+    name: 'kumo_http_request_duration_seconds',
+    help: 'Time from receiving a request to sending its answer, by route template and method',
+    labelNames: ['route', 'method'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly pagesFetched = new Counter({
+    name: 'kumo_pages_fetched_total',
+    help: 'Pages crawled by runs of this instance (a URL row written), failures included',
+    registers: [this.registry],
+  });
+  private readonly fetchErrors = new Counter({
+    name: 'kumo_fetch_errors_total',
+    help: 'Crawled pages that failed, by kind (dns, connect, tls, timeout, http_4xx, http_5xx, body_too_large...)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+  private readonly searchDuration = new Histogram({
+    name: 'kumo_search_duration_seconds',
+    help: 'Time the search engine took to answer a site search request',
+    buckets: SEARCH_BUCKETS,
+    registers: [this.registry],
+  });
+  private sources: MetricSources | undefined;
+
+  /** Counts the pages runs crawl and their failures; handed to the worker pool. */
+  readonly crawlObserver: CrawlObserver = {
+    pageFetched: (result, rendering) => {
+      this.pagesFetched.inc();
+      const kind = fetchErrorKindOf(result, rendering);
+      if (kind !== undefined) this.fetchErrors.inc({ kind });
+    },
+  };
+
+  constructor() {
+    const runs = new Gauge({
+      name: 'kumo_runs',
+      help: 'Crawl runs by state (2010 pending, 2020 running, 2030 stopped, 2040 fault, 2050 cancelled, 2060 timed out)',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect: () => {
+        runs.reset();
+        const counts = this.read((sources) => sources.runsByState());
+        if (counts === undefined) return;
+        for (const state of Object.values(RunState)) runs.set({ state: String(state) }, counts[state] ?? 0);
+      },
+    });
+    const runQueue = new Gauge({
+      name: 'kumo_run_queue_depth',
+      help: 'Crawl runs waiting for a worker (state 2010)',
+      registers: [this.registry],
+      collect: () => {
+        runQueue.reset();
+        const counts = this.read((sources) => sources.runsByState());
+        if (counts !== undefined) runQueue.set(counts[RunState.pending] ?? 0);
+      },
+    });
+    const webhookQueue = new Gauge({
+      name: 'kumo_webhook_queue_depth',
+      help: 'Webhook deliveries waiting for their first attempt or a retry',
+      registers: [this.registry],
+      collect: () => {
+        webhookQueue.reset();
+        const pending = this.read((sources) => sources.pendingDeliveries());
+        if (pending !== undefined) webhookQueue.set(pending);
+      },
+    });
+  }
+
+  /** Tells the gauges where to read; before this they are left out of the scrape. */
+  setSources(sources: MetricSources): void {
+    this.sources = sources;
+  }
+
+  /** One answered request; `route` is the route template, undefined when no route matched. */
+  recordRequest(route: string | undefined, method: string, status: number, seconds: number): void {
+    const labels = {
+      route: route ?? UNMATCHED_ROUTE,
+      method: KNOWN_METHODS.has(method) ? method : 'other',
+    };
+    this.httpRequests.inc({ ...labels, status: String(status) });
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  /** The engine time of one site search. */
+  observeSearch(seconds: number): void {
+    this.searchDuration.observe(seconds);
+  }
+
+  /** The Prometheus text of the process metrics and this instance's metrics. */
+  async text(): Promise<string> {
+    const [process, instance] = await Promise.all([processMetrics().metrics(), this.registry.metrics()]);
+    return `${process}\n${instance}`;
+  }
+
+  /** A scrape must not fail because the store is closing: the gauges it cannot read are left out. */
+  private read<T>(get: (sources: MetricSources) => T): T | undefined {
+    if (this.sources === undefined) return undefined;
+    try {
+      return get(this.sources);
+    } catch {
+      return undefined;
+    }
+  }
+}
