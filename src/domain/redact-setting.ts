@@ -36,7 +36,12 @@ export function restoreRedactedPasswords(
   const authorizations = setting.authorizations.map((entry, index) => {
     if (entry.password !== REDACTED) return entry;
     const kept = stored?.authorizations?.[index];
-    if (typeof kept?.password === 'string' && (kept.user ?? null) === (entry.user ?? null)) {
+    // Only for the same user and the same URLs: a stored password never goes to another host.
+    if (
+      typeof kept?.password === 'string' &&
+      (kept.user ?? null) === (entry.user ?? null) &&
+      (kept.url_pattern ?? null) === (entry.url_pattern ?? null)
+    ) {
       return { ...entry, password: kept.password };
     }
     errors.push({
@@ -44,7 +49,7 @@ export function restoreRedactedPasswords(
       reason:
         stored === undefined
           ? `"${REDACTED}" stands for a stored password and there is none here; give the password`
-          : `"${REDACTED}" keeps the stored password only for an entry whose user is unchanged; give the password`,
+          : `"${REDACTED}" keeps the stored password only for an entry whose user and url_pattern are unchanged; give the password`,
     });
     return entry;
   });

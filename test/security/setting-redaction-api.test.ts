@@ -117,7 +117,7 @@ test('GET, edit, PUT: ******** keeps the stored password and a run crawls with i
   assert.ok(site.authorized.slice(before).includes('/plain.html'));
 });
 
-test('PUT with a new password replaces it; ******** with another user or at a new position is refused', async () => {
+test('PUT with a new password replaces it; ******** with another user, other URLs or at a new position is refused', async () => {
   const id = await createSetting(SITE_PASSWORD);
   const put = (setting: unknown) => admin('PUT', `${SETTINGS}/${id}`, { setting, schedule: SCHEDULE });
 
@@ -128,6 +128,15 @@ test('PUT with a new password replaces it; ******** with another user or at a ne
   const otherUser = await put(settingWith(REDACTED, 'someone-else'));
   assert.equal(otherUser.statusCode, 400, otherUser.body);
   assert.equal(otherUser.json.errors[0].field, 'body.setting.authorizations[0].password');
+  // The stored password never goes to other URLs than it was given for.
+  const otherHosts = await put({
+    ...settingWith(REDACTED),
+    authorizations: [
+      { type: 'BASIC', user: SITE_USER, password: REDACTED, url_pattern: '^https://elsewhere\\.example/' },
+    ],
+  });
+  assert.equal(otherHosts.statusCode, 400, otherHosts.body);
+  assert.equal(otherHosts.json.errors[0].field, 'body.setting.authorizations[0].password');
   const second = await put({
     ...settingWith(REDACTED),
     authorizations: [

@@ -227,7 +227,7 @@ export const UpdateServiceSettingSchema = {
     'Replace a crawl service setting',
     'Replaces the crawler setting, the schedule and the search service (absent: none). A changed ' +
       'schedule counts from now: slots before the change do not run. A password of ******** keeps ' +
-      'the stored password of the authorization at the same position when its user is unchanged, ' +
+      'the stored password of the authorization at the same position when its user and url_pattern are unchanged, ' +
       'so a setting read with GET can be edited and sent back.',
   ),
   params: ServiceSettingParams,
