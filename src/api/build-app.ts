@@ -130,22 +130,28 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (!acceptsJson(request)) throw new ApiError('not_acceptable');
   };
 
-  await app.register(
-    async (scope) => {
-      scope.addHook('onRequest', jsonOnly);
-      await scope.register(instantCrawlRoutes, {
-        service: deps.instantCrawl,
-        apiKeys: deps.store.apiKeys,
-        timezone: deps.settings.timezone,
-        methods,
-        basePath: deps.settings.instantCrawlerBasePath,
-        rateLimiter: new RateLimiter({
-          perMinute: deps.settings.rateLimitPerMinute ?? 0,
-          nowMs: () => deps.clock.nowMicros() / 1000,
-        }),
-      });
-    },
-    { prefix: deps.settings.instantCrawlerBasePath },
+  /** Routes under `prefix` that answer only JSON (406 for an Accept that excludes it). */
+  const registerJsonOnly = (prefix: string, register: (scope: FastifyInstance) => PromiseLike<unknown>) =>
+    app.register(
+      async (scope) => {
+        scope.addHook('onRequest', jsonOnly);
+        await register(scope);
+      },
+      { prefix },
+    );
+
+  await registerJsonOnly(deps.settings.instantCrawlerBasePath, (scope) =>
+    scope.register(instantCrawlRoutes, {
+      service: deps.instantCrawl,
+      apiKeys: deps.store.apiKeys,
+      timezone: deps.settings.timezone,
+      methods,
+      basePath: deps.settings.instantCrawlerBasePath,
+      rateLimiter: new RateLimiter({
+        perMinute: deps.settings.rateLimitPerMinute ?? 0,
+        nowMs: () => deps.clock.nowMicros() / 1000,
+      }),
+    }),
   );
   await app.register(
     async (scope) => {
@@ -169,32 +175,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: deps.settings.finderBasePath },
   );
-  await app.register(
-    async (scope) => {
-      scope.addHook('onRequest', jsonOnly);
-      await scope.register(scheduledCrawlerRoutes, {
-        service: deps.scheduledCrawl,
-        timezone: deps.settings.timezone,
-        methods,
-        basePath: deps.settings.crawlerBasePath,
-      });
-    },
-    { prefix: deps.settings.crawlerBasePath },
+  await registerJsonOnly(deps.settings.crawlerBasePath, (scope) =>
+    scope.register(scheduledCrawlerRoutes, {
+      service: deps.scheduledCrawl,
+      timezone: deps.settings.timezone,
+      methods,
+      basePath: deps.settings.crawlerBasePath,
+    }),
   );
-  await app.register(
-    async (scope) => {
-      scope.addHook('onRequest', jsonOnly);
-      await scope.register(adminRoutes, {
-        store: deps.store,
-        scheduledCrawl: deps.scheduledCrawl,
-        adminToken: deps.adminToken,
-        timezone: deps.settings.timezone,
-        methods,
-        basePath: ADMIN_BASE_PATH,
-        onDeliveriesQueued: deps.onDeliveriesQueued,
-      });
-    },
-    { prefix: ADMIN_BASE_PATH },
+  await registerJsonOnly(ADMIN_BASE_PATH, (scope) =>
+    scope.register(adminRoutes, {
+      store: deps.store,
+      scheduledCrawl: deps.scheduledCrawl,
+      adminToken: deps.adminToken,
+      timezone: deps.settings.timezone,
+      methods,
+      basePath: ADMIN_BASE_PATH,
+      onDeliveriesQueued: deps.onDeliveriesQueued,
+    }),
   );
   await app.register(scheduledDownloadRoutes, {
     service: deps.scheduledCrawl,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
 import { analyzeDocumentFields } from './document-fields.js';
 import {
+  type DocumentLocation,
   type DocumentSummary,
   SearchIndexStore,
   type StoredDocument,
@@ -100,26 +101,10 @@ export class SearchIndex {
     let built: Segment | undefined;
     this.store.writeTransaction(() => {
       this.refresh();
-      const prepared: AnalyzedDocument[] = [];
-      for (const { document, index } of byUrl.values()) {
-        const stored = storedFormOf(document);
-        const hash = contentHashOf(stored);
-        const existing = this.locateVisible(document.url);
-        let docId: number;
-        if (existing === undefined) {
-          docId = this.store.insertDocument(stored, hash);
-          result.added += 1;
-        } else if (existing.contentHash.equals(hash)) {
-          result.unchanged += 1;
-          continue;
-        } else {
-          docId = existing.id;
-          this.store.updateDocument(docId, stored, hash);
-          deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
-          result.updated += 1;
-        }
-        prepared.push({ docId, fields: analyzed?.[index] ?? analyzeDocumentFields(document) });
-      }
+      const prepared = this.prepareBatch(byUrl.values(), analyzed, result, (existing, stored, hash) => {
+        this.store.updateDocument(existing.id, stored, hash);
+        deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
+      });
       this.persistDeletions(deletions);
       if (prepared.length === 0) return;
       built = buildSegment(this.store.nextSegmentId(), prepared);
@@ -150,27 +135,12 @@ export class SearchIndex {
   ): UpsertResult {
     const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
     this.store.writeTransaction(() => {
-      const prepared: AnalyzedDocument[] = [];
       const replaced = new Set<number>();
-      documents.forEach((document, index) => {
-        const stored = storedFormOf(document);
-        const hash = contentHashOf(stored);
-        const existing = this.locateVisible(document.url);
-        let docId: number;
-        if (existing === undefined) {
-          // A new row placed in a staged segment: no search loads it before the run is applied.
-          docId = this.store.insertDocument(stored, hash);
-          result.added += 1;
-        } else if (existing.contentHash.equals(hash)) {
-          result.unchanged += 1;
-          return;
-        } else {
-          docId = existing.id;
-          this.store.stageDocument(runKey, docId, stored, hash);
-          replaced.add(docId);
-          result.updated += 1;
-        }
-        prepared.push({ docId, fields: analyzed?.[index] ?? analyzeDocumentFields(document) });
+      // A new row is placed in a staged segment: no search loads it before the run is applied.
+      const entries = documents.map((document, index) => ({ document, index }));
+      const prepared = this.prepareBatch(entries, analyzed, result, (existing, stored, hash) => {
+        this.store.stageDocument(runKey, existing.id, stored, hash);
+        replaced.add(existing.id);
       });
       if (prepared.length === 0) return;
       const built = buildSegment(this.store.nextSegmentId(), prepared);
@@ -217,12 +187,46 @@ export class SearchIndex {
   }
 
   /**
+   * The documents of a batch that need indexing, with their analyzed fields, inside a write
+   * transaction: a new one is inserted as a row, an unchanged one (same content hash) is counted
+   * and left out, a changed one keeps its id and `replace` stores its new text where the caller
+   * wants it (in place, or aside until a staged run is applied).
+   */
+  private prepareBatch(
+    entries: Iterable<{ document: IndexedDocument; index: number }>,
+    analyzed: readonly (readonly AnalyzedText[])[] | undefined,
+    result: UpsertResult,
+    replace: (existing: DocumentLocation, stored: Omit<StoredDocument, 'id'>, hash: Buffer) => void,
+  ): AnalyzedDocument[] {
+    const prepared: AnalyzedDocument[] = [];
+    for (const { document, index } of entries) {
+      const stored = storedFormOf(document);
+      const hash = contentHashOf(stored);
+      const existing = this.locateVisible(document.url);
+      let docId: number;
+      if (existing === undefined) {
+        docId = this.store.insertDocument(stored, hash);
+        result.added += 1;
+      } else if (existing.contentHash.equals(hash)) {
+        result.unchanged += 1;
+        continue;
+      } else {
+        docId = existing.id;
+        replace(existing, stored, hash);
+        result.updated += 1;
+      }
+      prepared.push({ docId, fields: analyzed?.[index] ?? analyzeDocumentFields(document) });
+    }
+    return prepared;
+  }
+
+  /**
    * Where a URL's searchable version is indexed, inside a write transaction. A row that only a
    * staged run placed (a page new in that run, not yet applied) is taken out of that staging: the
    * caller indexes the page itself, and the staged segment keeps no posting without a document
    * should its run be applied later.
    */
-  private locateVisible(url: string): ReturnType<SearchIndexStore['locate']> {
+  private locateVisible(url: string): DocumentLocation | undefined {
     const existing = this.store.locate(url);
     if (existing === undefined || !this.store.isStagedSegment(existing.segmentId)) return existing;
     this.markStagedDeleted(existing.segmentId, existing.ordinal);

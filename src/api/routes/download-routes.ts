@@ -14,6 +14,7 @@ import type { DownloadSigner } from '../download-signer.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { ApiKeyHeader, IdParam, NgBodySchema } from '../schemas/common-schemas.js';
 import { createTenantAuth, tenantOf } from '../tenant-auth.js';
+import { sendArtifact } from './send-artifact.js';
 
 export interface DownloadRoutesOptions {
   service: InstantCrawlService;
@@ -81,15 +82,7 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<DownloadRoutesOptions> = 
 
     if (!signer.verify(path, expires, signature, nowSeconds)) throw new ApiError('invalid_signature');
     const ready = readyDownload(service.lookupDownload(tenant, instant_crawl_request_id, file));
-    const opened = await artifacts.open(ready.run.id, file);
-    if (!opened) throw new ApiError('not_found', `${file} is missing from the artifact store`);
-    const downloadName = `${instant_crawl_request_id}_${file}`;
-    return reply
-      .header('content-type', 'application/gzip')
-      .header('content-length', String(opened.bytes))
-      .header('content-disposition', `attachment; filename="${downloadName}"`)
-      .header('cache-control', 'private, no-store')
-      .send(opened.stream);
+    return sendArtifact(reply, artifacts, ready.run.id, file, `${instant_crawl_request_id}_${file}`);
   });
 };
 

@@ -6,6 +6,7 @@ import type { ScheduledCrawlService } from '../../service/scheduled-crawl-servic
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { NgBodySchema } from '../schemas/common-schemas.js';
+import { sendArtifact } from './send-artifact.js';
 
 export interface ScheduledDownloadRoutesOptions {
   service: ScheduledCrawlService;
@@ -48,14 +49,7 @@ export const scheduledDownloadRoutes: FastifyPluginAsyncTypebox<ScheduledDownloa
     const lookup = options.service.lookupDownload(generated_string, request.params.file);
     if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
     if (lookup.kind === 'gone') throw new ApiError('gone');
-    const file = lookup.file;
-    const opened = await options.artifacts.open(lookup.run.id, file);
-    if (!opened) throw new ApiError('not_found', `${file} is missing from the artifact store`);
-    return reply
-      .header('content-type', 'application/gzip')
-      .header('content-length', String(opened.bytes))
-      .header('content-disposition', `attachment; filename="${lookup.run.id}_${file}"`)
-      .header('cache-control', 'private, no-store')
-      .send(opened.stream);
+    const { run, file } = lookup;
+    return sendArtifact(reply, options.artifacts, run.id, file, `${run.id}_${file}`);
   });
 };

@@ -94,9 +94,14 @@ function prepareSecrets(
   };
 
   const keyCheck = read(KEY_CHECK);
-  if (keyCheck !== undefined) checkSealed(keyCheck);
-  stores.checkKey();
-  if (keyCheck !== undefined && read(SECRETS_SEALED) !== undefined) return;
+  if (keyCheck !== undefined) {
+    // The check value proves the key, and the migration ran: nothing to scan at this open.
+    checkSealed(keyCheck);
+    if (read(SECRETS_SEALED) !== undefined) return;
+  } else {
+    // First open of this version: the secrets already stored (if any are sealed) prove the key.
+    stores.checkKey();
+  }
 
   const secureDelete = db.pragma('secure_delete', { simple: true }) as number;
   db.pragma('secure_delete = ON');
