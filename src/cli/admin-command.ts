@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../service/api-key-codec.js';
-import { ensureDataDir, loadSecretKey } from '../service/data-dir.js';
+import { loadSecretKey } from '../service/data-dir.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { systemClock } from '../util/clock.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
+import { dataDirOfServe } from './data-dir-check.js';
 import { SEARCH_SERVICE_HANDLERS } from './admin-search-services.js';
 import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
 import { WEBHOOK_HANDLERS } from './admin-webhooks.js';
@@ -65,7 +66,7 @@ export async function adminCommand(
       limit: { type: 'string' },
     },
   });
-  const paths = ensureDataDir(config.dataDir);
+  const paths = dataDirOfServe(config);
   const store = openSqliteServiceStore(paths.database, {
     secretKey: loadSecretKey(config.secretKey, paths.secretKey),
   });

@@ -10,6 +10,7 @@ import { BatchIndexer } from '../search/batch-indexer.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../service/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
+import { searchServiceOfServe } from './data-dir-check.js';
 import { UsageError } from './usage-error.js';
 
 export const INDEX_USAGE = `usage: kumo index --service N <crawl_objects.tar.gz | folder holding one>
@@ -37,6 +38,7 @@ export async function indexCommand(argv: string[], config: KumoConfig): Promise<
     options: { service: { type: 'string' }, run: { type: 'string' } },
   });
   const serviceId = serviceIdOption(values.service);
+  searchServiceOfServe(config, serviceId);
   const bundle = bundleToIndex(config, serviceId, values.run, positionals);
   ensureDataDir(config.dataDir);
   const index = new SearchIndex(searchIndexFile(config.dataDir, serviceId));

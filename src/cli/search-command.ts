@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
 import { searchIndexFile } from '../service/data-dir.js';
 import { SearchIndex } from '../search/search-index.js';
+import { searchServiceOfServe } from './data-dir-check.js';
 import { serviceIdOption } from './index-command.js';
 import { UsageError } from './usage-error.js';
 
@@ -14,6 +15,7 @@ export async function searchCommand(argv: string[], config: KumoConfig): Promise
     options: { service: { type: 'string' }, limit: { type: 'string' } },
   });
   const serviceId = serviceIdOption(values.service);
+  searchServiceOfServe(config, serviceId);
   const limit = values.limit === undefined ? 10 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new UsageError(`--limit: expected a whole number from 1 to 100, got "${values.limit}"`);

@@ -1,10 +1,20 @@
+import path from 'node:path';
 import type { KumoConfig } from '../config/config.js';
 import { type RunningService, startService } from '../service/kumo-service.js';
+import { StartupError } from '../service/startup-error.js';
 
 /** `kumo serve`: runs every API group on one port until SIGINT / SIGTERM. */
 export async function serveCommand(config: KumoConfig): Promise<number> {
-  const service = await startService(config);
-  process.stdout.write(`kumo serve: listening on ${service.url} (data in ${config.dataDir})\n`);
+  let service: RunningService;
+  try {
+    service = await startService(config);
+  } catch (error) {
+    // A setting to change (port in use, data directory taken): one line, no stack trace.
+    if (!(error instanceof StartupError)) throw error;
+    process.stderr.write(`kumo: ${error.message}\n`);
+    return 1;
+  }
+  process.stdout.write(`kumo serve: listening on ${service.url} (data in ${path.resolve(config.dataDir)})\n`);
   process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
   const browser = service.browserStatus();
   process.stdout.write(

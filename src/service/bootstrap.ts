@@ -7,6 +7,8 @@ export const DEMO_SERVICEGROUP_ID = 1;
 export const DEMO_SEARCH_SERVICE_ID = 1;
 export const DEMO_SERVICE_SETTING_ID = 1;
 
+const DEMO_TENANT = { contractId: DEMO_CONTRACT_ID, servicegroupId: DEMO_SERVICEGROUP_ID };
+
 /** The demo crawl service setting: a placeholder site, schedule disabled, feeding search service 1. */
 const DEMO_SERVICE_SETTING = {
   name: 'demo',
@@ -17,31 +19,25 @@ const DEMO_SERVICE_SETTING = {
 
 /**
  * First start with an empty store creates the demo tenant (contract 1, service group 1, crawl
- * service setting 1, search service 1) and its API key; returns the key so the caller can print it once. `pinnedKey` (KUMO_BOOTSTRAP_API_KEY)
- * fixes the key, and is also added on later starts when that key is not yet known.
+ * service setting 1, search service 1), without its API key: that one is issued by issueDemoKey
+ * once the server listens (docs/operations.md, First start). A pinned key (KUMO_BOOTSTRAP_API_KEY)
+ * not yet known is added here on later starts, so it works from the first request.
  */
-export function bootstrapDemoTenant(
-  store: ServiceStore,
-  clock: Clock,
-  pinnedKey: string | undefined,
-): string | undefined {
+export function bootstrapDemoTenant(store: ServiceStore, clock: Clock, pinnedKey: string | undefined): void {
   const now = clock.nowMicros();
-  const tenant = { contractId: DEMO_CONTRACT_ID, servicegroupId: DEMO_SERVICEGROUP_ID };
   if (store.tenants.listContracts().length === 0) {
     store.tenants.createContract('demo', now, DEMO_CONTRACT_ID);
     store.tenants.createServiceGroup(DEMO_CONTRACT_ID, 'demo', now, DEMO_SERVICEGROUP_ID);
-    const key = pinnedKey ?? generateApiKey();
-    store.apiKeys.insert(tenant, hashApiKey(key), apiKeyPrefix(key), 'demo key', now);
-    store.searchServices.create(tenant, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
-    store.serviceSettings.create(tenant, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
-    return key;
+    store.searchServices.create(DEMO_TENANT, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
+    store.serviceSettings.create(DEMO_TENANT, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
+    return;
   }
   // A data directory made before search services existed gains the demo search service.
   if (
     store.searchServices.get(DEMO_SEARCH_SERVICE_ID) === undefined &&
     store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID)
   ) {
-    store.searchServices.create(tenant, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
+    store.searchServices.create(DEMO_TENANT, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
   }
   // ... and the demo crawl service setting, in one made before scheduled crawls existed.
   if (
@@ -49,12 +45,37 @@ export function bootstrapDemoTenant(
     store.serviceSettings.list().length === 0 &&
     store.searchServices.get(DEMO_SEARCH_SERVICE_ID)?.contractId === DEMO_CONTRACT_ID
   ) {
-    store.serviceSettings.create(tenant, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
+    store.serviceSettings.create(DEMO_TENANT, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
   }
-  if (pinnedKey !== undefined && !store.apiKeys.findActiveByHash(hashApiKey(pinnedKey))) {
-    if (store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID)) {
-      store.apiKeys.insert(tenant, hashApiKey(pinnedKey), apiKeyPrefix(pinnedKey), 'pinned demo key', now);
-    }
+  if (
+    pinnedKey !== undefined &&
+    demoKeyIssued(store) &&
+    !store.apiKeys.findActiveByHash(hashApiKey(pinnedKey))
+  ) {
+    store.apiKeys.insert(DEMO_TENANT, hashApiKey(pinnedKey), apiKeyPrefix(pinnedKey), 'pinned demo key', now);
   }
-  return undefined;
+}
+
+/**
+ * The demo tenant's first API key, called once the server listens: a start that fails before
+ * (port in use) leaves the demo service group without a key, and the next start that listens
+ * issues it. Returns the key to print once (the pinned one when KUMO_BOOTSTRAP_API_KEY is set),
+ * or undefined when the demo service group already had a key, revoked ones included, or does not
+ * exist.
+ */
+export function issueDemoKey(
+  store: ServiceStore,
+  clock: Clock,
+  pinnedKey: string | undefined,
+): string | undefined {
+  if (!store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID) || demoKeyIssued(store))
+    return undefined;
+  const key = pinnedKey ?? generateApiKey();
+  store.apiKeys.insert(DEMO_TENANT, hashApiKey(key), apiKeyPrefix(key), 'demo key', clock.nowMicros());
+  return key;
+}
+
+/** Whether the demo service group has ever had an API key (stored keys are revoked, never deleted). */
+function demoKeyIssued(store: ServiceStore): boolean {
+  return store.apiKeys.list(DEMO_CONTRACT_ID).some((key) => key.servicegroupId === DEMO_SERVICEGROUP_ID);
 }

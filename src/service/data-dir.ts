@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { StartupError } from './startup-error.js';
 
 /** Layout of the data directory. */
 export function dataPaths(dataDir: string) {
@@ -39,8 +40,10 @@ export function loadSigningSecret(configured: string | undefined, file: string):
 export { loadSecretKey } from '../security/secret-key-file.js';
 
 /**
- * The management API token: configured (KUMO_ADMIN_TOKEN), or generated once into the data dir
- * (mode 0600). `created` tells the caller to print it, once.
+ * The management API token: configured (KUMO_ADMIN_TOKEN), kept in the data dir, or new. A new
+ * token (`created`) is not written yet: the caller keeps it with saveAdminToken and prints it
+ * once the server listens, so a start that fails before leaves no token nobody was shown
+ * (docs/operations.md, First start).
  */
 export function loadAdminToken(
   configured: string | undefined,
@@ -48,9 +51,12 @@ export function loadAdminToken(
 ): { token: string; created: boolean } {
   if (configured !== undefined) return { token: configured, created: false };
   if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), created: false };
-  const token = `kumo_admin_${randomBytes(24).toString('base64url')}`;
+  return { token: `kumo_admin_${randomBytes(24).toString('base64url')}`, created: true };
+}
+
+/** Keeps a new management API token (mode 0600) for the next starts. */
+export function saveAdminToken(file: string, token: string): void {
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  return { token, created: true };
 }
 
 /**
@@ -61,8 +67,9 @@ export function acquireServeLock(lockFile: string): () => void {
   if (existsSync(lockFile)) {
     const pid = Number(readFileSync(lockFile, 'utf8').trim());
     if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processExists(pid)) {
-      throw new Error(
-        `another kumo serve (pid ${pid}) uses this data directory; stop it or choose another KUMO_DATA_DIR`,
+      throw new StartupError(
+        `another kumo serve (pid ${pid}) uses the data directory ${path.dirname(lockFile)}; ` +
+          'stop it or choose another KUMO_DATA_DIR',
       );
     }
   }

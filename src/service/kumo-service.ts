@@ -14,7 +14,7 @@ import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
-import { bootstrapDemoTenant } from './bootstrap.js';
+import { bootstrapDemoTenant, issueDemoKey } from './bootstrap.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { folderProblem } from '../observability/health.js';
 import { ServiceMetrics } from '../observability/service-metrics.js';
@@ -26,12 +26,14 @@ import {
   loadAdminToken,
   loadSecretKey,
   loadSigningSecret,
+  saveAdminToken,
 } from './data-dir.js';
 import { InstantCrawlService } from './instant-crawl-service.js';
 import { ScheduledCrawlService } from './scheduled-crawl-service.js';
 import { SearchFeeder } from './search-feeder.js';
 import { SearchServices } from './search-services.js';
 import { sweepExpiredArtifacts } from './retention-sweeper.js';
+import { listenFailure } from './startup-error.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -61,7 +63,10 @@ export interface StartServiceOptions {
   logStream?: { write(line: string): void };
 }
 
-/** Starts `kumo serve`: store, bootstrap, worker pool, HTTP server, retention sweeps. */
+/**
+ * Starts `kumo serve`: store, bootstrap, worker pool, HTTP server, retention sweeps. A listen
+ * that fails for a setting (port in use, ...) throws a StartupError naming it.
+ */
 export async function startService(
   config: KumoConfig,
   clock: Clock = systemClock,
@@ -72,7 +77,7 @@ export async function startService(
   const store = openSqliteServiceStore(paths.database, {
     secretKey: loadSecretKey(config.secretKey, paths.secretKey),
   });
-  const createdDemoKey = bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
+  bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
   const artifacts = new LocalArtifactStore(paths.artifacts);
@@ -188,6 +193,25 @@ export async function startService(
   );
   schedulerRef.current = scheduler;
 
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    // Nothing ran yet: release what was opened, so the process (or a test) can start again.
+    try {
+      await app.close();
+      await Promise.all([fetcher.close(), browser.pool.close()]);
+    } finally {
+      searchServices.close();
+      store.close();
+      releaseLock();
+    }
+    throw listenFailure(error, config.host, config.port) ?? error;
+  }
+  // Shown once, so made only now that the server listens (docs/operations.md, First start).
+  const createdDemoKey = issueDemoKey(store, clock, config.bootstrapApiKey);
+  if (admin.created) saveAdminToken(paths.adminToken, admin.token);
+
   let sweepTimer: NodeJS.Timeout | undefined;
   const retentionDays = config.artifactRetentionDays;
   if (retentionDays !== undefined) {
@@ -199,8 +223,6 @@ export async function startService(
     sweepTimer = setInterval(sweep, RETENTION_SWEEP_INTERVAL_MS);
     sweepTimer.unref();
   }
-
-  const address = await app.listen({ host: config.host, port: config.port });
   poolRef.current = pool;
   pool.start();
   webhooks.start();

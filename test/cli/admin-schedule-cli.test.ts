@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../support/cli-runner.js';
+import { prepareDataDir } from '../support/prepared-data-dir.js';
 
 let folder: string;
 const env = () => ({ KUMO_DATA_DIR: path.join(folder, 'data'), KUMO_TIMEZONE: 'Asia/Tokyo' });
@@ -27,6 +28,8 @@ const DAILY = { interval: 2, hour: 9, min: 30 };
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-admin-schedule-'));
+  // The store kumo serve makes at its first start, without the demo tenant (kumo admin makes none).
+  prepareDataDir(path.join(folder, 'data'), { demoTenant: false });
   // Contract 1 with service groups 1 and 2, each with a search service (1 and 2).
   for (const args of [
     ['contract', 'create', '--name', 'acme'],

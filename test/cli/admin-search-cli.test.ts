@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../support/cli-runner.js';
+import { prepareDataDir } from '../support/prepared-data-dir.js';
 
 let folder: string;
 const env = () => ({ KUMO_DATA_DIR: path.join(folder, 'data') });
@@ -15,6 +16,8 @@ const admin = (...args: string[]) => runCli(['admin', ...args], 30_000, env());
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-admin-search-'));
+  // The store kumo serve makes at its first start, without the demo tenant (kumo admin makes none).
+  prepareDataDir(path.join(folder, 'data'), { demoTenant: false });
 });
 after(async () => rm(folder, { recursive: true, force: true }));
 

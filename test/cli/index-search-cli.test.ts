@@ -4,11 +4,13 @@
  * searched in Japanese and English.
  */
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../support/cli-runner.js';
+import { prepareDataDir } from '../support/prepared-data-dir.js';
 import { startTrapServer, type TrapServer } from '../support/trap-server.js';
 
 let trap: TrapServer;
@@ -19,6 +21,8 @@ const env = () => ({ KUMO_DATA_DIR: path.join(folder, 'data') });
 before(async () => {
   trap = await startTrapServer();
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-index-cli-'));
+  // The data directory of a kumo serve that has started once: the demo tenant's search service 1.
+  prepareDataDir(path.join(folder, 'data'), { demoTenant: true });
   const out = path.join(folder, 'crawl');
   const crawl = await runCli(['crawl', `${trap.baseUrl}/`, '--depth', '1', '--out', out]);
   assert.equal(crawl.code, 0, crawl.stderr);
@@ -84,8 +88,28 @@ describe('kumo index and kumo search', () => {
     const emptyFolder = await runCli(['index', '--service', '1', folder], 30_000, env());
     assert.equal(emptyFolder.code, 2);
     assert.match(emptyFolder.stderr, /holds no crawl_objects\.tar\.gz/);
-    const noIndex = await runCli(['search', '--service', '7', 'q'], 30_000, env());
+    const created = await runCli(
+      ['admin', 'searchservice', 'create', '--contract', '1', '--servicegroup', '1', '--name', 'empty'],
+      30_000,
+      env(),
+    );
+    assert.equal(created.code, 0, created.stderr);
+    const noIndex = await runCli(['search', '--service', '2', 'q'], 30_000, env());
     assert.equal(noIndex.code, 2);
-    assert.match(noIndex.stderr, /search service 7 has no index yet/);
+    assert.match(noIndex.stderr, /search service 2 has no index yet/);
+  });
+
+  test('an unknown search service is refused with the list of existing ones, and no index is made', async () => {
+    const orphan = path.join(folder, 'data', 'search', 'service-9.db');
+    for (const args of [
+      ['index', '--service', '9', bundle],
+      ['search', '--service', '9', '検索'],
+    ]) {
+      const refused = await runCli(args, 30_000, env());
+      assert.equal(refused.code, 2, `kumo ${args[0]}: ${refused.stderr}`);
+      assert.match(refused.stderr, /--service: no search service 9; the search services in .* are:/);
+      assert.match(refused.stderr, /^ {2}1 {2}demo \(contract 1, service group 1\)$/m);
+      assert.equal(existsSync(orphan), false, `kumo ${args[0]} made no index for service 9`);
+    }
   });
 });

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { bootstrapDemoTenant, DEMO_SERVICE_SETTING_ID } from '../../src/service/bootstrap.js';
+import { bootstrapDemoTenant, DEMO_SERVICE_SETTING_ID, issueDemoKey } from '../../src/service/bootstrap.js';
+import { hashApiKey } from '../../src/service/api-key-codec.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
 import { systemClock } from '../../src/util/clock.js';
 
@@ -14,8 +15,8 @@ after(() => rmSync(folder, { recursive: true, force: true }));
 test('the demo crawl service setting is created once; deleting it does not stop the next start', () => {
   const file = path.join(folder, 'kumo.db');
   let store = openSqliteServiceStore(file);
-  const key = bootstrapDemoTenant(store, systemClock, undefined);
-  assert.ok(key !== undefined);
+  bootstrapDemoTenant(store, systemClock, undefined);
+  assert.ok(issueDemoKey(store, systemClock, undefined) !== undefined);
   const demo = store.serviceSettings.get(DEMO_SERVICE_SETTING_ID);
   assert.equal(demo?.searchServiceId, 1);
   assert.equal(demo?.schedule.interval, 0);
@@ -23,12 +24,48 @@ test('the demo crawl service setting is created once; deleting it does not stop 
   store.close();
 
   store = openSqliteServiceStore(file);
-  assert.equal(bootstrapDemoTenant(store, systemClock, undefined), undefined, 'no new key at a later start');
+  bootstrapDemoTenant(store, systemClock, undefined);
+  assert.equal(issueDemoKey(store, systemClock, undefined), undefined, 'no new key at a later start');
   assert.equal(
     store.serviceSettings.get(DEMO_SERVICE_SETTING_ID),
     undefined,
     'a deleted demo setting stays deleted',
   );
   assert.deepEqual(store.serviceSettings.list(), []);
+  store.close();
+});
+
+test('the demo key is issued once, by the first start that gets as far as issuing it', () => {
+  const file = path.join(folder, 'issue.db');
+  let store = openSqliteServiceStore(file);
+  // A start that stopped before listening: the demo tenant exists, without a key.
+  bootstrapDemoTenant(store, systemClock, undefined);
+  assert.deepEqual(store.apiKeys.list(), []);
+  store.close();
+
+  store = openSqliteServiceStore(file);
+  bootstrapDemoTenant(store, systemClock, undefined);
+  const key = issueDemoKey(store, systemClock, undefined);
+  assert.ok(key !== undefined, 'the next start issues the key');
+  assert.equal(store.apiKeys.findActiveByHash(hashApiKey(key))?.servicegroupId, 1);
+  const [issued] = store.apiKeys.list();
+  assert.ok(store.apiKeys.revoke(issued!.id, systemClock.nowMicros()));
+  assert.equal(issueDemoKey(store, systemClock, undefined), undefined, 'a revoked key is not replaced');
+  store.close();
+});
+
+test('a pinned key is the demo key of the first start, and is added on later starts', () => {
+  const file = path.join(folder, 'pinned.db');
+  const store = openSqliteServiceStore(file);
+  bootstrapDemoTenant(store, systemClock, 'pinned-key-1');
+  assert.equal(issueDemoKey(store, systemClock, 'pinned-key-1'), 'pinned-key-1');
+  bootstrapDemoTenant(store, systemClock, 'pinned-key-2');
+  assert.equal(
+    issueDemoKey(store, systemClock, 'pinned-key-2'),
+    undefined,
+    'printed at the first start only',
+  );
+  for (const pinned of ['pinned-key-1', 'pinned-key-2'])
+    assert.equal(store.apiKeys.findActiveByHash(hashApiKey(pinned))?.contractId, 1, pinned);
   store.close();
 });

@@ -12,15 +12,18 @@ export interface CliResult {
 }
 
 /**
- * Runs `node main.js ...args` with `env` added to the environment; `.child` lets a test signal
- * it. Fails the test after `timeoutMs`.
+ * Runs `node main.js ...args` with `env` added to the environment (a variable set to undefined is
+ * removed) in the folder `cwd` (default the test's); `.child` lets a test signal it. Fails the
+ * test after `timeoutMs`.
  */
 export function runCli(
   args: string[],
   timeoutMs = 30_000,
   env: NodeJS.ProcessEnv = {},
+  cwd?: string,
 ): Promise<CliResult> & { child: ReturnType<typeof spawn> } {
   const child = spawn(process.execPath, [MAIN_JS, ...args], {
+    cwd,
     env: { ...process.env, KUMO_FETCH_TIMEOUT_SECONDS: '5', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

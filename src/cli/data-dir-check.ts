@@ -1,0 +1,48 @@
+import path from 'node:path';
+import type { KumoConfig } from '../config/config.js';
+import type { dataPaths } from '../service/data-dir.js';
+import {
+  DataDirError,
+  existingDataDir,
+  existingSearchService,
+  UnknownSearchServiceError,
+} from '../service/existing-data-dir.js';
+import { UsageError } from './usage-error.js';
+
+type DataPaths = ReturnType<typeof dataPaths>;
+
+/**
+ * The data directory of `kumo serve` for `kumo admin`, `index` and `search`, which never create
+ * one: refused with the absolute path looked at when missing. A relative KUMO_DATA_DIR (the
+ * default ./data) depends on the current folder, so the folder used is named on stderr
+ * (docs/operations.md, Data directory).
+ */
+export function dataDirOfServe(config: KumoConfig): DataPaths {
+  return refusedAsUsage(() => noted(config, existingDataDir(config.dataDir)));
+}
+
+/** dataDirOfServe, and `--service N` one of its search services (refused with the list of them). */
+export function searchServiceOfServe(config: KumoConfig, serviceId: number): DataPaths {
+  return refusedAsUsage(() =>
+    noted(config, existingSearchService(config.dataDir, config.secretKey, serviceId).paths),
+  );
+}
+
+function noted(config: KumoConfig, paths: DataPaths): DataPaths {
+  if (!path.isAbsolute(config.dataDir)) {
+    process.stderr.write(
+      `kumo: using the data directory ${paths.root} (${config.dataDir} from the current folder; KUMO_DATA_DIR names another)\n`,
+    );
+  }
+  return paths;
+}
+
+function refusedAsUsage<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof DataDirError || error instanceof UnknownSearchServiceError)
+      throw new UsageError(error.message);
+    throw error;
+  }
+}
