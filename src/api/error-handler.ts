@@ -12,6 +12,14 @@ const FASTIFY_CODES: Record<string, keyof typeof API_ERRORS> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_input',
 };
 
+/** Why Fastify refused a body, as the reason of an error naming the field `body`. */
+const BODY_REASONS: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'is empty, but the content-type says application/json',
+  // Malformed JSON is normally located by the JSON body parser (json-body-parser.ts).
+  FST_ERR_CTP_INVALID_JSON_BODY: 'is not valid JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'does not have the length the content-length header gives',
+};
+
 /** The one error handler: every failure leaves as `{"status": "NG", "message", "errors"}`. */
 export async function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) {
@@ -31,10 +39,11 @@ export async function handleError(error: FastifyError, request: FastifyRequest, 
     return reply.code(400).send(ngBody(message, errors));
   }
   const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
-  if (mapped) {
-    const reason = mapped === 'invalid_input' ? `body: ${error.message}` : API_ERRORS[mapped].message;
-    return reply.code(API_ERRORS[mapped].status).send(ngBody(reason));
+  if (mapped === 'invalid_input') {
+    const reason = BODY_REASONS[error.code] ?? error.message;
+    return reply.code(400).send(ngBody(`body: ${reason}`, [{ field: 'body', reason }]));
   }
+  if (mapped) return reply.code(API_ERRORS[mapped].status).send(ngBody(API_ERRORS[mapped].message));
   if (
     error instanceof SyntaxError ||
     (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500)

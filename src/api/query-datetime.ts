@@ -1,12 +1,17 @@
 import { parseQueryDatetime } from '../util/timestamps.js';
 import { ApiError } from './api-error.js';
 
-/** A `from_datetime` / `to_datetime` query value in microseconds; a value that does not parse is a 400 naming it. */
+/**
+ * A `from_datetime` / `to_datetime` query value in microseconds; a value that does not parse is a
+ * 400 naming it with examples of the accepted forms (docs/api.md, Common rules, Timestamps).
+ */
 export function parseDatetimeParameter(raw: string | undefined, name: string): number | undefined {
   if (raw === undefined || raw === '') return undefined;
   const micros = parseQueryDatetime(raw);
   if (micros === undefined) {
-    const reason = `"${raw}" is not a datetime of the form yyyy-MM-ddTHH:mm:ss+NN:NN`;
+    const reason =
+      `"${raw}" is not a datetime of the form yyyy-MM-ddTHH:mm:ss, an optional fraction of a second, ` +
+      'then +NN:NN, -NN:NN or Z (such as 2026-11-22T10:00:00+09:00 or 2026-11-22T01:00:00.5Z)';
     throw new ApiError('invalid_input', `${name}: ${reason}`, [{ field: `query.${name}`, reason }]);
   }
   return micros;

@@ -1,4 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import { allowedValuesReason } from '../domain/allowed-values.js';
 import type { FieldError } from '../domain/field-error.js';
 
 /** Fastify's names of request parts, as the field paths of error bodies write them. */
@@ -21,6 +22,7 @@ export function toFieldErrors(
   const prefix = part === 'body' ? '' : `${part}.`;
   const result: FieldError[] = [];
   const seen = new Set<string>();
+  const choices = literalChoices(errors);
   for (const error of errors) {
     // A failed branch of a `type | null` union repeats the real error; keep the informative one.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
@@ -35,6 +37,10 @@ export function toFieldErrors(
       reason = 'is required';
     } else if (error.keyword === 'type' && String(params.type) === 'null') {
       continue;
+    } else if (error.keyword === 'const') {
+      reason = allowedValuesReason(choices.get(choiceKey(error)) ?? [params.allowedValue]);
+    } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+      reason = allowedValuesReason(params.allowedValues);
     }
     const key = `${field}\u0000${reason}`;
     if (seen.has(key)) continue;
@@ -42,6 +48,28 @@ export function toFieldErrors(
     result.push({ field: field.replace(/\.$/, '') || part, reason });
   }
   return result;
+}
+
+/**
+ * A union of literals (`Type.Union([Type.Literal('a'), Type.Literal('b')])`) fails with one
+ * `const` error per literal, each saying only "must be equal to constant"; gathered by value and
+ * union, they make one reason naming every allowed value.
+ */
+function literalChoices(errors: readonly FastifySchemaValidationError[]): Map<string, unknown[]> {
+  const choices = new Map<string, unknown[]>();
+  for (const error of errors) {
+    if (error.keyword !== 'const') continue;
+    const key = choiceKey(error);
+    const values = choices.get(key) ?? [];
+    values.push((error.params as { allowedValue?: unknown }).allowedValue);
+    choices.set(key, values);
+  }
+  return choices;
+}
+
+/** The value and the union a `const` error belongs to: `/file` and `#/properties/file/anyOf`. */
+function choiceKey(error: FastifySchemaValidationError): string {
+  return `${error.instancePath}\u0000${error.schemaPath.replace(/\/\d+\/const$|\/const$/, '')}`;
 }
 
 function pathOf(instancePath: string): string {

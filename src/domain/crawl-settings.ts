@@ -1,6 +1,7 @@
 import type { InstantCrawlerSetting } from './crawl-setting-schema.js';
 import type { FieldError } from './field-error.js';
-import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS, regexSafetyProblem } from './regex-safety.js';
+import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS } from './regex-safety.js';
+import { urlPatternProblem } from './url-pattern-problem.js';
 
 export const LATEST_SETTING_VERSION = '1';
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
@@ -54,13 +55,13 @@ export function checkCrawlSetting(setting: InstantCrawlerSetting, fieldPrefix = 
       const reason =
         pattern.length > MAX_URL_PATTERN_LENGTH
           ? `must NOT have more than ${MAX_URL_PATTERN_LENGTH} characters`
-          : regexProblem(pattern);
+          : urlPatternProblem(pattern);
       if (reason) errors.push({ field: `${fieldPrefix}.${key}[${index}]`, reason });
     });
   }
   setting.authorizations?.forEach((auth, index) => {
     if (auth.url_pattern != null) {
-      const reason = regexProblem(auth.url_pattern);
+      const reason = urlPatternProblem(auth.url_pattern);
       if (reason) errors.push({ field: `${fieldPrefix}.authorizations[${index}].url_pattern`, reason });
     }
   });
@@ -104,16 +105,6 @@ function httpUrlProblem(raw: string): string | undefined {
   if (url.username !== '' || url.password !== '')
     return 'credentials in the URL are not allowed; use authorizations';
   return undefined;
-}
-
-/** A pattern that does not compile, or that could backtrack catastrophically on some URL. */
-function regexProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    return `invalid regular expression: ${(error as Error).message}`;
-  }
-  return regexSafetyProblem(pattern);
 }
 
 const flagOn = (value: number | null | undefined, fallback: 0 | 1): boolean => (value ?? fallback) === 1;

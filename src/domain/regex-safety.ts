@@ -1,4 +1,5 @@
 import { type AST, RegExpParser } from '@eslint-community/regexpp';
+import { regexErrorDetail } from './regex-syntax.js';
 
 /**
  * A conservative test against catastrophic backtracking of the URL patterns tenants and operators
@@ -58,7 +59,7 @@ export function regexSafetyProblem(pattern: string): string | undefined {
       unicodeSets: false,
     });
   } catch (error) {
-    return `cannot be checked for catastrophic backtracking (${(error as Error).message})`;
+    return `cannot be checked for catastrophic backtracking (${regexErrorDetail((error as Error).message)})`;
   }
   const analysis = new Analysis(hasCaseInsensitiveModifier(ast));
   return analysis.problemIn(ast);

@@ -1,6 +1,7 @@
 import type { TypeCheck } from '@sinclair/typebox/compiler';
 import type { ValueError } from '@sinclair/typebox/errors';
 import type { TSchema } from '@sinclair/typebox';
+import { allowedValuesReason } from './allowed-values.js';
 import type { FieldError } from './field-error.js';
 
 const MAX_ERRORS = 20;
@@ -16,10 +17,11 @@ export function schemaFieldErrors<T extends TSchema>(
 ): FieldError[] {
   const errors: FieldError[] = [];
   for (const outer of compiled.Errors(input)) {
-    const error = innermost(outer);
+    const choices = literalReason(outer);
+    const error = choices === undefined ? innermost(outer) : outer;
     const path = error.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
     const field = fieldPrefix === '' ? path.replace(/^\./, '') || '(document)' : `${fieldPrefix}${path}`;
-    errors.push({ field, reason: error.message });
+    errors.push({ field, reason: choices ?? literalReason(error) ?? error.message });
     if (errors.length >= MAX_ERRORS) break;
   }
   return errors;
@@ -37,4 +39,19 @@ function innermost(error: ValueError): ValueError {
     }
   }
   return error;
+}
+
+/**
+ * A value outside a literal or a union of literals (optionally `| null`) names every allowed
+ * value, where TypeBox would name only the first literal ("Expected 'a'").
+ */
+function literalReason(error: ValueError): string | undefined {
+  const schema = error.schema as { const?: unknown; anyOf?: unknown };
+  if ('const' in schema) return allowedValuesReason([schema.const]);
+  if (!Array.isArray(schema.anyOf)) return undefined;
+  const members = schema.anyOf as Record<string, unknown>[];
+  const literals = members.filter((member) => 'const' in member);
+  const onlyLiterals = members.every((member) => 'const' in member || member.type === 'null');
+  if (literals.length === 0 || !onlyLiterals) return undefined;
+  return allowedValuesReason(literals.map((member) => member.const));
 }

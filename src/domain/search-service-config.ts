@@ -2,7 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { FIELDS } from '../search/engine/fields.js';
 import type { FieldError } from './field-error.js';
-import { regexSafetyProblem } from './regex-safety.js';
+import { urlPatternProblem } from './url-pattern-problem.js';
 import { schemaFieldErrors } from './schema-errors.js';
 
 const MAX_RULES = 200;
@@ -75,11 +75,11 @@ export function checkSearchServiceConfig(config: SearchServiceConfig, prefix = '
   const errors: FieldError[] = [];
   const field = (name: string) => `${prefix}${name}`;
   config.categories?.forEach((rule, index) => {
-    const reason = patternProblem(rule.url_pattern);
+    const reason = urlPatternProblem(rule.url_pattern);
     if (reason) errors.push({ field: field(`categories[${index}].url_pattern`), reason });
   });
   config.drilldowns?.forEach((rule, index) => {
-    const reason = patternProblem(rule.url_pattern);
+    const reason = urlPatternProblem(rule.url_pattern);
     if (reason) errors.push({ field: field(`drilldowns[${index}].url_pattern`), reason });
     const labels = rule.path.split('\t');
     if (labels.some((label) => label.trim() === '' && !/\$\d/.test(rule.path))) {
@@ -97,16 +97,6 @@ export function checkSearchServiceConfig(config: SearchServiceConfig, prefix = '
     }
   });
   return errors;
-}
-
-/** Rules run on every indexed URL: a pattern must compile and must not backtrack catastrophically. */
-function patternProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern);
-  } catch (error) {
-    return `is not a valid regular expression (${(error as Error).message})`;
-  }
-  return regexSafetyProblem(pattern);
 }
 
 function isOrigin(value: string): boolean {

@@ -1,7 +1,7 @@
 /**
  * Timestamp formats of the contract (interface.md, decisions.md "Deployment shape"):
  * API fields `yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN`, CSV `crawl_datetime` with `+NNNN`,
- * query parameters `yyyy-MM-ddTHH:mm:ss+NN:NN`.
+ * query parameters `yyyy-MM-ddTHH:mm:ss+NN:NN`, also with a fraction of a second or `Z` (ISO 8601).
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -108,25 +108,34 @@ export function formatCsvTimestamp(micros: number, timeZone: string): string {
   return render(micros, timeZone, '');
 }
 
-const QUERY_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})$/;
+/**
+ * ISO 8601 date and time with seconds: an optional fraction of a second of any length, then an
+ * offset `+NN:NN` / `-NN:NN` or `Z` (docs/api.md, Common rules, Timestamps).
+ */
+const QUERY_DATETIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:Z|([+-])(\d{2}):(\d{2}))$/;
 
 /**
- * Parses a query datetime `yyyy-MM-ddTHH:mm:ss+NN:NN` into epoch microseconds, or undefined when
- * it does not parse. A `+` that arrived as a space (unencoded in a query string) is read as `+`.
+ * Parses a query datetime into epoch microseconds, or undefined when it does not parse:
+ * `yyyy-MM-ddTHH:mm:ss+NN:NN` (the contract's form), also with a fraction of a second
+ * (`.5`, `.123456`; digits past the microsecond are dropped) and with `Z` for UTC. A `+` that
+ * arrived as a space (unencoded in a query string) is read as `+`.
  */
 export function parseQueryDatetime(raw: string): number | undefined {
   const match = QUERY_DATETIME.exec(raw.replace(' ', '+'));
   if (!match) return undefined;
-  const [, y, mo, d, h, mi, s, sign, oh, om] = match.map((part, index) =>
-    index === 7 ? part : Number(part),
-  ) as [unknown, number, number, number, number, number, number, string, number, number];
+  const [y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0] = match.slice(1, 7).map(Number);
+  const [, , , , , , , fraction, sign, rawOffsetHours, rawOffsetMinutes] = match;
+  const oh = Number(rawOffsetHours ?? 0);
+  const om = Number(rawOffsetMinutes ?? 0);
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59 || oh > 23 || om > 59)
     return undefined;
   const utc = utcMillis(y, mo - 1, d, h, mi, s);
   const check = new Date(utc);
   if (check.getUTCDate() !== d) return undefined;
   const offsetMs = (oh * 60 + om) * 60000 * (sign === '-' ? -1 : 1);
-  return (utc - offsetMs) * 1000;
+  const fractionMicros = fraction === undefined ? 0 : Number(fraction.slice(0, 6).padEnd(6, '0'));
+  return (utc - offsetMs) * 1000 + fractionMicros;
 }
 
 /** Date.UTC, but years 0–99 are those years, not 1900–1999 as Date.UTC reads them. */

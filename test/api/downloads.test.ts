@@ -245,6 +245,21 @@ describe('keyed download request', () => {
     await assertNg(await keyed(crawledId, 'link_list.csv.gz'), 404);
     await assertNg(await keyed(987654, URL_LIST), 404);
   });
+
+  test('an unknown file name: 400 whose message and reason list the valid names', async () => {
+    for (const file of ['url_list.csv', 'nope.gz']) {
+      const response = await keyed(crawledId, file);
+      const text = await response.text();
+      assert.equal(response.status, 400, text);
+      const body = JSON.parse(text);
+      const reason = 'must be one of "url_list.csv.gz", "crawl_objects.tar.gz", "link_list.csv.gz"';
+      assert.deepEqual(body, {
+        status: 'NG',
+        message: `path.file: ${reason}`,
+        errors: [{ field: 'path.file', reason }],
+      });
+    }
+  });
 });
 
 describe('retention', () => {

@@ -118,6 +118,31 @@ function queryDatetime(epochMs: number, offsetMinutes: number): string {
   return `${local}${sign}${hh}:${mm}`;
 }
 
+/** Epoch microseconds of an API timestamp `yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN`. */
+function startMicros(timestamp: string): number {
+  assert.match(timestamp, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}[+-]\d{2}:\d{2}$/);
+  return (
+    Date.parse(`${timestamp.slice(0, 19)}${timestamp.slice(26)}`) * 1000 + Number(timestamp.slice(20, 26))
+  );
+}
+
+/**
+ * ISO 8601 `yyyy-MM-ddTHH:mm:ss.f...` of `micros` with `Z` or an offset in minutes, and `digits`
+ * fraction digits: the microseconds cut to that many, or followed by 9s past the sixth.
+ */
+function isoDatetime(micros: number, offset: 'Z' | number, digits: number): string {
+  const offsetMinutes = offset === 'Z' ? 0 : offset;
+  const wholeSecondMs = Math.floor(micros / 1_000_000) * 1000;
+  const local = new Date(wholeSecondMs + offsetMinutes * 60_000).toISOString().slice(0, 19);
+  const fraction = `${String(micros - wholeSecondMs * 1000).padStart(6, '0')}999`.slice(0, digits);
+  if (offset === 'Z') return `${local}.${fraction}Z`;
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const absolute = Math.abs(offsetMinutes);
+  const hh = String(Math.floor(absolute / 60)).padStart(2, '0');
+  const mm = String(absolute % 60).padStart(2, '0');
+  return `${local}.${fraction}${sign}${hh}:${mm}`;
+}
+
 describe('POST .../crawler/request', () => {
   test('answers 200 OK with an integer request id; the run ends as 2030 "stopped"', async () => {
     const response = await postSetting({ setting: quickSetting() });
@@ -421,6 +446,49 @@ describe('GET .../crawler/histories', () => {
     const response = await histories(`?from_datetime=${from}`, tenant);
     assert.equal(response.statusCode, 200, response.body);
     assert.deepEqual(idsOf(response), [...ids].reverse().slice(0, 10));
+  });
+
+  test('ISO 8601 forms: Z and fractions of a second bound the start time to the microsecond', async () => {
+    const listed = (await histories('', tenant)).json.crawl_histories as RunView[];
+    const startOf = (run: RunView) => startMicros(run.start_datetime ?? '');
+    const pivot = startOf(listed[4]!);
+    const older = startOf(listed[7]!);
+    const between = (from: number, to = Infinity) =>
+      listed
+        .filter((run) => startOf(run) >= from && startOf(run) <= to)
+        .map((run) => run.instant_crawl_request_id);
+    const query = (from: string, to?: string) =>
+      histories(
+        `?from_datetime=${encodeURIComponent(from)}${to === undefined ? '' : `&to_datetime=${encodeURIComponent(to)}`}`,
+        tenant,
+      ).then((response) => {
+        assert.equal(response.statusCode, 200, response.body);
+        return idsOf(response);
+      });
+    assert.ok(between(pivot).includes(listed[4]!.instant_crawl_request_id));
+
+    // A bound at the run's own microsecond includes it; one microsecond later excludes it.
+    assert.deepEqual(await query(isoDatetime(pivot, 'Z', 6)), between(pivot));
+    assert.deepEqual(await query(isoDatetime(pivot + 1, 'Z', 6)), between(pivot + 1));
+    assert.notDeepEqual(between(pivot + 1), between(pivot));
+    assert.deepEqual(
+      await query(isoDatetime(older, 9 * 60, 6), isoDatetime(pivot, -5 * 60, 6)),
+      between(older, pivot),
+    );
+    assert.deepEqual(
+      await query(isoDatetime(older, 'Z', 6), isoDatetime(pivot - 1, 'Z', 6)),
+      between(older, pivot - 1),
+    );
+    // Fewer digits are tenths, hundredths...; digits past the microsecond are dropped.
+    const tenth = Math.floor(pivot / 100_000) * 100_000;
+    assert.deepEqual(await query(isoDatetime(pivot, 'Z', 1)), between(tenth));
+    assert.deepEqual(await query(isoDatetime(pivot, 9 * 60, 9)), between(pivot));
+    // A "+" sent unencoded arrives as a space, with a fraction too.
+    const unencoded = isoDatetime(pivot, 9 * 60, 6);
+    const response = await histories(`?from_datetime=${unencoded}`, tenant);
+    assert.deepEqual(idsOf(response), between(pivot), unencoded);
+    // The answer keeps the contract's timestamp format.
+    for (const run of listed) assert.match(run.start_datetime ?? '', TIMESTAMP);
   });
 
   test('a datetime that does not parse: 400 naming the parameter', async () => {

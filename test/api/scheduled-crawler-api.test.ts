@@ -97,3 +97,19 @@ test('scheduled downloads answer 404 for unknown strings and file names', async 
     assert.equal(response.json.status, 'NG');
   }
 });
+
+test('a scheduled download of an unknown file name: 404 whose message and reason list the valid names', async () => {
+  const reason = 'must be one of "url_list.csv.gz", "crawl_objects.tar.gz", "link_list.csv.gz"';
+  for (const path of [
+    '/crawler/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/other.csv',
+    '/crawler/short/link_list.csv',
+  ]) {
+    const response = await kumo.inject({ method: 'GET', url: path });
+    assert.equal(response.statusCode, 404, path);
+    assert.deepEqual(response.json, {
+      status: 'NG',
+      message: `path.file: ${reason}`,
+      errors: [{ field: 'path.file', reason }],
+    });
+  }
+});

@@ -212,7 +212,12 @@ describe('the checks that use it', () => {
       ['setting.allow_urls_patterns[3]'],
     );
     const invalid = checkCrawlSetting(setting({ allow_urls_patterns: ['(a+'] }));
-    assert.match(invalid[0]?.reason ?? '', /^invalid regular expression/);
+    assert.deepEqual(invalid, [
+      {
+        field: 'setting.allow_urls_patterns[0]',
+        reason: 'is not a valid regular expression (unterminated group)',
+      },
+    ]);
   });
 
   test('checkSearchServiceConfig names unsafe category and drill-down patterns', () => {

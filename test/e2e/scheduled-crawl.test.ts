@@ -215,6 +215,17 @@ test('a scheduled setting crawls at its slot, feeds search, follows site changes
   const unknown = await fetch(`${kumo.url}/crawler/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA/url_list.csv.gz`);
   assert.equal(unknown.status, 404);
   await unknown.arrayBuffer();
+  // A file name that is none of the artifacts: 404 naming the valid ones.
+  const misnamed = await fetch(
+    `${kumo.url}${first!.crawl_url_list_path.replace('url_list.csv.gz', 'urls.csv')}`,
+  );
+  assert.equal(misnamed.status, 404);
+  assert.deepEqual(((await misnamed.json()) as { errors: unknown }).errors, [
+    {
+      field: 'path.file',
+      reason: 'must be one of "url_list.csv.gz", "crawl_objects.tar.gz", "link_list.csv.gz"',
+    },
+  ]);
 
   // The site changes: bread edited, cakes removed, pies added.
   pages.set(

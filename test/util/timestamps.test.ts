@@ -133,12 +133,36 @@ describe('parseQueryDatetime', () => {
     { raw: '2024-02-29T00:00:00+05:30', iso: '2024-02-28T18:30:00Z' },
     // `+` unencoded in a query string arrives as a space.
     { raw: '2026-11-22T16:15:30 09:00', iso: '2026-11-22T07:15:30Z' },
+    { raw: '2026-11-22T07:15:30Z', iso: '2026-11-22T07:15:30Z' },
   ];
   for (const { raw, iso } of valid) {
     test(`parses ${JSON.stringify(raw)}`, () => {
       assert.equal(parseQueryDatetime(raw), Date.parse(iso) * 1000);
     });
   }
+
+  const fractions: { raw: string; iso: string; micros: number }[] = [
+    { raw: '2026-11-22T10:00:00.5Z', iso: '2026-11-22T10:00:00Z', micros: 500_000 },
+    { raw: '2026-11-22T10:00:00.123456+09:00', iso: '2026-11-22T01:00:00Z', micros: 123_456 },
+    { raw: '2026-11-22T10:00:00.000001-05:00', iso: '2026-11-22T15:00:00Z', micros: 1 },
+    { raw: '2026-11-22T10:00:00.04 09:00', iso: '2026-11-22T01:00:00Z', micros: 40_000 },
+    // Digits past the microsecond are dropped, not rounded.
+    { raw: '2026-11-22T10:00:00.1234569Z', iso: '2026-11-22T10:00:00Z', micros: 123_456 },
+    { raw: '1969-12-31T23:59:59.75Z', iso: '1969-12-31T23:59:59Z', micros: 750_000 },
+  ];
+  for (const { raw, iso, micros: fraction } of fractions) {
+    test(`parses ${JSON.stringify(raw)} to the microsecond`, () => {
+      assert.equal(parseQueryDatetime(raw), Date.parse(iso) * 1000 + fraction);
+    });
+  }
+
+  test('years 0-99 are those years, with Z and a fraction too', () => {
+    assert.equal(
+      parseQueryDatetime('0099-01-01T00:00:00.25Z'),
+      Date.parse('0099-01-01T00:00:00.250Z') * 1000,
+    );
+    assert.equal(parseQueryDatetime('0005-06-01T09:00:00+09:00'), Date.parse('0005-06-01T00:00:00Z') * 1000);
+  });
 
   const invalid = [
     '',
@@ -155,8 +179,13 @@ describe('parseQueryDatetime', () => {
     '2026-11-22T16:15:30',
     '2026-11-22 16:15:30+09:00',
     '2026-11-22T16:15:30+0900',
-    '2026-11-22T16:15:30Z',
-    '2026-11-22T16:15:30.123456+09:00',
+    '2026-11-22T16:15:30z',
+    '2026-11-22T16:15:30.Z',
+    '2026-11-22T16:15:30.+09:00',
+    '2026-11-22T16:15:30,5Z',
+    '2026-11-22T16:15:30.5',
+    '2026-11-22T16:15:30Z+09:00',
+    '2026-11-22T16:15:30.12a+09:00',
     '26-11-22T16:15:30+09:00',
     ' 2026-11-22T16:15:30+09:00',
   ];

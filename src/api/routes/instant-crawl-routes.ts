@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { checkCrawlSetting } from '../../domain/crawl-settings.js';
+import { InvalidInputError } from '../../domain/field-error.js';
 import type { InstantCrawlService } from '../../service/instant-crawl-service.js';
 import { ActiveRunLimitError, type ApiKeyStore, type TenantRef } from '../../store/service-store.js';
 import { ApiError } from '../api-error.js';
@@ -57,7 +58,8 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
   app.post(`${TENANT_PATH}/request`, { schema: RequestCrawlSchema }, async (request) => {
     const setting = request.body.setting as InstantCrawlerSetting;
     const errors = checkCrawlSetting(setting);
-    if (errors.length > 0) throw new ApiError('invalid_input', errors[0]!.reason, errors);
+    // The message names the field like every other 400: `setting.allow_urls_patterns[0]: ...`.
+    if (errors.length > 0) throw new InvalidInputError(errors);
     const run = requestWithinCap(service, tenantOf(request), setting);
     return { message: 'crawl request accepted', status: 'OK', instant_crawl_request_id: run.requestId };
   });

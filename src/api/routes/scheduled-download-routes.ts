@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ARTIFACT_FILE_NAMES } from '../../artifacts/artifact-files.js';
+import { ARTIFACT_FILE_NAMES, isArtifactFileName } from '../../artifacts/artifact-files.js';
 import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
+import { allowedValuesReason } from '../../domain/allowed-values.js';
 import type { ScheduledCrawlService } from '../../service/scheduled-crawl-service.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
@@ -20,9 +21,11 @@ const DownloadSchema = {
   summary: 'Download an artifact of a scheduled run',
   description:
     'No key: the generated string (192 random bits) is the credential. Its path is the crawl_url_list_path of ' +
-    'the scheduled history with the file name replaced. Unknown strings answer 404, files removed by retention 410.',
+    'the scheduled history with the file name replaced. Unknown strings and file names answer 404 (an unknown ' +
+    'file name is named in errors with the valid ones), files removed by retention 410.',
   tags: ['downloads'],
-  // Any other string or file name is simply unknown: 404, as for a string never generated.
+  // Any other string or file name is simply unknown: 404, as for a string never generated; the
+  // route names the valid file names (which say nothing about the string, the credential).
   params: Type.Object({
     generated_string: Type.String({ maxLength: 256, description: 'generated with the run' }),
     file: Type.String({ maxLength: 256, description: ARTIFACT_FILE_NAMES.join(', ') }),
@@ -45,8 +48,12 @@ export const scheduledDownloadRoutes: FastifyPluginAsyncTypebox<ScheduledDownloa
 ) => {
   options.methods.record(DOWNLOAD_PATH, 'GET');
   app.get(DOWNLOAD_PATH, { schema: DownloadSchema }, async (request, reply) => {
-    const { generated_string } = request.params;
-    const lookup = options.service.lookupDownload(generated_string, request.params.file);
+    const { generated_string, file: requested } = request.params;
+    if (!isArtifactFileName(requested)) {
+      const reason = allowedValuesReason(ARTIFACT_FILE_NAMES);
+      throw new ApiError('not_found', `path.file: ${reason}`, [{ field: 'path.file', reason }]);
+    }
+    const lookup = options.service.lookupDownload(generated_string, requested);
     if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
     if (lookup.kind === 'gone') throw new ApiError('gone');
     const { run, file } = lookup;

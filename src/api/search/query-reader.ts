@@ -1,3 +1,4 @@
+import { allowedValuesReason } from '../../domain/allowed-values.js';
 import type { FieldError } from '../../domain/field-error.js';
 import { ApiError } from '../api-error.js';
 import { isCallbackName } from './jsonp.js';
@@ -114,7 +115,7 @@ export class QueryReader {
     if (bytes === undefined) return 'utf8';
     const value = decodeQueryBytes(bytes, 'utf8');
     if (isInputEncoding(value)) return value;
-    this.fail('input_encoding', `must be one of ${INPUT_ENCODINGS.join(', ')}`);
+    this.fail('input_encoding', allowedValuesReason(INPUT_ENCODINGS));
     return 'utf8';
   }
 }
