@@ -277,20 +277,22 @@ test('a scheduled setting crawls at its slot, feeds search, follows site changes
   assert.equal(finished?.crawl_execution_status_dtype_id, 2030);
   assert.equal(finished.crawl_url_list_path, second[0]!.crawl_url_list_path);
 
-  const deliveries = await kumo.inject({
-    method: 'GET',
-    url: `${GROUP}/webhooks/${webhook.json.webhook_id as number}/deliveries`,
-    headers: ADMIN,
+  // The receiver answers before the dispatcher records the attempt: wait for the records.
+  const listed = await pollUntil('four deliveries recorded as delivered', async () => {
+    const deliveries = await kumo.inject({
+      method: 'GET',
+      url: `${GROUP}/webhooks/${webhook.json.webhook_id as number}/deliveries`,
+      headers: ADMIN,
+    });
+    assert.equal(deliveries.statusCode, 200, deliveries.body);
+    const rows = deliveries.json.deliveries as {
+      state: string;
+      attempts: number;
+      last_status_code: number;
+    }[];
+    return rows.length === 4 && rows.every((row) => row.state === 'delivered') ? rows : undefined;
   });
-  assert.equal(deliveries.statusCode, 200, deliveries.body);
-  const listed = deliveries.json.deliveries as {
-    state: string;
-    attempts: number;
-    last_status_code: number;
-  }[];
-  assert.equal(listed.length, 4);
   for (const delivery of listed) {
-    assert.equal(delivery.state, 'delivered');
     assert.equal(delivery.attempts, 3);
     assert.equal(delivery.last_status_code, 200);
   }
