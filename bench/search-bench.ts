@@ -74,7 +74,7 @@ try {
     const index = new SearchIndex(indexFile);
     const started = performance.now();
     const indexer = new BatchIndexer(
-      index,
+      index.forFeed('bench:corpus'),
       (totals) => {
         const done = totals.added + totals.updated + totals.unchanged;
         if (done % 5000 === 0 || done === DOCS) {

@@ -278,7 +278,7 @@ async function main(): Promise<number> {
   const index = new SearchIndex(indexFile);
   const indexStarted = performance.now();
   const indexer = new BatchIndexer(
-    index,
+    index.forFeed('bench:corpus'),
     (totals) => {
       const done = totals.added + totals.updated + totals.unchanged;
       if (done % 5000 === 0 || done === options.docs) {

@@ -30,7 +30,7 @@ export class EngineSystem implements SearchSystem {
   index(documents: readonly EvalDocument[]): void {
     for (let first = 0; first < documents.length; first += BATCH) {
       const batch = documents.slice(first, first + BATCH);
-      this.searchIndex.upsert(batch);
+      this.searchIndex.upsert(batch, 'eval:corpus');
       process.stderr.write(`  engine: ${first + batch.length}/${documents.length} pages indexed\n`);
     }
   }

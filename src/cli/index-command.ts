@@ -7,6 +7,7 @@ import type { KumoConfig } from '../config/config.js';
 import { isActiveState } from '../domain/run-states.js';
 import { BundleReadError, bundleDocuments } from '../search/bundle-documents.js';
 import { BatchIndexer } from '../search/batch-indexer.js';
+import { bundleFeed, instantRunFeed } from '../search/feed-keys.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../service/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
@@ -40,10 +41,12 @@ export async function indexCommand(argv: string[], config: KumoConfig): Promise<
   const serviceId = serviceIdOption(values.service);
   searchServiceOfServe(config, serviceId);
   const bundle = bundleToIndex(config, serviceId, values.run, positionals);
+  // The pages are claimed for this bundle or run: no scheduled run removes them (docs/api.md, Search feeding).
+  const feed = values.run !== undefined ? instantRunFeed(Number(values.run)) : bundleFeed(positionals[0]!);
   ensureDataDir(config.dataDir);
   const index = new SearchIndex(searchIndexFile(config.dataDir, serviceId));
   const started = Date.now();
-  const indexer = new BatchIndexer(index, (totals) => {
+  const indexer = new BatchIndexer(index.forFeed(feed), (totals) => {
     const pages = totals.added + totals.updated + totals.unchanged;
     process.stderr.write(`indexed ${pages} pages (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   });

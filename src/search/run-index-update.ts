@@ -9,12 +9,11 @@ export interface RunPageOutcomes {
   /** URLs fetched without a usable answer (5xx, network error, refused redirect...): kept as they were. */
   failed: ReadonlySet<string>;
   /**
-   * A complete run (2030 not cut short by documents_limit, every seed answered): documents it did
-   * not reach are removed too, but only those `owns` (pages of the crawled site: other sites fed
-   * into the same search service are left alone).
+   * A complete run (2030 not cut short by documents_limit, every seed answered): its setting
+   * gives up the documents it claimed and did not reach this time. A document another feed
+   * (setting, instant run, bundle, or a legacy claim) also claims stays.
    */
   complete: boolean;
-  owns: (url: string) => boolean;
 }
 
 export interface RunIndexSummary extends UpsertResult {
@@ -23,15 +22,18 @@ export interface RunIndexSummary extends UpsertResult {
 }
 
 /**
- * Brings a search index in line with a scheduled run (decisions.md "Scheduled crawler"): new and
+ * Brings a search index in line with a scheduled run (docs/api.md, Search feeding): new and
  * changed pages of its bundle are staged batch by batch (analysis in worker threads), then the
  * whole run is applied in one transaction together with the removals, so searches never see
- * half a run. Unchanged pages (same content hash) are not re-indexed. A failure before the apply
- * discards the staging and leaves the index as it was.
+ * half a run. Unchanged pages (same content hash) are not re-indexed. Every page the run indexed
+ * or found unchanged is claimed for `feed`, its setting; of the pages the run did not reach,
+ * only those no other feed claims are removed. A failure before the apply discards the staging
+ * and leaves the index as it was.
  */
 export async function applyRunToIndex(
   index: SearchIndex,
   runKey: string,
+  feed: string,
   bundleFile: string,
   outcomes: RunPageOutcomes,
   onProgress: (totals: UpsertResult) => void = () => undefined,
@@ -65,10 +67,11 @@ export async function applyRunToIndex(
   }
   // A page whose text could not be extracted this time keeps its previous version.
   const kept = new Set(skipped.map((page) => page.url));
-  const removed = index.applyStaged(runKey, (url) => {
-    if (seen.has(url) || kept.has(url)) return false;
-    if (outcomes.gone.has(url) || noindex.has(url)) return true;
-    return outcomes.complete && !outcomes.failed.has(url) && outcomes.owns(url);
+  const gone = [...outcomes.gone, ...noindex].filter((url) => !seen.has(url) && !kept.has(url));
+  const removed = index.applyStaged(runKey, {
+    feed,
+    gone,
+    release: (url) => outcomes.complete && !outcomes.failed.has(url) && !kept.has(url),
   });
   return { ...indexer.totals, removed, skipped };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
+import type { BatchTarget } from './batch-indexer.js';
 import { analyzeDocumentFields } from './document-fields.js';
 import {
   type DocumentLocation,
@@ -47,6 +48,23 @@ export interface SearchHit {
   score: number;
 }
 
+/** How a staged run ends in the index (SearchIndex.applyStaged). */
+export interface StagedRunEnd {
+  /** The feed of the run (feed-keys.ts): it claims every document the run staged or found unchanged. */
+  feed: string;
+  /**
+   * URLs the run saw gone (404/410, noindex): removed whichever feeds claim them, since the run
+   * observed that exact URL (docs/api.md, Search feeding).
+   */
+  gone: Iterable<string>;
+  /**
+   * Asked about each searchable document `feed` claims and the run did not reach: whether the
+   * feed gives up its claim (after a complete run). A document left with no claim is removed;
+   * one another feed claims stays.
+   */
+  release: (url: string) => boolean;
+}
+
 export interface UpsertResult {
   added: number;
   updated: number;
@@ -87,12 +105,14 @@ export class SearchIndex {
   }
 
   /**
-   * Adds or replaces documents (by URL) as one batch. A document whose content did not change
-   * is left as it is. Of several documents with one URL in a batch, the last counts. `analyzed`
-   * may hold each document's fields analyzed beforehand (AnalysisPool, in another thread).
+   * Adds or replaces documents (by URL) as one batch, `feed` claiming each of them (see
+   * feed-keys.ts). A document whose content did not change is left as it is, but claimed. Of
+   * several documents with one URL in a batch, the last counts. `analyzed` may hold each
+   * document's fields analyzed beforehand (AnalysisPool, in another thread).
    */
   upsert(
     documents: readonly IndexedDocument[],
+    feed: string,
     analyzed?: readonly (readonly AnalyzedText[])[],
   ): UpsertResult {
     const byUrl = new Map(documents.map((document, index) => [document.url, { document, index }]));
@@ -101,9 +121,12 @@ export class SearchIndex {
     let built: Segment | undefined;
     this.store.writeTransaction(() => {
       this.refresh();
-      const prepared = this.prepareBatch(byUrl.values(), analyzed, result, (existing, stored, hash) => {
-        this.store.updateDocument(existing.id, stored, hash);
-        deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
+      const prepared = this.prepareBatch(byUrl.values(), analyzed, result, {
+        replace: (existing, stored, hash) => {
+          this.store.updateDocument(existing.id, stored, hash);
+          deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
+        },
+        reached: (docId) => this.store.claims.claim(docId, feed),
       });
       this.persistDeletions(deletions);
       if (prepared.length === 0) return;
@@ -123,10 +146,16 @@ export class SearchIndex {
     return result;
   }
 
+  /** Upserts claimed for `feed`, where BatchIndexer writes (kumo index of a bundle or a run). */
+  forFeed(feed: string): BatchTarget {
+    return { upsert: (documents, analyzed) => this.upsert(documents, feed, analyzed) };
+  }
+
   /**
    * Stages a batch of a scheduled run under `runKey`: new and changed documents are analyzed and
    * stored, but searches keep seeing the index as it was until `applyStaged`. Unchanged documents
-   * (same content hash) are counted and left alone. Each URL must come at most once per run key.
+   * (same content hash) are counted and left alone. Every document of the batch is claimed for
+   * the run's feed when the run is applied. Each URL must come at most once per run key.
    */
   stage(
     runKey: string,
@@ -138,9 +167,12 @@ export class SearchIndex {
       const replaced = new Set<number>();
       // A new row is placed in a staged segment: no search loads it before the run is applied.
       const entries = documents.map((document, index) => ({ document, index }));
-      const prepared = this.prepareBatch(entries, analyzed, result, (existing, stored, hash) => {
-        this.store.stageDocument(runKey, existing.id, stored, hash);
-        replaced.add(existing.id);
+      const prepared = this.prepareBatch(entries, analyzed, result, {
+        replace: (existing, stored, hash) => {
+          this.store.stageDocument(runKey, existing.id, stored, hash);
+          replaced.add(existing.id);
+        },
+        reached: (docId) => this.store.claims.stageClaim(runKey, docId),
       });
       if (prepared.length === 0) return;
       const built = buildSegment(this.store.nextSegmentId(), prepared);
@@ -155,25 +187,35 @@ export class SearchIndex {
 
   /**
    * Applies a staged run in one transaction: its new and changed documents become searchable,
-   * the versions they replace and the documents `shouldRemove` names disappear. Searches see the
-   * index before or after the whole run, never part of it. Returns how many were removed.
+   * the versions they replace disappear, its feed claims every document it staged or found
+   * unchanged, the documents `end.gone` names are removed, and the feed gives up the documents
+   * it claimed, did not reach and `end.release` lets go of; those no other feed claims are
+   * removed (see StagedRunEnd). Searches see the index before or after the whole run, never
+   * part of it. Returns how many documents were removed.
    */
-  applyStaged(runKey: string, shouldRemove: (url: string) => boolean): number {
+  applyStaged(runKey: string, end: StagedRunEnd): number {
     let removed = 0;
     this.store.writeTransaction(() => {
       this.refresh();
       const deletions: { segmentId: number; ordinal: number }[] = [];
-      const replaced = new Set<number>();
-      for (const old of this.store.stagedReplacements(runKey)) {
-        replaced.add(old.id);
+      for (const old of this.store.stagedReplacements(runKey))
         deletions.push({ segmentId: old.oldSegmentId, ordinal: old.oldOrdinal });
-      }
-      for (const document of this.store.visibleDocuments()) {
-        if (replaced.has(document.id) || !shouldRemove(document.url)) continue;
+      const removeDocument = (document: { id: number; segmentId: number; ordinal: number }) => {
         this.store.deleteDocument(document.id);
         deletions.push({ segmentId: document.segmentId, ordinal: document.ordinal });
         removed += 1;
+      };
+      for (const url of new Set(end.gone)) {
+        const document = this.store.locate(url);
+        if (document === undefined || this.store.claims.stagedBy(runKey, document.id)) continue;
+        // A row only another staging placed is not searchable yet: its own run decides about it.
+        if (!this.store.isStagedSegment(document.segmentId)) removeDocument(document);
       }
+      for (const document of this.store.claims.unreachedClaims(runKey, end.feed)) {
+        if (!end.release(document.url)) continue;
+        if (!this.store.claims.releaseClaim(document.id, end.feed)) removeDocument(document);
+      }
+      this.store.claims.publishClaims(runKey, end.feed);
       this.persistDeletions(deletions);
       // A page this run changed but that was removed meanwhile stays removed: its new version's
       // posting is marked deleted, else it would be published without a document.
@@ -190,13 +232,17 @@ export class SearchIndex {
    * The documents of a batch that need indexing, with their analyzed fields, inside a write
    * transaction: a new one is inserted as a row, an unchanged one (same content hash) is counted
    * and left out, a changed one keeps its id and `replace` stores its new text where the caller
-   * wants it (in place, or aside until a staged run is applied).
+   * wants it (in place, or aside until a staged run is applied). `reached` is told the id of
+   * every document of the batch, unchanged ones included, for the feed's claim.
    */
   private prepareBatch(
     entries: Iterable<{ document: IndexedDocument; index: number }>,
     analyzed: readonly (readonly AnalyzedText[])[] | undefined,
     result: UpsertResult,
-    replace: (existing: DocumentLocation, stored: Omit<StoredDocument, 'id'>, hash: Buffer) => void,
+    on: {
+      replace: (existing: DocumentLocation, stored: Omit<StoredDocument, 'id'>, hash: Buffer) => void;
+      reached: (docId: number) => void;
+    },
   ): AnalyzedDocument[] {
     const prepared: AnalyzedDocument[] = [];
     for (const { document, index } of entries) {
@@ -209,12 +255,14 @@ export class SearchIndex {
         result.added += 1;
       } else if (existing.contentHash.equals(hash)) {
         result.unchanged += 1;
+        on.reached(existing.id);
         continue;
       } else {
         docId = existing.id;
-        replace(existing, stored, hash);
+        on.replace(existing, stored, hash);
         result.updated += 1;
       }
+      on.reached(docId);
       prepared.push({ docId, fields: analyzed?.[index] ?? analyzeDocumentFields(document) });
     }
     return prepared;
@@ -249,6 +297,27 @@ export class SearchIndex {
   /** Forgets what was staged under `runKey` (a run that did not end normally, or a retry). */
   discardStaged(runKey: string): void {
     this.store.writeTransaction(() => this.store.dropStaged(runKey));
+  }
+
+  /** Every feed with a claim on a document of this index (feed-keys.ts), sorted. */
+  feeds(): string[] {
+    return this.store.claims.feeds();
+  }
+
+  /** The feeds that claim the document at `url`, sorted; [] when it is not indexed. */
+  feedsOf(url: string): string[] {
+    const id = this.store.documentIdOf(url);
+    return id === undefined ? [] : this.store.claims.feedsOf(id);
+  }
+
+  /**
+   * Forgets feeds that will never run again (a deleted setting) in one transaction: a document
+   * only they claimed becomes legacy, kept until a feed reaches it; no document is removed.
+   */
+  retireFeeds(feeds: readonly string[]): void {
+    this.store.writeTransaction(() => {
+      for (const feed of feeds) this.store.claims.retireFeed(feed);
+    });
   }
 
   /** Removes documents by URL; returns how many were indexed. */

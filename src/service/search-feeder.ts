@@ -1,4 +1,6 @@
+import { settingFeed, settingOfFeed } from '../search/feed-keys.js';
 import { applyRunToIndex } from '../search/run-index-update.js';
+import type { SearchIndex } from '../search/search-index.js';
 import type { SearchFeed } from '../worker/run-worker-pool.js';
 import { isActiveState } from '../domain/run-states.js';
 import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../store/service-store.js';
@@ -58,11 +60,27 @@ export class SearchFeeder implements SearchFeed {
       const other = this.runs.getRun(Number(/^run-(\d+)$/.exec(key)?.[1]));
       if (other === undefined || !isActiveState(other.state)) index.discardStaged(key);
     }
-    const summary = await applyRunToIndex(index, runKeyOf(run), bundleFile, outcomes);
+    if (run.serviceSettingId === null) throw new Error(`run ${run.id} has no crawl service setting`);
+    this.retireStaleSettings(index, serviceId);
+    const feed = settingFeed(run.serviceSettingId);
+    const summary = await applyRunToIndex(index, runKeyOf(run), feed, bundleFile, outcomes);
     return (
       `search service ${serviceId}: ${summary.added} new, ${summary.updated} changed, ` +
       `${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.skipped.length} skipped`
     );
+  }
+
+  /**
+   * Claims of settings that were deleted or now feed another search service: no run of theirs
+   * will ever release them, so they are retired (docs/api.md, Search feeding). A document only
+   * such a setting claimed becomes legacy: it stays searchable until a feed reaches it.
+   */
+  private retireStaleSettings(index: SearchIndex, serviceId: number): void {
+    const stale = index.feeds().filter((feed) => {
+      const settingId = settingOfFeed(feed);
+      return settingId !== undefined && this.settings.get(settingId)?.searchServiceId !== serviceId;
+    });
+    if (stale.length > 0) index.retireFeeds(stale);
   }
 }
 

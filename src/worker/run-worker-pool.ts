@@ -8,8 +8,7 @@ import { ArtifactWriteError, storageReason } from '../artifacts/package-artifact
 import type { CrawlObserver, CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { HttpFetcher } from '../crawler/http-fetcher.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
-import { CrawlScope } from '../crawler/scope.js';
-import { type CrawlSettings, resolveCrawlSettings } from '../domain/crawl-settings.js';
+import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunDispatcher } from '../service/instant-crawl-service.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
@@ -31,7 +30,7 @@ export interface SearchFeed {
     run: RunRecord,
     serviceId: number,
     bundleFile: string,
-    outcomes: Omit<PageOutcomes, 'seedsFetched'> & { complete: boolean; owns: (url: string) => boolean },
+    outcomes: Omit<PageOutcomes, 'seedsFetched'> & { complete: boolean },
   ): Promise<string>;
 }
 
@@ -218,7 +217,7 @@ export class RunWorkerPool implements RunDispatcher {
     const ending =
       searchServiceId === undefined
         ? { state, message: crawled }
-        : await this.feedSearch(run, searchServiceId, settings, execution, { state, message: crawled });
+        : await this.feedSearch(run, searchServiceId, execution, { state, message: crawled });
     this.finish(
       run.id,
       ending.state,
@@ -275,7 +274,6 @@ export class RunWorkerPool implements RunDispatcher {
   private async feedSearch(
     run: RunRecord,
     serviceId: number,
-    settings: CrawlSettings,
     execution: CrawlExecution,
     crawlEnding: { state: RunStateId; message: string },
   ): Promise<{ state: RunStateId; message: string }> {
@@ -288,13 +286,11 @@ export class RunWorkerPool implements RunDispatcher {
       return crawlEnding;
     const bundleFile = path.join(this.deps.artifacts.folderFor(run.id), ArtifactFile.objects);
     try {
-      const scope = new CrawlScope(settings);
       const summary = await this.deps.searchFeed!.feed(run, serviceId, bundleFile, {
         gone: outcomes.gone,
         failed: outcomes.failed,
         // A run that could not fetch its seeds (site down, robots.txt unavailable) removes nothing it did not see.
         complete: execution.outcome === 'completed' && outcomes.seedsFetched,
-        owns: (url) => ownedBy(scope, url),
       });
       return { state, message: `${crawled}; ${summary}` };
     } catch (error) {
@@ -340,20 +336,4 @@ function failureMessage(error: unknown): string {
   if (typeof code === 'string' && /^(E[A-Z0-9]+|SQLITE_\w+)$/.test(code))
     return `storage failure: ${storageReason(error)}`;
   return `crawler failure: ${error instanceof Error ? error.message : String(error)}`;
-}
-
-/**
- * Whether an indexed URL belongs to the site a run crawls: its host or allow patterns, whatever
- * the file type. A URL the run's deny patterns exclude may belong to another setting feeding the
- * same search service, so it is not counted as this run's.
- */
-function ownedBy(scope: CrawlScope, url: string): boolean {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  const reason = scope.check(parsed);
-  return reason === undefined || reason === 'file_type';
 }

@@ -680,9 +680,10 @@ describe('site search: index changes', () => {
   test('a page replaced or removed through another connection is searched as it is now', async () => {
     const index = new SearchIndex(searchIndexFile(service.dataDir, 1));
     try {
-      index.upsert([
-        { ...DOCS.pyRelease, title: 'Python 3.14 shipped', body: 'The python release shipped.' },
-      ]);
+      index.upsert(
+        [{ ...DOCS.pyRelease, title: 'Python 3.14 shipped', body: 'The python release shipped.' }],
+        'bundle:test',
+      );
       index.remove([urlOf('pySnake')]);
     } finally {
       index.close();

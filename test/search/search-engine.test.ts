@@ -88,6 +88,7 @@ describe('SearchIndex over many batches', () => {
           const n = batch * 100 + i;
           return page(n, `common words here ${n % 7 === 0 ? 'septenary' : 'plain'} number${n}`);
         }),
+        'bundle:test',
       );
     }
   });
@@ -102,7 +103,10 @@ describe('SearchIndex over many batches', () => {
   });
 
   test('replaced and removed documents disappear from their old segment', () => {
-    const result = index.upsert([page(5, 'rewritten text'), page(6, 'common words here plain number6')]);
+    const result = index.upsert(
+      [page(5, 'rewritten text'), page(6, 'common words here plain number6')],
+      'bundle:test',
+    );
     assert.deepEqual(result, { added: 0, updated: 1, unchanged: 1 });
     assert.deepEqual(urls(index, 'number5'), []);
     assert.deepEqual(urls(index, 'rewritten'), ['https://site.example/p/5.html']);
@@ -124,7 +128,7 @@ describe('SearchIndex over many batches', () => {
   test("another connection's batch is seen by the next search, never half of it", () => {
     const writer = new SearchIndex(file());
     try {
-      writer.upsert([page(9001, 'freshly added words'), page(9002, 'freshly added too')]);
+      writer.upsert([page(9001, 'freshly added words'), page(9002, 'freshly added too')], 'bundle:test');
       writer.remove(['https://site.example/p/8.html']);
     } finally {
       writer.close();
@@ -139,7 +143,10 @@ describe('two writers on one index file', () => {
     const file = path.join(folder, 'two-writers.db');
     const first = new SearchIndex(file);
     const second = new SearchIndex(file);
-    first.upsert(Array.from({ length: 10 }, (_, n) => page(n, `shared word${n}`)));
+    first.upsert(
+      Array.from({ length: 10 }, (_, n) => page(n, `shared word${n}`)),
+      'bundle:test',
+    );
     // The other writer commits just after each of this connection's transactions.
     const commit = first.store.writeTransaction.bind(first.store);
     let interleave: (() => void) | undefined = () => second.remove(['https://site.example/p/3.html']);
@@ -169,15 +176,18 @@ describe('ranking', () => {
   let index: SearchIndex;
   before(() => {
     index = new SearchIndex(path.join(folder, 'ranking.db'));
-    index.upsert([
-      page(1, 'The body mentions kumquat once among many other words of the page text here.', 'A page'),
-      page(2, 'Nothing relevant in this body at all, just words.', 'Kumquat'),
-      { ...page(3, 'Intro text. Kumquat details follow in the section.', 'Fruit'), headings: 'Kumquat' },
-      page(4, 'search tools and a great engine for cars'),
-      page(5, 'this search engine indexes pages'),
-      page(6, '東京都の天気予報'),
-      page(7, '京都のお寺'),
-    ]);
+    index.upsert(
+      [
+        page(1, 'The body mentions kumquat once among many other words of the page text here.', 'A page'),
+        page(2, 'Nothing relevant in this body at all, just words.', 'Kumquat'),
+        { ...page(3, 'Intro text. Kumquat details follow in the section.', 'Fruit'), headings: 'Kumquat' },
+        page(4, 'search tools and a great engine for cars'),
+        page(5, 'this search engine indexes pages'),
+        page(6, '東京都の天気予報'),
+        page(7, '京都のお寺'),
+      ],
+      'bundle:test',
+    );
   });
   after(() => index.close());
 
@@ -213,12 +223,15 @@ describe('words with a single Japanese character at an edge', () => {
   test('match where the character is part of a longer run of text', () => {
     const index = new SearchIndex(path.join(folder, 'edges.db'));
     try {
-      index.upsert([
-        page(1, 'X線検査の結果'),
-        page(2, '2024年3月期の決算'),
-        page(3, '次第1号'),
-        page(4, '13月という月はない'),
-      ]);
+      index.upsert(
+        [
+          page(1, 'X線検査の結果'),
+          page(2, '2024年3月期の決算'),
+          page(3, '次第1号'),
+          page(4, '13月という月はない'),
+        ],
+        'bundle:test',
+      );
       assert.deepEqual(urls(index, 'X線'), ['https://site.example/p/1.html']);
       assert.deepEqual(urls(index, '3月'), ['https://site.example/p/2.html']);
       assert.deepEqual(urls(index, '第1'), ['https://site.example/p/3.html']);
@@ -235,11 +248,15 @@ describe('BatchIndexer', () => {
       page(n, `stream words ${n % 3 === 0 ? '東京都の天気' : 'plain'} item${n}`),
     );
     const direct = new SearchIndex(path.join(folder, 'direct.db'));
-    direct.upsert(documents);
-    direct.upsert([page(0, 'replaced in the last batch')]);
+    direct.upsert(documents, 'bundle:test');
+    direct.upsert([page(0, 'replaced in the last batch')], 'bundle:test');
     const streamed = new SearchIndex(path.join(folder, 'streamed.db'));
     const progress: number[] = [];
-    const indexer = new BatchIndexer(streamed, (totals) => progress.push(totals.added), 500);
+    const indexer = new BatchIndexer(
+      streamed.forFeed('bundle:test'),
+      (totals) => progress.push(totals.added),
+      500,
+    );
     for (const document of documents) await indexer.add(document);
     // The last of several documents with one URL counts, also across batches.
     await indexer.add(page(0, 'replaced in the last batch'));

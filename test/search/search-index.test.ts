@@ -39,7 +39,7 @@ describe('SearchIndex', () => {
   before(() => {
     folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-index-'));
     index = new SearchIndex(path.join(folder, 'service.db'));
-    index.upsert(DOCS);
+    index.upsert(DOCS, 'bundle:test');
   });
   after(() => {
     index.close();
@@ -100,7 +100,10 @@ describe('SearchIndex', () => {
   });
 
   test('a document is replaced by URL and can be removed', () => {
-    index.upsert([{ url: 'https://x/kyoto', title: '大阪の観光', description: '', body: '大阪城' }]);
+    index.upsert(
+      [{ url: 'https://x/kyoto', title: '大阪の観光', description: '', body: '大阪城' }],
+      'bundle:test',
+    );
     assert.deepEqual(urls('京都'), ['https://x/tokyo']);
     assert.deepEqual(urls('大阪'), ['https://x/kyoto']);
     index.remove(['https://x/kyoto']);

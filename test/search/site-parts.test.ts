@@ -75,8 +75,11 @@ describe('sorting by title after a page was renamed', () => {
         description: '',
         body: 'fruit',
       });
-      index.upsert([page('a', 'Mango'), page('b', 'Kiwi'), page('c', 'Zulu'), page('d', 'Lime')]);
-      index.upsert([page('c', 'Alpha')]);
+      index.upsert(
+        [page('a', 'Mango'), page('b', 'Kiwi'), page('c', 'Zulu'), page('d', 'Lime')],
+        'bundle:test',
+      );
+      index.upsert([page('c', 'Alpha')], 'bundle:test');
       const search = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock));
       const answer = search.search({
         q: 'fruit',
@@ -103,7 +106,10 @@ describe('SearchActivity', () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-activity-'));
     const index = new SearchIndex(path.join(folder, 'activity.db'));
     try {
-      index.upsert([{ url: 'https://x.example/a', title: 'Popular topic', description: '', body: 'words' }]);
+      index.upsert(
+        [{ url: 'https://x.example/a', title: 'Popular topic', description: '', body: 'words' }],
+        'bundle:test',
+      );
       const activity = new SearchActivity(index.store, systemClock);
       for (let i = 0; i < 5; i += 1) activity.recordQuery('popular topic', 1);
       for (let i = 0; i < 200_001; i += 1) activity.recordQuery(`probe ${i}`, 1);

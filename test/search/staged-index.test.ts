@@ -10,14 +10,22 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { END_OF_ARCHIVE, encodeTarFiles, type TarFile } from '../../src/artifacts/tar-entries.js';
+import { END_OF_ARCHIVE, encodeTarFiles } from '../../src/artifacts/tar-entries.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { applyRunToIndex, type RunPageOutcomes } from '../../src/search/run-index-update.js';
-import { SearchIndex } from '../../src/search/search-index.js';
+import { SearchIndex, type StagedRunEnd } from '../../src/search/search-index.js';
+import { type BundlePage, writeBundle } from '../support/crawl-bundle.js';
 
 const SITE = 'https://www.example.com';
 /** In every document of these tests: counts every live document once. */
 const EVERYWHERE = 'sitewide';
+
+/** The feed of the scheduled setting whose runs these tests stage. */
+const SETTING = 'setting:1';
+/** Applies a run that removes nothing. */
+const NOTHING_REMOVED: StagedRunEnd = { feed: SETTING, gone: [], release: () => false };
+/** Applies a run that saw these URLs gone (404/410). */
+const removing = (...gone: string[]): StagedRunEnd => ({ feed: SETTING, gone, release: () => false });
 
 const doc = (slug: string, words: string): IndexedDocument => ({
   url: `${SITE}/${slug}.html`,
@@ -62,7 +70,7 @@ describe('SearchIndex staging', () => {
   beforeEach(() => {
     file = path.join(newFolder(), 'service.db');
     index = new SearchIndex(file);
-    index.upsert([kept, changedOld]);
+    index.upsert([kept, changedOld], SETTING);
     // Another connection to the same file, as kumo serve has while kumo index writes.
     other = new SearchIndex(file);
   });
@@ -89,10 +97,7 @@ describe('SearchIndex staging', () => {
       assert.match(view.document(hit.id)!.body, /walrus/);
     }
 
-    assert.equal(
-      index.applyStaged('run-1', () => false),
-      0,
-    );
+    assert.equal(index.applyStaged('run-1', NOTHING_REMOVED), 0);
 
     for (const [name, view] of [
       ['staging connection', index],
@@ -117,10 +122,7 @@ describe('SearchIndex staging', () => {
     const idBefore = index.search('marmot').docs[0]!.id;
 
     assert.deepEqual(index.stage('run-1', [kept, changedOld]), { added: 0, updated: 0, unchanged: 2 });
-    assert.equal(
-      index.applyStaged('run-1', () => false),
-      0,
-    );
+    assert.equal(index.applyStaged('run-1', NOTHING_REMOVED), 0);
     assert.deepEqual(
       index.snapshot().segments.map((loaded) => loaded.segment.id),
       segmentsBefore,
@@ -130,26 +132,33 @@ describe('SearchIndex staging', () => {
 
     // Mixed: only the changed one is staged.
     assert.deepEqual(index.stage('run-2', [kept, changedNew]), { added: 0, updated: 1, unchanged: 1 });
-    index.applyStaged('run-2', () => false);
+    index.applyStaged('run-2', NOTHING_REMOVED);
     assert.equal(index.search('marmot').docs[0]!.id, idBefore);
     assert.deepEqual(urls(index, 'narwhal'), [changedNew.url]);
     assert.equal(index.documentCount, 2);
   });
 
-  test('applyStaged removes exactly the visible documents shouldRemove names, never staged ones', () => {
+  test('applyStaged removes the visible documents `gone` names, never one the run itself staged', () => {
     const third = doc('third', 'bison');
-    index.upsert([third]);
+    index.upsert([third], SETTING);
     index.stage('run-1', [changedNew, added]);
 
     const asked: string[] = [];
-    const doomed = new Set([kept.url, changedNew.url, added.url]);
-    const removed = index.applyStaged('run-1', (url) => {
-      asked.push(url);
-      return doomed.has(url);
+    const removed = index.applyStaged('run-1', {
+      feed: SETTING,
+      gone: [kept.url, changedNew.url, added.url],
+      release: (url) => {
+        asked.push(url);
+        return false;
+      },
     });
 
     assert.equal(removed, 1, 'only kept.html was visible, named and not part of the run');
-    assert.ok(!asked.includes(added.url), 'a document new in the run is not offered for removal');
+    assert.deepEqual(
+      asked,
+      [third.url],
+      'only a claimed document the run did not reach is offered for release',
+    );
     assert.deepEqual(urls(index, 'marmot'), []);
     assert.deepEqual(urls(index, 'bison'), [third.url], 'a document not named stays');
     assert.deepEqual(urls(index, 'narwhal'), [changedNew.url], 'a document changed by the run stays');
@@ -172,14 +181,11 @@ describe('SearchIndex staging', () => {
     assert.match(index.document(changedId)!.body, /walrus/);
     assert.equal(index.store.documentIdOf(added.url), undefined, 'the discarded new document is gone');
     // Applying a discarded key changes nothing either.
-    assert.equal(
-      index.applyStaged('run-1', () => false),
-      0,
-    );
+    assert.equal(index.applyStaged('run-1', NOTHING_REMOVED), 0);
     assert.deepEqual(viewOf(index, queries), before);
 
     assert.deepEqual(index.stage('run-1', [changedNew, added]), { added: 1, updated: 1, unchanged: 0 });
-    index.applyStaged('run-1', () => false);
+    index.applyStaged('run-1', NOTHING_REMOVED);
     assert.deepEqual(urls(index, 'narwhal'), [changedNew.url]);
     assert.deepEqual(urls(index, 'pelican'), [added.url]);
     assert.deepEqual(urls(other, 'walrus'), []);
@@ -189,7 +195,7 @@ describe('SearchIndex staging', () => {
 
   test('an applied run persists: an index reopened from the file answers the same', () => {
     index.stage('run-1', [changedNew, added]);
-    index.applyStaged('run-1', (url) => url === kept.url);
+    index.applyStaged('run-1', removing(kept.url));
     const queries = ['walrus', 'narwhal', 'pelican', 'marmot', EVERYWHERE];
     const applied = viewOf(index, queries);
     assert.deepEqual([...applied.answers[EVERYWHERE]!].sort(), [added.url, changedNew.url].sort());
@@ -216,7 +222,7 @@ describe('SearchIndex staging', () => {
     // The interrupted run, retried under its key, discards its leftovers first (applyRunToIndex).
     index.discardStaged('run-1');
     assert.deepEqual(index.stage('run-1', [changedNew, added]), { added: 1, updated: 1, unchanged: 0 });
-    index.applyStaged('run-1', () => false);
+    index.applyStaged('run-1', NOTHING_REMOVED);
     assert.deepEqual(sortedUrls(other, EVERYWHERE), [added.url, changedNew.url, kept.url].sort());
   });
 
@@ -229,15 +235,15 @@ describe('SearchIndex staging', () => {
 
     // run-1 never comes back (its setting was deleted before the restart): run-2 finds the same page.
     const staged = index.stage('run-2', [kept, changedOld, added]);
-    index.applyStaged('run-2', () => false);
+    index.applyStaged('run-2', NOTHING_REMOVED);
     assert.deepEqual(urls(index, 'pelican'), [added.url], `stage answered ${JSON.stringify(staged)}`);
     assert.equal(index.documentCount, 3);
   });
 
   test('kumo index writes a page while a run has it staged: after the run is applied searches still work', () => {
     index.stage('run-1', [added]);
-    other.upsert([{ ...added, body: `pelican written directly ${EVERYWHERE}` }]);
-    index.applyStaged('run-1', () => false);
+    other.upsert([{ ...added, body: `pelican written directly ${EVERYWHERE}` }], 'bundle:direct');
+    index.applyStaged('run-1', NOTHING_REMOVED);
     for (const view of [index, other]) {
       assert.deepEqual(urls(view, 'pelican'), [added.url]);
       assert.equal(view.search(EVERYWHERE).hits, 3);
@@ -248,8 +254,8 @@ describe('SearchIndex staging', () => {
     // Two settings feed this index: run-2 stages a new version of a page, run-1 removes that page.
     index.stage('run-2', [changedNew]);
     index.stage('run-1', []);
-    index.applyStaged('run-1', (url) => url === changedOld.url);
-    index.applyStaged('run-2', () => false);
+    index.applyStaged('run-1', removing(changedOld.url));
+    index.applyStaged('run-2', NOTHING_REMOVED);
     for (const view of [index, other]) {
       assert.deepEqual(urls(view, 'narwhal'), []);
       assert.deepEqual(urls(view, 'walrus'), []);
@@ -267,7 +273,7 @@ describe('SearchIndex staging', () => {
       const result = index.stage(`run-${run}`, [kept, version, fresh]);
       assert.deepEqual(result, { added: 1, updated: 1, unchanged: 1 }, `run ${run}`);
       // Each run removes the previous run's fresh page.
-      index.applyStaged(`run-${run}`, (url) => url === `${SITE}/fresh${run - 1}.html`);
+      index.applyStaged(`run-${run}`, removing(`${SITE}/fresh${run - 1}.html`));
       for (const view of [index, other]) {
         assert.deepEqual(urls(view, 'walrus'), [changedOld.url], `run ${run}`);
         assert.deepEqual(urls(view, `version${run}`), [changedOld.url], `run ${run}`);
@@ -289,36 +295,9 @@ describe('SearchIndex staging', () => {
 // ---------------------------------------------------------------------------------------------
 // applyRunToIndex with real bundles
 
-interface BundlePage {
-  url: string;
-  lastUrl?: string;
-  status: number;
-  html?: string;
-}
-
 const html = (title: string, body: string, head = ''): string =>
   `<!DOCTYPE html><html><head><meta charset="utf-8"><title>${title}</title>${head}</head>` +
   `<body><h1>${title}</h1><p>${body} ${EVERYWHERE}</p></body></html>`;
-
-/** A crawl_objects.tar.gz as a run writes it: one folder per page with meta.json and source.html. */
-function writeBundle(file: string, pages: readonly BundlePage[]): void {
-  const files: TarFile[] = [];
-  for (const page of pages) {
-    const url = new URL(page.url);
-    const folder = `https/${url.host}/${url.pathname.slice(1)}-/-`;
-    const meta = {
-      url: page.url,
-      last_url: page.lastUrl ?? null,
-      http_status: page.status,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-      crawl_datetime: '2026-06-01T09:30:00.000000+09:00',
-    };
-    files.push({ name: `${folder}/meta.json`, data: Buffer.from(JSON.stringify(meta)), mtimeSeconds: 0 });
-    if (page.html !== undefined)
-      files.push({ name: `${folder}/source.html`, data: Buffer.from(page.html), mtimeSeconds: 0 });
-  }
-  writeFileSync(file, gzipSync(Buffer.concat([encodeTarFiles(files), END_OF_ARCHIVE])));
-}
 
 const URLS = {
   added: `${SITE}/added.html`,
@@ -353,15 +332,38 @@ const PREVIOUS: IndexedDocument[] = [
   { url: URLS.failed, title: 'Flaky page', description: '', body: `lynx ${EVERYWHERE}` },
   { url: URLS.gone, title: 'Removed page', description: '', body: `tapir ${EVERYWHERE}` },
   { url: URLS.unreached, title: 'Unreached page', description: '', body: `okapi ${EVERYWHERE}` },
-  { url: URLS.otherSite, title: 'Another site', description: '', body: 'wombat' },
 ];
+
+/**
+ * Pages other feeds put into the same index, none of which the run reaches: whatever their URL
+ * (the crawled site's own host included), they are not this setting's to remove.
+ */
+const OTHER_FEEDS: { feed: string; document: IndexedDocument }[] = [
+  {
+    feed: 'setting:2',
+    document: { url: URLS.otherSite, title: 'Another site', description: '', body: 'wombat' },
+  },
+  {
+    feed: 'bundle:/srv/crawls/manual',
+    document: { url: `${SITE}/manual.html`, title: 'Manual', description: '', body: 'manatee' },
+  },
+  {
+    feed: 'run:3',
+    document: { url: `${SITE}/notice.html`, title: 'Notice', description: '', body: 'heron' },
+  },
+];
+/** A page this setting and a bundle both indexed. */
+const SHARED: IndexedDocument = {
+  url: `${SITE}/shared.html`,
+  title: 'Shared',
+  description: '',
+  body: 'bittern',
+};
 
 const outcomes = (complete: boolean): RunPageOutcomes => ({
   gone: new Set([URLS.gone]),
   failed: new Set([URLS.failed]),
   complete,
-  // The crawled site; another site fed into the same search service is not this run's to remove.
-  owns: (url) => url.startsWith(SITE),
 });
 
 describe('applyRunToIndex', () => {
@@ -376,12 +378,16 @@ describe('applyRunToIndex', () => {
     bundle = path.join(folder, 'crawl_objects.tar.gz');
     writeBundle(bundle, RUN_PAGES);
     index = new SearchIndex(file);
-    index.upsert(PREVIOUS);
+    // An earlier run of the setting, then the other feeds.
+    index.stage('run-6', [...PREVIOUS, SHARED]);
+    index.applyStaged('run-6', NOTHING_REMOVED);
+    for (const { feed, document } of OTHER_FEEDS) index.upsert([document], feed);
+    index.upsert([SHARED], 'bundle:/srv/crawls/shared');
   });
   afterEach(() => index.close());
 
   test('a complete run: new pages searchable, pages it did not reach removed unless their fetch failed', async () => {
-    const summary = await applyRunToIndex(index, 'run-7', bundle, outcomes(true));
+    const summary = await applyRunToIndex(index, 'run-7', SETTING, bundle, outcomes(true));
 
     assert.deepEqual(
       { added: summary.added, updated: summary.updated, unchanged: summary.unchanged },
@@ -399,7 +405,25 @@ describe('applyRunToIndex', () => {
     assert.deepEqual(urls(index, 'ibex'), [], 'a page now marked noindex is removed');
     assert.deepEqual(urls(index, 'tapir'), [], 'a page that answered 404 is removed');
     assert.deepEqual(urls(index, 'okapi'), [], 'a page the complete run did not reach is removed');
-    assert.deepEqual(urls(index, 'wombat'), [URLS.otherSite], 'a page of another site stays');
+    assert.deepEqual(urls(index, 'wombat'), [URLS.otherSite], "another setting's page stays");
+    assert.deepEqual(
+      urls(index, 'manatee'),
+      [`${SITE}/manual.html`],
+      "a bundle's page of the same site stays",
+    );
+    assert.deepEqual(
+      urls(index, 'heron'),
+      [`${SITE}/notice.html`],
+      "an instant run's page of the same site stays",
+    );
+    assert.deepEqual(urls(index, 'bittern'), [SHARED.url], 'a page a bundle also indexed stays');
+    assert.deepEqual(
+      index.feedsOf(SHARED.url),
+      ['bundle:/srv/crawls/shared'],
+      "but the setting's claim is gone",
+    );
+    assert.deepEqual(index.feedsOf(URLS.added), [SETTING]);
+    assert.deepEqual(index.feedsOf(URLS.failed), [SETTING], 'a page whose fetch failed keeps its claim');
     assert.deepEqual(
       urls(index, 'lynx'),
       [URLS.failed],
@@ -409,11 +433,11 @@ describe('applyRunToIndex', () => {
       sortedUrls(index, EVERYWHERE),
       [URLS.added, URLS.changed, URLS.failed, URLS.redirectTarget].sort(),
     );
-    assert.equal(index.documentCount, 5, "the four pages of the site and the other site's page");
+    assert.equal(index.documentCount, 8, "the four pages of the run, the other feeds' four pages");
 
     // The same bundle again: nothing changed, nothing removed, nothing re-indexed.
     const segments = index.snapshot().segments.map((loaded) => loaded.segment.id);
-    const again = await applyRunToIndex(index, 'run-8', bundle, outcomes(true));
+    const again = await applyRunToIndex(index, 'run-8', SETTING, bundle, outcomes(true));
     assert.deepEqual(
       { added: again.added, updated: again.updated, unchanged: again.unchanged, removed: again.removed },
       { added: 0, updated: 0, unchanged: 3, removed: 0 },
@@ -422,11 +446,11 @@ describe('applyRunToIndex', () => {
       index.snapshot().segments.map((loaded) => loaded.segment.id),
       segments,
     );
-    assert.equal(index.documentCount, 5);
+    assert.equal(index.documentCount, 8);
   });
 
   test('an incomplete run removes only gone and noindex pages', async () => {
-    const summary = await applyRunToIndex(index, 'run-7', bundle, outcomes(false));
+    const summary = await applyRunToIndex(index, 'run-7', SETTING, bundle, outcomes(false));
 
     assert.equal(summary.removed, 2);
     assert.deepEqual(urls(index, 'quokka'), [URLS.added]);
@@ -435,7 +459,8 @@ describe('applyRunToIndex', () => {
     assert.deepEqual(urls(index, 'tapir'), []);
     assert.deepEqual(urls(index, 'okapi'), [URLS.unreached], 'a page an incomplete run did not reach stays');
     assert.deepEqual(urls(index, 'lynx'), [URLS.failed]);
-    assert.equal(index.documentCount, 6);
+    assert.deepEqual(index.feedsOf(URLS.unreached), [SETTING], 'and keeps its claim');
+    assert.equal(index.documentCount, 9);
   });
 
   test('a file that is not a gzip bundle throws and leaves the index untouched', async () => {
@@ -444,7 +469,7 @@ describe('applyRunToIndex', () => {
     const notGzip = path.join(folder, 'not-a-bundle.tar.gz');
     writeFileSync(notGzip, '<html>this is not a crawl bundle</html>');
 
-    await assert.rejects(applyRunToIndex(index, 'run-7', notGzip, outcomes(true)), {
+    await assert.rejects(applyRunToIndex(index, 'run-7', SETTING, notGzip, outcomes(true)), {
       name: 'BundleReadError',
     });
 
@@ -482,7 +507,7 @@ describe('applyRunToIndex', () => {
 
     let staged = 0;
     await assert.rejects(
-      applyRunToIndex(index, 'run-7', cut, outcomes(true), (totals) => {
+      applyRunToIndex(index, 'run-7', SETTING, cut, outcomes(true), (totals) => {
         staged = totals.added + totals.updated;
       }),
       { name: 'BundleReadError' },
@@ -493,7 +518,7 @@ describe('applyRunToIndex', () => {
     assert.equal(index.store.documentIdOf(URLS.added), undefined, 'no staged page is left behind');
 
     // The next run of the same page still indexes it.
-    const summary = await applyRunToIndex(index, 'run-8', bundle, outcomes(false));
+    const summary = await applyRunToIndex(index, 'run-8', SETTING, bundle, outcomes(false));
     assert.equal(summary.added, 2);
     assert.deepEqual(urls(index, 'quokka'), [URLS.added]);
   });

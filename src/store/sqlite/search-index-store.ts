@@ -1,5 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Doctype } from '../../search/indexed-document.js';
+import { DocumentClaims } from './document-claims.js';
+import { prepareIndexSchema } from './search-index-schema.js';
 
 /** The stored form of a document: its text (for display and highlighting) and where it is indexed. */
 export interface StoredDocument {
@@ -43,32 +45,6 @@ export interface QueryLogEntry {
   hits: number;
 }
 
-/** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
-const SCHEMA_VERSION = '4';
-
-/**
- * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
- * applied in one transaction); a format 3 file gains it in place.
- */
-const STAGING_SCHEMA = `
-  ALTER TABLE segments ADD COLUMN staged_run TEXT;
-  CREATE TABLE staged_documents (
-    run_key TEXT NOT NULL,
-    id INTEGER NOT NULL,
-    title TEXT NOT NULL,
-    description TEXT NOT NULL,
-    headings TEXT NOT NULL,
-    body TEXT NOT NULL,
-    content_size INTEGER NOT NULL,
-    last_modified INTEGER NOT NULL,
-    doctype TEXT NOT NULL,
-    content_hash BLOB NOT NULL,
-    segment_id INTEGER NOT NULL,
-    ordinal INTEGER NOT NULL,
-    PRIMARY KEY (run_key, id)
-  );
-`;
-
 /**
  * Every SQL statement of a search service's index file: documents, the segments of the inverted
  * index (see src/search/engine), the query log and click counts. WAL mode lets searches read
@@ -77,6 +53,8 @@ const STAGING_SCHEMA = `
 export class SearchIndexStore {
   private readonly db: Database.Database;
   private readonly statements;
+  /** Which feeds claim which documents (docs/architecture.md, Scheduled crawls). */
+  readonly claims: DocumentClaims;
 
   constructor(
     readonly file: string,
@@ -89,66 +67,14 @@ export class SearchIndexStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    this.createSchema(analyzerVersion);
-    this.statements = this.prepare();
-  }
-
-  private createSchema(analyzerVersion: number): void {
-    const hasMeta = this.db
-      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'")
-      .get();
-    if (hasMeta) {
-      const rows = this.db.prepare('SELECT key, value FROM index_meta').all() as {
-        key: string;
-        value: string;
-      }[];
-      const meta = new Map(rows.map((row) => [row.key, row.value]));
-      if (meta.get('schema') === '3' && meta.get('analyzer') === String(analyzerVersion)) {
-        this.db.transaction(() => {
-          this.db.exec(STAGING_SCHEMA);
-          this.db.prepare("UPDATE index_meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
-        })();
-        return;
-      }
-      if (meta.get('schema') !== SCHEMA_VERSION || meta.get('analyzer') !== String(analyzerVersion)) {
-        this.db.close();
-        throw new Error(
-          `${this.file}: index built by an older version of Kumo (schema ${meta.get('schema') ?? '1'}, ` +
-            `analyzer ${meta.get('analyzer') ?? '?'}); remove the file and run kumo index again`,
-        );
-      }
-      return;
+    try {
+      prepareIndexSchema(this.db, file, analyzerVersion);
+    } catch (error) {
+      this.db.close();
+      throw error;
     }
-    this.db.exec(`
-      CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-      CREATE TABLE documents (
-        id INTEGER PRIMARY KEY,
-        url TEXT NOT NULL UNIQUE,
-        title TEXT NOT NULL,
-        description TEXT NOT NULL,
-        headings TEXT NOT NULL,
-        body TEXT NOT NULL,
-        content_size INTEGER NOT NULL,
-        last_modified INTEGER NOT NULL,
-        doctype TEXT NOT NULL,
-        content_hash BLOB NOT NULL,
-        segment_id INTEGER NOT NULL,
-        ordinal INTEGER NOT NULL
-      );
-      CREATE INDEX documents_segment ON documents (segment_id, ordinal);
-      CREATE TABLE segments (id INTEGER PRIMARY KEY, data BLOB NOT NULL, deleted BLOB NOT NULL);
-      CREATE TABLE query_log (
-        query TEXT PRIMARY KEY,
-        count INTEGER NOT NULL,
-        hits INTEGER NOT NULL,
-        last_us INTEGER NOT NULL
-      );
-      CREATE TABLE clicks (url TEXT PRIMARY KEY, count INTEGER NOT NULL, last_us INTEGER NOT NULL);
-      ${STAGING_SCHEMA}
-    `);
-    const insert = this.db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
-    insert.run('schema', SCHEMA_VERSION);
-    insert.run('analyzer', String(analyzerVersion));
+    this.statements = this.prepare();
+    this.claims = new DocumentClaims(this.db);
   }
 
   private prepare() {
@@ -214,10 +140,6 @@ export class SearchIndexStore {
         'DELETE FROM documents WHERE segment_id IN (SELECT id FROM segments WHERE staged_run = ?)',
       ),
       dropStagedSegments: db.prepare('DELETE FROM segments WHERE staged_run = ?'),
-      visibleDocuments: db.prepare(
-        `SELECT d.id, d.url, d.segment_id AS segmentId, d.ordinal FROM documents d
-         JOIN segments s ON s.id = d.segment_id WHERE s.staged_run IS NULL`,
-      ),
       segment: db.prepare('SELECT id, data, deleted FROM segments WHERE id = ?'),
       deletedOf: db.prepare('SELECT deleted FROM segments WHERE id = ?').pluck(),
       logQuery: db.prepare(
@@ -335,13 +257,15 @@ export class SearchIndexStore {
     this.statements.applyStagedDocuments.run(runKey, runKey);
     this.statements.publishSegments.run(runKey);
     this.statements.dropStagedDocuments.run(runKey);
+    this.claims.dropStaged(runKey);
   }
 
-  /** Forgets a staged run: its segments, the new documents placed in them, the replaced texts. */
+  /** Forgets a staged run: its segments, the new documents placed in them, the replaced texts, its claims. */
   dropStaged(runKey: string): void {
     this.statements.dropStagedNewDocuments.run(runKey);
     this.statements.dropStagedSegments.run(runKey);
     this.statements.dropStagedDocuments.run(runKey);
+    this.claims.dropStaged(runKey);
   }
 
   isStagedSegment(segmentId: number): boolean {
@@ -351,16 +275,6 @@ export class SearchIndexStore {
   /** Keys of the runs that have staged segments (in progress, or abandoned by a run that never ended). */
   stagedRunKeys(): string[] {
     return this.statements.stagedRunKeys.all() as string[];
-  }
-
-  /** Every document searches can see, with where it is indexed. */
-  visibleDocuments(): { id: number; url: string; segmentId: number; ordinal: number }[] {
-    return this.statements.visibleDocuments.all() as {
-      id: number;
-      url: string;
-      segmentId: number;
-      ordinal: number;
-    }[];
   }
 
   segmentIds(): number[] {

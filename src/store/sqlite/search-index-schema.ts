@@ -1,0 +1,139 @@
+import type Database from 'better-sqlite3';
+import { LEGACY_FEED } from '../../search/feed-keys.js';
+
+/** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
+const SCHEMA_VERSION = '5';
+
+/**
+ * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
+ * applied in one transaction); a format 3 file gains it in place.
+ */
+const STAGING_SCHEMA = `
+  ALTER TABLE segments ADD COLUMN staged_run TEXT;
+  CREATE TABLE staged_documents (
+    run_key TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    description TEXT NOT NULL,
+    headings TEXT NOT NULL,
+    body TEXT NOT NULL,
+    content_size INTEGER NOT NULL,
+    last_modified INTEGER NOT NULL,
+    doctype TEXT NOT NULL,
+    content_hash BLOB NOT NULL,
+    segment_id INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    PRIMARY KEY (run_key, id)
+  );
+`;
+
+/**
+ * Format 5 records which feeds claim each document (docs/architecture.md, Scheduled crawls): a
+ * scheduled run removes only documents its own setting claims. A staged run's claims wait in
+ * `staged_claims` until the run is applied. Removing a document removes its claims (the trigger:
+ * document ids can be reused, a claim must never pass to a later document).
+ */
+const FEEDS_SCHEMA = `
+  CREATE TABLE document_feeds (
+    document_id INTEGER NOT NULL,
+    feed TEXT NOT NULL,
+    PRIMARY KEY (document_id, feed)
+  ) WITHOUT ROWID;
+  CREATE INDEX document_feeds_feed ON document_feeds (feed, document_id);
+  CREATE TABLE staged_claims (
+    run_key TEXT NOT NULL,
+    document_id INTEGER NOT NULL,
+    PRIMARY KEY (run_key, document_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX staged_claims_document ON staged_claims (document_id);
+  CREATE TRIGGER documents_unclaim AFTER DELETE ON documents BEGIN
+    DELETE FROM document_feeds WHERE document_id = old.id;
+    DELETE FROM staged_claims WHERE document_id = old.id;
+  END;
+`;
+
+/**
+ * A format 4 file gains the claims in place: its searchable documents are claimed by LEGACY_FEED
+ * only, so no scheduled run removes them for not reaching them until a feed reaches and claims
+ * them (docs/operations.md, Upgrading).
+ */
+const FEEDS_MIGRATION = `
+  ${FEEDS_SCHEMA}
+  INSERT INTO document_feeds (document_id, feed)
+    SELECT d.id, '${LEGACY_FEED}' FROM documents d JOIN segments s ON s.id = d.segment_id
+    WHERE s.staged_run IS NULL;
+`;
+
+/** What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. */
+const UPGRADES: ReadonlyMap<string, string> = new Map([
+  ['3', STAGING_SCHEMA + FEEDS_MIGRATION],
+  ['4', FEEDS_MIGRATION],
+]);
+
+/**
+ * Creates the tables of a new index file, or upgrades an older format in place, or refuses a
+ * format this version cannot read (thrown, naming the file).
+ */
+export function prepareIndexSchema(db: Database.Database, file: string, analyzerVersion: number): void {
+  const hasMeta = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'")
+    .get();
+  if (hasMeta) {
+    const rows = db.prepare('SELECT key, value FROM index_meta').all() as {
+      key: string;
+      value: string;
+    }[];
+    const meta = new Map(rows.map((row) => [row.key, row.value]));
+    const schema = meta.get('schema') ?? '1';
+    const upgrade = UPGRADES.get(schema);
+    if (upgrade !== undefined && meta.get('analyzer') === String(analyzerVersion)) {
+      // One transaction: a failed upgrade leaves the file as it was, readable by the older version.
+      // Taken with the write lock and checked again: another process may have upgraded it meanwhile.
+      db.transaction(() => {
+        const current = db.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get();
+        if (current !== schema) return;
+        db.exec(upgrade);
+        db.prepare("UPDATE index_meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
+      }).immediate();
+      return;
+    }
+    if (meta.get('schema') !== SCHEMA_VERSION || meta.get('analyzer') !== String(analyzerVersion)) {
+      throw new Error(
+        `${file}: index built by an older version of Kumo (schema ${meta.get('schema') ?? '1'}, ` +
+          `analyzer ${meta.get('analyzer') ?? '?'}); remove the file and run kumo index again`,
+      );
+    }
+    return;
+  }
+  db.exec(`
+    CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE documents (
+      id INTEGER PRIMARY KEY,
+      url TEXT NOT NULL UNIQUE,
+      title TEXT NOT NULL,
+      description TEXT NOT NULL,
+      headings TEXT NOT NULL,
+      body TEXT NOT NULL,
+      content_size INTEGER NOT NULL,
+      last_modified INTEGER NOT NULL,
+      doctype TEXT NOT NULL,
+      content_hash BLOB NOT NULL,
+      segment_id INTEGER NOT NULL,
+      ordinal INTEGER NOT NULL
+    );
+    CREATE INDEX documents_segment ON documents (segment_id, ordinal);
+    CREATE TABLE segments (id INTEGER PRIMARY KEY, data BLOB NOT NULL, deleted BLOB NOT NULL);
+    CREATE TABLE query_log (
+      query TEXT PRIMARY KEY,
+      count INTEGER NOT NULL,
+      hits INTEGER NOT NULL,
+      last_us INTEGER NOT NULL
+    );
+    CREATE TABLE clicks (url TEXT PRIMARY KEY, count INTEGER NOT NULL, last_us INTEGER NOT NULL);
+    ${STAGING_SCHEMA}
+    ${FEEDS_SCHEMA}
+  `);
+  const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
+  insert.run('schema', SCHEMA_VERSION);
+  insert.run('analyzer', String(analyzerVersion));
+}
