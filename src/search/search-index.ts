@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
+import { LEGACY_FEED } from './feed-keys.js';
 import type { BatchTarget } from './batch-indexer.js';
 import { analyzeDocumentFields } from './document-fields.js';
 import {
@@ -53,8 +54,9 @@ export interface StagedRunEnd {
   /** The feed of the run (feed-keys.ts): it claims every document the run staged or found unchanged. */
   feed: string;
   /**
-   * URLs the run saw gone (404/410, noindex): removed whichever feeds claim them, since the run
-   * observed that exact URL (docs/api.md, Search feeding).
+   * URLs the run saw gone (404/410, noindex): the run's feed and a legacy claim give them up at
+   * once, complete run or not; one another feed (a bundle, an instant run, another setting)
+   * claims stays, since no run removes another feed's documents (docs/api.md, Search feeding).
    */
   gone: Iterable<string>;
   /**
@@ -209,7 +211,9 @@ export class SearchIndex {
         const document = this.store.locate(url);
         if (document === undefined || this.store.claims.stagedBy(runKey, document.id)) continue;
         // A row only another staging placed is not searchable yet: its own run decides about it.
-        if (!this.store.isStagedSegment(document.segmentId)) removeDocument(document);
+        if (this.store.isStagedSegment(document.segmentId)) continue;
+        this.store.claims.releaseClaim(document.id, LEGACY_FEED);
+        if (!this.store.claims.releaseClaim(document.id, end.feed)) removeDocument(document);
       }
       for (const document of this.store.claims.unreachedClaims(runKey, end.feed)) {
         if (!end.release(document.url)) continue;

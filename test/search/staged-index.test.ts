@@ -168,6 +168,25 @@ describe('SearchIndex staging', () => {
     assert.equal(other.documentCount, 3);
   });
 
+  test('a page the run saw gone is removed only when no other feed put it there', () => {
+    const bundled = doc('bundled', 'ocelot');
+    const legacy = doc('legacy', 'quokka');
+    const otherSetting = doc('other-setting', 'ibex');
+    index.upsert([bundled], 'bundle:/crawls/site');
+    index.upsert([bundled], SETTING);
+    index.upsert([legacy], 'legacy');
+    index.upsert([otherSetting], 'setting:2');
+
+    const removed = index.applyStaged('run-1', removing(bundled.url, legacy.url, otherSetting.url));
+
+    assert.equal(removed, 1, 'only the page no other feed holds (the legacy one) is removed');
+    assert.deepEqual(urls(index, 'quokka'), []);
+    assert.deepEqual(urls(index, 'ocelot'), [bundled.url], "a bundle's page stays");
+    assert.deepEqual(index.feedsOf(bundled.url), ['bundle:/crawls/site'], "the setting's claim is let go");
+    assert.deepEqual(urls(index, 'ibex'), [otherSetting.url], "another setting's page stays");
+    assert.deepEqual(index.feedsOf(otherSetting.url), ['setting:2']);
+  });
+
   test('discardStaged leaves the index exactly as before; the run key can be staged again', () => {
     const queries = ['walrus', 'narwhal', 'pelican', 'marmot', EVERYWHERE];
     const before = viewOf(index, queries);
