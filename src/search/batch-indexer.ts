@@ -1,7 +1,7 @@
 import type { AnalyzedText } from './analyzer.js';
 import { AnalysisPool } from './analysis-pool.js';
 import type { IndexedDocument } from './indexed-document.js';
-import type { UpsertResult } from './search-index.js';
+import type { UpsertResult } from './search-index-types.js';
 
 /** Where analyzed batches go: SearchIndex.upsert, or a scheduled run's staging. */
 export interface BatchTarget {

@@ -1,6 +1,7 @@
 import { BatchIndexer } from './batch-indexer.js';
 import { bundleDocuments, type SkippedPage } from './bundle-documents.js';
-import type { SearchIndex, UpsertResult } from './search-index.js';
+import type { SearchIndex } from './search-index.js';
+import type { UpsertResult } from './search-index-types.js';
 
 /** What a finished run tells about pages beyond its bundle (from its URL rows). */
 export interface RunPageOutcomes {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
 import { LEGACY_FEED } from './feed-keys.js';
 import type { BatchTarget } from './batch-indexer.js';
@@ -9,7 +8,16 @@ import {
   SearchIndexStore,
   type StoredDocument,
 } from '../store/sqlite/search-index-store.js';
-import type { Doctype, IndexedDocument } from './indexed-document.js';
+import type { IndexedDocument } from './indexed-document.js';
+import {
+  DOCTYPE_BITS,
+  type IndexSnapshot,
+  type LoadedSegment,
+  type SearchHit,
+  type StagedRunEnd,
+  type UpsertResult,
+} from './search-index-types.js';
+import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
 import { planQuery, type QueryPlan } from './engine/query-plan.js';
@@ -19,59 +27,6 @@ import { buildSegment, type AnalyzedDocument } from './engine/segment-builder.js
 import { mergeSegments } from './engine/segment-merge.js';
 import { Segment } from './engine/segment.js';
 import { topK } from './engine/top-k.js';
-
-/**
- * A segment in memory with the summaries of its documents, by ordinal. A document replaced or
- * removed before the segment was loaded has no summary (its ordinal is marked deleted).
- */
-export interface LoadedSegment {
-  segment: Segment;
-  summaries: (DocumentSummary | undefined)[];
-  /** DOCTYPE_BITS of each document, by ordinal: the doctype filter runs over every hit. */
-  doctypeBits: Uint8Array;
-}
-
-/** One bit per doctype, so a filter of several types is one mask. */
-export const DOCTYPE_BITS: Readonly<Record<Doctype, number>> = { html: 1, pdf: 2, doc: 4, xls: 8, ppt: 16 };
-
-/** An unchanging view of the index for one search: segments, statistics, a generation number. */
-export interface IndexSnapshot {
-  segments: readonly LoadedSegment[];
-  statistics: IndexStatistics;
-  /** Changes with every change of the documents, so derived data can be cached per generation. */
-  generation: number;
-}
-
-export interface SearchHit {
-  id: number;
-  url: string;
-  title: string;
-  score: number;
-}
-
-/** How a staged run ends in the index (SearchIndex.applyStaged). */
-export interface StagedRunEnd {
-  /** The feed of the run (feed-keys.ts): it claims every document the run staged or found unchanged. */
-  feed: string;
-  /**
-   * URLs the run saw gone (404/410, noindex): the run's feed and a legacy claim give them up at
-   * once, complete run or not; one another feed (a bundle, an instant run, another setting)
-   * claims stays, since no run removes another feed's documents (docs/api.md, Search feeding).
-   */
-  gone: Iterable<string>;
-  /**
-   * Asked about each searchable document `feed` claims and the run did not reach: whether the
-   * feed gives up its claim (after a complete run). A document left with no claim is removed;
-   * one another feed claims stays.
-   */
-  release: (url: string) => boolean;
-}
-
-export interface UpsertResult {
-  added: number;
-  updated: number;
-  unchanged: number;
-}
 
 /**
  * The full-text index of one search service: an inverted index held in memory as immutable
@@ -493,23 +448,4 @@ export class SearchIndex {
     this.statistics = statisticsOf(this.loaded.map((loaded) => loaded.segment));
     this.generation += 1;
   }
-}
-
-function storedFormOf(document: IndexedDocument): Omit<StoredDocument, 'id'> {
-  return {
-    url: document.url,
-    title: document.title,
-    description: document.description,
-    headings: document.headings ?? '',
-    body: document.body,
-    contentSize: document.contentSize ?? Buffer.byteLength(document.body),
-    lastModified: Math.floor(document.lastModified ?? 0),
-    doctype: document.doctype ?? 'html',
-  };
-}
-
-function contentHashOf(document: Omit<StoredDocument, 'id'>): Buffer {
-  const hash = createHash('sha256');
-  for (const value of Object.values(document)) hash.update(`${String(value)}\u0000`);
-  return hash.digest();
 }

@@ -13,7 +13,8 @@ import { gzipSync } from 'node:zlib';
 import { END_OF_ARCHIVE, encodeTarFiles } from '../../src/artifacts/tar-entries.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { applyRunToIndex, type RunPageOutcomes } from '../../src/search/run-index-update.js';
-import { SearchIndex, type StagedRunEnd } from '../../src/search/search-index.js';
+import { SearchIndex } from '../../src/search/search-index.js';
+import type { StagedRunEnd } from '../../src/search/search-index-types.js';
 import { type BundlePage, writeBundle } from '../support/crawl-bundle.js';
 
 const SITE = 'https://www.example.com';

@@ -1,4 +1,4 @@
-import type { LoadedSegment } from '../search-index.js';
+import type { LoadedSegment } from '../search-index-types.js';
 import { categoriesOf, drilldownPathsOf, type FacetRules } from './facet-rules.js';
 
 /** A node of the drill-down hierarchy: one label at one depth under its parent. */

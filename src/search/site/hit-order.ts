@@ -1,5 +1,5 @@
 import type { HitSet } from '../engine/matcher.js';
-import type { IndexSnapshot } from '../search-index.js';
+import type { IndexSnapshot } from '../search-index-types.js';
 import { normalizeText } from '../analyzer.js';
 
 export type SortField = 'score' | 'last_modified' | 'title' | 'click';

@@ -1,6 +1,6 @@
 import type { SearchIndexStore } from '../../store/sqlite/search-index-store.js';
 import type { Clock } from '../../util/clock.js';
-import type { IndexSnapshot } from '../search-index.js';
+import type { IndexSnapshot } from '../search-index-types.js';
 import { Suggester, suggestionKey } from './suggester.js';
 import type { Vocabulary } from './vocabulary.js';
 

@@ -1,5 +1,5 @@
 import { normalizeText } from '../analyzer.js';
-import type { IndexSnapshot } from '../search-index.js';
+import type { IndexSnapshot } from '../search-index-types.js';
 import { isJapanese, type Vocabulary } from './vocabulary.js';
 
 /** One completion: interface.md SuggestResponse `{word, point}`. */

@@ -1,5 +1,5 @@
 import { WORD_MARK } from '../analyzer.js';
-import type { IndexSnapshot } from '../search-index.js';
+import type { IndexSnapshot } from '../search-index-types.js';
 
 /** The words of the index with their document frequencies, for did-you-mean, suggest and related keywords. */
 export interface Vocabulary {

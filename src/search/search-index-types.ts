@@ -1,0 +1,58 @@
+/** The shapes SearchIndex hands out: its snapshots, hits, batch results and staged-run endings. */
+import type { DocumentSummary } from '../store/sqlite/search-index-store.js';
+import type { IndexStatistics } from './engine/matcher.js';
+import type { Segment } from './engine/segment.js';
+import type { Doctype } from './indexed-document.js';
+
+/**
+ * A segment in memory with the summaries of its documents, by ordinal. A document replaced or
+ * removed before the segment was loaded has no summary (its ordinal is marked deleted).
+ */
+export interface LoadedSegment {
+  segment: Segment;
+  summaries: (DocumentSummary | undefined)[];
+  /** DOCTYPE_BITS of each document, by ordinal: the doctype filter runs over every hit. */
+  doctypeBits: Uint8Array;
+}
+
+/** One bit per doctype, so a filter of several types is one mask. */
+export const DOCTYPE_BITS: Readonly<Record<Doctype, number>> = { html: 1, pdf: 2, doc: 4, xls: 8, ppt: 16 };
+
+/** An unchanging view of the index for one search: segments, statistics, a generation number. */
+export interface IndexSnapshot {
+  segments: readonly LoadedSegment[];
+  statistics: IndexStatistics;
+  /** Changes with every change of the documents, so derived data can be cached per generation. */
+  generation: number;
+}
+
+export interface SearchHit {
+  id: number;
+  url: string;
+  title: string;
+  score: number;
+}
+
+/** How a staged run ends in the index (SearchIndex.applyStaged). */
+export interface StagedRunEnd {
+  /** The feed of the run (feed-keys.ts): it claims every document the run staged or found unchanged. */
+  feed: string;
+  /**
+   * URLs the run saw gone (404/410, noindex): the run's feed and a legacy claim give them up at
+   * once, complete run or not; one another feed (a bundle, an instant run, another setting)
+   * claims stays, since no run removes another feed's documents (docs/api.md, Search feeding).
+   */
+  gone: Iterable<string>;
+  /**
+   * Asked about each searchable document `feed` claims and the run did not reach: whether the
+   * feed gives up its claim (after a complete run). A document left with no claim is removed;
+   * one another feed claims stays.
+   */
+  release: (url: string) => boolean;
+}
+
+export interface UpsertResult {
+  added: number;
+  updated: number;
+  unchanged: number;
+}
