@@ -1,4 +1,4 @@
-import { RunState, stateName } from '../domain/run-states.js';
+import { isActiveState, stateName } from '../domain/run-states.js';
 import { crawlUrlListPath } from '../service/instant-crawl-service.js';
 import type { RunRecord } from '../store/service-store.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
@@ -19,18 +19,20 @@ export function crawlStatusView(run: RunRecord, timezone: string) {
 }
 
 /**
- * CrawlHistory of the contract: the status plus the artifact path or `-`, and for a run that
- * failed (2040) the cause, so the client can act on it (a missing browser, a full disk).
+ * CrawlHistory of the contract: the status plus the artifact path or `-`, and `message` (an
+ * extension) when there is something to say about how the run ended: the cause of a 2040 (a
+ * missing browser, a full disk, no seed answering), or the seeds that could not be fetched
+ * (docs/api.md, Instant crawl).
  */
 export function crawlHistoryView(run: RunRecord, timezone: string) {
   return {
     ...crawlStatusView(run, timezone),
     crawl_url_list_path: crawlUrlListPath(run),
-    ...(run.state === RunState.troubled && run.message !== '' ? { message: run.message } : {}),
+    ...messageOf(run),
   };
 }
 
-/** crawl_history of the scheduled crawler API (interface.md "crawl_history"). */
+/** crawl_history of the scheduled crawler API (docs/api.md, Scheduled crawler), `message` as above. */
 export function scheduledHistoryView(run: RunRecord, timezone: string) {
   return {
     id: run.id,
@@ -40,8 +42,13 @@ export function scheduledHistoryView(run: RunRecord, timezone: string) {
     ...(run.startMicros !== null ? { start_datetime: formatApiTimestamp(run.startMicros, timezone) } : {}),
     ...(run.endMicros !== null ? { end_datetime: formatApiTimestamp(run.endMicros, timezone) } : {}),
     crawl_url_list_path: crawlUrlListPath(run),
-    ...(run.state === RunState.troubled && run.message !== '' ? { message: run.message } : {}),
+    ...messageOf(run),
   };
+}
+
+/** A finished run's message, when it has one; a run still going has none to tell. */
+function messageOf(run: RunRecord): { message?: string } {
+  return !isActiveState(run.state) && run.message !== '' ? { message: run.message } : {};
 }
 
 /** The history record of any run: the instant shape for instant requests, crawl_history for scheduled runs. */

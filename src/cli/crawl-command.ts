@@ -13,6 +13,7 @@ import { systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { executeCrawl } from '../worker/execute-crawl.js';
 import { ProgressReporter } from './progress-line.js';
+import { reportSeedFailures } from './seed-failures.js';
 import { UsageError } from './usage-error.js';
 
 export const CRAWL_USAGE = `usage: kumo crawl <url> [<url> ...] --out DIR [options]
@@ -30,7 +31,8 @@ export const CRAWL_USAGE = `usage: kumo crawl <url> [<url> ...] --out DIR [optio
   --full-page        capture the whole page height (implies --screenshot)
   --spa              render pages and take links from the DOM after scripts ran (wait_type 2)
 Rendering needs Chromium (KUMO_CHROMIUM_PATH, default /usr/bin/chromium).
-An interrupted crawl resumes when the same command is run again with the same --out DIR.`;
+An interrupted crawl resumes when the same command is run again with the same --out DIR.
+Exit status 3 when no seed could be fetched (each reason on stderr; the URL list has their rows).`;
 
 function integerOption(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -132,7 +134,7 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
     }
     if (execution.outcome === 'timed_out')
       process.stderr.write('stopped by --timeout; artifacts hold what was crawled\n');
-    return 0;
+    return reportSeedFailures(execution.seeds, process.stderr);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -64,6 +64,7 @@ export function recordPage(
       headerLength !== undefined && /^\d+$/.test(headerLength)
         ? Number(headerLength)
         : (body?.length ?? null),
+    fetchError: null,
   };
   const commit: PageCommit = { frontierSeq: entry.seq, row, object: undefined, discovered: [], links: [] };
   const discoveredIdentities: string[] = [];

@@ -1,5 +1,6 @@
 import robotsParserModule from 'robots-parser';
 import { decodeText } from './charset.js';
+import { failureReasonOf } from './failure-reason.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { type FetchLimits, fetchPage, type PageFetchPolicy } from './page-fetch.js';
 
@@ -9,6 +10,11 @@ export interface RobotsPolicy {
   crawlDelaySeconds: number | undefined;
   /** Why the policy is what it is, for logs: `parsed`, `unavailable (404)`, `unreachable (503)`. */
   source: string;
+  /**
+   * Why robots.txt gave no answer (`HTTP 503`, `connection refused (127.0.0.1:9)`) when that is
+   * what disallows everything; a seed refused for it is a URL that could not be fetched.
+   */
+  unreachable?: string;
 }
 
 /** RFC 9309 2.3.1.2: a robots.txt this large is parsed up to the limit, not rejected. */
@@ -24,10 +30,11 @@ const allowAll = (source: string): RobotsPolicy => ({
   crawlDelaySeconds: undefined,
   source,
 });
-const disallowAll = (source: string): RobotsPolicy => ({
+const unreachable = (reason: string): RobotsPolicy => ({
   isAllowed: () => false,
   crawlDelaySeconds: undefined,
-  source,
+  source: `unreachable (${reason})`,
+  unreachable: reason,
 });
 
 /**
@@ -69,10 +76,10 @@ export class RobotsRules {
       if (result.failure.kind === 'address_refused')
         return allowAll(`not fetched (${result.failure.message})`);
       // A robots.txt larger than the cap is still an answer; anything else is "unreachable".
-      return disallowAll(`unreachable (${result.failure.kind})`);
+      return unreachable(failureReasonOf(result.failure, new URL(robotsUrl), this.limits.timeoutMs));
     }
     if (result.kind === 'excluded') return allowAll('not a robots file');
-    if (result.status >= 500) return disallowAll(`unreachable (${result.status})`);
+    if (result.status >= 500) return unreachable(`HTTP ${result.status}`);
     if (result.status >= 400) return allowAll(`unavailable (${result.status})`);
     if (result.status >= 300) return allowAll(`unavailable (${result.status})`);
     const text = decodeText(result.body ?? Buffer.alloc(0), result.headers['content-type']);

@@ -1,5 +1,6 @@
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import { kindByExtension } from './file-kinds.js';
+import { SeedSites } from './seed-sites.js';
 
 /** Why a URL is outside a run; undefined when it is inside. */
 export type OutOfScopeReason = 'too_long' | 'denied' | 'not_allowed' | 'file_type';
@@ -11,14 +12,15 @@ export type OutOfScopeReason = 'too_long' | 'denied' | 'not_allowed' | 'file_typ
 export const MAX_URL_CHARS = 8192;
 
 /**
- * The URL rules of a run (decisions.md "Crawl settings"): explicit allow patterns, or the seed
- * hosts and their subdomains; deny patterns win; PDF / office files by extension unless included.
+ * The URL rules of a run (docs/api.md, Instant crawl): explicit allow patterns, or the seed hosts
+ * and their subdomains on the seed's port (SeedSites); deny patterns win; PDF / office files by
+ * extension unless included.
  */
 export class CrawlScope {
-  private readonly hostSuffixes: string[];
+  private readonly seedSites: SeedSites;
 
   constructor(private readonly settings: CrawlSettings) {
-    this.hostSuffixes = settings.seedHosts.map((host) => `.${host}`);
+    this.seedSites = new SeedSites(settings.seedUrls);
   }
 
   check(url: URL): OutOfScopeReason | undefined {
@@ -27,7 +29,7 @@ export class CrawlScope {
     for (const pattern of this.settings.denyPatterns) if (pattern.test(href)) return 'denied';
     if (this.settings.allowPatterns.length > 0) {
       if (!this.settings.allowPatterns.some((pattern) => pattern.test(href))) return 'not_allowed';
-    } else if (!this.isSeedHostOrSubdomain(url.hostname)) {
+    } else if (!this.seedSites.hasHostOrSubdomain(url)) {
       return 'not_allowed';
     }
     const kind = kindByExtension(url.pathname);
@@ -38,10 +40,5 @@ export class CrawlScope {
 
   allowsDepth(depth: number): boolean {
     return this.settings.depthLimit === null || depth <= this.settings.depthLimit;
-  }
-
-  private isSeedHostOrSubdomain(hostname: string): boolean {
-    if (this.settings.seedHosts.includes(hostname)) return true;
-    return this.hostSuffixes.some((suffix) => hostname.endsWith(suffix));
   }
 }

@@ -72,7 +72,8 @@ export const InstantCrawlerSettingSchema = Type.Object(
     allow_urls_patterns: Type.Optional(
       Type.Union([UrlPatterns, Type.Null()], {
         description:
-          'JavaScript regular expressions matched against absolute URLs; default: the seed hosts. ' +
+          'JavaScript regular expressions matched against absolute URLs; default: the seed hosts and ' +
+          'their subdomains on the seed port (80 and 443 count as one; http and https alike). ' +
           `At most ${MAX_URL_PATTERNS}, each at most ${MAX_URL_PATTERN_LENGTH} characters, without nested repetition`,
       }),
     ),

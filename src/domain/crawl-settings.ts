@@ -9,10 +9,9 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
 /** An InstantCrawlerSetting with every default of decisions.md applied and patterns compiled. */
 export interface CrawlSettings {
   seedUrls: string[];
-  /** Explicit allow patterns; when empty the scope is the seed hosts and their subdomains. */
+  /** Explicit allow patterns; when empty the scope is the seeds' sites (src/crawler/seed-sites.ts). */
   allowPatterns: RegExp[];
   denyPatterns: RegExp[];
-  seedHosts: string[];
   depthLimit: number | null;
   documentsLimit: number | null;
   concurrency: number;
@@ -119,7 +118,6 @@ export function resolveCrawlSettings(setting: InstantCrawlerSetting): CrawlSetti
     seedUrls: [...setting.seed_urls],
     allowPatterns: (setting.allow_urls_patterns ?? []).map((p) => new RegExp(p)),
     denyPatterns: (setting.deny_urls_patterns ?? []).map((p) => new RegExp(p)),
-    seedHosts: [...new Set(setting.seed_urls.map((u) => new URL(u).hostname))],
     depthLimit: setting.depth_limit ?? null,
     documentsLimit: setting.documents_limit ?? null,
     concurrency: setting.base_concurrent_requests ?? DEFAULT_CONCURRENCY,

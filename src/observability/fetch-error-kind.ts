@@ -1,3 +1,4 @@
+import { errorCodesOf, networkKindOf } from '../crawler/network-errors.js';
 import type { PageFetchResult } from '../crawler/page-fetch.js';
 import type { RenderOutcome } from '../crawler/page-rendering.js';
 
@@ -40,43 +41,6 @@ const CRAWLER_KINDS: Readonly<Record<string, FetchErrorKind>> = {
 function failureKindOf(kind: string, cause: unknown): FetchErrorKind {
   if (kind === 'network') return networkKindOf(errorCodesOf(cause));
   return CRAWLER_KINDS[kind] ?? labelSafe(kind);
-}
-
-const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA']);
-const CONNECT_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ECONNABORTED',
-  'EHOSTUNREACH',
-  'EHOSTDOWN',
-  'ENETUNREACH',
-  'ENETDOWN',
-  'EPIPE',
-  'ETIMEDOUT',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
-const TLS_CODE = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
-
-function networkKindOf(codes: string[]): FetchErrorKind {
-  if (codes.some((code) => DNS_CODES.has(code))) return 'dns';
-  if (codes.some((code) => TLS_CODE.test(code))) return 'tls';
-  if (codes.some((code) => CONNECT_CODES.has(code))) return 'connect';
-  return 'network';
-}
-
-/** The `code`s of an error, its causes and (for a connection tried on several addresses) its parts. */
-function errorCodesOf(error: unknown, depth = 0): string[] {
-  if (typeof error !== 'object' || error === null || depth > 4) return [];
-  const codes: string[] = [];
-  const code = (error as { code?: unknown }).code;
-  if (typeof code === 'string') codes.push(code);
-  codes.push(...errorCodesOf((error as { cause?: unknown }).cause, depth + 1));
-  const parts = (error as { errors?: unknown }).errors;
-  if (Array.isArray(parts))
-    for (const part of parts.slice(0, 4)) codes.push(...errorCodesOf(part, depth + 1));
-  return codes;
 }
 
 /** A kind as a label value: lower-case word characters, bounded. */

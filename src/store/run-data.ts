@@ -29,6 +29,23 @@ export interface UrlRow {
   lastModified: string | null;
   contentType: string | null;
   contentLength: number | null;
+  /**
+   * Why the URL got no HTTP answer (no connection, refused address, timeout, a seed refused by
+   * robots.txt); null when it got one. Kept in meta.json and the run's message, not in the CSV.
+   */
+  fetchError: string | null;
+}
+
+/** A seed of the run that got no HTTP answer, and why. */
+export interface UnansweredSeed {
+  url: string;
+  reason: string;
+}
+
+/** How the run's seeds fared: how many there are, and those that got no answer (in seed order). */
+export interface SeedOutcomes {
+  seeds: number;
+  unanswered: UnansweredSeed[];
 }
 
 /** One row of link_list.csv.gz. */
@@ -70,9 +87,11 @@ export interface RunDataStore {
    * done. Returns how many of the discovered URLs were new to the frontier.
    */
   commitPage(commit: PageCommit): number;
-  /** Marks a frontier entry as not fetched (robots, excluded type): no row. */
+  /** Marks a frontier entry as not fetched (a link robots.txt refuses, an excluded type): no row. */
   skip(frontierSeq: number): void;
   progress(): RunProgress;
+  /** The seeds (the depth-0 entries of the frontier) and those whose row says they got no answer. */
+  seedOutcomes(): SeedOutcomes;
   rows(): IterableIterator<UrlRow>;
   links(): IterableIterator<LinkRow>;
   objects(): IterableIterator<ObjectRef>;

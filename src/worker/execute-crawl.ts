@@ -15,7 +15,7 @@ import {
 } from '../crawler/crawl-engine.js';
 import { seedUrlOf } from '../crawler/url-identity.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { RunProgress, UrlRow } from '../store/run-data.js';
+import type { RunProgress, SeedOutcomes, UrlRow } from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
 
 export interface CrawlWorkspace {
@@ -28,6 +28,8 @@ export interface CrawlWorkspace {
 export interface CrawlExecution {
   outcome: CrawlOutcome;
   progress: RunProgress;
+  /** The seeds that got no HTTP answer (connection, DNS, TLS, refused address, robots.txt), with why. */
+  seeds: SeedOutcomes;
   artifacts: PackagedArtifact[];
   /** With `pageOutcomes` asked for and artifacts produced: what the URL rows say for a search index. */
   pageOutcomes?: PageOutcomes;
@@ -80,6 +82,7 @@ export async function executeCrawl(
   try {
     const outcome = await runCrawl(settings, { ...deps, store, spool }, control);
     const progress = store.progress();
+    const seeds = store.seedOutcomes();
     let artifacts: PackagedArtifact[] = [];
     if (packagesOn.has(outcome)) {
       try {
@@ -91,9 +94,9 @@ export async function executeCrawl(
       }
       artifacts = await packageArtifacts(store, spool, settings, workspace.artifactFolder, deps.timezone);
       if (options.pageOutcomes)
-        return { outcome, progress, artifacts, pageOutcomes: pageOutcomesOf(store.rows(), settings) };
+        return { outcome, progress, seeds, artifacts, pageOutcomes: pageOutcomesOf(store.rows(), settings) };
     }
-    return { outcome, progress, artifacts };
+    return { outcome, progress, seeds, artifacts };
   } finally {
     store.close();
     spool.close();

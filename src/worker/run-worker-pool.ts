@@ -14,6 +14,7 @@ import type { RunDispatcher } from '../service/instant-crawl-service.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import { type CrawlExecution, executeCrawl, type PageOutcomes } from './execute-crawl.js';
+import { noSeedFetched, seedMessageOf } from './seed-report.js';
 
 /** Told when a run starts (not when it resumes after a restart) and when it ends: webhooks. */
 export interface RunLifecycleListener {
@@ -213,11 +214,17 @@ export class RunWorkerPool implements RunDispatcher {
       deps.clock.nowMicros(),
     );
     const crawled = `${execution.outcome}: ${execution.progress.crawled} URL(s) crawled`;
-    const state = OUTCOME_STATE[execution.outcome];
-    const ending =
-      searchServiceId === undefined
-        ? { state, message: crawled }
-        : await this.feedSearch(run, searchServiceId, execution, { state, message: crawled });
+    // The message a client reads (docs/api.md, Instant crawl): the seeds that got no answer, if any.
+    const seedMessage = seedMessageOf(execution.seeds);
+    const ending = this.unreachable(execution)
+      ? { state: RunState.troubled, message: seedMessage }
+      : searchServiceId === undefined
+        ? { state: OUTCOME_STATE[execution.outcome], message: seedMessage }
+        : await this.feedSearch(run, searchServiceId, execution, {
+            state: OUTCOME_STATE[execution.outcome],
+            message: seedMessage,
+            crawled,
+          });
     this.finish(
       run.id,
       ending.state,
@@ -227,9 +234,24 @@ export class RunWorkerPool implements RunDispatcher {
     // Announced before the working data is removed, which may take a while for a large run.
     this.notify('finished', run.id);
     deps.logger.info(
-      { run_id: run.id, state: ending.state, crawled: execution.progress.crawled },
+      {
+        run_id: run.id,
+        state: ending.state,
+        crawled: execution.progress.crawled,
+        ...(ending.message !== '' && { message: ending.message }),
+      },
       'run finished',
     );
+    // A troubled run has no artifacts (docs/api.md, Downloads): the files packaged are removed.
+    if (ending.state === RunState.troubled)
+      await deps.artifacts
+        .remove(run.id)
+        .catch((error: unknown) =>
+          deps.logger.warn(
+            { err: error, run_id: run.id },
+            'removing the artifacts of the troubled run failed',
+          ),
+        );
     // The run has ended: a failure now must not turn it into 2040 (see fail()).
     await rm(workFolder, { recursive: true, force: true }).catch((error: unknown) =>
       deps.logger.warn({ err: error, run_id: run.id }, 'removing the working data of the run failed'),
@@ -268,6 +290,16 @@ export class RunWorkerPool implements RunDispatcher {
   }
 
   /**
+   * A run that ended normally without a single seed answering could crawl nothing of its site:
+   * it ends 2040 with the seeds' reasons (docs/api.md, Seeds that could not be fetched), and a scheduled one leaves
+   * its search index as it was.
+   */
+  private unreachable(execution: CrawlExecution): boolean {
+    const normal = execution.outcome === 'completed' || execution.outcome === 'limit_reached';
+    return normal && noSeedFetched(execution.seeds);
+  }
+
+  /**
    * A scheduled run that ended normally goes into its search service before it is reported
    * finished; when the index cannot be updated the run is troubled and the index stays as it was.
    */
@@ -275,15 +307,15 @@ export class RunWorkerPool implements RunDispatcher {
     run: RunRecord,
     serviceId: number,
     execution: CrawlExecution,
-    crawlEnding: { state: RunStateId; message: string },
+    crawlEnding: { state: RunStateId; message: string; crawled: string },
   ): Promise<{ state: RunStateId; message: string }> {
-    const { state, message: crawled } = crawlEnding;
+    const { state, message, crawled } = crawlEnding;
     const outcomes = execution.pageOutcomes;
     if (
       outcomes === undefined ||
       !execution.artifacts.some((artifact) => artifact.name === ArtifactFile.objects)
     )
-      return crawlEnding;
+      return { state, message };
     const bundleFile = path.join(this.deps.artifacts.folderFor(run.id), ArtifactFile.objects);
     try {
       const summary = await this.deps.searchFeed!.feed(run, serviceId, bundleFile, {
@@ -292,7 +324,8 @@ export class RunWorkerPool implements RunDispatcher {
         // A run that could not fetch its seeds (site down, robots.txt unavailable) removes nothing it did not see.
         complete: execution.outcome === 'completed' && outcomes.seedsFetched,
       });
-      return { state, message: `${crawled}; ${summary}` };
+      this.deps.logger.info({ run_id: run.id, service_id: serviceId, summary }, 'search index updated');
+      return { state, message };
     } catch (error) {
       this.deps.logger.error(
         { err: error, run_id: run.id, service_id: serviceId },
@@ -300,7 +333,9 @@ export class RunWorkerPool implements RunDispatcher {
       );
       return {
         state: RunState.troubled,
-        message: `${crawled}; updating search service ${serviceId} failed: ${(error as Error).message}`,
+        message:
+          `${crawled}; updating search service ${serviceId} failed: ${(error as Error).message}` +
+          (message === '' ? '' : `; ${message}`),
       };
     }
   }

@@ -222,11 +222,30 @@ describe('robots.txt', () => {
     assert.equal(hitsOf('/robots.txt'), 1, 'robots.txt is fetched once per host per run');
   });
 
-  test('a disallowed seed is skipped: the list has only its header', async () => {
+  test('a disallowed seed is not fetched: its row and meta.json say why', async () => {
     const run = await crawl({ seed_urls: [urlOf('/private/secret.html')] });
     assert.equal(run.execution.outcome, 'completed');
-    assert.deepEqual(urlList(run).rows, []);
+    const row = rowOf(run, urlOf('/private/secret.html'));
+    assert.equal(row.is_crawl_ok, 'false');
+    assert.equal(row.http_status, '');
     assert.equal(hitsOf('/private/secret.html'), 0);
+    const meta = metaOf(await bundle(run), folderOf('/private/secret.html'));
+    assert.equal(meta.fetch_error, 'disallowed by robots.txt');
+    assert.equal(meta.http_status, null);
+    assert.deepEqual(run.execution.seeds, {
+      seeds: 1,
+      unanswered: [{ url: urlOf('/private/secret.html'), reason: 'disallowed by robots.txt' }],
+    });
+  });
+
+  test('a disallowed seed is not a fetched document: documents_limit leaves room for the next', async () => {
+    const run = await crawl({
+      seed_urls: [urlOf('/private/secret.html'), urlOf('/a.html')],
+      documents_limit: 1,
+      base_concurrent_requests: 1,
+    });
+    assert.equal(rowOf(run, urlOf('/private/secret.html')).http_status, '');
+    assert.equal(rowOf(run, urlOf('/a.html')).http_status, '200');
   });
 
   test('robots.txt 404 allows everything', async () => {
@@ -238,11 +257,18 @@ describe('robots.txt', () => {
     assert.equal(hitsOf('/robots.txt', server), 1);
   });
 
-  test('robots.txt 500 disallows the whole host for the run', async () => {
+  test('robots.txt 500 disallows the whole host for the run: the seeds are rows saying so', async () => {
     const server = await extraTrap({ robots: '500' });
     const run = await crawl({ seed_urls: [urlOf('/', server), urlOf('/a.html', server)] });
     assert.equal(run.execution.outcome, 'completed');
-    assert.deepEqual(urlList(run).rows, []);
+    const rows = rowsOf(run).map((row) => [row.crawl_url, row.is_crawl_ok, row.http_status]);
+    assert.deepEqual(rows.sort(), [
+      [urlOf('/', server), 'false', ''],
+      [urlOf('/a.html', server), 'false', ''],
+    ]);
+    const meta = metaOf(await bundle(run), folderOf('/a.html', server));
+    assert.equal(meta.fetch_error, 'robots.txt unreachable: HTTP 500');
+    assert.equal(run.execution.seeds.unanswered.length, 2);
     assert.deepEqual(
       server.requests.filter((request) => request.path !== '/robots.txt').map((request) => request.path),
       [],

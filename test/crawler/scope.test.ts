@@ -1,6 +1,10 @@
-/** The URL rules of a run: seed hosts, patterns, file kinds, and the length cap that protects pattern matching. */
+/**
+ * The URL rules of a run: seed hosts on the seed's port, patterns, file kinds, and the length cap
+ * that protects pattern matching; where credentials go.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { CredentialRules } from '../../src/crawler/credential-rules.js';
 import { CrawlScope, MAX_URL_CHARS } from '../../src/crawler/scope.js';
 import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
 
@@ -32,4 +36,65 @@ test('seed hosts, subdomains, deny over allow, and file kinds', () => {
     [{ crawl_file: { pdf: 1 } }, 'https://www.example.com/a.pdf', undefined],
   ];
   for (const [setting, url, reason] of cases) assert.equal(scope(setting).check(new URL(url)), reason, url);
+});
+
+test('the default scope is the seed host on the seed port; http and https of a site are one site', () => {
+  const cases: [string, string, string | undefined][] = [
+    // Another port of the seed's host is another site (another server on the machine).
+    ['http://127.0.0.1:8001/', 'http://127.0.0.1:8001/a', undefined],
+    ['http://127.0.0.1:8001/', 'http://127.0.0.1:18084/', 'not_allowed'],
+    ['http://127.0.0.1:8001/', 'http://127.0.0.1/', 'not_allowed'],
+    ['http://127.0.0.1:8001/', 'https://127.0.0.1:8001/a', undefined],
+    // The scheme may differ: 80 and 443 count as the one default port.
+    ['https://www.example.com/', 'http://www.example.com/a', undefined],
+    ['http://www.example.com/', 'https://www.example.com/a', undefined],
+    ['http://www.example.com/', 'https://www.example.com:443/a', undefined],
+    ['https://www.example.com/', 'http://www.example.com:80/a', undefined],
+    ['http://www.example.com:443/', 'http://www.example.com/a', undefined],
+    ['https://www.example.com/', 'https://www.example.com:8443/a', 'not_allowed'],
+    ['https://www.example.com:8443/', 'https://www.example.com/a', 'not_allowed'],
+    ['https://www.example.com:8443/', 'http://www.example.com:8443/a', undefined],
+    // Subdomains are in scope on the seed's port only.
+    ['https://www.example.com/', 'http://docs.www.example.com/a', undefined],
+    ['https://www.example.com/', 'https://docs.www.example.com:8080/a', 'not_allowed'],
+    ['https://www.example.com:8080/', 'https://docs.www.example.com:8080/a', undefined],
+  ];
+  for (const [seed, url, reason] of cases) {
+    const seeded = new CrawlScope(resolveCrawlSettings({ seed_urls: [seed] }));
+    assert.equal(seeded.check(new URL(url)), reason, `${url} from seed ${seed}`);
+  }
+});
+
+test('each seed brings its own host and port', () => {
+  const seeded = new CrawlScope(
+    resolveCrawlSettings({ seed_urls: ['http://127.0.0.1:8001/', 'http://localhost:9000/'] }),
+  );
+  assert.equal(seeded.check(new URL('http://127.0.0.1:8001/a')), undefined);
+  assert.equal(seeded.check(new URL('http://localhost:9000/a')), undefined);
+  assert.equal(seeded.check(new URL('http://127.0.0.1:9000/a')), 'not_allowed');
+  assert.equal(seeded.check(new URL('http://localhost:8001/a')), 'not_allowed');
+});
+
+test('allow patterns replace the site rule: any port they match is in scope', () => {
+  const patterned = scope({ allow_urls_patterns: ['^https?://www\\.example\\.com(:\\d+)?/'] });
+  assert.equal(patterned.check(new URL('https://www.example.com:8443/a')), undefined);
+});
+
+test('credentials go to the seed host on its port, on http and https alike, never to another port or a subdomain', () => {
+  const rules = (seed: string) =>
+    new CredentialRules(
+      resolveCrawlSettings({ seed_urls: [seed], authorizations: [{ user: 'kumo', password: 's3cret' }] }),
+    );
+  const basic = `Basic ${Buffer.from('kumo:s3cret').toString('base64')}`;
+  const cases: [string, string, string | undefined][] = [
+    ['http://127.0.0.1:8001/', 'http://127.0.0.1:8001/a', basic],
+    ['http://127.0.0.1:8001/', 'http://127.0.0.1:18084/a', undefined],
+    ['http://127.0.0.1:8001/', 'http://127.0.0.1/a', undefined],
+    ['https://www.example.com/', 'http://www.example.com/a', basic],
+    ['http://www.example.com:443/', 'https://www.example.com/a', basic],
+    ['https://www.example.com/', 'https://www.example.com:8443/a', undefined],
+    ['https://www.example.com/', 'https://docs.www.example.com/a', undefined],
+  ];
+  for (const [seed, url, expected] of cases)
+    assert.equal(rules(seed).authorizationFor(new URL(url)), expected, `${url} from seed ${seed}`);
 });

@@ -13,8 +13,10 @@
  * KNOWN_DEFECTS in fuzz-support.ts.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
+import { listenLocally, type LocalServer } from '../support/local-server.js';
 import { seedSearchIndex } from '../support/search-fixtures.js';
 import { startTestService, TEST_ADMIN_TOKEN, type TestService } from '../support/service-harness.js';
 import {
@@ -58,6 +60,8 @@ const GROUP = `${ADMIN}/contracts/1/servicegroups/1`;
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 let kumo: TestService;
+/** The one page the fixture runs crawl: a run none of whose seeds answers ends 2040 without artifacts. */
+let fixtureSite: LocalServer;
 let key: DemoKey;
 let routes: RouteSpec[];
 let ids: FixtureIds;
@@ -100,12 +104,13 @@ async function createFixtures(): Promise<FixtureIds> {
     url: `${CLOSED_PORT_URL}victim`,
     secret: 'fuzz-secret-0123456789',
   });
-  const requestId = await kumo.requestCrawl({ seed_urls: [CLOSED_PORT_URL] });
+  const fixtureSeed = `${fixtureSite.baseUrl}/`;
+  const requestId = await kumo.requestCrawl({ seed_urls: [fixtureSeed], depth_limit: 0 });
   await kumo.waitForFinished(requestId);
   const deliveries = await admin('GET', `${group}/webhooks/${webhook.webhook_id}/deliveries`);
   const deliveryId = (deliveries.deliveries as { id: number }[])[0]?.id ?? 1;
 
-  const settingBody = { setting: { seed_urls: [CLOSED_PORT_URL] }, schedule: { interval: 0 } };
+  const settingBody = { setting: { seed_urls: [fixtureSeed], depth_limit: 0 }, schedule: { interval: 0 } };
   const setting = await admin('POST', `${group}/service_settings`, settingBody);
   const victimSetting = await admin('POST', `${group}/service_settings`, settingBody);
   const settingId = setting.service_setting_id as number;
@@ -153,6 +158,11 @@ async function pollScheduledHistory(settingId: number): Promise<{ crawl_url_list
 }
 
 before(async () => {
+  fixtureSite = await listenLocally(
+    createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<title>fuzz fixture</title>'),
+    ),
+  );
   // No browser: a generated screenshot or wait_type 2 ends its run at once (2040).
   kumo = await startTestService({ overrides: { chromiumPath: '/nonexistent/kumo-fuzz-chromium' } });
   // Search service 1 gets a corpus, so that fuzzed searches find, rank and highlight documents.
@@ -176,6 +186,7 @@ after(async () => {
   const closing = Date.now();
   await kumo?.close();
   console.log(`# service closed in ${Date.now() - closing} ms`);
+  await fixtureSite?.close();
 });
 
 /** Runs a property, then checks the service is still healthy. */

@@ -2,7 +2,7 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
 import { ScheduleSchema } from '../../domain/schedule.js';
 import { SearchServiceConfigSchema } from '../../domain/search-service-config.js';
-import { FAILURE_RESPONSES, IdParam, NgBodySchema } from './common-schemas.js';
+import { FAILURE_RESPONSES, IdParam, NgBodySchema, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
 
 /**
  * Schemas of the management API (/admin/v1): tenants and API keys, crawl service settings,
@@ -196,7 +196,7 @@ export const ScheduledHistorySchema = Type.Object({
   start_datetime: Type.Optional(datetime('crawl start (absent while pending)')),
   end_datetime: Type.Optional(datetime('crawl end (absent until finished)')),
   crawl_url_list_path: Type.Optional(Type.String()),
-  message: Type.Optional(Type.String({ description: 'why the run failed (2040 only)' })),
+  message: Type.Optional(Type.String({ description: RUN_MESSAGE_DESCRIPTION })),
 });
 
 export const ListServiceSettingsSchema = {

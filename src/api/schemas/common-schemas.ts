@@ -37,3 +37,8 @@ export const FAILURE_RESPONSES = {
   500: NgBodySchema,
   503: NgBodySchema,
 };
+
+/** `message` of a finished run's history record (docs/api.md, Instant crawl). */
+export const RUN_MESSAGE_DESCRIPTION =
+  'how the run ended, when there is something to say: the cause of a 2040, or the seeds that ' +
+  'could not be fetched and why (extension)';

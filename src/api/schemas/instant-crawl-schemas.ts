@@ -1,6 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
-import { ApiKeyHeader, FAILURE_RESPONSES, IdParam, TenantParams } from './common-schemas.js';
+import {
+  ApiKeyHeader,
+  FAILURE_RESPONSES,
+  IdParam,
+  RUN_MESSAGE_DESCRIPTION,
+  TenantParams,
+} from './common-schemas.js';
 
 const timestamp = (description: string) =>
   Type.Optional(
@@ -30,9 +36,7 @@ export const CrawlHistorySchema = Type.Object({
       description: 'download path relative to the download base, or "-" when there is no artifact',
     }),
   ),
-  message: Type.Optional(
-    Type.String({ description: 'why the run failed; only on runs that ended 2040 "fault" (extension)' }),
-  ),
+  message: Type.Optional(Type.String({ description: RUN_MESSAGE_DESCRIPTION })),
 });
 
 export const RequestCrawlSchema = {

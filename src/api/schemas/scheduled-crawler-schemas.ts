@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
 import { ScheduleSchema } from '../../domain/schedule.js';
-import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
+import { FAILURE_RESPONSES, IdParam, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
 
 const SettingParams = Type.Object({
   contract_id: IdParam('contract id'),
@@ -19,7 +19,7 @@ export const ScheduledHistorySchema = Type.Object({
   crawl_url_list_path: Type.String({
     description: '/crawler/{generated_string}/url_list.csv.gz, or - when the run produced no artifact',
   }),
-  message: Type.Optional(Type.String({ description: 'the cause, for a run that ended 2040' })),
+  message: Type.Optional(Type.String({ description: RUN_MESSAGE_DESCRIPTION })),
 });
 
 export const SettingHistoriesSchema = {

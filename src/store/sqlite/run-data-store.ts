@@ -7,6 +7,7 @@ import type {
   PageCommit,
   RunDataStore,
   RunProgress,
+  SeedOutcomes,
   UrlRow,
 } from '../run-data.js';
 
@@ -31,7 +32,8 @@ CREATE TABLE IF NOT EXISTS url_rows (
   content_type TEXT,
   content_length INTEGER,
   object_offset INTEGER,
-  object_bytes INTEGER
+  object_bytes INTEGER,
+  fetch_error TEXT
 );
 CREATE TABLE IF NOT EXISTS link_rows (
   id INTEGER PRIMARY KEY,
@@ -48,6 +50,11 @@ CREATE TABLE IF NOT EXISTS progress (
 INSERT OR IGNORE INTO progress (id, crawled, total) VALUES (1, 0, 0);
 `;
 
+/** Rows without an HTTP answer, by URL: the run's seed outcomes are looked up there. */
+const UNANSWERED_INDEX = `
+CREATE INDEX IF NOT EXISTS url_rows_unanswered ON url_rows(crawl_url) WHERE http_status IS NULL;
+`;
+
 interface UrlRowRecord {
   crawl_url: string;
   last_url: string | null;
@@ -57,6 +64,7 @@ interface UrlRowRecord {
   last_modified: string | null;
   content_type: string | null;
   content_length: number | null;
+  fetch_error: string | null;
 }
 
 /**
@@ -83,6 +91,11 @@ export class SqliteRunDataStore implements RunDataStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('cache_size = -16000');
     this.db.exec(SCHEMA);
+    // A run store written by an earlier version (a run resumed after an upgrade) lacks the column.
+    const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(url_rows)').all();
+    if (!columns.some((column) => column.name === 'fetch_error'))
+      this.db.exec('ALTER TABLE url_rows ADD COLUMN fetch_error TEXT');
+    this.db.exec(UNANSWERED_INDEX);
     this.insertEntry = this.db.prepare(
       'INSERT OR IGNORE INTO frontier (fingerprint, url, depth, referrer) VALUES (?, ?, ?, ?)',
     );
@@ -92,8 +105,8 @@ export class SqliteRunDataStore implements RunDataStore {
     this.markEntry = this.db.prepare('UPDATE frontier SET state = ? WHERE seq = ?');
     this.insertRow = this.db.prepare(
       `INSERT INTO url_rows (crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type,
-        content_length, object_offset, object_bytes)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        content_length, object_offset, object_bytes, fetch_error)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertLink = this.db.prepare(
       'INSERT INTO link_rows (source_url, link_url, anchor_text, rel) VALUES (?, ?, ?, ?)',
@@ -127,6 +140,7 @@ export class SqliteRunDataStore implements RunDataStore {
         row.contentLength,
         object?.offset ?? null,
         object?.bytes ?? null,
+        row.fetchError,
       );
       for (const link of commit.links)
         this.insertLink.run(link.sourceUrl, link.linkUrl, link.anchorText, link.rel);
@@ -160,9 +174,31 @@ export class SqliteRunDataStore implements RunDataStore {
     return this.selectProgress.get()!;
   }
 
+  seedOutcomes(): SeedOutcomes {
+    // The seeds are enqueued before anything else, so they are the frontier's first entries.
+    const seeds: string[] = [];
+    const entries = this.db.prepare<[], { url: string; depth: number }>(
+      'SELECT url, depth FROM frontier ORDER BY seq',
+    );
+    for (const entry of entries.iterate()) {
+      if (entry.depth !== 0) break;
+      seeds.push(entry.url);
+    }
+    const unansweredRow = this.db.prepare<[string], { fetch_error: string | null }>(
+      'SELECT fetch_error FROM url_rows WHERE http_status IS NULL AND crawl_url = ? LIMIT 1',
+    );
+    const unanswered = [];
+    for (const url of seeds) {
+      const row = unansweredRow.get(url);
+      if (row !== undefined) unanswered.push({ url, reason: row.fetch_error ?? 'no answer' });
+    }
+    return { seeds: seeds.length, unanswered };
+  }
+
   *rows(): IterableIterator<UrlRow> {
     const statement = this.db.prepare<[], UrlRowRecord>(
-      `SELECT crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type, content_length
+      `SELECT crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type, content_length,
+        fetch_error
        FROM url_rows ORDER BY id`,
     );
     for (const record of statement.iterate()) {
@@ -175,6 +211,7 @@ export class SqliteRunDataStore implements RunDataStore {
         lastModified: record.last_modified,
         contentType: record.content_type,
         contentLength: record.content_length,
+        fetchError: record.fetch_error,
       };
     }
   }

@@ -1,0 +1,295 @@
+import { bundleMembersOf } from '../artifacts/bundle-members.js';
+import type { RenderSession } from '../browser/render-types.js';
+import type { CrawlSettings } from '../domain/crawl-settings.js';
+import type { FrontierEntry, RunProgress } from '../store/run-data.js';
+import type { CrawlControl, CrawlEngineDeps } from './crawl-engine.js';
+import { CredentialRules } from './credential-rules.js';
+import { failureReasonOf } from './failure-reason.js';
+import { kindByContentType } from './file-kinds.js';
+import { HostPacer } from './host-pacer.js';
+import { IdentityCache } from './identity-cache.js';
+import { fetchPage, type PageFetchPolicy } from './page-fetch.js';
+import { type RecordedPage, recordPage } from './page-record.js';
+import { type RenderContext, renderFetchedPage } from './page-rendering.js';
+import { RobotsRules } from './robots-rules.js';
+import { CrawlScope } from './scope.js';
+import { recordUnanswered } from './unanswered-record.js';
+import { fetchUrlOf, fingerprintOf, identityOf, seedUrlOf } from './url-identity.js';
+
+/** How long in-flight fetches may take to unwind after a cancel or timeout. */
+const STOP_GRACE_MS = 3000;
+
+/**
+ * One run's crawl over its stored frontier (runCrawl in crawl-engine.ts owns its start and end):
+ * pages are picked per host pace, fetched under scope, robots.txt and credential rules, and each
+ * stored with its row, files and links in one transaction.
+ */
+export class CrawlLoop {
+  private readonly scope: CrawlScope;
+  private readonly pacer: HostPacer;
+  private readonly robots: RobotsRules;
+  private readonly policy: PageFetchPolicy;
+  private readonly renderContext: RenderContext | undefined;
+  private readonly credentials: CredentialRules;
+  private readonly userAgent: string;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly knownIdentities = new IdentityCache();
+  /** Mirror of the store's counters, so progress reports cost no query. */
+  private progress: RunProgress = { crawled: 0, total: 0 };
+  private buffer: FrontierEntry[] = [];
+  private cursor = 0;
+  private started = 0;
+  private errors = 0;
+  private failure: unknown;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly settings: CrawlSettings,
+    private readonly deps: CrawlEngineDeps,
+    private readonly control: CrawlControl,
+    private readonly stopSignal: AbortSignal,
+    session: RenderSession | undefined,
+  ) {
+    this.scope = new CrawlScope(settings);
+    this.pacer = new HostPacer(settings.delaySeconds * 1000);
+    this.userAgent = settings.userAgent ?? deps.defaultUserAgent;
+    this.credentials = new CredentialRules(settings);
+    this.policy = {
+      headersFor: (url) => this.headersFor(url),
+      refuseRedirect: (target) => this.refuseRedirect(target),
+      acceptsContentType: (contentType) => this.acceptsContentType(contentType),
+    };
+    this.robots = new RobotsRules(deps.fetcher, this.policy, deps.limits, this.userAgent, stopSignal);
+    this.renderContext = session && { session, settings, signal: stopSignal };
+  }
+
+  /** Puts the seeds in the frontier on the first start; a resumed run keeps its frontier. */
+  seed(): void {
+    const store = this.deps.store;
+    this.progress = store.progress();
+    this.started = this.progress.crawled;
+    if (this.progress.total > 0 || this.started > 0) return;
+    const entries = [];
+    for (const raw of this.settings.seedUrls) {
+      const url = seedUrlOf(raw, this.settings.keepFragment);
+      if (url === undefined) continue;
+      entries.push({
+        fingerprint: fingerprintOf(identityOf(url, this.settings)),
+        url: url.href,
+        depth: 0,
+        referrer: null,
+      });
+    }
+    store.enqueue(entries);
+    this.progress = store.progress();
+  }
+
+  async run(): Promise<void> {
+    const limit = this.settings.documentsLimit;
+    const concurrency = this.settings.concurrency;
+    const draining = this.control.drainSignal;
+    while (!this.stopSignal.aborted && this.failure === undefined && !draining?.aborted) {
+      if (limit !== null && this.started >= limit) {
+        if (this.inFlight.size === 0) break;
+        await this.nextEvent();
+        continue;
+      }
+      if (this.buffer.length < concurrency) this.refill(concurrency * 4);
+      if (this.buffer.length === 0) {
+        if (this.inFlight.size === 0) break;
+        await this.nextEvent();
+        continue;
+      }
+      if (this.inFlight.size >= concurrency) {
+        await this.nextEvent();
+        continue;
+      }
+      const nowMs = this.deps.clock.nowMicros() / 1000;
+      const pick = this.pacer.pick(
+        this.buffer.map((entry) => hostOf(entry.url)),
+        nowMs,
+      );
+      if (pick.index < 0) {
+        await this.nextEvent(pick.waitMs);
+        continue;
+      }
+      const [entry] = this.buffer.splice(pick.index, 1);
+      this.launch(entry!);
+    }
+    await this.settle();
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private refill(limit: number): void {
+    const more = this.deps.store.nextQueued(this.cursor, limit - this.buffer.length);
+    if (more.length === 0) return;
+    this.cursor = more[more.length - 1]!.seq;
+    this.buffer.push(...more);
+  }
+
+  private launch(entry: FrontierEntry): void {
+    this.started += 1;
+    const task = this.crawlEntry(entry)
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.inFlight.delete(task);
+        this.wake?.();
+      });
+    this.inFlight.add(task);
+  }
+
+  private async crawlEntry(entry: FrontierEntry): Promise<void> {
+    const url = new URL(entry.url);
+    const fetchUrl = fetchUrlOf(url);
+    if (this.settings.obeyRobots) {
+      const robots = await this.robots.forUrl(url);
+      if (robots.crawlDelaySeconds !== undefined)
+        this.pacer.raiseDelay(url.host, robots.crawlDelaySeconds * 1000);
+      if (this.stopSignal.aborted) return;
+      if (!robots.isAllowed(fetchUrl)) {
+        // A link robots.txt refuses is simply not crawled; a seed is a row saying why, so a run
+        // whose site turned it away does not look like an empty success (docs/api.md, Seeds
+        // that could not be fetched). Nothing was fetched: documents_limit does not count it.
+        if (entry.depth > 0) return this.skip(entry);
+        this.started -= 1;
+        const reason =
+          robots.unreachable === undefined
+            ? 'disallowed by robots.txt'
+            : `robots.txt unreachable: ${robots.unreachable}`;
+        const crawlMicros = this.deps.clock.nowMicros();
+        await this.commitRecorded(recordUnanswered(entry, reason, crawlMicros, this.recordContext()));
+        return;
+      }
+    }
+    if (this.stopSignal.aborted) return;
+    const result = await fetchPage(
+      this.deps.fetcher,
+      fetchUrl,
+      this.policy,
+      this.deps.limits,
+      this.stopSignal,
+    );
+    // A fetch cut short by cancel or timeout is not an outcome: the run ends without its row.
+    if (this.stopSignal.aborted) return;
+    if (result.kind === 'excluded') return this.skip(entry);
+    const rendering = this.renderContext && (await renderFetchedPage(entry, result, this.renderContext));
+    if (this.stopSignal.aborted) return;
+    const crawlMicros = this.deps.clock.nowMicros();
+    const recorded =
+      result.kind === 'failed' && result.status === undefined
+        ? recordUnanswered(
+            entry,
+            failureReasonOf(result.failure, new URL(fetchUrl), this.deps.limits.timeoutMs),
+            crawlMicros,
+            this.recordContext(),
+          )
+        : recordPage(entry, fetchUrl, result, rendering, crawlMicros, {
+            ...this.recordContext(),
+            scope: this.scope,
+            knownIdentities: this.knownIdentities,
+          });
+    if (!(await this.commitRecorded(recorded))) return;
+    this.deps.observer?.pageFetched(result, rendering);
+  }
+
+  private recordContext(): { settings: CrawlSettings; timezone: string } {
+    return { settings: this.settings, timezone: this.settings.timezone ?? this.deps.timezone };
+  }
+
+  /** Commits a page's row, files and links; false when the run stopped before it could. */
+  private async commitRecorded(recorded: RecordedPage): Promise<boolean> {
+    const { commit, bundleFiles } = recorded;
+    if (bundleFiles !== undefined) {
+      // Compressed now, so packing the bundle at the end of the run is a copy.
+      const members = await bundleMembersOf(bundleFiles);
+      if (this.stopSignal.aborted) return false;
+      const bytes = members.reduce((sum, member) => sum + member.length, 0);
+      commit.object = { offset: this.deps.spool.append(members), bytes };
+    }
+    if (!commit.row.ok) this.errors += 1;
+    const added = this.deps.store.commitPage(commit);
+    for (const identity of recorded.discoveredIdentities) this.knownIdentities.add(identity);
+    this.progress.crawled += 1;
+    this.progress.total += added;
+    this.reportProgress();
+    return true;
+  }
+
+  private skip(entry: FrontierEntry): void {
+    this.started -= 1;
+    this.deps.store.skip(entry.seq);
+    this.progress.total -= 1;
+  }
+
+  private reportProgress(): void {
+    this.control.onProgress?.({ ...this.progress, errors: this.errors });
+  }
+
+  private headersFor(url: URL): Record<string, string> {
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: '*/*' };
+    if (this.settings.language !== null) headers['accept-language'] = this.settings.language;
+    const authorization = this.credentials.authorizationFor(url);
+    if (authorization !== undefined) headers.authorization = authorization;
+    return headers;
+  }
+
+  private async refuseRedirect(target: URL): Promise<string | undefined> {
+    const reason = this.scope.check(target);
+    if (reason !== undefined) return `redirect target out of scope (${reason})`;
+    if (this.settings.obeyRobots) {
+      const robots = await this.robots.forUrl(target);
+      if (!robots.isAllowed(fetchUrlOf(target))) return 'redirect target disallowed by robots.txt';
+    }
+    return undefined;
+  }
+
+  private acceptsContentType(contentType: string | undefined): boolean {
+    const kind = kindByContentType(contentType);
+    if (kind === 'pdf') return this.settings.includePdf;
+    if (kind === 'office') return this.settings.includeOffice;
+    return true;
+  }
+
+  private nextEvent(timeoutMs?: number): Promise<void> {
+    return new Promise((resolve) => {
+      const drain = this.control.drainSignal;
+      const done = () => {
+        clearTimeout(timer);
+        this.stopSignal.removeEventListener('abort', done);
+        drain?.removeEventListener('abort', done);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(done, Math.max(1, timeoutMs));
+      this.stopSignal.addEventListener('abort', done, { once: true });
+      drain?.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
+  }
+
+  /**
+   * Waits for in-flight pages (a drain waits for them to finish normally); after a stop, at most
+   * STOP_GRACE_MS, since their fetches are aborted. Pages started meanwhile are waited for too.
+   */
+  private async settle(): Promise<void> {
+    if (this.inFlight.size === 0) return;
+    if (!this.stopSignal.aborted) {
+      while (this.inFlight.size > 0 && !this.stopSignal.aborted) {
+        await Promise.race([Promise.allSettled([...this.inFlight]), this.nextEvent()]);
+      }
+      if (!this.stopSignal.aborted) return;
+    }
+    const all = Promise.allSettled([...this.inFlight]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
+    clearTimeout(timer);
+  }
+}
+
+function hostOf(url: string): string {
+  const start = url.indexOf('//') + 2;
+  const end = url.indexOf('/', start);
+  return url.slice(start, end < 0 ? undefined : end);
+}

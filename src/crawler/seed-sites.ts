@@ -1,0 +1,48 @@
+/**
+ * "The site" of a run without allow patterns (docs/api.md, Instant crawl): a URL belongs to it
+ * when its host equals a seed's host (or, for the crawl scope, is a subdomain of it) and its
+ * port is that seed's port. The scheme may differ, since http and https of a host are one site,
+ * so the default ports 80 and 443 count as one port; any other port is another site (another
+ * server on the same machine).
+ */
+export class SeedSites {
+  private readonly sites: readonly { hostname: string; suffix: string; port: string }[];
+
+  constructor(seedUrls: readonly string[]) {
+    const seen = new Set<string>();
+    const sites = [];
+    for (const raw of seedUrls) {
+      const url = new URL(raw);
+      const port = sitePortOf(url);
+      const key = `${url.hostname} ${port}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      sites.push({ hostname: url.hostname, suffix: `.${url.hostname}`, port });
+    }
+    this.sites = sites;
+  }
+
+  /** The URL is on a seed's host and port (credentials go only there). */
+  hasHost(url: URL): boolean {
+    const port = sitePortOf(url);
+    return this.sites.some((site) => site.port === port && url.hostname === site.hostname);
+  }
+
+  /** The URL is on a seed's host or one of its subdomains, on that seed's port (the crawl scope). */
+  hasHostOrSubdomain(url: URL): boolean {
+    const port = sitePortOf(url);
+    return this.sites.some(
+      (site) => site.port === port && (url.hostname === site.hostname || url.hostname.endsWith(site.suffix)),
+    );
+  }
+}
+
+/** The default ports of http and https, which a site's http and https addresses share. */
+const DEFAULT_PORTS: ReadonlySet<string> = new Set(['80', '443']);
+
+/** The URL's port as the site rule compares it: `default` for 80 and 443, else the number. */
+export function sitePortOf(url: URL): string {
+  // The WHATWG parser leaves `port` empty for the scheme's own default port.
+  const port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80';
+  return DEFAULT_PORTS.has(port) ? 'default' : port;
+}
