@@ -325,7 +325,8 @@ export class RunWorkerPool implements RunDispatcher {
         complete: execution.outcome === 'completed' && outcomes.seedsFetched,
       });
       this.deps.logger.info({ run_id: run.id, service_id: serviceId, summary }, 'search index updated');
-      return { state, message };
+      // What the run did to the index is part of its history (docs/api.md, Search feeding).
+      return { state, message: message === '' ? summary : `${message}; ${summary}` };
     } catch (error) {
       this.deps.logger.error(
         { err: error, run_id: run.id, service_id: serviceId },
