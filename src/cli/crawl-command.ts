@@ -12,6 +12,7 @@ import { defaultUserAgent } from '../util/version.js';
 import { executeCrawl } from '../worker/execute-crawl.js';
 import type { CommandHost } from './command-host.js';
 import { type CrawlOptionValues, crawlSettingOf, rangeText } from './crawl-options.js';
+import { prepareWorkFolder } from './crawl-work-folder.js';
 import { ProgressReporter } from './progress-line.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -44,10 +45,12 @@ export function addCrawlCommand(program: Command, host: CommandHost): void {
     .option('--viewport <WxH>', 'screenshot viewport (default 1280x800; implies --screenshot)')
     .option('--full-page', 'capture the whole page height (implies --screenshot)')
     .option('--spa', 'render pages and take links from the DOM after scripts ran (wait_type 2)')
+    .option('--fresh', 'discard an interrupted crawl in --out and start again')
     .addHelpText(
       'after',
       '\nRendering needs Chromium (KUMO_CHROMIUM_PATH, default /usr/bin/chromium).\n' +
-        'An interrupted crawl resumes when the same command is run again with the same --out DIR.',
+        'An interrupted crawl resumes when the same command is run again with the same --out DIR;\n' +
+        'a crawl with other seeds or options is refused there until --fresh discards the old one.',
     )
     .action(async (urls: string[], values: CrawlOptionValues) => {
       // kumo crawl runs on the user's own machine, where crawling private addresses is the point.
@@ -66,6 +69,9 @@ export async function crawlCommand(
   const settings = resolveCrawlSettings(setting);
   const outFolder = path.resolve(values.out);
   const workFolder = path.join(outFolder, '.kumo-work');
+  const resumed = await prepareWorkFolder(workFolder, outFolder, setting, values.fresh ?? false);
+  if (resumed !== undefined)
+    process.stderr.write(`resuming: ${resumed.done} pages done, ${resumed.queued} queued\n`);
   const cancel = new AbortController();
   const onSignal = () => {
     process.stderr.write('\ninterrupted: stopping; run the same command again to resume\n');
@@ -73,7 +79,7 @@ export async function crawlCommand(
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = new ProgressReporter(process.stderr);
+  const progress = new ProgressReporter(process.stderr, resumed?.done ?? 0);
   // addCrawlCommand allows private networks for kumo crawl by default: intranet and localhost sites are
   // the point on the user's own machine. The policy still applies when the config narrows it.
   const addresses = new AddressPolicy(config.allowPrivateNetworks);

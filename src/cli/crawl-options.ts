@@ -25,6 +25,7 @@ export interface CrawlOptionValues {
   viewport?: string;
   fullPage?: boolean;
   spa?: boolean;
+  fresh?: boolean;
 }
 
 type NumericOptionName = 'depth' | 'limit' | 'concurrency' | 'delay' | 'timeout';
@@ -173,6 +174,58 @@ function cliName(field: string): string {
     'crawl.allow_urls_patterns': '--allow',
     'crawl.deny_urls_patterns': '--deny',
     'crawl.user_agent': '--user-agent',
+  };
+  return names[field] ?? field;
+}
+
+/** The seeds and options of a setting as `kumo crawl` arguments (the inverse of crawlSettingOf). */
+export function crawlArgumentsOf(setting: InstantCrawlerSetting): string[] {
+  const args = [...setting.seed_urls];
+  const add = (flag: string, value: string | number | null | undefined) => {
+    if (value !== null && value !== undefined) args.push(flag, String(value));
+  };
+  add('--depth', setting.depth_limit);
+  add('--limit', setting.documents_limit);
+  add('--concurrency', setting.base_concurrent_requests);
+  add('--delay', setting.download_delay);
+  for (const pattern of setting.allow_urls_patterns ?? []) args.push('--allow', pattern);
+  for (const pattern of setting.deny_urls_patterns ?? []) args.push('--deny', pattern);
+  if (setting.robots_txt === false) args.push('--no-robots');
+  add('--user-agent', setting.user_agent);
+  add('--timeout', setting.execution_timeout);
+  const screenshot = setting.screenshot;
+  if (screenshot) {
+    if (screenshot.viewport_width != null && screenshot.viewport_height != null)
+      args.push('--viewport', `${screenshot.viewport_width}x${screenshot.viewport_height}`);
+    else args.push('--screenshot');
+    if (screenshot.render_all) args.push('--full-page');
+  }
+  if (setting.wait_type === 2) args.push('--spa');
+  return args;
+}
+
+/** Arguments quoted for a POSIX shell where needed, to print a command a user can paste. */
+export function shellLine(args: readonly string[]): string {
+  return args
+    .map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`))
+    .join(' ');
+}
+
+/** The option (or options) of `kumo crawl` that set a field of the setting, for messages. */
+export function optionsOfField(field: string): string {
+  const names: Record<string, string> = {
+    seed_urls: 'seeds',
+    depth_limit: '--depth',
+    documents_limit: '--limit',
+    base_concurrent_requests: '--concurrency',
+    download_delay: '--delay',
+    allow_urls_patterns: '--allow',
+    deny_urls_patterns: '--deny',
+    robots_txt: '--no-robots',
+    user_agent: '--user-agent',
+    execution_timeout: '--timeout',
+    wait_type: '--spa',
+    screenshot: '--screenshot / --viewport / --full-page',
   };
   return names[field] ?? field;
 }

@@ -29,7 +29,7 @@ describe('kumo --help', () => {
     {
       args: ['crawl', '--help'],
       usage: /^Usage: kumo crawl .*<url\.\.\.>/m,
-      mentions: [/--depth/, /--timeout/],
+      mentions: [/--depth/, /--fresh/],
     },
     { args: ['crawl', '-h'], usage: /^Usage: kumo crawl /m, mentions: [/--out <dir>/] },
     { args: ['admin', '--help'], usage: /^Usage: kumo admin /m, mentions: [/setting/, /webhook/] },
