@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import type { KumoConfig } from '../config/config.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../service/api-key-codec.js';
 import { loadSecretKey } from '../service/data-dir.js';
@@ -12,67 +11,26 @@ import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
 import { WEBHOOK_HANDLERS } from './admin-webhooks.js';
 import { UsageError } from './usage-error.js';
 
-export const ADMIN_USAGE = `usage: kumo admin <resource> <action> [options]
-  contract create --name NAME            create a contract; prints its id
-  contract list
-  servicegroup create --contract ID --name NAME
-  servicegroup list [--contract ID]
-  key create --contract ID --servicegroup ID [--label TEXT]   prints the key once
-  key list [--contract ID]
-  key revoke KEY_ID
-  searchservice create --contract ID --servicegroup ID --name NAME [--config FILE]
-  searchservice list [--contract ID]
-  searchservice show ID                  prints the configuration as JSON
-  searchservice configure ID --config FILE
-      FILE is JSON: {"categories": [{"name", "url_pattern"}], "drilldowns": [{"url_pattern",
-      "path": "labels\\tjoined\\tby tab, $1 = capture group"}], "allowed_origins": ["https://..."],
-      "weights": {"title", "headings", "description", "body", "url"}}
-  setting create --contract ID --servicegroup ID --config FILE [--name NAME]
-  setting list [--contract ID]
-  setting show ID                        prints the setting, schedule, service_id and next run as JSON
-  setting update ID --config FILE [--name NAME]    replaces setting, schedule and service_id
-  setting delete ID                      also cancels its pending or running run
-      FILE is JSON: {"setting": {instant crawler setting}, "schedule": {"interval": 0..4 (off, hourly,
-      daily, weekly, monthly), "min", "hour", "day_of_week": 0..6 (Sun..Sat), "day_of_month"},
-      "service_id": search service id or null}
-  setting run ID                         queue a run now (kumo serve starts it)
-  webhook create --contract ID --servicegroup ID --url URL --secret SECRET   (16..256 chars)
-  webhook list [--contract ID]
-  webhook delete ID
-  webhook deliveries ID [--limit N]      newest first, at most N (default 50)
-  webhook replay DELIVERY_ID             deliver again (kumo serve sends it)
-Works on the store in KUMO_DATA_DIR, also while kumo serve runs, which picks changes up from the store.`;
-
 type Output = (line: string) => void;
 
-/** `kumo admin`: tenants, API keys, search services, crawl service settings and webhooks. */
+/**
+ * `kumo admin <resource> <action>`: tenants, API keys, search services, crawl service settings
+ * and webhooks (`action` is e.g. "key create"; admin-program.ts declares each one's options).
+ */
 export async function adminCommand(
-  argv: string[],
+  action: string,
+  values: AdminContext['values'],
+  positionals: string[],
   config: KumoConfig,
   print: Output = (line) => process.stdout.write(`${line}\n`),
 ): Promise<number> {
-  const [resource, action, ...rest] = argv;
-  const { values, positionals } = parseArgs({
-    args: rest,
-    allowPositionals: true,
-    options: {
-      name: { type: 'string' },
-      contract: { type: 'string' },
-      servicegroup: { type: 'string' },
-      label: { type: 'string' },
-      config: { type: 'string' },
-      url: { type: 'string' },
-      secret: { type: 'string' },
-      limit: { type: 'string' },
-    },
-  });
   const paths = dataDirOfServe(config);
   const store = openSqliteServiceStore(paths.database, {
     secretKey: loadSecretKey(config.secretKey, paths.secretKey),
   });
   try {
-    const handler = HANDLERS[`${resource ?? ''} ${action ?? ''}`];
-    if (!handler) throw new UsageError(ADMIN_USAGE);
+    const handler = HANDLERS[action];
+    if (!handler) throw new Error(`no handler for kumo admin ${action}`);
     handler({ store, values, positionals, print, timezone: config.timezone });
     return 0;
   } finally {
@@ -98,14 +56,14 @@ export interface AdminContext {
 }
 
 export function requiredId(value: string | undefined, option: string): number {
-  if (value === undefined) throw new UsageError(`--${option} ID is required`);
+  if (value === undefined) throw new UsageError(`--${option} ID is required`, true);
   if (!/^[1-9]\d*$/.test(value))
     throw new UsageError(`--${option}: expected a positive integer id, got "${value}"`);
   return Number(value);
 }
 
 export function requiredName(value: string | undefined): string {
-  if (value === undefined || value.trim() === '') throw new UsageError('--name NAME is required');
+  if (value === undefined || value.trim() === '') throw new UsageError('--name NAME is required', true);
   return value.trim();
 }
 

@@ -41,7 +41,7 @@ export const SEARCH_SERVICE_HANDLERS: Record<string, (context: AdminContext) => 
   },
   'searchservice configure': ({ store, values, positionals, print }) => {
     const id = requiredId(positionals[0], 'search service id (positional)');
-    if (values.config === undefined) throw new UsageError('--config FILE is required');
+    if (values.config === undefined) throw new UsageError('--config FILE is required', true);
     const config = readConfig(values.config);
     if (!store.searchServices.updateConfig(id, config, systemClock.nowMicros())) {
       throw new UsageError(`no search service ${id}`);

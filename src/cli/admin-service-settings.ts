@@ -151,7 +151,7 @@ function readSettingFile(
   nameOption: string | undefined,
   defaultName: string,
 ): ServiceSettingInput {
-  if (file === undefined) throw new UsageError('--config FILE is required');
+  if (file === undefined) throw new UsageError('--config FILE is required', true);
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));

@@ -21,7 +21,7 @@ export const WEBHOOK_HANDLERS: Record<string, (context: AdminContext) => void> =
     }
     const url = requiredWebhookUrl(values.url);
     const secret = values.secret;
-    if (secret === undefined) throw new UsageError('--secret SECRET is required');
+    if (secret === undefined) throw new UsageError('--secret SECRET is required', true);
     if (secret.length < SECRET_LENGTH.min || secret.length > SECRET_LENGTH.max) {
       throw new UsageError(
         `--secret: must be ${SECRET_LENGTH.min} to ${SECRET_LENGTH.max} characters, got ${secret.length}`,
@@ -77,7 +77,7 @@ export const WEBHOOK_HANDLERS: Record<string, (context: AdminContext) => void> =
 
 /** An absolute http(s) URL without credentials, as the management API accepts. */
 function requiredWebhookUrl(raw: string | undefined): string {
-  if (raw === undefined) throw new UsageError('--url URL is required');
+  if (raw === undefined) throw new UsageError('--url URL is required', true);
   let url: URL;
   try {
     url = new URL(raw);

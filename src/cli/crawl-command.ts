@@ -1,98 +1,79 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import { createRenderer } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
-import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import { rendersPages, resolveCrawlSettings } from '../domain/crawl-settings.js';
-import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import { systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { executeCrawl } from '../worker/execute-crawl.js';
+import type { CommandHost } from './command-host.js';
+import { type CrawlOptionValues, crawlSettingOf, rangeText } from './crawl-options.js';
+import { prepareWorkFolder } from './crawl-work-folder.js';
 import { ProgressReporter } from './progress-line.js';
 import { reportSeedFailures } from './seed-failures.js';
-import { UsageError } from './usage-error.js';
 
-export const CRAWL_USAGE = `usage: kumo crawl <url> [<url> ...] --out DIR [options]
-  --depth N          follow links at most N hops from the seeds (seeds are 0)
-  --limit N          fetch at most N documents
-  --concurrency N    concurrent fetches (default 8, 1..64)
-  --delay S          seconds between two requests to one host (default 0)
-  --allow RE         only URLs matching this regular expression (repeatable; default: the seed hosts)
-  --deny RE          never URLs matching this regular expression (repeatable)
-  --no-robots        ignore robots.txt and meta robots
-  --user-agent UA    User-Agent header
-  --timeout S        stop after S seconds (default 86400)
-  --screenshot       render every HTML page in Chromium: cap_org.jpg and dom.html in the bundle
-  --viewport WxH     screenshot viewport (default 1280x800; implies --screenshot)
-  --full-page        capture the whole page height (implies --screenshot)
-  --spa              render pages and take links from the DOM after scripts ran (wait_type 2)
-Rendering needs Chromium (KUMO_CHROMIUM_PATH, default /usr/bin/chromium).
-An interrupted crawl resumes when the same command is run again with the same --out DIR.
-Exit status 3 when no seed could be fetched (each reason on stderr; the URL list has their rows).`;
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-function integerOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`--${name}: expected a whole number, got "${value}"`);
-  return Number(value);
-}
-
-function numberOption(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (value.trim() === '' || !Number.isFinite(parsed))
-    throw new UsageError(`--${name}: expected a number, got "${value}"`);
-  return parsed;
+/** Adds `kumo crawl <url...> --out DIR [options]`. */
+export function addCrawlCommand(program: Command, host: CommandHost): void {
+  program
+    .command('crawl')
+    .summary('crawl a site on this machine into a folder, no server needed')
+    .description(
+      'Crawls from the seed URLs into --out: url_list.csv.gz and crawl_objects.tar.gz, with a ' +
+        'progress line on stderr and the written files on stdout.',
+    )
+    .argument('<url...>', 'seed URLs (http or https)')
+    .requiredOption('--out <dir>', 'folder the artifacts are written to')
+    .option('--depth <n>', `follow links at most N hops from the seeds (seeds are 0; ${rangeText('depth')})`)
+    .option('--limit <n>', `fetch at most N documents (${rangeText('limit')})`)
+    .option('--concurrency <n>', `concurrent fetches (default 8, ${rangeText('concurrency')})`)
+    .option('--delay <s>', `seconds between two requests to one host (default 0, ${rangeText('delay')})`)
+    .option(
+      '--allow <re>',
+      "only URLs matching this regular expression (repeatable; default: the seeds' sites, host and port)",
+      collect,
+    )
+    .option('--deny <re>', 'never URLs matching this regular expression (repeatable)', collect)
+    .option('--no-robots', 'ignore robots.txt and meta robots')
+    .option('--user-agent <ua>', 'User-Agent header')
+    .option('--timeout <s>', `stop after S seconds (default 86400, ${rangeText('timeout')})`)
+    .option('--screenshot', 'render every HTML page in Chromium: cap_org.jpg and dom.html in the bundle')
+    .option('--viewport <WxH>', 'screenshot viewport (default 1280x800; implies --screenshot)')
+    .option('--full-page', 'capture the whole page height (implies --screenshot)')
+    .option('--spa', 'render pages and take links from the DOM after scripts ran (wait_type 2)')
+    .option('--fresh', 'discard an interrupted crawl in --out and start again')
+    .addHelpText(
+      'after',
+      '\nRendering needs Chromium (KUMO_CHROMIUM_PATH, default /usr/bin/chromium).\n' +
+        'An interrupted crawl resumes when the same command is run again with the same --out DIR;\n' +
+        'a crawl with other seeds or options is refused there until --fresh discards the old one.\n' +
+        'Exit status 3 when no seed could be fetched (each reason on stderr; the URL list has their rows).',
+    )
+    .action(async (urls: string[], values: CrawlOptionValues) => {
+      // kumo crawl runs on the user's own machine, where crawling private addresses is the point.
+      // (KUMO_ALLOW_PRIVATE_NETWORKS, set in the environment or the config file, still narrows it.)
+      host.exitCode = await crawlCommand(urls, values, host.config({ allowPrivateNetworks: true }));
+    });
 }
 
 /** `kumo crawl`: one crawl on this machine, no server, artifacts written into --out. */
-export async function crawlCommand(argv: string[], config: KumoConfig): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      out: { type: 'string' },
-      depth: { type: 'string' },
-      limit: { type: 'string' },
-      concurrency: { type: 'string' },
-      delay: { type: 'string' },
-      allow: { type: 'string', multiple: true },
-      deny: { type: 'string', multiple: true },
-      'no-robots': { type: 'boolean' },
-      'user-agent': { type: 'string' },
-      timeout: { type: 'string' },
-      screenshot: { type: 'boolean' },
-      viewport: { type: 'string' },
-      'full-page': { type: 'boolean' },
-      spa: { type: 'boolean' },
-    },
-  });
-  if (positionals.length === 0) throw new UsageError('kumo crawl: give at least one URL');
-  if (values.out === undefined) throw new UsageError('kumo crawl: --out DIR is required');
-  const setting: InstantCrawlerSetting = {
-    seed_urls: positionals,
-    depth_limit: integerOption(values.depth, 'depth') ?? null,
-    documents_limit: integerOption(values.limit, 'limit') ?? null,
-    base_concurrent_requests: integerOption(values.concurrency, 'concurrency') ?? null,
-    download_delay: numberOption(values.delay, 'delay') ?? null,
-    allow_urls_patterns: values.allow ?? null,
-    deny_urls_patterns: values.deny ?? null,
-    robots_txt: values['no-robots'] ? false : null,
-    user_agent: values['user-agent'] ?? null,
-    execution_timeout: integerOption(values.timeout, 'timeout') ?? null,
-    wait_type: values.spa ? 2 : null,
-    screenshot: screenshotOption(values),
-  };
-  const errors = validateCrawlSetting(setting, 'crawl');
-  if (errors.length > 0) {
-    throw new UsageError(errors.map((e) => `${cliName(e.field)}: ${e.reason}`).join('\n'));
-  }
+export async function crawlCommand(
+  urls: string[],
+  values: CrawlOptionValues,
+  config: KumoConfig,
+): Promise<number> {
+  const setting = crawlSettingOf(urls, values);
   const settings = resolveCrawlSettings(setting);
   const outFolder = path.resolve(values.out);
   const workFolder = path.join(outFolder, '.kumo-work');
+  const resumed = await prepareWorkFolder(workFolder, outFolder, setting, values.fresh ?? false);
+  if (resumed !== undefined)
+    process.stderr.write(`resuming: ${resumed.done} pages done, ${resumed.queued} queued\n`);
   const cancel = new AbortController();
   const onSignal = () => {
     process.stderr.write('\ninterrupted: stopping; run the same command again to resume\n');
@@ -100,8 +81,8 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const progress = new ProgressReporter(process.stderr);
-  // main.ts allows private networks for kumo crawl by default: intranet and localhost sites are
+  const progress = new ProgressReporter(process.stderr, resumed?.done ?? 0);
+  // addCrawlCommand allows private networks for kumo crawl by default: intranet and localhost sites are
   // the point on the user's own machine. The policy still applies when the config narrows it.
   const addresses = new AddressPolicy(config.allowPrivateNetworks);
   const fetcher = createUndiciFetcher({ addresses });
@@ -140,40 +121,4 @@ export async function crawlCommand(argv: string[], config: KumoConfig): Promise<
     process.off('SIGTERM', onSignal);
     await Promise.all([fetcher.close(), browser?.pool.close()]);
   }
-}
-
-/** --screenshot, --viewport WxH and --full-page as the setting's screenshot object. */
-function screenshotOption(values: {
-  screenshot?: boolean;
-  viewport?: string;
-  'full-page'?: boolean;
-}): InstantCrawlerSetting['screenshot'] {
-  if (!values.screenshot && values.viewport === undefined && !values['full-page']) return null;
-  let size: { viewport_width: number; viewport_height: number } | undefined;
-  if (values.viewport !== undefined) {
-    const match = /^(\d+)x(\d+)$/.exec(values.viewport);
-    if (!match)
-      throw new UsageError(`--viewport: expected WIDTHxHEIGHT such as 1366x768, got "${values.viewport}"`);
-    size = { viewport_width: Number(match[1]), viewport_height: Number(match[2]) };
-  }
-  return { ...size, render_all: values['full-page'] ?? false };
-}
-
-function cliName(field: string): string {
-  const names: Record<string, string> = {
-    'crawl.depth_limit': '--depth',
-    'crawl.documents_limit': '--limit',
-    'crawl.base_concurrent_requests': '--concurrency',
-    'crawl.download_delay': '--delay',
-    'crawl.execution_timeout': '--timeout',
-    'crawl.screenshot.viewport_width': '--viewport (width)',
-    'crawl.screenshot.viewport_height': '--viewport (height)',
-  };
-  const allow = /^crawl\.allow_urls_patterns\[(\d+)\]$/.exec(field);
-  if (allow) return `--allow #${Number(allow[1]) + 1}`;
-  const deny = /^crawl\.deny_urls_patterns\[(\d+)\]$/.exec(field);
-  if (deny) return `--deny #${Number(deny[1]) + 1}`;
-  const seed = /^crawl\.seed_urls\[(\d+)\]$/.exec(field);
-  if (seed) return `URL #${Number(seed[1]) + 1}`;
-  return names[field] ?? field;
 }

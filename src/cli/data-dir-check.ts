@@ -7,6 +7,7 @@ import {
   existingSearchService,
   UnknownSearchServiceError,
 } from '../service/existing-data-dir.js';
+import type { SearchServiceRecord } from '../store/service-store.js';
 import { UsageError } from './usage-error.js';
 
 type DataPaths = ReturnType<typeof dataPaths>;
@@ -22,10 +23,15 @@ export function dataDirOfServe(config: KumoConfig): DataPaths {
 }
 
 /** dataDirOfServe, and `--service N` one of its search services (refused with the list of them). */
-export function searchServiceOfServe(config: KumoConfig, serviceId: number): DataPaths {
-  return refusedAsUsage(() =>
-    noted(config, existingSearchService(config.dataDir, config.secretKey, serviceId).paths),
-  );
+export function searchServiceOfServe(
+  config: KumoConfig,
+  serviceId: number,
+): { paths: DataPaths; service: SearchServiceRecord } {
+  return refusedAsUsage(() => {
+    const found = existingSearchService(config.dataDir, config.secretKey, serviceId);
+    noted(config, found.paths);
+    return found;
+  });
 }
 
 function noted(config: KumoConfig, paths: DataPaths): DataPaths {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import { ArtifactFile } from '../artifacts/artifact-files.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
@@ -12,32 +12,48 @@ import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../service/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { searchServiceOfServe } from './data-dir-check.js';
+import type { CommandHost } from './command-host.js';
 import { UsageError } from './usage-error.js';
 
-export const INDEX_USAGE = `usage: kumo index --service N <crawl_objects.tar.gz | folder holding one>
-       kumo index --service N --run ID
-  loads the pages of a crawl bundle (HTML, and PDF / office files when crawled) into the index
-  of search service N; --run takes the bundle of finished instant crawl request ID of the
-  service's own tenant. Pages already indexed are replaced by URL, unchanged ones skipped;
-  noindex pages are left out.
-usage: kumo search --service N [--limit N] <query>
-  prints the best-ranked pages of search service N for the query`;
+/** Adds `kumo index --service N <bundle>` and `kumo index --service N --run ID`. */
+export function addIndexCommand(program: Command, host: CommandHost): void {
+  program
+    .command('index')
+    .summary("load a crawl bundle into a search service's index")
+    .description(
+      'Loads the pages of a crawl bundle (HTML, and PDF / office files when crawled) into the index ' +
+        'of search service N. --run takes the bundle of finished instant crawl request ID of the ' +
+        "service's own tenant. Pages already indexed are replaced by URL, unchanged ones skipped; " +
+        'noindex pages are left out.',
+    )
+    .usage('--service <n> <bundle> | --service <n> --run <id>')
+    .argument('[bundle]', 'a crawl_objects.tar.gz, or a folder holding one (kumo crawl --out)')
+    .option('--service <n>', 'search service id (required)')
+    .option('--run <id>', 'instant_crawl_request_id of a finished crawl of kumo serve, instead of a bundle')
+    .action(async (bundle: string | undefined, values: IndexOptionValues) => {
+      host.exitCode = await indexCommand(bundle === undefined ? [] : [bundle], values, host.config());
+    });
+}
+
+interface IndexOptionValues {
+  service?: string;
+  run?: string;
+}
 
 /** Parses `--service N`, shared by `kumo index` and `kumo search`. */
 export function serviceIdOption(raw: string | undefined): number {
-  if (raw === undefined) throw new UsageError('--service N is required');
+  if (raw === undefined) throw new UsageError('--service N is required', true);
   if (!/^[1-9]\d{0,9}$/.test(raw))
     throw new UsageError(`--service: expected a positive whole number, got "${raw}"`);
   return Number(raw);
 }
 
 /** `kumo index`: a crawl bundle into a search service's index, with progress on stderr. */
-export async function indexCommand(argv: string[], config: KumoConfig): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { service: { type: 'string' }, run: { type: 'string' } },
-  });
+export async function indexCommand(
+  positionals: string[],
+  values: IndexOptionValues,
+  config: KumoConfig,
+): Promise<number> {
   const serviceId = serviceIdOption(values.service);
   searchServiceOfServe(config, serviceId);
   const bundle = bundleToIndex(config, serviceId, values.run, positionals);
@@ -88,7 +104,7 @@ function bundleToIndex(
     return runBundle(config, serviceId, run);
   }
   if (positionals.length !== 1)
-    throw new UsageError('kumo index: give one crawl_objects.tar.gz, a folder, or --run ID');
+    throw new UsageError('kumo index: give one crawl_objects.tar.gz, a folder, or --run ID', true);
   const given = positionals[0]!;
   if (!existsSync(given)) throw new UsageError(`kumo index: no such file: ${given}`);
   if (!statSync(given).isDirectory()) return given;

@@ -10,10 +10,17 @@ export class ProgressReporter {
   private lastPrintMs = 0;
   private last: ProgressSnapshot = { crawled: 0, total: 0, errors: 0 };
 
+  /**
+   * `pagesDoneBefore`: pages a resumed crawl had fetched before this process started; the rate
+   * counts only the pages fetched since, in the time since.
+   */
   constructor(
     private readonly stream: NodeJS.WriteStream,
+    private readonly pagesDoneBefore = 0,
     private readonly intervalMs = stream.isTTY ? 200 : 2000,
-  ) {}
+  ) {
+    this.last = { crawled: pagesDoneBefore, total: pagesDoneBefore, errors: 0 };
+  }
 
   update(snapshot: ProgressSnapshot): void {
     this.last = snapshot;
@@ -33,7 +40,8 @@ export class ProgressReporter {
     const seconds = Math.max(0.001, (Date.now() - this.startedMs) / 1000);
     const { crawled, total, errors } = this.last;
     const queued = Math.max(0, total - crawled);
-    const line = `pages ${crawled} done / ${queued} queued | ${(crawled / seconds).toFixed(1)} pages/s | ${errors} errors | ${seconds.toFixed(1)} s`;
+    const pagesPerSecond = Math.max(0, crawled - this.pagesDoneBefore) / seconds;
+    const line = `pages ${crawled} done / ${queued} queued | ${pagesPerSecond.toFixed(1)} pages/s | ${errors} errors | ${seconds.toFixed(1)} s`;
     if (this.stream.isTTY) {
       this.stream.write(`\r\x1b[2K${line}${final ? '\n' : ''}`);
     } else {

@@ -1,34 +1,81 @@
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
 import type { KumoConfig } from '../config/config.js';
 import { searchIndexFile } from '../service/data-dir.js';
 import { SearchIndex } from '../search/search-index.js';
 import { searchServiceOfServe } from './data-dir-check.js';
+import { SearchActivity } from '../search/site/search-activity.js';
+import { SiteSearch } from '../search/site/site-search.js';
+import { systemClock } from '../util/clock.js';
+import type { CommandHost } from './command-host.js';
 import { serviceIdOption } from './index-command.js';
 import { UsageError } from './usage-error.js';
 
-/** `kumo search`: the ranked pages of a search service for a query, one per line. */
-export async function searchCommand(argv: string[], config: KumoConfig): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { service: { type: 'string' }, limit: { type: 'string' } },
-  });
+interface SearchOptionValues {
+  service?: string;
+  limit?: string;
+}
+
+/** Adds `kumo search --service N [--limit N] <query...>`. */
+export function addSearchCommand(program: Command, host: CommandHost): void {
+  program
+    .command('search')
+    .summary("search a search service's index from the terminal")
+    .description(
+      'Prints how many pages match, the did-you-mean correction, the best-ranked pages (rank, ' +
+        'title, URL) and the related keywords, as the site search API answers them.',
+    )
+    .argument(
+      '<query...>',
+      'the query: words, "a phrase", -excluded, a OR b (put -- before a query starting with -)',
+    )
+    .option('--service <n>', 'search service id (required)')
+    .option('--limit <n>', 'pages to print (default 10, 1..100)')
+    .action(async (query: string[], values: SearchOptionValues) => {
+      host.exitCode = await searchCommand(query, values, host.config());
+    });
+}
+
+/**
+ * `kumo search`: the site search of the API (docs/api.md, "Site search API") run on the
+ * service's index: the count, the did-you-mean, ranked pages one per line, then the related keywords.
+ */
+export async function searchCommand(
+  positionals: string[],
+  values: SearchOptionValues,
+  config: KumoConfig,
+): Promise<number> {
   const serviceId = serviceIdOption(values.service);
-  searchServiceOfServe(config, serviceId);
+  const { service } = searchServiceOfServe(config, serviceId);
   const limit = values.limit === undefined ? 10 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new UsageError(`--limit: expected a whole number from 1 to 100, got "${values.limit}"`);
   }
-  if (positionals.length === 0) throw new UsageError('kumo search: give a query');
+  if (positionals.length === 0) throw new UsageError('kumo search: give a query', true);
   const file = searchIndexFile(config.dataDir, serviceId);
   if (!existsSync(file))
     throw new UsageError(`search service ${serviceId} has no index yet: run kumo index first`);
   const index = new SearchIndex(file);
   try {
-    const { hits, docs } = index.search(positionals.join(' '), limit);
-    process.stdout.write(`${hits} pages match\n`);
-    docs.forEach((doc, rank) => process.stdout.write(`${rank + 1}\t${doc.title}\t${doc.url}\n`));
+    // The terminal's queries are not visitors': the activity is never flushed into the index.
+    const search = new SiteSearch(index, service.config, new SearchActivity(index.store, systemClock));
+    const query = positionals.join(' ');
+    const result = search.search({
+      q: query,
+      pageNumber: 1,
+      numberPerPage: limit,
+      sortKeys: [{ field: 'score', order: 'desc' }],
+      category: '',
+      drilldown: [],
+      doctype: [],
+    });
+    const print = (line: string) => process.stdout.write(`${line}\n`);
+    print(`${result.organic.hits} pages match`);
+    const correction = result.spellcheck.main_phrase;
+    if (correction !== '') print(`did you mean: ${correction}`);
+    for (const doc of result.organic.docs) print(`${doc.ranking}\t${doc.title}\t${doc.url}`);
+    const related = search.relatedKeywords(query, '');
+    if (related.length > 0) print(`related keywords: ${related.join(', ')}`);
   } finally {
     index.close();
   }

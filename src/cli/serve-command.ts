@@ -1,7 +1,23 @@
 import path from 'node:path';
+import type { Command } from 'commander';
 import type { KumoConfig } from '../config/config.js';
 import { type RunningService, startService } from '../service/kumo-service.js';
 import { StartupError } from '../service/startup-error.js';
+import type { CommandHost } from './command-host.js';
+
+/** Adds `kumo serve`. */
+export function addServeCommand(program: Command, host: CommandHost): void {
+  program
+    .command('serve')
+    .summary('run the API service (instant crawl, downloads, search) on KUMO_HOST:KUMO_PORT')
+    .description(
+      'Runs every API group on one port until SIGINT or SIGTERM, with the data in KUMO_DATA_DIR; ' +
+        'kumo config lists the settings.',
+    )
+    .action(async () => {
+      host.exitCode = await serveCommand(host.config());
+    });
+}
 
 /** `kumo serve`: runs every API group on one port until SIGINT / SIGTERM. */
 export async function serveCommand(config: KumoConfig): Promise<number> {

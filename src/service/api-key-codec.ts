@@ -10,6 +10,13 @@ export function hashApiKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
 
+/** Characters of a key kept to recognise it in listings, at most. */
+export const API_KEY_PREFIX_MAX_CHARS = 8;
+
+/**
+ * The first characters of a key, shown in key listings: at most 8, and at most half of the key,
+ * so a short pinned key (KUMO_BOOTSTRAP_API_KEY) is never stored or shown whole.
+ */
 export function apiKeyPrefix(key: string): string {
-  return key.slice(0, 10);
+  return key.slice(0, Math.min(API_KEY_PREFIX_MAX_CHARS, Math.floor(key.length / 2)));
 }

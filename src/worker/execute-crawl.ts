@@ -17,6 +17,7 @@ import { seedUrlOf } from '../crawler/url-identity.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type { RunProgress, SeedOutcomes, UrlRow } from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
+import { RUN_STORE_FILE } from './work-folder-progress.js';
 
 export interface CrawlWorkspace {
   /** Folder of the run's working data (run store, object spool); kept until the run ends. */
@@ -77,7 +78,7 @@ export async function executeCrawl(
   options: { pageOutcomes?: boolean } = {},
 ): Promise<CrawlExecution> {
   await mkdir(workspace.workFolder, { recursive: true });
-  const store = new SqliteRunDataStore(path.join(workspace.workFolder, 'crawl.db'));
+  const store = new SqliteRunDataStore(path.join(workspace.workFolder, RUN_STORE_FILE));
   const spool = new ObjectSpool(path.join(workspace.workFolder, 'objects.spool'));
   try {
     const outcome = await runCrawl(settings, { ...deps, store, spool }, control);

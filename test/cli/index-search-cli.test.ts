@@ -46,12 +46,11 @@ describe('kumo index and kumo search', () => {
     assert.equal(found.code, 0, found.stderr);
     const lines = found.stdout.trim().split('\n');
     assert.equal(lines[0], '2 pages match');
-    const urls = lines
-      .slice(1)
-      .map((line) => line.split('\t')[2])
-      .sort();
+    // The ranked pages: rank, title and URL separated by tabs.
+    const pages = lines.filter((line) => /^\d+\t/.test(line));
+    const urls = pages.map((line) => line.split('\t')[2]).sort();
     assert.deepEqual(urls, [`${trap.baseUrl}/eucjp.html`, `${trap.baseUrl}/sjis.html`]);
-    assert.ok(lines.slice(1).every((line) => line.split('\t')[1] === '日本語のページ'));
+    assert.ok(pages.every((line) => line.split('\t')[1] === '日本語のページ'));
   });
 
   test('indexing the same bundle again replaces pages instead of adding them', async () => {

@@ -120,6 +120,15 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE store_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
   `,
+  // Key prefixes were the first 10 characters, so a key of 10 characters or fewer (a pinned demo
+  // key) was stored whole. Now at most 8 characters and at most half of the key: a prefix that
+  // was the whole key, or of a key not made by Kumo (whose length is unknown), keeps half of
+  // what was stored; one of a generated key (kumo_ and 43 more characters) keeps 8.
+  `
+  UPDATE api_keys SET prefix = substr(prefix, 1, length(prefix) / 2)
+    WHERE length(prefix) < 10 OR substr(prefix, 1, 5) <> 'kumo_';
+  UPDATE api_keys SET prefix = substr(prefix, 1, 8) WHERE length(prefix) > 8;
+  `,
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

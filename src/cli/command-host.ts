@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import { type KumoConfig, loadConfig } from '../config/config.js';
+
+/**
+ * What the commands of the program share: the configuration, loaded when a command runs (so
+ * `--help` works whatever the environment holds), and where a command leaves its exit code.
+ */
+export class CommandHost {
+  exitCode = 0;
+  /** The command whose action runs, for its usage below a usage error. */
+  running: Command | undefined;
+
+  /** The settings from the environment and the config file; `defaults` are the command's own. */
+  config(defaults: Partial<KumoConfig> = {}): KumoConfig {
+    return loadConfig(undefined, {}, defaults);
+  }
+}
