@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { bootstrapDemoTenant } from '../../src/service/bootstrap.js';
+import { bootstrapDemoTenant, issueDemoKey } from '../../src/service/bootstrap.js';
 import { ensureDataDir } from '../../src/service/data-dir.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
 import { openServiceDatabase } from '../../src/store/sqlite/service-db.js';
@@ -22,12 +22,13 @@ before(async () => {
 });
 after(async () => rm(folder, { recursive: true, force: true }));
 
-/** A data directory whose demo tenant was made by `kumo serve` with `pinnedKey`. */
+/** A data directory whose demo tenant and key were made by `kumo serve` with `pinnedKey`. */
 function dataDirWithPinnedKey(name: string, pinnedKey: string): string {
   const dataDir = path.join(folder, name);
   const store = openSqliteServiceStore(ensureDataDir(dataDir).database);
   try {
     bootstrapDemoTenant(store, systemClock, pinnedKey);
+    issueDemoKey(store, systemClock, pinnedKey);
   } finally {
     store.close();
   }

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { dataPaths, searchIndexFile } from '../../src/service/data-dir.js';
 import { MAIN_JS, runCli } from '../support/cli-runner.js';
+import { prepareDataDir } from '../support/prepared-data-dir.js';
 import { seedSearchIndex } from '../support/search-fixtures.js';
 
 let folder: string;
@@ -108,6 +109,7 @@ describe('kumo usage mistakes', () => {
 
   test('a required option left out: named, then the usage, exit 2', async () => {
     const env = { KUMO_DATA_DIR: path.join(folder, 'data-required') };
+    prepareDataDir(env.KUMO_DATA_DIR, { demoTenant: false });
     const result = await runCli(['admin', 'servicegroup', 'create', '--name', 'web'], 30_000, env);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^kumo: --contract ID is required\n/);
@@ -120,6 +122,7 @@ describe('kumo errors', () => {
   const args = ['search', '--service', '1', 'python'];
   const env = () => ({ KUMO_DATA_DIR: path.join(folder, 'data-broken') });
   before(async () => {
+    prepareDataDir(env().KUMO_DATA_DIR, { demoTenant: true });
     await mkdir(dataPaths(env().KUMO_DATA_DIR).search, { recursive: true });
     await writeFile(searchIndexFile(env().KUMO_DATA_DIR, 1), 'not a database, '.repeat(100));
   });
@@ -171,6 +174,7 @@ function runWithClosedStdout(
 describe('kumo ... | head -1', () => {
   test('kumo config, kumo admin key list and kumo search end quietly with exit 0', async () => {
     const dataDir = path.join(folder, 'data-pipe');
+    prepareDataDir(dataDir, { demoTenant: true });
     await mkdir(dataPaths(dataDir).search, { recursive: true });
     seedSearchIndex(dataDir, 1);
     const env = { KUMO_DATA_DIR: dataDir };

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { dataPaths } from '../../src/service/data-dir.js';
+import { prepareDataDir } from '../support/prepared-data-dir.js';
 import { runCli } from '../support/cli-runner.js';
 import { COMMON_WORD, PYTHON_DOCS, seedSearchIndex, urlOf } from '../support/search-fixtures.js';
 
@@ -17,6 +18,7 @@ const env = () => ({ KUMO_DATA_DIR: path.join(folder, 'data') });
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-search-cli-'));
+  prepareDataDir(path.join(folder, 'data'), { demoTenant: true });
   await mkdir(dataPaths(path.join(folder, 'data')).search, { recursive: true });
   seedSearchIndex(path.join(folder, 'data'), 1);
 });
