@@ -5,7 +5,7 @@
  */
 import { loadConfig } from '../src/config/config.js';
 import { DEMO_SEARCH_SERVICE_ID } from '../src/service/bootstrap.js';
-import { type RunningService, startService } from '../src/service/kumo-service.js';
+import { type RunningService, startService } from '../src/server/kumo-service.js';
 import { systemClock } from '../src/util/clock.js';
 import { BENCH_SEARCH_CONFIG } from './search-site-map.js';
 

@@ -7,7 +7,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type { RunDataStore, UrlRow } from '../store/run-data.js';
 import { formatCsvTimestamp } from '../util/timestamps.js';
-import { ArtifactFile, type ArtifactFileName } from './artifact-files.js';
+import { ArtifactFile, type ArtifactFileName } from '../domain/artifact-files.js';
 import { csvChunks } from './csv.js';
 import type { ObjectSpool } from './object-spool.js';
 import { END_OF_ARCHIVE } from './tar-entries.js';

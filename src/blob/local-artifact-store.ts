@@ -1,7 +1,7 @@
 import { createReadStream, type ReadStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ArtifactFileName } from '../artifacts/artifact-files.js';
+import type { ArtifactFileName } from '../domain/artifact-files.js';
 
 /**
  * Finished artifacts in a local folder, one sub-folder per run. The interface is what an

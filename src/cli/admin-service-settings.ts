@@ -4,7 +4,7 @@ import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import { type FieldError, InvalidInputError } from '../domain/field-error.js';
 import { nextSlotAfter, type Schedule, validateSchedule } from '../domain/schedule.js';
 import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
-import type { RunDispatcher } from '../service/instant-crawl-service.js';
+import type { RunDispatcher } from '../worker/run-dispatcher.js';
 import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import type { ServiceSettingInput, ServiceSettingRecord, ServiceStore } from '../store/service-store.js';
 import { systemClock } from '../util/clock.js';

@@ -1,13 +1,13 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { ArtifactFile } from '../artifacts/artifact-files.js';
+import { ArtifactFile } from '../domain/artifact-files.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
 import { isActiveState } from '../domain/run-states.js';
 import { BundleReadError, bundleDocuments } from '../search/bundle-documents.js';
 import { BatchIndexer } from '../search/batch-indexer.js';
-import { bundleFeed, instantRunFeed } from '../search/feed-keys.js';
+import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../service/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';

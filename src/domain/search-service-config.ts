@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { FIELDS } from '../search/engine/fields.js';
+import { FIELDS } from './search-fields.js';
 import type { FieldError } from './field-error.js';
 import { urlPatternProblem } from './url-pattern-problem.js';
 import { schemaFieldErrors } from './schema-errors.js';

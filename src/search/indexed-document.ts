@@ -1,6 +1,6 @@
-/** Document types of the site search contract (`doctype`); `all` is only a filter value. */
-export const DOCTYPES = ['html', 'pdf', 'doc', 'xls', 'ppt'] as const;
-export type Doctype = (typeof DOCTYPES)[number];
+import type { Doctype } from '../domain/doctype.js';
+
+export { DOCTYPES, type Doctype } from '../domain/doctype.js';
 
 /** A page as the indexer hands it to a search index (decisions.md "Site search", a document). */
 export interface IndexedDocument {

@@ -1,5 +1,5 @@
 import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
-import { LEGACY_FEED } from './feed-keys.js';
+import { LEGACY_FEED } from '../domain/feed-keys.js';
 import type { BatchTarget } from './batch-indexer.js';
 import { analyzeDocumentFields } from './document-fields.js';
 import {

@@ -1,18 +1,9 @@
-import { ArtifactFile, type ArtifactFileName } from '../artifacts/artifact-files.js';
+import { ArtifactFile, type ArtifactFileName } from '../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import { isActiveState, RunState } from '../domain/run-states.js';
 import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
-
-/** What the API needs of the worker pool. */
-export interface RunDispatcher {
-  /** A run was queued: claim it when a worker is free. */
-  notifyPending(): void;
-  /** Stops a run this process is executing; it ends as 2050. */
-  cancelRun(runId: number): void;
-  /** A run ended without being executed (cancelled while pending): announce its end (webhooks). */
-  runEnded(runId: number): void;
-}
+import type { RunDispatcher } from '../worker/run-dispatcher.js';
 
 /**
  * Cancels a pending or running run: a pending one ends 2050 at once (only if it is still pending

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type ArtifactFileName, isArtifactFileName } from '../artifacts/artifact-files.js';
+import { type ArtifactFileName, isArtifactFileName } from '../domain/artifact-files.js';
 import { InvalidInputError } from '../domain/field-error.js';
 import { dueSlot, latestSlotAtOrBefore, type Schedule } from '../domain/schedule.js';
 import type {
@@ -10,12 +10,8 @@ import type {
   TenantRef,
 } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
-import {
-  cancelActiveRun,
-  type DownloadLookup,
-  lookupRunFile,
-  type RunDispatcher,
-} from './instant-crawl-service.js';
+import type { RunDispatcher } from '../worker/run-dispatcher.js';
+import { cancelActiveRun, type DownloadLookup, lookupRunFile } from './instant-crawl-service.js';
 
 /** interface.md "Limits": the scheduled crawler history answers the latest 5 runs. */
 export const SETTING_HISTORY_LIMIT = 5;

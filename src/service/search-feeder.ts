@@ -1,4 +1,4 @@
-import { settingFeed, settingOfFeed } from '../search/feed-keys.js';
+import { settingFeed, settingOfFeed } from '../domain/feed-keys.js';
 import { applyRunToIndex } from '../search/run-index-update.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchFeed } from '../worker/run-worker-pool.js';

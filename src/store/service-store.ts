@@ -1,4 +1,4 @@
-import type { ArtifactFileName } from '../artifacts/artifact-files.js';
+import type { ArtifactFileName } from '../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { runHistoryView } from '../api/run-views.js';
+import { runHistoryView } from '../service/run-views.js';
 import type { RunRecord, WebhookDeliveryStore, WebhookStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import { formatApiTimestamp } from '../util/timestamps.js';

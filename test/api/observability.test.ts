@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { FetchFailure, type FetchFailureKind } from '../../src/crawler/fetch-errors.js';
 import type { PageFetchResult } from '../../src/crawler/page-fetch.js';
 import { fetchErrorKindOf } from '../../src/observability/fetch-error-kind.js';
-import { type RunningService, startService } from '../../src/service/kumo-service.js';
+import { type RunningService, startService } from '../../src/server/kumo-service.js';
 import { docPath, FINDER_BASE, seedSearchIndex } from '../support/search-fixtures.js';
 import {
   DEMO_TENANT,

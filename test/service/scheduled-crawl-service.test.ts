@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
-import { ArtifactFile } from '../../src/artifacts/artifact-files.js';
+import { ArtifactFile } from '../../src/domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
 import { InvalidInputError } from '../../src/domain/field-error.js';
 import { RunState } from '../../src/domain/run-states.js';
 import type { Schedule } from '../../src/domain/schedule.js';
-import type { RunDispatcher } from '../../src/service/instant-crawl-service.js';
+import type { RunDispatcher } from '../../src/worker/run-dispatcher.js';
 import { ScheduledCrawlService, type ScheduleTickReport } from '../../src/service/scheduled-crawl-service.js';
 import type {
   RunRecord,

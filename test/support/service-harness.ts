@@ -12,7 +12,7 @@ import type { InjectOptions } from 'fastify';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { type KumoConfig, loadConfig } from '../../src/config/config.js';
 import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
-import { type RunningService, startService } from '../../src/service/kumo-service.js';
+import { type RunningService, startService } from '../../src/server/kumo-service.js';
 import { type Clock, systemClock } from '../../src/util/clock.js';
 
 export const TEST_API_KEY = 'kumo_test_bootstrap_key_0123456789';

@@ -8,7 +8,7 @@ import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import { checkDatetimeRange, parseDatetimeParameter } from '../query-datetime.js';
-import { crawlHistoryView, crawlStatusView } from '../run-views.js';
+import { crawlHistoryView, crawlStatusView } from '../../service/run-views.js';
 import {
   CancelSchema,
   HistoriesSchema,

@@ -5,7 +5,7 @@ import type { ServiceSettingRecord } from '../../store/service-store.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { checkDatetimeRange, parseDatetimeParameter } from '../query-datetime.js';
-import { scheduledHistoryView } from '../run-views.js';
+import { scheduledHistoryView } from '../../service/run-views.js';
 import {
   SettingHistoriesSchema,
   StoredScheduleSchema,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ARTIFACT_FILE_NAMES, isArtifactFileName } from '../../artifacts/artifact-files.js';
+import { ARTIFACT_FILE_NAMES, isArtifactFileName } from '../../domain/artifact-files.js';
 import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
 import { allowedValuesReason } from '../../domain/allowed-values.js';
 import type { ScheduledCrawlService } from '../../service/scheduled-crawl-service.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import type { ArtifactFileName } from '../../artifacts/artifact-files.js';
+import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
 import { ApiError } from '../api-error.js';
 

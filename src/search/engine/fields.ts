@@ -1,9 +1,11 @@
+import { FIELDS } from '../../domain/search-fields.js';
+
+export { FIELDS, type FieldName } from '../../domain/search-fields.js';
+
 /**
  * The indexed fields of a document. Each field is analyzed on its own, and a token position
  * carries its field in the high bits (see `positionOf`), so a phrase never spans two fields.
  */
-export const FIELDS = ['title', 'headings', 'description', 'body', 'url'] as const;
-export type FieldName = (typeof FIELDS)[number];
 export const FIELD_COUNT = FIELDS.length;
 
 export const FIELD_SHIFT = 24;

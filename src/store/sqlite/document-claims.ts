@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LEGACY_FEED } from '../../search/feed-keys.js';
+import { LEGACY_FEED } from '../../domain/feed-keys.js';
 
 /** A searchable document with where it is indexed. */
 export interface IndexedLocation {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LEGACY_FEED } from '../../search/feed-keys.js';
+import { LEGACY_FEED } from '../../domain/feed-keys.js';
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
 const SCHEMA_VERSION = '5';

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { Doctype } from '../../search/indexed-document.js';
+import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
 import { prepareIndexSchema } from './search-index-schema.js';
 

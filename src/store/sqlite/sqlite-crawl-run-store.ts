@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { type ArtifactFileName, isArtifactFileName } from '../../artifacts/artifact-files.js';
+import { type ArtifactFileName, isArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';

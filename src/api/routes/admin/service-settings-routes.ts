@@ -5,7 +5,7 @@ import { redactSetting, restoreRedactedPasswords } from '../../../domain/redact-
 import { checkSchedule, nextSlotAfter, type Schedule } from '../../../domain/schedule.js';
 import type { ServiceSettingInput, ServiceSettingRecord, TenantRef } from '../../../store/service-store.js';
 import { ApiError } from '../../api-error.js';
-import { scheduledHistoryView } from '../../run-views.js';
+import { scheduledHistoryView } from '../../../service/run-views.js';
 import {
   CreateServiceSettingSchema,
   DeleteServiceSettingSchema,

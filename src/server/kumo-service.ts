@@ -14,7 +14,7 @@ import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
-import { bootstrapDemoTenant, issueDemoKey } from './bootstrap.js';
+import { bootstrapDemoTenant, issueDemoKey } from '../service/bootstrap.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { folderProblem } from '../observability/health.js';
 import { ServiceMetrics } from '../observability/service-metrics.js';
@@ -27,13 +27,13 @@ import {
   loadSecretKey,
   loadSigningSecret,
   saveAdminToken,
-} from './data-dir.js';
-import { InstantCrawlService } from './instant-crawl-service.js';
-import { ScheduledCrawlService } from './scheduled-crawl-service.js';
-import { SearchFeeder } from './search-feeder.js';
-import { SearchServices } from './search-services.js';
-import { sweepExpiredArtifacts } from './retention-sweeper.js';
-import { listenFailure } from './startup-error.js';
+} from '../service/data-dir.js';
+import { InstantCrawlService } from '../service/instant-crawl-service.js';
+import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
+import { SearchFeeder } from '../service/search-feeder.js';
+import { SearchServices } from '../service/search-services.js';
+import { sweepExpiredArtifacts } from '../service/retention-sweeper.js';
+import { listenFailure } from '../service/startup-error.js';
 
 export interface RunningService {
   app: FastifyInstance;

@@ -1,5 +1,5 @@
 import { isActiveState, stateName } from '../domain/run-states.js';
-import { crawlUrlListPath } from '../service/instant-crawl-service.js';
+import { crawlUrlListPath } from './instant-crawl-service.js';
 import type { RunRecord } from '../store/service-store.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 
