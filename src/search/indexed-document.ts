@@ -1,8 +1,11 @@
-/** Document types of the site search contract (`doctype`); `all` is only a filter value. */
+/** Document types of the site search API (`doctype`); `all` is only a filter value. */
 export const DOCTYPES = ['html', 'pdf', 'doc', 'xls', 'ppt'] as const;
 export type Doctype = (typeof DOCTYPES)[number];
 
-/** A page as the indexer hands it to a search index (decisions.md "Site search", a document). */
+/**
+ * A page as the indexer hands it to a search index (docs/reference/site-search.md, Indexed
+ * documents).
+ */
 export interface IndexedDocument {
   url: string;
   title: string;
