@@ -2,7 +2,8 @@ import type { FieldError } from '../domain/field-error.js';
 
 /**
  * The catalog of API failures: each code has its HTTP status and message, mapped to the
- * `{"status": "NG", "message", "errors"}` body by the one error handler (decisions.md "Responses").
+ * `{"status": "NG", "message", "errors"}` body by the one error handler (docs/reference/conventions.md,
+ * Failure body and Status codes).
  */
 export const API_ERRORS = {
   invalid_input: { status: 400, message: 'the request is invalid' },

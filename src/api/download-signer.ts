@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Seconds a signed download link stays usable (interface.md "Download endpoints"). */
+/** Seconds a signed download link stays usable (docs/reference/downloads.md, Instant crawl downloads). */
 export const SIGNED_URL_TTL_SECONDS = 30;
 
 /**

@@ -5,7 +5,7 @@ const ALL_METHODS: readonly HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'DELE
 
 /**
  * Records the methods of every route so that a known path called with another method answers
- * 405 with an Allow header (decisions.md "Responses") instead of 404.
+ * 405 with an Allow header (docs/reference/conventions.md, Status codes) instead of 404.
  */
 export class MethodRegistry {
   private readonly methodsByUrl = new Map<string, Set<HTTPMethods>>();

@@ -15,7 +15,7 @@ declare module 'fastify' {
 const DECIMAL_ID = /^[1-9]\d{0,15}$/;
 
 /**
- * The x-mf-apikey check of decisions.md "Tenancy and authentication": missing or unknown key
+ * The x-mf-apikey check (docs/reference/conventions.md, Authentication): missing or unknown key
  * 401, a valid key on another tenant's path 403. Runs before validation so that nothing about
  * the request is revealed to a caller without a key.
  */

@@ -2,9 +2,10 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { FastifySchema } from 'fastify';
 
 /**
- * Two Ajv instances: bodies are JSON and must carry the right types (a string "3" where an
- * integer belongs is a 400), while query strings and path parameters only exist as text and are
- * coerced. Neither removes unknown fields: an unknown field is a 400 naming it (decisions.md).
+ * Two Ajv instances: bodies are JSON and must carry the right types (a string "3" where an integer
+ * belongs is a 400), while query strings and path parameters only exist as text and are coerced.
+ * Neither removes unknown fields: an unknown field is a 400 naming it
+ * (docs/reference/conventions.md, Requests).
  */
 const bodyAjv = new Ajv({
   allErrors: true,

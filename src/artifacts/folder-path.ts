@@ -1,6 +1,6 @@
 /**
- * The folder of a crawled URL inside crawl_objects.tar.gz (interface.md "Crawl artifact bundle"):
- * `<scheme>/<host>/<path>-/<encoded_query_fragment>-/`.
+ * The folder of a crawled URL inside crawl_objects.tar.gz (docs/reference/artifacts.md, Folder
+ * rules): `<scheme>/<host>/<path>-/<encoded_query_fragment>-/`.
  *
  * - The host keeps a non-default port (`127.0.0.1:8080`): two sites on one host stay apart.
  * - The path is written as the URL carries it (percent-encoded), so a decoded `%2F` can never add

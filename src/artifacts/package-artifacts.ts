@@ -83,7 +83,8 @@ export async function packageArtifacts(
   if (settings.collectUrlList) {
     await write(ArtifactFile.urlList, () => csvStream(URL_LIST_COLUMNS, mapRows(store.rows(), timezone)));
   }
-  // Screenshots go into the bundle whenever asked for, even when crawl_object is 1 (decisions.md).
+  // Screenshots go into the bundle whenever asked for, even when crawl_object is 1
+  // (docs/reference/artifacts.md, Property files).
   if (settings.collectObjects || settings.screenshot !== null) {
     await write(ArtifactFile.objects, () => Readable.from(bundleMembers(store, spool)), true);
   }
@@ -115,7 +116,7 @@ function mapRows(rows: Iterable<UrlRow>, timezone: string): Generator<string[]> 
   ]);
 }
 
-/** RFC 4180 CSV with a header row (decisions.md "Artifacts"). */
+/** RFC 4180 CSV with a header row (docs/reference/artifacts.md, url_list.csv.gz). */
 function csvStream(columns: readonly string[], records: Iterable<string[]>): Readable {
   return Readable.from(csvChunks(columns, records));
 }

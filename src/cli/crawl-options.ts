@@ -100,7 +100,7 @@ function numberOrText(raw: string): number | string {
 
 /**
  * The instant crawler setting of `kumo crawl <url...> [options]`, validated with the API's own
- * schema and rules (docs/api.md, "Instant crawler setting"); every mistake is a usage error
+ * schema and rules (docs/reference/crawl-settings.md, Fields); every mistake is a usage error
  * naming the option and, for numbers, the allowed range.
  */
 export function crawlSettingOf(urls: readonly string[], values: CrawlOptionValues): InstantCrawlerSetting {

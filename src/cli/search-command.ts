@@ -37,7 +37,7 @@ export function addSearchCommand(program: Command, host: CommandHost): void {
 }
 
 /**
- * `kumo search`: the site search of the API (docs/api.md, "Site search API") run on the
+ * `kumo search`: the site search of the API (docs/reference/site-search.md, Search) run on the
  * service's index: the count, the did-you-mean, ranked pages one per line, then the related keywords.
  */
 export async function searchCommand(

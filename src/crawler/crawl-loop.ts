@@ -150,8 +150,9 @@ export class CrawlLoop {
       if (this.stopSignal.aborted) return;
       if (!robots.isAllowed(fetchUrl)) {
         // A link robots.txt refuses is simply not crawled; a seed is a row saying why, so a run
-        // whose site turned it away does not look like an empty success (docs/api.md, Seeds
-        // that could not be fetched). Nothing was fetched: documents_limit does not count it.
+        // whose site turned it away does not look like an empty success (docs/reference/
+        // crawl-rules.md, Seeds that cannot be fetched). Nothing was fetched: documents_limit
+        // does not count it.
         if (entry.depth > 0) return this.skip(entry);
         this.started -= 1;
         const reason =

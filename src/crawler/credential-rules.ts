@@ -2,7 +2,7 @@ import type { CrawlSettings } from '../domain/crawl-settings.js';
 import { SeedSites } from './seed-sites.js';
 
 /**
- * Where a run's Basic credentials go (docs/api.md, Instant crawl, authorizations): to URLs
+ * Where a run's Basic credentials go (docs/reference/crawl-rules.md, Credentials): to URLs
  * matching url_pattern, else only to the hosts of the seed URLs on the seed's port (SeedSites: a
  * subdomain or another port is another host), never elsewhere. The same rule serves the crawler's
  * fetches and the requests a rendered page makes.

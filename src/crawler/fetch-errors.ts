@@ -27,5 +27,5 @@ export class FetchFailure extends Error {
   }
 }
 
-/** HTTP statuses retried with backoff (decisions.md "Fetch rules"). */
+/** HTTP statuses retried with backoff (docs/reference/crawl-rules.md, Fetching). */
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);

@@ -1,6 +1,6 @@
 /**
- * Document kinds the crawl_file flags control (decisions.md): judged by extension before a fetch
- * and by Content-Type after it.
+ * Document kinds the crawl_file flags control (docs/reference/crawl-rules.md, File types): judged
+ * by extension before a fetch and by Content-Type after it.
  */
 export type DocumentKind = 'html' | 'pdf' | 'office' | 'other';
 

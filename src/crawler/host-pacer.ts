@@ -1,7 +1,7 @@
 /**
  * Per-host politeness: the time between two request starts to one host is at least the run's
- * download_delay, raised by the host's robots.txt Crawl-delay (decisions.md). Tracks hosts only,
- * never URLs, so its memory does not grow with the size of a crawl.
+ * download_delay, raised by the host's robots.txt Crawl-delay (docs/reference/crawl-rules.md,
+ * Pacing). Tracks hosts only, never URLs, so its memory does not grow with the size of a crawl.
  */
 export class HostPacer {
   private readonly nextStartMs = new Map<string, number>();

@@ -23,9 +23,9 @@ const DOCUMENT_LINK_RELS = new Set(['alternate', 'next', 'prev']);
 const MAX_ANCHOR_TEXT = 500;
 
 /**
- * Extracts what the crawler needs from HTML in one streaming pass (decisions.md "Fetch rules"):
- * links of `a`, `area`, `frame`, `iframe` and `link rel=alternate|next|prev`, the title, the
- * `<base href>` and meta robots.
+ * Extracts what the crawler needs from HTML in one streaming pass: links of `a`, `area`, `frame`,
+ * `iframe` and `link rel=alternate|next|prev` (docs/reference/crawl-rules.md, Links), the title,
+ * the `<base href>` and meta robots.
  */
 export function extractPage(html: string): ExtractedPage {
   const page: ExtractedPage = { title: '', baseHref: undefined, links: [], robotsDirectives: new Set() };

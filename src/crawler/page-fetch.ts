@@ -3,7 +3,7 @@ import { sleep } from '../util/sleep.js';
 import { FetchFailure, RETRYABLE_STATUSES } from './fetch-errors.js';
 import type { HopResponse, HttpFetcher } from './http-fetcher.js';
 
-/** Service-wide fetch limits (decisions.md "Fetch rules"; configurable in KumoConfig). */
+/** Service-wide fetch limits (docs/reference/crawl-rules.md, Fetching; configurable in KumoConfig). */
 export interface FetchLimits {
   timeoutMs: number;
   maxRedirects: number;
@@ -54,11 +54,11 @@ export type PageFetchResult =
     };
 
 /**
- * Fetches one page with the rules of decisions.md: redirects followed hop by hop (each target
- * checked against scope and robots, credentials re-decided per host), a time limit for the whole
- * page, a body cap, and retries of network errors and 408/429/5xx with backoff and Retry-After.
- * An address the fetcher's address policy refuses is a failure (`address_refused`) never retried;
- * as a redirect target it is a redirect not followed.
+ * Fetches one page (docs/reference/crawl-rules.md, Fetching and Credentials): redirects followed
+ * hop by hop (each target checked against scope and robots, credentials re-decided per host), a
+ * time limit for the whole page, a body cap, and retries of network errors and 408/429/5xx with
+ * backoff and Retry-After. An address the fetcher's address policy refuses is a failure
+ * (`address_refused`) never retried; as a redirect target it is a redirect not followed.
  */
 export async function fetchPage(
   fetcher: HttpFetcher,

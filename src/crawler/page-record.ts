@@ -34,7 +34,7 @@ export interface RecordedPage {
 }
 
 /**
- * Builds everything a fetched page leaves behind (decisions.md "Artifacts"): its URL row, its
+ * Builds everything a fetched page leaves behind (docs/reference/artifacts.md): its URL row, its
  * bundle files when it is collected, the links it adds to the frontier and its link rows.
  */
 export function recordPage(
@@ -201,8 +201,9 @@ interface BundleInput {
 
 /**
  * The page's folder of crawl_objects.tar.gz: `source.<ext>`, `dom.html` and `meta.json` when
- * objects are collected, and `cap_org.jpg` whenever there is a screenshot (decisions.md: even
- * with crawl_object 1, then beside meta.json only). Undefined when the page adds nothing.
+ * objects are collected, and `cap_org.jpg` whenever there is a screenshot (even with crawl_object
+ * 1, then beside meta.json only: docs/reference/artifacts.md, Property files). Undefined when the
+ * page adds nothing.
  */
 function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
   const { entry, rendered, page, crawlMicros } = input;

@@ -38,8 +38,9 @@ const unreachable = (reason: string): RobotsPolicy => ({
 });
 
 /**
- * robots.txt of each origin, fetched once per run (decisions.md): 2xx is parsed, 4xx allows
- * everything, 5xx or no answer disallows everything on that origin for this run (RFC 9309 2.3.1).
+ * robots.txt of each origin, fetched once per run (docs/reference/crawl-rules.md, robots.txt and
+ * robots directives): 2xx is parsed, 4xx allows everything, 5xx or no answer disallows everything
+ * on that origin for this run (RFC 9309 2.3.1).
  */
 export class RobotsRules {
   private readonly byOrigin = new Map<string, Promise<RobotsPolicy>>();

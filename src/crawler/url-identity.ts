@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 
-/** Which parts of a URL take part in its identity (request_fingerprint of the contract). */
+/**
+ * Which parts of a URL take part in its identity (docs/reference/crawl-settings.md,
+ * request_fingerprint).
+ */
 export interface IdentityRules {
   keepQuery: boolean;
   keepFragment: boolean;

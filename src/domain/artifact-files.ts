@@ -1,4 +1,4 @@
-/** File names of a run's artifacts (interface.md "Download endpoints"; decisions.md "Artifacts"). */
+/** File names of a run's artifacts (docs/reference/downloads.md, Downloads). */
 export const ArtifactFile = {
   urlList: 'url_list.csv.gz',
   objects: 'crawl_objects.tar.gz',

@@ -1,7 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS } from './regex-safety.js';
 
-/** The contract allows null for every optional member; this keeps each declaration short. */
+/**
+ * Every optional member may be null, meaning the default (docs/reference/crawl-settings.md); this
+ * keeps each declaration short.
+ */
 const Nullable = <T extends ReturnType<typeof Type.Integer>>(schema: T) => Type.Union([schema, Type.Null()]);
 const flag = (description: string) =>
   Type.Optional(Type.Union([Type.Integer({ minimum: 0, maximum: 1 }), Type.Null()], { description }));

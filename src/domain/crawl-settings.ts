@@ -6,7 +6,10 @@ import { urlPatternProblem } from './url-pattern-problem.js';
 export const LATEST_SETTING_VERSION = '1';
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
 
-/** An InstantCrawlerSetting with every default of decisions.md applied and patterns compiled. */
+/**
+ * An InstantCrawlerSetting with every default applied (docs/reference/crawl-settings.md, Fields),
+ * patterns compiled.
+ */
 export interface CrawlSettings {
   seedUrls: string[];
   /** Explicit allow patterns; when empty the scope is the seeds' sites (src/crawler/seed-sites.ts). */
@@ -107,10 +110,16 @@ function httpUrlProblem(raw: string): string | undefined {
 }
 
 const flagOn = (value: number | null | undefined, fallback: 0 | 1): boolean => (value ?? fallback) === 1;
-/** The contract's collection flags are inverted: 0 collects, 1 does not. */
+/**
+ * The collection flags are inverted: 0 collects, 1 does not (docs/reference/crawl-settings.md,
+ * crawl_result_collection).
+ */
 const collects = (value: number | null | undefined, fallback: 0 | 1): boolean => (value ?? fallback) === 0;
 
-/** Applies the defaults of decisions.md; call only on a setting that passed checkCrawlSetting. */
+/**
+ * Applies the defaults of docs/reference/crawl-settings.md, Fields; only on a setting that passed
+ * checkCrawlSetting.
+ */
 export function resolveCrawlSettings(setting: InstantCrawlerSetting): CrawlSettings {
   const firstAuth = setting.authorizations?.[0];
   const screenshot = setting.screenshot;
@@ -165,7 +174,10 @@ export function redactCrawlSetting(setting: InstantCrawlerSetting): InstantCrawl
   };
 }
 
-/** decisions.md "wait_type", "screenshot": HTML pages go through Chromium when either asks for it. */
+/**
+ * HTML pages go through Chromium when `screenshot` or `wait_type` 2 asks for it
+ * (docs/reference/crawl-rules.md, Rendering).
+ */
 export function rendersPages(settings: CrawlSettings): boolean {
   return settings.screenshot !== null || takesLinksFromRenderedDom(settings);
 }

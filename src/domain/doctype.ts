@@ -1,3 +1,3 @@
-/** Document types of site search (`doctype`; docs/api.md, Site search); `all` is only a filter value. */
+/** Document types of the site search API (`doctype`; docs/reference/site-search.md, Search); `all` is only a filter value. */
 export const DOCTYPES = ['html', 'pdf', 'doc', 'xls', 'ppt'] as const;
 export type Doctype = (typeof DOCTYPES)[number];

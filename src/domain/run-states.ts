@@ -1,4 +1,4 @@
-/** Crawl execution states of the contract, with the names decisions.md fixes. */
+/** Run states with their ids and names (docs/reference/run-states.md, States). */
 export const RunState = {
   pending: 2010,
   running: 2020,

@@ -16,9 +16,9 @@ const Pattern = Type.String({
 });
 
 /**
- * The configuration of a search service (decisions.md "Site search"): category rules, drill-down
- * rules, allowed origins and field weights. The same schema serves the admin CLI's JSON file and
- * the management API.
+ * The configuration of a search service (docs/reference/site-search.md, Search services): category
+ * rules, drill-down rules, allowed origins and field weights. The same schema serves the admin
+ * CLI's JSON file and the management API.
  */
 export const SearchServiceConfigSchema = Type.Object(
   {

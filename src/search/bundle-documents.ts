@@ -14,7 +14,10 @@ import type { Doctype, IndexedDocument } from './indexed-document.js';
 /** What one page folder of a crawl bundle holds, by file name. */
 type PageFiles = Map<string, Buffer>;
 
-/** meta.json of a bundle page folder (decisions.md "Artifacts"), the fields indexing reads. */
+/**
+ * meta.json of a bundle page folder (docs/reference/artifacts.md, meta.json), the fields indexing
+ * reads.
+ */
 interface PageMeta {
   url: string;
   last_url?: string | null;
@@ -164,7 +167,10 @@ function noindexIn(robots: readonly string[] | undefined): boolean {
   return (robots ?? []).some((directive) => /\bnoindex\b/i.test(directive));
 }
 
-/** Unix seconds of the Last-Modified header, else of the crawl (decisions.md "Site search"). */
+/**
+ * Unix seconds of the Last-Modified header, else of the crawl (docs/reference/site-search.md,
+ * Indexed documents).
+ */
 function lastModifiedOf(headers: Record<string, string>, crawlDatetime: string | undefined): number {
   const modified = Date.parse(headers['last-modified'] ?? '');
   if (Number.isFinite(modified)) return Math.floor(modified / 1000);

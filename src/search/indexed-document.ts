@@ -2,7 +2,10 @@ import type { Doctype } from '../domain/doctype.js';
 
 export { DOCTYPES, type Doctype } from '../domain/doctype.js';
 
-/** A page as the indexer hands it to a search index (decisions.md "Site search", a document). */
+/**
+ * A page as the indexer hands it to a search index (docs/reference/site-search.md, Indexed
+ * documents).
+ */
 export interface IndexedDocument {
   url: string;
   title: string;

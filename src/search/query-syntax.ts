@@ -1,4 +1,4 @@
-/** One part of a query as decisions.md "Site search" writes it. */
+/** One part of a query (docs/reference/site-search.md, Query syntax). */
 export interface QueryPart {
   /** A word (`python`) or the text of a quoted phrase (`"python lists"`). */
   text: string;

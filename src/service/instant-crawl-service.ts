@@ -75,7 +75,10 @@ export class InstantCrawlService {
     return this.runs.listHistory(tenant, { ...query, limit: HISTORY_LIMIT });
   }
 
-  /** decisions.md: pending or running -> 2050 soon; finished -> NG; unknown -> 404. */
+  /**
+   * Pending or running -> 2050 soon; finished -> NG; unknown -> 404
+   * (docs/reference/instant-crawl.md, Cancel a crawl).
+   */
   cancel(tenant: TenantRef, requestId: number): CancelResult {
     const run = this.runs.getByRequest(tenant, requestId);
     if (!run) return { kind: 'not_found' };

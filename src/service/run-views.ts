@@ -3,7 +3,7 @@ import { crawlUrlListPath } from './instant-crawl-service.js';
 import type { RunRecord } from '../store/service-store.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 
-/** CrawlStatus of the contract; times absent until they happen. */
+/** CrawlStatus (docs/reference/instant-crawl.md, CrawlStatus); times absent until they happen. */
 export function crawlStatusView(run: RunRecord, timezone: string) {
   return {
     id: run.id,
@@ -19,10 +19,10 @@ export function crawlStatusView(run: RunRecord, timezone: string) {
 }
 
 /**
- * CrawlHistory of the contract: the status plus the artifact path or `-`, and `message` (an
- * extension) when there is something to say about how the run ended: the cause of a 2040 (a
- * missing browser, a full disk, no seed answering), or the seeds that could not be fetched
- * (docs/api.md, Instant crawl).
+ * CrawlHistory (docs/reference/instant-crawl.md, CrawlHistory): the status plus the artifact path
+ * or `-`, and `message` (an extension) when there is something to say about how the run ended: the
+ * cause of a 2040 (a missing browser, a full disk, no seed answering), or the seeds that could not
+ * be fetched (docs/api.md, Instant crawl).
  */
 export function crawlHistoryView(run: RunRecord, timezone: string) {
   return {

@@ -13,10 +13,16 @@ import type { Clock } from '../util/clock.js';
 import type { RunDispatcher } from '../worker/run-dispatcher.js';
 import { cancelActiveRun, type DownloadLookup, lookupRunFile } from './instant-crawl-service.js';
 
-/** interface.md "Limits": the scheduled crawler history answers the latest 5 runs. */
+/**
+ * The scheduled crawler history answers the latest 5 runs (docs/reference/scheduled-crawler.md,
+ * Histories).
+ */
 export const SETTING_HISTORY_LIMIT = 5;
 
-/** 192 bits of randomness, URL-safe: the scheduled download paths carry no key (decisions.md). */
+/**
+ * 192 bits of randomness, URL-safe: the scheduled download paths carry no key
+ * (docs/reference/downloads.md, Scheduled run downloads).
+ */
 export function generateDownloadKey(): string {
   return randomBytes(24).toString('base64url');
 }

@@ -19,7 +19,7 @@ export interface NewFrontierEntry {
   referrer: string | null;
 }
 
-/** One row of url_list.csv.gz (interface.md "Crawl URL list file"). */
+/** One row of url_list.csv.gz (docs/reference/artifacts.md, url_list.csv.gz). */
 export interface UrlRow {
   crawlUrl: string;
   lastUrl: string | null;

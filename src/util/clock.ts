@@ -6,7 +6,7 @@ export interface Clock {
   nowMicros(): number;
 }
 
-/** Wall clock with microsecond resolution (Date has only milliseconds; the contract writes six digits). */
+/** Wall clock with microsecond resolution (Date has only milliseconds; API timestamps carry six digits). */
 export const systemClock: Clock = {
   nowMicros: () => Math.floor((performance.timeOrigin + performance.now()) * 1000),
 };

@@ -1,5 +1,5 @@
 /**
- * Timestamp formats of the contract (interface.md, decisions.md "Deployment shape"):
+ * Timestamp formats (docs/reference/conventions.md, Timestamps and Query datetimes):
  * API fields `yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN`, CSV `crawl_datetime` with `+NNNN`,
  * query parameters `yyyy-MM-ddTHH:mm:ss+NN:NN`, also with a fraction of a second or `Z` (ISO 8601).
  */
@@ -117,7 +117,7 @@ const QUERY_DATETIME =
 
 /**
  * Parses a query datetime into epoch microseconds, or undefined when it does not parse:
- * `yyyy-MM-ddTHH:mm:ss+NN:NN` (the contract's form), also with a fraction of a second
+ * `yyyy-MM-ddTHH:mm:ss+NN:NN` (the documented form), also with a fraction of a second
  * (`.5`, `.123456`; digits past the microsecond are dropped) and with `Z` for UTC. A `+` that
  * arrived as a space (unencoded in a query string) is read as `+`.
  */

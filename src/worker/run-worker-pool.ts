@@ -67,9 +67,12 @@ const OUTCOME_STATE: Record<Exclude<CrawlOutcome, 'interrupted'>, RunStateId> = 
   timed_out: RunState.stoppedByTimeout,
 };
 
-/** Instant runs produce artifacts only on a normal end (interface.md "States and transitions"). */
+/** Instant runs produce artifacts only on a normal end (docs/reference/run-states.md, States). */
 const INSTANT_PACKAGES_ON: ReadonlySet<CrawlOutcome> = new Set(['completed', 'limit_reached']);
-/** A cancelled scheduled run counts as a normal end and keeps what it crawled (decisions.md). */
+/**
+ * A cancelled scheduled run counts as a normal end and keeps what it crawled
+ * (docs/reference/run-states.md, Cancel).
+ */
 const SCHEDULED_PACKAGES_ON: ReadonlySet<CrawlOutcome> = new Set(['completed', 'limit_reached', 'cancelled']);
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
@@ -179,7 +182,8 @@ export class RunWorkerPool implements RunDispatcher {
       {
         cancelSignal: signal,
         drainSignal: this.shutdown.signal,
-        // Wall time since the run first started, across restarts (decisions.md "Run states").
+        // Wall time since the run first started, across restarts (docs/reference/run-states.md,
+        // Time limit).
         deadlineMicros: startMicros + settings.executionTimeoutSeconds * 1_000_000,
         onProgress: (progress) => {
           const nowMs = Date.now();
@@ -291,8 +295,8 @@ export class RunWorkerPool implements RunDispatcher {
 
   /**
    * A run that ended normally without a single seed answering could crawl nothing of its site:
-   * it ends 2040 with the seeds' reasons (docs/api.md, Seeds that could not be fetched), and a scheduled one leaves
-   * its search index as it was.
+   * it ends 2040 with the seeds' reasons (docs/reference/crawl-rules.md, Seeds that cannot be
+   * fetched), and a scheduled one leaves its search index as it was.
    */
   private unreachable(execution: CrawlExecution): boolean {
     const normal = execution.outcome === 'completed' || execution.outcome === 'limit_reached';

@@ -4,8 +4,9 @@ import type { SeedOutcomes } from '../store/run-data.js';
 const LISTED_SEEDS = 5;
 
 /**
- * Every seed got no HTTP answer (docs/api.md, Seeds that could not be fetched): nothing of the site could be crawled,
- * so a run that otherwise ended normally ends 2040 and `kumo crawl` exits 3.
+ * Every seed got no HTTP answer (docs/reference/crawl-rules.md, Seeds that cannot be fetched):
+ * nothing of the site could be crawled, so a run that otherwise ended normally ends 2040 and
+ * `kumo crawl` exits 3.
  */
 export function noSeedFetched(seeds: SeedOutcomes): boolean {
   return seeds.seeds > 0 && seeds.unanswered.length === seeds.seeds;

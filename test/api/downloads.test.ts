@@ -1,7 +1,7 @@
 /**
- * Instant crawl downloads over a real socket (decisions.md "Artifacts"): the keyed 302 to a signed
- * URL on the public URL, the files behind it, signature checks, tenancy, missing artifacts and
- * retention (410).
+ * Instant crawl downloads over a real socket (docs/reference/downloads.md, Instant crawl downloads
+ * and Retention): the keyed 302 to a signed URL on the public URL, the files behind it, signature
+ * checks, tenancy, missing artifacts and retention (410).
  */
 import assert from 'node:assert/strict';
 import { pbkdf2, pbkdf2Sync } from 'node:crypto';

@@ -1,7 +1,8 @@
 /**
  * The instant crawl API through `app.inject()` on a real service (store, worker pool): request,
  * statuses, cancel, histories, run states, validation, authentication and the generic HTTP rules
- * of decisions.md ("Tenancy and authentication", "Run states and transitions", "Responses").
+ * of docs/reference/conventions.md (Requests, Authentication, Failure body, Status codes) and
+ * docs/reference/run-states.md (States, Transitions, Cancel).
  */
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';

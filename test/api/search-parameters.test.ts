@@ -1,7 +1,7 @@
 /**
- * Query parameters of the site search API (decisions.md "Site search"): raw-URL parsing with
- * legacy input encodings, defaults, sort_by, doctype, drill-down, number ranges, callback names,
- * collected errors and JSONP bodies.
+ * Query parameters of the site search API (docs/reference/site-search.md, Common parameters, JSONP
+ * and Search): raw-URL parsing with legacy input encodings, defaults, sort_by, doctype, drill-down,
+ * number ranges, callback names, collected errors and JSONP bodies.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,8 +1,9 @@
 /**
- * Tenant isolation (decisions.md "Tenancy and authentication", "Responses", "Artifacts"): a table of
- * requests over every documented endpoint proves that the key, path or ids of one tenant never
- * read, change or download anything of another, and that signed download URLs cannot be reused
- * for another file, request or tenant, nor after 30 s.
+ * Tenant isolation (docs/reference/conventions.md, Authentication and Status codes;
+ * docs/reference/downloads.md, Instant crawl downloads): a table of requests over every documented
+ * endpoint proves that the key, path or ids of one tenant never read, change or download anything
+ * of another, and that signed download URLs cannot be reused for another file, request or tenant,
+ * nor after 30 s.
  *
  * Tenants: A is the demo tenant (contract 1, service group 1); B is another contract; C is another
  * service group of B's contract (isolation is per service group, not only per contract). A and B

@@ -1,7 +1,7 @@
 /**
- * Folder of a crawled URL inside crawl_objects.tar.gz (interface.md "Crawl artifact bundle"):
+ * Folder of a crawled URL inside crawl_objects.tar.gz (docs/reference/artifacts.md, Folder rules):
  * `<scheme>/<host>/<path>-/<encoded_query_fragment>-/`, the query and fragment encoded like
- * encodeURIComponent, and no entry able to escape the archive root (decisions.md "Artifacts").
+ * encodeURIComponent, and no entry able to escape the archive root.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

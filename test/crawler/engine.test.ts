@@ -1,7 +1,7 @@
 /**
  * The crawl engine end to end through executeCrawl: a real undici fetcher against the trap server
  * (test/support/trap-server.ts), artifacts read back from disk. Each test checks one rule of
- * decisions.md ("Crawl settings", "Fetch rules", "Artifacts").
+ * docs/reference/crawl-settings.md, docs/reference/crawl-rules.md or docs/reference/artifacts.md.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
- * URL identity (decisions.md "Crawl settings", rows request_fingerprint and "URL identity"): scheme
- * and host lower-cased, default port removed, percent-encoding normalized, empty path `/`, query
- * parameters sorted (or dropped), fragment dropped unless keep_fragment is 1.
+ * URL identity (docs/reference/crawl-rules.md, URL identity; docs/reference/crawl-settings.md,
+ * request_fingerprint): scheme and host lower-cased, default port removed, percent-encoding
+ * normalized, empty path `/`, query parameters sorted (or dropped), fragment dropped unless
+ * keep_fragment is 1.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * Runs survive a restart of the service (decisions.md "Run states and transitions"): a run that
+ * Runs survive a restart of the service (docs/reference/run-states.md, Restarts): a run that
  * was running resumes from its stored frontier without fetching finished URLs again. Once with a
  * graceful stop of the in-process service, once with SIGKILL of a `kumo serve` child process.
  */

@@ -1,5 +1,5 @@
 /**
- * Readers of the crawl artifacts (decisions.md "Artifacts") for tests: the gzip CSV lists and the
+ * Readers of the crawl artifacts (docs/reference/artifacts.md) for tests: the gzip CSV lists and the
  * tar.gz bundle, read back with libraries independent of the code that wrote them.
  */
 import { createReadStream, readFileSync } from 'node:fs';

@@ -14,7 +14,7 @@ export const BLOG_HOST = 'https://blog.example.org';
 /** Appended to every body: a word of every document, which is significant for no query. */
 export const COMMON_WORD = 'sitewide';
 
-/** `<doc_path>` of interface.md under the finder base. */
+/** `<doc_path>` under the finder base (docs/reference/site-search.md, Site search API). */
 export function docPath(serviceId = 1, contractId = 1, servicegroupId = 1): string {
   return `${FINDER_BASE}/documents/${contractId}/${servicegroupId}/${serviceId}`;
 }
@@ -221,7 +221,8 @@ export function seedSearchIndex(
   }
 }
 
-// Answer shapes of interface.md "Site search API".
+// Answer shapes of the site search API (docs/reference/site-search.md, Search, Suggest, Related
+// keywords).
 
 export interface HighlightPartView {
   is_highlighted: boolean;

@@ -1,6 +1,7 @@
 /**
- * Timestamp formats of the contract: API `yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN`, CSV crawl_datetime
- * `...+NNNN`, and query datetimes `yyyy-MM-ddTHH:mm:ss+NN:NN` (decisions.md "Deployment shape").
+ * Timestamp formats (docs/reference/conventions.md, Timestamps and Query datetimes): API
+ * `yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN`, CSV crawl_datetime `...+NNNN`, and query datetimes
+ * `yyyy-MM-ddTHH:mm:ss+NN:NN`.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -114,7 +115,7 @@ describe('formatApiTimestamp / formatCsvTimestamp', () => {
     });
   }
 
-  test('API and CSV formats match the contract patterns', () => {
+  test('API and CSV formats match the documented patterns', () => {
     const now = Date.now() * 1000 + 321;
     assert.match(
       formatApiTimestamp(now, 'Asia/Tokyo'),

@@ -4,9 +4,10 @@ import { ApiError } from '../api-error.js';
 const DECIMAL_ID = /^[1-9]\d{0,15}$/;
 
 /**
- * Path ids are decimal integers (decisions.md): the schema's number coercion would also take
- * `0x2`, `2.0` or `1e3` as an id, so the raw text is checked first. Runs after the route's own
- * hooks (the key and token checks), so a caller without credentials still learns nothing.
+ * Path ids are decimal integers (docs/reference/README.md, Tenants and path parameters): the
+ * schema's number coercion would also take `0x2`, `2.0` or `1e3` as an id, so the raw text is
+ * checked first. Runs after the route's own hooks (the key and token checks), so a caller without
+ * credentials still learns nothing.
  */
 export async function checkDecimalPathIds(request: FastifyRequest): Promise<void> {
   const params = request.params as Record<string, string | undefined>;

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ngBody } from '../api-error.js';
 
-/** What a request answers while the service stops (decisions.md "Responses": the NG body). */
+/**
+ * What a request answers while the service stops: a 503 NG body (docs/reference/conventions.md,
+ * Failure body and Status codes).
+ */
 export const SHUTTING_DOWN_MESSAGE = 'the service is shutting down; retry later';
 /** Retry-After of those answers: about a restart, or the time a balancer needs to move elsewhere. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 30;

@@ -60,7 +60,7 @@ const DownloadSchema = {
   },
 };
 
-/** Instant crawl downloads (interface.md "Download endpoints", decisions.md "Artifacts"). */
+/** Instant crawl downloads (docs/reference/downloads.md, Instant crawl downloads). */
 export const downloadRoutes: FastifyPluginAsyncTypebox<DownloadRoutesOptions> = async (app, options) => {
   const { service, artifacts, signer, clock } = options;
   const authenticate = createTenantAuth(options.apiKeys);

@@ -66,8 +66,9 @@ const componentOf = (problem: string | undefined): ComponentView =>
   problem === undefined ? { status: 'OK' } : { status: 'NG', message: problem };
 
 /**
- * GET {finder_base}/health_check (decisions.md "Site search"): 200 OK, or 503 NG when the store,
- * the artifact folder or the scheduler fails. Public, so it names no path, version or tenant.
+ * GET {finder_base}/health_check (docs/reference/site-search.md, Health check): 200 OK, or 503 NG
+ * when the store, the artifact folder or the scheduler fails. Public, so it names no path, version
+ * or tenant.
  */
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, options) => {
   options.methods.record(`${options.basePath}/health_check`, 'GET');

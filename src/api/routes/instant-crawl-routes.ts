@@ -33,7 +33,7 @@ const MAX_STATUS_IDS = 100;
 /** Retry-After of a request refused for too many active crawls: about the time a small crawl takes. */
 export const ACTIVE_RUN_RETRY_AFTER_SECONDS = 30;
 
-/** The instant crawl API of interface.md: request, statuses, cancel, histories. */
+/** The instant crawl API (docs/reference/instant-crawl.md): request, statuses, cancel, histories. */
 export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOptions> = async (
   app,
   options,

@@ -28,7 +28,10 @@ interface SettingParams {
   service_setting_id: number;
 }
 
-/** The scheduled crawler API of interface.md: histories, settings, schedule. No key, as in the PoC. */
+/**
+ * The scheduled crawler API (docs/reference/scheduled-crawler.md, Scheduled crawler API): histories,
+ * settings, schedule. It needs no API key (docs/reference/conventions.md, Authentication).
+ */
 export const scheduledCrawlerRoutes: FastifyPluginAsyncTypebox<ScheduledCrawlerRoutesOptions> = async (
   app,
   options,

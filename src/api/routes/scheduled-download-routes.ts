@@ -41,7 +41,10 @@ const DownloadSchema = {
   },
 };
 
-/** Scheduled run downloads (interface.md "Download endpoints"): served directly, no redirect. */
+/**
+ * Scheduled run downloads (docs/reference/downloads.md, Scheduled run downloads): served directly,
+ * no redirect.
+ */
 export const scheduledDownloadRoutes: FastifyPluginAsyncTypebox<ScheduledDownloadRoutesOptions> = async (
   app,
   options,

@@ -53,7 +53,7 @@ interface DocPathParams {
   service_id: number;
 }
 
-/** The site search API of interface.md: search, suggest, related_keywords, and click. */
+/** The site search API (docs/reference/site-search.md): search, suggest, related_keywords, and click. */
 export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions> = async (app, options) => {
   const { services } = options;
   for (const endpoint of ['search', 'suggest', 'related_keywords', 'click']) {
@@ -148,7 +148,7 @@ function openService(
   }
 }
 
-/** JSON, or JSONP when a callback was given (decisions.md "Site search"). */
+/** JSON, or JSONP when a callback was given (docs/reference/site-search.md, JSONP). */
 function answer(reply: FastifyReply, body: object, callback: string | undefined) {
   if (callback === undefined) return body;
   return reply

@@ -24,7 +24,7 @@ export const ScheduledHistorySchema = Type.Object({
 
 export const SettingHistoriesSchema = {
   summary: 'Latest 5 runs of a crawl service setting in a time range (newest first)',
-  description: 'No API key (as in the PoC). Both from_datetime and to_datetime are required.',
+  description: 'Needs no API key. Both from_datetime and to_datetime are required.',
   tags: ['scheduled crawler'],
   params: SettingParams,
   querystring: Type.Object(

@@ -1,7 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
 
-/** Path of every site search endpoint (interface.md `<doc_path>`). */
+/** Path of every site search endpoint, `<doc_path>` (docs/reference/site-search.md, Site search API). */
 export const SearchServiceParams = Type.Object({
   contract_id: IdParam('contract id'),
   servicegroup_id: IdParam('service group id'),

@@ -1,6 +1,6 @@
 /**
- * JSONP answers of the site search API (decisions.md "Site search"): `callback(<json>)` served as
- * JavaScript with `X-Content-Type-Options: nosniff`.
+ * JSONP answers of the site search API (docs/reference/site-search.md, JSONP): `callback(<json>)`
+ * served as JavaScript with `X-Content-Type-Options: nosniff`.
  */
 
 export const JSONP_CONTENT_TYPE = 'application/javascript; charset=utf-8';

@@ -2,8 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../api-error.js';
 
 /**
- * A search service may list the origins whose pages call it (decisions.md "Tenancy and
- * authentication"). The caller's origin is the Origin header, else the origin of the Referer
+ * A search service may list the origins whose pages call it (docs/reference/site-search.md,
+ * Origins). The caller's origin is the Origin header, else the origin of the Referer
  * (a JSONP script tag sends only a Referer). With a list, another origin is refused with 403 and
  * a listed one gets CORS access. A request without either header is served as JSON when it is
  * not a browser's cross-site request (a server, curl), but a JSONP call must name a listed

@@ -1,7 +1,8 @@
 /**
- * Query strings of the site search endpoints, read from the raw request URL: `input_encoding`
- * names the legacy encoding of the percent-encoded bytes (decisions.md "Site search"), so values
- * stay bytes until that parameter is known, which a parsed query object cannot offer.
+ * Query strings of the site search endpoints, read from the raw request URL: `input_encoding` names
+ * the legacy encoding of the percent-encoded bytes (docs/reference/site-search.md, Common
+ * parameters), so values stay bytes until that parameter is known, which a parsed query object
+ * cannot offer.
  */
 import { TextDecoder, TextEncoder } from 'node:util';
 

@@ -29,12 +29,11 @@ export function readDoctype(reader: QueryReader): DoctypeValue[] {
 }
 
 /**
- * `drilldown`. The contract says several drill-downs are separated by a tab, yet a drill-down path
- * is itself its labels joined by a tab (`path` of FacetDrillDownInfo), so a tab cannot mean both.
- * Resolved so a client can send back the `path` it received: one value is ONE path of tab-joined
- * labels; several paths come as repeated `drilldown` parameters, or separated by a newline (%0A)
- * in one value. Empty labels and empty paths are dropped, duplicates collapse, and the paths
- * combine with OR.
+ * `drilldown` (docs/reference/site-search.md, Search). A drill-down path is its labels joined by a
+ * tab (`path` of FacetDrillDownInfo), so a tab cannot also separate paths: one value is ONE path of
+ * tab-joined labels, and a client can send back the `path` it received; several paths come as
+ * repeated `drilldown` parameters, or separated by a newline (%0A) in one value. Empty labels and
+ * empty paths are dropped, duplicates collapse, and the paths combine with OR.
  */
 export function readDrilldown(reader: QueryReader): string[] {
   const paths: string[] = [];

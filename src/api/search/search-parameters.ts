@@ -8,9 +8,10 @@ export type { SortField, SortKey } from './sort-by.js';
 export type { DoctypeValue } from './search-filters.js';
 
 /**
- * The query parameters of the site search endpoints (interface.md "Site search API",
- * decisions.md "Site search"), read from the raw request URL because `input_encoding` applies to
- * the percent-encoded bytes. Each parser throws ApiError('invalid_input') listing every problem.
+ * The query parameters of the site search endpoints (docs/reference/site-search.md, Common
+ * parameters, Search, Suggest and Related keywords), read from the raw request URL because
+ * `input_encoding` applies to the percent-encoded bytes. Each parser throws
+ * ApiError('invalid_input') listing every problem.
  */
 
 /** Pages past this are refused, to bound the work of deep paging. */

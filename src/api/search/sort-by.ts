@@ -19,8 +19,8 @@ const DEFAULT_SORT: SortKey = { field: 'score', order: 'desc' };
 const QUOTE_LIMIT = 64;
 
 /**
- * `sort_by` (interface.md "Site search API"): entries separated by commas and/or given as repeated
- * parameters, each `field` or `field order` with the order `desc` when left out. Empty entries
+ * `sort_by` (docs/reference/site-search.md, Search): entries separated by commas and/or given as
+ * repeated parameters, each `field` or `field order` with the order `desc` when left out. Empty entries
  * (`score desc,`) are skipped; an unknown field or order, or a field given twice, is an error
  * naming the entry. Without any entry the sort is `score desc`.
  */

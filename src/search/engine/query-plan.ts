@@ -31,9 +31,9 @@ export interface QueryPlan {
 }
 
 /**
- * Plans a query of decisions.md's syntax: words ANDed, "phrase", -exclude, OR. A word made of
- * several runs (`node.js`, `e-mail`, `Python入門`) must match them adjacent, like a phrase.
- * Parts with no letters or digits drop out; a plan without required groups matches nothing.
+ * Plans a query (docs/reference/site-search.md, Query syntax): words ANDed, "phrase", -exclude, OR.
+ * A word made of several runs (`node.js`, `e-mail`, `Python入門`) must match them adjacent, like a
+ * phrase. Parts with no letters or digits drop out; a plan without required groups matches nothing.
  */
 export function planQuery(query: string): QueryPlan {
   const required: Clause[][] = [];

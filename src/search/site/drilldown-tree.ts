@@ -1,6 +1,6 @@
 import type { DrilldownNode } from './facet-index.js';
 
-/** FacetDrillDownInfo of interface.md. */
+/** FacetDrillDownInfo (docs/reference/site-search.md, facet_drilldown_roots). */
 export interface FacetDrillDownInfo {
   depth: number;
   title: string;
@@ -11,7 +11,7 @@ export interface FacetDrillDownInfo {
   children?: FacetDrillDownInfo[];
 }
 
-/** FacetDrillDownRootInfo of interface.md. */
+/** FacetDrillDownRootInfo (docs/reference/site-search.md, facet_drilldown_roots). */
 export interface FacetDrillDownRootInfo {
   is_selected: boolean;
   is_opened: boolean;

@@ -39,7 +39,7 @@ const DEFAULT_DIRECTORY_LEVELS = 2;
 /**
  * The drill-down label paths of a URL (labels joined by a tab): one per matching rule, `$1`..`$9`
  * replaced by the rule's capture groups; without rules, the host and up to two directory levels
- * (decisions.md "Site search"): `https://example.com/docs/guide/intro.html` is
+ * (docs/reference/site-search.md, Search services): `https://example.com/docs/guide/intro.html` is
  * `example.com\tdocs\tguide`.
  */
 export function drilldownPathsOf(url: string, rules: FacetRules): string[] {

@@ -31,10 +31,10 @@ function titleRanks(snapshot: IndexSnapshot): Map<number, number> {
 }
 
 /**
- * A total order of hits for the sort keys (interface.md sort_by): each key in turn, then the
- * document id, so equal hits keep indexing order and pages never overlap or skip a hit.
- * Titles sort by their normalized text in code-point order (kana in gojūon order, full-width
- * and half-width alike); a document's click count comes from `clicksOf`.
+ * A total order of hits for the sort keys (`sort_by`, docs/reference/site-search.md, Search): each
+ * key in turn, then the document id, so equal hits keep indexing order and pages never overlap or
+ * skip a hit. Titles sort by their normalized text in code-point order (kana in gojūon order,
+ * full-width and half-width alike); a document's click count comes from `clicksOf`.
  */
 export function hitComparator(
   snapshot: IndexSnapshot,

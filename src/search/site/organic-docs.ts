@@ -2,7 +2,10 @@ import type { StoredDocument } from '../../store/sqlite/search-index-store.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
 import type { OrganicDoc } from './search-response.js';
 
-/** Code points of `start_text`: the first characters of the body (interface.md OrganicDoc). */
+/**
+ * Code points of `start_text`: the first characters of the body (docs/reference/site-search.md,
+ * organic).
+ */
 const START_TEXT_CHARS = 200;
 /** Code points of the shown description when the page has no meta description. */
 const DESCRIPTION_CHARS = 200;

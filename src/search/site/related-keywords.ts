@@ -2,7 +2,7 @@ import { analyzeText, normalizeText, WORD_MARK } from '../analyzer.js';
 import type { StoredDocument } from '../../store/sqlite/search-index-store.js';
 import { isJapanese, type Vocabulary } from './vocabulary.js';
 
-/** Related keywords returned at most (decisions.md). */
+/** Related keywords returned at most (docs/reference/site-search.md, Related keywords). */
 export const MAX_RELATED_KEYWORDS = 10;
 /** Characters of a document's body read for its words. */
 const BODY_SAMPLE_CHARS = 5000;
@@ -19,10 +19,10 @@ const STOP_WORDS = new Set(
 
 /**
  * Words significant in the documents matching a query compared with the whole index
- * (decisions.md "related_keywords"), starting with `prefix`, the query's own words left out.
- * A word's score is its share of the matching documents times the log of how much more often it
- * occurs there than in the index at large (the pointwise KL divergence used by significant-terms
- * aggregations), so words that merely occur everywhere score nothing.
+ * (docs/reference/site-search.md, Related keywords), starting with `prefix`, the query's own words
+ * left out. A word's score is its share of the matching documents times the log of how much more
+ * often it occurs there than in the index at large (the pointwise KL divergence used by
+ * significant-terms aggregations), so words that merely occur everywhere score nothing.
  */
 export function relatedKeywords(
   query: string,

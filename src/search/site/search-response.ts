@@ -3,7 +3,7 @@ import type { Doctype } from '../indexed-document.js';
 import type { FacetDrillDownRootInfo } from './drilldown-tree.js';
 import type { SortKey } from './hit-order.js';
 
-/** What a site search asks for, parsed and validated (interface.md search parameters). */
+/** What a site search asks for, parsed and validated (docs/reference/site-search.md, Search). */
 export interface SiteSearchRequest {
   q: string;
   pageNumber: number;
@@ -17,7 +17,7 @@ export interface SiteSearchRequest {
   doctype: readonly (Doctype | 'all')[];
 }
 
-/** HighlightInfo of interface.md. */
+/** HighlightInfo (docs/reference/site-search.md, organic). */
 export interface HighlightInfo {
   url_parts: HighlightPart[];
   title_parts: HighlightPart[];
@@ -25,7 +25,7 @@ export interface HighlightInfo {
   document_text_parts: HighlightPart[];
 }
 
-/** OrganicDoc of interface.md. */
+/** OrganicDoc (docs/reference/site-search.md, organic). */
 export interface OrganicDoc {
   ranking: number;
   url: string;
@@ -39,7 +39,10 @@ export interface OrganicDoc {
   doctype: Doctype;
 }
 
-/** SearchResponse of interface.md without the parameter echo, which the API layer writes. */
+/**
+ * The search answer (docs/reference/site-search.md, Search) without `parameter`, which the API
+ * layer writes.
+ */
 export interface SiteSearchResult {
   organic: { hits: number; range_min: number; range_max: number; docs: OrganicDoc[] };
   category: { items: string[]; selected: string[] };

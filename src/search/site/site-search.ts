@@ -23,7 +23,7 @@ const FEW_HITS = 3;
 const RELATED_SAMPLE = 50;
 
 /**
- * The site search of one search service (interface.md site search API): search with filters,
+ * The site search of one search service (docs/reference/site-search.md): search with filters,
  * facets, sorting, paging, highlights and did-you-mean; suggest; related keywords; clicks.
  */
 export class SiteSearch {

@@ -13,10 +13,11 @@ const MIN_CORRECTED_LENGTH = 4;
 const MORE_FREQUENT_FACTOR = 10;
 
 /**
- * The did-you-mean phrase (decisions.md: spellcheck.main_phrase): the query with its unknown or
- * rare words replaced by the most frequent index word within a small edit distance (Latin words
- * of 4+ letters), or a katakana word with its long-vowel mark added or dropped (コンピュータ /
- * コンピューター), when that query finds more documents. The empty string otherwise.
+ * The did-you-mean phrase `spellcheck.main_phrase` (docs/reference/site-search.md, spellcheck): the
+ * query with its unknown or rare words replaced by the most frequent index word within a small edit
+ * distance (Latin words of 4+ letters), or a katakana word with its long-vowel mark added or
+ * dropped (コンピュータ / コンピューター), when that query finds more documents. The empty string
+ * otherwise.
  */
 export function didYouMean(
   query: string,

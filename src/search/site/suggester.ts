@@ -2,7 +2,7 @@ import { normalizeText } from '../analyzer.js';
 import type { IndexSnapshot } from '../search-index-types.js';
 import { isJapanese, type Vocabulary } from './vocabulary.js';
 
-/** One completion: interface.md SuggestResponse `{word, point}`. */
+/** One completion `{word, point}` of the suggest answer (docs/reference/site-search.md, Suggest). */
 export interface Suggestion {
   word: string;
   point: number;
@@ -27,9 +27,9 @@ const MAX_LOGGED_QUERIES = 100_000;
 const MANY_LOGGED_QUERIES = 1000;
 
 /**
- * Completions of what a visitor is typing (decisions.md "suggest"): past successful queries,
- * weighted by how often they were asked, rank first (points 0.5..1); words of the index and
- * two-word phrases of titles follow (points 0..0.5 by how many documents hold them). Entries
+ * Completions of what a visitor is typing (docs/reference/site-search.md, Suggest): past successful
+ * queries, weighted by how often they were asked, rank first (points 0.5..1); words of the index
+ * and two-word phrases of titles follow (points 0..0.5 by how many documents hold them). Entries
  * live in one array sorted by their normalized text, so a prefix is a binary search and a scan.
  */
 export class Suggester {

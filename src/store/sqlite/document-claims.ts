@@ -12,7 +12,7 @@ export interface IndexedLocation {
 /**
  * The claims of an index file: which feeds (a scheduled setting, an instant run, a bundle; see
  * src/search/feed-keys.ts) put or found each document. A scheduled run removes a document it did
- * not reach only when no other feed claims it (docs/architecture.md, Scheduled crawls). Every
+ * not reach only when no other feed claims it (docs/api.md, Search feeding). Every
  * method runs inside the caller's write transaction.
  */
 export class DocumentClaims {

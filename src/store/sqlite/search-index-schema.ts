@@ -28,7 +28,7 @@ const STAGING_SCHEMA = `
 `;
 
 /**
- * Format 5 records which feeds claim each document (docs/architecture.md, Scheduled crawls): a
+ * Format 5 records which feeds claim each document (docs/api.md, Search feeding): a
  * scheduled run removes only documents its own setting claims. A staged run's claims wait in
  * `staged_claims` until the run is applied. Removing a document removes its claims (the trigger:
  * document ids can be reused, a claim must never pass to a later document).

@@ -53,7 +53,7 @@ export interface QueryLogEntry {
 export class SearchIndexStore {
   private readonly db: Database.Database;
   private readonly statements;
-  /** Which feeds claim which documents (docs/architecture.md, Scheduled crawls). */
+  /** Which feeds claim which documents (docs/api.md, Search feeding). */
   readonly claims: DocumentClaims;
 
   constructor(
