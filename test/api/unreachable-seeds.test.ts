@@ -1,6 +1,6 @@
 /**
- * A site that cannot be reached is not a successful empty crawl (docs/api.md, Seeds that could not be fetched): on a
- * real service, a run none of whose seeds got an answer ends 2040 with a message naming the first
+ * A site that cannot be reached is not a successful empty crawl (docs/reference/crawl-rules.md,
+ * Seeds that cannot be fetched): on a real service, a run none of whose seeds got an answer ends 2040 with a message naming the first
  * seed and why; a run with some seeds failing ends 2030, its URL list has their rows, their
  * meta.json says why, and the history message lists them. The same message reaches the scheduled
  * histories and the crawl.finished webhook, and a scheduled run ending 2040 leaves its search
