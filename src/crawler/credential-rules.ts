@@ -4,7 +4,8 @@ import { SeedSites } from './seed-sites.js';
 /**
  * Where a run's Basic credentials go (docs/reference/crawl-rules.md, Credentials): to URLs
  * matching url_pattern, else only to the hosts of the seed URLs on the seed's port (SeedSites: a
- * subdomain or another port is another host), never elsewhere. The same rule serves the crawler's
+ * subdomain or another port is another host), never in clear text to a site whose seeds are
+ * https, never elsewhere. The same rule serves the crawler's
  * fetches and the requests a rendered page makes.
  */
 export class CredentialRules {
@@ -22,7 +23,7 @@ export class CredentialRules {
   authorizationFor(url: URL): string | undefined {
     if (this.header === undefined) return undefined;
     const pattern = this.settings.authorization?.urlPattern;
-    const applies = pattern ? pattern.test(url.href) : this.seedSites.hasHost(url);
+    const applies = pattern ? pattern.test(url.href) : this.seedSites.takesCredentials(url);
     return applies ? this.header : undefined;
   }
 }

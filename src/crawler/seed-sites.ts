@@ -6,26 +6,43 @@
  * server on the same machine).
  */
 export class SeedSites {
-  private readonly sites: readonly { hostname: string; suffix: string; port: string }[];
+  private readonly sites: readonly {
+    hostname: string;
+    suffix: string;
+    port: string;
+    /** A seed of this site is plain http: the site is not known to want https only. */
+    plainHttp: boolean;
+  }[];
 
   constructor(seedUrls: readonly string[]) {
-    const seen = new Set<string>();
-    const sites = [];
+    const byKey = new Map<string, { hostname: string; suffix: string; port: string; plainHttp: boolean }>();
     for (const raw of seedUrls) {
       const url = new URL(raw);
       const port = sitePortOf(url);
       const key = `${url.hostname} ${port}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      sites.push({ hostname: url.hostname, suffix: `.${url.hostname}`, port });
+      const site = byKey.get(key) ?? {
+        hostname: url.hostname,
+        suffix: `.${url.hostname}`,
+        port,
+        plainHttp: false,
+      };
+      site.plainHttp ||= url.protocol === 'http:';
+      byKey.set(key, site);
     }
-    this.sites = sites;
+    this.sites = [...byKey.values()];
   }
 
-  /** The URL is on a seed's host and port (credentials go only there). */
-  hasHost(url: URL): boolean {
+  /**
+   * The URL is on a seed's host and port, and not plain http where the seeds of that site are
+   * all https: credentials go only there, so a link to the http address of an https site never
+   * sends them in clear text.
+   */
+  takesCredentials(url: URL): boolean {
     const port = sitePortOf(url);
-    return this.sites.some((site) => site.port === port && url.hostname === site.hostname);
+    return this.sites.some(
+      (site) =>
+        site.port === port && url.hostname === site.hostname && (url.protocol === 'https:' || site.plainHttp),
+    );
   }
 
   /** The URL is on a seed's host or one of its subdomains, on that seed's port (the crawl scope). */

@@ -80,7 +80,7 @@ test('allow patterns replace the site rule: any port they match is in scope', ()
   assert.equal(patterned.check(new URL('https://www.example.com:8443/a')), undefined);
 });
 
-test('credentials go to the seed host on its port, on http and https alike, never to another port or a subdomain', () => {
+test('credentials go to the seed host on its port, never to plain http of an https seed, another port or a subdomain', () => {
   const rules = (seed: string) =>
     new CredentialRules(
       resolveCrawlSettings({ seed_urls: [seed], authorizations: [{ user: 'kumo', password: 's3cret' }] }),
@@ -90,7 +90,9 @@ test('credentials go to the seed host on its port, on http and https alike, neve
     ['http://127.0.0.1:8001/', 'http://127.0.0.1:8001/a', basic],
     ['http://127.0.0.1:8001/', 'http://127.0.0.1:18084/a', undefined],
     ['http://127.0.0.1:8001/', 'http://127.0.0.1/a', undefined],
-    ['https://www.example.com/', 'http://www.example.com/a', basic],
+    ['https://www.example.com/', 'http://www.example.com/a', undefined],
+    ['http://www.example.com/', 'https://www.example.com/a', basic],
+    ['https://www.example.com/', 'https://www.example.com/a', basic],
     ['http://www.example.com:443/', 'https://www.example.com/a', basic],
     ['https://www.example.com/', 'https://www.example.com:8443/a', undefined],
     ['https://www.example.com/', 'https://docs.www.example.com/a', undefined],
