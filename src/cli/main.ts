@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { debugRequested } from '../config/config.js';
 import { endQuietlyWhenOutputCloses } from './closed-output.js';
 import { CommandHost } from './command-host.js';
 import { buildProgram } from './kumo-program.js';
@@ -8,16 +9,9 @@ const host = new CommandHost();
 const program = buildProgram(host);
 endQuietlyWhenOutputCloses(() => host.running?.name() === 'serve');
 
-/**
- * KUMO_DEBUG is read here rather than with the settings: it must work when loading the settings
- * is what failed.
- */
+/** Stack traces with errors: `--verbose` anywhere on the line, or KUMO_DEBUG. */
 function verbose(): boolean {
-  const debug = process.env.KUMO_DEBUG;
-  return (
-    program.opts<{ verbose?: boolean }>().verbose === true ||
-    (debug !== undefined && !['', '0', 'false'].includes(debug))
-  );
+  return program.opts<{ verbose?: boolean }>().verbose === true || debugRequested();
 }
 
 program.parseAsync(process.argv.slice(2), { from: 'user' }).then(

@@ -367,6 +367,15 @@ export function describeSettings(): { env: string; doc: string; fallback: string
 }
 
 /**
+ * KUMO_DEBUG (stack traces with CLI errors), read on its own: it must work when loading the rest
+ * of the configuration is what failed. Any value but empty, 0 or false turns it on.
+ */
+export function debugRequested(env: NodeJS.ProcessEnv = process.env): boolean {
+  const debug = env.KUMO_DEBUG;
+  return debug !== undefined && !['', '0', 'false'].includes(debug);
+}
+
+/**
  * Builds the configuration: defaults, then the JSON file named by KUMO_CONFIG_FILE (keys are the
  * environment variable names), then the environment, which wins.
  */
