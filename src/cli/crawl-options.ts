@@ -170,12 +170,7 @@ function cliName(field: string): string {
   if (deny) return `--deny #${Number(deny[1]) + 1}`;
   const seed = /^crawl\.seed_urls\[(\d+)\]$/.exec(field);
   if (seed) return `URL #${Number(seed[1]) + 1}`;
-  const names: Record<string, string> = {
-    'crawl.allow_urls_patterns': '--allow',
-    'crawl.deny_urls_patterns': '--deny',
-    'crawl.user_agent': '--user-agent',
-  };
-  return names[field] ?? field;
+  return field.startsWith('crawl.') ? optionsOfField(field.slice('crawl.'.length)) : field;
 }
 
 /** The seeds and options of a setting as `kumo crawl` arguments (the inverse of crawlSettingOf). */

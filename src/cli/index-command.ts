@@ -11,6 +11,7 @@ import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../service/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
+import type { SearchServiceRecord } from '../store/service-store.js';
 import { searchServiceOfServe } from './data-dir-check.js';
 import type { CommandHost } from './command-host.js';
 import { UsageError } from './usage-error.js';
@@ -55,8 +56,8 @@ export async function indexCommand(
   config: KumoConfig,
 ): Promise<number> {
   const serviceId = serviceIdOption(values.service);
-  searchServiceOfServe(config, serviceId);
-  const bundle = bundleToIndex(config, serviceId, values.run, positionals);
+  const { service } = searchServiceOfServe(config, serviceId);
+  const bundle = bundleToIndex(config, service, values.run, positionals);
   // The pages are claimed for this bundle or run: no scheduled run removes them (docs/api.md, Search feeding).
   const feed = values.run !== undefined ? instantRunFeed(Number(values.run)) : bundleFeed(positionals[0]!);
   ensureDataDir(config.dataDir);
@@ -78,7 +79,7 @@ export async function indexCommand(
     if (!(error instanceof BundleReadError)) throw error;
     await indexer.finish();
     const pages = indexer.totals.added + indexer.totals.updated + indexer.totals.unchanged;
-    throw new UsageError(`kumo index: ${error.message} (the ${pages} pages read before it are indexed)`);
+    throw new UsageError(`${error.message} (the ${pages} pages read before it are indexed)`);
   } finally {
     index.close();
   }
@@ -94,22 +95,21 @@ export async function indexCommand(
 /** The bundle file named by the arguments: a file, a folder holding one, or a run's artifact. */
 function bundleToIndex(
   config: KumoConfig,
-  serviceId: number,
+  service: SearchServiceRecord,
   run: string | undefined,
   positionals: string[],
 ): string {
   if (run !== undefined) {
-    if (positionals.length > 0)
-      throw new UsageError('kumo index: give either --run ID or a bundle, not both');
-    return runBundle(config, serviceId, run);
+    if (positionals.length > 0) throw new UsageError('give either --run ID or a bundle, not both');
+    return runBundle(config, service, run);
   }
   if (positionals.length !== 1)
-    throw new UsageError('kumo index: give one crawl_objects.tar.gz, a folder, or --run ID', true);
+    throw new UsageError('give one crawl_objects.tar.gz, a folder, or --run ID', true);
   const given = positionals[0]!;
-  if (!existsSync(given)) throw new UsageError(`kumo index: no such file: ${given}`);
+  if (!existsSync(given)) throw new UsageError(`no such file: ${given}`);
   if (!statSync(given).isDirectory()) return given;
   const inside = path.join(given, ArtifactFile.objects);
-  if (!existsSync(inside)) throw new UsageError(`kumo index: ${given} holds no ${ArtifactFile.objects}`);
+  if (!existsSync(inside)) throw new UsageError(`${given} holds no ${ArtifactFile.objects}`);
   return inside;
 }
 
@@ -117,17 +117,14 @@ function bundleToIndex(
  * The bundle of a finished instant run (by its instant_crawl_request_id) of the search service's
  * own tenant: another tenant's crawl never reaches this tenant's search.
  */
-function runBundle(config: KumoConfig, serviceId: number, raw: string): string {
+function runBundle(config: KumoConfig, service: SearchServiceRecord, raw: string): string {
   if (!/^[1-9]\d{0,15}$/.test(raw))
     throw new UsageError(`--run: expected a positive whole number, got "${raw}"`);
   const paths = dataPaths(config.dataDir);
-  if (!existsSync(paths.database)) throw new UsageError(`no service data in ${paths.root}`);
   const store = openSqliteServiceStore(paths.database, {
     secretKey: loadSecretKey(config.secretKey, paths.secretKey),
   });
   try {
-    const service = store.searchServices.get(serviceId);
-    if (service === undefined) throw new UsageError(`--service: no search service ${serviceId}`);
     const record = store.runs.getByRequest(service, Number(raw));
     if (record === undefined) {
       throw new UsageError(

@@ -51,7 +51,7 @@ export async function searchCommand(
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new UsageError(`--limit: expected a whole number from 1 to 100, got "${values.limit}"`);
   }
-  if (positionals.length === 0) throw new UsageError('kumo search: give a query', true);
+  if (positionals.length === 0) throw new UsageError('give a query', true);
   const file = searchIndexFile(config.dataDir, serviceId);
   if (!existsSync(file))
     throw new UsageError(`search service ${serviceId} has no index yet: run kumo index first`);
