@@ -12,6 +12,10 @@ export const CHROMIUM_INSTALL_HINT =
 /**
  * Flags for a headless server whose only network is the crawl target: nothing in the background
  * (component updates, sync, metrics, first-run pages) may call home, and no GPU is assumed.
+ * Nothing may leave beside the request interceptor and the run's egress gate (egress-gate.ts):
+ * WebRTC gets no UDP (its TCP goes through the gate like every proxied connection), QUIC is off
+ * (HTTP/3 and WebTransport would not go through a proxy), and no host name is resolved ahead
+ * (DNS prefetch). See docs/security.md, Rendered pages.
  * Playwright adds its own defaults, including a fresh temporary profile per launch.
  */
 export const CHROMIUM_ARGS = [
@@ -29,6 +33,9 @@ export const CHROMIUM_ARGS = [
   '--disable-gpu',
   '--mute-audio',
   '--hide-scrollbars',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--disable-quic',
+  '--dns-prefetch-disable',
 ];
 
 export interface BrowserAvailability {
