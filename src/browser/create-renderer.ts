@@ -1,6 +1,7 @@
 import type { KumoConfig } from '../config/config.js';
 import type { AddressPolicy } from '../net/address-policy.js';
 import { BrowserPool, type BrowserPoolEvents } from './browser-pool.js';
+import { decideSandbox, localSandboxHost, type SandboxDecision } from './chromium-launch.js';
 import { ChromiumRenderer } from './page-renderer.js';
 
 /** A browser nobody used for this long is closed; the next rendered page starts a new one. */
@@ -9,6 +10,8 @@ const BROWSER_IDLE_CLOSE_MS = 60_000;
 export interface RendererHandle {
   renderer: ChromiumRenderer;
   pool: BrowserPool;
+  /** Whether pages render inside Chromium's sandbox, and why; the service logs it at start. */
+  sandbox: SandboxDecision;
 }
 
 /** The process's renderer as configured (KUMO_CHROMIUM_PATH, KUMO_BROWSER_*). Starts nothing yet. */
@@ -17,10 +20,11 @@ export function createRenderer(
   addresses: AddressPolicy,
   events: BrowserPoolEvents = {},
 ): RendererHandle {
+  const sandbox = decideSandbox(config.browserSandbox, localSandboxHost(config.chromiumPath));
   const pool = new BrowserPool(
     {
       executablePath: config.chromiumPath,
-      sandbox: sandboxOf(config.browserSandbox),
+      sandbox: sandbox.enabled,
       pages: config.browserPages,
       idleCloseMs: BROWSER_IDLE_CLOSE_MS,
     },
@@ -30,11 +34,5 @@ export function createRenderer(
     idleWaitMs: config.browserIdleWaitSeconds * 1000,
     pageTimeoutMs: config.browserPageTimeoutSeconds * 1000,
   });
-  return { renderer, pool };
-}
-
-/** auto: the sandbox, unless the process runs as root, where Chromium refuses to start with it. */
-function sandboxOf(setting: KumoConfig['browserSandbox']): boolean {
-  if (setting === 'auto') return process.getuid?.() !== 0;
-  return setting === 'on';
+  return { renderer, pool, sandbox };
 }

@@ -35,3 +35,16 @@ export const SERIALIZE_DOM = `(() => {
   const html = doctype + (document.documentElement ? document.documentElement.outerHTML : '');
   return { html, location: location.href };
 })()`;
+
+/**
+ * Run in every frame before the page's own scripts (an init script of the run's context): takes
+ * WebRTC away, whose STUN and TURN connections would leave the browser beside the request
+ * interceptor. Chromium is also started with UDP for WebRTC off and the run's TCP tunnels go
+ * through the egress gate (egress-gate.ts); this is the layer that leaves a page nothing to try.
+ * Workers have no RTCPeerConnection. See docs/security.md, Rendered pages.
+ */
+export const DISABLE_WEBRTC = `(() => {
+  for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCIceTransport', 'RTCDataChannel']) {
+    try { delete globalThis[name]; } catch {}
+  }
+})()`;

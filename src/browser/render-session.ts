@@ -1,7 +1,9 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import type { AddressPolicy } from '../net/address-policy.js';
 import type { BrowserPool } from './browser-pool.js';
+import { EgressGate } from './egress-gate.js';
 import { HostVerdicts } from './host-verdicts.js';
+import { DISABLE_WEBRTC } from './in-page-scripts.js';
 import { RenderTab } from './render-tab.js';
 import { SubrequestFetcher } from './subrequest-fetcher.js';
 import {
@@ -32,11 +34,13 @@ export class ChromiumRenderSession implements RenderSession {
   /** Sub-requests over guarded connections; none when the policy allows every address. */
   private readonly subrequests: SubrequestFetcher | undefined;
   private readonly tabsByPage = new WeakMap<Page, RenderTab>();
+  /** The proxy of the run's context, started with it; none when the policy allows every address. */
+  private gate: Promise<EgressGate> | undefined;
 
   constructor(
     private readonly pool: BrowserPool,
     private readonly options: SessionOptions,
-    addresses: AddressPolicy,
+    private readonly addresses: AddressPolicy,
     private readonly timing: RenderTiming,
   ) {
     this.verdicts = new HostVerdicts(addresses);
@@ -73,6 +77,7 @@ export class ChromiumRenderSession implements RenderSession {
     this.context = undefined;
     await context?.close().catch(() => undefined);
     await this.subrequests?.close().catch(() => undefined);
+    await (await this.gate?.catch(() => undefined))?.close();
     this.pool.sessionClosed();
   }
 
@@ -157,7 +162,15 @@ export class ChromiumRenderSession implements RenderSession {
 
   private async newContext(): Promise<BrowserContext> {
     const { userAgent, language, viewport } = this.options;
+    // Whatever Chromium connects to beside the request interceptor (WebSockets, TURN over TCP,
+    // preconnects) goes through the gate, which opens only what the address policy allows.
+    if (!this.addresses.allowsEverything && !this.closed) {
+      this.gate ??= EgressGate.start(this.addresses, this.timing.pageTimeoutMs);
+    }
+    const gate = await this.gate;
+    if (this.closed) throw new RenderFailure('run stopped');
     const context = await this.pool.newContext({
+      ...(gate !== undefined && { proxy: { server: gate.proxyServer } }),
       viewport,
       deviceScaleFactor: 1,
       userAgent,
@@ -165,6 +178,7 @@ export class ChromiumRenderSession implements RenderSession {
       serviceWorkers: 'block',
       acceptDownloads: false,
     });
+    await context.addInitScript(DISABLE_WEBRTC);
     // Routed per context, not per page, so a popup a script opens is caught too: its requests
     // are refused (it belongs to no tab) and the popup itself is closed at once.
     await context.route('**/*', (route, request) => {

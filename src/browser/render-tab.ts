@@ -47,6 +47,8 @@ export class RenderTab {
     });
     // A killed browser closes its pages: the render ends now, not after its idle wait.
     page.on('close', () => this.onLoss?.('Target page, context or browser has been closed'));
+    // WebSockets of the page's frames and workers, which the route handler never sees.
+    page.on('websocket', (socket) => this.interceptor?.noteWebSocket(socket.url()));
   }
 
   /** A new tab in the run's context; its requests reach it through the session's route. */
@@ -152,6 +154,7 @@ export class RenderTab {
     }
     const screenshot = request.screenshot === 'none' ? undefined : await this.capture(request.screenshot);
     const { html, location } = await this.page.evaluate<{ html: string; location: string }>(SERIALIZE_DOM);
+    await interceptor.settled();
     return {
       dom: html,
       location,

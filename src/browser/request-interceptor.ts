@@ -32,6 +32,8 @@ export class RequestInterceptor {
   readonly scriptNavigations: string[] = [];
   readonly blockedRequests: string[] = [];
   private documentServed = false;
+  /** Verdicts on WebSockets still being judged; the render waits for them before reporting. */
+  private readonly pendingJudgements = new Set<Promise<void>>();
 
   constructor(
     private readonly document: InterceptedDocument,
@@ -47,6 +49,33 @@ export class RequestInterceptor {
     } catch {
       // The context was closed (timeout, stop) while the request waited: nothing left to answer.
     }
+  }
+
+  /**
+   * A WebSocket the page (a frame or a worker) opened. Chromium connects it itself, beside the
+   * route handler, through the run's egress gate (egress-gate.ts), which refuses what the policy
+   * refuses; here a refused one is listed like any other refused request.
+   */
+  noteWebSocket(url: string): void {
+    const judged = this.judgeWebSocket(url);
+    this.pendingJudgements.add(judged);
+    void judged.finally(() => this.pendingJudgements.delete(judged));
+  }
+
+  /** Resolves once every WebSocket noted so far has been judged. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pendingJudgements]);
+  }
+
+  private async judgeWebSocket(url: string): Promise<void> {
+    let hostname: string;
+    try {
+      hostname = new URL(url).hostname;
+    } catch {
+      return; // Chromium refuses a malformed URL before connecting
+    }
+    const reason = await this.verdicts.refusalOf(hostname).catch((error: unknown) => String(error));
+    if (reason !== undefined) this.blockedRequests.push(`${url}: ${reason}`);
   }
 
   private async decide(route: Route, request: Request): Promise<void> {

@@ -270,7 +270,7 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
   {
     key: 'browserSandbox',
     env: 'KUMO_BROWSER_SANDBOX',
-    doc: "Chromium's sandbox: auto (on unless running as root, where Chromium cannot use it), on, off",
+    doc: "Chromium's sandbox: auto (on wherever it can start: not as root, nor without user namespaces or a setuid helper), on, off",
     parse: oneOf(['auto', 'on', 'off'] as const),
     fallback: 'auto',
   },

@@ -150,6 +150,11 @@ export async function startService(
   if (browserStatus.available)
     app.log.info({ browser: browserStatus.version }, 'browser rendering available');
   else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
+  if (!browser.sandbox.enabled) {
+    app.log.warn(
+      `the browser renders pages without its sandbox: ${browser.sandbox.reason} (docs/security.md)`,
+    );
+  }
   const webhooks = new WebhookDispatcher({
     deliveries: store.deliveries,
     webhooks: store.webhooks,
