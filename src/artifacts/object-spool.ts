@@ -1,4 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { PRIVATE_FILE_MODE } from '../util/private-files.js';
 
 /**
  * An append-only file holding the bundle entries of a running crawl until the bundle is packed:
@@ -12,7 +13,7 @@ export class ObjectSpool {
   private size: number;
 
   constructor(readonly filePath: string) {
-    this.fd = openSync(filePath, 'a+');
+    this.fd = openSync(filePath, 'a+', PRIVATE_FILE_MODE);
     this.size = fstatSync(this.fd).size;
   }
 

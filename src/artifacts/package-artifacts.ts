@@ -8,6 +8,7 @@ import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type { RunDataStore, UrlRow } from '../store/run-data.js';
 import { formatCsvTimestamp } from '../util/timestamps.js';
 import { ArtifactFile, type ArtifactFileName } from '../domain/artifact-files.js';
+import { PRIVATE_FILE_MODE } from '../util/private-files.js';
 import { csvChunks } from './csv.js';
 import type { ObjectSpool } from './object-spool.js';
 import { END_OF_ARCHIVE } from './tar-entries.js';
@@ -70,8 +71,9 @@ export async function packageArtifacts(
     const target = path.join(folder, name);
     const temporary = `${target}.partial`;
     try {
-      if (compressed) await pipeline(source(), createWriteStream(temporary));
-      else await pipeline(source(), createGzip(), createWriteStream(temporary));
+      const file = createWriteStream(temporary, { mode: PRIVATE_FILE_MODE });
+      if (compressed) await pipeline(source(), file);
+      else await pipeline(source(), createGzip(), file);
       await rename(temporary, target);
       written.push({ name, bytes: (await stat(target)).size });
     } catch (error) {

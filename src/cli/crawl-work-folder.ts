@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 import { workFolderProgress } from '../worker/work-folder-progress.js';
 import { crawlArgumentsOf, optionsOfField, shellLine } from './crawl-options.js';
 import { UsageError } from './usage-error.js';
@@ -44,9 +45,14 @@ export async function prepareWorkFolder(
   }
   // Nothing to resume (or --fresh): whatever an earlier crawl left goes, so it cannot mix in.
   await rm(workFolder, { recursive: true, force: true });
-  await mkdir(workFolder, { recursive: true });
+  // --out and its work folder hold crawled pages: made private (docs/operations.md, Data directory),
+  // the folders above them keep the usual mode.
+  await mkdir(path.dirname(outFolder), { recursive: true });
+  await mkdir(workFolder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const record: CrawlRecord = { setting, command: commandLine(setting, outFolder) };
-  await writeFile(path.join(workFolder, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`);
+  await writeFile(path.join(workFolder, RECORD_FILE), `${JSON.stringify(record, null, 2)}\n`, {
+    mode: PRIVATE_FILE_MODE,
+  });
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_FOLDER_MODE, tightenTree } from '../util/private-files.js';
 import { StartupError } from './startup-error.js';
 
 /** Layout of the data directory. */
@@ -19,11 +20,18 @@ export function dataPaths(dataDir: string) {
   };
 }
 
+/**
+ * Creates the data directory's folders (mode 0700) and takes group and other access away from
+ * what an older version left there (docs/operations.md, Data directory).
+ */
 export function ensureDataDir(dataDir: string): ReturnType<typeof dataPaths> {
   const paths = dataPaths(dataDir);
+  // The folders above the data directory keep the usual mode; the data directory's own are private.
+  mkdirSync(path.dirname(paths.root), { recursive: true });
   for (const folder of [paths.root, paths.artifacts, paths.work, paths.search]) {
-    mkdirSync(folder, { recursive: true });
+    mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   }
+  tightenTree(paths.root);
   return paths;
 }
 

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ObjectSpool } from '../artifacts/object-spool.js';
+import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 import {
   ArtifactWriteError,
   type PackagedArtifact,
@@ -77,7 +78,7 @@ export async function executeCrawl(
   packagesOn: ReadonlySet<CrawlOutcome>,
   options: { pageOutcomes?: boolean } = {},
 ): Promise<CrawlExecution> {
-  await mkdir(workspace.workFolder, { recursive: true });
+  await mkdir(workspace.workFolder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const store = new SqliteRunDataStore(path.join(workspace.workFolder, RUN_STORE_FILE));
   const spool = new ObjectSpool(path.join(workspace.workFolder, 'objects.spool'));
   try {
@@ -87,7 +88,7 @@ export async function executeCrawl(
     let artifacts: PackagedArtifact[] = [];
     if (packagesOn.has(outcome)) {
       try {
-        await mkdir(workspace.artifactFolder, { recursive: true });
+        await mkdir(workspace.artifactFolder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
       } catch (error) {
         throw new ArtifactWriteError(`creating the artifact folder failed: ${storageReason(error)}`, {
           cause: error,

@@ -4,8 +4,9 @@
  * encodeURIComponent, and no entry able to escape the archive root.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { objectFolderOf } from '../../src/artifacts/folder-path.js';
+import { MAX_FOLDER_BYTES, objectFolderOf } from '../../src/artifacts/folder-path.js';
 
 describe('objectFolderOf', () => {
   const cases: { name: string; url: string; folder: string }[] = [
@@ -122,5 +123,72 @@ describe('objectFolderOf', () => {
     const url = new URL("https://example.com/p?a=b c&d=é!'()*#frag ment");
     const folder = objectFolderOf(url);
     assert.equal(folder, `https/example.com/p-/${encodeURIComponent(`${url.search}${url.hash}`)}-/`);
+  });
+
+  const escapes: { name: string; url: string; folder: string }[] = [
+    {
+      name: 'an inner segment ending in - gets {} (a page cannot open a folder inside another page folder)',
+      url: 'https://example.com/p-/-/source.html/x',
+      folder: 'https/example.com/p-{}/-{}/source.html/x-/-/',
+    },
+    {
+      name: 'an empty inner segment is written {}',
+      url: 'https://example.com//a',
+      folder: 'https/example.com/{}/a-/-/',
+    },
+    {
+      name: 'empty segment in the middle',
+      url: 'https://example.com/a//b/',
+      folder: 'https/example.com/a/{}/b/-/-/',
+    },
+    {
+      name: 'a last segment ending in - is left as it is',
+      url: 'https://example.com/a-',
+      folder: 'https/example.com/a--/-/',
+    },
+    {
+      name: 'an encoded dash is not a dash',
+      url: 'https://example.com/p%2D/x',
+      folder: 'https/example.com/p%2D/x-/-/',
+    },
+  ];
+  for (const { name, url, folder } of escapes) {
+    test(name, () => {
+      assert.equal(objectFolderOf(new URL(url)), folder);
+    });
+  }
+
+  test('a path segment over 200 bytes is cut to 200 bytes plus {hash}', () => {
+    const long = 'a'.repeat(300);
+    const folder = objectFolderOf(new URL(`https://example.com/${long}/x.html`));
+    const hash = createHash('sha256').update(long).digest('hex').slice(0, 16);
+    assert.equal(folder, `https/example.com/${'a'.repeat(200)}{${hash}}/x.html-/-/`);
+    const last = objectFolderOf(new URL(`https://example.com/${long}`));
+    assert.equal(last, `https/example.com/${'a'.repeat(200)}{${hash}}-/-/`);
+  });
+
+  test('a query over 200 bytes (encoded) is cut the same way', () => {
+    const url = new URL(`https://example.com/s?q=${'x'.repeat(250)}`);
+    const encoded = encodeURIComponent(url.search);
+    const hash = createHash('sha256').update(encoded).digest('hex').slice(0, 16);
+    assert.equal(objectFolderOf(url), `https/example.com/s-/${encoded.slice(0, 200)}{${hash}}-/`);
+  });
+
+  test('a segment of exactly 200 bytes is left whole', () => {
+    const name = 'b'.repeat(200);
+    assert.equal(objectFolderOf(new URL(`https://example.com/${name}`)), `https/example.com/${name}-/-/`);
+  });
+
+  test('a folder over the limit keeps the inner segments that fit and ends in {hash}-/-/', () => {
+    const url = new URL(`https://example.com/${'abc/'.repeat(400)}end.html?x=1`);
+    const folder = objectFolderOf(url);
+    const hash = createHash('sha256')
+      .update(`${url.pathname}${url.search}${url.hash}`)
+      .digest('hex')
+      .slice(0, 16);
+    assert.ok(folder.length <= MAX_FOLDER_BYTES, `${folder.length} bytes`);
+    assert.match(folder, /^https\/example\.com\/(abc\/)+\{[0-9a-f]{16}\}-\/-\/$/);
+    assert.ok(folder.endsWith(`/{${hash}}-/-/`), folder);
+    assert.ok(folder.length > MAX_FOLDER_BYTES - 4, 'as many segments as fit are kept');
   });
 });

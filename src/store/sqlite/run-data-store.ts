@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { preparePrivateDatabaseFile } from '../../util/private-files.js';
 import type {
   FrontierEntry,
   LinkRow,
@@ -84,6 +85,7 @@ export class SqliteRunDataStore implements RunDataStore {
   private readonly enqueueTransaction: (entries: readonly NewFrontierEntry[]) => number;
 
   constructor(filePath: string) {
+    preparePrivateDatabaseFile(filePath);
     this.db = new Database(filePath);
     // WAL without fsync per commit: a killed process loses nothing committed; only a power loss
     // could drop the last pages, which a resumed run fetches again.

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
 import { prepareIndexSchema } from './search-index-schema.js';
+import { preparePrivateDatabaseFile } from '../../util/private-files.js';
 
 /** The stored form of a document: its text (for display and highlighting) and where it is indexed. */
 export interface StoredDocument {
@@ -60,6 +61,7 @@ export class SearchIndexStore {
     readonly file: string,
     analyzerVersion: number,
   ) {
+    preparePrivateDatabaseFile(file);
     this.db = new Database(file);
     // Documents rows are a few KB: on 16 KB pages several share a page instead of one per 4 KB
     // page with the rest empty. Only takes effect while the file is new.

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { preparePrivateDatabaseFile } from '../../util/private-files.js';
 
 /**
  * Ordered schema migrations of the service database; the index + 1 is the `user_version` a
@@ -133,6 +134,7 @@ const MIGRATIONS: readonly string[] = [
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */
 export function openServiceDatabase(filePath: string): Database.Database {
+  preparePrivateDatabaseFile(filePath);
   const db = new Database(filePath);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
