@@ -177,6 +177,7 @@ export async function startService(
     limits: fetchLimitsOf(config),
     workRoot: paths.work,
     concurrency: config.workerConcurrency,
+    maxRunningPerContract: config.maxRunningPerContract > 0 ? config.maxRunningPerContract : undefined,
     defaultUserAgent: userAgent,
     timezone: config.timezone,
     renderer: browser.renderer,
