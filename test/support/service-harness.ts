@@ -41,6 +41,8 @@ export interface RunView {
   crawled_url_count: number;
   total_url_count: number;
   crawl_url_list_path?: string;
+  /** Why a pending run waits (status), or how a run ended (history). */
+  message?: string;
 }
 
 export interface TestService {
