@@ -148,3 +148,40 @@ describe('KUMO_MAX_RUNNING_PER_CONTRACT 0: no share per contract', () => {
     assert.equal(waiting.message, 'waiting: 2 of 2 run slots busy');
   });
 });
+
+describe('one run slot, one contract with two service groups', () => {
+  let kumo: TestService;
+  let site: LocalServer;
+
+  before(async () => {
+    kumo = await startTestService({ overrides: { workerConcurrency: 1, fetchTimeoutSeconds: 30 } });
+    site = await slowSite('127.0.0.1');
+  });
+
+  after(async () => {
+    await kumo?.close();
+    await site?.close();
+  });
+
+  test('the service groups take turns: the other group goes before the older run of the group just served', async () => {
+    const first = kumo.createTenant('a');
+    const second = kumo.createServiceGroup(first, 'a-2');
+    const first1 = await kumo.requestCrawl(longCrawl(site), first);
+    await kumo.waitForStatus(first1, running, { tenant: first });
+    const first2 = await kumo.requestCrawl(longCrawl(site), first);
+    const second1 = await kumo.requestCrawl(longCrawl(site), second);
+    const limited = 'waiting: this contract already has 1 run running (limit 1)';
+    assert.equal((await statusOf(kumo, first, first2)).message, limited);
+    assert.equal((await statusOf(kumo, second, second1)).message, limited);
+
+    await kumo.inject({
+      method: 'PUT',
+      url: `${first.crawlerPath}/statuses/requests/${first1}/cancel`,
+      headers: { 'x-mf-apikey': first.apiKey },
+    });
+    await kumo.waitForStatus(second1, running, { tenant: second });
+    const waiting = await statusOf(kumo, first, first2);
+    assert.equal(waiting.crawl_execution_status_dtype_id, PENDING);
+    assert.equal(waiting.message, limited);
+  });
+});
