@@ -115,6 +115,13 @@ export class ActiveRunLimitError extends Error {
 export interface ClaimPolicy {
   /** Runs one contract may have running at once, its service groups together; undefined: no cap. */
   maxRunningPerContract?: number | undefined;
+  /**
+   * The runs that hold a run slot: being executed, or left running by an earlier process and
+   * waiting to resume. Only these count toward the cap: a run still 2020 in the store whose end
+   * could not be recorded (a failing store) holds nothing until it resumes at the next start.
+   * Undefined: every run 2020 in the store counts.
+   */
+  slotHolderRunIds?: readonly number[] | undefined;
 }
 
 export interface RunningCounts {
@@ -160,8 +167,8 @@ export interface CrawlRunStore {
    * (docs/reference/run-states.md, Waiting). Contracts take turns: the contract whose latest claim
    * is the oldest goes first (one never served before all others, the older pending run first),
    * and within it the service groups take turns the same way; within a service group the oldest
-   * run goes first. A contract with `maxRunningPerContract` runs running (resumed ones included)
-   * is passed over. The turns are stored, so they hold across restarts and processes.
+   * run goes first. A contract with `maxRunningPerContract` runs holding slots (resumed ones
+   * included) is passed over. The turns are stored, so they hold across restarts and processes.
    */
   claimNextPending(nowMicros: number, policy?: ClaimPolicy): RunRecord | undefined;
   /** Running runs, in all and of one contract (all its service groups): why a pending run waits. */

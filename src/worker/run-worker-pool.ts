@@ -132,11 +132,13 @@ export class RunWorkerPool implements RunDispatcher {
       const resumed = this.leftOver.shift();
       if (resumed)
         this.deps.logger.info({ run_id: resumed.id }, 'resuming run left running by the previous process');
-      // Fair order and the contract cap are the store's (CrawlRunStore.claimNextPending).
+      // Fair order and the contract cap are the store's (CrawlRunStore.claimNextPending). The runs
+      // left running by the previous process are resumed first, so they are among the holders.
       const run =
         resumed ??
         this.deps.runs.claimNextPending(this.deps.clock.nowMicros(), {
           maxRunningPerContract: this.deps.maxRunningPerContract,
+          slotHolderRunIds: [...this.active.keys()],
         });
       if (!run) return;
       if (!resumed) this.notify('started', run.id);

@@ -10,9 +10,11 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { rm } from 'node:fs/promises';
 import { type LocalServer, listenLocally } from '../support/local-server.js';
 import {
   type RunView,
+  makeTempDir,
   startTestService,
   type TestService,
   type TestTenant,
@@ -183,5 +185,45 @@ describe('one run slot, one contract with two service groups', () => {
     const waiting = await statusOf(kumo, first, first2);
     assert.equal(waiting.crawl_execution_status_dtype_id, PENDING);
     assert.equal(waiting.message, limited);
+  });
+});
+
+describe('runs resumed after a restart hold their slots', () => {
+  let dataDir: string;
+  let kumo: TestService | undefined;
+  let site: LocalServer;
+
+  before(async () => {
+    dataDir = await makeTempDir();
+    site = await slowSite('127.0.0.1');
+  });
+
+  after(async () => {
+    await kumo?.close();
+    await site?.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test("a contract's resumed runs count toward its share", async () => {
+    const overrides = { workerConcurrency: 3, fetchTimeoutSeconds: 30 };
+    // First process: no share, so contract a runs two crawls; it stops with both running.
+    kumo = await startTestService({ dataDir, overrides: { ...overrides, maxRunningPerContract: 0 } });
+    const a = kumo.createTenant('a');
+    const b = kumo.createTenant('b');
+    const a1 = await kumo.requestCrawl(longCrawl(site), a);
+    const a2 = await kumo.requestCrawl(longCrawl(site), a);
+    await kumo.waitForStatus(a1, running, { tenant: a });
+    await kumo.waitForStatus(a2, running, { tenant: a });
+    await kumo.close();
+
+    // Second process: three slots, a contract's share is 2 (the default), and a has 2 resumed.
+    kumo = await startTestService({ dataDir, overrides });
+    const a3 = await kumo.requestCrawl(longCrawl(site), a);
+    const b1 = await kumo.requestCrawl(longCrawl(site), b);
+    await kumo.waitForStatus(b1, running, { tenant: b });
+    const waiting = await statusOf(kumo, a, a3);
+    assert.equal(waiting.crawl_execution_status_dtype_id, PENDING);
+    assert.equal(waiting.message, 'waiting: this contract already has 2 runs running (limit 2)');
+    assert.equal((await statusOf(kumo, a, a1)).crawl_execution_status_dtype_id, RUNNING);
   });
 });

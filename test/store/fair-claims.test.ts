@@ -167,6 +167,31 @@ test('runs left running by an earlier process count toward the cap, and the turn
   }
 });
 
+test('a run still running in the store but holding no slot (its end was not recorded) does not count', () => {
+  const store = open(freshFile());
+  try {
+    const names = new Map<number, string>();
+    const a = contractIn(store, 'a');
+    post(store, a, 'a1', names);
+    post(store, a, 'a2', names);
+    post(store, a, 'a3', names);
+    const claim = (policy: ClaimPolicy) => {
+      const run = store.runs.claimNextPending(systemClock.nowMicros(), policy);
+      return run && names.get(run.id);
+    };
+    assert.equal(claim({ maxRunningPerContract: 1 }), 'a1');
+    // a1 stays 2020 in the store, but the pool holds no slot for it: a2 may start.
+    assert.equal(claim({ maxRunningPerContract: 1, slotHolderRunIds: [] }), 'a2');
+    const a2 = [...names].find(([, label]) => label === 'a2')![0];
+    assert.equal(claim({ maxRunningPerContract: 1, slotHolderRunIds: [a2] }), undefined);
+    // Left to the store alone, a1 counts as well.
+    assert.equal(claim({ maxRunningPerContract: 2 }), undefined);
+    assert.equal(claim({ maxRunningPerContract: 2, slotHolderRunIds: [a2] }), 'a3');
+  } finally {
+    store.close();
+  }
+});
+
 test('a pending run whose cancel was requested is never claimed', () => {
   const store = open(freshFile());
   try {

@@ -11,7 +11,9 @@ import type { ClaimPolicy, RunningCounts } from '../service-store.js';
  */
 const NEXT_PENDING = `
   WITH running AS (
-    SELECT contract_id, count(*) AS n FROM crawl_runs WHERE state = ${RunState.running} GROUP BY contract_id
+    SELECT contract_id, count(*) AS n FROM crawl_runs
+    WHERE state = ${RunState.running} AND (@holders IS NULL OR id IN (SELECT value FROM json_each(@holders)))
+    GROUP BY contract_id
   ),
   waiting AS (
     SELECT contract_id, servicegroup_id, min(id) AS first_id FROM crawl_runs
@@ -49,10 +51,13 @@ export function claimFairly(
   nowMicros: number,
   policy: ClaimPolicy,
 ): number | undefined {
-  const cap = policy.maxRunningPerContract ?? null;
+  const parameters = {
+    cap: policy.maxRunningPerContract ?? null,
+    holders: policy.slotHolderRunIds === undefined ? null : JSON.stringify(policy.slotHolderRunIds),
+  };
   return db
     .transaction(() => {
-      const next = db.prepare<{ cap: number | null }, Candidate>(NEXT_PENDING).get({ cap });
+      const next = db.prepare<typeof parameters, Candidate>(NEXT_PENDING).get(parameters);
       if (!next) return undefined;
       db.prepare(
         `UPDATE crawl_runs SET state = ?, start_us = COALESCE(start_us, ?), updated_us = ? WHERE id = ?`,
