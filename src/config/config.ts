@@ -14,6 +14,8 @@ export interface KumoConfig {
   signingSecret: string | undefined;
   artifactRetentionDays: number | undefined;
   workerConcurrency: number;
+  /** Run slots one contract may hold at once; 0: no cap (docs/operations.md, Settings). */
+  maxRunningPerContract: number;
   allowPrivateNetworks: boolean | string[];
   instantCrawlerBasePath: string;
   crawlerBasePath: string;
@@ -196,6 +198,15 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'crawl runs executed at once',
     parse: integer(1, 64),
     fallback: 2,
+  },
+  {
+    key: 'maxRunningPerContract',
+    env: 'KUMO_MAX_RUNNING_PER_CONTRACT',
+    doc: 'run slots one contract (all its service groups) may hold at once (0 = no cap); default half of KUMO_WORKER_CONCURRENCY rounded up',
+    parse: integer(0, 64),
+    // A run holds its slot until it ends and is never preempted, so a contract allowed every slot
+    // could keep the others waiting for hours; half leaves the other half to the rest.
+    fallback: (c) => Math.ceil((c.workerConcurrency ?? 2) / 2),
   },
   {
     key: 'allowPrivateNetworks',

@@ -104,6 +104,10 @@ export async function startService(
   };
   const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock, {
     maxActiveRunsPerTenant: config.maxActiveRunsPerTenant > 0 ? config.maxActiveRunsPerTenant : undefined,
+    runSlots: {
+      concurrency: config.workerConcurrency,
+      maxRunningPerContract: config.maxRunningPerContract > 0 ? config.maxRunningPerContract : undefined,
+    },
   });
   const scheduledCrawl = new ScheduledCrawlService(store, dispatcher, clock, config.timezone);
   const searchLog: { current?: FastifyInstance } = {};
@@ -182,6 +186,7 @@ export async function startService(
     limits: fetchLimitsOf(config),
     workRoot: paths.work,
     concurrency: config.workerConcurrency,
+    maxRunningPerContract: config.maxRunningPerContract > 0 ? config.maxRunningPerContract : undefined,
     defaultUserAgent: userAgent,
     timezone: config.timezone,
     renderer: browser.renderer,

@@ -4,6 +4,7 @@ import { isActiveState, RunState } from '../domain/run-states.js';
 import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import type { RunDispatcher } from '../worker/run-dispatcher.js';
+import { type RunSlots, waitingReason } from './run-waiting.js';
 
 /**
  * Cancels a pending or running run: a pending one ends 2050 at once (only if it is still pending
@@ -41,6 +42,8 @@ export type DownloadLookup =
 export interface InstantCrawlLimits {
   /** Pending + running runs (instant and scheduled) a tenant may have when it requests another. */
   maxActiveRunsPerTenant?: number;
+  /** The run slots a pending run waits for; without them a status says nothing about waiting. */
+  runSlots?: RunSlots;
 }
 
 /** The instant crawl use cases behind the HTTP routes. */
@@ -69,6 +72,18 @@ export class InstantCrawlService {
 
   activeRuns(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[] {
     return this.runs.listActive(tenant, requestIds);
+  }
+
+  /**
+   * Why each pending run of `runs` (all of `tenant`) still waits, by run id, counted from the
+   * store now so the reason is current (docs/reference/run-states.md, Waiting).
+   */
+  waitingReasons(tenant: TenantRef, runs: readonly RunRecord[]): Map<number, string> {
+    const slots = this.limits.runSlots;
+    const pending = runs.filter((run) => run.state === RunState.pending);
+    if (slots === undefined || pending.length === 0) return new Map();
+    const reason = waitingReason(this.runs.countRunning(tenant.contractId), slots);
+    return new Map(pending.map((run) => [run.id, reason]));
   }
 
   histories(tenant: TenantRef, query: Omit<HistoryQuery, 'limit'>): RunRecord[] {

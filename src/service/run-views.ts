@@ -1,10 +1,13 @@
-import { isActiveState, stateName } from '../domain/run-states.js';
+import { isActiveState, RunState, stateName } from '../domain/run-states.js';
 import { crawlUrlListPath } from './instant-crawl-service.js';
 import type { RunRecord } from '../store/service-store.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 
-/** CrawlStatus (docs/reference/instant-crawl.md, CrawlStatus); times absent until they happen. */
-export function crawlStatusView(run: RunRecord, timezone: string) {
+/**
+ * CrawlStatus (docs/reference/instant-crawl.md, CrawlStatus); times absent until they happen.
+ * `message` (an extension) says why a pending run waits, when the caller knows (`waiting`).
+ */
+export function crawlStatusView(run: RunRecord, timezone: string, waiting?: string) {
   return {
     id: run.id,
     instant_crawl_request_id: run.requestId,
@@ -15,6 +18,7 @@ export function crawlStatusView(run: RunRecord, timezone: string) {
     ...(run.endMicros !== null ? { end_datetime: formatApiTimestamp(run.endMicros, timezone) } : {}),
     crawled_url_count: run.crawledCount,
     total_url_count: run.totalCount,
+    ...(waiting !== undefined && run.state === RunState.pending ? { message: waiting } : {}),
   };
 }
 

@@ -111,6 +111,26 @@ export class ActiveRunLimitError extends Error {
   }
 }
 
+/** What limits claiming besides the order (docs/reference/run-states.md, Waiting). */
+export interface ClaimPolicy {
+  /** Runs one contract may have running at once, its service groups together; undefined: no cap. */
+  maxRunningPerContract?: number | undefined;
+  /**
+   * The runs that hold a run slot: being executed, or left running by an earlier process and
+   * waiting to resume. Only these count toward the cap: a run still 2020 in the store whose end
+   * could not be recorded (a failing store) holds nothing until it resumes at the next start.
+   * Undefined: every run 2020 in the store counts.
+   */
+  slotHolderRunIds?: readonly number[] | undefined;
+}
+
+export interface RunningCounts {
+  /** Running runs of every contract. */
+  total: number;
+  /** Running runs of the contract asked about. */
+  ofContract: number;
+}
+
 export interface CrawlRunStore {
   /**
    * Stores an instant crawl request and its run, pending. With `maxActiveRuns`, the tenant's
@@ -142,8 +162,17 @@ export interface CrawlRunStore {
   listActive(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[];
   /** Finished runs, newest first. */
   listHistory(tenant: TenantRef, query: HistoryQuery): RunRecord[];
-  /** Takes the oldest pending run and marks it running; undefined when none waits. */
-  claimNextPending(nowMicros: number): RunRecord | undefined;
+  /**
+   * Takes the next pending run in fair order and marks it running; undefined when none may start
+   * (docs/reference/run-states.md, Waiting). Contracts take turns: the contract whose latest claim
+   * is the oldest goes first (one never served before all others, the older pending run first),
+   * and within it the service groups take turns the same way; within a service group the oldest
+   * run goes first. A contract with `maxRunningPerContract` runs holding slots (resumed ones
+   * included) is passed over. The turns are stored, so they hold across restarts and processes.
+   */
+  claimNextPending(nowMicros: number, policy?: ClaimPolicy): RunRecord | undefined;
+  /** Running runs, in all and of one contract (all its service groups): why a pending run waits. */
+  countRunning(contractId: number): RunningCounts;
   /** Runs left running by a process that stopped (to resume them). */
   listRunning(): RunRecord[];
   /** How many runs are in each state (metrics); every state is present, 0 when none. */

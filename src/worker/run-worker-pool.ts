@@ -44,6 +44,8 @@ export interface WorkerPoolDeps {
   /** Folder of the working data of running runs (`<data>/work/<run id>`). */
   workRoot: string;
   concurrency: number;
+  /** Runs one contract may have running at once (docs/reference/run-states.md, Waiting); undefined: no cap. */
+  maxRunningPerContract?: number;
   defaultUserAgent: string;
   timezone: string;
   /** Chromium for runs with a screenshot or wait_type 2. */
@@ -130,7 +132,14 @@ export class RunWorkerPool implements RunDispatcher {
       const resumed = this.leftOver.shift();
       if (resumed)
         this.deps.logger.info({ run_id: resumed.id }, 'resuming run left running by the previous process');
-      const run = resumed ?? this.deps.runs.claimNextPending(this.deps.clock.nowMicros());
+      // Fair order and the contract cap are the store's (CrawlRunStore.claimNextPending). The runs
+      // left running by the previous process are resumed first, so they are among the holders.
+      const run =
+        resumed ??
+        this.deps.runs.claimNextPending(this.deps.clock.nowMicros(), {
+          maxRunningPerContract: this.deps.maxRunningPerContract,
+          slotHolderRunIds: [...this.active.keys()],
+        });
       if (!run) return;
       if (!resumed) this.notify('started', run.id);
       this.launch(run);

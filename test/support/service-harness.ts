@@ -41,6 +41,8 @@ export interface RunView {
   crawled_url_count: number;
   total_url_count: number;
   crawl_url_list_path?: string;
+  /** Why a pending run waits (status), or how a run ended (history). */
+  message?: string;
 }
 
 export interface TestService {
@@ -54,6 +56,8 @@ export interface TestService {
   tenant: TestTenant;
   /** Creates a new contract + service group with its own API key, straight in the store. */
   createTenant(name?: string): TestTenant;
+  /** Adds a service group with its own API key to the contract of `tenant`, straight in the store. */
+  createServiceGroup(tenant: TestTenant, name?: string): TestTenant;
   /** `app.inject` with the JSON body parsed (undefined when the body is not JSON). */
   inject(options: InjectOptions): Promise<InjectResult>;
   /** Polls the histories until the run of `requestId` has finished; returns its history record. */
@@ -240,6 +244,15 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     return (response.json.crawl_histories as RunView[])[0];
   };
 
+  const groupWithKey = (contractId: number, name: string): TestTenant => {
+    const now = systemClock.nowMicros();
+    const group = service.store.tenants.createServiceGroup(contractId, name, now);
+    const apiKey = `kumo_test_${randomBytes(16).toString('hex')}`;
+    const ref = { contractId, servicegroupId: group.id };
+    service.store.apiKeys.insert(ref, hashApiKey(apiKey), apiKeyPrefix(apiKey), 'test key', now);
+    return { ...ref, apiKey, crawlerPath: crawlerPathOf(ref) };
+  };
+
   return {
     url,
     port,
@@ -249,13 +262,11 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     tenant,
     inject,
     createTenant(name = 'tenant') {
-      const now = systemClock.nowMicros();
-      const contract = service.store.tenants.createContract(name, now);
-      const group = service.store.tenants.createServiceGroup(contract.id, name, now);
-      const apiKey = `kumo_test_${randomBytes(16).toString('hex')}`;
-      const ref = { contractId: contract.id, servicegroupId: group.id };
-      service.store.apiKeys.insert(ref, hashApiKey(apiKey), apiKeyPrefix(apiKey), 'test key', now);
-      return { ...ref, apiKey, crawlerPath: crawlerPathOf(ref) };
+      const contract = service.store.tenants.createContract(name, systemClock.nowMicros());
+      return groupWithKey(contract.id, name);
+    },
+    createServiceGroup(of, name = 'group') {
+      return groupWithKey(of.contractId, name);
     },
     async waitForFinished(requestId, waitOptions = {}) {
       const of = waitOptions.tenant ?? tenant;

@@ -67,8 +67,10 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
   record('GET', `${TENANT_PATH}/statuses`);
   app.get(`${TENANT_PATH}/statuses`, { schema: StatusesSchema }, async (request) => {
     const ids = parseIdList(request.query.instant_crawl_request_ids);
-    const runs = service.activeRuns(tenantOf(request), ids);
-    const statuses = runs.map((run) => crawlStatusView(run, timezone));
+    const tenant = tenantOf(request);
+    const runs = service.activeRuns(tenant, ids);
+    const waiting = service.waitingReasons(tenant, runs);
+    const statuses = runs.map((run) => crawlStatusView(run, timezone, waiting.get(run.id)));
     // crawl_status follows the order the client asked for; ids of finished runs are skipped.
     const first =
       ids === undefined

@@ -27,6 +27,12 @@ export const CrawlStatusSchema = Type.Object({
   end_datetime: timestamp('crawl end (absent until finished)'),
   crawled_url_count: Type.Optional(Type.Integer()),
   total_url_count: Type.Optional(Type.Integer()),
+  message: Type.Optional(
+    Type.String({
+      description:
+        'extension: why a pending run has not started, e.g. "waiting: 2 of 2 run slots busy"; absent once it runs',
+    }),
+  ),
 });
 
 export const CrawlHistorySchema = Type.Object({

@@ -130,6 +130,17 @@ const MIGRATIONS: readonly string[] = [
     WHERE length(prefix) < 10 OR substr(prefix, 1, 5) <> 'kumo_';
   UPDATE api_keys SET prefix = substr(prefix, 1, 8) WHERE length(prefix) > 8;
   `,
+  // The round-robin state of run claiming (run-claims.ts): the turn number of the latest claim of
+  // each service group; a contract's latest turn is the highest of its groups'. IF NOT EXISTS: a
+  // database set back to an earlier schema version runs it again.
+  `
+  CREATE TABLE IF NOT EXISTS run_claim_turns (
+    contract_id INTEGER NOT NULL,
+    servicegroup_id INTEGER NOT NULL,
+    last_turn INTEGER NOT NULL,
+    PRIMARY KEY (contract_id, servicegroup_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

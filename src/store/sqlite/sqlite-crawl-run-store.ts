@@ -4,12 +4,15 @@ import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js
 import { RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { checkPasswordKey, sealPlainPasswordRows } from './setting-password-rows.js';
+import { claimFairly, countRunning } from './run-claims.js';
 import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
 import {
   ActiveRunLimitError,
+  type ClaimPolicy,
   type CrawlRunStore,
   type HistoryQuery,
   type RunRecord,
+  type RunningCounts,
   type RunTrigger,
   type ScheduledRunInput,
   type SettingHistoryQuery,
@@ -247,22 +250,13 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
       .map(this.toRecord);
   }
 
-  claimNextPending(nowMicros: number): RunRecord | undefined {
-    const runId = this.db.transaction(() => {
-      const next = this.db
-        .prepare<[], { id: number }>(
-          `SELECT id FROM crawl_runs WHERE state = ${RunState.pending} AND is_cancel_request = 0 ORDER BY id LIMIT 1`,
-        )
-        .get();
-      if (!next) return undefined;
-      this.db
-        .prepare(
-          `UPDATE crawl_runs SET state = ?, start_us = COALESCE(start_us, ?), updated_us = ? WHERE id = ?`,
-        )
-        .run(RunState.running, nowMicros, nowMicros, next.id);
-      return next.id;
-    })();
+  claimNextPending(nowMicros: number, policy: ClaimPolicy = {}): RunRecord | undefined {
+    const runId = claimFairly(this.db, nowMicros, policy);
     return runId === undefined ? undefined : this.getRun(runId);
+  }
+
+  countRunning(contractId: number): RunningCounts {
+    return countRunning(this.db, contractId);
   }
 
   listRunning(): RunRecord[] {
