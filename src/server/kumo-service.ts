@@ -73,10 +73,17 @@ export async function startService(
   options: StartServiceOptions = {},
 ): Promise<RunningService> {
   const paths = ensureDataDir(config.dataDir);
-  const releaseLock = acquireServeLock(paths.lock);
-  const store = openSqliteServiceStore(paths.database, {
-    secretKey: loadSecretKey(config.secretKey, paths.secretKey),
-  });
+  const releaseLock = acquireServeLock(paths.lock, paths.pid);
+  let store: ServiceStore;
+  try {
+    store = openSqliteServiceStore(paths.database, {
+      secretKey: loadSecretKey(config.secretKey, paths.secretKey),
+    });
+  } catch (error) {
+    // A store that cannot be opened (another secret key, say) leaves the directory free again.
+    releaseLock();
+    throw error;
+  }
   bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
