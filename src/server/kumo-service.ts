@@ -42,8 +42,13 @@ export interface RunningService {
   /** Base URL the server listens on. */
   url: string;
   scheduler: Scheduler;
-  /** The demo key when this start created it (printed once), else undefined. */
+  /** The demo key when this start generated it (printed once), else undefined. */
   createdDemoKey: string | undefined;
+  /**
+   * Whether this start made KUMO_BOOTSTRAP_API_KEY the demo key. That key is the operator's own:
+   * it is never printed (docs/operations.md, First start).
+   */
+  pinnedDemoKeyIssued: boolean;
   /** The management API token when this start generated it (printed once), else undefined. */
   createdAdminToken: string | undefined;
   /** Whether screenshots and wait_type 2 can run (Chromium found and starting). */
@@ -216,7 +221,9 @@ export async function startService(
     throw listenFailure(error, config.host, config.port) ?? error;
   }
   // Shown once, so made only now that the server listens (docs/operations.md, First start).
-  const createdDemoKey = issueDemoKey(store, clock, config.bootstrapApiKey);
+  const issuedDemoKey = issueDemoKey(store, clock, config.bootstrapApiKey);
+  const pinnedDemoKeyIssued = issuedDemoKey !== undefined && config.bootstrapApiKey !== undefined;
+  const createdDemoKey = pinnedDemoKeyIssued ? undefined : issuedDemoKey;
   if (admin.created) saveAdminToken(paths.adminToken, admin.token);
 
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -272,6 +279,7 @@ export async function startService(
     scheduler,
     url: address,
     createdDemoKey,
+    pinnedDemoKeyIssued,
     createdAdminToken: admin.created ? admin.token : undefined,
     browserStatus: () => browserStatus,
     close() {

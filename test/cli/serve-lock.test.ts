@@ -41,7 +41,10 @@ function processState(pid: number): string | undefined {
  * `kumo serve` started in the background by a shell that then becomes `sleep` and never reaps it,
  * as a supervisor busy elsewhere would: once killed, the serve process stays a zombie.
  */
-async function startUnreapedServe(dataDir: string, port: number): Promise<{ pid: number; parent: ChildProcess }> {
+async function startUnreapedServe(
+  dataDir: string,
+  port: number,
+): Promise<{ pid: number; parent: ChildProcess }> {
   const inherited: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env))
     if (!name.startsWith('KUMO_')) inherited[name] = value;
