@@ -104,7 +104,7 @@ export async function startService(
     },
     lost: () => app.log.warn('the browser exited; it is started again for the next rendered page'),
   });
-  const userAgent = defaultUserAgent(config.publicUrl);
+  const userAgent = defaultUserAgent(config.botInfoUrl);
 
   // The pool logs through the app's logger, so the app is built first with a dispatcher that
   // forwards to the pool once it exists.
