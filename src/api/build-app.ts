@@ -14,6 +14,7 @@ import { ApiError, ngBody } from './api-error.js';
 import type { DownloadSigner } from './download-signer.js';
 import { handleError } from './error-handler.js';
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
+import { addContentDecoding } from './content-encoding.js';
 import { addJsonBodyParser } from './json-body-parser.js';
 import { acceptsJson, acceptsJsonOrScript } from './hooks/accept-json.js';
 import { addDecimalPathIdCheck } from './hooks/decimal-path-ids.js';
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Only JSON bodies are read: a text/plain body is a 415 like any other media type.
   app.removeContentTypeParser('text/plain');
   addJsonBodyParser(app);
+  addContentDecoding(app, BODY_LIMIT_BYTES);
   app.addHook('onRoute', addDecimalPathIdCheck);
   addShuttingDownHook(app);
   app.setErrorHandler(handleError);
