@@ -17,7 +17,7 @@ import { answerClientError, answerFrameworkError } from './framework-errors.js';
 import { addContentDecoding } from './content-encoding.js';
 import { addJsonBodyParser } from './json-body-parser.js';
 import { acceptsJson, acceptsJsonOrScript } from './hooks/accept-json.js';
-import { addDecimalPathIdCheck } from './hooks/decimal-path-ids.js';
+import { addDecimalIdCheck } from './hooks/decimal-ids.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { addShuttingDownHook } from './hooks/shutting-down.js';
 import { MethodRegistry } from './method-not-allowed.js';
@@ -92,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   addJsonBodyParser(app);
   addContentDecoding(app, BODY_LIMIT_BYTES);
-  app.addHook('onRoute', addDecimalPathIdCheck);
+  app.addHook('onRoute', addDecimalIdCheck);
   addShuttingDownHook(app);
   app.setErrorHandler(handleError);
   app.addHook('onSend', async (request, reply) => {
