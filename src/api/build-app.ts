@@ -14,12 +14,14 @@ import { ApiError, ngBody } from './api-error.js';
 import type { DownloadSigner } from './download-signer.js';
 import { handleError } from './error-handler.js';
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
+import { addContentDecoding } from './content-encoding.js';
 import { addJsonBodyParser } from './json-body-parser.js';
 import { acceptsJson, acceptsJsonOrScript } from './hooks/accept-json.js';
-import { addDecimalPathIdCheck } from './hooks/decimal-path-ids.js';
+import { addDecimalIdCheck } from './hooks/decimal-ids.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { addShuttingDownHook } from './hooks/shutting-down.js';
 import { MethodRegistry } from './method-not-allowed.js';
+import { PrefixGuards } from './prefix-guards.js';
 import { RateLimiter } from './rate-limiter.js';
 import { createAdminAuth } from './routes/admin/admin-auth.js';
 import { adminRoutes } from './routes/admin/admin-routes.js';
@@ -33,6 +35,7 @@ import type { HealthSources } from '../observability/health.js';
 import type { ServiceMetrics } from '../observability/service-metrics.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
 import { siteSearchRoutes } from './routes/site-search-routes.js';
+import { createTenantAuth } from './tenant-auth.js';
 import { compileValidator } from './validator-compiler.js';
 
 export interface AppDeps {
@@ -88,7 +91,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Only JSON bodies are read: a text/plain body is a 415 like any other media type.
   app.removeContentTypeParser('text/plain');
   addJsonBodyParser(app);
-  app.addHook('onRoute', addDecimalPathIdCheck);
+  addContentDecoding(app, BODY_LIMIT_BYTES);
+  app.addHook('onRoute', addDecimalIdCheck);
   addShuttingDownHook(app);
   app.setErrorHandler(handleError);
   app.addHook('onSend', async (request, reply) => {
@@ -102,9 +106,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       metrics.recordRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     });
   }
-  app.setNotFoundHandler(async (request, reply) =>
-    reply.code(404).send(ngBody(`no resource at ${request.method} ${request.url.split('?')[0]}`)),
-  );
+  const guards = prefixGuardsOf(deps);
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    // Under an authenticated prefix, credentials first: a 404 would tell a caller without them
+    // which paths exist (docs/reference/conventions.md, Status codes).
+    await guards.guardOf(decodedPath(path))?.(request);
+    return reply.code(404).send(ngBody(`no resource at ${request.method} ${path}`));
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -212,9 +221,36 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   if (metrics !== undefined)
     await app.register(metricsRoutes, { metrics, adminToken: deps.adminToken, methods });
-  methods.registerFallbacks(app, {
-    [`${ADMIN_BASE_PATH}/`]: createAdminAuth(deps.adminToken),
-    [METRICS_PATH]: createAdminAuth(deps.adminToken),
-  });
+  methods.registerFallbacks(app, (url) => guards.guardOf(url));
   return app;
+}
+
+/**
+ * The credentials each API prefix asks for: the management token under /admin/v1 and /metrics,
+ * an API key under the instant crawl API and its downloads; none for site search and the
+ * scheduled crawler (docs/reference/README.md, API groups).
+ */
+function prefixGuardsOf(deps: AppDeps): PrefixGuards {
+  const adminAuth = createAdminAuth(deps.adminToken);
+  const keyAuth = createTenantAuth(deps.store.apiKeys);
+  const { instantCrawlerBasePath, crawlerBasePath, finderBasePath } = deps.settings;
+  // An empty base path puts the instant crawl routes at /contracts/...: guard that, not every path.
+  const instantPrefix = instantCrawlerBasePath === '' ? '/contracts' : instantCrawlerBasePath;
+  return new PrefixGuards([
+    { prefix: ADMIN_BASE_PATH, guard: adminAuth },
+    { prefix: METRICS_PATH, guard: adminAuth },
+    { prefix: instantPrefix, guard: keyAuth },
+    { prefix: '/instant_crawler', guard: keyAuth },
+    { prefix: crawlerBasePath === '' ? '/contracts' : crawlerBasePath, guard: undefined },
+    { prefix: finderBasePath === '' ? '/contracts' : finderBasePath, guard: undefined },
+  ]);
+}
+
+/** The path with its %-escapes decoded (`/%61dmin/v1` is /admin/v1), or as sent when malformed. */
+function decodedPath(path: string): string {
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
 }

@@ -18,19 +18,19 @@ export class MethodRegistry {
   }
 
   /**
-   * Adds, for every recorded path, a route answering 405 to the methods it lacks. `guards` maps a
-   * path prefix to the check its routes run first (the management token), so a 405 and its Allow
-   * header tell nothing to a caller who could not call the path.
+   * Adds, for every recorded path, a route answering 405 to the methods it lacks. `guardOf` gives
+   * the check the path's routes run first (the management token, the API key), so a 405 and its
+   * Allow header tell nothing to a caller who could not call the path.
    */
   registerFallbacks(
     app: FastifyInstance,
-    guards: Record<string, (request: FastifyRequest) => Promise<void>> = {},
+    guardOf: (url: string) => ((request: FastifyRequest) => Promise<void>) | undefined = () => undefined,
   ): void {
     for (const [url, methods] of this.methodsByUrl) {
       const missing = ALL_METHODS.filter((method) => !methods.has(method));
       if (missing.length === 0) continue;
       const allow = [...methods].join(', ');
-      const guard = Object.entries(guards).find(([prefix]) => url.startsWith(prefix))?.[1];
+      const guard = guardOf(url);
       app.route({
         method: missing,
         url,

@@ -96,7 +96,7 @@ export async function crawlCommand(
         fetcher,
         clock: systemClock,
         limits: fetchLimitsOf(config),
-        defaultUserAgent: defaultUserAgent(config.publicUrl),
+        defaultUserAgent: defaultUserAgent(config.botInfoUrl),
         timezone: config.timezone,
         renderer: browser?.renderer,
       },

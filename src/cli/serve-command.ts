@@ -38,10 +38,16 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
       ? `browser rendering: available (${browser.version})\n`
       : `browser rendering: unavailable, runs with a screenshot or wait_type 2 fail (${browser.reason})\n`,
   );
-  if (service.createdDemoKey !== undefined) {
+  if (service.createdDemoKey !== undefined || service.pinnedDemoKeyIssued) {
+    // A key the operator chose (KUMO_BOOTSTRAP_API_KEY) is never echoed: output is often kept in
+    // logs that more people read than the environment (docs/operations.md, First start).
+    const keyLine =
+      service.createdDemoKey === undefined
+        ? 'API key: the one set in KUMO_BOOTSTRAP_API_KEY'
+        : `API key (shown once, keep it): ${service.createdDemoKey}`;
     process.stdout.write(
       `\nDemo tenant created: contract 1, service group 1, search service 1.\n` +
-        `API key (shown once, keep it): ${service.createdDemoKey}\n` +
+        `${keyLine}\n` +
         `Site search (fill it with: kumo index --service 1 <crawl folder>): ` +
         `${config.publicUrl}${config.finderBasePath}/documents/1/1/1/search?q=...\n\n`,
     );

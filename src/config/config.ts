@@ -9,6 +9,7 @@ export interface KumoConfig {
   port: number;
   dataDir: string;
   publicUrl: string;
+  botInfoUrl: string | undefined;
   timezone: string;
   bootstrapApiKey: string | undefined;
   signingSecret: string | undefined;
@@ -110,6 +111,17 @@ const url: Parser<string> = (raw, name) => {
   return raw.replace(/\/+$/, '');
 };
 
+/** An absolute http(s) URL kept as written (it goes into a header), or unset when empty. */
+const optionalHeaderUrl: Parser<string | undefined> = (raw, name) => {
+  const value = raw.trim();
+  if (value === '') return undefined;
+  // new URL() drops tabs and line breaks silently; in a header they are refused, so refuse them here.
+  if (/[\s\u0000-\u001f\u007f]/.test(value))
+    throw new ConfigError(`${name}: expected a URL without spaces or control characters, got "${raw}"`);
+  url(value, name);
+  return value;
+};
+
 /** `true`, `false`, or a comma-separated list of CIDR ranges that fetches may reach. */
 const privateNetworks: Parser<boolean | string[]> = (raw, name) => {
   const value = raw.trim().toLowerCase();
@@ -163,6 +175,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'externally visible base URL used in signed links',
     parse: url,
     fallback: (c) => `http://${c.host}:${c.port}`,
+  },
+  {
+    key: 'botInfoUrl',
+    env: 'KUMO_BOT_INFO_URL',
+    doc: 'page about the crawler for site owners, put in the default User-Agent (unset: no URL in it)',
+    parse: optionalHeaderUrl,
+    fallback: undefined,
   },
   {
     key: 'timezone',

@@ -42,8 +42,13 @@ export interface RunningService {
   /** Base URL the server listens on. */
   url: string;
   scheduler: Scheduler;
-  /** The demo key when this start created it (printed once), else undefined. */
+  /** The demo key when this start generated it (printed once), else undefined. */
   createdDemoKey: string | undefined;
+  /**
+   * Whether this start made KUMO_BOOTSTRAP_API_KEY the demo key. That key is the operator's own:
+   * it is never printed (docs/operations.md, First start).
+   */
+  pinnedDemoKeyIssued: boolean;
   /** The management API token when this start generated it (printed once), else undefined. */
   createdAdminToken: string | undefined;
   /** Whether screenshots and wait_type 2 can run (Chromium found and starting). */
@@ -73,10 +78,17 @@ export async function startService(
   options: StartServiceOptions = {},
 ): Promise<RunningService> {
   const paths = ensureDataDir(config.dataDir);
-  const releaseLock = acquireServeLock(paths.lock);
-  const store = openSqliteServiceStore(paths.database, {
-    secretKey: loadSecretKey(config.secretKey, paths.secretKey),
-  });
+  const releaseLock = acquireServeLock(paths.lock, paths.pid);
+  let store: ServiceStore;
+  try {
+    store = openSqliteServiceStore(paths.database, {
+      secretKey: loadSecretKey(config.secretKey, paths.secretKey),
+    });
+  } catch (error) {
+    // A store that cannot be opened (another secret key, say) leaves the directory free again.
+    releaseLock();
+    throw error;
+  }
   bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
@@ -92,7 +104,7 @@ export async function startService(
     },
     lost: () => app.log.warn('the browser exited; it is started again for the next rendered page'),
   });
-  const userAgent = defaultUserAgent(config.publicUrl);
+  const userAgent = defaultUserAgent(config.botInfoUrl);
 
   // The pool logs through the app's logger, so the app is built first with a dispatcher that
   // forwards to the pool once it exists.
@@ -219,7 +231,9 @@ export async function startService(
     throw listenFailure(error, config.host, config.port) ?? error;
   }
   // Shown once, so made only now that the server listens (docs/operations.md, First start).
-  const createdDemoKey = issueDemoKey(store, clock, config.bootstrapApiKey);
+  const issuedDemoKey = issueDemoKey(store, clock, config.bootstrapApiKey);
+  const pinnedDemoKeyIssued = issuedDemoKey !== undefined && config.bootstrapApiKey !== undefined;
+  const createdDemoKey = pinnedDemoKeyIssued ? undefined : issuedDemoKey;
   if (admin.created) saveAdminToken(paths.adminToken, admin.token);
 
   let sweepTimer: NodeJS.Timeout | undefined;
@@ -275,6 +289,7 @@ export async function startService(
     scheduler,
     url: address,
     createdDemoKey,
+    pinnedDemoKeyIssued,
     createdAdminToken: admin.created ? admin.token : undefined,
     browserStatus: () => browserStatus,
     close() {

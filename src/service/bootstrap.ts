@@ -59,9 +59,9 @@ export function bootstrapDemoTenant(store: ServiceStore, clock: Clock, pinnedKey
 /**
  * The demo tenant's first API key, called once the server listens: a start that fails before
  * (port in use) leaves the demo service group without a key, and the next start that listens
- * issues it. Returns the key to print once (the pinned one when KUMO_BOOTSTRAP_API_KEY is set),
- * or undefined when the demo service group already had a key, revoked ones included, or does not
- * exist.
+ * issues it. Returns the key it issued (the pinned one when KUMO_BOOTSTRAP_API_KEY is set, which
+ * the caller does not print), or undefined when the demo service group already had a key, revoked
+ * ones included, or does not exist.
  */
 export function issueDemoKey(
   store: ServiceStore,

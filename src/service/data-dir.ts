@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_FOLDER_MODE, tightenTree } from '../util/private-files.js';
-import { StartupError } from './startup-error.js';
 
 /** Layout of the data directory. */
 export function dataPaths(dataDir: string) {
@@ -16,7 +15,8 @@ export function dataPaths(dataDir: string) {
     signingSecret: path.join(root, 'signing-secret'),
     adminToken: path.join(root, 'admin-token'),
     secretKey: path.join(root, 'secret-key'),
-    lock: path.join(root, 'serve.pid'),
+    lock: path.join(root, 'serve.lock'),
+    pid: path.join(root, 'serve.pid'),
   };
 }
 
@@ -67,32 +67,8 @@ export function saveAdminToken(file: string, token: string): void {
   writeFileSync(file, `${token}\n`, { mode: 0o600 });
 }
 
-/**
- * One `kumo serve` per data directory: two would both resume the same runs. The pid file names
- * the owner; a pid file of a process that no longer exists is taken over.
- */
-export function acquireServeLock(lockFile: string): () => void {
-  if (existsSync(lockFile)) {
-    const pid = Number(readFileSync(lockFile, 'utf8').trim());
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processExists(pid)) {
-      throw new StartupError(
-        `another kumo serve (pid ${pid}) uses the data directory ${path.dirname(lockFile)}; ` +
-          'stop it or choose another KUMO_DATA_DIR',
-      );
-    }
-  }
-  writeFileSync(lockFile, `${process.pid}\n`);
-  return () => rmSync(lockFile, { force: true });
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** One `kumo serve` per data directory (see there). */
+export { acquireServeLock } from './serve-lock.js';
 
 /** The index file of a search service. */
 export function searchIndexFile(dataDir: string, serviceId: number): string {

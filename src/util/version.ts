@@ -16,6 +16,11 @@ export const KUMO_VERSION: string = (() => {
   return '0.0.0';
 })();
 
-export function defaultUserAgent(publicUrl: string): string {
-  return `KumoBot/${KUMO_VERSION} (+${publicUrl})`;
+/**
+ * The User-Agent of fetches whose setting gives none, and of webhook deliveries: `KumoBot/<version>`,
+ * with `(+<KUMO_BOT_INFO_URL>)` when the operator names a page about the crawler. Never the service's
+ * own address, which every crawled site would otherwise learn (docs/operations.md, Settings).
+ */
+export function defaultUserAgent(botInfoUrl: string | undefined): string {
+  return botInfoUrl === undefined ? `KumoBot/${KUMO_VERSION}` : `KumoBot/${KUMO_VERSION} (+${botInfoUrl})`;
 }

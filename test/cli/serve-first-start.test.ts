@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 import { rm } from 'node:fs/promises';
 import { runCli } from '../support/cli-runner.js';
 import { startServeProcess } from '../support/serve-process.js';
-import { crawlerPathOf, DEMO_TENANT, makeTempDir, pollUntil } from '../support/service-harness.js';
+import { crawlerPathOf, DEMO_TENANT, freePort, makeTempDir, pollUntil } from '../support/service-harness.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 after(async () => {
@@ -75,4 +75,27 @@ test('a first start with the port in use fails in one line and uses up no key', 
   assert.equal(contractsAgain.status, 200);
   assert.deepEqual(await again.stop(), { code: 0, signal: null });
   assert.doesNotMatch(again.output(), /shown once/);
+});
+
+test('a first start never prints the API key or management token the operator set', async () => {
+  const dataDir = await makeTempDir('kumo-first-start-pinned-');
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  const pinnedKey = 'operator-chosen-demo-key-5f1c';
+  const adminToken = 'operator-chosen-admin-token-9d2e';
+  const serve = await startServeProcess({
+    dataDir,
+    port: await freePort(),
+    env: { KUMO_BOOTSTRAP_API_KEY: pinnedKey, KUMO_ADMIN_TOKEN: adminToken },
+    cleanups,
+  });
+  const histories = `${serve.url}${crawlerPathOf(DEMO_TENANT)}/histories`;
+  assert.equal((await fetch(histories, { headers: { 'x-mf-apikey': pinnedKey } })).status, 200);
+  assert.deepEqual(await serve.stop(), { code: 0, signal: null });
+
+  const output = serve.output();
+  assert.match(output, /^Demo tenant created: contract 1, service group 1, search service 1\.$/m);
+  assert.match(output, /^API key: the one set in KUMO_BOOTSTRAP_API_KEY$/m);
+  assert.ok(!output.includes(pinnedKey), `the pinned key is printed:\n${output}`);
+  assert.ok(!output.includes(adminToken), `the admin token is printed:\n${output}`);
+  assert.doesNotMatch(output, /shown once/);
 });

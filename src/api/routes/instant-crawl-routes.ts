@@ -149,9 +149,10 @@ function requestWithinCap(service: InstantCrawlService, tenant: TenantRef, setti
   }
 }
 
+/** Comma-separated decimal ids, nothing else between them (docs/reference/instant-crawl.md). */
 function parseIdList(raw: string | undefined): number[] | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const parts = raw.split(',').map((part) => part.trim());
+  if (raw === undefined || raw === '') return undefined;
+  const parts = raw.split(',');
   const field = 'query.instant_crawl_request_ids';
   if (parts.length > MAX_STATUS_IDS) {
     const reason = `at most ${MAX_STATUS_IDS} ids`;
@@ -159,7 +160,7 @@ function parseIdList(raw: string | undefined): number[] | undefined {
   }
   const bad = parts.find((part) => !/^[1-9]\d{0,15}$/.test(part));
   if (bad !== undefined) {
-    const reason = `"${bad}" is not a positive integer id`;
+    const reason = `"${bad}" is not a decimal integer id`;
     throw new ApiError('invalid_input', `instant_crawl_request_ids: ${reason}`, [{ field, reason }]);
   }
   return parts.map(Number);
