@@ -34,7 +34,7 @@ export function createRenderer(
 }
 
 /** auto: the sandbox, unless the process runs as root, where Chromium refuses to start with it. */
-function sandboxOf(setting: KumoConfig['browserSandbox']): boolean {
+export function sandboxOf(setting: KumoConfig['browserSandbox']): boolean {
   if (setting === 'auto') return process.getuid?.() !== 0;
   return setting === 'on';
 }

@@ -14,6 +14,8 @@ export interface KumoConfig {
   signingSecret: string | undefined;
   artifactRetentionDays: number | undefined;
   workerConcurrency: number;
+  hostConcurrency: number;
+  runHeapMb: number;
   allowPrivateNetworks: boolean | string[];
   instantCrawlerBasePath: string;
   crawlerBasePath: string;
@@ -196,6 +198,20 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'crawl runs executed at once',
     parse: integer(1, 64),
     fallback: 2,
+  },
+  {
+    key: 'hostConcurrency',
+    env: 'KUMO_HOST_CONCURRENCY',
+    doc: 'requests to one host in progress at once, over all runs',
+    parse: integer(1, 64),
+    fallback: 8,
+  },
+  {
+    key: 'runHeapMb',
+    env: 'KUMO_RUN_HEAP_MB',
+    doc: 'JavaScript heap of each crawl run thread in MB; a run that needs more ends 2040',
+    parse: integer(32, 65536),
+    fallback: 1024,
   },
   {
     key: 'allowPrivateNetworks',
