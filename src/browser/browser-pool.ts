@@ -15,6 +15,23 @@ export interface BrowserPoolOptions {
   idleCloseMs: number;
 }
 
+/** Pages rendering at once: a semaphore of this pool, or one shared over threads. */
+export interface PageSlots {
+  acquire(): Promise<void>;
+  release(): void;
+  readonly inUse: number;
+}
+
+/**
+ * A browser started elsewhere and shared (docs/architecture.md, Crawl threads): the pool connects
+ * to it instead of launching its own, and takes page slots from the owner of the browser.
+ */
+export interface SharedBrowser {
+  /** Connects to the shared browser (the owner starts it first if need be). */
+  connect(): Promise<Browser>;
+  slots: PageSlots;
+}
+
 /** Logs of the pool, for the service log. */
 export interface BrowserPoolEvents {
   launched?(version: string): void;
@@ -22,12 +39,13 @@ export interface BrowserPoolEvents {
 }
 
 /**
- * One Chromium for the whole process, shared by every run, started on first use, with a bound
- * on the pages rendering at once. Runs hold contexts of their own (see ChromiumRenderSession).
- * A browser that crashed or was killed is started again by the next caller.
+ * One Chromium for the whole process, shared by every run, started on first use (or connected to,
+ * when shared with other threads), with a bound on the pages rendering at once. Runs hold contexts
+ * of their own (see ChromiumRenderSession). A browser that crashed or was killed is started again
+ * by the next caller.
  */
 export class BrowserPool {
-  private readonly slots: Semaphore;
+  private readonly slots: PageSlots;
   private browser: Promise<Browser> | undefined;
   private idleTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -39,8 +57,9 @@ export class BrowserPool {
   constructor(
     private readonly options: BrowserPoolOptions,
     private readonly events: BrowserPoolEvents = {},
+    private readonly shared?: SharedBrowser,
   ) {
-    this.slots = new Semaphore(options.pages);
+    this.slots = shared?.slots ?? new Semaphore(options.pages);
   }
 
   /** Waits for one of the `pages` slots; every render holds one. */
@@ -103,16 +122,19 @@ export class BrowserPool {
     try {
       // Loaded on first use: playwright-core adds tens of megabytes to a process that never renders.
       const { chromium } = await import('playwright-core');
-      const browser = await chromium.launch({
-        executablePath: this.options.executablePath,
-        timeout: LAUNCH_TIMEOUT_MS,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        chromiumSandbox: this.options.sandbox,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-      });
+      const browser =
+        this.shared !== undefined
+          ? await this.shared.connect()
+          : await chromium.launch({
+              executablePath: this.options.executablePath,
+              timeout: LAUNCH_TIMEOUT_MS,
+              headless: true,
+              args: CHROMIUM_ARGS,
+              chromiumSandbox: this.options.sandbox,
+              handleSIGINT: false,
+              handleSIGTERM: false,
+              handleSIGHUP: false,
+            });
       browser.on('disconnected', () => {
         if (!this.closed && !this.closingBrowser) this.events.lost?.();
       });

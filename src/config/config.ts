@@ -17,6 +17,8 @@ export interface KumoConfig {
   workerConcurrency: number;
   /** Run slots one contract may hold at once; 0: no cap (docs/operations.md, Settings). */
   maxRunningPerContract: number;
+  hostConcurrency: number;
+  runHeapMb: number;
   allowPrivateNetworks: boolean | string[];
   instantCrawlerBasePath: string;
   crawlerBasePath: string;
@@ -226,6 +228,20 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     // A run holds its slot until it ends and is never preempted, so a contract allowed every slot
     // could keep the others waiting for hours; half leaves the other half to the rest.
     fallback: (c) => Math.ceil((c.workerConcurrency ?? 2) / 2),
+  },
+  {
+    key: 'hostConcurrency',
+    env: 'KUMO_HOST_CONCURRENCY',
+    doc: 'requests to one host in progress at once, over all runs',
+    parse: integer(1, 64),
+    fallback: 8,
+  },
+  {
+    key: 'runHeapMb',
+    env: 'KUMO_RUN_HEAP_MB',
+    doc: 'JavaScript heap of each crawl run thread in MB; a run that needs more ends 2040',
+    parse: integer(32, 65536),
+    fallback: 1024,
   },
   {
     key: 'allowPrivateNetworks',

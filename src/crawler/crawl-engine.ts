@@ -6,6 +6,7 @@ import type { RunDataStore, RunProgress } from '../store/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { CrawlLoop } from './crawl-loop.js';
 import { CredentialRules } from './credential-rules.js';
+import type { HostPace } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import type { FetchLimits, PageFetchResult } from './page-fetch.js';
 import type { RenderOutcome } from './page-rendering.js';
@@ -24,6 +25,11 @@ export interface CrawlEngineDeps {
   renderer?: PageRenderer;
   /** Told of every page crawled (metrics); must not throw. */
   observer?: CrawlObserver;
+  /**
+   * The per-host pace shared with the other runs of the service (docs/reference/crawl-rules.md,
+   * Pacing); without it the run paces its hosts on its own.
+   */
+  pace?: HostPace;
 }
 
 /** Watches a crawl's pages (the service's metrics count pages fetched and failures by kind). */

@@ -6,7 +6,7 @@ import type { CrawlControl, CrawlEngineDeps } from './crawl-engine.js';
 import { CredentialRules } from './credential-rules.js';
 import { failureReasonOf } from './failure-reason.js';
 import { kindByContentType } from './file-kinds.js';
-import { HostPacer } from './host-pacer.js';
+import { type HostPace, HostPacer, type HostPermit, pacedFetcher } from './host-pacer.js';
 import { IdentityCache } from './identity-cache.js';
 import { fetchPage, type PageFetchPolicy } from './page-fetch.js';
 import { type RecordedPage, recordPage } from './page-record.js';
@@ -21,12 +21,22 @@ const STOP_GRACE_MS = 3000;
 
 /**
  * One run's crawl over its stored frontier (runCrawl in crawl-engine.ts owns its start and end):
- * pages are picked per host pace, fetched under scope, robots.txt and credential rules, and each
- * stored with its row, files and links in one transaction.
+ * pages are fetched under scope, robots.txt and credential rules, each request start waiting for
+ * its host's pace, and each page is stored with its row, files and links in one transaction.
  */
 export class CrawlLoop {
   private readonly scope: CrawlScope;
-  private readonly pacer: HostPacer;
+  private readonly pace: HostPace;
+  /** Crawl-delay of the hosts whose robots.txt gave one, in milliseconds. */
+  private readonly crawlDelayMs = new Map<string, number>();
+  /**
+   * Hosts with a page of this run waiting for its robots.txt or its pace: the next page of such a
+   * host is not started, so waiting pages never fill the run's concurrency while other hosts
+   * could be crawled.
+   */
+  private readonly waitingHosts = new Set<string>();
+  /** Stops waiting for a host's pace: a stop, or a drain (a page not yet started is not in flight). */
+  private readonly waitSignal: AbortSignal;
   private readonly robots: RobotsRules;
   private readonly policy: PageFetchPolicy;
   private readonly renderContext: RenderContext | undefined;
@@ -51,7 +61,11 @@ export class CrawlLoop {
     session: RenderSession | undefined,
   ) {
     this.scope = new CrawlScope(settings);
-    this.pacer = new HostPacer(settings.delaySeconds * 1000);
+    // Without a shared pace (tests, tools) the run paces its hosts alone, with no per-host budget
+    // beyond its own concurrency.
+    this.pace = deps.pace ?? new HostPacer(Number.POSITIVE_INFINITY);
+    const drain = control.drainSignal;
+    this.waitSignal = drain === undefined ? stopSignal : AbortSignal.any([stopSignal, drain]);
     this.userAgent = settings.userAgent ?? deps.defaultUserAgent;
     this.credentials = new CredentialRules(settings);
     this.policy = {
@@ -59,7 +73,16 @@ export class CrawlLoop {
       refuseRedirect: (target) => this.refuseRedirect(target),
       acceptsContentType: (contentType) => this.acceptsContentType(contentType),
     };
-    this.robots = new RobotsRules(deps.fetcher, this.policy, deps.limits, this.userAgent, stopSignal);
+    // robots.txt is a request to the host like any other and waits for the pace too; a drain lets
+    // it finish (a page waiting for it is in flight), the shutdown's hard stop does not.
+    this.robots = new RobotsRules(
+      deps.fetcher,
+      this.policy,
+      deps.limits,
+      this.userAgent,
+      stopSignal,
+      (host) => this.permitFor(host, stopSignal),
+    );
     this.renderContext = session && { session, settings, signal: stopSignal };
   }
 
@@ -104,16 +127,12 @@ export class CrawlLoop {
         await this.nextEvent();
         continue;
       }
-      const nowMs = this.deps.clock.nowMicros() / 1000;
-      const pick = this.pacer.pick(
-        this.buffer.map((entry) => hostOf(entry.url)),
-        nowMs,
-      );
-      if (pick.index < 0) {
-        await this.nextEvent(pick.waitMs);
+      const index = this.buffer.findIndex((entry) => !this.waitingHosts.has(hostOf(entry.url)));
+      if (index < 0) {
+        await this.nextEvent();
         continue;
       }
-      const [entry] = this.buffer.splice(pick.index, 1);
+      const [entry] = this.buffer.splice(index, 1);
       this.launch(entry!);
     }
     await this.settle();
@@ -129,25 +148,37 @@ export class CrawlLoop {
 
   private launch(entry: FrontierEntry): void {
     this.started += 1;
-    const task = this.crawlEntry(entry)
+    const host = hostOf(entry.url);
+    this.waitingHosts.add(host);
+    let waiting = true;
+    // The host's next page may be started once this one no longer waits (called once per page).
+    const ready = () => {
+      if (!waiting) return;
+      waiting = false;
+      this.waitingHosts.delete(host);
+      this.wake?.();
+    };
+    const task = this.crawlEntry(entry, ready)
       .catch((error: unknown) => {
         this.failure ??= error;
       })
       .finally(() => {
+        ready();
         this.inFlight.delete(task);
         this.wake?.();
       });
     this.inFlight.add(task);
   }
 
-  private async crawlEntry(entry: FrontierEntry): Promise<void> {
+  private async crawlEntry(entry: FrontierEntry, ready: () => void): Promise<void> {
     const url = new URL(entry.url);
     const fetchUrl = fetchUrlOf(url);
     if (this.settings.obeyRobots) {
+      // Before the first page of a host: its Crawl-delay paces that page already.
       const robots = await this.robots.forUrl(url);
       if (robots.crawlDelaySeconds !== undefined)
-        this.pacer.raiseDelay(url.host, robots.crawlDelaySeconds * 1000);
-      if (this.stopSignal.aborted) return;
+        this.crawlDelayMs.set(url.host, robots.crawlDelaySeconds * 1000);
+      if (this.stopSignal.aborted) return this.notStarted();
       if (!robots.isAllowed(fetchUrl)) {
         // A link robots.txt refuses is simply not crawled; a seed is a row saying why, so a run
         // whose site turned it away does not look like an empty success (docs/reference/
@@ -164,14 +195,17 @@ export class CrawlLoop {
         return;
       }
     }
-    if (this.stopSignal.aborted) return;
-    const result = await fetchPage(
-      this.deps.fetcher,
-      fetchUrl,
-      this.policy,
-      this.deps.limits,
-      this.stopSignal,
-    );
+    const permit = await this.permitFor(url.host, this.waitSignal);
+    ready();
+    // Stopped or drained before the request started: the URL stays queued for a resumed run.
+    if (permit === undefined) return this.notStarted();
+    let result: Awaited<ReturnType<typeof fetchPage>>;
+    try {
+      const fetcher = pacedFetcher(this.deps.fetcher, permit);
+      result = await fetchPage(fetcher, fetchUrl, this.policy, this.deps.limits, this.stopSignal);
+    } finally {
+      permit.release();
+    }
     // A fetch cut short by cancel or timeout is not an outcome: the run ends without its row.
     if (this.stopSignal.aborted) return;
     if (result.kind === 'excluded') return this.skip(entry);
@@ -193,6 +227,25 @@ export class CrawlLoop {
           });
     if (!(await this.commitRecorded(recorded))) return;
     this.deps.observer?.pageFetched(result, rendering);
+  }
+
+  /**
+   * Waits for the host's pace: the run's download_delay, raised by the host's Crawl-delay
+   * (docs/reference/crawl-rules.md, Pacing). Undefined when `signal` aborted first.
+   */
+  private async permitFor(host: string, signal: AbortSignal): Promise<HostPermit | undefined> {
+    const gapMs = Math.max(this.settings.delaySeconds * 1000, this.crawlDelayMs.get(host) ?? 0);
+    try {
+      return await this.pace.acquire(host, gapMs, signal);
+    } catch (error) {
+      if (signal.aborted) return undefined;
+      throw error;
+    }
+  }
+
+  /** A page given up before its request: not counted against documents_limit. */
+  private notStarted(): void {
+    this.started -= 1;
   }
 
   private recordContext(): { settings: CrawlSettings; timezone: string } {
@@ -253,17 +306,15 @@ export class CrawlLoop {
     return true;
   }
 
-  private nextEvent(timeoutMs?: number): Promise<void> {
+  private nextEvent(): Promise<void> {
     return new Promise((resolve) => {
       const drain = this.control.drainSignal;
       const done = () => {
-        clearTimeout(timer);
         this.stopSignal.removeEventListener('abort', done);
         drain?.removeEventListener('abort', done);
         this.wake = undefined;
         resolve();
       };
-      const timer = timeoutMs === undefined ? undefined : setTimeout(done, Math.max(1, timeoutMs));
       this.stopSignal.addEventListener('abort', done, { once: true });
       drain?.addEventListener('abort', done, { once: true });
       this.wake = done;

@@ -1,39 +1,186 @@
+import { performance } from 'node:perf_hooks';
+import type { HttpFetcher } from './http-fetcher.js';
+import { whenRequestSent } from './request-sent.js';
+
+/** One request start to a host; released when the request (all its hops) has ended. */
+export interface HostPermit {
+  /**
+   * The request is being sent now: the host's pace counts from here rather than from the grant,
+   * so time spent between the two (a busy thread, a message hop) never shortens the gap.
+   */
+  started(): void;
+  release(): void;
+}
+
 /**
- * Per-host politeness: the time between two request starts to one host is at least the run's
- * download_delay, raised by the host's robots.txt Crawl-delay (docs/reference/crawl-rules.md,
- * Pacing). Tracks hosts only, never URLs, so its memory does not grow with the size of a crawl.
+ * Per-host politeness (docs/reference/crawl-rules.md, Pacing): the service holds one for every
+ * run it executes, so two runs crawling one host share its pace and its budget of requests in
+ * progress. Every argument and answer is plain data, so the pace can be kept in another thread
+ * (docs/architecture.md, Crawl threads) or, later, another process.
  */
-export class HostPacer {
-  private readonly nextStartMs = new Map<string, number>();
-  private readonly delayMsByHost = new Map<string, number>();
+export interface HostPace {
+  /**
+   * Resolves when a request to `host` (host:port) may start: at least `gapMs` after the previous
+   * request start to that host, whichever run made it, and with fewer requests to the host in
+   * progress than the per-host budget. Waiters of one host are served in arrival order. Rejects
+   * with the signal's reason when the signal aborts first.
+   */
+  acquire(host: string, gapMs: number, signal: AbortSignal): Promise<HostPermit>;
+}
 
-  constructor(private readonly defaultDelayMs: number) {}
+interface Waiter {
+  gapMs: number;
+  grant(permit: HostPermit): void;
+}
 
-  /** Raises the delay of one host (Crawl-delay); never lowers it below the run's delay. */
-  raiseDelay(host: string, delayMs: number): void {
-    if (delayMs > this.delayOf(host)) this.delayMsByHost.set(host, delayMs);
-  }
+interface HostState {
+  lastStartMs: number;
+  /** A permit with a gap was granted and its request has not started yet: the next one waits. */
+  starting: boolean;
+  inProgress: number;
+  waiters: Waiter[];
+  timer: NodeJS.Timeout | undefined;
+}
+
+/** Hosts idle this long are forgotten: no pace allowed by the settings is longer. */
+const FORGET_IDLE_MS = 10 * 60_000;
+/** The table is swept for idle hosts when it has grown by this many entries. */
+const SWEEP_EVERY_HOSTS = 1000;
+
+/**
+ * The pace of every host in one place: its last request start, its requests in progress and the
+ * requests waiting for it. Tracks hosts only, never URLs, and forgets idle hosts, so its memory
+ * does not grow with the size of the crawls.
+ */
+export class HostPacer implements HostPace {
+  private readonly hosts = new Map<string, HostState>();
+  private sweepAt = SWEEP_EVERY_HOSTS;
 
   /**
-   * Index of the first candidate whose host may be fetched now, reserving its slot; or -1 and
-   * how long to wait until one may.
+   * @param perHostLimit requests to one host in progress at once, over all runs.
+   * @param nowMs monotonic milliseconds.
    */
-  pick(hosts: readonly string[], nowMs: number): { index: number; waitMs: number } {
-    let earliest = Number.POSITIVE_INFINITY;
-    for (let index = 0; index < hosts.length; index++) {
-      const host = hosts[index]!;
-      const readyAt = this.nextStartMs.get(host) ?? 0;
-      if (readyAt <= nowMs) {
-        const delay = this.delayOf(host);
-        if (delay > 0) this.nextStartMs.set(host, nowMs + delay);
-        return { index, waitMs: 0 };
-      }
-      earliest = Math.min(earliest, readyAt);
-    }
-    return { index: -1, waitMs: Number.isFinite(earliest) ? earliest - nowMs : 0 };
+  constructor(
+    private readonly perHostLimit: number,
+    private readonly nowMs: () => number = () => performance.now(),
+  ) {}
+
+  acquire(host: string, gapMs: number, signal: AbortSignal): Promise<HostPermit> {
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    const state = this.stateOf(host);
+    return new Promise<HostPermit>((resolve, reject) => {
+      const onAbort = () => {
+        const index = state.waiters.indexOf(waiter);
+        if (index >= 0) state.waiters.splice(index, 1);
+        reject(abortReason(signal));
+        // The head may have been what held the others back.
+        this.pump(host, state);
+      };
+      const waiter: Waiter = {
+        gapMs: Math.max(0, gapMs),
+        grant: (permit) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(permit);
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      state.waiters.push(waiter);
+      this.pump(host, state);
+    });
   }
 
-  private delayOf(host: string): number {
-    return this.delayMsByHost.get(host) ?? this.defaultDelayMs;
+  private stateOf(host: string): HostState {
+    let state = this.hosts.get(host);
+    if (state === undefined) {
+      if (this.hosts.size >= this.sweepAt) this.sweep();
+      state = {
+        lastStartMs: Number.NEGATIVE_INFINITY,
+        starting: false,
+        inProgress: 0,
+        waiters: [],
+        timer: undefined,
+      };
+      this.hosts.set(host, state);
+    }
+    return state;
   }
+
+  /** Grants what may start now, and sets a timer for the head waiter that may start later. */
+  private pump(host: string, state: HostState): void {
+    clearTimeout(state.timer);
+    state.timer = undefined;
+    for (;;) {
+      const head = state.waiters[0];
+      if (head === undefined || state.starting || state.inProgress >= this.perHostLimit) return;
+      const now = this.nowMs();
+      const readyAt = state.lastStartMs + head.gapMs;
+      if (readyAt > now) {
+        state.timer = setTimeout(() => this.pump(host, state), Math.max(1, Math.ceil(readyAt - now)));
+        return;
+      }
+      state.waiters.shift();
+      state.lastStartMs = now;
+      state.inProgress += 1;
+      // Without a gap the start time does not matter, and requests need not wait for each other.
+      state.starting = head.gapMs > 0;
+      head.grant(this.permitFor(host, state, state.starting));
+    }
+  }
+
+  private permitFor(host: string, state: HostState, paced: boolean): HostPermit {
+    let starting = paced;
+    let released = false;
+    const startNow = () => {
+      if (!starting) return;
+      starting = false;
+      state.starting = false;
+      state.lastStartMs = this.nowMs();
+    };
+    return {
+      started: () => {
+        if (!starting) return;
+        startNow();
+        this.pump(host, state);
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        startNow();
+        state.inProgress -= 1;
+        this.pump(host, state);
+      },
+    };
+  }
+
+  private sweep(): void {
+    const now = this.nowMs();
+    for (const [host, state] of this.hosts) {
+      const idle = state.inProgress === 0 && state.waiters.length === 0;
+      if (idle && now - state.lastStartMs > FORGET_IDLE_MS) this.hosts.delete(host);
+    }
+    this.sweepAt = this.hosts.size + SWEEP_EVERY_HOSTS;
+  }
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new Error('aborted');
+}
+
+/**
+ * `fetcher` with the permit told when the first hop of its request leaves: when its headers are
+ * written, after any connection setup, or at the latest when its answer arrives.
+ */
+export function pacedFetcher(fetcher: HttpFetcher, permit: HostPermit): HttpFetcher {
+  return {
+    fetchHop: async (hop) => {
+      const forget = whenRequestSent(hop.url, () => permit.started());
+      try {
+        return await fetcher.fetchHop(hop);
+      } finally {
+        forget();
+        permit.started();
+      }
+    },
+    close: () => fetcher.close(),
+  };
 }

@@ -1,6 +1,7 @@
 import robotsParserModule from 'robots-parser';
 import { decodeText } from './charset.js';
 import { failureReasonOf } from './failure-reason.js';
+import { type HostPermit, pacedFetcher } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { type FetchLimits, fetchPage, type PageFetchPolicy } from './page-fetch.js';
 
@@ -30,6 +31,8 @@ const allowAll = (source: string): RobotsPolicy => ({
   crawlDelaySeconds: undefined,
   source,
 });
+/** The run stopped before robots.txt could be asked for: nothing is allowed, nothing is kept. */
+const stopped: RobotsPolicy = { isAllowed: () => false, crawlDelaySeconds: undefined, source: 'stopped' };
 const unreachable = (reason: string): RobotsPolicy => ({
   isAllowed: () => false,
   crawlDelaySeconds: undefined,
@@ -51,6 +54,8 @@ export class RobotsRules {
     private readonly limits: FetchLimits,
     private readonly userAgent: string,
     private readonly signal: AbortSignal,
+    /** Waits for the host's pace (robots.txt is a request like any other); undefined once stopped. */
+    private readonly paced: (host: string) => Promise<HostPermit | undefined>,
   ) {}
 
   forUrl(url: URL): Promise<RobotsPolicy> {
@@ -70,7 +75,24 @@ export class RobotsRules {
       refuseRedirect: async () => undefined,
       acceptsContentType: () => true,
     };
-    const result = await fetchPage(this.fetcher, robotsUrl, robotsPolicy, limits, this.signal);
+    const permit = await this.paced(new URL(origin).host);
+    if (permit === undefined) {
+      // Asked again, should the run go on: a stop is not an answer of the site.
+      this.byOrigin.delete(origin);
+      return stopped;
+    }
+    let result: Awaited<ReturnType<typeof fetchPage>>;
+    try {
+      result = await fetchPage(
+        pacedFetcher(this.fetcher, permit),
+        robotsUrl,
+        robotsPolicy,
+        limits,
+        this.signal,
+      );
+    } finally {
+      permit.release();
+    }
     if (result.kind === 'failed') {
       // Nothing was sent: the page fetches are refused in turn and get failed rows saying why
       // (disallowing would drop them without a row).

@@ -79,12 +79,14 @@ export class ServiceMetrics {
 
   /** Counts the pages runs crawl and their failures; handed to the worker pool. */
   readonly crawlObserver: CrawlObserver = {
-    pageFetched: (result, rendering) => {
-      this.pagesFetched.inc();
-      const kind = fetchErrorKindOf(result, rendering);
-      if (kind !== undefined) this.fetchErrors.inc({ kind });
-    },
+    pageFetched: (result, rendering) => this.pageObserved(fetchErrorKindOf(result, rendering)),
   };
+
+  /** A page a run crawled, reported by its thread: its failure kind, undefined when it was fine. */
+  pageObserved(errorKind: string | undefined): void {
+    this.pagesFetched.inc();
+    if (errorKind !== undefined) this.fetchErrors.inc({ kind: errorKind });
+  }
 
   constructor() {
     const runs = new Gauge({

@@ -3,16 +3,22 @@ import { buildApp } from '../api/build-app.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
-import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
-import { createRenderer } from '../browser/create-renderer.js';
+import {
+  type BrowserAvailability,
+  decideSandbox,
+  localSandboxHost,
+  probeChromium,
+} from '../browser/chromium-launch.js';
 import type { KumoConfig } from '../config/config.js';
-import { createUndiciFetcher } from '../crawler/http-fetcher.js';
+import { HostPacer } from '../crawler/host-pacer.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
+import { BrowserHost } from '../worker/browser-host.js';
+import { RunThreads } from '../worker/run-thread-runner.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
 import { bootstrapDemoTenant, issueDemoKey } from '../service/bootstrap.js';
 import { Scheduler } from '../scheduler/scheduler.js';
@@ -62,6 +68,8 @@ export interface RunningService {
 }
 
 const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+/** A browser no run used for this long is closed; the next rendered page starts a new one. */
+const BROWSER_IDLE_CLOSE_MS = 60_000;
 
 export interface StartServiceOptions {
   /** Where log lines go instead of stdout (one JSON line per write; tests read them). */
@@ -93,17 +101,28 @@ export async function startService(
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
   const artifacts = new LocalArtifactStore(paths.artifacts);
-  // One address policy for page fetches, redirects, robots.txt, rendered pages and webhooks.
+  // The address policy of webhooks; each run thread applies the same policy to its page fetches,
+  // redirects, robots.txt and rendered pages.
   const addresses = new AddressPolicy(config.allowPrivateNetworks);
-  const fetcher = createUndiciFetcher({ addresses });
   const logger = { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) };
   let browserStatus: BrowserAvailability = await probeChromium(config.chromiumPath);
-  const browser = createRenderer(config, addresses, {
-    launched: (version) => {
-      browserStatus = { available: true, executablePath: config.chromiumPath, version };
+  // One Chromium for every run thread, started when a run first renders (docs/architecture.md,
+  // Crawl threads).
+  const sandbox = decideSandbox(config.browserSandbox, localSandboxHost(config.chromiumPath));
+  const browser = new BrowserHost(
+    {
+      executablePath: config.chromiumPath,
+      sandbox: sandbox.enabled,
+      pages: config.browserPages,
+      idleCloseMs: BROWSER_IDLE_CLOSE_MS,
     },
-    lost: () => app.log.warn('the browser exited; it is started again for the next rendered page'),
-  });
+    {
+      launched: (version) => {
+        browserStatus = { available: true, executablePath: config.chromiumPath, version };
+      },
+      lost: () => app.log.warn('the browser exited; it is started again for the next rendered page'),
+    },
+  );
   const userAgent = defaultUserAgent(config.botInfoUrl);
 
   // The pool logs through the app's logger, so the app is built first with a dispatcher that
@@ -166,10 +185,8 @@ export async function startService(
   if (browserStatus.available)
     app.log.info({ browser: browserStatus.version }, 'browser rendering available');
   else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
-  if (!browser.sandbox.enabled) {
-    app.log.warn(
-      `the browser renders pages without its sandbox: ${browser.sandbox.reason} (docs/security.md)`,
-    );
+  if (!sandbox.enabled) {
+    app.log.warn(`the browser renders pages without its sandbox: ${sandbox.reason} (docs/security.md)`);
   }
   const webhooks = new WebhookDispatcher({
     deliveries: store.deliveries,
@@ -190,25 +207,39 @@ export async function startService(
     timezone: config.timezone,
     onQueued: () => webhooks.nudge(),
   });
+  const threads = new RunThreads({
+    limits: fetchLimitsOf(config),
+    defaultUserAgent: userAgent,
+    timezone: config.timezone,
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    heapMb: config.runHeapMb,
+    clock,
+    // One pace per host over every run (docs/reference/crawl-rules.md, Pacing).
+    pacer: new HostPacer(config.hostConcurrency),
+    browser: {
+      host: browser,
+      settings: {
+        executablePath: config.chromiumPath,
+        idleWaitMs: config.browserIdleWaitSeconds * 1000,
+        pageTimeoutMs: config.browserPageTimeoutSeconds * 1000,
+      },
+    },
+    observer: metrics,
+  });
   const pool = new RunWorkerPool({
     runs: store.runs,
     artifacts,
-    fetcher,
     clock,
-    limits: fetchLimitsOf(config),
+    threads,
     workRoot: paths.work,
     concurrency: config.workerConcurrency,
     maxRunningPerContract: config.maxRunningPerContract > 0 ? config.maxRunningPerContract : undefined,
-    defaultUserAgent: userAgent,
-    timezone: config.timezone,
-    renderer: browser.renderer,
     logger: app.log,
     lifecycle: {
       started: (run) => events.publish('crawl.started', run),
       finished: (run) => events.publish('crawl.finished', run),
     },
     searchFeed: new SearchFeeder(store.serviceSettings, store.runs, searchServices),
-    observer: metrics.crawlObserver,
   });
   const scheduler = new Scheduler(scheduledCrawl, config.schedulerIntervalSeconds * 1000, app.log, () =>
     clock.nowMicros(),
@@ -222,7 +253,7 @@ export async function startService(
     // Nothing ran yet: release what was opened, so the process (or a test) can start again.
     try {
       await app.close();
-      await Promise.all([fetcher.close(), browser.pool.close()]);
+      await threads.close();
     } finally {
       searchServices.close();
       store.close();
@@ -271,7 +302,7 @@ export async function startService(
       clearInterval(reaper);
     }
     try {
-      await Promise.all([fetcher.close(), browser.pool.close(), webhooks.stop()]);
+      await Promise.all([threads.close(), webhooks.stop()]);
     } finally {
       // Whatever failed above, the store is closed and the lock released, so a restart can start.
       try {

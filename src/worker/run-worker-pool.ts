@@ -1,19 +1,17 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PageRenderer } from '../browser/render-types.js';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import { ArtifactWriteError, storageReason } from '../artifacts/package-artifacts.js';
-import type { CrawlObserver, CrawlOutcome } from '../crawler/crawl-engine.js';
-import type { HttpFetcher } from '../crawler/http-fetcher.js';
-import type { FetchLimits } from '../crawler/page-fetch.js';
+import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunDispatcher } from './run-dispatcher.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
-import { type CrawlExecution, executeCrawl, type PageOutcomes } from './execute-crawl.js';
+import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
+import type { RunThreads } from './run-thread-runner.js';
 import { noSeedFetched, seedMessageOf } from './seed-report.js';
 
 /** Told when a run starts (not when it resumes after a restart) and when it ends: webhooks. */
@@ -38,25 +36,19 @@ export interface SearchFeed {
 export interface WorkerPoolDeps {
   runs: CrawlRunStore;
   artifacts: LocalArtifactStore;
-  fetcher: HttpFetcher;
   clock: Clock;
-  limits: FetchLimits;
+  /** Executes each run in a worker thread of its own (docs/architecture.md, Crawl threads). */
+  threads: RunThreads;
   /** Folder of the working data of running runs (`<data>/work/<run id>`). */
   workRoot: string;
   concurrency: number;
   /** Runs one contract may have running at once (docs/reference/run-states.md, Waiting); undefined: no cap. */
   maxRunningPerContract?: number;
-  defaultUserAgent: string;
-  timezone: string;
-  /** Chromium for runs with a screenshot or wait_type 2. */
-  renderer?: PageRenderer;
   logger: FastifyBaseLogger;
   /** How often the pool looks for pending runs besides being notified. */
   pollIntervalMs?: number;
   lifecycle?: RunLifecycleListener;
   searchFeed?: SearchFeed;
-  /** Told of every page the runs crawl (metrics). */
-  observer?: CrawlObserver;
 }
 
 /** How long a shutdown lets pages in flight finish before aborting them. */
@@ -165,9 +157,8 @@ export class RunWorkerPool implements RunDispatcher {
   private async execute(run: RunRecord, cancel: AbortController): Promise<void> {
     const { deps } = this;
     const searchServiceId = run.serviceSettingId === null ? undefined : deps.searchFeed?.searchServiceOf(run);
-    const resolved = resolveCrawlSettings(run.setting);
-    // The index is built from the page files, so a run feeding search collects them whatever crawl_object says.
-    const settings = searchServiceId === undefined ? resolved : { ...resolved, collectObjects: true };
+    // For its time limit and the log; the run's thread resolves the setting again for the crawl.
+    const settings = resolveCrawlSettings(run.setting);
     const workFolder = path.join(deps.workRoot, String(run.id));
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
     const signal = AbortSignal.any([cancel.signal, this.hardStop.signal]);
@@ -176,24 +167,23 @@ export class RunWorkerPool implements RunDispatcher {
       { run_id: run.id, request_id: run.requestId, seeds: settings.seedUrls.length },
       'run started',
     );
-    const execution = await executeCrawl(
-      settings,
-      { workFolder, artifactFolder: deps.artifacts.folderFor(run.id) },
+    const execution = await deps.threads.execute(
       {
-        fetcher: deps.fetcher,
-        clock: deps.clock,
-        limits: deps.limits,
-        defaultUserAgent: deps.defaultUserAgent,
-        timezone: deps.timezone,
-        renderer: deps.renderer,
-        observer: deps.observer,
+        runId: run.id,
+        setting: run.setting,
+        // The index is built from the page files, so a run feeding search collects them whatever
+        // crawl_object says.
+        collectObjects: searchServiceId !== undefined,
+        workspace: { workFolder, artifactFolder: deps.artifacts.folderFor(run.id) },
+        // Wall time since the run first started, across restarts (docs/reference/run-states.md,
+        // Time limit).
+        deadlineMicros: startMicros + settings.executionTimeoutSeconds * 1_000_000,
+        packagesOn: run.serviceSettingId === null ? INSTANT_PACKAGES_ON : SCHEDULED_PACKAGES_ON,
+        pageOutcomes: searchServiceId !== undefined,
       },
       {
         cancelSignal: signal,
         drainSignal: this.shutdown.signal,
-        // Wall time since the run first started, across restarts (docs/reference/run-states.md,
-        // Time limit).
-        deadlineMicros: startMicros + settings.executionTimeoutSeconds * 1_000_000,
         onProgress: (progress) => {
           const nowMs = Date.now();
           if (nowMs - lastWriteMs < PROGRESS_WRITE_INTERVAL_MS) return;
@@ -203,8 +193,6 @@ export class RunWorkerPool implements RunDispatcher {
           if (deps.runs.getRun(run.id)?.isCancelRequest) cancel.abort();
         },
       },
-      run.serviceSettingId === null ? INSTANT_PACKAGES_ON : SCHEDULED_PACKAGES_ON,
-      { pageOutcomes: searchServiceId !== undefined },
     );
     // Drained, or aborted by the shutdown's hard stop rather than by a cancel: resume later.
     if (

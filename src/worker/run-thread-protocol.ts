@@ -1,0 +1,77 @@
+/**
+ * The messages between the service and the thread executing one crawl run (docs/architecture.md,
+ * Crawl threads). Every message is plain data (structured clone), never a shared object, so the
+ * same exchange could run between machines: the thread gets the run's stored setting and
+ * workspace and resolves the setting itself (compiled patterns do not cross threads).
+ */
+import type { PackagedArtifact } from '../artifacts/package-artifacts.js';
+import type { CrawlOutcome } from '../crawler/crawl-engine.js';
+import type { FetchLimits } from '../crawler/page-fetch.js';
+import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import type { RunProgress, SeedOutcomes } from '../store/run-data.js';
+import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
+import type { CrawlWorkspace, PageOutcomes } from './execute-crawl.js';
+import type { PaceAnswer, PaceRequest } from './pace-protocol.js';
+
+/** Everything a run thread needs to execute one run. */
+export interface RunStart {
+  runId: number;
+  /** The run's setting as stored. */
+  setting: InstantCrawlerSetting;
+  /** A run feeding a search service collects the page files whatever crawl_object says. */
+  collectObjects: boolean;
+  workspace: CrawlWorkspace;
+  limits: FetchLimits;
+  defaultUserAgent: string;
+  timezone: string;
+  /** KUMO_ALLOW_PRIVATE_NETWORKS, for the thread's own address policy. */
+  allowPrivateNetworks: boolean | string[];
+  /** The service clock minus the system clock, so the thread's timestamps agree with the service's. */
+  clockOffsetMicros: number;
+  /** Wall-clock end of the run, epoch microseconds on the service clock. */
+  deadlineMicros: number;
+  packagesOn: CrawlOutcome[];
+  pageOutcomes: boolean;
+  /** Present when the service can render pages (screenshots, wait_type 2). */
+  browser?: RunBrowserSettings;
+}
+
+export interface RunBrowserSettings {
+  executablePath: string;
+  idleWaitMs: number;
+  pageTimeoutMs: number;
+}
+
+/** The end of a run the thread reports: what executeCrawl returned. */
+export interface RunResult {
+  outcome: CrawlOutcome;
+  progress: RunProgress;
+  seeds: SeedOutcomes;
+  artifacts: PackagedArtifact[];
+  pageOutcomes?: PageOutcomes;
+}
+
+/** A run that threw, as data: the service turns it into the run's 2040 message. */
+export interface RunFailure {
+  name: string;
+  message: string;
+  code?: string;
+}
+
+export type ToRunThread =
+  | { type: 'start'; run: RunStart }
+  /** Cancel (2050), the shutdown's hard stop, or the execution timeout: fetches are aborted. */
+  | { type: 'cancel' }
+  /** Shutdown: no new page starts, pages in flight finish; the outcome is `interrupted`. */
+  | { type: 'drain' }
+  | PaceAnswer
+  | BrowserAnswer;
+
+export type FromRunThread =
+  | { type: 'progress'; progress: RunProgress & { errors: number } }
+  /** One crawled page, for the metrics: its failure kind, or null when it was fetched fine. */
+  | { type: 'page'; errorKind: string | null }
+  | { type: 'result'; result: RunResult }
+  | { type: 'failed'; failure: RunFailure }
+  | PaceRequest
+  | BrowserRequest;

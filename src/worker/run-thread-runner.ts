@@ -1,0 +1,192 @@
+import { Worker } from 'node:worker_threads';
+import { ArtifactWriteError } from '../artifacts/package-artifacts.js';
+import type { CrawlOutcome } from '../crawler/crawl-engine.js';
+import type { HostPacer } from '../crawler/host-pacer.js';
+import type { FetchLimits } from '../crawler/page-fetch.js';
+import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import type { RunProgress } from '../store/run-data.js';
+import type { Clock } from '../util/clock.js';
+import { systemClock } from '../util/clock.js';
+import { BrowserBroker, type BrowserHost } from './browser-host.js';
+import type { CrawlExecution, CrawlWorkspace } from './execute-crawl.js';
+import { PaceBroker } from './pace-protocol.js';
+import type {
+  FromRunThread,
+  RunBrowserSettings,
+  RunFailure,
+  RunStart,
+  ToRunThread,
+} from './run-thread-protocol.js';
+
+/**
+ * A thread that does not end this long after its cancel (or its execution timeout) is stuck in
+ * work that does not look at the signal: it is terminated, and the run ends as if it had stopped.
+ */
+const STUCK_THREAD_MS = 15_000;
+
+/** Told of every page the runs crawl (the service's metrics). */
+export interface PageObserver {
+  /** A page was crawled; `errorKind` is its failure kind (see fetchErrorKindOf), undefined when fine. */
+  pageObserved(errorKind: string | undefined): void;
+}
+
+export interface RunThreadsOptions {
+  limits: FetchLimits;
+  defaultUserAgent: string;
+  timezone: string;
+  allowPrivateNetworks: boolean | string[];
+  /** The old-generation heap of each run thread, in megabytes (KUMO_RUN_HEAP_MB). */
+  heapMb: number;
+  /** The service's clock: the threads' timestamps are offset to agree with it. */
+  clock: Clock;
+  /** The per-host pace every run shares. */
+  pacer: HostPacer;
+  /** The shared Chromium, when the service has one. */
+  browser?: { host: BrowserHost; settings: RunBrowserSettings };
+  observer?: PageObserver;
+}
+
+/** One run as the worker pool hands it over. */
+export interface ThreadRun {
+  runId: number;
+  setting: InstantCrawlerSetting;
+  collectObjects: boolean;
+  workspace: CrawlWorkspace;
+  deadlineMicros: number;
+  packagesOn: ReadonlySet<CrawlOutcome>;
+  pageOutcomes: boolean;
+}
+
+export interface ThreadRunControl {
+  /** Cancel, the shutdown's hard stop: the thread's fetches are aborted. */
+  cancelSignal: AbortSignal;
+  /** Shutdown: the thread starts no page and finishes those in flight. */
+  drainSignal: AbortSignal;
+  onProgress(progress: RunProgress & { errors: number }): void;
+}
+
+/**
+ * Executes each crawl run in a worker thread of its own (docs/architecture.md, Crawl threads)
+ * and answers the thread's requests for the shared host pace and browser. The result is what
+ * executeCrawl would have returned; a thread that throws, crashes or runs out of memory rejects
+ * with an Error saying so, which ends the run 2040 and nothing else.
+ */
+export class RunThreads {
+  constructor(private readonly options: RunThreadsOptions) {}
+
+  execute(run: ThreadRun, control: ThreadRunControl): Promise<CrawlExecution> {
+    const { options } = this;
+    const start: RunStart = {
+      runId: run.runId,
+      setting: run.setting,
+      collectObjects: run.collectObjects,
+      workspace: run.workspace,
+      limits: options.limits,
+      defaultUserAgent: options.defaultUserAgent,
+      timezone: options.timezone,
+      allowPrivateNetworks: options.allowPrivateNetworks,
+      clockOffsetMicros: options.clock.nowMicros() - systemClock.nowMicros(),
+      deadlineMicros: run.deadlineMicros,
+      packagesOn: [...run.packagesOn],
+      pageOutcomes: run.pageOutcomes,
+      ...(options.browser && { browser: options.browser.settings }),
+    };
+    const thread = new Worker(new URL('./run-thread.js', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
+    });
+    const send = (message: ToRunThread) => thread.postMessage(message);
+    const pace = new PaceBroker(options.pacer, send);
+    const browser = options.browser && new BrowserBroker(options.browser.host, send);
+    let lastProgress: RunProgress = { crawled: 0, total: 0 };
+    return new Promise<CrawlExecution>((resolve, reject) => {
+      let settled = false;
+      let stuckTimer: NodeJS.Timeout | undefined;
+      const settle = (outcome: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(stuckTimer);
+        clearTimeout(deadlineTimer);
+        control.cancelSignal.removeEventListener('abort', onCancel);
+        control.drainSignal.removeEventListener('abort', onDrain);
+        outcome();
+      };
+      /** A thread that did not stop: ended, with what it reported so far and no artifacts. */
+      const giveUp = (outcome: CrawlOutcome) => {
+        void thread.terminate();
+        settle(() =>
+          resolve({ outcome, progress: lastProgress, seeds: { seeds: 0, unanswered: [] }, artifacts: [] }),
+        );
+      };
+      const onCancel = () => {
+        send({ type: 'cancel' });
+        stuckTimer ??= setTimeout(() => giveUp('cancelled'), STUCK_THREAD_MS);
+      };
+      const onDrain = () => send({ type: 'drain' });
+      // The thread times itself out; this is for a thread too busy to look at its timer.
+      const untilStuckMs = (run.deadlineMicros - options.clock.nowMicros()) / 1000 + STUCK_THREAD_MS;
+      const deadlineTimer = setTimeout(
+        () => {
+          send({ type: 'cancel' });
+          stuckTimer ??= setTimeout(() => giveUp('timed_out'), STUCK_THREAD_MS);
+        },
+        Math.min(Math.max(0, untilStuckMs), 2 ** 31 - 1),
+      );
+      deadlineTimer.unref();
+      thread.on('message', (message: FromRunThread) => {
+        switch (message.type) {
+          case 'progress':
+            lastProgress = { crawled: message.progress.crawled, total: message.progress.total };
+            control.onProgress(message.progress);
+            return;
+          case 'page':
+            options.observer?.pageObserved(message.errorKind ?? undefined);
+            return;
+          case 'result':
+            settle(() => resolve(message.result));
+            return;
+          case 'failed':
+            settle(() => reject(errorOf(message.failure)));
+            return;
+          case 'pace-acquire':
+          case 'pace-abandon':
+          case 'pace-started':
+          case 'pace-release':
+            pace.handle(message);
+            return;
+          default:
+            browser?.handle(message);
+        }
+      });
+      thread.on('error', (error) => settle(() => reject(threadError(error, options.heapMb))));
+      thread.on('exit', (code) => {
+        pace.close();
+        browser?.close();
+        settle(() => reject(new Error(`the run's thread exited (code ${code}) before the run ended`)));
+      });
+      control.cancelSignal.addEventListener('abort', onCancel, { once: true });
+      control.drainSignal.addEventListener('abort', onDrain, { once: true });
+      send({ type: 'start', run: start });
+      if (control.drainSignal.aborted) onDrain();
+      if (control.cancelSignal.aborted) onCancel();
+    });
+  }
+
+  /** Stops the shared browser (the service is stopping, its runs have ended). */
+  async close(): Promise<void> {
+    await this.options.browser?.host.close();
+  }
+}
+
+/** The run's failure as the error the worker pool turns into its 2040 message. */
+function errorOf(failure: RunFailure): Error {
+  if (failure.name === 'ArtifactWriteError') return new ArtifactWriteError(failure.message);
+  const error = new Error(failure.message);
+  if (failure.code !== undefined) Object.assign(error, { code: failure.code });
+  return error;
+}
+
+function threadError(error: Error, heapMb: number): Error {
+  if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY')
+    return new Error(`the run ran out of memory (limit ${heapMb} MB)`);
+  return new Error(`the run's thread failed: ${error.message}`);
+}

@@ -1,0 +1,120 @@
+/**
+ * Entry of the worker thread that executes one crawl run (docs/architecture.md, Crawl threads).
+ * It gets the run as a `start` message, resolves its setting, crawls with its own HTTP client and
+ * run store, and reports progress, pages and the result by message: a pathological page or
+ * pattern slows this thread only, never the thread answering the API.
+ */
+import { type MessagePort, parentPort } from 'node:worker_threads';
+import { BrowserPool } from '../browser/browser-pool.js';
+import { ChromiumRenderer } from '../browser/page-renderer.js';
+import { createUndiciFetcher } from '../crawler/http-fetcher.js';
+import { resolveCrawlSettings } from '../domain/crawl-settings.js';
+import { AddressPolicy } from '../net/address-policy.js';
+import { fetchErrorKindOf } from '../observability/fetch-error-kind.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import { executeCrawl } from './execute-crawl.js';
+import { RemoteHostPace } from './pace-protocol.js';
+import { RemoteBrowser } from './remote-browser.js';
+import type { FromRunThread, RunFailure, RunStart, ToRunThread } from './run-thread-protocol.js';
+
+/** A run that rendered nothing for this long lets go of the browser, which may then close. */
+const IDLE_DISCONNECT_MS = 60_000;
+
+const port = threadPort();
+const send = (message: FromRunThread) => port.postMessage(message);
+const cancel = new AbortController();
+const drain = new AbortController();
+const pace = new RemoteHostPace(send);
+const browser = new RemoteBrowser(send);
+
+port.on('message', (message: ToRunThread) => {
+  switch (message.type) {
+    case 'start':
+      void execute(message.run).finally(() => port.close());
+      return;
+    case 'cancel':
+      cancel.abort();
+      return;
+    case 'drain':
+      drain.abort();
+      return;
+    case 'pace-granted':
+      pace.granted(message);
+      return;
+    default:
+      browser.answered(message);
+  }
+});
+
+async function execute(run: RunStart): Promise<void> {
+  const resolved = resolveCrawlSettings(run.setting);
+  const settings = run.collectObjects ? { ...resolved, collectObjects: true } : resolved;
+  // The thread's own client and address policy: connections are not shared across threads.
+  const addresses = new AddressPolicy(run.allowPrivateNetworks);
+  const fetcher = createUndiciFetcher({ addresses });
+  const clock: Clock = { nowMicros: () => systemClock.nowMicros() + run.clockOffsetMicros };
+  const pool =
+    run.browser &&
+    new BrowserPool(
+      // The pool only connects: the service launches the browser with its settings (sandbox, flags)
+      // and holds the page slots.
+      {
+        executablePath: run.browser.executablePath,
+        sandbox: false,
+        pages: 1,
+        idleCloseMs: IDLE_DISCONNECT_MS,
+      },
+      { launched: (version) => browser.versionSeen(version) },
+      browser,
+    );
+  const renderer =
+    pool &&
+    run.browser &&
+    new ChromiumRenderer(pool, addresses, {
+      idleWaitMs: run.browser.idleWaitMs,
+      pageTimeoutMs: run.browser.pageTimeoutMs,
+    });
+  try {
+    const execution = await executeCrawl(
+      settings,
+      run.workspace,
+      {
+        fetcher,
+        clock,
+        limits: run.limits,
+        defaultUserAgent: run.defaultUserAgent,
+        timezone: run.timezone,
+        renderer,
+        pace,
+        observer: {
+          pageFetched: (result, rendering) =>
+            send({ type: 'page', errorKind: fetchErrorKindOf(result, rendering) ?? null }),
+        },
+      },
+      {
+        cancelSignal: cancel.signal,
+        drainSignal: drain.signal,
+        deadlineMicros: run.deadlineMicros,
+        onProgress: (progress) => send({ type: 'progress', progress }),
+      },
+      new Set(run.packagesOn),
+      { pageOutcomes: run.pageOutcomes },
+    );
+    send({ type: 'result', result: execution });
+  } catch (error) {
+    send({ type: 'failed', failure: failureOf(error) });
+  } finally {
+    await Promise.all([fetcher.close(), pool?.close()]).catch(() => undefined);
+  }
+}
+
+function failureOf(error: unknown): RunFailure {
+  if (!(error instanceof Error)) return { name: 'Error', message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return { name: error.name, message: error.message, ...(typeof code === 'string' && { code }) };
+}
+
+function threadPort(): MessagePort {
+  if (parentPort === null) throw new Error('run-thread.js runs as a worker thread only');
+  return parentPort;
+}
