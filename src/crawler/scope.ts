@@ -6,8 +6,9 @@ import { SeedSites } from './seed-sites.js';
 export type OutOfScopeReason = 'too_long' | 'denied' | 'not_allowed' | 'file_type';
 
 /**
- * Longer URLs are not followed: no real page needs one, and even a pattern that passed the
- * safety check runs in time that grows with the URL (a crawler trap can grow URLs without end).
+ * Longer URLs are not followed: no real page needs one, and even a linear-time pattern runs in
+ * time that grows with the URL (a crawler trap can grow URLs without end; docs/architecture.md,
+ * URL patterns).
  */
 export const MAX_URL_CHARS = 8192;
 

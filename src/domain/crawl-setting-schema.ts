@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS } from './regex-safety.js';
+import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS } from './url-pattern.js';
 
 /**
  * Every optional member may be null, meaning the default (docs/reference/crawl-settings.md); this
@@ -53,7 +53,7 @@ export const ScreenshotSchema = Type.Object(
 export const AuthorizationSchema = Type.Object(
   {
     type: Type.Optional(Type.Union([Type.Literal('BASIC'), Type.Null()])),
-    url_pattern: nullableString('regular expression of URLs the credential is sent to'),
+    url_pattern: nullableString('regular expression (RE2 syntax) of URLs the credential is sent to'),
     user: nullableString('user name', 512),
     password: nullableString('password', 512),
   },
@@ -75,15 +75,15 @@ export const InstantCrawlerSettingSchema = Type.Object(
     allow_urls_patterns: Type.Optional(
       Type.Union([UrlPatterns, Type.Null()], {
         description:
-          'JavaScript regular expressions matched against absolute URLs; default: the seed hosts and ' +
-          'their subdomains on the seed port (80 and 443 count as one; http and https alike). ' +
-          `At most ${MAX_URL_PATTERNS}, each at most ${MAX_URL_PATTERN_LENGTH} characters, without nested repetition`,
+          'regular expressions (RE2 syntax: no lookaround or backreferences) matched against absolute ' +
+          'URLs; default: the seed hosts and their subdomains on the seed port (80 and 443 count as ' +
+          `one; http and https alike). At most ${MAX_URL_PATTERNS}, each at most ${MAX_URL_PATTERN_LENGTH} characters`,
       }),
     ),
     deny_urls_patterns: Type.Optional(
       Type.Union([UrlPatterns, Type.Null()], {
         description:
-          'JavaScript regular expressions; deny wins over allow; the same limits as allow_urls_patterns',
+          'regular expressions (RE2 syntax); deny wins over allow; the same limits as allow_urls_patterns',
       }),
     ),
     documents_limit: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 10_000_000 }))),

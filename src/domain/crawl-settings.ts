@@ -1,7 +1,7 @@
 import type { InstantCrawlerSetting } from './crawl-setting-schema.js';
 import type { FieldError } from './field-error.js';
-import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS } from './regex-safety.js';
-import { urlPatternProblem } from './url-pattern-problem.js';
+import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS, type UrlPattern } from './url-pattern.js';
+import { compileFieldPattern, urlPatternProblem } from './url-pattern-problem.js';
 
 export const LATEST_SETTING_VERSION = '1';
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
@@ -13,8 +13,8 @@ export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
 export interface CrawlSettings {
   seedUrls: string[];
   /** Explicit allow patterns; when empty the scope is the seeds' sites (src/crawler/seed-sites.ts). */
-  allowPatterns: RegExp[];
-  denyPatterns: RegExp[];
+  allowPatterns: UrlPattern[];
+  denyPatterns: UrlPattern[];
   depthLimit: number | null;
   documentsLimit: number | null;
   concurrency: number;
@@ -30,7 +30,7 @@ export interface CrawlSettings {
   userAgent: string | null;
   language: string | null;
   timezone: string | null;
-  authorization: { user: string; password: string; urlPattern: RegExp | null } | null;
+  authorization: { user: string; password: string; urlPattern: UrlPattern | null } | null;
   screenshot: { width: number; height: number; fullPage: boolean } | null;
   waitType: number;
   executionTimeoutSeconds: number;
@@ -118,15 +118,19 @@ const collects = (value: number | null | undefined, fallback: 0 | 1): boolean =>
 
 /**
  * Applies the defaults of docs/reference/crawl-settings.md, Fields; only on a setting that passed
- * checkCrawlSetting.
+ * checkCrawlSetting. A setting stored before patterns ran on RE2 may still hold a pattern RE2
+ * cannot express: that throws UnsupportedUrlPatternError naming the field, and the run ends 2040
+ * (docs/reference/run-states.md).
  */
 export function resolveCrawlSettings(setting: InstantCrawlerSetting): CrawlSettings {
   const firstAuth = setting.authorizations?.[0];
   const screenshot = setting.screenshot;
+  const compileAll = (key: 'allow_urls_patterns' | 'deny_urls_patterns'): UrlPattern[] =>
+    (setting[key] ?? []).map((pattern, index) => compileFieldPattern(`setting.${key}[${index}]`, pattern));
   return {
     seedUrls: [...setting.seed_urls],
-    allowPatterns: (setting.allow_urls_patterns ?? []).map((p) => new RegExp(p)),
-    denyPatterns: (setting.deny_urls_patterns ?? []).map((p) => new RegExp(p)),
+    allowPatterns: compileAll('allow_urls_patterns'),
+    denyPatterns: compileAll('deny_urls_patterns'),
     depthLimit: setting.depth_limit ?? null,
     documentsLimit: setting.documents_limit ?? null,
     concurrency: setting.base_concurrent_requests ?? DEFAULT_CONCURRENCY,
@@ -147,7 +151,10 @@ export function resolveCrawlSettings(setting: InstantCrawlerSetting): CrawlSetti
         ? {
             user: firstAuth.user ?? '',
             password: firstAuth.password ?? '',
-            urlPattern: firstAuth.url_pattern != null ? new RegExp(firstAuth.url_pattern) : null,
+            urlPattern:
+              firstAuth.url_pattern != null
+                ? compileFieldPattern('setting.authorizations[0].url_pattern', firstAuth.url_pattern)
+                : null,
           }
         : null,
     screenshot: screenshot

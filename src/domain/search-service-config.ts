@@ -12,7 +12,8 @@ const MAX_LABEL_LENGTH = 200;
 const Pattern = Type.String({
   minLength: 1,
   maxLength: MAX_PATTERN_LENGTH,
-  description: 'JavaScript regular expression matched against the page URL',
+  description:
+    'regular expression (RE2 syntax: no lookaround or backreferences) matched against the page URL',
 });
 
 /**

@@ -39,6 +39,7 @@ import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import { SearchFeeder } from '../service/search-feeder.js';
 import { SearchServices } from '../service/search-services.js';
 import { sweepExpiredArtifacts } from '../service/retention-sweeper.js';
+import { warnAboutStoredSettings } from '../service/stored-pattern-check.js';
 import { listenFailure } from '../service/startup-error.js';
 
 export interface RunningService {
@@ -182,6 +183,8 @@ export async function startService(
     },
   });
   searchLog.current = app;
+  // Settings stored before patterns ran on RE2 (docs/operations.md, Patterns stored before RE2).
+  warnAboutStoredSettings(store, app.log);
   if (browserStatus.available)
     app.log.info({ browser: browserStatus.version }, 'browser rendering available');
   else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);

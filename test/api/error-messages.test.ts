@@ -1,6 +1,6 @@
 /**
  * How 400 answers read (docs/api.md, Common rules, Errors): a bad regular expression says so once,
- * a value outside a fixed set names the allowed values, and a malformed JSON body says where it
+ * a construct the pattern engine cannot run (lookaround, backreferences) is named, a value outside a fixed set names the allowed values, and a malformed JSON body says where it
  * breaks, on the instant crawl API and the admin API alike.
  */
 import assert from 'node:assert/strict';
@@ -94,6 +94,64 @@ describe('an invalid regular expression', () => {
       'body.config.categories[0].url_pattern',
       'is not a valid regular expression (duplicate capture group name)',
     );
+  });
+});
+
+describe('a construct the pattern engine (RE2) cannot run: the field and the construct', () => {
+  const NO_LOOKAROUND = '(patterns use RE2 syntax: no lookaround or backreferences)';
+
+  test('a lookahead in an instant crawl setting', async () => {
+    const response = await post('instant', '/request', {
+      setting: { seed_urls: [SEED], allow_urls_patterns: ['^http://127\\.0\\.0\\.1:9/(?=docs/)'] },
+    });
+    assertOneError(
+      response,
+      'setting.allow_urls_patterns[0]',
+      `lookahead "(?=" is not supported ${NO_LOOKAROUND}`,
+    );
+  });
+
+  test('a lookbehind and a backreference in a scheduled crawl setting', async () => {
+    const response = await post('admin', '/service_settings', {
+      setting: {
+        seed_urls: [SEED],
+        deny_urls_patterns: ['\\.pdf$', '(?<!/docs)/private/'],
+        authorizations: [{ type: 'BASIC', user: 'u', password: 'p', url_pattern: '^http://([^/]+)/\\1/' }],
+      },
+      schedule: { interval: 1, min: 0 },
+    });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.deepEqual(response.json.errors, [
+      {
+        field: 'body.setting.deny_urls_patterns[1]',
+        reason: `negative lookbehind "(?<!" is not supported ${NO_LOOKAROUND}`,
+      },
+      {
+        field: 'body.setting.authorizations[0].url_pattern',
+        reason: `backreference "\\1" is not supported ${NO_LOOKAROUND}`,
+      },
+    ]);
+  });
+
+  test('a named backreference and a lookbehind in search service rules', async () => {
+    const response = await post('admin', '/search_services', {
+      name: 'site',
+      config: {
+        categories: [{ name: 'Docs', url_pattern: '/(?<d>docs)/\\k<d>/' }],
+        drilldowns: [{ url_pattern: '(?<=/docs/)(\\w+)', path: '$1' }],
+      },
+    });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.deepEqual(response.json.errors, [
+      {
+        field: 'body.config.categories[0].url_pattern',
+        reason: `named backreference "\\k<name>" is not supported ${NO_LOOKAROUND}`,
+      },
+      {
+        field: 'body.config.drilldowns[0].url_pattern',
+        reason: `lookbehind "(?<=" is not supported ${NO_LOOKAROUND}`,
+      },
+    ]);
   });
 });
 

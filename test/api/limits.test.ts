@@ -1,6 +1,6 @@
 /**
- * The limits of the instant crawl API: body size, seed and pattern counts and lengths, unsafe
- * patterns (also in search service rules), the per-API-key rate limit with Retry-After, and the
+ * The limits of the instant crawl API: body size, seed and pattern counts and lengths, patterns
+ * the linear-time engine runs or refuses (also in search service rules), the per-API-key rate limit with Retry-After, and the
  * cap on a service group's pending + running runs (instant and scheduled).
  */
 import assert from 'node:assert/strict';
@@ -190,33 +190,27 @@ describe('request size, seeds and patterns', () => {
     assert.equal(accepted.statusCode, 200, accepted.body);
   });
 
-  test('a pattern that can backtrack exponentially: 400 naming it, the reason says so', async () => {
-    const cases: [object, string][] = [
-      [{ allow_urls_patterns: ['^http://127\\.0\\.0\\.1', '(a+)+$'] }, 'setting.allow_urls_patterns[1]'],
-      [{ deny_urls_patterns: ['\\.pdf$', '/x/', '(a|aa)*$'] }, 'setting.deny_urls_patterns[2]'],
-      [{ deny_urls_patterns: ['(.*a){20}'] }, 'setting.deny_urls_patterns[0]'],
-      [
-        { authorizations: [{ type: 'BASIC', url_pattern: '(\\w+\\d+)+x', user: 'u', password: 'p' }] },
-        'setting.authorizations[0].url_pattern',
-      ],
+  test('patterns that backtracked for seconds to hours are accepted: they run on a linear-time engine', async () => {
+    // Each took JavaScript's backtracking engine 3 s to hours on some URL (docs/architecture.md,
+    // URL patterns); see test/e2e/regex-dos-crawl.test.ts for a crawl that meets such URLs.
+    const attacks = [
+      `^${'a?'.repeat(28)}${'a'.repeat(28)}$`,
+      `^${'a{0,10}'.repeat(40)}$`,
+      `^${'(?:a|b){0,10}'.repeat(12)}!`,
+      '^a*(?:b|)a*(?:b|)a*!',
+      '(a+)+$',
+      '(a|aa)*$',
     ];
-    for (const [extra, field] of cases) {
-      const response = await post(kumo, kumo.tenant, { setting: { seed_urls: [seed()], ...extra } });
-      assert.match(fieldReason(response, field), /exponential time/);
-      assert.match(response.json.message, /exponential time/);
-    }
-    // Cubic: seconds on a URL of 2,000 slashes; anchored it is quadratic and accepted.
-    const cubic = await post(kumo, kumo.tenant, {
-      setting: { seed_urls: [seed()], deny_urls_patterns: ['.*/.*\\.html$'] },
+    const response = await post(kumo, kumo.tenant, {
+      setting: {
+        seed_urls: [seed()],
+        documents_limit: 1,
+        allow_urls_patterns: ['^http://127\\.0\\.0\\.1', ...attacks],
+        deny_urls_patterns: attacks,
+        authorizations: [{ type: 'BASIC', url_pattern: attacks[2], user: 'u', password: 'p' }],
+      },
     });
-    assert.match(
-      fieldReason(cubic, 'setting.deny_urls_patterns[0]'),
-      /power 3 of the URL length.*anchor it with \^/,
-    );
-    const anchored = await post(kumo, kumo.tenant, {
-      setting: { seed_urls: [seed()], documents_limit: 1, deny_urls_patterns: ['^.*/.*\\.html$'] },
-    });
-    assert.equal(anchored.statusCode, 200, anchored.body);
+    assert.equal(response.statusCode, 200, response.body);
   });
 
   test('search service category and drill-down patterns get the same check', async () => {
@@ -225,15 +219,18 @@ describe('request size, seeds and patterns', () => {
       name: 'site',
       config: {
         categories: [{ name: 'Docs', url_pattern: '/docs/' }],
-        drilldowns: [{ url_pattern: '^https://[^/]+/(\\w+-?)+/', path: '$1' }],
+        drilldowns: [{ url_pattern: '^https://[^/]+/(?!private/)(\\w+)/', path: '$1' }],
       },
     });
-    assert.match(fieldReason(response, 'body.config.drilldowns[0].url_pattern'), /exponential time/);
-    const safe = await admin(kumo, 'POST', path, {
+    assert.match(
+      fieldReason(response, 'body.config.drilldowns[0].url_pattern'),
+      /negative lookahead "\(\?!"/,
+    );
+    const nested = await admin(kumo, 'POST', path, {
       name: 'site',
-      config: { drilldowns: [{ url_pattern: '^https://[^/]+(/[^/]+)*/', path: 'All' }] },
+      config: { drilldowns: [{ url_pattern: '^https://[^/]+/(\\w+-?)+/', path: '$1' }] },
     });
-    assert.equal(safe.statusCode, 200, safe.body);
+    assert.equal(nested.statusCode, 200, nested.body);
   });
 
   test('a body over 1 MiB: 413 NG', async () => {

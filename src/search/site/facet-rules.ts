@@ -1,27 +1,46 @@
 import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import { type UrlPattern } from '../../domain/url-pattern.js';
+import { compileFieldPattern, UnsupportedUrlPatternError } from '../../domain/url-pattern-problem.js';
 
 /** Category and drill-down rules of a search service, compiled. */
 export interface FacetRules {
   /** One entry per category name, in the order names first appear; any of its patterns places a page in it. */
-  categories: { name: string; patterns: RegExp[] }[];
-  drilldowns: { pattern: RegExp; path: string }[];
+  categories: { name: string; patterns: UrlPattern[] }[];
+  drilldowns: { pattern: UrlPattern; path: string }[];
+  /**
+   * Rules left out: a configuration stored before patterns ran on RE2 may hold a pattern RE2
+   * cannot express. Search goes on without them; the service logs them once at start
+   * (docs/operations.md, Patterns stored before RE2).
+   */
+  skipped: UnsupportedUrlPatternError[];
 }
 
+/** Compiles the rules of a configuration; a rule whose pattern does not compile is skipped. */
 export function compileFacetRules(config: SearchServiceConfig): FacetRules {
+  const skipped: UnsupportedUrlPatternError[] = [];
+  const compile = (field: string, pattern: string): UrlPattern | undefined => {
+    try {
+      return compileFieldPattern(field, pattern);
+    } catch (error) {
+      if (!(error instanceof UnsupportedUrlPatternError)) throw error;
+      skipped.push(error);
+      return undefined;
+    }
+  };
   const categories: FacetRules['categories'] = [];
-  for (const rule of config.categories ?? []) {
-    const pattern = new RegExp(rule.url_pattern);
+  config.categories?.forEach((rule, index) => {
+    const pattern = compile(`categories[${index}].url_pattern`, rule.url_pattern);
+    if (pattern === undefined) return;
     const named = categories.find((category) => category.name === rule.name);
     if (named === undefined) categories.push({ name: rule.name, patterns: [pattern] });
     else named.patterns.push(pattern);
-  }
-  return {
-    categories,
-    drilldowns: (config.drilldowns ?? []).map((rule) => ({
-      pattern: new RegExp(rule.url_pattern),
-      path: rule.path,
-    })),
-  };
+  });
+  const drilldowns: FacetRules['drilldowns'] = [];
+  config.drilldowns?.forEach((rule, index) => {
+    const pattern = compile(`drilldowns[${index}].url_pattern`, rule.url_pattern);
+    if (pattern !== undefined) drilldowns.push({ pattern, path: rule.path });
+  });
+  return { categories, drilldowns, skipped };
 }
 
 /** Indexes (into `rules.categories`) of the categories a URL is in: every one with a matching rule. */
