@@ -1,4 +1,9 @@
-import { compileUrlPattern, type UrlPattern } from './url-pattern.js';
+import {
+  compileUrlPattern,
+  MAX_PATTERN_INSTRUCTIONS,
+  PatternTooLargeError,
+  type UrlPattern,
+} from './url-pattern.js';
 
 const NO_LOOKAROUND = '(patterns use RE2 syntax: no lookaround or backreferences)';
 const NO_ATOMIC = '(patterns use RE2 syntax: no atomic groups or possessive quantifiers)';
@@ -38,12 +43,18 @@ export function urlPatternProblem(pattern: string): string | undefined {
     compileUrlPattern(pattern);
     return undefined;
   } catch (error) {
-    return reasonOf(error instanceof Error ? error.message : String(error));
+    return reasonOf(error);
   }
 }
 
-/** An RE2 compile error ("invalid perl operator: (?=") in plain words. */
-function reasonOf(message: string): string {
+/** An RE2 compile error ("invalid perl operator: (?=") or the size budget's refusal in plain words. */
+function reasonOf(error: unknown): string {
+  if (error instanceof PatternTooLargeError)
+    return (
+      `is too large: it compiles to ${error.instructions} instructions, the limit is ` +
+      `${MAX_PATTERN_INSTRUCTIONS} (write counted repetitions like {0,1000} and long alternations more simply)`
+    );
+  const message = error instanceof Error ? error.message : String(error);
   const split = message.indexOf(': ');
   const code = split < 0 ? message : message.slice(0, split);
   const excerpt = split < 0 ? '' : message.slice(split + 2);
@@ -86,9 +97,6 @@ export function compileFieldPattern(field: string, pattern: string): UrlPattern 
   try {
     return compileUrlPattern(pattern);
   } catch (error) {
-    throw new UnsupportedUrlPatternError(
-      field,
-      reasonOf(error instanceof Error ? error.message : String(error)),
-    );
+    throw new UnsupportedUrlPatternError(field, reasonOf(error));
   }
 }

@@ -54,6 +54,14 @@ describe('a pattern that does not compile: RE2 reason, in the words JavaScript u
       'is not a valid regular expression (pattern too large for the matching engine (a large class or group repeated many times))',
     ],
     ['(?P=n)', 'group syntax "(?P" is not supported (patterns use RE2 syntax)'],
+    [
+      '(?:.{0,50}[x0]){20}q',
+      'is too large: it compiles to 2023 instructions, the limit is 1200 (write counted repetitions like {0,1000} and long alternations more simply)',
+    ],
+    [
+      '^https://example\\.com/.{0,1000}$',
+      'is too large: it compiles to 2024 instructions, the limit is 1200 (write counted repetitions like {0,1000} and long alternations more simply)',
+    ],
   ];
   for (const [pattern, reason] of cases) {
     test(pattern, () => assert.equal(urlPatternProblem(pattern), reason));
