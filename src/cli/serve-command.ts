@@ -4,6 +4,7 @@ import type { KumoConfig } from '../config/config.js';
 import { type RunningService, startService } from '../server/kumo-service.js';
 import { StartupError } from '../service/startup-error.js';
 import type { CommandHost } from './command-host.js';
+import { StopSignals } from './stop-signals.js';
 
 /** Adds `kumo serve`. */
 export function addServeCommand(program: Command, host: CommandHost): void {
@@ -30,6 +31,9 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
     process.stderr.write(`kumo: ${error.message}\n`);
     return 1;
   }
+  // Listening before saying so: a supervisor may stop the service the moment the line appears, and
+  // a signal with no listener yet would end the process without the stop.
+  const signals = new StopSignals();
   process.stdout.write(`kumo serve: listening on ${service.url} (data in ${path.resolve(config.dataDir)})\n`);
   process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
   const browser = service.browserStatus();
@@ -58,15 +62,12 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
         `  curl -H "Authorization: Bearer <token>" ${config.publicUrl}/admin/v1/contracts\n\n`,
     );
   }
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+  const signal = await signals.first;
   process.stdout.write(
     `kumo serve: ${signal} received, stopping: requests answer 503, running crawls drain ` +
       `(at most ${SHUTDOWN_BOUND_SECONDS} s) and resume at next start\n`,
   );
-  return stopService(service);
+  return stopService(service, signals);
 }
 
 /** The stop is bounded: the pool drains 10 s, then aborted pages unwind a few seconds more. */
@@ -79,14 +80,13 @@ const EXIT_GRACE_MS = 5000;
  * the process at once: running crawls are then in the state a crash leaves them in, and resume
  * at the next start as well.
  */
-async function stopService(service: RunningService): Promise<number> {
+async function stopService(service: RunningService, signals: StopSignals): Promise<number> {
   const forced = new Promise<number>((resolve) => {
     const now = (signal: string) => {
       process.stderr.write(`kumo serve: ${signal} received again, exiting without waiting for the drain\n`);
       resolve(1);
     };
-    process.once('SIGINT', () => now('SIGINT'));
-    process.once('SIGTERM', () => now('SIGTERM'));
+    signals.onAgain(now);
     setTimeout(() => {
       process.stderr.write(`kumo serve: the stop took longer than ${SHUTDOWN_BOUND_SECONDS} s, exiting\n`);
       resolve(1);
