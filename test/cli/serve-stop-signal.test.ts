@@ -9,7 +9,8 @@ import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { test } from 'node:test';
 import { MAIN_JS } from '../support/cli-runner.js';
-import { freePort, makeTempDir, TEST_API_KEY } from '../support/service-harness.js';
+import { serveEnvironment } from '../support/serve-process.js';
+import { freePort, makeTempDir } from '../support/service-harness.js';
 
 interface Stopped {
   code: number | null;
@@ -18,18 +19,8 @@ interface Stopped {
 }
 
 async function serveStoppedOnListening(dataDir: string, port: number): Promise<Stopped> {
-  const inherited: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env))
-    if (!name.startsWith('KUMO_')) inherited[name] = value;
   const child = spawn(process.execPath, [MAIN_JS, 'serve'], {
-    env: {
-      ...inherited,
-      KUMO_DATA_DIR: dataDir,
-      KUMO_HOST: '127.0.0.1',
-      KUMO_PORT: String(port),
-      KUMO_BOOTSTRAP_API_KEY: TEST_API_KEY,
-      KUMO_LOG_LEVEL: 'silent',
-    },
+    env: serveEnvironment({ dataDir, port, env: { KUMO_LOG_LEVEL: 'silent' } }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -65,21 +65,27 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
   return serve;
 }
 
-function spawnServe({ dataDir, port, env = {} }: ServeProcessOptions): ServeProcess {
+/** The environment of a test's `kumo serve`: this process's, without its KUMO_ settings, plus the test's. */
+export function serveEnvironment({ dataDir, port, env = {} }: ServeProcessOptions): NodeJS.ProcessEnv {
   const inherited: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env))
     if (!name.startsWith('KUMO_')) inherited[name] = value;
+  return {
+    ...inherited,
+    KUMO_DATA_DIR: dataDir,
+    KUMO_HOST: '127.0.0.1',
+    KUMO_PORT: String(port),
+    KUMO_BOOTSTRAP_API_KEY: TEST_API_KEY,
+    KUMO_ALLOW_PRIVATE_NETWORKS: 'true',
+    KUMO_FETCH_TIMEOUT_SECONDS: '5',
+    ...env,
+  };
+}
+
+function spawnServe(options: ServeProcessOptions): ServeProcess {
+  const { port, env = {} } = options;
   const child = spawn(process.execPath, [MAIN_JS, 'serve'], {
-    env: {
-      ...inherited,
-      KUMO_DATA_DIR: dataDir,
-      KUMO_HOST: '127.0.0.1',
-      KUMO_PORT: String(port),
-      KUMO_BOOTSTRAP_API_KEY: TEST_API_KEY,
-      KUMO_ALLOW_PRIVATE_NETWORKS: 'true',
-      KUMO_FETCH_TIMEOUT_SECONDS: '5',
-      ...env,
-    },
+    env: serveEnvironment(options),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
