@@ -28,3 +28,10 @@ export function timed<T>(run: () => T): { ms: number; value: T } {
   const value = run();
   return { ms: performance.now() - started, value };
 }
+
+/** Milliseconds one call of `run` took until its promise settled, and its result. */
+export async function timedAsync<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const started = performance.now();
+  const value = await run();
+  return { ms: performance.now() - started, value };
+}

@@ -58,9 +58,12 @@ export async function searchCommand(
   const index = new SearchIndex(file);
   try {
     // The terminal's queries are not visitors': the activity is never flushed into the index.
-    const search = new SiteSearch(index, service.config, new SearchActivity(index.store, systemClock));
+    const search = new SiteSearch(index, service.config, new SearchActivity(index.store, systemClock), {
+      name: `search service ${serviceId}`,
+      warn: (message) => process.stderr.write(`${message}\n`),
+    });
     const query = positionals.join(' ');
-    const result = search.search({
+    const result = await search.search({
       q: query,
       pageNumber: 1,
       numberPerPage: limit,

@@ -143,8 +143,12 @@ export async function startService(
   });
   const scheduledCrawl = new ScheduledCrawlService(store, dispatcher, clock, config.timezone);
   const searchLog: { current?: FastifyInstance } = {};
-  const searchServices = new SearchServices(store.searchServices, config.dataDir, clock, (error) =>
-    searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
+  const searchServices = new SearchServices(
+    store.searchServices,
+    config.dataDir,
+    clock,
+    (error) => searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
+    (fields, message) => searchLog.current?.log.warn(fields, message),
   );
   const webhookRef: { current?: WebhookDispatcher } = {};
   // One registry per instance (several services may run in one process); read by GET /metrics.

@@ -1,4 +1,5 @@
 import { SearchIndex } from '../search/search-index.js';
+import { FacetPool } from '../search/site/facet-pool.js';
 import { SearchActivity } from '../search/site/search-activity.js';
 import { SiteSearch } from '../search/site/site-search.js';
 import type { SearchServiceRecord, SearchServiceStore } from '../store/service-store.js';
@@ -26,12 +27,17 @@ export interface OpenSearchService {
 export class SearchServices {
   private readonly open = new Map<number, SiteSearch>();
   private readonly flushTimer: NodeJS.Timeout;
+  /** Facets of every service are computed in these threads, off the thread answering the API. */
+  private readonly facetPool = new FacetPool();
 
   constructor(
     private readonly records: SearchServiceStore,
     private readonly dataDir: string,
     private readonly clock: Clock,
     private readonly onFlushError: (error: unknown) => void = () => undefined,
+    /** Told when a service's facets are unavailable (its rules took too long on its URLs). */
+    private readonly onWarning: (fields: { search_service_id: number }, message: string) => void = () =>
+      undefined,
   ) {
     this.flushTimer = setInterval(() => this.flush(), FLUSH_INTERVAL_MS);
     this.flushTimer.unref();
@@ -57,7 +63,11 @@ export class SearchServices {
           `the index of search service ${serviceId}: ${(error as Error).message}`,
         );
       }
-      search = new SiteSearch(index, record.config, new SearchActivity(index.store, this.clock));
+      search = new SiteSearch(index, record.config, new SearchActivity(index.store, this.clock), {
+        name: `search service ${serviceId}`,
+        facetPool: this.facetPool,
+        warn: (message) => this.onWarning({ search_service_id: serviceId }, message),
+      });
       this.open.set(serviceId, search);
     } else {
       search.configure(record.config);
@@ -89,5 +99,6 @@ export class SearchServices {
     this.flush();
     for (const search of this.open.values()) search.index.close();
     this.open.clear();
+    void this.facetPool.close();
   }
 }

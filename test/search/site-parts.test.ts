@@ -65,7 +65,7 @@ describe('categories with one name in several rules', () => {
 });
 
 describe('sorting by title after a page was renamed', () => {
-  test('uses the new title', () => {
+  test('uses the new title', async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-title-sort-'));
     const index = new SearchIndex(path.join(folder, 'titles.db'));
     try {
@@ -81,7 +81,7 @@ describe('sorting by title after a page was renamed', () => {
       );
       index.upsert([page('c', 'Alpha')], 'bundle:test');
       const search = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock));
-      const answer = search.search({
+      const answer = await search.search({
         q: 'fruit',
         pageNumber: 1,
         numberPerPage: 10,

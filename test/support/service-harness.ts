@@ -91,6 +91,8 @@ export interface StartTestServiceOptions {
   overrides?: Partial<KumoConfig>;
   /** The service's clock (a test moves it to reach schedule slots); default the system clock. */
   clock?: Clock;
+  /** Where the service's log lines go (set `overrides.logLevel` too: the default is silent). */
+  logStream?: { write(line: string): void };
 }
 
 /** A port that was free a moment ago (a throwaway server on port 0). */
@@ -210,7 +212,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
   );
   let service: RunningService;
   try {
-    service = await startService(config, options.clock);
+    service = await startService(config, options.clock, { logStream: options.logStream });
   } catch (error) {
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     throw error;

@@ -78,7 +78,7 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
     const parameters = parseSearchParameters(request.url);
     const { search } = serviceAt(request, reply, parameters.callback !== undefined);
     const startedMs = performance.now();
-    const result = search.search({
+    const result = await search.search({
       q: parameters.q,
       pageNumber: parameters.page_number,
       numberPerPage: parameters.number_per_page,

@@ -1,5 +1,7 @@
 import type { LoadedSegment } from '../search-index-types.js';
-import { categoriesOf, drilldownPathsOf, type FacetRules } from './facet-rules.js';
+import type { FacetJobReply, FacetJobResult } from './facet-job.js';
+import type { FacetPool } from './facet-pool.js';
+import type { FacetRuleConfig } from './facet-rules.js';
 
 /** A node of the drill-down hierarchy: one label at one depth under its parent. */
 export interface DrilldownNode {
@@ -25,61 +27,173 @@ export interface SegmentFacets {
   paths: string[][];
 }
 
+/** URLs per facet job: a segment of many documents is several jobs, each within the job limit. */
+export const FACET_JOB_URLS = 500;
+
+/** Where a FacetIndex has its segments' URLs matched, and whom it tells when that fails. */
+export interface FacetComputation {
+  pool: FacetPool;
+  /** The search service, as warnings name it; its jobs run one at a time in the pool. */
+  owner: string;
+  /** Told once per rule set when its facets cannot be computed. */
+  onUnavailable: (reason: string) => void;
+}
+
 /**
  * Facet data of the index under one set of rules: which categories and drill-down nodes each
- * document is in, computed from its URL once per segment (segments never change), and the
- * hierarchy of nodes. A change of the rules builds a new FacetIndex.
+ * document is in, computed from its URL once per segment (segments never change) in the facet
+ * threads (facet-pool.ts), and the hierarchy of nodes, built here from the label paths they
+ * return. A change of the rules builds a new FacetIndex. When a job fails (over its time limit),
+ * the rule set's facets are unavailable: every document is then in no category and at no node.
  */
 export class FacetIndex {
-  readonly nodes: DrilldownNode[] = [];
+  private readonly nodeList: DrilldownNode[] = [];
   private readonly nodeByPath = new Map<string, number>();
   private readonly bySegment = new WeakMap<LoadedSegment, SegmentFacets>();
+  private readonly pending = new WeakMap<LoadedSegment, Promise<void>>();
+  private readonly empty = new WeakMap<LoadedSegment, SegmentFacets>();
+  private readonly rulesKey: string;
+  private names: string[] = [];
+  private problem: string | undefined;
+  private discarded = false;
 
-  constructor(readonly rules: FacetRules) {}
-
-  get categoryNames(): string[] {
-    return this.rules.categories.map((category) => category.name);
+  constructor(
+    readonly rules: FacetRuleConfig,
+    private readonly computation: FacetComputation,
+  ) {
+    this.rulesKey = JSON.stringify(rules);
   }
 
+  /** False once a job of this rule set failed: no categories or drill-down for it then. */
+  get available(): boolean {
+    return this.problem === undefined;
+  }
+
+  get categoryNames(): readonly string[] {
+    return this.available ? this.names : [];
+  }
+
+  get nodes(): readonly DrilldownNode[] {
+    return this.available ? this.nodeList : [];
+  }
+
+  /** The node of a path, if any document was ever labelled with it. */
+  nodeOf(path: string): number | undefined {
+    return this.available ? this.nodeByPath.get(path) : undefined;
+  }
+
+  /**
+   * Whether facetsOf can answer for every segment without waiting: computed, or known to have
+   * none (unavailable, or the rules were replaced while a search waited, which then shows none).
+   */
+  covers(segments: readonly LoadedSegment[]): boolean {
+    return !this.available || this.discarded || segments.every((loaded) => this.bySegment.has(loaded));
+  }
+
+  /**
+   * Settles when the facets of every segment are known or the rule set is unavailable; never
+   * rejects. Searches waiting at once on a segment share its jobs.
+   */
+  async ready(segments: readonly LoadedSegment[]): Promise<void> {
+    await Promise.all(segments.map((loaded) => this.computed(loaded)));
+  }
+
+  /** The facets of a segment once covered; none (every document in no category) when unavailable. */
   facetsOf(loaded: LoadedSegment): SegmentFacets {
-    const cached = this.bySegment.get(loaded);
-    if (cached !== undefined) return cached;
-    const count = loaded.summaries.length;
+    const facets = this.available ? this.bySegment.get(loaded) : undefined;
+    if (facets !== undefined) return facets;
+    if (!this.covers([loaded])) throw new Error('FacetIndex.facetsOf called before ready() settled');
+    let none = this.empty.get(loaded);
+    if (none === undefined) {
+      const count = loaded.summaries.length;
+      none = {
+        categoryStart: new Uint32Array(count + 1),
+        categories: new Uint16Array(0),
+        nodeStart: new Uint32Array(count + 1),
+        nodes: new Uint32Array(0),
+        paths: Array.from({ length: count }, (): string[] => []),
+      };
+      this.empty.set(loaded, none);
+    }
+    return none;
+  }
+
+  /** The rules were replaced: jobs of this rule set still waiting are not run. */
+  discard(): void {
+    this.discarded = true;
+  }
+
+  private computed(loaded: LoadedSegment): Promise<void> {
+    if (this.covers([loaded])) return Promise.resolve();
+    let pending = this.pending.get(loaded);
+    if (pending === undefined) {
+      pending = this.compute(loaded).finally(() => this.pending.delete(loaded));
+      this.pending.set(loaded, pending);
+    }
+    return pending;
+  }
+
+  private async compute(loaded: LoadedSegment): Promise<void> {
+    const urls = loaded.summaries.map((summary) => summary?.url ?? null);
+    const jobs: Promise<FacetJobReply>[] = [];
+    // One job at least, so an empty segment still learns the category names.
+    for (let start = 0; start === 0 || start < urls.length; start += FACET_JOB_URLS) {
+      const request = {
+        rulesKey: this.rulesKey,
+        rules: this.rules,
+        urls: urls.slice(start, start + FACET_JOB_URLS),
+      };
+      jobs.push(
+        this.computation.pool.run(this.computation.owner, request, () => this.available && !this.discarded),
+      );
+    }
+    const replies = await Promise.all(jobs);
+    const failed = replies.find((reply) => !reply.ok);
+    if (failed !== undefined && !failed.ok) {
+      this.fail(failed.reason);
+      return;
+    }
+    if (this.available) this.bySegment.set(loaded, this.assemble(replies as FacetJobResult[]));
+  }
+
+  private fail(reason: string): void {
+    if (!this.available || this.discarded) return;
+    this.problem = reason;
+    this.computation.onUnavailable(reason);
+  }
+
+  /** The segment's facets from its jobs' results, in ordinal order, adding nodes not seen before. */
+  private assemble(results: readonly FacetJobResult[]): SegmentFacets {
+    this.names = results[0]!.categoryNames;
+    const count = results.reduce((sum, result) => sum + result.paths.length, 0);
     const categoryStart = new Uint32Array(count + 1);
     const nodeStart = new Uint32Array(count + 1);
     const categories: number[] = [];
     const nodes: number[] = [];
     const paths: string[][] = [];
-    loaded.summaries.forEach((summary, ordinal) => {
-      categoryStart[ordinal] = categories.length;
-      nodeStart[ordinal] = nodes.length;
-      if (summary === undefined) {
-        paths.push([]);
-        return;
-      }
-      categories.push(...categoriesOf(summary.url, this.rules));
-      const documentPaths = drilldownPathsOf(summary.url, this.rules);
-      paths.push(documentPaths);
-      const seen = new Set<number>();
-      for (const path of documentPaths) for (const node of this.nodesAlong(path)) seen.add(node);
-      nodes.push(...seen);
-    });
+    let ordinal = 0;
+    for (const result of results) {
+      result.paths.forEach((documentPaths, position) => {
+        categoryStart[ordinal] = categories.length;
+        nodeStart[ordinal] = nodes.length;
+        for (let at = result.categoryStart[position]!; at < result.categoryStart[position + 1]!; at += 1)
+          categories.push(result.categories[at]!);
+        paths.push(documentPaths);
+        const seen = new Set<number>();
+        for (const path of documentPaths) for (const node of this.nodesAlong(path)) seen.add(node);
+        nodes.push(...seen);
+        ordinal += 1;
+      });
+    }
     categoryStart[count] = categories.length;
     nodeStart[count] = nodes.length;
-    const facets = {
+    return {
       categoryStart,
       categories: Uint16Array.from(categories),
       nodeStart,
       nodes: Uint32Array.from(nodes),
       paths,
     };
-    this.bySegment.set(loaded, facets);
-    return facets;
-  }
-
-  /** The node of a path, if any document was ever labelled with it. */
-  nodeOf(path: string): number | undefined {
-    return this.nodeByPath.get(path);
   }
 
   /** Node ids of every level of a path, top first, creating the nodes not seen before. */
@@ -91,10 +205,10 @@ export class FacetIndex {
       const prefix = labels.slice(0, depth).join('\t');
       let id = this.nodeByPath.get(prefix);
       if (id === undefined) {
-        id = this.nodes.length;
-        this.nodes.push({ id, parent, depth, label: labels[depth - 1]!, path: prefix, children: [] });
+        id = this.nodeList.length;
+        this.nodeList.push({ id, parent, depth, label: labels[depth - 1]!, path: prefix, children: [] });
         this.nodeByPath.set(prefix, id);
-        if (parent !== undefined) this.nodes[parent]!.children.push(id);
+        if (parent !== undefined) this.nodeList[parent]!.children.push(id);
       }
       result.push(id);
       parent = id;

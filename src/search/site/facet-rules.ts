@@ -15,8 +15,11 @@ export interface FacetRules {
   skipped: UnsupportedUrlPatternError[];
 }
 
+/** The rules of a search service's configuration as written: what a facet thread is sent. */
+export type FacetRuleConfig = Pick<SearchServiceConfig, 'categories' | 'drilldowns'>;
+
 /** Compiles the rules of a configuration; a rule whose pattern does not compile is skipped. */
-export function compileFacetRules(config: SearchServiceConfig): FacetRules {
+export function compileFacetRules(config: FacetRuleConfig): FacetRules {
   const skipped: UnsupportedUrlPatternError[] = [];
   const compile = (field: string, pattern: string): UrlPattern | undefined => {
     try {

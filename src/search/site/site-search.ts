@@ -6,8 +6,8 @@ import { QueryHighlighter } from '../highlight/query-highlighter.js';
 import type { SearchIndex } from '../search-index.js';
 import { DOCTYPE_BITS, type IndexSnapshot } from '../search-index-types.js';
 import { drilldownTree } from './drilldown-tree.js';
-import { FacetIndex } from './facet-index.js';
-import { compileFacetRules } from './facet-rules.js';
+import { type FacetComputation, FacetIndex } from './facet-index.js';
+import { FacetPool } from './facet-pool.js';
 import { hitComparator } from './hit-order.js';
 import { organicDocOf } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
@@ -21,6 +21,25 @@ import { vocabularyOf } from './vocabulary.js';
 const FEW_HITS = 3;
 /** Best-ranked documents related keywords are drawn from. */
 const RELATED_SAMPLE = 50;
+/** Times a search waits for facets of segments loaded (or rules changed) while it waited. */
+const MAX_FACET_WAITS = 3;
+
+export interface SiteSearchOptions {
+  /** Names the service in warnings ("search service 3"); its facet jobs run one at a time. */
+  name?: string;
+  /** Threads computing facets; default one pool shared by the process. */
+  facetPool?: FacetPool;
+  /** Told when a rule set's facets are unavailable (docs/reference/site-search.md, Search services). */
+  warn?: (message: string) => void;
+}
+
+let sharedPool: FacetPool | undefined;
+
+/** The facet threads of a process whose site searches were given none. */
+function sharedFacetPool(): FacetPool {
+  sharedPool ??= new FacetPool();
+  return sharedPool;
+}
 
 /**
  * The site search of one search service (docs/reference/site-search.md): search with filters,
@@ -30,14 +49,27 @@ export class SiteSearch {
   private facets: FacetIndex;
   private ranking: RankingParameters;
   private configKey: string;
+  private readonly computation: FacetComputation;
 
   constructor(
     readonly index: SearchIndex,
     config: SearchServiceConfig,
     readonly activity: SearchActivity,
+    options: SiteSearchOptions = {},
   ) {
+    const name = options.name ?? 'search service';
+    const warn = options.warn ?? (() => undefined);
+    this.computation = {
+      pool: options.facetPool ?? sharedFacetPool(),
+      owner: name,
+      onUnavailable: (reason) =>
+        warn(
+          `${name}: categories and drill-down are unavailable until its rules change: ${reason} ` +
+            '(its rules cost too much on its URLs; docs/reference/site-search.md, Search services)',
+        ),
+    };
     this.configKey = JSON.stringify(config);
-    this.facets = new FacetIndex(compileFacetRules(config));
+    this.facets = this.facetIndexOf(config);
     this.ranking = rankingOf(config);
   }
 
@@ -46,25 +78,41 @@ export class SiteSearch {
     const key = JSON.stringify(config);
     if (key === this.configKey) return;
     this.configKey = key;
-    this.facets = new FacetIndex(compileFacetRules(config));
+    this.facets.discard();
+    this.facets = this.facetIndexOf(config);
     this.ranking = rankingOf(config);
   }
 
-  search(request: SiteSearchRequest): SiteSearchResult {
-    const snapshot = this.index.snapshot();
+  /**
+   * Waits for the facets of the index's segments (computed in the facet threads, facet-pool.ts),
+   * then searches; the rest runs on the calling thread.
+   */
+  async search(request: SiteSearchRequest): Promise<SiteSearchResult> {
+    let facetIndex = this.facets;
+    let snapshot = this.index.snapshot();
+    for (let waits = 1; !facetIndex.covers(snapshot.segments); waits += 1) {
+      await facetIndex.ready(snapshot.segments);
+      // Segments loaded or rules changed meanwhile are waited for too, a few times at most.
+      if (waits < MAX_FACET_WAITS) {
+        facetIndex = this.facets;
+        snapshot = this.index.snapshot();
+      }
+    }
     const hits = this.index.match(planQuery(request.q), snapshot, this.ranking);
-    const facets = snapshot.segments.map((loaded) => this.facets.facetsOf(loaded));
-    const categoryIndex = this.facets.categoryNames.indexOf(request.category);
+    const facets = snapshot.segments.map((loaded) => facetIndex.facetsOf(loaded));
+    const categoryNames = facetIndex.categoryNames;
+    const drilldownNodes = facetIndex.nodes;
+    const categoryIndex = categoryNames.indexOf(request.category);
     const wantedTypes = doctypeMask(request.doctype);
     const selectedNodes = request.drilldown
-      .map((path) => this.facets.nodeOf(path))
+      .map((path) => facetIndex.nodeOf(path))
       .filter((node): node is number => node !== undefined);
 
     // Narrowing in three steps, so each facet is counted over the hits the other filters leave:
     // categories over the doctype's hits, drill-down over those in the category, and the
     // result over those in the drill-down.
-    const categoryCounts = new Int32Array(this.facets.categoryNames.length);
-    const nodeCounts = new Int32Array(this.facets.nodes.length);
+    const categoryCounts = new Int32Array(categoryNames.length);
+    const nodeCounts = new Int32Array(drilldownNodes.length);
     const kept: number[] = [];
     for (let hit = 0; hit < hits.count; hit += 1) {
       const ordinal = hits.ordinal[hit]!;
@@ -115,10 +163,10 @@ export class SiteSearch {
         docs,
       },
       category: {
-        items: this.facets.categoryNames.filter((_, index) => categoryCounts[index]! > 0),
+        items: categoryNames.filter((_, index) => categoryCounts[index]! > 0),
         selected: request.category === '' ? [] : [request.category],
       },
-      facet_drilldown_roots: drilldownTree(this.facets.nodes, nodeCounts, request.drilldown),
+      facet_drilldown_roots: drilldownTree(drilldownNodes, nodeCounts, request.drilldown),
       // Compared unfiltered, as the corrected query is counted without the filters.
       spellcheck: { main_phrase: this.spellcheck(request.q, hits.count, snapshot) },
     };
@@ -147,6 +195,10 @@ export class SiteSearch {
     if (this.index.store.documentIdOf(url) === undefined) return false;
     this.activity.recordClick(url, query);
     return true;
+  }
+
+  private facetIndexOf(config: SearchServiceConfig): FacetIndex {
+    return new FacetIndex({ categories: config.categories, drilldowns: config.drilldowns }, this.computation);
   }
 
   private spellcheck(query: string, hitCount: number, snapshot: IndexSnapshot): string {

@@ -1,0 +1,186 @@
+/**
+ * SiteSearch's facets computed in facet threads (facet-pool.ts): the same categories and
+ * drill-down paths as the rules give on the calling thread, across segments and jobs; searches
+ * waiting at once share the jobs; a job over its limit leaves the documents without facets.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
+import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import { SearchIndex } from '../../src/search/search-index.js';
+import { FACET_JOB_URLS } from '../../src/search/site/facet-index.js';
+import { FacetPool } from '../../src/search/site/facet-pool.js';
+import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../src/search/site/facet-rules.js';
+import { SearchActivity } from '../../src/search/site/search-activity.js';
+import type { SiteSearchRequest } from '../../src/search/site/search-response.js';
+import { SiteSearch } from '../../src/search/site/site-search.js';
+import { systemClock } from '../../src/util/clock.js';
+import { craftedPath, SLOW_URL_PATTERN } from '../support/crafted-urls.js';
+
+/** Counts the jobs it is given. */
+class CountingPool extends FacetPool {
+  jobs = 0;
+
+  override run(...args: Parameters<FacetPool['run']>): ReturnType<FacetPool['run']> {
+    this.jobs += 1;
+    return super.run(...args);
+  }
+}
+
+const REQUEST: SiteSearchRequest = {
+  q: 'orchard',
+  pageNumber: 1,
+  numberPerPage: 100,
+  sortKeys: [{ field: 'score', order: 'desc' }],
+  category: '',
+  drilldown: [],
+  doctype: [],
+};
+
+const CONFIG: SearchServiceConfig = {
+  categories: [
+    { name: 'Even', url_pattern: '/[0-9]*[02468]\\.html$' },
+    { name: 'Apples', url_pattern: '/apples/' },
+    { name: 'Sevens', url_pattern: '7' },
+    { name: 'Even', url_pattern: '/pears/1' },
+  ],
+  drilldowns: [
+    { url_pattern: '^https://([^/]+)/([a-z]+)/', path: '$1\t$2' },
+    { url_pattern: '/pears/(1)', path: 'Pears\tfrom one' },
+  ],
+};
+
+/** More documents than one job takes, in two segments. */
+const PAGES = 2 * FACET_JOB_URLS + 100;
+
+function orchardPage(number: number): IndexedDocument {
+  const fruit = ['apples', 'pears', 'plums'][number % 3]!;
+  const host = number % 2 === 0 ? 'a.example' : 'b.example';
+  return {
+    url: `https://${host}/${fruit}/${number}.html`,
+    title: `Page ${number}`,
+    description: '',
+    body: 'orchard',
+  };
+}
+
+let folder: string;
+let index: SearchIndex;
+const pools: FacetPool[] = [];
+
+before(() => {
+  folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-facet-threads-'));
+  index = new SearchIndex(path.join(folder, 'facets.db'));
+  const pages = Array.from({ length: PAGES }, (_, number) => orchardPage(number));
+  index.upsert(pages.slice(0, PAGES - 50), 'bundle:test');
+  index.upsert(pages.slice(PAGES - 50), 'bundle:test');
+});
+
+after(async () => {
+  index.close();
+  rmSync(folder, { recursive: true, force: true });
+  await Promise.all(pools.map((pool) => pool.close()));
+});
+
+function siteSearch(
+  config: SearchServiceConfig,
+  pool: FacetPool,
+  warnings: string[] = [],
+  on: SearchIndex = index,
+): SiteSearch {
+  pools.push(pool);
+  return new SiteSearch(on, config, new SearchActivity(on.store, systemClock), {
+    name: 'search service 7',
+    facetPool: pool,
+    warn: (message) => warnings.push(message),
+  });
+}
+
+describe('facets in threads', () => {
+  test('give the categories and drill-down paths the rules give, in one job per 500 URLs, shared by waiting searches', async () => {
+    assert.ok(index.snapshot().segments.length >= 2);
+    const pool = new CountingPool();
+    const search = siteSearch(CONFIG, pool);
+    const [first, second] = await Promise.all([search.search(REQUEST), search.search(REQUEST)]);
+    assert.deepEqual(first, second);
+    const segments = index.snapshot().segments;
+    const expectedJobs = segments.reduce(
+      (sum, loaded) => sum + Math.max(1, Math.ceil(loaded.summaries.length / FACET_JOB_URLS)),
+      0,
+    );
+    assert.equal(pool.jobs, expectedJobs);
+
+    const rules = compileFacetRules(CONFIG);
+    const counts = new Map<string, number>();
+    for (let number = 0; number < PAGES; number += 1)
+      for (const category of categoriesOf(orchardPage(number).url, rules))
+        counts.set(rules.categories[category]!.name, (counts.get(rules.categories[category]!.name) ?? 0) + 1);
+    assert.equal(first.organic.hits, PAGES);
+    assert.deepEqual(first.category.items, ['Even', 'Apples', 'Sevens']);
+    for (const doc of first.organic.docs) assert.deepEqual(doc.drilldown, drilldownPathsOf(doc.url, rules));
+
+    const rootCounts = new Map<string, number>();
+    for (let number = 0; number < PAGES; number += 1) {
+      const paths = drilldownPathsOf(orchardPage(number).url, rules);
+      for (const top of new Set(paths.map((one) => one.split('\t')[0]!)))
+        rootCounts.set(top, (rootCounts.get(top) ?? 0) + 1);
+    }
+    const roots = Object.fromEntries(
+      first.facet_drilldown_roots.map((root) => [
+        root.facet_drilldowns[0]!.path,
+        root.facet_drilldowns[0]!.count,
+      ]),
+    );
+    assert.deepEqual(roots, Object.fromEntries(rootCounts));
+    assert.ok(rootCounts.get('Pears')! > 0);
+    const pearsFromOne = await search.search({ ...REQUEST, drilldown: ['Pears\tfrom one'] });
+    assert.equal(pearsFromOne.organic.hits, rootCounts.get('Pears'));
+    assert.equal(pool.jobs, expectedJobs, 'later searches reuse the facets');
+  });
+
+  test('a job over its limit: documents without facets, one warning naming the service, a fresh thread next', async () => {
+    const pool = new FacetPool({ jobLimitMs: 300 });
+    const warnings: string[] = [];
+    // Long crafted URLs, on which the rule below takes about 0.1 s each.
+    const craftedIndex = new SearchIndex(path.join(folder, 'crafted.db'));
+    try {
+      craftedIndex.upsert(
+        Array.from({ length: 40 }, (_, page) => ({
+          url: `https://c.example/${page}/${craftedPath(page + 1, 8000)}`,
+          title: `Crafted ${page}`,
+          description: '',
+          body: 'orchard',
+        })),
+        'bundle:test',
+      );
+      const slowRules = { categories: [{ name: 'Slow', url_pattern: SLOW_URL_PATTERN }] };
+      const hostile = siteSearch(slowRules, pool, warnings, craftedIndex);
+      const started = performance.now();
+      const answer = await hostile.search(REQUEST);
+      assert.ok(performance.now() - started < 5000, 'the job was stopped at its limit');
+      assert.equal(answer.organic.hits, 40);
+      assert.equal(answer.organic.docs.length, 40);
+      assert.ok(answer.organic.docs.every((doc) => doc.drilldown.length === 0));
+      assert.deepEqual(answer.category.items, []);
+      assert.deepEqual(answer.facet_drilldown_roots, []);
+      assert.equal((await hostile.search({ ...REQUEST, category: 'Slow' })).organic.hits, 0);
+      assert.equal(warnings.length, 1);
+      assert.match(
+        warnings[0]!,
+        /^search service 7: categories and drill-down are unavailable until its rules change: matching took over 0.3 s/,
+      );
+
+      // The same pool goes on with a fresh thread; new rules for the service get facets again.
+      hostile.configure({ categories: [{ name: 'Crafted', url_pattern: '^https://c\\.example/' }] });
+      const ordinary = await hostile.search(REQUEST);
+      assert.deepEqual(ordinary.category.items, ['Crafted']);
+      assert.equal(ordinary.facet_drilldown_roots[0]?.facet_drilldowns[0]?.count, 40);
+      assert.equal(warnings.length, 1);
+    } finally {
+      craftedIndex.close();
+    }
+  });
+});
