@@ -10,7 +10,6 @@ import {
   probeChromium,
 } from '../browser/chromium-launch.js';
 import type { KumoConfig } from '../config/config.js';
-import { HostPacer } from '../crawler/host-pacer.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import type { ServiceStore } from '../store/service-store.js';
@@ -18,6 +17,7 @@ import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { BrowserHost } from '../worker/browser-host.js';
+import { PaceThreadHost } from '../worker/pace-thread-host.js';
 import { RunThreads } from '../worker/run-thread-runner.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
 import { bootstrapDemoTenant, issueDemoKey } from '../service/bootstrap.js';
@@ -221,8 +221,11 @@ export async function startService(
     allowPrivateNetworks: config.allowPrivateNetworks,
     heapMb: config.runHeapMb,
     clock,
-    // One pace per host over every run (docs/reference/crawl-rules.md, Pacing).
-    pacer: new HostPacer(config.hostConcurrency),
+    // One pace per host over every run (docs/reference/crawl-rules.md, Pacing), kept in a thread
+    // of its own so a busy API thread never slows a request start.
+    pace: new PaceThreadHost(config.hostConcurrency, (error) =>
+      app.log.error({ err: error }, 'the host pace thread failed; the runs it served fail'),
+    ),
     browser: {
       host: browser,
       settings: {

@@ -1,9 +1,23 @@
 /**
- * The per-host pace across threads (docs/reference/crawl-rules.md, Pacing): one HostPacer in the
- * service's main thread, asked by each run thread with a message round trip per request start.
- * Plain messages, so the pace could later be a network service.
+ * The per-host pace across threads (docs/reference/crawl-rules.md, Pacing): one HostPacer in a
+ * thread of its own (pace-thread.ts), asked by each run thread over a port of its own with a
+ * message round trip per request start. Plain messages, so the pace could later be a network
+ * service.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { HostPace, HostPermit, HostPacer } from '../crawler/host-pacer.js';
+
+/** What the pace thread is started with. */
+export interface PaceThreadData {
+  /** Requests to one host in progress at once, over all runs (KUMO_HOST_CONCURRENCY). */
+  perHostLimit: number;
+}
+
+/** To the pace thread: serve one more run thread, on this port. */
+export interface PaceThreadMessage {
+  type: 'connect';
+  port: MessagePort;
+}
 
 export type PaceRequest =
   | { type: 'pace-acquire'; id: number; host: string; gapMs: number }
@@ -15,15 +29,20 @@ export type PaceRequest =
 
 export type PaceAnswer = { type: 'pace-granted'; id: number };
 
-/** The run thread's side: a HostPace whose permits are granted by the main thread. */
+/** The run thread's side: a HostPace whose permits are granted by the pace thread. */
 export class RemoteHostPace implements HostPace {
   private nextId = 1;
-  private readonly waiting = new Map<number, (permit: HostPermit) => void>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (permit: HostPermit) => void; reject: (error: Error) => void }
+  >();
+  private lostBecause: Error | undefined;
 
   constructor(private readonly send: (request: PaceRequest) => void) {}
 
   acquire(host: string, gapMs: number, signal: AbortSignal): Promise<HostPermit> {
     if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.lostBecause !== undefined) return Promise.reject(this.lostBecause);
     const id = this.nextId++;
     return new Promise<HostPermit>((resolve, reject) => {
       const onAbort = () => {
@@ -32,22 +51,28 @@ export class RemoteHostPace implements HostPace {
         reject(signal.reason);
       };
       signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(id, (permit) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(permit);
+      this.waiting.set(id, {
+        resolve: (permit) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(permit);
+        },
+        reject: (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
       });
       this.send({ type: 'pace-acquire', id, host, gapMs });
     });
   }
 
-  /** A grant from the main thread; one for a wait abandoned meanwhile is released there. */
+  /** A grant from the pace thread; one for a wait abandoned meanwhile is released there. */
   granted(answer: PaceAnswer): void {
-    const resolve = this.waiting.get(answer.id);
-    if (resolve === undefined) return;
+    const waiter = this.waiting.get(answer.id);
+    if (waiter === undefined) return;
     this.waiting.delete(answer.id);
     let released = false;
     let started = false;
-    resolve({
+    waiter.resolve({
       started: () => {
         if (started || released) return;
         started = true;
@@ -60,10 +85,20 @@ export class RemoteHostPace implements HostPace {
       },
     });
   }
+
+  /**
+   * The pace thread is gone: waits fail and so does every later acquire, so the run ends with
+   * the reason instead of waiting for a grant that cannot come.
+   */
+  lost(reason: Error): void {
+    this.lostBecause = reason;
+    for (const waiter of this.waiting.values()) waiter.reject(reason);
+    this.waiting.clear();
+  }
 }
 
 /**
- * The main thread's side for one run thread: asks the shared pacer and answers. When the thread
+ * The pace thread's side for one run thread: asks the shared pacer and answers. When the thread
  * ends, whatever it held or waited for is given back, so a crashed run never blocks a host.
  */
 export class PaceBroker {

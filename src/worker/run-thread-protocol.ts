@@ -11,7 +11,12 @@ import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { RunProgress, SeedOutcomes } from '../store/run-data.js';
 import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
 import type { CrawlWorkspace, PageOutcomes } from './execute-crawl.js';
-import type { PaceAnswer, PaceRequest } from './pace-protocol.js';
+import type { MessagePort } from 'node:worker_threads';
+
+/** What a run thread is started with: its port to the pace thread (docs/architecture.md, Crawl threads). */
+export interface RunThreadData {
+  pacePort: MessagePort;
+}
 
 /** Everything a run thread needs to execute one run. */
 export interface RunStart {
@@ -64,7 +69,6 @@ export type ToRunThread =
   | { type: 'cancel' }
   /** Shutdown: no new page starts, pages in flight finish; the outcome is `interrupted`. */
   | { type: 'drain' }
-  | PaceAnswer
   | BrowserAnswer;
 
 export type FromRunThread =
@@ -73,5 +77,4 @@ export type FromRunThread =
   | { type: 'page'; errorKind: string | null }
   | { type: 'result'; result: RunResult }
   | { type: 'failed'; failure: RunFailure }
-  | PaceRequest
   | BrowserRequest;

@@ -1,7 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { ArtifactWriteError } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
-import type { HostPacer } from '../crawler/host-pacer.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { RunProgress } from '../store/run-data.js';
@@ -9,12 +8,13 @@ import type { Clock } from '../util/clock.js';
 import { systemClock } from '../util/clock.js';
 import { BrowserBroker, type BrowserHost } from './browser-host.js';
 import type { CrawlExecution, CrawlWorkspace } from './execute-crawl.js';
-import { PaceBroker } from './pace-protocol.js';
+import type { PaceThreadHost } from './pace-thread-host.js';
 import type {
   FromRunThread,
   RunBrowserSettings,
   RunFailure,
   RunStart,
+  RunThreadData,
   ToRunThread,
 } from './run-thread-protocol.js';
 
@@ -39,8 +39,8 @@ export interface RunThreadsOptions {
   heapMb: number;
   /** The service's clock: the threads' timestamps are offset to agree with it. */
   clock: Clock;
-  /** The per-host pace every run shares. */
-  pacer: HostPacer;
+  /** The thread keeping the per-host pace every run shares. */
+  pace: PaceThreadHost;
   /** The shared Chromium, when the service has one. */
   browser?: { host: BrowserHost; settings: RunBrowserSettings };
   observer?: PageObserver;
@@ -67,7 +67,8 @@ export interface ThreadRunControl {
 
 /**
  * Executes each crawl run in a worker thread of its own (docs/architecture.md, Crawl threads)
- * and answers the thread's requests for the shared host pace and browser. The result is what
+ * and answers the thread's requests for the shared browser; the host pace it asks of the pace
+ * thread directly. The result is what
  * executeCrawl would have returned; a thread that throws, crashes or runs out of memory rejects
  * with an Error saying so, which ends the run 2040 and nothing else.
  */
@@ -91,11 +92,13 @@ export class RunThreads {
       pageOutcomes: run.pageOutcomes,
       ...(options.browser && { browser: options.browser.settings }),
     };
+    const workerData: RunThreadData = { pacePort: options.pace.connect() };
     const thread = new Worker(new URL('./run-thread.js', import.meta.url), {
+      workerData,
+      transferList: [workerData.pacePort],
       resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
     });
     const send = (message: ToRunThread) => thread.postMessage(message);
-    const pace = new PaceBroker(options.pacer, send);
     const browser = options.browser && new BrowserBroker(options.browser.host, send);
     let lastProgress: RunProgress = { crawled: 0, total: 0 };
     return new Promise<CrawlExecution>((resolve, reject) => {
@@ -147,19 +150,12 @@ export class RunThreads {
           case 'failed':
             settle(() => reject(errorOf(message.failure)));
             return;
-          case 'pace-acquire':
-          case 'pace-abandon':
-          case 'pace-started':
-          case 'pace-release':
-            pace.handle(message);
-            return;
           default:
             browser?.handle(message);
         }
       });
       thread.on('error', (error) => settle(() => reject(threadError(error, options.heapMb))));
       thread.on('exit', (code) => {
-        pace.close();
         browser?.close();
         settle(() => reject(new Error(`the run's thread exited (code ${code}) before the run ended`)));
       });
@@ -171,9 +167,9 @@ export class RunThreads {
     });
   }
 
-  /** Stops the shared browser (the service is stopping, its runs have ended). */
+  /** Stops the shared browser and the pace thread (the service is stopping, its runs have ended). */
   async close(): Promise<void> {
-    await this.options.browser?.host.close();
+    await Promise.all([this.options.browser?.host.close(), this.options.pace.close()]);
   }
 }
 

@@ -4,7 +4,7 @@
  * run store, and reports progress, pages and the result by message: a pathological page or
  * pattern slows this thread only, never the thread answering the API.
  */
-import { type MessagePort, parentPort } from 'node:worker_threads';
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { BrowserPool } from '../browser/browser-pool.js';
 import { ChromiumRenderer } from '../browser/page-renderer.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
@@ -15,7 +15,14 @@ import { type Clock, systemClock } from '../util/clock.js';
 import { executeCrawl } from './execute-crawl.js';
 import { RemoteHostPace } from './pace-protocol.js';
 import { RemoteBrowser } from './remote-browser.js';
-import type { FromRunThread, RunFailure, RunStart, ToRunThread } from './run-thread-protocol.js';
+import type {
+  FromRunThread,
+  RunFailure,
+  RunStart,
+  RunThreadData,
+  ToRunThread,
+} from './run-thread-protocol.js';
+import type { PaceAnswer } from './pace-protocol.js';
 
 /** A run that rendered nothing for this long lets go of the browser, which may then close. */
 const IDLE_DISCONNECT_MS = 60_000;
@@ -24,22 +31,27 @@ const port = threadPort();
 const send = (message: FromRunThread) => port.postMessage(message);
 const cancel = new AbortController();
 const drain = new AbortController();
-const pace = new RemoteHostPace(send);
+// The per-host pace is asked over a port of its own, straight to the pace thread.
+const { pacePort } = workerData as RunThreadData;
+const pace = new RemoteHostPace((request) => pacePort.postMessage(request));
+pacePort.on('message', (answer: PaceAnswer) => pace.granted(answer));
+pacePort.on('close', () => pace.lost(new Error('the host pace thread stopped')));
 const browser = new RemoteBrowser(send);
 
 port.on('message', (message: ToRunThread) => {
   switch (message.type) {
     case 'start':
-      void execute(message.run).finally(() => port.close());
+      void execute(message.run).finally(() => {
+        // Closing the pace port gives back anything still held for this run.
+        pacePort.close();
+        port.close();
+      });
       return;
     case 'cancel':
       cancel.abort();
       return;
     case 'drain':
       drain.abort();
-      return;
-    case 'pace-granted':
-      pace.granted(message);
       return;
     default:
       browser.answered(message);

@@ -1,0 +1,43 @@
+import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
+import type { PaceThreadData, PaceThreadMessage } from './pace-protocol.js';
+
+/**
+ * The service's side of the pace thread (docs/architecture.md, Crawl threads): starts it with the
+ * first run and hands each run thread a port to it. A thread that died is started again for the
+ * next run; the runs it served fail, since their requests can no longer be paced.
+ */
+export class PaceThreadHost {
+  private thread: Worker | undefined;
+
+  constructor(
+    private readonly perHostLimit: number,
+    private readonly failed: (error: Error) => void,
+  ) {}
+
+  /** A port for one run thread, to be transferred to it. */
+  connect(): MessagePort {
+    const thread = (this.thread ??= this.start());
+    const { port1, port2 } = new MessageChannel();
+    const message: PaceThreadMessage = { type: 'connect', port: port1 };
+    thread.postMessage(message, [port1]);
+    return port2;
+  }
+
+  async close(): Promise<void> {
+    const thread = this.thread;
+    this.thread = undefined;
+    await thread?.terminate();
+  }
+
+  private start(): Worker {
+    const workerData: PaceThreadData = { perHostLimit: this.perHostLimit };
+    const thread = new Worker(new URL('./pace-thread.js', import.meta.url), { workerData });
+    // Run threads keep the process busy while they work; this one alone must not keep it alive.
+    thread.unref();
+    thread.on('error', (error) => this.failed(error));
+    thread.on('exit', () => {
+      if (this.thread === thread) this.thread = undefined;
+    });
+    return thread;
+  }
+}

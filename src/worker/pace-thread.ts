@@ -1,0 +1,26 @@
+/**
+ * Entry of the thread that keeps the per-host pace of every run (docs/architecture.md, Crawl
+ * threads). Each run thread gets a MessagePort of its own to it, so a request start waits for
+ * this thread only: never for the thread answering the API, however busy searches keep it.
+ */
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { HostPacer } from '../crawler/host-pacer.js';
+import {
+  PaceBroker,
+  type PaceRequest,
+  type PaceThreadData,
+  type PaceThreadMessage,
+} from './pace-protocol.js';
+
+const { perHostLimit } = workerData as PaceThreadData;
+const pacer = new HostPacer(perHostLimit);
+
+if (parentPort === null) throw new Error('pace-thread.js runs as a worker thread only');
+parentPort.on('message', (message: PaceThreadMessage) => serve(message.port));
+
+/** Answers one run thread; when its port closes (the run ended or its thread died), gives back what it held. */
+function serve(port: MessagePort): void {
+  const broker = new PaceBroker(pacer, (answer) => port.postMessage(answer));
+  port.on('message', (request: PaceRequest) => broker.handle(request));
+  port.on('close', () => broker.close());
+}
