@@ -78,6 +78,8 @@ export interface KumoServe {
   requestCrawl(setting: Record<string, unknown>): Promise<number>;
   crawlProgress(requestId: number): Promise<CrawlProgress>;
   cancelCrawl(requestId: number): Promise<void>;
+  /** The Prometheus metrics of the server, as text (read with the management token). */
+  metricsText(): Promise<string>;
   /** Resident set size of the server process in bytes, undefined once it is gone (Linux only). */
   rss(): number | undefined;
   /** SIGTERM, then SIGKILL if it has not exited within STOP_BOUND_MS. */
@@ -186,6 +188,14 @@ export async function startKumoServe(dataDir: string): Promise<KumoServe> {
           config,
         },
       );
+    },
+    async metricsText() {
+      const response = await fetch(`${url}/metrics`, {
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      if (response.status !== 200) throw new Error(`GET /metrics answered ${response.status}`);
+      return response.text();
     },
     async requestCrawl(setting) {
       const answer = await tenantCall('POST', '/request', { setting });
