@@ -1,6 +1,6 @@
 import type { KumoConfig } from '../config/config.js';
 import type { AddressPolicy } from '../net/address-policy.js';
-import { BrowserPool, type BrowserPoolEvents } from './browser-pool.js';
+import { BrowserPool, type BrowserPoolEvents, type BrowserPoolOptions } from './browser-pool.js';
 import { decideSandbox, localSandboxHost, type SandboxDecision } from './chromium-launch.js';
 import { ChromiumRenderer } from './page-renderer.js';
 
@@ -14,22 +14,34 @@ export interface RendererHandle {
   sandbox: SandboxDecision;
 }
 
+/**
+ * The browser as configured (KUMO_CHROMIUM_PATH, KUMO_BROWSER_PAGES, KUMO_BROWSER_SANDBOX applied
+ * to this machine), for a pool in this process or the service's shared browser alike.
+ */
+export function configuredBrowser(config: KumoConfig): {
+  options: BrowserPoolOptions;
+  sandbox: SandboxDecision;
+} {
+  const sandbox = decideSandbox(config.browserSandbox, localSandboxHost(config.chromiumPath));
+  return {
+    options: {
+      executablePath: config.chromiumPath,
+      sandbox: sandbox.enabled,
+      pages: config.browserPages,
+      idleCloseMs: BROWSER_IDLE_CLOSE_MS,
+    },
+    sandbox,
+  };
+}
+
 /** The process's renderer as configured (KUMO_CHROMIUM_PATH, KUMO_BROWSER_*). Starts nothing yet. */
 export function createRenderer(
   config: KumoConfig,
   addresses: AddressPolicy,
   events: BrowserPoolEvents = {},
 ): RendererHandle {
-  const sandbox = decideSandbox(config.browserSandbox, localSandboxHost(config.chromiumPath));
-  const pool = new BrowserPool(
-    {
-      executablePath: config.chromiumPath,
-      sandbox: sandbox.enabled,
-      pages: config.browserPages,
-      idleCloseMs: BROWSER_IDLE_CLOSE_MS,
-    },
-    events,
-  );
+  const { options, sandbox } = configuredBrowser(config);
+  const pool = new BrowserPool(options, events);
   const renderer = new ChromiumRenderer(pool, addresses, {
     idleWaitMs: config.browserIdleWaitSeconds * 1000,
     pageTimeoutMs: config.browserPageTimeoutSeconds * 1000,

@@ -3,12 +3,8 @@ import { buildApp } from '../api/build-app.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
-import {
-  type BrowserAvailability,
-  decideSandbox,
-  localSandboxHost,
-  probeChromium,
-} from '../browser/chromium-launch.js';
+import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
+import { configuredBrowser } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
 import { AddressPolicy } from '../net/address-policy.js';
@@ -69,8 +65,6 @@ export interface RunningService {
 }
 
 const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
-/** A browser no run used for this long is closed; the next rendered page starts a new one. */
-const BROWSER_IDLE_CLOSE_MS = 60_000;
 
 export interface StartServiceOptions {
   /** Where log lines go instead of stdout (one JSON line per write; tests read them). */
@@ -109,21 +103,13 @@ export async function startService(
   let browserStatus: BrowserAvailability = await probeChromium(config.chromiumPath);
   // One Chromium for every run thread, started when a run first renders (docs/architecture.md,
   // Crawl threads).
-  const sandbox = decideSandbox(config.browserSandbox, localSandboxHost(config.chromiumPath));
-  const browser = new BrowserHost(
-    {
-      executablePath: config.chromiumPath,
-      sandbox: sandbox.enabled,
-      pages: config.browserPages,
-      idleCloseMs: BROWSER_IDLE_CLOSE_MS,
+  const { options: browserOptions, sandbox } = configuredBrowser(config);
+  const browser = new BrowserHost(browserOptions, {
+    launched: (version) => {
+      browserStatus = { available: true, executablePath: config.chromiumPath, version };
     },
-    {
-      launched: (version) => {
-        browserStatus = { available: true, executablePath: config.chromiumPath, version };
-      },
-      lost: () => app.log.warn('the browser exited; it is started again for the next rendered page'),
-    },
-  );
+    lost: () => app.log.warn('the browser exited; it is started again for the next rendered page'),
+  });
   const userAgent = defaultUserAgent(config.botInfoUrl);
 
   // The pool logs through the app's logger, so the app is built first with a dispatcher that
