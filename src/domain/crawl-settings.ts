@@ -165,8 +165,16 @@ export function resolveCrawlSettings(setting: InstantCrawlerSetting): CrawlSetti
         }
       : null,
     waitType: setting.wait_type ?? 0,
-    executionTimeoutSeconds: setting.execution_timeout ?? DEFAULT_EXECUTION_TIMEOUT_SECONDS,
+    executionTimeoutSeconds: executionTimeoutSecondsOf(setting),
   };
+}
+
+/**
+ * The run's time limit, read without resolving the rest: the service needs it for a run whose
+ * setting its thread resolves (compiling the patterns there, not on the API thread).
+ */
+export function executionTimeoutSecondsOf(setting: InstantCrawlerSetting): number {
+  return setting.execution_timeout ?? DEFAULT_EXECUTION_TIMEOUT_SECONDS;
 }
 
 /** Returns a copy of the setting with passwords masked, for logs and echoed settings. */

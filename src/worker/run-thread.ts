@@ -12,7 +12,7 @@ import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import { fetchErrorKindOf } from '../observability/fetch-error-kind.js';
 import { type Clock, systemClock } from '../util/clock.js';
-import { executeCrawl } from './execute-crawl.js';
+import { type CrawlExecution, executeCrawl } from './execute-crawl.js';
 import { RemoteHostPace } from './pace-protocol.js';
 import { RemoteBrowser } from './remote-browser.js';
 import type {
@@ -58,7 +58,18 @@ port.on('message', (message: ToRunThread) => {
   }
 });
 
+/** Crawls the run and reports its result, or the failure of any step (resolving its setting included). */
 async function execute(run: RunStart): Promise<void> {
+  try {
+    send({ type: 'result', result: await crawl(run) });
+  } catch (error) {
+    send({ type: 'failed', failure: failureOf(error) });
+  }
+}
+
+async function crawl(run: RunStart): Promise<CrawlExecution> {
+  // A pattern RE2 cannot run (a setting stored before patterns ran on RE2) throws here, and the
+  // run ends 2040 with the field and the reason.
   const resolved = resolveCrawlSettings(run.setting);
   const settings = run.collectObjects ? { ...resolved, collectObjects: true } : resolved;
   // The thread's own client and address policy: connections are not shared across threads.
@@ -87,7 +98,7 @@ async function execute(run: RunStart): Promise<void> {
       pageTimeoutMs: run.browser.pageTimeoutMs,
     });
   try {
-    const execution = await executeCrawl(
+    return await executeCrawl(
       settings,
       run.workspace,
       {
@@ -112,9 +123,6 @@ async function execute(run: RunStart): Promise<void> {
       new Set(run.packagesOn),
       { pageOutcomes: run.pageOutcomes },
     );
-    send({ type: 'result', result: execution });
-  } catch (error) {
-    send({ type: 'failed', failure: failureOf(error) });
   } finally {
     await Promise.all([fetcher.close(), pool?.close()]).catch(() => undefined);
   }

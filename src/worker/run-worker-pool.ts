@@ -5,7 +5,7 @@ import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import { ArtifactWriteError, storageReason } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
-import { resolveCrawlSettings } from '../domain/crawl-settings.js';
+import { executionTimeoutSecondsOf } from '../domain/crawl-settings.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunDispatcher } from './run-dispatcher.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
@@ -157,14 +157,12 @@ export class RunWorkerPool implements RunDispatcher {
   private async execute(run: RunRecord, cancel: AbortController): Promise<void> {
     const { deps } = this;
     const searchServiceId = run.serviceSettingId === null ? undefined : deps.searchFeed?.searchServiceOf(run);
-    // For its time limit and the log; the run's thread resolves the setting again for the crawl.
-    const settings = resolveCrawlSettings(run.setting);
     const workFolder = path.join(deps.workRoot, String(run.id));
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
     const signal = AbortSignal.any([cancel.signal, this.hardStop.signal]);
     let lastWriteMs = 0;
     deps.logger.info(
-      { run_id: run.id, request_id: run.requestId, seeds: settings.seedUrls.length },
+      { run_id: run.id, request_id: run.requestId, seeds: run.setting.seed_urls.length },
       'run started',
     );
     const execution = await deps.threads.execute(
@@ -177,7 +175,7 @@ export class RunWorkerPool implements RunDispatcher {
         workspace: { workFolder, artifactFolder: deps.artifacts.folderFor(run.id) },
         // Wall time since the run first started, across restarts (docs/reference/run-states.md,
         // Time limit).
-        deadlineMicros: startMicros + settings.executionTimeoutSeconds * 1_000_000,
+        deadlineMicros: startMicros + executionTimeoutSecondsOf(run.setting) * 1_000_000,
         packagesOn: run.serviceSettingId === null ? INSTANT_PACKAGES_ON : SCHEDULED_PACKAGES_ON,
         pageOutcomes: searchServiceId !== undefined,
       },
