@@ -25,6 +25,8 @@ const LAYERS = [
   'webhooks',
   'scheduler',
   'api',
+  'client',
+  'widget',
   'server',
   'cli',
 ];

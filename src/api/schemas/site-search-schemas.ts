@@ -1,4 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
 
 /** Path of every site search endpoint, `<doc_path>` (docs/reference/site-search.md, Site search API). */
@@ -19,8 +19,13 @@ const Callback = Text(
   'JSONP: answer `callback(...)` as application/javascript; a JavaScript identifier path',
 );
 
-const HighlightPart = Type.Object({ is_highlighted: Type.Boolean(), text: Type.String() });
-const DrillDownInfo: TSchema = Type.Recursive(
+/*
+ * The answers below are the one description of the site search API's bodies: the routes declare
+ * them, and the typed client's types (src/client) and its published declaration file are derived
+ * from them (docs/reference/widget.md, Typed client).
+ */
+export const HighlightPartSchema = Type.Object({ is_highlighted: Type.Boolean(), text: Type.String() });
+export const DrillDownInfoSchema = Type.Recursive(
   (self) =>
     Type.Object({
       depth: Type.Integer(),
@@ -34,7 +39,7 @@ const DrillDownInfo: TSchema = Type.Recursive(
   { $id: 'FacetDrillDownInfo' },
 );
 
-const SearchResponse = Type.Object({
+export const SearchResponseSchema = Type.Object({
   parameter: Type.Object({
     q: Type.String(),
     input_encoding: Type.String(),
@@ -57,10 +62,10 @@ const SearchResponse = Type.Object({
         description: Type.String(),
         start_text: Type.String(),
         highlight: Type.Object({
-          url_parts: Type.Array(HighlightPart),
-          title_parts: Type.Array(HighlightPart),
-          description_parts: Type.Array(HighlightPart),
-          document_text_parts: Type.Array(HighlightPart),
+          url_parts: Type.Array(HighlightPartSchema),
+          title_parts: Type.Array(HighlightPartSchema),
+          description_parts: Type.Array(HighlightPartSchema),
+          document_text_parts: Type.Array(HighlightPartSchema),
         }),
         content_size: Type.Integer(),
         last_modified: Type.Integer({ description: 'unix seconds' }),
@@ -74,10 +79,20 @@ const SearchResponse = Type.Object({
     Type.Object({
       is_selected: Type.Boolean(),
       is_opened: Type.Boolean(),
-      facet_drilldowns: Type.Array(DrillDownInfo),
+      facet_drilldowns: Type.Array(DrillDownInfoSchema),
     }),
   ),
   spellcheck: Type.Object({ main_phrase: Type.String() }),
+});
+
+export const SuggestResponseSchema = Type.Object({
+  suggestions: Type.Array(
+    Type.Object({ word: Type.String(), point: Type.Number({ minimum: 0, maximum: 1 }) }),
+  ),
+});
+
+export const RelatedKeywordsResponseSchema = Type.Object({
+  related_keywords: Type.Array(Type.Object({ word: Type.String() })),
 });
 
 const SITE_SEARCH_FAILURES = {
@@ -103,7 +118,7 @@ export const SearchSchema = {
     doctype: Text('all, html, pdf, doc, xls, ppt; several separated by commas (OR)'),
     callback: Callback,
   }),
-  response: { 200: SearchResponse, ...SITE_SEARCH_FAILURES },
+  response: { 200: SearchResponseSchema, ...SITE_SEARCH_FAILURES },
 };
 
 export const SuggestSchema = {
@@ -116,14 +131,7 @@ export const SuggestSchema = {
     number_per_suggestion: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
     callback: Callback,
   }),
-  response: {
-    200: Type.Object({
-      suggestions: Type.Array(
-        Type.Object({ word: Type.String(), point: Type.Number({ minimum: 0, maximum: 1 }) }),
-      ),
-    }),
-    ...SITE_SEARCH_FAILURES,
-  },
+  response: { 200: SuggestResponseSchema, ...SITE_SEARCH_FAILURES },
 };
 
 export const RelatedKeywordsSchema = {
@@ -136,10 +144,7 @@ export const RelatedKeywordsSchema = {
     input_encoding: InputEncoding,
     callback: Callback,
   }),
-  response: {
-    200: Type.Object({ related_keywords: Type.Array(Type.Object({ word: Type.String() })) }),
-    ...SITE_SEARCH_FAILURES,
-  },
+  response: { 200: RelatedKeywordsResponseSchema, ...SITE_SEARCH_FAILURES },
 };
 
 export const ClickSchema = {
