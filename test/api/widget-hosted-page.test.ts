@@ -68,6 +68,8 @@ describe('hosted search page', () => {
       byTag('meta').find((meta) => meta.attribs.name === 'viewport')?.attribs.content,
       'width=device-width, initial-scale=1',
     );
+    // No favicon request (a 404 under the CSP's img-src): the icon is an empty data URL.
+    assert.equal(byTag('link').find((link) => link.attribs.rel === 'icon')?.attribs.href, 'data:,');
   });
 
   test('loads the widget from its immutable path with the documented data-* attributes, and nothing else', async () => {

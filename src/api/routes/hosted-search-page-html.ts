@@ -159,6 +159,7 @@ function documentHtml(
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, follow">
+<link rel="icon" href="data:,">
 <title>${title}</title>
 <style nonce="${nonce}">${PAGE_CSS}</style>
 ${script}
