@@ -96,6 +96,10 @@ export async function startHostSite(site: WidgetSite): Promise<HostSite> {
     const match = /^\/([a-z]+)\.html$/.exec(path);
     const variant = match?.[1] as HostPageVariant | undefined;
     const variants: readonly string[] = ['plain', 'aggressive', 'csp', 'two', 'ja', 'refused'];
+    if (path === '/favicon.ico') {
+      response.writeHead(204).end();
+      return;
+    }
     if (variant === undefined || !variants.includes(variant)) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;

@@ -15,8 +15,10 @@ export interface OpenedWidget {
   page: Page;
   widget: Widget;
   log: RequestLog;
-  /** Errors the page threw or logged to the console. */
+  /** Errors the page threw or logged to the console (failed loads are in `failedLoads`). */
   pageErrors: string[];
+  /** `<status> <url>` of every answer of 400 or more the page received. */
+  failedLoads: string[];
 }
 
 export interface WidgetSuite {
@@ -51,13 +53,19 @@ export function widgetSuite(): WidgetSuite {
     const log = new RequestLog(page);
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    const failedLoads: string[] = [];
     page.on('console', (message) => {
-      if (message.type() === 'error') pageErrors.push(message.text());
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+        pageErrors.push(message.text());
+      }
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) failedLoads.push(`${response.status()} ${response.url()}`);
     });
     await page.goto(url);
     const widget = new Widget(page);
     await widget.host.waitFor({ state: 'attached' });
-    return { context, page, widget, log, pageErrors };
+    return { context, page, widget, log, pageErrors, failedLoads };
   };
   suite.open = (variant, query, options) => suite.openUrl(suite.host.url(variant, query), options);
   return suite;

@@ -14,7 +14,7 @@ import { widgetSuite } from '../support/widget-suite.js';
 
 const suite = widgetSuite();
 
-/** The focused element across shadow roots: its part attribute and its focus styles. */
+/** The focused element across shadow roots: its part attribute and the focus ring drawn for it. */
 async function focused(
   page: Page,
 ): Promise<{ part: string; outline: string; boxShadow: string; tag: string }> {
@@ -22,6 +22,7 @@ async function focused(
     interface Focusable {
       tagName: string;
       shadowRoot: { activeElement: Focusable | null } | null;
+      parentElement: Focusable | null;
       getAttribute(name: string): string | null;
     }
     const scope = globalThis as unknown as {
@@ -31,18 +32,26 @@ async function focused(
     let element = scope.document.activeElement;
     while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
     if (!element) return { part: '', outline: '', boxShadow: '', tag: '' };
-    const style = scope.getComputedStyle(element);
-    return {
-      part: element.getAttribute('part') ?? '',
-      outline: `${style.outlineStyle} ${style.outlineWidth}`,
-      boxShadow: style.boxShadow,
-      tag: element.tagName,
-    };
+    // The ring may be drawn by the element or by its field around it (:focus-within).
+    let outline = 'none 0px';
+    let boxShadow = 'none';
+    for (
+      let ring: Focusable | null = element, level = 0;
+      ring && level < 3;
+      ring = ring.parentElement, level += 1
+    ) {
+      const style = scope.getComputedStyle(ring);
+      if (style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0) {
+        outline = `${style.outlineStyle} ${style.outlineWidth}`;
+      }
+      if (style.boxShadow !== 'none' && boxShadow === 'none') boxShadow = style.boxShadow;
+    }
+    return { part: element.getAttribute('part') ?? '', outline, boxShadow, tag: element.tagName };
   });
 }
 
 const visibleFocus = (focus: { outline: string; boxShadow: string }) =>
-  !/^none\b/.test(focus.outline) && !/ 0px$/.test(focus.outline) ? true : focus.boxShadow !== 'none';
+  !focus.outline.startsWith('none') || focus.boxShadow !== 'none';
 
 /** Widest scroll width of the document, in CSS px. */
 const scrollWidth = (page: Page) =>

@@ -21,7 +21,11 @@ const suite = widgetSuite();
 
 describe('widget safety on the host page', () => {
   test('a hostile title and snippet show as text, with highlights, and run nothing', async () => {
-    const { page, widget, pageErrors } = await suite.open('plain');
+    const { page, widget, pageErrors, failedLoads } = await suite.open('plain');
+    const imageLoads: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/x') imageLoads.push(request.url());
+    });
     await widget.search(HOSTILE_QUERY);
     const title = widget.part('result-title').first();
     assert.equal(((await title.textContent()) ?? '').trim(), HOSTILE_TITLE);
@@ -70,7 +74,7 @@ describe('widget safety on the host page', () => {
   });
 
   test('an origin the service does not allow gets the documented error state, not a broken page', async () => {
-    const { widget, pageErrors } = await suite.open('refused');
+    const { widget, pageErrors, failedLoads } = await suite.open('refused');
     await widget.input.fill(BAKERY_QUERY);
     await widget.input.press('Enter');
     assert.equal(await widget.settled(['error']), 'error');
@@ -79,9 +83,10 @@ describe('widget safety on the host page', () => {
     assert.equal(await error.getAttribute('data-error'), 'origin');
     assert.match((await error.textContent()) ?? '', /not allowed/i);
     assert.equal(await widget.part('result').count(), 0);
-    assert.deepEqual(
-      pageErrors.filter((message) => !/403|Forbidden|Failed to load resource/i.test(message)),
-      [],
+    assert.deepEqual(pageErrors, []);
+    assert.ok(
+      failedLoads.every((load) => load.startsWith('403 ')),
+      `only the refused API calls fail: ${failedLoads.join(', ')}`,
     );
   });
 
