@@ -40,7 +40,7 @@ border:1px solid var(--b);border-radius:var(--r);box-shadow:0 1px 2px rgba(31,35
 background:var(--bg);border:1px solid var(--b);border-radius:var(--r);box-shadow:0 8px 24px rgba(31,35,40,.14);max-height:20em;overflow-y:auto}
 [part~=option]{padding:.5em 1em;cursor:pointer;overflow-wrap:anywhere}
 [part~=option] b{font-weight:600}
-[part~=option][aria-selected=true]{background:var(--s);box-shadow:inset 3px 0 var(--a)}
+[part~=option][aria-selected=true]{background:color-mix(in srgb,var(--a) 8%,var(--bg));box-shadow:inset 3px 0 var(--a)}
 [part~=panel]{margin-top:1.25em}
 .top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5em 1em}
 [part~=status]{color:var(--m);font-size:.875em}
@@ -64,7 +64,7 @@ ul,ol{margin:0;padding:0;list-style:none}
 .facet-title{overflow-wrap:anywhere}
 [part~=facet-count]{flex:none;min-width:1.75em;padding:0 .4em;border-radius:1em;background:var(--s);color:var(--m);font-size:.875em;text-align:center;font-variant-numeric:tabular-nums}
 :not(.page)>.body>[part~=facets]>ul{display:flex;flex-wrap:wrap;gap:.25em .5em}
-:not(.page)>.body>[part~=facets] ul ul{flex-basis:100%}
+:not(.page)>.body>[part~=facets] li:has(ul){flex-basis:100%}
 .main{min-width:0;transition:opacity .15s}
 [aria-busy=true] .main{opacity:.55}
 [part~=results]{margin-top:.5em}
