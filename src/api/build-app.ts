@@ -35,6 +35,9 @@ import type { HealthSources } from '../observability/health.js';
 import type { ServiceMetrics } from '../observability/service-metrics.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
 import { siteSearchRoutes } from './routes/site-search-routes.js';
+import { hostedSearchPageRoutes } from './routes/hosted-search-page-routes.js';
+import { widgetAssetRoutes } from './routes/widget-asset-routes.js';
+import type { WebAssetsLoad } from './routes/widget-assets.js';
 import { createTenantAuth } from './tenant-auth.js';
 import { compileValidator } from './validator-compiler.js';
 
@@ -64,6 +67,11 @@ export interface AppDeps {
   browserStatus?: () => BrowserAvailability | undefined;
   /** GET /metrics and what it counts, and the health check's artifact folder and scheduler. */
   observability?: { metrics: ServiceMetrics; health: HealthSources };
+  /**
+   * The browser build (dist/web) read at start, or why it cannot be served: the widget paths and
+   * the hosted search page answer 503 then (docs/reference/widget.md).
+   */
+  webAssets?: WebAssetsLoad;
 }
 
 /** The management API (tenants, keys, crawl service settings, search services, webhooks). */
@@ -217,6 +225,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signer: deps.signer,
     clock: deps.clock,
     publicUrl: deps.settings.publicUrl,
+    methods,
+  });
+  // Scripts and an HTML page: outside the JSON-only prefixes, so no Accept header makes them a 406.
+  const webAssets = deps.webAssets ?? { problem: 'the widget build was not given to this server' };
+  await app.register(widgetAssetRoutes, { assets: webAssets, methods });
+  await app.register(hostedSearchPageRoutes, {
+    searchServices: deps.store.searchServices,
+    assets: webAssets,
+    finderBasePath: deps.settings.finderBasePath,
     methods,
   });
   if (metrics !== undefined)

@@ -1,5 +1,7 @@
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/build-app.js';
+import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
 import { LocalArtifactStore } from '../blob/local-artifact-store.js';
@@ -69,7 +71,15 @@ const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
 export interface StartServiceOptions {
   /** Where log lines go instead of stdout (one JSON line per write; tests read them). */
   logStream?: { write(line: string): void };
+  /**
+   * The folder of the browser build (default: dist/web next to this compiled module, where
+   * `npm run build` writes it).
+   */
+  webFolder?: URL;
 }
+
+/** dist/web, seen from dist/src/server (docs/architecture.md, Browser side). */
+const WEB_FOLDER = new URL('../../web/', import.meta.url);
 
 /**
  * Starts `kumo serve`: store, bootstrap, worker pool, HTTP server, retention sweeps. A listen
@@ -144,6 +154,7 @@ export async function startService(
     pendingDeliveries: () => store.deliveries.countPending?.(),
   });
   const schedulerRef: { current?: Scheduler } = {};
+  const webAssets = loadWebAssets(options.webFolder ?? WEB_FOLDER);
   const app = await buildApp({
     store,
     instantCrawl,
@@ -171,6 +182,7 @@ export async function startService(
         scheduler: () => schedulerRef.current?.state(),
       },
     },
+    webAssets,
   });
   searchLog.current = app;
   // Settings stored before patterns ran on RE2 (docs/operations.md, Patterns stored before RE2).
@@ -178,6 +190,12 @@ export async function startService(
   if (browserStatus.available)
     app.log.info({ browser: browserStatus.version }, 'browser rendering available');
   else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
+  if (isWebAssetsProblem(webAssets)) {
+    app.log.warn(
+      { folder: fileURLToPath(options.webFolder ?? WEB_FOLDER) },
+      `the search widget and hosted search pages answer 503: ${webAssets.problem}`,
+    );
+  }
   if (!sandbox.enabled) {
     app.log.warn(`the browser renders pages without its sandbox: ${sandbox.reason} (docs/security.md)`);
   }

@@ -74,6 +74,8 @@ export class Controller {
     const state = readState(location.search, this.#options.paramPrefix);
     if (sameState(state, this.state)) return;
     this.box.setValue(state.q);
+    // A box that sends to a results page shows no results of its own.
+    if (this.#options.resultsUrl !== null) return;
     this.#exact = false;
     if (state.q === '') {
       this.#search?.abort();

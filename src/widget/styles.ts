@@ -40,13 +40,14 @@ border:1px solid var(--b);border-radius:var(--r);box-shadow:0 1px 2px rgba(31,35
 background:var(--bg);border:1px solid var(--b);border-radius:var(--r);box-shadow:0 8px 24px rgba(31,35,40,.14);max-height:20em;overflow-y:auto}
 [part~=option]{padding:.5em 1em;cursor:pointer;overflow-wrap:anywhere}
 [part~=option] b{font-weight:600}
-[part~=option][aria-selected=true]{background:var(--s);box-shadow:inset 3px 0 var(--a)}
+[part~=option][aria-selected=true]{background:color-mix(in srgb,var(--a) 8%,var(--bg));box-shadow:inset 3px 0 var(--a)}
 [part~=panel]{margin-top:1.25em}
-.top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5em 1em;min-height:2.25em}
+.top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5em 1em}
 [part~=status]{color:var(--m);font-size:.875em}
 .sort{display:flex;align-items:center;gap:.5em;color:var(--m);font-size:.875em}
 [part~=sort]{height:2.25em;padding:0 .5em;border:1px solid var(--b);border-radius:calc(var(--r) - 2px);background:var(--bg);color:var(--t)}
 [part~=correction]{margin:.75em 0 0;padding:.625em .875em;background:var(--s);border-radius:var(--r)}
+[part~=correction-link]{text-decoration:underline;font-weight:600}
 [part~=tabs]{display:flex;gap:.25em;margin-top:.75em;border-bottom:1px solid var(--b);overflow-x:auto;scrollbar-width:thin}
 [part~=tab]{flex:none;padding:.5em .875em;border:0;border-bottom:2px solid transparent;background:none;color:var(--m);font-weight:500;margin-bottom:-1px}
 [part~=tab]:hover{color:var(--t)}
@@ -63,7 +64,7 @@ ul,ol{margin:0;padding:0;list-style:none}
 .facet-title{overflow-wrap:anywhere}
 [part~=facet-count]{flex:none;min-width:1.75em;padding:0 .4em;border-radius:1em;background:var(--s);color:var(--m);font-size:.875em;text-align:center;font-variant-numeric:tabular-nums}
 :not(.page)>.body>[part~=facets]>ul{display:flex;flex-wrap:wrap;gap:.25em .5em}
-:not(.page)>.body>[part~=facets] ul ul{flex-basis:100%}
+:not(.page)>.body>[part~=facets] li:has(ul){flex-basis:100%}
 .main{min-width:0;transition:opacity .15s}
 [aria-busy=true] .main{opacity:.55}
 [part~=results]{margin-top:.5em}
@@ -77,7 +78,7 @@ ul,ol{margin:0;padding:0;list-style:none}
 [part~=badge][data-doctype=xls]{background:#def7ec;color:#03543f}
 [part~=badge][data-doctype=ppt]{background:#feecdc;color:#8a2c0d}
 .meta{display:flex;flex-wrap:wrap;gap:0 .75em;margin-top:.125em;font-size:.8125em;color:var(--m)}
-[part~=result-url]{color:#1a7f37;overflow-wrap:anywhere;min-width:0}
+[part~=result-url]{color:#116329;overflow-wrap:anywhere;min-width:0}
 [part~=result-snippet]{margin:.375em 0 0;font-size:.9375em;overflow-wrap:anywhere;display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
 [part~=mark]{background:var(--mk);color:inherit;border-radius:2px;padding:0 .05em}
 [part~=result-title] [part~=mark]{background:none;color:inherit;text-decoration:underline;text-decoration-color:var(--mk);text-decoration-thickness:.25em;text-underline-offset:-.05em;text-decoration-skip-ink:none}

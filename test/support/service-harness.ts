@@ -93,6 +93,8 @@ export interface StartTestServiceOptions {
   clock?: Clock;
   /** Where the service's log lines go (set `overrides.logLevel` too: the default is silent). */
   logStream?: { write(line: string): void };
+  /** The folder of the browser build (default dist/web, as `kumo serve` finds it). */
+  webFolder?: URL;
 }
 
 /** A port that was free a moment ago (a throwaway server on port 0). */
@@ -212,7 +214,10 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
   );
   let service: RunningService;
   try {
-    service = await startService(config, options.clock, { logStream: options.logStream });
+    service = await startService(config, options.clock, {
+      logStream: options.logStream,
+      webFolder: options.webFolder,
+    });
   } catch (error) {
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });
     throw error;

@@ -9,6 +9,12 @@ import { ApiError } from '../api-error.js';
  * not a browser's cross-site request (a server, curl), but a JSONP call must name a listed
  * origin: a page on another site can load the script with its Referer suppressed.
  * Without a list any page may call the API.
+ *
+ * A browser's request from a page of Kumo's own origin (`Sec-Fetch-Site: same-origin`, a header
+ * pages cannot set) is always served: the hosted search page calls the API from there
+ * (docs/reference/widget.md, Origin policy). A refusal is readable by the refused page
+ * (`Access-Control-Allow-Origin: *` on the 403 and its NG body, no data), so a widget there shows
+ * why it cannot search instead of a network failure.
  */
 export function applyOriginPolicy(
   request: FastifyRequest,
@@ -20,19 +26,24 @@ export function applyOriginPolicy(
     reply.header('access-control-allow-origin', '*');
     return;
   }
-  reply.header('vary', 'Origin, Referer');
+  reply.header('vary', 'Origin, Referer, Sec-Fetch-Site');
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'same-origin') return;
   const origin = callerOrigin(request);
   if (origin === undefined) {
-    const site = request.headers['sec-fetch-site'];
     if (jsonp || site === 'cross-site' || site === 'same-site') {
-      throw new ApiError('forbidden_origin', 'this search service answers only pages of its allowed origins');
+      throw refused('this search service answers only pages of its allowed origins');
     }
     return;
   }
   if (!allowed.some((entry) => entry.replace(/\/$/, '') === origin)) {
-    throw new ApiError('forbidden_origin', `origin ${origin} may not use this search service`);
+    throw refused(`origin ${origin} may not use this search service`);
   }
   reply.header('access-control-allow-origin', origin);
+}
+
+function refused(message: string): ApiError {
+  return new ApiError('forbidden_origin', message, undefined, { 'access-control-allow-origin': '*' });
 }
 
 function callerOrigin(request: FastifyRequest): string | undefined {
