@@ -39,7 +39,9 @@ describe('widget safety on the host page', () => {
       await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned),
       undefined,
     );
+    assert.deepEqual(imageLoads, [], 'the <img src=x> of the title was never loaded');
     assert.deepEqual(pageErrors, []);
+    assert.deepEqual(failedLoads, []);
   });
 
   test('the host’s aggressive CSS leaves the widget usable: sizes, fonts and results intact', async () => {
