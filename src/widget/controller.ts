@@ -119,7 +119,7 @@ export class Controller {
         } else if (!this.#exact) correction = { corrected: false, q: phrase };
       }
       this.#show(answer, correction);
-      void this.#related(correction?.corrected ? correction.q : state.q, signal);
+      void this.#related(correction?.corrected ? correction.q : state.q, answer.organic.hits === 0, signal);
     } catch (error) {
       if (signal.aborted) return;
       const failure = error instanceof SiteSearchError ? error : new SiteSearchError('server', String(error));
@@ -138,11 +138,15 @@ export class Controller {
     this.#setHost(answer.organic.hits > 0 ? 'ready' : 'empty');
   }
 
-  async #related(q: string, signal: AbortSignal): Promise<void> {
+  /** Related keywords; on an empty page without them, suggestions for the query help instead. */
+  async #related(q: string, empty: boolean, signal: AbortSignal): Promise<void> {
     try {
       const answer = await this.#client.relatedKeywords(q, { signal });
+      let words = answer.related_keywords.map((keyword) => keyword.word);
+      if (empty && words.length === 0)
+        words = (await this.#client.suggest(q, { signal })).suggestions.map((suggestion) => suggestion.word);
       if (signal.aborted) return;
-      const words = answer.related_keywords.map((keyword) => keyword.word).filter((word) => word !== q);
+      words = words.filter((word) => word !== q);
       this.panel.related(words.slice(0, 10));
     } catch {
       // Related keywords are a help: without them the results stand alone.
