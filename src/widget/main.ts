@@ -27,10 +27,24 @@ const instances = (namespace.instances ??= []);
 namespace.version = VERSION;
 namespace.SiteSearchClient = SiteSearchClient;
 namespace.jsonp ??= {};
+
+/**
+ * Two widgets writing the same URL parameters would overwrite each other's state: a widget
+ * without a prefix of its own takes the first free one of `kumo_`, `kumo2_`, `kumo3_`, ... in
+ * mount order (docs/reference/widget.md, URL state).
+ */
+function withFreePrefix(options: MountOptions): MountOptions {
+  if (options.paramPrefix !== undefined) return options;
+  const taken = new Set(instances.map((instance) => instance.options.paramPrefix));
+  let prefix = 'kumo_';
+  for (let number = 2; taken.has(prefix); number += 1) prefix = `kumo${number}_`;
+  return { ...options, paramPrefix: prefix };
+}
+
 namespace.mount ??= (element, options) => {
   const host = typeof element === 'string' ? document.querySelector<HTMLElement>(element) : element;
   if (host === null) throw new Error(`KumoSearch.mount: "${String(element)}" matches no element`);
-  const instance = mountWidget(host, options, scriptOrigin);
+  const instance = mountWidget(host, withFreePrefix(options), scriptOrigin);
   instances.push(instance);
   return instance;
 };
@@ -48,7 +62,7 @@ function hostFor(tag: HTMLScriptElement): HTMLElement {
 }
 
 function autoMount(tag: HTMLScriptElement): void {
-  const instance = mountWidget(hostFor(tag), optionsOfDataset(tag), scriptOrigin);
+  const instance = mountWidget(hostFor(tag), withFreePrefix(optionsOfDataset(tag)), scriptOrigin);
   instances.push(instance);
 }
 

@@ -66,13 +66,14 @@ function variantPage(
         headers: {},
       };
     case 'two':
-      // The second script finds #kumo-search taken and mounts right after itself.
+      // The snippet pasted twice: the second script finds #kumo-search taken and mounts right after
+      // itself, and keeps its state under the next free URL prefix.
       return {
         html: pageHtml(
           'en',
           'Garden and bakery',
           '',
-          `<section id="garden">${box}</section>\n<section id="bakery">${snippet(kumoUrl, services.bakery, ' data-param-prefix="bakery_"')}</section>`,
+          `<section id="garden">${box}</section>\n<section id="bakery">${snippet(kumoUrl, services.bakery)}</section>`,
         ),
         headers: {},
       };

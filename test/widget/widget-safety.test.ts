@@ -127,7 +127,12 @@ describe('widget safety on the host page', () => {
     assert.equal(await garden.part('result').count(), 10, 'the first widget kept its results');
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('kumo_q'), COMMON_QUERY);
-    assert.equal(url.searchParams.get('bakery_q'), BAKERY_QUERY);
+    assert.equal(url.searchParams.get('kumo2_q'), BAKERY_QUERY, 'the second widget takes the next free prefix');
+
+    // Back restores each widget from its own parameters.
+    await page.goBack();
+    await bakery.part('result').first().waitFor({ state: 'hidden' });
+    assert.equal(await garden.part('result').count(), 10, 'the first widget still shows its results');
 
     // Suggestions of one box open only its own list.
     await bakery.input.fill('');
