@@ -13,17 +13,26 @@ const BADGES: Record<string, string> = { pdf: 'PDF', doc: 'Word', xls: 'Excel', 
 /** Page numbers shown around the current one, besides the first and the last. */
 const PAGE_SPREAD = 2;
 
+/**
+ * Kumo indexes only http(s) pages, but the link is on a stranger's page: any other scheme
+ * (`javascript:`, `data:`) becomes a harmless fragment rather than something a click could run.
+ */
+function webAddress(url: string): string {
+  return /^https?:\/\//i.test(url) ? url : '#';
+}
+
 export function resultItem(
   doc: OrganicDoc,
   language: Language,
   onOpen: (url: string) => void,
 ): HTMLLIElement {
   const { highlight } = doc;
-  const title = el('a', 'result-title', { href: doc.url });
+  const href = webAddress(doc.url);
+  const title = el('a', 'result-title', { href });
   title.append(highlight.title_parts.length > 0 ? highlighted(highlight.title_parts) : doc.title || doc.url);
   // Left and middle clicks (a new tab) both open the page; neither waits for the report.
   const report = (event: MouseEvent) => {
-    if (event.button === 0 || event.button === 1) onOpen(doc.url);
+    if ((event.button === 0 || event.button === 1) && href !== '#') onOpen(doc.url);
   };
   title.addEventListener('click', report);
   title.addEventListener('auxclick', report);

@@ -85,6 +85,21 @@ describe('origin policy for the widget', () => {
     }
   });
 
+  test('a bad parameter or an unknown service is readable by the calling page: its failure holds no data', async () => {
+    const headers = { origin: GOOD, 'sec-fetch-site': 'cross-site' };
+    const cases = [
+      { path: `${DEMO}/search?q=python&page_number=0`, status: 400 },
+      { path: `${DEMO}/click?url=javascript%3Aalert(1)&q=x`, status: 400 },
+      { path: `${docPath(99)}/search?q=python`, status: 404 },
+    ];
+    for (const { path, status } of cases) {
+      const answer = await http.get(path, headers);
+      assert.equal(answer.status, status, path);
+      assert.equal(answer.headers.get('access-control-allow-origin'), '*', path);
+      assert.equal((JSON.parse(answer.text) as NgAnswer).status, 'NG', path);
+    }
+  });
+
   test('a listed origin still gets its own origin in Access-Control-Allow-Origin', async () => {
     const answer = await http.get(`${DEMO}/search?q=python`, {
       origin: GOOD,

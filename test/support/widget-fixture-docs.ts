@@ -17,6 +17,10 @@ export const HOSTILE_TITLE = '<img src=x onerror=window.__pwned=1>';
 export const HOSTILE_SCRIPT = '<script>window.__pwned=2</script>';
 /** A word only the hostile page holds. */
 export const HOSTILE_QUERY = 'onerror';
+/** The address of a page that is a script: shown, never a link a click could run. */
+export const SCRIPT_URL = 'javascript:window.__pwned=3//';
+/** A word only that page holds. */
+export const SCRIPT_URL_QUERY = 'scriptaddress';
 /** The second service's word. */
 export const BAKERY_QUERY = 'sourdough';
 
@@ -35,6 +39,7 @@ export const DRILLDOWNS = [
 ];
 
 interface PageSpec {
+  /** Under the fixture site; an absolute address (`javascript:`) is taken as it is. */
   path: string;
   title: string;
   body: string;
@@ -98,6 +103,11 @@ const english: PageSpec[] = [
     title: HOSTILE_TITLE,
     body: `Markup as text: ${HOSTILE_SCRIPT} and onerror attributes must never run.`,
   },
+  {
+    path: SCRIPT_URL,
+    title: 'A scriptaddress page',
+    body: 'Its address is a script: the scriptaddress result must not link to it.',
+  },
 ];
 
 const japanese: PageSpec[] = [
@@ -145,7 +155,7 @@ const bakery: PageSpec[] = [
 /** Last-modified times one day apart, so the newest-first sort has one answer. */
 function documentsOf(siteUrl: string, specs: readonly PageSpec[], firstDay: number): IndexedDocument[] {
   return specs.map((spec, index) => ({
-    url: `${siteUrl}${spec.path}`,
+    url: spec.path.startsWith('/') ? `${siteUrl}${spec.path}` : spec.path,
     title: spec.title,
     description: spec.description ?? '',
     body: spec.body,

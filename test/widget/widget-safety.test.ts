@@ -14,6 +14,8 @@ import {
   HOSTILE_QUERY,
   HOSTILE_SCRIPT,
   HOSTILE_TITLE,
+  SCRIPT_URL,
+  SCRIPT_URL_QUERY,
 } from '../support/widget-fixture-docs.js';
 import { widgetSuite } from '../support/widget-suite.js';
 
@@ -42,6 +44,21 @@ describe('widget safety on the host page', () => {
     assert.deepEqual(imageLoads, [], 'the <img src=x> of the title was never loaded');
     assert.deepEqual(pageErrors, []);
     assert.deepEqual(failedLoads, []);
+  });
+
+  test('a result whose address is not http(s) is no link a click could run', async () => {
+    const { page, widget, pageErrors } = await suite.open('plain');
+    await widget.search(SCRIPT_URL_QUERY);
+    const title = widget.part('result-title').first();
+    assert.equal(await title.getAttribute('href'), '#');
+    assert.ok(((await widget.part('result-url').first().textContent()) ?? '').includes(SCRIPT_URL));
+    await title.click();
+    await page.waitForTimeout(200);
+    assert.equal(
+      await page.evaluate(() => (globalThis as unknown as { __pwned?: number }).__pwned),
+      undefined,
+    );
+    assert.deepEqual(pageErrors, []);
   });
 
   test('the host’s aggressive CSS leaves the widget usable: sizes, fonts and results intact', async () => {

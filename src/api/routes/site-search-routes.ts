@@ -59,6 +59,14 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
   for (const endpoint of ['search', 'suggest', 'related_keywords', 'click']) {
     options.methods.record(`${options.basePath}${DOC_PATH}/${endpoint}`, 'GET');
   }
+  // A failure holds no data of the service: the calling page may read why (a bad parameter, an
+  // unknown service) even before the origin policy ran, instead of seeing a CORS failure
+  // (docs/reference/widget.md, Origin policy).
+  app.addHook('onSend', async (_request, reply) => {
+    if (reply.statusCode >= 400 && !reply.hasHeader('access-control-allow-origin')) {
+      reply.header('access-control-allow-origin', '*');
+    }
+  });
 
   /** The search service at the path (404 when there is none), after the origin check (403). */
   const serviceAt = (request: FastifyRequest, reply: FastifyReply, jsonp = false): OpenSearchService => {
