@@ -144,7 +144,11 @@ describe('widget safety on the host page', () => {
     assert.equal(await garden.part('result').count(), 10, 'the first widget kept its results');
     const url = new URL(page.url());
     assert.equal(url.searchParams.get('kumo_q'), COMMON_QUERY);
-    assert.equal(url.searchParams.get('kumo2_q'), BAKERY_QUERY, 'the second widget takes the next free prefix');
+    assert.equal(
+      url.searchParams.get('kumo2_q'),
+      BAKERY_QUERY,
+      'the second widget takes the next free prefix',
+    );
 
     // Back restores each widget from its own parameters.
     await page.goBack();
