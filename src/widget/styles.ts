@@ -43,10 +43,10 @@ background:var(--bg);border:1px solid var(--b);border-radius:var(--r);box-shadow
 [part~=option][aria-selected=true]{background:color-mix(in srgb,var(--a) 8%,var(--bg));box-shadow:inset 3px 0 var(--a)}
 [part~=panel]{margin-top:1.25em}
 .top{display:flex;flex-wrap:wrap;align-items:center;justify-content:space-between;gap:.5em 1em}
-[part~=status]{color:var(--m);font-size:.875em}
+[part~=status]{display:flex;align-items:center;min-height:2.25em;color:var(--m);font-size:.875em;overflow-wrap:anywhere}
 .sort{display:flex;align-items:center;gap:.5em;color:var(--m);font-size:.875em}
 [part~=sort]{height:2.25em;padding:0 .5em;border:1px solid var(--b);border-radius:calc(var(--r) - 2px);background:var(--bg);color:var(--t)}
-[part~=correction]{margin:.75em 0 0;padding:.625em .875em;background:var(--s);border-radius:var(--r)}
+[part~=correction]{margin:.75em 0 0;overflow-wrap:anywhere;padding:.625em .875em;background:var(--s);border-radius:var(--r)}
 [part~=correction-link]{text-decoration:underline;font-weight:600}
 [part~=tabs]{display:flex;gap:.25em;margin-top:.75em;border-bottom:1px solid var(--b);overflow-x:auto;scrollbar-width:thin}
 [part~=tab]{flex:none;padding:.5em .875em;border:0;border-bottom:2px solid transparent;background:none;color:var(--m);font-weight:500;margin-bottom:-1px}
@@ -90,9 +90,9 @@ ul,ol{margin:0;padding:0;list-style:none}
 .gap{color:var(--m);padding:0 .125em}
 [part~=related]{margin-top:1.25em;padding-top:1em;border-top:1px solid var(--b)}
 [part~=related] ul{display:flex;flex-wrap:wrap;gap:.5em}
-[part~=related-link]{display:inline-block;padding:.3em .875em;border:1px solid var(--b);border-radius:2em;font-size:.875em;color:var(--t)}
+[part~=related-link]{display:inline-block;max-width:100%;overflow-wrap:anywhere;padding:.3em .875em;border:1px solid var(--b);border-radius:2em;font-size:.875em;color:var(--t)}
 [part~=related-link]:hover{border-color:var(--a);color:var(--a);text-decoration:none}
-[part~=empty]{padding:1.5em 0 .5em;color:var(--m)}
+[part~=empty]{padding:1.5em 0 .5em;color:var(--m);overflow-wrap:anywhere}
 [part~=empty] p{margin:0 0 .5em}
 .empty-title{color:var(--t);font-size:1.125em;font-weight:600}
 [part~=empty] ul{list-style:disc;padding-left:1.25em}

@@ -2,7 +2,7 @@
  * The pages of the widget tests' fixture site, in English and Japanese, as the indexer hands them
  * to a search index: a common word on more than one page of results (tomato), a typo of it on one
  * page (did-you-mean), a PDF and a Word file (badges), a page whose title and text are markup
- * (the hostile page), and pages of a second site (the bakery) for a second search service.
+ * (the hostile page), a page whose address and title are one overlong word each, and pages of a second site (the bakery) for a second search service.
  * Their URLs are paths of the local fixture site, so opening a result lands on a real page.
  */
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
@@ -21,6 +21,11 @@ export const HOSTILE_QUERY = 'onerror';
 export const SCRIPT_URL = 'javascript:window.__pwned=3//';
 /** A word only that page holds. */
 export const SCRIPT_URL_QUERY = 'scriptaddress';
+/** A word only the page with an overlong unbroken address and title holds. */
+export const OVERLONG_QUERY = 'zeppelin';
+/** That page's title: one word far wider than a phone screen. */
+export const OVERLONG_TITLE = `Zeppelinhangar${'records'.repeat(24)}`;
+const OVERLONG_PATH = `/news/zeppelin-${'hangarrecords'.repeat(16)}.html`;
 /** The second service's word. */
 export const BAKERY_QUERY = 'sourdough';
 
@@ -107,6 +112,11 @@ const english: PageSpec[] = [
     path: SCRIPT_URL,
     title: 'A scriptaddress page',
     body: 'Its address is a script: the scriptaddress result must not link to it.',
+  },
+  {
+    path: OVERLONG_PATH,
+    title: OVERLONG_TITLE,
+    body: `An overlong address and title that a narrow screen must wrap: ${'zeppelinhangar'.repeat(12)} zeppelin records.`,
   },
 ];
 

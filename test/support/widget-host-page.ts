@@ -10,11 +10,14 @@ import type { WidgetSite } from './widget-site.js';
 
 export type HostPageVariant = 'plain' | 'aggressive' | 'csp' | 'two' | 'ja' | 'refused';
 
+/** A page a test file adds to the host site: its HTML (usually `pageHtml`) and extra headers. */
+export type ExtraHostPage = (site: WidgetSite) => { html: string; headers?: Record<string, string> };
+
 export interface HostSite {
   /** `http://127.0.0.2:<port>` */
   origin: string;
-  /** The address of a variant's page, with an optional query string (`kumo_q=tomato`). */
-  url(variant: HostPageVariant, query?: string): string;
+  /** The address of a page (a variant or an extra page), with an optional query string (`kumo_q=tomato`). */
+  url(variant: string, query?: string): string;
   close(): Promise<void>;
 }
 
@@ -28,7 +31,8 @@ export const AGGRESSIVE_CSS =
   '* { all: unset !important; } html { font-size: 40px; } body { font: 60px serif; } ' +
   'input, button, a, li, ol { display: inline; font-size: 60px !important; } mark { background: red; }';
 
-function pageHtml(lang: string, title: string, head: string, body: string): string {
+/** A host page: `<html lang>`, a title, extra `<head>` markup and the `<main>` content. */
+export function pageHtml(lang: string, title: string, head: string, body: string): string {
   return `<!doctype html>
 <html lang="${lang}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -90,22 +94,27 @@ function variantPage(
   }
 }
 
-/** Serves `/<variant>.html` on 127.0.0.2; other paths are 404. */
-export async function startHostSite(site: WidgetSite): Promise<HostSite> {
+/** Serves `/<variant>.html` and `/<extra page name>.html` on 127.0.0.2; other paths are 404. */
+export async function startHostSite(
+  site: WidgetSite,
+  extraPages: Readonly<Record<string, ExtraHostPage>> = {},
+): Promise<HostSite> {
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://host.invalid').pathname;
-    const match = /^\/([a-z]+)\.html$/.exec(path);
-    const variant = match?.[1] as HostPageVariant | undefined;
+    const match = /^\/([a-z0-9-]+)\.html$/.exec(path);
+    const name = match?.[1];
     const variants: readonly string[] = ['plain', 'aggressive', 'csp', 'two', 'ja', 'refused'];
     if (path === '/favicon.ico') {
       response.writeHead(204).end();
       return;
     }
-    if (variant === undefined || !variants.includes(variant)) {
+    const extra = name === undefined ? undefined : extraPages[name];
+    if (name === undefined || (!variants.includes(name) && extra === undefined)) {
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    const { html, headers } = variantPage(site, variant);
+    const { html, headers = {} } =
+      extra === undefined ? variantPage(site, name as HostPageVariant) : extra(site);
     response.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',

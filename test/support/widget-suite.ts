@@ -7,7 +7,12 @@ import { after, afterEach, before } from 'node:test';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { launchWidgetBrowser, type WidgetBrowser } from './widget-browser.js';
 import { RequestLog, Widget } from './widget-driver.js';
-import { type HostPageVariant, type HostSite, startHostSite } from './widget-host-page.js';
+import {
+  type ExtraHostPage,
+  type HostPageVariant,
+  type HostSite,
+  startHostSite,
+} from './widget-host-page.js';
 import { startWidgetSite, type WidgetSite } from './widget-site.js';
 
 export interface OpenedWidget {
@@ -21,24 +26,33 @@ export interface OpenedWidget {
   failedLoads: string[];
 }
 
-export interface WidgetSuite {
+export interface WidgetSuite<Extra extends string = never> {
   site: WidgetSite;
   host: HostSite;
   browser: WidgetBrowser;
   /** Opens a host page variant (with a query string) in a new context and waits for the widget. */
-  open(variant: HostPageVariant, query?: string, options?: BrowserContextOptions): Promise<OpenedWidget>;
+  open(
+    variant: HostPageVariant | Extra,
+    query?: string,
+    options?: BrowserContextOptions,
+  ): Promise<OpenedWidget>;
   /** Opens any address in a new context (the hosted results page). */
   openUrl(url: string, options?: BrowserContextOptions): Promise<OpenedWidget>;
 }
 
-/** Registers the file's hooks; the returned object is filled in by `before`. */
-export function widgetSuite(): WidgetSuite {
-  const suite = {} as WidgetSuite;
+/**
+ * Registers the file's hooks; the returned object is filled in by `before`. `extraPages` adds the
+ * file's own host pages (served as `/<name>.html` beside the shared variants).
+ */
+export function widgetSuite<Extra extends string = never>(
+  extraPages: Readonly<Record<Extra, ExtraHostPage>> = {} as Record<Extra, ExtraHostPage>,
+): WidgetSuite<Extra> {
+  const suite = {} as WidgetSuite<Extra>;
   before(async () => {
     const [site, browser] = await Promise.all([startWidgetSite(), launchWidgetBrowser()]);
     suite.site = site;
     suite.browser = browser;
-    suite.host = await startHostSite(site);
+    suite.host = await startHostSite(site, extraPages);
   });
   afterEach(async () => {
     await suite.browser?.closeContexts();
