@@ -96,7 +96,12 @@ export function templateBlocksOf(pages: readonly (readonly string[])[], share = 
   return new Set([...pagesWith].filter(([, count]) => count >= needed).map(([block]) => block));
 }
 
-/** Consecutive template blocks of one page, joined by a space: how they read in the page's text. */
+/**
+ * Consecutive template blocks of one page, joined by a space: how they read in the page's text.
+ * A run of a single short block (one word under TEMPLATE_FRAGMENT_CHARS code points: `note`,
+ * `description`, `概要`, `構文:`) is left out: those are the labels and headings pages repeat
+ * inside their content, not the site's frame.
+ */
 export function templateRunsOf(blocks: readonly string[], template: ReadonlySet<string>): string[] {
   const runs: string[] = [];
   let run: string[] = [];
@@ -105,10 +110,14 @@ export function templateRunsOf(blocks: readonly string[], template: ReadonlySet<
       run.push(block);
       continue;
     }
-    if (run.length > 0) runs.push(run.join(' '));
+    if (run.length > 1 || (run.length === 1 && !isLabel(run[0]!))) runs.push(run.join(' '));
     run = [];
   }
   return runs;
+}
+
+function isLabel(block: string): boolean {
+  return !block.includes(' ') && [...block].length < TEMPLATE_FRAGMENT_CHARS;
 }
 
 const WORD_CHAR = /[\p{L}\p{N}_]/u;
