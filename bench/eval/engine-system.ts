@@ -2,11 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SearchIndex } from '../../src/search/search-index.js';
+import { SynonymTable } from '../../src/search/synonyms/synonym-table.js';
 import type { EvalDocument } from './page-documents.js';
 import type { SearchSystem } from './search-system.js';
 
 /** Documents per upsert, as the indexer hands them over during a crawl. */
 const BATCH = 500;
+
+/** `KUMO_EVAL_SYNONYMS=starter` searches with the starter synonyms (docs/reference/site-search.md, Synonyms). */
+const SYNONYMS = SynonymTable.of({ starter_set: process.env.KUMO_EVAL_SYNONYMS === 'starter' });
 
 /** Kumo's own search index, through the facade the service uses, in a throwaway file. */
 export class EngineSystem implements SearchSystem {
@@ -37,7 +41,7 @@ export class EngineSystem implements SearchSystem {
   }
 
   search(query: string, limit: number): string[] {
-    return this.searchIndex.search(query, limit).docs.map((doc) => doc.url);
+    return this.searchIndex.search(query, limit, 0, SYNONYMS).docs.map((doc) => doc.url);
   }
 
   close(): void {

@@ -4,6 +4,7 @@ import { FIELDS } from './search-fields.js';
 import type { FieldError } from './field-error.js';
 import { urlPatternProblem } from './url-pattern-problem.js';
 import { schemaFieldErrors } from './schema-errors.js';
+import { checkSynonyms, SynonymsSchema } from './synonyms-config.js';
 
 const MAX_RULES = 200;
 const MAX_PATTERN_LENGTH = 1024;
@@ -18,7 +19,7 @@ const Pattern = Type.String({
 
 /**
  * The configuration of a search service (docs/reference/site-search.md, Search services): category
- * rules, drill-down rules, allowed origins and field weights. The same schema serves the admin
+ * rules, drill-down rules, allowed origins, field weights and synonyms. The same schema serves the admin
  * CLI's JSON file and the management API.
  */
 export const SearchServiceConfigSchema = Type.Object(
@@ -65,13 +66,17 @@ export const SearchServiceConfigSchema = Type.Object(
         { additionalProperties: false, description: 'ranking weight of an occurrence in each field' },
       ),
     ),
+    synonyms: Type.Optional(SynonymsSchema),
   },
   { additionalProperties: false },
 );
 
 export type SearchServiceConfig = Static<typeof SearchServiceConfigSchema>;
 
-/** Rules a schema cannot express: patterns compile, labels are not empty, origins are origins. */
+/**
+ * Rules a schema cannot express: patterns compile, labels are not empty, origins are origins,
+ * synonym members are distinct words (synonyms-config.ts).
+ */
 export function checkSearchServiceConfig(config: SearchServiceConfig, prefix = ''): FieldError[] {
   const errors: FieldError[] = [];
   const field = (name: string) => `${prefix}${name}`;
@@ -97,6 +102,7 @@ export function checkSearchServiceConfig(config: SearchServiceConfig, prefix = '
       });
     }
   });
+  if (config.synonyms !== undefined) errors.push(...checkSynonyms(config.synonyms, field('synonyms')));
   return errors;
 }
 

@@ -27,6 +27,7 @@ import { buildSegment, type AnalyzedDocument } from './engine/segment-builder.js
 import { mergeSegments } from './engine/segment-merge.js';
 import { Segment } from './engine/segment.js';
 import { topK } from './engine/top-k.js';
+import { SynonymTable } from './synonyms/synonym-table.js';
 
 /**
  * The full-text index of one search service: an inverted index held in memory as immutable
@@ -310,10 +311,18 @@ export class SearchIndex {
     );
   }
 
-  /** Ranked documents for a query (best first, ties in indexing order): the CLI's and the evaluation's search. */
-  search(query: string, limit = 10, offset = 0): { hits: number; docs: SearchHit[] } {
+  /**
+   * Ranked documents for a query (best first, ties in indexing order): the CLI's and the
+   * evaluation's search, with `synonyms` applied to the query when given.
+   */
+  search(
+    query: string,
+    limit = 10,
+    offset = 0,
+    synonyms: SynonymTable = SynonymTable.none,
+  ): { hits: number; docs: SearchHit[] } {
     const snapshot = this.snapshot();
-    const hits = this.match(planQuery(query), snapshot);
+    const hits = this.match(planQuery(query, synonyms), snapshot);
     const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
     const ranked = topK(
       hits.count,

@@ -77,6 +77,25 @@ describe('kumo admin searchservice', () => {
     assert.equal(JSON.parse(shown.stdout).categories[0].name, 'Docs');
   });
 
+  test('synonyms are configured from the file, and a bad list is refused naming the member', async () => {
+    const file = path.join(folder, 'synonyms.json');
+    const config = {
+      synonyms: {
+        starter_set: true,
+        groups: [['仮想ホスト', 'バーチャルホスト']],
+        rules: [{ from: 'pg', to: ['postgresql'] }],
+      },
+    };
+    await writeFile(file, JSON.stringify(config));
+    const configured = await admin('searchservice', 'configure', '1', '--config', file);
+    assert.equal(configured.code, 0, configured.stderr);
+    assert.deepEqual(JSON.parse((await admin('searchservice', 'show', '1')).stdout), config);
+    await writeFile(file, JSON.stringify({ synonyms: { groups: [['Email', 'ＥＭＡＩＬ']] } }));
+    const refused = await admin('searchservice', 'configure', '1', '--config', file);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /synonyms\.groups\[0\]\[1\]: is "Email" again/);
+  });
+
   test('unknown services and tenants are usage errors', async () => {
     const missing = await admin('searchservice', 'show', '42');
     assert.equal(missing.code, 2);

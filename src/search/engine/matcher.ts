@@ -94,19 +94,24 @@ export function findHits(
   for (const { segment, segmentIndex, candidates } of perSegment) {
     const weights = weightsOf(segment, statistics, fields);
     const excludedCursors = excluded.map((c) => new Cursor(c.perSegment[segmentIndex]!.docs));
-    const clauses = groups.flat().map((scored) => {
-      const matches = scored.perSegment[segmentIndex]!;
-      const hasWords = matches.wordTf !== undefined;
-      return {
-        cursor: new Cursor(matches.docs),
-        tf: matches.tf,
-        wordTf: matches.wordTf ?? matches.tf,
-        idf: scored.idf,
-        wordIdf: hasWords ? scored.wordIdf : scored.idf,
-      };
-    });
+    // A clause weighing nothing (a synonym completing another word's group) only matches.
+    const clauses = groups
+      .flat()
+      .filter((scored) => scored.clause.weight > 0)
+      .map((scored) => {
+        const matches = scored.perSegment[segmentIndex]!;
+        const hasWords = matches.wordTf !== undefined;
+        return {
+          cursor: new Cursor(matches.docs),
+          tf: matches.tf,
+          wordTf: matches.wordTf ?? matches.tf,
+          idf: scored.idf,
+          wordIdf: hasWords ? scored.wordIdf : scored.idf,
+          weight: scored.clause.weight,
+        };
+      });
     // One clause: the candidates are its documents, in order.
-    const single = clauses.length === 1 && excludedCursors.length === 0;
+    const single = groups.length === 1 && groups[0]!.length === 1 && excludedCursors.length === 0;
     candidateLoop: for (let candidate = 0; candidate < candidates.length; candidate += 1) {
       const ordinal = candidates[candidate]!;
       for (const cursor of excludedCursors) if (cursor.seek(ordinal) >= 0) continue candidateLoop;
@@ -116,8 +121,10 @@ export function findHits(
         const position = single ? candidate : clause.cursor.seek(ordinal);
         if (position < 0) continue;
         const tfOffset = position * FIELD_COUNT;
-        score += bm25f(clause.tf, tfOffset, weights, weightOffset, k1, clause.idf);
-        score += wordViewBoost * bm25f(clause.wordTf, tfOffset, weights, weightOffset, k1, clause.wordIdf);
+        score +=
+          clause.weight *
+          (bm25f(clause.tf, tfOffset, weights, weightOffset, k1, clause.idf) +
+            wordViewBoost * bm25f(clause.wordTf, tfOffset, weights, weightOffset, k1, clause.wordIdf));
       }
       hitSegments[count] = segmentIndex;
       hitOrdinals[count] = ordinal;

@@ -1,5 +1,7 @@
 import { analyzeText, normalizeText, runsOf, type TextRun } from '../analyzer.js';
 import { parseQuery } from '../query-syntax.js';
+import { SYNONYM_WEIGHT, synonymExpansions } from '../synonyms/expand-query.js';
+import { SynonymTable } from '../synonyms/synonym-table.js';
 
 /** One thing a query asks for: a word or a quoted phrase, as index terms. */
 export interface Clause {
@@ -19,6 +21,12 @@ export interface Clause {
    * which text may write inside a longer run (`X線検査`): see edge-phrase.ts.
    */
   openEdges: { first: boolean; last: boolean };
+  /**
+   * Share of the clause's score in a document's: 1 for what the visitor typed, less for a
+   * synonym (so the form typed ranks above pages found only through a synonym), 0 where a
+   * synonym of several query words only completes the other words' groups (see planQuery).
+   */
+  weight: number;
 }
 
 /** Parts of a query taken into account; the API accepts queries of up to 1,000 characters. */
@@ -34,22 +42,48 @@ export interface QueryPlan {
  * Plans a query (docs/reference/site-search.md, Query syntax): words ANDed, "phrase", -exclude, OR.
  * A word made of several runs (`node.js`, `e-mail`, `Python入門`) must match them adjacent, like a
  * phrase. Parts with no letters or digits drop out; a plan without required groups matches nothing.
+ * With `synonyms` (docs/reference/site-search.md, Synonyms), a word equal to a member becomes an
+ * OR of it and its alternatives; words `a b` equal to a member `s` become (a OR s) AND (b OR s),
+ * which is (a AND b) OR s, with `s` scored in the first group only.
  */
-export function planQuery(query: string): QueryPlan {
+export function planQuery(query: string, synonyms: SynonymTable = SynonymTable.none): QueryPlan {
   const required: Clause[][] = [];
   const excluded: Clause[] = [];
-  const seen = new Set<string>();
-  for (const part of parseQuery(query)) {
+  const seen = new Map<string, Clause[] | undefined>();
+  const parts = parseQuery(query);
+  /** The group each part joined (a repeated part: the group of its first occurrence). */
+  const groupOfPart: (Clause[] | undefined)[] = [];
+  for (const part of parts) {
     // A part repeated adds nothing; parts past MAX_CLAUSES are ignored, so that a long query
     // cannot make one search cost hundreds of matches.
     const key = `${part.exclude ? '-' : part.orPrevious ? '|' : '+'}${normalizeText(part.text)}`;
-    if (seen.has(key) || seen.size >= MAX_CLAUSES) continue;
-    seen.add(key);
+    if (seen.has(key) || seen.size >= MAX_CLAUSES) {
+      groupOfPart.push(seen.get(key));
+      continue;
+    }
     const clause = clauseOf(part.text);
-    if (clause === undefined) continue;
-    if (part.exclude) excluded.push(clause);
-    else if (part.orPrevious && required.length > 0) required[required.length - 1]!.push(clause);
-    else required.push([clause]);
+    let group: Clause[] | undefined;
+    if (clause === undefined) group = undefined;
+    else if (part.exclude) excluded.push(clause);
+    else if (part.orPrevious && required.length > 0) {
+      group = required[required.length - 1]!;
+      group.push(clause);
+    } else {
+      group = [clause];
+      required.push(group);
+    }
+    seen.set(key, group);
+    groupOfPart.push(group);
+  }
+  for (const expansion of synonymExpansions(parts, synonyms)) {
+    const groups = [...new Set(groupOfPart.slice(expansion.first, expansion.first + expansion.count))].filter(
+      (group): group is Clause[] => group !== undefined,
+    );
+    for (const alternative of expansion.alternatives) {
+      const clause = clauseOf(alternative);
+      if (clause === undefined) continue;
+      groups.forEach((group, index) => group.push({ ...clause, weight: index === 0 ? SYNONYM_WEIGHT : 0 }));
+    }
   }
   return { required, excluded };
 }
@@ -67,6 +101,7 @@ export function clauseOf(text: string): Clause | undefined {
       loneCharacter: only.text,
       words: [],
       openEdges: { first: false, last: false },
+      weight: 1,
     };
   }
   const analyzed = analyzeText(text);
@@ -74,5 +109,12 @@ export function clauseOf(text: string): Clause | undefined {
     first: runs.length > 1 && isLoneCharacter(runs[0]),
     last: runs.length > 1 && isLoneCharacter(runs[runs.length - 1]),
   };
-  return { text, tokens: analyzed.stream, loneCharacter: undefined, words: analyzed.words, openEdges };
+  return {
+    text,
+    tokens: analyzed.stream,
+    loneCharacter: undefined,
+    words: analyzed.words,
+    openEdges,
+    weight: 1,
+  };
 }

@@ -7,6 +7,7 @@ import { TermMatcher } from './find-matches.js';
 import { partsOf, type HighlightPart, type TextRange } from './highlight-part.js';
 import { normalizeWithOffsets } from './normalized-text.js';
 import { queryTerms } from './query-terms.js';
+import { SynonymTable } from '../synonyms/synonym-table.js';
 import { passageSpan, snippetWindow } from './snippet-window.js';
 
 export type { HighlightPart } from './highlight-part.js';
@@ -28,8 +29,9 @@ export class QueryHighlighter {
   readonly empty: boolean;
   private readonly matcher: TermMatcher;
 
-  constructor(query: string) {
-    const terms = queryTerms(query);
+  /** `synonyms`: their occurrences are highlighted too, as they are what a hit may contain instead. */
+  constructor(query: string, synonyms: SynonymTable = SynonymTable.none) {
+    const terms = queryTerms(query, synonyms);
     this.empty = terms.length === 0;
     this.matcher = new TermMatcher(terms);
   }

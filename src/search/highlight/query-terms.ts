@@ -1,33 +1,57 @@
 /**
  * What a query asks to highlight: each word or quoted phrase it requires (or offers as an OR
- * alternative) as the runs the analyzer cuts it into. Excluded parts are left out: they are what
- * a hit does not contain.
+ * alternative) as the runs the analyzer cuts it into, then the synonyms its words also find
+ * (docs/reference/site-search.md, Synonyms). Excluded parts are left out: they are what a hit
+ * does not contain.
  */
 import { normalizeText, runsOf, type TextRun } from '../analyzer.js';
 import { MAX_CLAUSES } from '../engine/query-plan.js';
 import { parseQuery } from '../query-syntax.js';
+import { synonymExpansions } from '../synonyms/expand-query.js';
+import { SynonymTable } from '../synonyms/synonym-table.js';
 
 export interface QueryTerm {
-  /** Distinct per term: a snippet prefers the passage with the most distinct terms. */
+  /**
+   * Distinct per word of the query, shared by its synonyms: a snippet prefers the passage with
+   * the most distinct ids.
+   */
   id: number;
   /** Normalized runs; several (`node.js`, a phrase) must be found adjacent and in order. */
   runs: readonly TextRun[];
 }
 
-export function queryTerms(query: string): QueryTerm[] {
+export function queryTerms(query: string, synonyms: SynonymTable = SynonymTable.none): QueryTerm[] {
   const terms: QueryTerm[] = [];
-  const seen = new Set<string>();
-  for (const part of parseQuery(query)) {
-    if (part.exclude) continue;
-    const runs = runsOf(normalizeText(part.text));
-    if (runs.length === 0) continue;
+  const idOfKey = new Map<string, number>();
+  let nextId = 0;
+  /** Adds a term once; returns its id, undefined when it has no runs. */
+  const add = (text: string, id?: number): number | undefined => {
+    const runs = runsOf(normalizeText(text));
+    if (runs.length === 0) return undefined;
     // A separator no run can contain, so `a b` and `ab` stay apart.
     const key = runs.map((run) => run.text).join(' ');
-    if (seen.has(key)) continue;
-    seen.add(key);
-    terms.push({ id: terms.length, runs });
+    const known = idOfKey.get(key);
+    if (known !== undefined) return known;
+    const termId = id ?? nextId++;
+    idOfKey.set(key, termId);
+    terms.push({ id: termId, runs });
+    return termId;
+  };
+  const parts = parseQuery(query);
+  const idOfPart: (number | undefined)[] = [];
+  for (const part of parts) {
     // The matcher uses no more parts than this either (query-plan.ts).
-    if (terms.length >= MAX_CLAUSES) break;
+    if (part.exclude || terms.length >= MAX_CLAUSES) {
+      idOfPart.push(undefined);
+      continue;
+    }
+    idOfPart.push(add(part.text));
+  }
+  // A synonym counts as the word it stands for: a snippet prefers passages with more of the
+  // query's distinct words, not one with a word and its synonym.
+  for (const expansion of synonymExpansions(parts, synonyms)) {
+    const id = idOfPart[expansion.first] ?? nextId++;
+    for (const alternative of expansion.alternatives) add(alternative, id);
   }
   return terms;
 }

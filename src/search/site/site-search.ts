@@ -4,6 +4,7 @@ import { DEFAULT_RANKING, type RankingParameters } from '../engine/ranking.js';
 import { topK } from '../engine/top-k.js';
 import { QueryHighlighter } from '../highlight/query-highlighter.js';
 import type { SearchIndex } from '../search-index.js';
+import { SynonymTable } from '../synonyms/synonym-table.js';
 import { DOCTYPE_BITS, type IndexSnapshot } from '../search-index-types.js';
 import { drilldownTree } from './drilldown-tree.js';
 import { type FacetComputation, FacetIndex } from './facet-index.js';
@@ -48,6 +49,7 @@ function sharedFacetPool(): FacetPool {
 export class SiteSearch {
   private facets: FacetIndex;
   private ranking: RankingParameters;
+  private synonyms: SynonymTable;
   private configKey: string;
   private readonly computation: FacetComputation;
 
@@ -71,9 +73,10 @@ export class SiteSearch {
     this.configKey = JSON.stringify(config);
     this.facets = this.facetIndexOf(config);
     this.ranking = rankingOf(config);
+    this.synonyms = SynonymTable.of(config.synonyms);
   }
 
-  /** Applies a changed configuration (rules, weights); facet data is rebuilt on the next search. */
+  /** Applies a changed configuration (rules, weights, synonyms); facet data is rebuilt on the next search. */
   configure(config: SearchServiceConfig): void {
     const key = JSON.stringify(config);
     if (key === this.configKey) return;
@@ -81,6 +84,7 @@ export class SiteSearch {
     this.facets.discard();
     this.facets = this.facetIndexOf(config);
     this.ranking = rankingOf(config);
+    this.synonyms = SynonymTable.of(config.synonyms);
   }
 
   /**
@@ -98,7 +102,7 @@ export class SiteSearch {
         snapshot = this.index.snapshot();
       }
     }
-    const hits = this.index.match(planQuery(request.q), snapshot, this.ranking);
+    const hits = this.index.match(planQuery(request.q, this.synonyms), snapshot, this.ranking);
     const facets = snapshot.segments.map((loaded) => facetIndex.facetsOf(loaded));
     const categoryNames = facetIndex.categoryNames;
     const drilldownNodes = facetIndex.nodes;
@@ -144,7 +148,7 @@ export class SiteSearch {
     const page = topK(kept.length, first + request.numberPerPage, (a, b) => compare(kept[a]!, kept[b]!))
       .slice(first)
       .map((position) => kept[position]!);
-    const highlighter = new QueryHighlighter(request.q);
+    const highlighter = new QueryHighlighter(request.q, this.synonyms);
     const docs = page.flatMap((hit, offset) => {
       const loaded = snapshot.segments[hits.segment[hit]!]!;
       const summary = loaded.summaries[hits.ordinal[hit]!]!;
@@ -167,7 +171,8 @@ export class SiteSearch {
         selected: request.category === '' ? [] : [request.category],
       },
       facet_drilldown_roots: drilldownTree(drilldownNodes, nodeCounts, request.drilldown),
-      // Compared unfiltered, as the corrected query is counted without the filters.
+      // Compared unfiltered, as the corrected query is counted without the filters; with
+      // synonyms on both sides, while corrections themselves come from the index's words only.
       spellcheck: { main_phrase: this.spellcheck(request.q, hits.count, snapshot) },
     };
   }
@@ -181,7 +186,7 @@ export class SiteSearch {
   /** Words significant in the best matches of `query`, starting with `prefix`. */
   relatedKeywords(query: string, prefix: string): string[] {
     const snapshot = this.index.snapshot();
-    const hits = this.index.match(planQuery(query), snapshot, this.ranking);
+    const hits = this.index.match(planQuery(query, this.synonyms), snapshot, this.ranking);
     const best = topK(hits.count, RELATED_SAMPLE, (a, b) => hits.score[b]! - hits.score[a]! || a - b);
     const documents = best.flatMap((hit) => {
       const summary = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
@@ -207,7 +212,7 @@ export class SiteSearch {
       query,
       hitCount,
       vocabularyOf(snapshot),
-      (corrected) => this.index.match(planQuery(corrected), snapshot, this.ranking).count,
+      (corrected) => this.index.match(planQuery(corrected, this.synonyms), snapshot, this.ranking).count,
     );
   }
 }
