@@ -134,9 +134,12 @@ async function documentOf(
     return {
       ...common,
       title: text.title,
-      description: text.description,
+      // Without a meta description the API shows the start of the main text, cut at search
+      // time once the site's repeated template lines are known (docs/reference/site-search.md).
+      description: text.hasMetaDescription ? text.description : '',
       headings: text.headings,
       body: text.body,
+      template: text.template,
       contentSize: (html ?? dom)!.length,
       doctype: 'html',
     };

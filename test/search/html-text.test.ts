@@ -11,7 +11,7 @@ test('title, meta description and visible body text; scripts, styles and head le
   );
   assert.equal(text.title, 'Kumo & search');
   assert.equal(text.description, 'A crawler');
-  assert.equal(text.body, 'Hello world here 日本語');
+  assert.equal(text.body, 'Hello\nworld here\n日本語');
   assert.equal(text.noindex, false);
 });
 
