@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the documentation `npm run eval:search` judges the search against, when it is missing:
-# the Python documentation (python3-doc) and the Japanese GIMP manual (gimp-help-ja), read from disk.
+# the Python documentation (python3-doc), the Japanese GIMP manual (gimp-help-ja), the PostgreSQL 15
+# manual (postgresql-doc-15) and the Apache HTTP Server manual with its Japanese translation
+# (apache2-doc), read from disk.
 # Needs root (or sudo) and Debian's package sources.
 set -euo pipefail
-packages=(python3-doc gimp-help-ja)
+packages=(python3-doc gimp-help-ja postgresql-doc-15 apache2-doc)
 missing=()
 for package in "${packages[@]}"; do
   if ! dpkg-query -W -f '${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then

@@ -4,6 +4,8 @@ import type { JudgmentOptions } from './judgments.js';
 
 /** A documentation site installed by a Debian package, with the human-made index that judges it. */
 export interface CorpusSpec {
+  /** Short name for `--sets` and in figure files (`python`). */
+  key: string;
   label: string;
   /** Debian package holding the HTML, and a file that marks its folder. */
   debianPackage: string;

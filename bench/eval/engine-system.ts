@@ -14,7 +14,8 @@ export class EngineSystem implements SearchSystem {
 
   private constructor(
     private readonly folder: string,
-    private readonly searchIndex: SearchIndex,
+    /** Open until close(): the site search probes ask it too (site-search-probe.ts). */
+    readonly searchIndex: SearchIndex,
   ) {}
 
   static async open(): Promise<EngineSystem> {

@@ -7,7 +7,7 @@ const LABEL = 26;
 const COLUMN = 24;
 const EXAMPLES = 6;
 
-interface Summary {
+export interface Summary {
   mrr: number;
   ndcg: number;
   /** Queries with no relevant page in the top DEPTH. */
@@ -20,7 +20,7 @@ export function line(label: string, value: string): void {
   process.stdout.write(`${padColumns(label, LABEL)}${value}\n`);
 }
 
-function summaryOf(run: SystemRun, judgments: readonly Judgment[]): Summary {
+export function summaryOf(run: SystemRun, judgments: readonly Judgment[]): Summary {
   let mrr = 0;
   let gain = 0;
   let missed = 0;

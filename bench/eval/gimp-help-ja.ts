@@ -7,6 +7,7 @@ const JAPANESE = /[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u;
 
 /** The GIMP manual in Japanese (DocBook), judged by its translated index (索引). */
 export const GIMP_HELP_JA: CorpusSpec = {
+  key: 'gimp',
   label: 'GIMP manual (Japanese)',
   debianPackage: 'gimp-help-ja',
   marker: INDEX_PAGE,

@@ -25,3 +25,16 @@ export function packageFolderOf(pkg: string, marker: string): string | undefined
   }
   return undefined;
 }
+
+/** The installed version of a Debian package (`15.20-0+deb12u1`), or 'unknown'. */
+export function packageVersionOf(pkg: string): string {
+  try {
+    const version = execFileSync('dpkg-query', ['-W', '-f', '${Version}', pkg], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    return version === '' ? 'unknown' : version;
+  } catch {
+    return 'unknown';
+  }
+}

@@ -30,20 +30,25 @@ export function htmlFilesUnder(root: string): string[] {
 
 /**
  * Reads every page under `root` that `isContent` accepts and extracts it with the project's own
- * pageTextOf, as a crawl would; `baseUrl` + the relative path is the document's URL.
+ * pageTextOf, as a crawl would; `baseUrl` + the relative path is the document's URL. `onPage`
+ * sees the raw HTML of each page kept.
  */
 export function loadPages(
   root: string,
   baseUrl: string,
   isContent: (relativePath: string) => boolean,
+  onPage?: (url: string, html: string) => void,
 ): EvalDocument[] {
   const files = htmlFilesUnder(root).filter(isContent);
   const documents: EvalDocument[] = [];
   for (const file of files) {
-    const text = pageTextOf(readFileSync(path.join(root, file), 'utf8'));
+    const html = readFileSync(path.join(root, file), 'utf8');
+    const text = pageTextOf(html);
     if (text.noindex) continue;
+    const url = new URL(file, baseUrl).href;
+    onPage?.(url, html);
     const document: EvalDocument = {
-      url: new URL(file, baseUrl).href,
+      url,
       title: text.title,
       description: text.description,
       headings: text.headings,

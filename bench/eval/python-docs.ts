@@ -8,6 +8,7 @@ const NAVIGATION = new Set(['index.html', 'contents.html', 'search.html', 'py-mo
 
 /** The Python documentation (Sphinx), judged by its general index. */
 export const PYTHON_DOCS: CorpusSpec = {
+  key: 'python',
   label: 'Python documentation (English)',
   debianPackage: 'python3-doc',
   marker: 'genindex.html',

@@ -14,15 +14,19 @@ export interface SystemRun {
   searchSeconds: number;
 }
 
-/** Builds a system, indexes the documents and runs every query; a failure is reported, not thrown. */
-export async function runSystem(
+/**
+ * Builds a system, indexes the documents and runs every query; a failure is reported, not thrown.
+ * `inspect` measures more on the indexed system before it is closed.
+ */
+export async function runSystem<S extends SearchSystem>(
   name: string,
-  create: () => SearchSystem | Promise<SearchSystem>,
+  create: () => S | Promise<S>,
   documents: readonly EvalDocument[],
   judgments: readonly Judgment[],
+  inspect?: (system: S) => Promise<void>,
 ): Promise<SystemRun> {
   const run: SystemRun = { name, rankings: [], indexSeconds: 0, searchSeconds: 0 };
-  let system: SearchSystem | undefined;
+  let system: S | undefined;
   try {
     const indexing = performance.now();
     system = await create();
@@ -31,6 +35,7 @@ export async function runSystem(
     const searching = performance.now();
     for (const { query } of judgments) run.rankings.push(system.search(query, DEPTH));
     run.searchSeconds = (performance.now() - searching) / 1000;
+    await inspect?.(system);
   } catch (error) {
     run.error = error instanceof Error ? error.message : String(error);
     run.rankings = [];

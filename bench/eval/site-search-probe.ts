@@ -1,0 +1,60 @@
+import { FacetPool } from '../../src/search/site/facet-pool.js';
+import { SearchActivity } from '../../src/search/site/search-activity.js';
+import { SiteSearch } from '../../src/search/site/site-search.js';
+import type { SearchIndex } from '../../src/search/search-index.js';
+import { systemClock } from '../../src/util/clock.js';
+import { DEPTH } from './metrics.js';
+import type { ShownResult } from './snippet-quality.js';
+import { SUGGEST_DEPTH } from './suggest-quality.js';
+
+const ELLIPSIS = '…';
+
+/**
+ * The engine's index as the site search API answers on it (src/search/site/site-search.ts): the
+ * results a visitor sees for a query, with their snippets, and the completions of what they type.
+ * Suggest has an activity of its own, so the searches asked here never become "past queries" it
+ * would complete to: it answers as for a new site without a query log.
+ */
+export class SiteSearchProbe {
+  private readonly pool = new FacetPool();
+  private readonly searching: SiteSearch;
+  private readonly suggesting: SiteSearch;
+
+  constructor(index: SearchIndex) {
+    this.searching = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), {
+      facetPool: this.pool,
+    });
+    this.suggesting = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), {
+      facetPool: this.pool,
+    });
+  }
+
+  /** The first page of results (sort by score), as shown: snippet text and description. */
+  async shown(query: string): Promise<ShownResult[]> {
+    const answer = await this.searching.search({
+      q: query,
+      pageNumber: 1,
+      numberPerPage: DEPTH,
+      sortKeys: [{ field: 'score', order: 'desc' }],
+      category: '',
+      drilldown: [],
+      doctype: ['all'],
+    });
+    return answer.organic.docs.map((doc) => ({
+      url: doc.url,
+      snippet: doc.highlight.document_text_parts
+        .filter((part) => part.text !== ELLIPSIS)
+        .map((part) => part.text)
+        .join(''),
+      description: doc.description,
+    }));
+  }
+
+  suggest(prefix: string): string[] {
+    return this.suggesting.suggest(prefix, SUGGEST_DEPTH).map((suggestion) => suggestion.word);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
