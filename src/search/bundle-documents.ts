@@ -134,9 +134,7 @@ async function documentOf(
     return {
       ...common,
       title: text.title,
-      // Without a meta description the API shows the start of the main text, cut at search
-      // time once the site's repeated template lines are known (docs/reference/site-search.md).
-      description: text.hasMetaDescription ? text.description : '',
+      description: text.description,
       headings: text.headings,
       body: text.body,
       template: text.template,

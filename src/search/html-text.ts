@@ -4,10 +4,12 @@ import { isLandmark, type LandmarkContext } from './page-landmarks.js';
 /** The searchable text of an HTML page. */
 export interface PageText {
   title: string;
-  /** meta description, else the start of the main text. */
+  /**
+   * The meta description; '' without one: the API then shows the start of the main text, cut
+   * at search time once the site's repeated template lines are known
+   * (docs/reference/site-search.md, Page templates).
+   */
   description: string;
-  /** Whether `description` is the page's meta description (not the start of its text). */
-  hasMetaDescription: boolean;
   /**
    * Text of headings (h1-h6) and definition terms (dt) of the main text, which name what a
    * section is about; documentation defines functions and options in dt elements.
@@ -67,7 +69,6 @@ const BLOCKS = new Set([
   'form',
   'hr',
 ]);
-const DESCRIPTION_FROM_BODY = 200;
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt']);
 
 /** Where a piece of text stands: inside `main`, inside a landmark, or neither. */
@@ -156,11 +157,7 @@ export function pageTextOf(html: string): PageText {
   }
   return {
     title: collapse(title),
-    description:
-      description === undefined
-        ? [...collapse(body)].slice(0, DESCRIPTION_FROM_BODY).join('')
-        : collapse(description),
-    hasMetaDescription: description !== undefined,
+    description: collapse(description ?? ''),
     headings: collapse(headingPieces.map((piece) => piece.text).join('')),
     body,
     template,
