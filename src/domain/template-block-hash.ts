@@ -54,13 +54,27 @@ export function titlePartsOf(title: string): string[] {
 }
 
 /**
- * The distinct counted blocks of a page, by hash: the lines of its body, and the parts of its
- * title when it has several (the site's name repeated in every title is template too).
+ * Lines counted at each end of a body and of a template text: a site's template frames its
+ * pages (header, navigation, breadcrumb before the content; navigation and footer after it),
+ * and counting every line of long pages would cost indexing time and index size for lines that
+ * are content.
  */
-export function blockHashesOf(title: string, body: string): Set<number> {
+export const EDGE_LINES = 60;
+
+/**
+ * The distinct counted blocks of a page, by hash: the lines at the ends of its body and of its
+ * template text, and the parts of its title when it has several (the site's name repeated in
+ * every title is template too).
+ */
+export function blockHashesOf(title: string, body: string, template = ''): Set<number> {
   const hashes = new Set<number>();
-  for (const line of body.split('\n')) {
-    if (line !== '' && line.length <= MAX_BLOCK_CHARS) hashes.add(blockHashOf(line));
+  for (const text of [body, template]) {
+    const lines = text === '' ? [] : text.split('\n');
+    const counted =
+      lines.length <= 2 * EDGE_LINES ? lines : [...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)];
+    for (const line of counted) {
+      if (line !== '' && line.length <= MAX_BLOCK_CHARS) hashes.add(blockHashOf(line));
+    }
   }
   const parts = titlePartsOf(title);
   if (parts.length > 1) for (const part of parts) hashes.add(blockHashOf(part));

@@ -1,4 +1,6 @@
 import { Parser } from 'htmlparser2';
+import { type ElementView, matchesSelector } from '../domain/css-selector.js';
+import type { ContentSelectors } from './content-selectors.js';
 import { isLandmark, type LandmarkContext } from './page-landmarks.js';
 
 /** The searchable text of an HTML page. */
@@ -84,8 +86,12 @@ interface Piece {
   heading: boolean;
 }
 
-/** Title, description and visible text of a page, its main text apart from its template. */
-export function pageTextOf(html: string): PageText {
+/**
+ * Title, description and visible text of a page, its main text apart from its template. A
+ * search service's content selectors (`selectors`) leave out what `exclude` matches and make
+ * what `main` matches the main content, as a main element does.
+ */
+export function pageTextOf(html: string, selectors: ContentSelectors = {}): PageText {
   let title = '';
   let description: string | undefined;
   let noindex = false;
@@ -93,8 +99,11 @@ export function pageTextOf(html: string): PageText {
   let hiddenDepth = 0;
   let headingDepth = 0;
   let sawMain = false;
-  /** Open elements: whether each is a landmark (template) or main, and its name. */
-  const open: { name: string; template: boolean; main: boolean }[] = [];
+  /** Open elements: whether each is a landmark (template), main or excluded, and its name. */
+  const open: { name: string; template: boolean; main: boolean; excluded: boolean }[] = [];
+  /** Open elements as selectors see them, when the service gives selectors. */
+  const views: ElementView[] = [];
+  const selecting = selectors.main !== undefined || selectors.exclude !== undefined;
   let templateDepth = 0;
   const context: LandmarkContext = { sectioningDepth: 0, mainDepth: 0 };
   const pieces: Piece[] = [];
@@ -115,9 +124,17 @@ export function pageTextOf(html: string): PageText {
         if (BLOCKS.has(name)) lineBreak();
         const role = (attributes.role ?? '').trim().toLowerCase();
         const template = isLandmark(name, role, context);
-        const main = name === 'main' || role === 'main';
+        let main = name === 'main' || role === 'main';
+        let excluded = false;
+        if (selecting) {
+          const view = { name, attributes };
+          if (selectors.main !== undefined && matchesSelector(selectors.main, view, views)) main = true;
+          excluded = selectors.exclude !== undefined && matchesSelector(selectors.exclude, view, views);
+          views.push(view);
+        }
         if (main) sawMain = true;
-        open.push({ name, template, main });
+        if (excluded) hiddenDepth += 1;
+        open.push({ name, template, main, excluded });
         if (template) templateDepth += 1;
         if (main) context.mainDepth += 1;
         if (SECTIONING.has(name)) context.sectioningDepth += 1;
@@ -135,7 +152,9 @@ export function pageTextOf(html: string): PageText {
         if (HIDDEN.has(name)) hiddenDepth = Math.max(0, hiddenDepth - 1);
         if (BLOCKS.has(name)) lineBreak();
         const element = open.pop();
+        if (selecting) views.pop();
         if (element !== undefined) {
+          if (element.excluded) hiddenDepth = Math.max(0, hiddenDepth - 1);
           if (element.template) templateDepth -= 1;
           if (element.main) context.mainDepth -= 1;
           if (SECTIONING.has(element.name)) context.sectioningDepth -= 1;

@@ -9,6 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { validateSearchServiceConfig } from '../../src/domain/search-service-config.js';
+import { contentSelectorsOf } from '../../src/search/content-selectors.js';
 import { pageTextOf } from '../../src/search/html-text.js';
 import { applyRunToIndex } from '../../src/search/run-index-update.js';
 import { SearchIndex } from '../../src/search/search-index.js';
@@ -230,5 +232,64 @@ describe('a Japanese manual with its English twin', () => {
     } finally {
       index.close();
     }
+  });
+});
+
+describe('content selectors of a search service', () => {
+  test('exclude leaves parts out, main marks the content; the rest is template', async () => {
+    const config = {
+      content_selectors: {
+        main: ['div.refentry'],
+        exclude: ['div.refentry > p.advert', '[data-nosearch]'],
+      },
+    };
+    assert.deepEqual(validateSearchServiceConfig(config), []);
+    const html = referenceHtml({
+      slug: 'x',
+      title: 'CREATE INDEX',
+      text: 'Indexes speed up retrieval.</p><p class="advert">Try our hosted database</p><p data-nosearch="">Internal note',
+    });
+    const text = pageTextOf(html, contentSelectorsOf(config));
+    assert.equal(text.body, 'CREATE INDEX\nIndexes speed up retrieval.');
+    assert.match(text.template, /^CREATE INDEX\nPrev\nUp\nSQL Commands/);
+    assert.doesNotMatch(`${text.body}\n${text.template}`, /hosted database|Internal note/);
+
+    // As a scheduled run indexes the service's pages: the excluded text finds nothing.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-selectors-'));
+    folders.push(folder);
+    const index = new SearchIndex(path.join(folder, 'service-1.db'));
+    try {
+      const bundle = path.join(folder, 'run.tar.gz');
+      writeBundle(bundle, [{ url: `${REFERENCE_HOST}/sql-create-index.html`, status: 200, html }]);
+      const outcomes = { gone: new Set<string>(), failed: new Set<string>(), complete: false };
+      await applyRunToIndex(
+        index,
+        'run-1',
+        'setting:1',
+        bundle,
+        outcomes,
+        undefined,
+        contentSelectorsOf(config),
+      );
+      assert.equal(index.search('hosted').hits, 0);
+      assert.equal(index.search('retrieval').hits, 1);
+    } finally {
+      index.close();
+    }
+  });
+
+  test('a selector the extraction cannot apply is refused, naming the field', () => {
+    const errors = validateSearchServiceConfig({
+      content_selectors: { main: ['article', 'div..x'], exclude: ['li:first-child', 'div + p', '#ok'] },
+    });
+    assert.deepEqual(
+      errors.map((error) => error.field),
+      ['content_selectors.main[1]', 'content_selectors.exclude[0]', 'content_selectors.exclude[1]'],
+    );
+    assert.match(errors[1]!.reason, /pseudo-classes and sibling combinators are not supported/);
+    assert.deepEqual(
+      validateSearchServiceConfig({ content_selectors: { exclude: [''] } }).map((error) => error.field),
+      ['content_selectors.exclude[0]'],
+    );
   });
 });

@@ -83,8 +83,8 @@ export function registerTemplateFunctions(db: Database.Database): void {
     columns: ['block'],
     parameters: ['title', 'body', 'template'],
     *rows(title: unknown, body: unknown, template: unknown) {
-      const lines = template ? `${String(body ?? '')}\n${String(template)}` : String(body ?? '');
-      for (const block of blockHashesOf(String(title ?? ''), lines)) yield { block };
+      for (const block of blockHashesOf(String(title ?? ''), String(body ?? ''), String(template ?? '')))
+        yield { block };
     },
   });
 }
