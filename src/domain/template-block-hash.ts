@@ -11,6 +11,12 @@ export const TEMPLATE_MIN_PAGES = 3;
 /** ...and on at least this share of the host's pages (a section's own heading is on fewer). */
 export const TEMPLATE_MIN_SHARE = 0.3;
 /**
+ * A line already template stays so until it is on fewer than this share of its host's pages:
+ * a site growing or shrinking around the 30% mark does not make its pages be indexed again
+ * batch after batch.
+ */
+export const TEMPLATE_KEEP_SHARE = 0.2;
+/**
  * Longer lines are never counted: templates are short (menus, breadcrumbs, copyright lines),
  * and counting every paragraph would make the counts as large as the text.
  */
@@ -21,9 +27,13 @@ export function isTemplateCount(pages: number, hostPages: number): boolean {
   return pages >= TEMPLATE_MIN_PAGES && pages >= TEMPLATE_MIN_SHARE * hostPages;
 }
 
-/** The smallest count that makes a line template on a host of `hostPages` pages. */
-export function templateThreshold(hostPages: number): number {
-  return Math.max(TEMPLATE_MIN_PAGES, Math.ceil(TEMPLATE_MIN_SHARE * hostPages - 1e-9));
+/**
+ * The smallest count that makes a line template on a host of `hostPages` pages, or (`kept`)
+ * that keeps a line that is template so.
+ */
+export function templateThreshold(hostPages: number, kept = false): number {
+  const share = kept ? TEMPLATE_KEEP_SHARE : TEMPLATE_MIN_SHARE;
+  return Math.max(TEMPLATE_MIN_PAGES, Math.ceil(share * hostPages - 1e-9));
 }
 
 /**

@@ -183,6 +183,34 @@ describe('repeated blocks of a site without landmarks', () => {
     }
   });
 
+  test('a line becomes template on 30% of the pages and stays so down to 20%', async () => {
+    const notice = 'Maintenance window on Sunday night';
+    const pages = Array.from({ length: 20 }, (_, n) => ({
+      slug: `page-${n}`,
+      title: `Statement ${n}`,
+      text: `Statement number ${n} is described here.`,
+    }));
+    const carrying = (n: number): BundlePage[] =>
+      pages.map((page, at) => ({
+        url: `${REFERENCE_HOST}/sql-${page.slug}.html`,
+        status: 200,
+        html: referenceHtml(at < n ? { ...page, text: `${page.text}</p><p>${notice}` } : page),
+      }));
+    const { index, site } = await siteOf(carrying(5));
+    try {
+      const found = async () => (await docsFor(site, 'maintenance')).length;
+      assert.equal(await found(), 5, 'on 25% of the pages: content');
+      await indexRun(index, carrying(6));
+      assert.equal(await found(), 0, 'on 30%: template');
+      await indexRun(index, carrying(4));
+      assert.equal(await found(), 0, 'on 20%: still template');
+      await indexRun(index, carrying(3));
+      assert.equal(await found(), 3, 'on 15%: content again');
+    } finally {
+      index.close();
+    }
+  });
+
   test('a page whose whole text is template still gets a description', async () => {
     const pages = referenceBundle();
     const bare = `${REFERENCE_HOST}/sql-commands.html`;

@@ -160,20 +160,31 @@ export class TemplateBlockStore {
   }
 }
 
-/** The template lines of every host by hash, as the counts stand (template-blocks.ts). */
+/**
+ * The template lines of every host by hash, as the counts stand (template-block-hash.ts): on
+ * enough pages to become template, or to stay so for a line that is (`template_applied`).
+ */
 export function templateBlocksOf(db: Database.Database): Map<string, Set<number>> {
   const hosts = db.prepare('SELECT id, host, pages FROM template_hosts WHERE pages > 0').all() as {
     id: number;
     host: string;
     pages: number;
   }[];
+  // A line the host's documents were split with as template stays so down to the lower share.
   const blocksOf = db
-    .prepare('SELECT block FROM template_blocks WHERE host_id = ? AND pages >= ?')
+    .prepare(
+      `SELECT b.block FROM template_blocks b WHERE b.host_id = @id AND b.pages >= @keep AND (b.pages >= @become
+         OR EXISTS (SELECT 1 FROM template_applied a WHERE a.host_id = b.host_id AND a.block = b.block))`,
+    )
     .pluck()
     .safeIntegers(false);
   const result = new Map<string, Set<number>>();
   for (const host of hosts) {
-    const blocks = blocksOf.all(host.id, templateThreshold(host.pages)) as number[];
+    const blocks = blocksOf.all({
+      id: host.id,
+      keep: templateThreshold(host.pages, true),
+      become: templateThreshold(host.pages),
+    }) as number[];
     if (blocks.length > 0) result.set(host.host, new Set(blocks));
   }
   return result;
