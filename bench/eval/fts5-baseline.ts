@@ -29,7 +29,8 @@ export class Fts5Baseline implements SearchSystem {
     this.db.transaction(() => {
       for (const document of documents) {
         this.urls.push(document.url);
-        insert.run(this.urls.length, document.title, document.body);
+        // The whole page text, template included, as the baseline indexed it before extraction kept them apart.
+        insert.run(this.urls.length, document.title, `${document.body}\n${document.template ?? ''}`);
       }
     })();
     process.stderr.write(`  ${this.name}: ${documents.length} pages indexed\n`);

@@ -9,6 +9,8 @@ export interface EvalDocument {
   description: string;
   body: string;
   headings?: string;
+  /** Template text by markup (nav, header, footer, aside), as a crawl stores it. */
+  template?: string;
 }
 
 const PROGRESS_EVERY = 100;
@@ -53,6 +55,7 @@ export function loadPages(
       description: text.description,
       headings: text.headings,
       body: text.body,
+      template: text.template,
     };
     documents.push(document);
     if (documents.length % PROGRESS_EVERY === 0) {

@@ -7,6 +7,7 @@ import type { KumoConfig } from '../config/config.js';
 import { isActiveState } from '../domain/run-states.js';
 import { BundleReadError, bundleDocuments } from '../search/bundle-documents.js';
 import { BatchIndexer } from '../search/batch-indexer.js';
+import { contentSelectorsOf } from '../search/content-selectors.js';
 import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../service/data-dir.js';
@@ -73,7 +74,9 @@ export async function indexCommand(
       skipped += 1;
       process.stderr.write(`skipped ${url}: ${reason}\n`);
     };
-    for await (const document of bundleDocuments(bundle, skip)) await indexer.add(document);
+    const selectors = contentSelectorsOf(service.config);
+    for await (const document of bundleDocuments(bundle, skip, undefined, selectors))
+      await indexer.add(document);
     await indexer.finish();
   } catch (error) {
     if (!(error instanceof BundleReadError)) throw error;

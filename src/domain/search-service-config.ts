@@ -5,10 +5,17 @@ import type { FieldError } from './field-error.js';
 import { urlPatternProblem } from './url-pattern-problem.js';
 import { schemaFieldErrors } from './schema-errors.js';
 import { checkSynonyms, SynonymsSchema } from './synonyms-config.js';
+import { parseSelectorList, SelectorSyntaxError } from './css-selector.js';
 
 const MAX_RULES = 200;
 const MAX_PATTERN_LENGTH = 1024;
 const MAX_LABEL_LENGTH = 200;
+const MAX_SELECTORS = 50;
+
+const Selectors = (description: string) =>
+  Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 300 }), { maxItems: MAX_SELECTORS, description }),
+  );
 
 const Pattern = Type.String({
   minLength: 1,
@@ -58,6 +65,20 @@ export const SearchServiceConfigSchema = Type.Object(
         description: 'origins (scheme://host[:port]) whose pages may call the search API; empty: any',
       }),
     ),
+    content_selectors: Type.Optional(
+      Type.Object(
+        {
+          main: Selectors(
+            'CSS selectors of the main content: text outside every match is kept apart as template text, never shown',
+          ),
+          exclude: Selectors('CSS selectors of parts left out of the index and of what is shown'),
+        },
+        {
+          additionalProperties: false,
+          description: 'applied when a page is indexed (docs/reference/site-search.md, Content selectors)',
+        },
+      ),
+    ),
     weights: Type.Optional(
       Type.Object(
         Object.fromEntries(
@@ -94,6 +115,19 @@ export function checkSearchServiceConfig(config: SearchServiceConfig, prefix = '
     if (labels.length > 10)
       errors.push({ field: field(`drilldowns[${index}].path`), reason: 'at most 10 levels' });
   });
+  for (const kind of ['main', 'exclude'] as const) {
+    config.content_selectors?.[kind]?.forEach((selector, index) => {
+      try {
+        parseSelectorList(selector);
+      } catch (error) {
+        if (!(error instanceof SelectorSyntaxError)) throw error;
+        errors.push({
+          field: field(`content_selectors.${kind}[${index}]`),
+          reason: `selector ${error.message}`,
+        });
+      }
+    });
+  }
   config.allowed_origins?.forEach((origin, index) => {
     if (!isOrigin(origin)) {
       errors.push({

@@ -8,6 +8,7 @@ import {
   extractDocumentText,
   type ExtractableKind,
 } from './extract/document-text.js';
+import type { ContentSelectors } from './content-selectors.js';
 import { pageTextOf } from './html-text.js';
 import type { Doctype, IndexedDocument } from './indexed-document.js';
 
@@ -52,13 +53,15 @@ const DOCTYPE_OF_KIND: Record<ExtractableKind, Doctype> = {
  * The searchable documents of a `crawl_objects.tar.gz`: one per page folder that answered 2xx.
  * An HTML page is read from its rendered `dom.html` when there is one (what a visitor sees),
  * else `source.html` decoded with its detected charset; PDF and office files have their text
- * extracted. Pages marked noindex (meta robots or X-Robots-Tag) are left out. The bundle is read
+ * extracted. Pages marked noindex (meta robots or X-Robots-Tag) are left out. `selectors` are the
+ * search service's content selectors (docs/reference/site-search.md, Content selectors). The bundle is read
  * as a stream: a folder's files are contiguous in it, so only one page is held at a time.
  */
 export async function* bundleDocuments(
   bundleFile: string,
   onSkip: (skipped: SkippedPage) => void = () => undefined,
   onNoindex: (url: string) => void = () => undefined,
+  selectors: ContentSelectors = {},
 ): AsyncGenerator<IndexedDocument> {
   const extractor = extract();
   const source = createReadStream(bundleFile).pipe(createGunzip());
@@ -71,14 +74,15 @@ export async function* bundleDocuments(
     const { name, data } = entry;
     const slash = name.lastIndexOf('/');
     if (name.slice(0, slash) !== folder) {
-      const document = folder === undefined ? undefined : await documentOf(files, onSkip, onNoindex);
+      const document =
+        folder === undefined ? undefined : await documentOf(files, onSkip, onNoindex, selectors);
       if (document !== undefined) yield document;
       folder = name.slice(0, slash);
       files = new Map();
     }
     files.set(name.slice(slash + 1), data);
   }
-  const last = await documentOf(files, onSkip, onNoindex);
+  const last = await documentOf(files, onSkip, onNoindex, selectors);
   if (last !== undefined) yield last;
 }
 
@@ -104,6 +108,7 @@ async function documentOf(
   files: PageFiles,
   onSkip: (skipped: SkippedPage) => void,
   onNoindex: (url: string) => void,
+  selectors: ContentSelectors,
 ): Promise<IndexedDocument | undefined> {
   const metaFile = files.get('meta.json');
   if (metaFile === undefined) return undefined;
@@ -126,6 +131,7 @@ async function documentOf(
   if (dom !== undefined || html !== undefined) {
     const text = pageTextOf(
       dom !== undefined ? dom.toString('utf8') : decodeHtml(html!, headers['content-type']).text,
+      selectors,
     );
     if (text.noindex) {
       onNoindex(url);
@@ -137,6 +143,7 @@ async function documentOf(
       description: text.description,
       headings: text.headings,
       body: text.body,
+      template: text.template,
       contentSize: (html ?? dom)!.length,
       doctype: 'html',
     };

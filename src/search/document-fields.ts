@@ -1,23 +1,33 @@
 import { analyzeText, type AnalyzedText } from './analyzer.js';
 import type { IndexedDocument } from './indexed-document.js';
+import { analyzeLines } from './template-split.js';
 
 /**
- * The analyzed fields of a document in FIELDS order (title, headings, description, body, URL).
+ * The analyzed fields of a document in FIELDS order (title, headings, description, body, URL);
+ * the body field holds the main text and the template text by markup.
  * A description that only repeats the start of the body is not indexed again, or pages without
  * a meta description would count their first words twice.
  */
 export function analyzeDocumentFields(document: IndexedDocument): AnalyzedText[] {
   const description =
-    document.description !== '' && !document.body.startsWith(document.description)
+    document.description !== '' && !startsWithText(document.body, document.description)
       ? document.description
       : '';
   return [
     analyzeText(document.title),
     analyzeText(document.headings ?? ''),
     analyzeText(description),
-    analyzeText(document.body),
+    // Landmark text ranks as body text: it holds a page's own table of contents and its place
+    // in the site, which find the page (measured, docs/search-evaluation.md); lines the whole
+    // site repeats are left out at indexing (template-split.ts).
+    analyzeLines(document.template ? `${document.body}\n${document.template}` : document.body),
     analyzeText(urlWords(document.url)),
   ];
+}
+
+/** Whether a body (lines separated by newlines) starts with a one-line text. */
+function startsWithText(body: string, text: string): boolean {
+  return body.slice(0, text.length).replaceAll('\n', ' ') === text;
 }
 
 /** The words of a URL's path and query (`/library/json.html` → library json html); the host is left out. */

@@ -1,16 +1,35 @@
 import { Parser } from 'htmlparser2';
+import { type ElementView, matchesSelector } from '../domain/css-selector.js';
+import type { ContentSelectors } from './content-selectors.js';
+import { isLandmark, type LandmarkContext } from './page-landmarks.js';
 
 /** The searchable text of an HTML page. */
 export interface PageText {
   title: string;
-  /** meta description, else the start of the body. */
+  /**
+   * The meta description; '' without one: the API then shows the start of the main text, cut
+   * at search time once the site's repeated template lines are known
+   * (docs/reference/site-search.md, Page templates).
+   */
   description: string;
   /**
-   * Text of headings (h1-h6) and definition terms (dt), which name what a section is about;
-   * documentation defines functions and options in dt elements.
+   * Text of headings (h1-h6) and definition terms (dt) of the main text, which name what a
+   * section is about; documentation defines functions and options in dt elements.
    */
   headings: string;
+  /**
+   * The main text: one line per block element (p, li, div...), whitespace collapsed inside a
+   * line. Block lines are what repeated-block detection counts (template-blocks.ts).
+   */
   body: string;
+  /**
+   * The page's template by its markup: text of nav, aside, page-level header and footer
+   * elements (and their ARIA roles), and of everything outside `main` when the page has one
+   * (docs/reference/site-search.md, Page templates). Kept apart from the body: not shown in
+   * snippets or descriptions, not indexed. A page with no main text at all keeps its text in
+   * the body instead, so a page that is all navigation (a site map) stays findable.
+   */
+  template: string;
   /** meta robots noindex: the page stays out of the index. */
   noindex: boolean;
 }
@@ -23,6 +42,10 @@ const BLOCKS = new Set([
   'div',
   'br',
   'li',
+  'ul',
+  'ol',
+  'dl',
+  'table',
   'tr',
   'td',
   'th',
@@ -34,6 +57,8 @@ const BLOCKS = new Set([
   'h6',
   'section',
   'article',
+  'main',
+  'aside',
   'header',
   'footer',
   'nav',
@@ -41,20 +66,50 @@ const BLOCKS = new Set([
   'dd',
   'pre',
   'blockquote',
+  'figure',
+  'figcaption',
+  'form',
+  'hr',
 ]);
-const DESCRIPTION_FROM_BODY = 200;
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt']);
 
-/** Title, description and visible body text of a page, whitespace collapsed. */
-export function pageTextOf(html: string): PageText {
+/** Where a piece of text stands: inside `main`, inside a landmark, or neither. */
+const enum Place {
+  Main,
+  Template,
+  Outside,
+}
+
+interface Piece {
+  text: string;
+  place: Place;
+  heading: boolean;
+}
+
+/**
+ * Title, description and visible text of a page, its main text apart from its template. A
+ * search service's content selectors (`selectors`) leave out what `exclude` matches and make
+ * what `main` matches the main content, as a main element does.
+ */
+export function pageTextOf(html: string, selectors: ContentSelectors = {}): PageText {
   let title = '';
   let description: string | undefined;
   let noindex = false;
   let inTitle = false;
   let hiddenDepth = 0;
   let headingDepth = 0;
-  const body: string[] = [];
-  const headings: string[] = [];
+  let sawMain = false;
+  /** Open elements: whether each is a landmark (template), main or excluded, and its name. */
+  const open: { name: string; template: boolean; main: boolean; excluded: boolean }[] = [];
+  /** Open elements as selectors see them, when the service gives selectors. */
+  const views: ElementView[] = [];
+  const selecting = selectors.main !== undefined || selectors.exclude !== undefined;
+  let templateDepth = 0;
+  const context: LandmarkContext = { sectioningDepth: 0, mainDepth: 0 };
+  const pieces: Piece[] = [];
+  const place = (): Place =>
+    templateDepth > 0 ? Place.Template : context.mainDepth > 0 ? Place.Main : Place.Outside;
+  const lineBreak = () => pieces.push({ text: '\n', place: place(), heading: false });
   const parser = new Parser(
     {
       onopentag(name, attributes) {
@@ -66,39 +121,80 @@ export function pageTextOf(html: string): PageText {
         }
         if (HIDDEN.has(name)) hiddenDepth += 1;
         if (HEADINGS.has(name)) headingDepth += 1;
-        if (BLOCKS.has(name)) body.push('\n');
+        if (BLOCKS.has(name)) lineBreak();
+        const role = (attributes.role ?? '').trim().toLowerCase();
+        const template = isLandmark(name, role, context);
+        let main = name === 'main' || role === 'main';
+        let excluded = false;
+        if (selecting) {
+          const view = { name, attributes };
+          if (selectors.main !== undefined && matchesSelector(selectors.main, view, views)) main = true;
+          excluded = selectors.exclude !== undefined && matchesSelector(selectors.exclude, view, views);
+          views.push(view);
+        }
+        if (main) sawMain = true;
+        if (excluded) hiddenDepth += 1;
+        open.push({ name, template, main, excluded });
+        if (template) templateDepth += 1;
+        if (main) context.mainDepth += 1;
+        if (SECTIONING.has(name)) context.sectioningDepth += 1;
       },
       ontext(text) {
         if (inTitle) title += text;
-        else if (hiddenDepth === 0) {
-          body.push(text);
-          if (headingDepth > 0) headings.push(text);
-        }
+        else if (hiddenDepth === 0) pieces.push({ text, place: place(), heading: headingDepth > 0 });
       },
       onclosetag(name) {
         if (name === 'title') inTitle = false;
         if (HEADINGS.has(name) && headingDepth > 0) {
           headingDepth -= 1;
-          headings.push('\n');
+          pieces.push({ text: '\n', place: place(), heading: true });
         }
         if (HIDDEN.has(name)) hiddenDepth = Math.max(0, hiddenDepth - 1);
-        if (BLOCKS.has(name)) body.push('\n');
+        if (BLOCKS.has(name)) lineBreak();
+        const element = open.pop();
+        if (selecting) views.pop();
+        if (element !== undefined) {
+          if (element.excluded) hiddenDepth = Math.max(0, hiddenDepth - 1);
+          if (element.template) templateDepth -= 1;
+          if (element.main) context.mainDepth -= 1;
+          if (SECTIONING.has(element.name)) context.sectioningDepth -= 1;
+        }
       },
     },
     { decodeEntities: true, lowerCaseTags: true },
   );
   parser.end(html);
-  const bodyText = collapse(body.join(''));
+  // With a main element, what lies outside it is the page's frame; without one, the main text.
+  const isMain = (piece: Piece) => piece.place === Place.Main || (piece.place === Place.Outside && !sawMain);
+  let body = linesOf(pieces.filter(isMain).map((piece) => piece.text));
+  let template = linesOf(pieces.filter((piece) => !isMain(piece)).map((piece) => piece.text));
+  let headingPieces = pieces.filter((piece) => piece.heading && isMain(piece));
+  if (body === '') {
+    body = template;
+    template = '';
+    headingPieces = pieces.filter((piece) => piece.heading);
+  }
   return {
     title: collapse(title),
-    description:
-      description === undefined
-        ? [...bodyText].slice(0, DESCRIPTION_FROM_BODY).join('')
-        : collapse(description),
-    headings: collapse(headings.join('')),
-    body: bodyText,
+    description: collapse(description ?? ''),
+    headings: collapse(headingPieces.map((piece) => piece.text).join('')),
+    body,
+    template,
     noindex,
   };
+}
+
+/** Elements inside which header and footer belong to a section, not to the page. */
+const SECTIONING = new Set(['article', 'aside', 'main', 'nav', 'section']);
+
+/** Text cut into its block lines, whitespace collapsed inside each, empty lines dropped. */
+function linesOf(texts: readonly string[]): string {
+  return texts
+    .join('')
+    .split('\n')
+    .map(collapse)
+    .filter((line) => line !== '')
+    .join('\n');
 }
 
 function collapse(text: string): string {

@@ -13,7 +13,13 @@ export interface IndexedDocument {
   description: string;
   /** Text of h1-h3 headings, which rank between the title and the body. */
   headings?: string;
+  /** Main text, one line per block element (html-text.ts). */
   body: string;
+  /**
+   * Template text by markup (nav, header, footer, aside): stored, never indexed or shown
+   * (docs/reference/site-search.md, Page templates).
+   */
+  template?: string;
   /** Bytes of the document as fetched. */
   contentSize?: number;
   /** Unix seconds: the Last-Modified header, else the crawl time. */

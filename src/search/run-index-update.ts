@@ -1,5 +1,6 @@
 import { BatchIndexer } from './batch-indexer.js';
 import { bundleDocuments, type SkippedPage } from './bundle-documents.js';
+import type { ContentSelectors } from './content-selectors.js';
 import type { SearchIndex } from './search-index.js';
 import type { UpsertResult } from './search-index-types.js';
 
@@ -38,6 +39,7 @@ export async function applyRunToIndex(
   bundleFile: string,
   outcomes: RunPageOutcomes,
   onProgress: (totals: UpsertResult) => void = () => undefined,
+  selectors: ContentSelectors = {},
 ): Promise<RunIndexSummary> {
   // A previous attempt of this run (stopped by a restart) may have left a staging behind.
   index.discardStaged(runKey);
@@ -53,6 +55,7 @@ export async function applyRunToIndex(
       bundleFile,
       (page) => skipped.push(page),
       (url) => noindex.add(url),
+      selectors,
     );
     for await (const document of documents) {
       // Two fetched URLs can end at one final URL (a redirect to a page also linked directly).

@@ -18,6 +18,8 @@ import {
   type UpsertResult,
 } from './search-index-types.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
+import type { TemplateBlocks } from './template-blocks.js';
+import { resplitChanged, splitBatch } from './template-resplit.js';
 import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
 import { planQuery, type QueryPlan } from './engine/query-plan.js';
@@ -42,6 +44,7 @@ export class SearchIndex {
   private statistics: IndexStatistics = statisticsOf([]);
   private generation = 0;
   private seenDataVersion: number;
+  private templateCache: { generation: number; blocks: TemplateBlocks } | undefined;
 
   constructor(
     file: string,
@@ -76,6 +79,7 @@ export class SearchIndex {
     const byUrl = new Map(documents.map((document, index) => [document.url, { document, index }]));
     const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
     const deletions: { segmentId: number; ordinal: number }[] = [];
+    const indexed = new Set<number>();
     let built: Segment | undefined;
     this.store.writeTransaction(() => {
       this.refresh();
@@ -87,21 +91,49 @@ export class SearchIndex {
         reached: (docId) => this.store.claims.claim(docId, feed),
       });
       this.persistDeletions(deletions);
-      if (prepared.length === 0) return;
-      built = buildSegment(this.store.nextSegmentId(), prepared);
-      this.store.insertSegment(built.id, encodeSegment(built.data), built.deleted);
-      built.data.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, built!.id, ordinal));
+      for (const document of prepared) indexed.add(document.docId);
+      built = this.writeSegment(prepared);
     });
-    this.applyDeletions(deletions);
-    if (built !== undefined) {
-      const segment = built;
-      this.loaded = [...this.loaded, this.loadedOf(segment)];
-    }
-    if (deletions.length > 0 || built !== undefined) {
-      this.changed();
-      this.mergeWhileNeeded();
-    }
+    this.loadWritten(deletions, built);
+    this.resplit(indexed);
+    if (deletions.length > 0 || built !== undefined) this.mergeWhileNeeded();
     return result;
+  }
+
+  /** Inside a write transaction: a new searchable segment of `prepared`, its documents placed in it. */
+  private writeSegment(prepared: readonly AnalyzedDocument[]): Segment | undefined {
+    if (prepared.length === 0) return undefined;
+    const built = buildSegment(this.store.nextSegmentId(), prepared);
+    this.store.insertSegment(built.id, encodeSegment(built.data), built.deleted);
+    built.data.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, built.id, ordinal));
+    return built;
+  }
+
+  /** After a committed write: deletion marks and the new segment in memory. */
+  private loadWritten(
+    deletions: readonly { segmentId: number; ordinal: number }[],
+    built: Segment | undefined,
+  ): void {
+    this.applyDeletions(deletions);
+    if (built !== undefined) this.loaded = [...this.loaded, this.loadedOf(built)];
+    if (deletions.length > 0 || built !== undefined) this.changed();
+  }
+
+  /**
+   * Indexes again the documents whose template lines changed with the counts (a line now on
+   * enough pages of its host, or no longer), in one transaction; `exclude` were just split.
+   */
+  private resplit(exclude: ReadonlySet<number> = new Set()): void {
+    const deletions: { segmentId: number; ordinal: number }[] = [];
+    let built: Segment | undefined;
+    this.store.writeTransaction(() => {
+      this.refresh();
+      const { prepared, replaced } = resplitChanged(this.store, exclude);
+      deletions.push(...replaced);
+      this.persistDeletions(deletions);
+      built = this.writeSegment(prepared);
+    });
+    this.loadWritten(deletions, built);
   }
 
   /** Upserts claimed for `feed`, where BatchIndexer writes (kumo index of a bundle or a run). */
@@ -184,6 +216,7 @@ export class SearchIndex {
       this.store.publishStaged(runKey);
     });
     this.reload();
+    this.resplit();
     this.mergeWhileNeeded();
     return removed;
   }
@@ -204,7 +237,7 @@ export class SearchIndex {
       reached: (docId: number) => void;
     },
   ): AnalyzedDocument[] {
-    const prepared: AnalyzedDocument[] = [];
+    const prepared: { docId: number; url: string; fields: readonly AnalyzedText[] }[] = [];
     for (const { document, index } of entries) {
       const stored = storedFormOf(document);
       const hash = contentHashOf(stored);
@@ -223,9 +256,14 @@ export class SearchIndex {
         result.updated += 1;
       }
       on.reached(docId);
-      prepared.push({ docId, fields: analyzed?.[index] ?? analyzeDocumentFields(document) });
+      prepared.push({
+        docId,
+        url: document.url,
+        fields: analyzed?.[index] ?? analyzeDocumentFields(document),
+      });
     }
-    return prepared;
+    // Split after every row of the batch is counted: a site's first batch finds its own template.
+    return prepared.length === 0 ? [] : splitBatch(prepared, this.store.templates.current());
   }
 
   /**
@@ -296,6 +334,7 @@ export class SearchIndex {
     this.applyDeletions(deletions);
     if (deletions.length > 0) {
       this.changed();
+      this.resplit();
       this.mergeWhileNeeded();
     }
     return deletions.length;
@@ -340,6 +379,16 @@ export class SearchIndex {
 
   document(id: number): StoredDocument | undefined {
     return this.store.document(id);
+  }
+
+  /**
+   * The template lines of each host as the counts of `snapshot`'s generation stand
+   * (template-blocks.ts), read once per generation.
+   */
+  templateBlocks(snapshot: IndexSnapshot = this.snapshot()): TemplateBlocks {
+    if (this.templateCache?.generation !== snapshot.generation)
+      this.templateCache = { generation: snapshot.generation, blocks: this.store.templates.current() };
+    return this.templateCache.blocks;
   }
 
   close(): void {

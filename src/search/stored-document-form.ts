@@ -10,6 +10,7 @@ export function storedFormOf(document: IndexedDocument): Omit<StoredDocument, 'i
     description: document.description,
     headings: document.headings ?? '',
     body: document.body,
+    template: document.template ?? '',
     contentSize: document.contentSize ?? Buffer.byteLength(document.body),
     lastModified: Math.floor(document.lastModified ?? 0),
     doctype: document.doctype ?? 'html',

@@ -1,4 +1,5 @@
 import { settingFeed, settingOfFeed } from '../domain/feed-keys.js';
+import { contentSelectorsOf } from '../search/content-selectors.js';
 import { applyRunToIndex } from '../search/run-index-update.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchFeed } from '../worker/run-worker-pool.js';
@@ -63,7 +64,17 @@ export class SearchFeeder implements SearchFeed {
     if (run.serviceSettingId === null) throw new Error(`run ${run.id} has no crawl service setting`);
     this.retireStaleSettings(index, serviceId);
     const feed = settingFeed(run.serviceSettingId);
-    const summary = await applyRunToIndex(index, runKeyOf(run), feed, bundleFile, outcomes);
+    // The service's content selectors as they stand when the run is indexed.
+    const selectors = contentSelectorsOf(open.record.config);
+    const summary = await applyRunToIndex(
+      index,
+      runKeyOf(run),
+      feed,
+      bundleFile,
+      outcomes,
+      undefined,
+      selectors,
+    );
     return (
       `search service ${serviceId}: ${summary.added} new, ${summary.updated} changed, ` +
       `${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.skipped.length} skipped`

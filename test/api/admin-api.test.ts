@@ -426,6 +426,17 @@ describe('search services', () => {
       await admin('PUT', `${path}/${id}`, { config: { weights: { title: -1 } } }),
       'body.config.weights.title',
     );
+    assertFieldError(
+      await admin('PUT', `${path}/${id}`, {
+        config: { content_selectors: { exclude: ['nav', 'li:hover'] } },
+      }),
+      'body.config.content_selectors.exclude[1]',
+    );
+    assertOk(
+      await admin('PUT', `${path}/${id}`, {
+        config: { content_selectors: { main: ['div.body'], exclude: ['div.related, [role=search]'] } },
+      }),
+    );
     // Renaming is not supported: name is an unknown field of PUT.
     assertFieldError(await admin('PUT', `${path}/${id}`, { name: 'renamed', config: {} }), 'body.name');
   });

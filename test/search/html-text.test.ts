@@ -11,13 +11,13 @@ test('title, meta description and visible body text; scripts, styles and head le
   );
   assert.equal(text.title, 'Kumo & search');
   assert.equal(text.description, 'A crawler');
-  assert.equal(text.body, 'Hello world here 日本語');
+  assert.equal(text.body, 'Hello\nworld here\n日本語');
   assert.equal(text.noindex, false);
 });
 
-test('without a meta description, the description is the start of the body', () => {
+test('without a meta description, the description is empty (the API shows the start of the main text)', () => {
   const text = pageTextOf(`<title>t</title><p>${'あ'.repeat(300)}</p>`);
-  assert.equal(text.description, 'あ'.repeat(200));
+  assert.equal(text.description, '');
 });
 
 test('meta robots noindex is reported', () => {

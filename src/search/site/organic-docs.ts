@@ -1,5 +1,6 @@
 import type { StoredDocument } from '../../store/sqlite/search-index-store.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
+import { mainTextOf, type TemplateBlocks } from '../template-blocks.js';
 import type { OrganicDoc } from './search-response.js';
 
 /**
@@ -18,21 +19,26 @@ const ELLIPSIS: HighlightPart = { is_highlighted: false, text: '…' };
 /**
  * One hit as the API returns it. Highlights are cut from the stored original text (see
  * src/search/highlight); the body snippet is the passage that matches best, with '…' where text
- * was left out. The description is the meta description, else the start of the body.
+ * was left out. The description is the meta description, else the start of the body. Snippet,
+ * start text and description come from the main text: the body without the lines its site's
+ * template repeats (docs/reference/site-search.md, Page templates).
  */
 export function organicDocOf(
   document: StoredDocument,
   ranking: number,
   drilldown: string[],
   highlighter: QueryHighlighter,
+  templateBlocks: TemplateBlocks = new Map(),
 ): OrganicDoc {
+  // Lines become spaces: shown text reads as one paragraph, and offsets stay those of the text.
+  const main = mainTextOf(document.body, document.url, templateBlocks).replaceAll('\n', ' ');
   const description =
-    document.description !== '' ? document.description : firstCodePoints(document.body, DESCRIPTION_CHARS);
+    document.description !== '' ? document.description : firstCodePoints(main, DESCRIPTION_CHARS);
   // The snippet is looked for in the start of the body only: a 1 MB PDF text would otherwise be
   // normalized and scanned for every hit of every page.
-  const sample = firstCodePoints(document.body, SNIPPET_SOURCE_CHARS);
+  const sample = firstCodePoints(main, SNIPPET_SOURCE_CHARS);
   const snippet = highlighter.snippet(sample, SNIPPET_CHARS);
-  if (sample.length < document.body.length) snippet.truncatedEnd = true;
+  if (sample.length < main.length) snippet.truncatedEnd = true;
   const documentTextParts = [
     ...(snippet.truncatedStart ? [ELLIPSIS] : []),
     ...snippet.parts,
@@ -43,7 +49,7 @@ export function organicDocOf(
     url: document.url,
     title: document.title,
     description,
-    start_text: firstCodePoints(document.body, START_TEXT_CHARS),
+    start_text: firstCodePoints(main, START_TEXT_CHARS),
     highlight: {
       url_parts: highlighter.parts(document.url),
       title_parts: highlighter.parts(document.title),

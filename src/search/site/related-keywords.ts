@@ -1,5 +1,6 @@
 import { analyzeText, normalizeText, WORD_MARK } from '../analyzer.js';
 import type { StoredDocument } from '../../store/sqlite/search-index-store.js';
+import { mainTextOf, mainTitleOf, type TemplateBlocks } from '../template-blocks.js';
 import { isJapanese, type Vocabulary } from './vocabulary.js';
 
 /** Related keywords returned at most (docs/reference/site-search.md, Related keywords). */
@@ -22,20 +23,25 @@ const STOP_WORDS = new Set(
  * (docs/reference/site-search.md, Related keywords), starting with `prefix`, the query's own words
  * left out. A word's score is its share of the matching documents times the log of how much more
  * often it occurs there than in the index at large (the pointwise KL divergence used by
- * significant-terms aggregations), so words that merely occur everywhere score nothing.
+ * significant-terms aggregations), so words that merely occur everywhere score nothing. Only the
+ * main text counts: a site's template (docs/reference/site-search.md, Page templates) is on the
+ * matching pages because it is on every page, and says nothing about the query.
  */
 export function relatedKeywords(
   query: string,
   prefix: string,
   documents: readonly StoredDocument[],
   vocabulary: Vocabulary,
+  templateBlocks: TemplateBlocks = new Map(),
 ): string[] {
   if (documents.length === 0) return [];
   const queryWords = new Set(wordsOf(query));
   const normalizedPrefix = normalizeText(prefix).trim();
   const foreground = new Map<string, number>();
   for (const document of documents) {
-    const text = `${document.title}\n${document.headings}\n${document.description}\n${document.body.slice(0, BODY_SAMPLE_CHARS)}`;
+    const main = mainTextOf(document.body.slice(0, BODY_SAMPLE_CHARS), document.url, templateBlocks);
+    const title = mainTitleOf(document.title, document.url, templateBlocks);
+    const text = `${title}\n${document.headings}\n${document.description}\n${main}`;
     for (const word of new Set(wordsOf(text))) {
       if (!word.startsWith(normalizedPrefix) || queryWords.has(word) || !isKeyword(word)) continue;
       foreground.set(word, (foreground.get(word) ?? 0) + 1);

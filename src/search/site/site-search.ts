@@ -149,13 +149,14 @@ export class SiteSearch {
       .slice(first)
       .map((position) => kept[position]!);
     const highlighter = new QueryHighlighter(request.q, this.synonyms);
+    const templateBlocks = this.index.templateBlocks(snapshot);
     const docs = page.flatMap((hit, offset) => {
       const loaded = snapshot.segments[hits.segment[hit]!]!;
       const summary = loaded.summaries[hits.ordinal[hit]!]!;
       const document = this.index.document(summary.id);
       if (document === undefined) return [];
       const drilldown = facets[hits.segment[hit]!]!.paths[hits.ordinal[hit]!]!;
-      return [organicDocOf(document, first + offset + 1, drilldown, highlighter)];
+      return [organicDocOf(document, first + offset + 1, drilldown, highlighter, templateBlocks)];
     });
     if (kept.length > 0 && request.pageNumber === 1) this.activity.recordQuery(request.q, kept.length);
 
@@ -192,7 +193,7 @@ export class SiteSearch {
       const summary = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
       return this.index.document(summary.id) ?? [];
     });
-    return relatedKeywords(query, prefix, documents, vocabularyOf(snapshot));
+    return relatedKeywords(query, prefix, documents, vocabularyOf(snapshot), this.index.templateBlocks(snapshot));
   }
 
   /** Records a click on an indexed URL; false when the URL is not in the index (no redirect then). */

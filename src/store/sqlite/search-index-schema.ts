@@ -1,8 +1,9 @@
 import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/feed-keys.js';
+import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA } from './template-block-schema.js';
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
-const SCHEMA_VERSION = '5';
+const SCHEMA_VERSION = '6';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -66,8 +67,9 @@ const FEEDS_MIGRATION = `
 
 /** What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. */
 const UPGRADES: ReadonlyMap<string, string> = new Map([
-  ['3', STAGING_SCHEMA + FEEDS_MIGRATION],
-  ['4', FEEDS_MIGRATION],
+  ['3', STAGING_SCHEMA + FEEDS_MIGRATION + TEMPLATE_MIGRATION],
+  ['4', FEEDS_MIGRATION + TEMPLATE_MIGRATION],
+  ['5', TEMPLATE_MIGRATION],
 ]);
 
 /**
@@ -132,6 +134,7 @@ export function prepareIndexSchema(db: Database.Database, file: string, analyzer
     CREATE TABLE clicks (url TEXT PRIMARY KEY, count INTEGER NOT NULL, last_us INTEGER NOT NULL);
     ${STAGING_SCHEMA}
     ${FEEDS_SCHEMA}
+    ${TEMPLATE_SCHEMA}
   `);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
 import { prepareIndexSchema } from './search-index-schema.js';
+import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/private-files.js';
 
 /** The stored form of a document: its text (for display and highlighting) and where it is indexed. */
@@ -12,6 +13,8 @@ export interface StoredDocument {
   description: string;
   headings: string;
   body: string;
+  /** Template text by markup, apart from the body (docs/reference/site-search.md, Page templates). */
+  template: string;
   contentSize: number;
   lastModified: number;
   doctype: Doctype;
@@ -56,6 +59,8 @@ export class SearchIndexStore {
   private readonly statements;
   /** Which feeds claim which documents (docs/api.md, Search feeding). */
   readonly claims: DocumentClaims;
+  /** Counts of repeated lines per host (docs/reference/site-search.md, Page templates). */
+  readonly templates: TemplateBlockStore;
 
   constructor(
     readonly file: string,
@@ -69,6 +74,7 @@ export class SearchIndexStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
+    registerTemplateFunctions(this.db);
     try {
       prepareIndexSchema(this.db, file, analyzerVersion);
     } catch (error) {
@@ -77,6 +83,7 @@ export class SearchIndexStore {
     }
     this.statements = this.prepare();
     this.claims = new DocumentClaims(this.db);
+    this.templates = new TemplateBlockStore(this.db);
   }
 
   private prepare() {
@@ -84,11 +91,11 @@ export class SearchIndexStore {
     return {
       locate: db.prepare('SELECT id, segment_id, ordinal, content_hash FROM documents WHERE url = ?'),
       insertDocument: db.prepare(
-        `INSERT INTO documents (url, title, description, headings, body, content_size, last_modified, doctype,
-           content_hash, segment_id, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
+        `INSERT INTO documents (url, title, description, headings, body, template, content_size, last_modified,
+           doctype, content_hash, segment_id, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
       ),
       updateDocument: db.prepare(
-        `UPDATE documents SET title = ?, description = ?, headings = ?, body = ?, content_size = ?,
+        `UPDATE documents SET title = ?, description = ?, headings = ?, body = ?, template = ?, content_size = ?,
            last_modified = ?, doctype = ?, content_hash = ? WHERE id = ?`,
       ),
       place: db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
@@ -98,7 +105,7 @@ export class SearchIndexStore {
          FROM documents WHERE segment_id = ? ORDER BY ordinal`,
       ),
       document: db.prepare(
-        `SELECT id, url, title, description, headings, body, content_size AS contentSize,
+        `SELECT id, url, title, description, headings, body, template, content_size AS contentSize,
            last_modified AS lastModified, doctype
          FROM documents WHERE id = ?`,
       ),
@@ -112,8 +119,9 @@ export class SearchIndexStore {
         'INSERT INTO segments (id, data, deleted, staged_run) VALUES (?, ?, ?, ?)',
       ),
       stageDocument: db.prepare(
-        `INSERT OR REPLACE INTO staged_documents (run_key, id, title, description, headings, body, content_size,
-           last_modified, doctype, content_hash, segment_id, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
+        `INSERT OR REPLACE INTO staged_documents (run_key, id, title, description, headings, body, template,
+           content_size, last_modified, doctype, content_hash, segment_id, ordinal)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
       ),
       placeStaged: db.prepare(
         'UPDATE staged_documents SET segment_id = ?, ordinal = ? WHERE run_key = ? AND id = ?',
@@ -123,9 +131,10 @@ export class SearchIndexStore {
          JOIN documents d ON d.id = s.id WHERE s.run_key = ?`,
       ),
       applyStagedDocuments: db.prepare(
-        `UPDATE documents SET (title, description, headings, body, content_size, last_modified, doctype, content_hash,
-           segment_id, ordinal) = (SELECT title, description, headings, body, content_size, last_modified, doctype,
-           content_hash, segment_id, ordinal FROM staged_documents s WHERE s.run_key = ? AND s.id = documents.id)
+        `UPDATE documents SET (title, description, headings, body, template, content_size, last_modified, doctype,
+           content_hash, segment_id, ordinal) = (SELECT title, description, headings, body, template, content_size,
+           last_modified, doctype, content_hash, segment_id, ordinal FROM staged_documents s
+           WHERE s.run_key = ? AND s.id = documents.id)
          WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)`,
       ),
       isStagedSegment: db.prepare('SELECT 1 FROM segments WHERE id = ? AND staged_run IS NOT NULL').pluck(),
@@ -345,6 +354,7 @@ function documentValues(document: Omit<StoredDocument, 'id'>) {
     document.description,
     document.headings,
     document.body,
+    document.template,
     document.contentSize,
     document.lastModified,
     document.doctype,

@@ -1,0 +1,60 @@
+import type { SearchIndexStore } from '../store/sqlite/search-index-store.js';
+import { analyzeDocumentFields } from './document-fields.js';
+import type { AnalyzedDocument } from './engine/segment-builder.js';
+import { pageHostOf, type TemplateBlocks } from './template-blocks.js';
+import { holdsAnyBlock, withoutTemplateLines } from './template-split.js';
+import type { AnalyzedText } from './analyzer.js';
+
+/** Where a document's current version is indexed, to be marked deleted when it is indexed again. */
+export interface IndexedPlace {
+  segmentId: number;
+  ordinal: number;
+}
+
+/**
+ * A batch's analyzed fields with each document's template lines left out, by the template of
+ * its host as the counts stand (the batch's own rows counted): docs/reference/site-search.md,
+ * Page templates.
+ */
+export function splitBatch(
+  documents: readonly { docId: number; url: string; fields: readonly AnalyzedText[] }[],
+  blocks: TemplateBlocks,
+): AnalyzedDocument[] {
+  return documents.map(({ docId, url, fields }) => ({
+    docId,
+    fields: withoutTemplateLines(fields, blocks.get(pageHostOf(url))),
+  }));
+}
+
+/**
+ * Inside a write transaction: the documents to index again because a line they hold became
+ * template, or stopped being, since their host's documents were last split; and the places
+ * of their current versions. Documents of `exclude` were just split with the current counts.
+ * Records the current sets as applied.
+ */
+export function resplitChanged(
+  store: SearchIndexStore,
+  exclude: ReadonlySet<number>,
+): { prepared: AnalyzedDocument[]; replaced: IndexedPlace[] } {
+  const current = store.templates.current();
+  const applied = store.templates.appliedSets();
+  const prepared: AnalyzedDocument[] = [];
+  const replaced: IndexedPlace[] = [];
+  for (const host of new Set([...current.keys(), ...applied.keys()])) {
+    const now = current.get(host) ?? new Set<number>();
+    const before = applied.get(host) ?? new Set<number>();
+    const changed = new Set([...now].filter((block) => !before.has(block)));
+    for (const block of before) if (!now.has(block)) changed.add(block);
+    if (changed.size === 0) continue;
+    for (const document of store.templates.documentsOf(host)) {
+      if (exclude.has(document.id) || !holdsAnyBlock(document.body, document.template, changed)) continue;
+      prepared.push({
+        docId: document.id,
+        fields: withoutTemplateLines(analyzeDocumentFields(document), now),
+      });
+      replaced.push({ segmentId: document.segmentId, ordinal: document.ordinal });
+    }
+    store.templates.setApplied(host, now);
+  }
+  return { prepared, replaced };
+}

@@ -1,0 +1,191 @@
+import type Database from 'better-sqlite3';
+import type { Doctype } from '../../domain/doctype.js';
+import { blockHashesOf, pageHostOf, templateThreshold } from '../../domain/template-block-hash.js';
+
+/**
+ * Format 6 of the index file (docs/reference/site-search.md, Page templates): each document
+ * keeps its template text by markup apart from its body, and the file counts, per host, how many
+ * documents hold each line of a body or part of a title (`template_blocks`) and how many documents the host has
+ * (`template_hosts`). Triggers keep the counts in step with the documents table whatever
+ * writes it (a batch, a staged run and its apply, a removal), so the detection follows the site
+ * as it changes; they call the functions `registerTemplateFunctions` gives each connection.
+ * `template_applied` holds the template lines the indexed documents of each host were split
+ * with: when the counts make another set template, the documents holding a line that changed
+ * side are indexed again (template-resplit.ts).
+ */
+export const TEMPLATE_SCHEMA = `
+  ALTER TABLE documents ADD COLUMN template TEXT NOT NULL DEFAULT '';
+  ALTER TABLE staged_documents ADD COLUMN template TEXT NOT NULL DEFAULT '';
+  CREATE TABLE template_hosts (
+    id INTEGER PRIMARY KEY,
+    host TEXT NOT NULL UNIQUE,
+    pages INTEGER NOT NULL
+  );
+  CREATE TABLE template_blocks (
+    host_id INTEGER NOT NULL,
+    block INTEGER NOT NULL,
+    pages INTEGER NOT NULL,
+    PRIMARY KEY (host_id, block)
+  ) WITHOUT ROWID;
+  CREATE INDEX template_blocks_pages ON template_blocks (host_id, pages);
+  CREATE TABLE template_applied (
+    host_id INTEGER NOT NULL,
+    block INTEGER NOT NULL,
+    PRIMARY KEY (host_id, block)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER documents_count_blocks AFTER INSERT ON documents BEGIN
+    INSERT INTO template_hosts (host, pages) VALUES (page_host(new.url), 1)
+      ON CONFLICT (host) DO UPDATE SET pages = pages + 1;
+    INSERT INTO template_blocks (host_id, block, pages)
+      SELECT (SELECT id FROM template_hosts WHERE host = page_host(new.url)), block, 1
+      FROM body_blocks(new.title, new.body, new.template) WHERE true
+      ON CONFLICT (host_id, block) DO UPDATE SET pages = pages + 1;
+  END;
+  CREATE TRIGGER documents_uncount_blocks AFTER DELETE ON documents BEGIN
+    UPDATE template_hosts SET pages = pages - 1 WHERE host = page_host(old.url);
+    UPDATE template_blocks SET pages = pages - 1
+      WHERE host_id = (SELECT id FROM template_hosts WHERE host = page_host(old.url))
+        AND block IN (SELECT block FROM body_blocks(old.title, old.body, old.template));
+    DELETE FROM template_blocks
+      WHERE host_id = (SELECT id FROM template_hosts WHERE host = page_host(old.url)) AND pages <= 0;
+  END;
+  CREATE TRIGGER documents_recount_blocks AFTER UPDATE OF title, body, template ON documents
+    WHEN old.body IS NOT new.body OR old.title IS NOT new.title OR old.template IS NOT new.template BEGIN
+    UPDATE template_blocks SET pages = pages - 1
+      WHERE host_id = (SELECT id FROM template_hosts WHERE host = page_host(old.url))
+        AND block IN (SELECT block FROM body_blocks(old.title, old.body, old.template));
+    DELETE FROM template_blocks
+      WHERE host_id = (SELECT id FROM template_hosts WHERE host = page_host(old.url)) AND pages <= 0;
+    INSERT INTO template_blocks (host_id, block, pages)
+      SELECT (SELECT id FROM template_hosts WHERE host = page_host(new.url)), block, 1
+      FROM body_blocks(new.title, new.body, new.template) WHERE true
+      ON CONFLICT (host_id, block) DO UPDATE SET pages = pages + 1;
+  END;
+`;
+
+/**
+ * A format 5 file or older gains the template column (empty: its documents were extracted
+ * before, and get their template when a feed indexes them again) and the counts of its bodies.
+ */
+export const TEMPLATE_MIGRATION = `
+  ${TEMPLATE_SCHEMA}
+  INSERT INTO template_hosts (host, pages)
+    SELECT page_host(url), count(*) FROM documents GROUP BY page_host(url);
+  INSERT INTO template_blocks (host_id, block, pages)
+    SELECT h.id, b.block, count(*) FROM documents d JOIN template_hosts h ON h.host = page_host(d.url),
+      body_blocks(d.title, d.body, d.template) b GROUP BY h.id, b.block;
+`;
+
+/** The SQL functions the triggers call; every connection that writes documents needs them. */
+export function registerTemplateFunctions(db: Database.Database): void {
+  db.function('page_host', { deterministic: true }, (url: unknown) => pageHostOf(String(url)));
+  db.table('body_blocks', {
+    columns: ['block'],
+    parameters: ['title', 'body', 'template'],
+    *rows(title: unknown, body: unknown, template: unknown) {
+      for (const block of blockHashesOf(String(title ?? ''), String(body ?? ''), String(template ?? '')))
+        yield { block };
+    },
+  });
+}
+
+/** A searchable document with where it is indexed: what a re-split reads. */
+export interface HostDocument {
+  id: number;
+  url: string;
+  title: string;
+  description: string;
+  headings: string;
+  body: string;
+  template: string;
+  contentSize: number;
+  lastModified: number;
+  doctype: Doctype;
+  segmentId: number;
+  ordinal: number;
+}
+
+/** The statements of template detection: counts, the applied sets, a host's documents. */
+export class TemplateBlockStore {
+  private readonly applied;
+  private readonly clearApplied;
+  private readonly addApplied;
+  private readonly hostId;
+  private readonly hostDocuments;
+
+  constructor(private readonly db: Database.Database) {
+    this.applied = db
+      .prepare('SELECT h.host, a.block FROM template_applied a JOIN template_hosts h ON h.id = a.host_id')
+      .safeIntegers(false);
+    this.clearApplied = db.prepare('DELETE FROM template_applied WHERE host_id = ?');
+    this.addApplied = db.prepare('INSERT OR IGNORE INTO template_applied (host_id, block) VALUES (?, ?)');
+    this.hostId = db.prepare('SELECT id FROM template_hosts WHERE host = ?').pluck();
+    // Both schemes of the host, by ranges of the url index.
+    this.hostDocuments = db.prepare(
+      `SELECT d.id, d.url, d.title, d.description, d.headings, d.body, d.template, d.content_size AS contentSize,
+         d.last_modified AS lastModified, d.doctype, d.segment_id AS segmentId, d.ordinal
+       FROM documents d JOIN segments s ON s.id = d.segment_id AND s.staged_run IS NULL
+       WHERE (d.url >= 'https://' || @host || '/' AND d.url < 'https://' || @host || '0')
+          OR (d.url >= 'http://' || @host || '/' AND d.url < 'http://' || @host || '0')`,
+    );
+  }
+
+  /** Template lines of every host as the counts stand. */
+  current(): Map<string, Set<number>> {
+    return templateBlocksOf(this.db);
+  }
+
+  /** Template lines each host's indexed documents were split with. */
+  appliedSets(): Map<string, Set<number>> {
+    const result = new Map<string, Set<number>>();
+    for (const row of this.applied.iterate() as Iterable<{ host: string; block: number }>) {
+      let blocks = result.get(row.host);
+      if (blocks === undefined) result.set(row.host, (blocks = new Set()));
+      blocks.add(row.block);
+    }
+    return result;
+  }
+
+  /** Records the set a host's documents are now split with. */
+  setApplied(host: string, blocks: ReadonlySet<number>): void {
+    const id = this.hostId.get(host) as number | undefined;
+    if (id === undefined) return;
+    this.clearApplied.run(id);
+    for (const block of blocks) this.addApplied.run(id, block);
+  }
+
+  /** The searchable documents of a host (both schemes). */
+  documentsOf(host: string): HostDocument[] {
+    return this.hostDocuments.all({ host }) as HostDocument[];
+  }
+}
+
+/**
+ * The template lines of every host by hash, as the counts stand (template-block-hash.ts): on
+ * enough pages to become template, or to stay so for a line that is (`template_applied`).
+ */
+export function templateBlocksOf(db: Database.Database): Map<string, Set<number>> {
+  const hosts = db.prepare('SELECT id, host, pages FROM template_hosts WHERE pages > 0').all() as {
+    id: number;
+    host: string;
+    pages: number;
+  }[];
+  // A line the host's documents were split with as template stays so down to the lower share.
+  const blocksOf = db
+    .prepare(
+      `SELECT b.block FROM template_blocks b WHERE b.host_id = @id AND b.pages >= @keep AND (b.pages >= @become
+         OR EXISTS (SELECT 1 FROM template_applied a WHERE a.host_id = b.host_id AND a.block = b.block))`,
+    )
+    .pluck()
+    .safeIntegers(false);
+  const result = new Map<string, Set<number>>();
+  for (const host of hosts) {
+    const blocks = blocksOf.all({
+      id: host.id,
+      keep: templateThreshold(host.pages, true),
+      become: templateThreshold(host.pages),
+    }) as number[];
+    if (blocks.length > 0) result.set(host.host, new Set(blocks));
+  }
+  return result;
+}
