@@ -26,8 +26,8 @@ const Pattern = Type.String({
 
 /**
  * The configuration of a search service (docs/reference/site-search.md, Search services): category
- * rules, drill-down rules, allowed origins, field weights and synonyms. The same schema serves the admin
- * CLI's JSON file and the management API.
+ * rules, drill-down rules, allowed origins, field weights, synonyms and content selectors. The same
+ * schema serves the admin CLI's JSON file and the management API.
  */
 export const SearchServiceConfigSchema = Type.Object(
   {

@@ -193,7 +193,13 @@ export class SiteSearch {
       const summary = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
       return this.index.document(summary.id) ?? [];
     });
-    return relatedKeywords(query, prefix, documents, vocabularyOf(snapshot), this.index.templateBlocks(snapshot));
+    return relatedKeywords(
+      query,
+      prefix,
+      documents,
+      vocabularyOf(snapshot),
+      this.index.templateBlocks(snapshot),
+    );
   }
 
   /** Records a click on an indexed URL; false when the URL is not in the index (no redirect then). */
