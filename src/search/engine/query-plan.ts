@@ -19,6 +19,12 @@ export interface Clause {
    * which text may write inside a longer run (`X線検査`): see edge-phrase.ts.
    */
   openEdges: { first: boolean; last: boolean };
+  /**
+   * A quoted phrase of several words: the clauses its words make unquoted. The phrase decides
+   * which documents match; its words score them, as they would unquoted, so quoting a phrase
+   * only removes pages and never reorders the rest. Empty for a word.
+   */
+  parts: Clause[];
 }
 
 /** Parts of a query taken into account; the API accepts queries of up to 1,000 characters. */
@@ -45,13 +51,29 @@ export function planQuery(query: string): QueryPlan {
     const key = `${part.exclude ? '-' : part.orPrevious ? '|' : '+'}${normalizeText(part.text)}`;
     if (seen.has(key) || seen.size >= MAX_CLAUSES) continue;
     seen.add(key);
-    const clause = clauseOf(part.text);
+    const clause = part.phrase ? phraseClauseOf(part.text) : clauseOf(part.text);
     if (clause === undefined) continue;
     if (part.exclude) excluded.push(clause);
     else if (part.orPrevious && required.length > 0) required[required.length - 1]!.push(clause);
     else required.push([clause]);
   }
   return { required, excluded };
+}
+
+/**
+ * A quoted phrase: matched as one clause, scored by the clauses of its words (see Clause.parts).
+ * The score of the phrase's own occurrences would count only where the words are adjacent, and
+ * so weigh a heading that says "Foreign Keys" less than a body that says "foreign key" (docs/
+ * architecture.md, Search engine).
+ */
+function phraseClauseOf(text: string): Clause | undefined {
+  const clause = clauseOf(text);
+  if (clause === undefined) return undefined;
+  const parts = text
+    .split(/\s+/)
+    .map((word) => clauseOf(word))
+    .filter((part): part is Clause => part !== undefined);
+  return parts.length > 1 ? { ...clause, parts } : clause;
 }
 
 export function clauseOf(text: string): Clause | undefined {
@@ -67,6 +89,7 @@ export function clauseOf(text: string): Clause | undefined {
       loneCharacter: only.text,
       words: [],
       openEdges: { first: false, last: false },
+      parts: [],
     };
   }
   const analyzed = analyzeText(text);
@@ -74,5 +97,12 @@ export function clauseOf(text: string): Clause | undefined {
     first: runs.length > 1 && isLoneCharacter(runs[0]),
     last: runs.length > 1 && isLoneCharacter(runs[runs.length - 1]),
   };
-  return { text, tokens: analyzed.stream, loneCharacter: undefined, words: analyzed.words, openEdges };
+  return {
+    text,
+    tokens: analyzed.stream,
+    loneCharacter: undefined,
+    words: analyzed.words,
+    openEdges,
+    parts: [],
+  };
 }
