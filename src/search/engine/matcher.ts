@@ -1,7 +1,7 @@
 import { type ClauseMatches, matchClause } from './clause-matcher.js';
 import { FIELD_COUNT } from './fields.js';
 import { gallopTo } from './gallop.js';
-import { proximityRerank } from './proximity.js';
+import { positionRerank } from './proximity.js';
 import type { Clause, QueryPlan } from './query-plan.js';
 import {
   bm25f,
@@ -50,13 +50,25 @@ interface ScoredClause {
   perSegment: ClauseMatches[];
   idf: number;
   wordIdf: number;
+  /** The words of a quoted phrase, which score the documents the phrase matches (Clause.parts). */
+  parts: ScoredClause[];
+}
+
+/** What scores one clause's occurrences in the documents of one segment. */
+interface SegmentScorer {
+  cursor: Cursor;
+  tf: Float32Array;
+  wordTf: Float32Array;
+  idf: number;
+  wordIdf: number;
 }
 
 /**
  * Finds and scores every document matching the plan: all required groups (any clause of a
  * group), none of the excluded clauses. The score is the sum of the BM25F of each matching
- * clause plus its word-view share; the best `proximityCandidates` documents then get a bonus
- * for query words close together.
+ * clause plus its word-view share, a quoted phrase scoring as its words; the best
+ * `proximityCandidates` documents then get a bonus for query words close together and for the
+ * query as a phrase in their title (proximity.ts).
  */
 export function findHits(
   segments: readonly Segment[],
@@ -73,6 +85,7 @@ export function findHits(
       perSegment,
       idf: inverseDocumentFrequency(documentFrequency, statistics.documentCount),
       wordIdf: wordIdfOf(segments, clause, statistics.documentCount),
+      parts: clause.parts.map(scoreOf),
     };
   };
   const groups = plan.required.map((group) => group.map(scoreOf));
@@ -91,6 +104,13 @@ export function findHits(
   const hitScores = new Float64Array(capacity);
   let count = 0;
   const { k1, wordViewBoost } = parameters;
+  const scoreAt = (scorer: SegmentScorer, position: number, weights: Float32Array, weightOffset: number) => {
+    const tfOffset = position * FIELD_COUNT;
+    return (
+      bm25f(scorer.tf, tfOffset, weights, weightOffset, k1, scorer.idf) +
+      wordViewBoost * bm25f(scorer.wordTf, tfOffset, weights, weightOffset, k1, scorer.wordIdf)
+    );
+  };
   for (const { segment, segmentIndex, candidates } of perSegment) {
     const weights = weightsOf(segment, statistics, fields);
     const excludedCursors = excluded.map((c) => new Cursor(c.perSegment[segmentIndex]!.docs));
@@ -98,18 +118,11 @@ export function findHits(
     const clauses = groups
       .flat()
       .filter((scored) => scored.clause.weight > 0)
-      .map((scored) => {
-        const matches = scored.perSegment[segmentIndex]!;
-        const hasWords = matches.wordTf !== undefined;
-        return {
-          cursor: new Cursor(matches.docs),
-          tf: matches.tf,
-          wordTf: matches.wordTf ?? matches.tf,
-          idf: scored.idf,
-          wordIdf: hasWords ? scored.wordIdf : scored.idf,
-          weight: scored.clause.weight,
-        };
-      });
+      .map((scored) => ({
+        weight: scored.clause.weight,
+        own: scorerOf(scored, segmentIndex),
+        parts: scored.parts.map((part) => scorerOf(part, segmentIndex)),
+      }));
     // One clause: the candidates are its documents, in order.
     const single = groups.length === 1 && groups[0]!.length === 1 && excludedCursors.length === 0;
     candidateLoop: for (let candidate = 0; candidate < candidates.length; candidate += 1) {
@@ -117,14 +130,17 @@ export function findHits(
       for (const cursor of excludedCursors) if (cursor.seek(ordinal) >= 0) continue candidateLoop;
       let score = 0;
       const weightOffset = ordinal * FIELD_COUNT;
-      for (const clause of clauses) {
-        const position = single ? candidate : clause.cursor.seek(ordinal);
+      for (const { weight, own, parts } of clauses) {
+        const position = single ? candidate : own.cursor.seek(ordinal);
         if (position < 0) continue;
-        const tfOffset = position * FIELD_COUNT;
-        score +=
-          clause.weight *
-          (bm25f(clause.tf, tfOffset, weights, weightOffset, k1, clause.idf) +
-            wordViewBoost * bm25f(clause.wordTf, tfOffset, weights, weightOffset, k1, clause.wordIdf));
+        if (parts.length === 0) {
+          score += weight * scoreAt(own, position, weights, weightOffset);
+          continue;
+        }
+        for (const part of parts) {
+          const partPosition = part.cursor.seek(ordinal);
+          if (partPosition >= 0) score += weight * scoreAt(part, partPosition, weights, weightOffset);
+        }
       }
       hitSegments[count] = segmentIndex;
       hitOrdinals[count] = ordinal;
@@ -138,9 +154,22 @@ export function findHits(
     ordinal: hitOrdinals.subarray(0, count),
     score: hitScores.subarray(0, count),
   };
-  const positives = groups.map((group) => group[0]!);
-  if (positives.length > 1) proximityRerank(segments, hits, positives, parameters);
+  // A quoted phrase takes part as its words, as the same words unquoted would.
+  const positives = groups.flatMap((group) => (group[0]!.parts.length > 0 ? group[0]!.parts : [group[0]!]));
+  if (positives.length > 1) positionRerank(segments, hits, positives, parameters);
   return hits;
+}
+
+function scorerOf(scored: ScoredClause, segmentIndex: number): SegmentScorer {
+  const matches = scored.perSegment[segmentIndex]!;
+  const hasWords = matches.wordTf !== undefined;
+  return {
+    cursor: new Cursor(matches.docs),
+    tf: matches.tf,
+    wordTf: matches.wordTf ?? matches.tf,
+    idf: scored.idf,
+    wordIdf: hasWords ? scored.wordIdf : scored.idf,
+  };
 }
 
 /** Occurrence weights of a segment, cached until the statistics change (a new index generation). */

@@ -27,6 +27,12 @@ export interface Clause {
    * synonym of several query words only completes the other words' groups (see planQuery).
    */
   weight: number;
+  /**
+   * A quoted phrase of several words: the clauses its words make unquoted. The phrase decides
+   * which documents match; its words score them, as they would unquoted, so quoting a phrase
+   * only removes pages and never reorders the rest. Empty for a word.
+   */
+  parts: Clause[];
 }
 
 /** Parts of a query taken into account; the API accepts queries of up to 1,000 characters. */
@@ -61,7 +67,7 @@ export function planQuery(query: string, synonyms: SynonymTable = SynonymTable.n
       groupOfPart.push(seen.get(key));
       continue;
     }
-    const clause = clauseOf(part.text);
+    const clause = part.phrase ? phraseClauseOf(part.text) : clauseOf(part.text);
     let group: Clause[] | undefined;
     if (clause === undefined) group = undefined;
     else if (part.exclude) excluded.push(clause);
@@ -88,6 +94,22 @@ export function planQuery(query: string, synonyms: SynonymTable = SynonymTable.n
   return { required, excluded };
 }
 
+/**
+ * A quoted phrase: matched as one clause, scored by the clauses of its words (see Clause.parts).
+ * The score of the phrase's own occurrences would count only where the words are adjacent, and
+ * so weigh a heading that says "Foreign Keys" less than a body that says "foreign key" (docs/
+ * architecture.md, Search engine).
+ */
+function phraseClauseOf(text: string): Clause | undefined {
+  const clause = clauseOf(text);
+  if (clause === undefined) return undefined;
+  const parts = text
+    .split(/\s+/)
+    .map((word) => clauseOf(word))
+    .filter((part): part is Clause => part !== undefined);
+  return parts.length > 1 ? { ...clause, parts } : clause;
+}
+
 export function clauseOf(text: string): Clause | undefined {
   const runs = runsOf(normalizeText(text));
   if (runs.length === 0) return undefined;
@@ -102,6 +124,7 @@ export function clauseOf(text: string): Clause | undefined {
       words: [],
       openEdges: { first: false, last: false },
       weight: 1,
+      parts: [],
     };
   }
   const analyzed = analyzeText(text);
@@ -116,5 +139,6 @@ export function clauseOf(text: string): Clause | undefined {
     words: analyzed.words,
     openEdges,
     weight: 1,
+    parts: [],
   };
 }

@@ -24,6 +24,8 @@ export interface RankingParameters {
   proximityWindow: number;
   /** How many of the best documents by BM25F get the proximity bonus computed. */
   proximityCandidates: number;
+  /** Bonus scale, per unit of the query words' idf, for the query as a phrase in the title. */
+  titlePhraseWeight: number;
 }
 
 /**
@@ -40,6 +42,7 @@ export const DEFAULT_RANKING: RankingParameters = {
   proximityWeight: 1,
   proximityWindow: 8,
   proximityCandidates: 100,
+  titlePhraseWeight: 1,
 };
 
 /** Per-field weights and normalization as arrays in FIELDS order, computed once per search. */
@@ -108,4 +111,14 @@ export function bm25f(
 export function proximityBonus(gap: number, idf: number, parameters: RankingParameters): number {
   if (gap < 1 || gap > parameters.proximityWindow) return 0;
   return (parameters.proximityWeight * idf) / gap;
+}
+
+/**
+ * Bonus of a document whose title holds the query's words adjacent and in order, `coverage` the
+ * share of the title they make (1: the title is the query): half the bonus for holding the
+ * phrase, half in proportion to the coverage, so "Streaming Replication Protocol" as a whole
+ * title counts more than inside "Logical Streaming Replication Protocol".
+ */
+export function titlePhraseBonus(coverage: number, idf: number, parameters: RankingParameters): number {
+  return (parameters.titlePhraseWeight * idf * (1 + coverage)) / 2;
 }
