@@ -72,6 +72,19 @@ export class Widget {
     return this.settled();
   }
 
+  /** Waits until the first result's title is `title` (a new page of results has rendered). */
+  async waitForFirstTitle(title: string): Promise<void> {
+    await this.page.waitForFunction(
+      ([host, wanted]) =>
+        (
+          host as unknown as { shadowRoot: { querySelector(s: string): { textContent: string } | null } }
+        ).shadowRoot
+          .querySelector('[part~="result-title"]')
+          ?.textContent?.trim() === wanted,
+      [await this.host.elementHandle(), title] as const,
+    );
+  }
+
   /** The visible texts of the result titles, in order. */
   async resultTitles(): Promise<string[]> {
     return this.part('result-title').allTextContents();

@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import type { Locator, Page, Route } from 'playwright-core';
-import type { Widget } from '../support/widget-driver.js';
 import { COMMON_QUERY, OVERLONG_QUERY, OVERLONG_TITLE } from '../support/widget-fixture-docs.js';
 import { pageHtml, snippet } from '../support/widget-host-page.js';
 import { widgetSuite } from '../support/widget-suite.js';
@@ -176,17 +175,6 @@ const overflowing = (page: Page, widthPx: number) =>
     return found;
   }, widthPx);
 
-const waitForTitles = async (widget: Widget, first: string) =>
-  widget.page.waitForFunction(
-    ([host, wanted]) =>
-      (
-        host as unknown as { shadowRoot: { querySelector(s: string): { textContent: string } | null } }
-      ).shadowRoot
-        .querySelector('[part~="result-title"]')
-        ?.textContent?.trim() === wanted,
-    [await widget.host.elementHandle(), first] as const,
-  );
-
 describe('widget layout', () => {
   test('the search box stays put while suggestions open, results appear and the page changes', async () => {
     const { widget } = await suite.open('below');
@@ -212,7 +200,7 @@ describe('widget layout', () => {
       .locator('[part="page"]')
       .filter({ hasText: /^\s*2\s*$/ })
       .click();
-    await waitForTitles(widget, second.organic.docs[0]!.title);
+    await widget.waitForFirstTitle(second.organic.docs[0]!.title);
     assert.deepEqual(await documentBox(form), before, 'page 2');
     assert.deepEqual(await inputAt(), inputBefore, 'page 2: the input');
     assert.deepEqual(await documentBox(widget.part('submit')), submitBefore, 'the button too');
@@ -261,7 +249,7 @@ describe('widget layout', () => {
     await sleep(300);
     const during = await page.evaluate(() => (globalThis as unknown as { __heights: number[] }).__heights);
     release();
-    await waitForTitles(widget, second.organic.docs[0]!.title);
+    await widget.waitForFirstTitle(second.organic.docs[0]!.title);
     assert.ok(during.length > 5, `frames sampled: ${during.length}`);
     const lowest = Math.min(...during);
     assert.ok(

@@ -87,18 +87,6 @@ const computed = (locator: Locator, property: string) =>
 
 const titlesOf = async (widget: Widget) => (await widget.resultTitles()).map((title) => title.trim());
 
-/** Waits until the first result's title is `title` (the new page has rendered). */
-const firstTitleIs = async (widget: Widget, title: string) =>
-  widget.page.waitForFunction(
-    ([host, wanted]) =>
-      (
-        host as unknown as { shadowRoot: { querySelector(s: string): { textContent: string } | null } }
-      ).shadowRoot
-        .querySelector('[part~="result-title"]')
-        ?.textContent?.trim() === wanted,
-    [await widget.host.elementHandle(), title] as const,
-  );
-
 describe('widget options', () => {
   test('data-texts overrides the placeholder, the button and the status line; other texts keep their defaults', async () => {
     const { widget } = await suite.open('texts');
@@ -147,7 +135,7 @@ describe('widget options', () => {
     const last = await suite.site.search({ q: COMMON_QUERY, number_per_page: 5, page_number: pages });
     await numbers.last().click();
     await page.waitForURL((url) => url.searchParams.get('kumo_page') === String(pages));
-    await firstTitleIs(widget, last.organic.docs[0]!.title);
+    await widget.waitForFirstTitle(last.organic.docs[0]!.title);
     assert.deepEqual(
       await titlesOf(widget),
       last.organic.docs.map((doc) => doc.title),

@@ -12,9 +12,9 @@ import { ApiError } from '../api-error.js';
  *
  * A browser's request from a page of Kumo's own origin (`Sec-Fetch-Site: same-origin`, a header
  * pages cannot set) is always served: the hosted search page calls the API from there
- * (docs/reference/widget.md, Origin policy). A refusal is readable by the refused page
- * (`Access-Control-Allow-Origin: *` on the 403 and its NG body, no data), so a widget there shows
- * why it cannot search instead of a network failure.
+ * (docs/reference/widget.md, Origin policy). A refusal is readable by the refused page, as every
+ * failure of the site search API is (site-search-routes.ts gives failures
+ * `Access-Control-Allow-Origin: *`), so a widget there shows why it cannot search.
  */
 export function applyOriginPolicy(
   request: FastifyRequest,
@@ -43,7 +43,7 @@ export function applyOriginPolicy(
 }
 
 function refused(message: string): ApiError {
-  return new ApiError('forbidden_origin', message, undefined, { 'access-control-allow-origin': '*' });
+  return new ApiError('forbidden_origin', message);
 }
 
 function callerOrigin(request: FastifyRequest): string | undefined {

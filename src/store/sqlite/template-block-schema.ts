@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { Doctype } from '../../domain/doctype.js';
+import type { StoredDocument } from './search-index-store.js';
 import { blockHashesOf, pageHostOf, templateThreshold } from '../../domain/template-block-hash.js';
 
 /**
@@ -90,17 +90,7 @@ export function registerTemplateFunctions(db: Database.Database): void {
 }
 
 /** A searchable document with where it is indexed: what a re-split reads. */
-export interface HostDocument {
-  id: number;
-  url: string;
-  title: string;
-  description: string;
-  headings: string;
-  body: string;
-  template: string;
-  contentSize: number;
-  lastModified: number;
-  doctype: Doctype;
+export interface HostDocument extends StoredDocument {
   segmentId: number;
   ordinal: number;
 }
