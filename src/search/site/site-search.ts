@@ -10,6 +10,7 @@ import { drilldownTree } from './drilldown-tree.js';
 import { type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
 import { hitComparator } from './hit-order.js';
+import { KeywordBackground } from './keyword-background.js';
 import { organicDocOf } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
 import type { SearchActivity } from './search-activity.js';
@@ -197,7 +198,7 @@ export class SiteSearch {
       query,
       prefix,
       documents,
-      vocabularyOf(snapshot),
+      new KeywordBackground(vocabularyOf(snapshot), snapshot),
       this.index.templateBlocks(snapshot),
     );
   }

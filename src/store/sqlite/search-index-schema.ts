@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/feed-keys.js';
-import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA } from './template-block-schema.js';
+import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA, upgradeTemplateIndex } from './template-block-schema.js';
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
 const SCHEMA_VERSION = '6';
@@ -105,6 +105,7 @@ export function prepareIndexSchema(db: Database.Database, file: string, analyzer
           `analyzer ${meta.get('analyzer') ?? '?'}); remove the file and run kumo index again`,
       );
     }
+    upgradeTemplateIndex(db);
     return;
   }
   db.exec(`
