@@ -182,7 +182,21 @@ export class SiteSearch {
   /** Completions of what a visitor is typing, best first. */
   suggest(query: string, limit: number): Suggestion[] {
     const snapshot = this.index.snapshot();
-    return this.activity.suggester(snapshot, () => vocabularyOf(snapshot)).suggest(query, limit);
+    return this.activity
+      .suggester(snapshot, {
+        vocabulary: () => vocabularyOf(snapshot),
+        templateBlocks: () => this.index.templateBlocks(snapshot),
+      })
+      .suggest(query, limit);
+  }
+
+  /**
+   * Resolves when suggest knows the readings of every phrase of the index as it stands (they are
+   * read in a worker thread, phrase-readings.ts); suggest answers meanwhile, without them.
+   */
+  async suggestionsSettled(): Promise<void> {
+    this.suggest('', 1);
+    await this.activity.readingsSettled();
   }
 
   /** Words significant in the best matches of `query`, starting with `prefix`. */
