@@ -8,17 +8,19 @@ export interface EvalOptions {
   after?: string;
   /** Keys of the sets to run; all when absent. */
   sets?: string[];
+  /** Write the engine's failures (queries whose first relevant page is not first) to this file. */
+  failures?: string;
 }
 
 export const EVAL_USAGE =
-  'usage: eval:search [--sets KEY,…] [--json OUT.json] [--compare BEFORE.json [--after AFTER.json]]';
+  'usage: eval:search [--sets KEY,…] [--json OUT.json] [--failures OUT.json] [--compare BEFORE.json [--after AFTER.json]]';
 
 /** Parses the arguments; throws an Error naming the argument and the reason. */
 export function parseEvalOptions(args: readonly string[], knownSets: readonly string[]): EvalOptions {
   const options: EvalOptions = {};
   for (let at = 0; at < args.length; at += 1) {
     const name = args[at]!;
-    if (name !== '--json' && name !== '--compare' && name !== '--after' && name !== '--sets') {
+    if (!['--json', '--compare', '--after', '--sets', '--failures'].includes(name)) {
       throw new Error(`unknown argument ${JSON.stringify(name)}; ${EVAL_USAGE}`);
     }
     const value = args[at + 1];
@@ -37,7 +39,7 @@ export function parseEvalOptions(args: readonly string[], knownSets: readonly st
         );
       }
       options.sets = keys;
-    } else options[name.slice(2) as 'json' | 'compare' | 'after'] = value;
+    } else options[name.slice(2) as 'json' | 'compare' | 'after' | 'failures'] = value;
   }
   if (options.after !== undefined && options.compare === undefined) {
     throw new Error(`--after needs --compare BEFORE.json; ${EVAL_USAGE}`);

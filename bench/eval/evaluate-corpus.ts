@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { CorpusSpec } from './corpus-spec.js';
 import { EngineSystem } from './engine-system.js';
 import type { SetFigures, SystemFigures } from './eval-figures.js';
+import { failuresOf, type RankingFailure } from './failure-list.js';
 import { printComparison, printExamples, line, summaryOf } from './eval-report.js';
 import { Fts5Baseline } from './fts5-baseline.js';
 import { judgmentsOf, type Judgment } from './judgments.js';
@@ -19,6 +20,8 @@ export interface CorpusResult {
   /** False when a system failed (its figures are missing from the report). */
   ok: boolean;
   figures: SetFigures;
+  /** The engine's queries without a relevant page first (empty when the engine failed). */
+  failures: RankingFailure[];
 }
 
 /** Loads one corpus from `root`, judges it by its index, and reports engine against baselines. */
@@ -56,7 +59,7 @@ export async function evaluateCorpus(spec: CorpusSpec, root: string): Promise<Co
     templateBlocks: template.size,
     systems: [],
   };
-  if (judged.judgments.length === 0) return { ok: true, figures };
+  if (judged.judgments.length === 0) return { ok: true, figures, failures: [] };
 
   const matchers = new Map<string, TemplateMatcher>();
   const matcherOf = (url: string): TemplateMatcher => {
@@ -91,7 +94,11 @@ export async function evaluateCorpus(spec: CorpusSpec, root: string): Promise<Co
     figures.snippets = quality.snippets;
     figures.suggest = quality.suggest;
   }
-  return { ok: [engine, ...baselines].every((run) => run.error === undefined), figures };
+  return {
+    ok: [engine, ...baselines].every((run) => run.error === undefined),
+    figures,
+    failures: engine.error === undefined ? failuresOf(engine, judged.judgments, documents) : [],
+  };
 }
 
 /**

@@ -13,6 +13,7 @@ import { comparisonLines } from './eval-compare.js';
 import { parseFigures, type EvalFigures } from './eval-figures.js';
 import { parseEvalOptions, type EvalOptions } from './eval-options.js';
 import { evaluateCorpus } from './evaluate-corpus.js';
+import type { RankingFailure } from './failure-list.js';
 import { GIMP_HELP_JA } from './gimp-help-ja.js';
 import { packageFolderOf } from './package-files.js';
 import { POSTGRESQL_DOCS } from './postgresql-docs.js';
@@ -52,16 +53,22 @@ if (missing.length > 0) {
 
 const started = performance.now();
 const figures: EvalFigures = { measuredAt: new Date().toISOString(), sets: [] };
+const failures: Record<string, RankingFailure[]> = {};
 process.stdout.write("eval:search  relevance against the sites' own indexes, top 10, binary relevance\n");
 for (const { spec, root } of located) {
   const result = await evaluateCorpus(spec, root!);
   figures.sets.push(result.figures);
+  failures[spec.key] = result.failures;
   if (!result.ok) process.exitCode = 1;
 }
 process.stdout.write(`\nrun time  ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 if (options.json !== undefined) {
   writeFileSync(options.json, `${JSON.stringify(figures, null, 2)}\n`);
   process.stdout.write(`figures written to ${options.json}\n`);
+}
+if (options.failures !== undefined) {
+  writeFileSync(options.failures, `${JSON.stringify(failures, null, 2)}\n`);
+  process.stdout.write(`engine failures (first relevant page not first) written to ${options.failures}\n`);
 }
 if (before !== undefined) {
   process.stdout.write(`\nbefore (${options.compare}) and after (this run), engine figures\n`);

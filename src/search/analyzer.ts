@@ -9,7 +9,7 @@
  */
 
 /** Stored with every index; an index written by another version must be rebuilt. */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 /**
  * Characters of a Japanese run: the three scripts, plus the marks that live inside Japanese
@@ -18,6 +18,19 @@ export const ANALYZER_VERSION = 2;
 const JAPANESE_CHAR = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]`;
 /** A run of Japanese characters, or of other letters and digits (Japanese ones excluded). */
 const RUNS = new RegExp(String.raw`(${JAPANESE_CHAR}+)|((?:(?!${JAPANESE_CHAR})[\p{L}\p{N}\p{M}])+)`, 'gu');
+
+/**
+ * A code identifier: letters and digits joined by underscores (`format_value`, `__bool__`,
+ * `pg_stat_activity`). The stream holds its words (`format`, `value`); the word view holds it
+ * whole too, so that the page naming `FORMAT_VALUE` outranks one saying `format(value)`.
+ */
+const IDENTIFIER = new RegExp(
+  String.raw`(?:(?:(?!${JAPANESE_CHAR})[\p{L}\p{N}])|_)*_(?:(?:(?!${JAPANESE_CHAR})[\p{L}\p{N}])|_)*`,
+  'gu',
+);
+
+/** Marks an identifier of the word view, apart from Japanese words (vocabulary reads those). */
+export const IDENTIFIER_MARK = '\u0002';
 
 const segmenter = new Intl.Segmenter('ja', { granularity: 'word' });
 
@@ -88,7 +101,13 @@ export interface AnalyzedText {
 export function analyzeText(text: string): AnalyzedText {
   const stream: string[] = [];
   const words: string[] = [];
-  for (const run of runsOf(normalizeText(text))) {
+  const normalized = normalizeText(text);
+  if (normalized.includes('_')) {
+    for (const match of normalized.matchAll(IDENTIFIER)) {
+      if (/[^_]/.test(match[0])) words.push(IDENTIFIER_MARK + match[0]);
+    }
+  }
+  for (const run of runsOf(normalized)) {
     if (!run.japanese) {
       stream.push(run.text);
       continue;

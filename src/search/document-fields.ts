@@ -14,7 +14,7 @@ export function analyzeDocumentFields(document: IndexedDocument): AnalyzedText[]
       ? document.description
       : '';
   return [
-    analyzeText(document.title),
+    analyzeText(titleWords(document.title)),
     analyzeText(document.headings ?? ''),
     analyzeText(description),
     // Landmark text ranks as body text: it holds a page's own table of contents and its place
@@ -23,6 +23,20 @@ export function analyzeDocumentFields(document: IndexedDocument): AnalyzedText[]
     analyzeLines(document.template ? `${document.body}\n${document.template}` : document.body),
     analyzeText(urlWords(document.url)),
   ];
+}
+
+/**
+ * A section number leading a title (`55.4.`, `F.41.`, `Chapter 31.`, `第17章`): numbering, not
+ * words of the subject. Left out of the title field so that a title's share held by the query
+ * (the title phrase bonus, docs/architecture.md, Search engine) does not depend on how deep the
+ * page sits in a manual; the number stays searchable in the headings and the body.
+ */
+const SECTION_NUMBER =
+  /^(?:(?:chapter|appendix|part|section)\s+)?(?:\d+|[a-z])(?:\.\d+)*\.\s+|^第\s*\d+\s*[章節部]\s*|^付録\s*[a-z]\s+/i;
+
+export function titleWords(title: string): string {
+  const words = title.normalize('NFKC').replace(SECTION_NUMBER, '');
+  return words.trim() === '' ? title : words;
 }
 
 /** Whether a body (lines separated by newlines) starts with a one-line text. */

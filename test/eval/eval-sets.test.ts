@@ -9,6 +9,7 @@ import {
 import { comparisonLines } from '../../bench/eval/eval-compare.js';
 import { parseFigures, type EvalFigures, type SetFigures } from '../../bench/eval/eval-figures.js';
 import { parseEvalOptions } from '../../bench/eval/eval-options.js';
+import { failuresOf } from '../../bench/eval/failure-list.js';
 import { POSTGRESQL_DOCS, postgresqlQueryText } from '../../bench/eval/postgresql-docs.js';
 
 const BASE = 'https://httpd.apache.example/docs/2.4/ja/';
@@ -111,6 +112,47 @@ describe('command line and comparison', () => {
       /--sets: unknown set "pythn"; known: python/,
     );
     assert.throws(() => parseEvalOptions(['--after', 'a.json'], sets), /--after needs --compare/);
+    assert.deepEqual(parseEvalOptions(['--failures', 'f.json'], sets), { failures: 'f.json' });
+    assert.throws(() => parseEvalOptions(['--failures'], sets), /--failures needs a value/);
+  });
+
+  test('the failures list each query without a relevant page first, with what ranked above it', () => {
+    const page = (name: string) => `https://docs.example/${name}.html`;
+    const documents = ['json', 'pickle', 'marshal'].map((name) => ({
+      url: page(name),
+      title: `${name} module`,
+      description: '',
+      body: '',
+    }));
+    const run = {
+      name: 'engine',
+      rankings: [[page('json')], [page('pickle'), page('marshal'), page('json')], [page('pickle')]],
+      indexSeconds: 0,
+      searchSeconds: 0,
+    };
+    const judgments = [
+      { query: 'json', relevant: new Set([page('json')]) },
+      { query: 'dumps', relevant: new Set([page('json'), page('marshal')]) },
+      { query: 'loads', relevant: new Set([page('json')]) },
+    ];
+    assert.deepEqual(failuresOf(run, judgments, documents), [
+      {
+        query: 'dumps',
+        rank: 2,
+        top: [
+          { url: page('pickle'), title: 'pickle module' },
+          { url: page('marshal'), title: 'marshal module' },
+          { url: page('json'), title: 'json module' },
+        ],
+        relevant: [{ url: page('marshal'), title: 'marshal module' }],
+      },
+      {
+        query: 'loads',
+        rank: null,
+        top: [{ url: page('pickle'), title: 'pickle module' }],
+        relevant: [{ url: page('json'), title: 'json module' }],
+      },
+    ]);
   });
 
   const set = (mrr: number, templateShare: number): SetFigures => ({

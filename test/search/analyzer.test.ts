@@ -1,7 +1,14 @@
 /** The search analyzer: normalization, bigrams over Japanese runs, segmenter words. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { analyzeText, bigramsOf, normalizeText, runsOf, WORD_MARK } from '../../src/search/analyzer.js';
+import {
+  analyzeText,
+  bigramsOf,
+  IDENTIFIER_MARK,
+  normalizeText,
+  runsOf,
+  WORD_MARK,
+} from '../../src/search/analyzer.js';
 
 describe('normalizeText', () => {
   test('full-width Latin and digits become ASCII, half-width katakana full-width, all lower case', () => {
@@ -57,5 +64,15 @@ describe('analyzeText', () => {
     assert.ok(words('京都の観光').includes('京都'));
     assert.ok(!words('東京都の天気').includes('京都'));
     assert.ok(analyzeText('京都').words.every((word) => word.startsWith(WORD_MARK)));
+  });
+
+  test('a code identifier is its words in the stream and whole in the word view, under its own mark', () => {
+    const analyzed = analyzeText('FORMAT_VALUE(flags) and object.__bool__(self), not format(value)');
+    assert.deepEqual(analyzed.stream.slice(0, 3), ['format', 'value', 'flags']);
+    assert.deepEqual(analyzed.words, [`${IDENTIFIER_MARK}format_value`, `${IDENTIFIER_MARK}__bool__`]);
+    assert.deepEqual(analyzeText('pg_stat_activity 京都').words, [
+      `${IDENTIFIER_MARK}pg_stat_activity`,
+      `${WORD_MARK}京都`,
+    ]);
   });
 });

@@ -154,9 +154,10 @@ export function findHits(
     ordinal: hitOrdinals.subarray(0, count),
     score: hitScores.subarray(0, count),
   };
-  // A quoted phrase takes part as its words, as the same words unquoted would.
+  // A quoted phrase takes part as its words, as the same words unquoted would. A single clause
+  // gets the title phrase bonus too (proximity.ts).
   const positives = groups.flatMap((group) => (group[0]!.parts.length > 0 ? group[0]!.parts : [group[0]!]));
-  if (positives.length > 1) positionRerank(segments, hits, positives, parameters);
+  if (positives.length > 0) positionRerank(segments, hits, positives, parameters);
   return hits;
 }
 

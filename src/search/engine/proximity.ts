@@ -28,7 +28,8 @@ const MAIN_HEADING_TOKENS = 4;
  * words side by side (a phrase the user did not quote) rank above the same words paragraphs
  * apart. Title phrase: the query's words adjacent and in order in the title, so the page named
  * after the query ranks above pages that repeat its words in a long body, which BM25F's
- * saturation lets score as much as a title.
+ * saturation lets score as much as a title. A query of one word (or one Japanese compound) is a
+ * phrase of one: the page titled `ずらし` ranks above the one titled `ずらしマップ`, by coverage.
  */
 export function positionRerank(
   segments: readonly Segment[],

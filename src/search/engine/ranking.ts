@@ -32,12 +32,14 @@ export interface RankingParameters {
  * Defaults, tuned with `npm run eval:search` (docs/search-evaluation.md): headings count close to
  * titles, since a documentation page defines its subjects in headings and definition terms, and
  * long bodies are normalized gently (b 0.4 rather than the textbook 0.75), since a long reference
- * page is long because it covers many subjects, not because it repeats one.
+ * page is long because it covers many subjects, not because it repeats one. Headings are not
+ * length-normalized at all: each heading names a subject of its own, so the heading that defines
+ * a directive on a module page of ninety weighs as much as the only heading of a short page.
  */
 export const DEFAULT_RANKING: RankingParameters = {
   k1: 1.2,
   fieldWeights: { title: 6, headings: 5, description: 2, body: 1, url: 2 },
-  fieldB: { title: 0.4, headings: 0.5, description: 0.5, body: 0.4, url: 0.5 },
+  fieldB: { title: 0.4, headings: 0, description: 0.5, body: 0.4, url: 0.5 },
   wordViewBoost: 0.5,
   proximityWeight: 1,
   proximityWindow: 8,
