@@ -13,7 +13,8 @@ const folders = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const updateKnown = process.argv.includes('--update-known');
 
 const options = await extractDepcruiseOptions(CONFIG);
-if (!updateKnown && !process.argv.includes('--no-ignore-known')) options.knownViolations = JSON.parse(readFileSync(KNOWN, 'utf8'));
+if (!updateKnown && !process.argv.includes('--no-ignore-known'))
+  options.knownViolations = JSON.parse(readFileSync(KNOWN, 'utf8'));
 const result = await cruise(folders.length > 0 ? folders : ['src'], options);
 if (updateKnown) {
   const known = (await format(result.output, { outputType: 'baseline' })).output;
