@@ -106,6 +106,7 @@ async function measureQuality(
   const probe = new SiteSearchProbe(system.searchIndex);
   try {
     const queries = judgments.map(({ query }) => query);
+    await probe.suggestionsSettled();
     const suggest = suggestFiguresOf(queries, (prefix) => probe.suggest(prefix));
     const tally = new SnippetTally(matcherOf);
     for (const query of queries) tally.add(query, await probe.shown(query));

@@ -50,6 +50,11 @@ export class SiteSearchProbe {
     }));
   }
 
+  /** Waits until suggest knows the readings of the index's phrases, as a site at rest does. */
+  async suggestionsSettled(): Promise<void> {
+    await this.suggesting.suggestionsSettled();
+  }
+
   suggest(prefix: string): string[] {
     return this.suggesting.suggest(prefix, SUGGEST_DEPTH).map((suggestion) => suggestion.word);
   }

@@ -84,6 +84,8 @@ interface Piece {
   text: string;
   place: Place;
   heading: boolean;
+  /** The line break that ends a heading (the headings field holds one heading a line). */
+  headingEnd?: true;
 }
 
 /**
@@ -147,7 +149,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
         if (name === 'title') inTitle = false;
         if (HEADINGS.has(name) && headingDepth > 0) {
           headingDepth -= 1;
-          pieces.push({ text: '\n', place: place(), heading: true });
+          pieces.push({ text: '\n', place: place(), heading: true, headingEnd: true });
         }
         if (HIDDEN.has(name)) hiddenDepth = Math.max(0, hiddenDepth - 1);
         if (BLOCKS.has(name)) lineBreak();
@@ -177,7 +179,10 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
   return {
     title: collapse(title),
     description: collapse(description ?? ''),
-    headings: collapse(headingPieces.map((piece) => piece.text).join('')),
+    // One heading a line: suggest cuts phrases at heading boundaries (docs/reference/site-search.md, Suggest).
+    headings: linesOf(
+      headingPieces.map((piece) => (piece.headingEnd ? '\n' : piece.text.replace(/\s+/g, ' '))),
+    ),
     body,
     template,
     noindex,

@@ -11,7 +11,7 @@ export interface IndexedDocument {
   title: string;
   /** meta description; empty when the page has none (the API then shows the start of the body). */
   description: string;
-  /** Text of h1-h3 headings, which rank between the title and the body. */
+  /** Text of headings (h1-h6) and definition terms (dt), one a line, which rank between the title and the body. */
   headings?: string;
   /** Main text, one line per block element (html-text.ts). */
   body: string;

@@ -164,6 +164,26 @@ describe('site search: suggest', () => {
     assert.equal(quarter.suggestions[0]?.word, 'quarterly', JSON.stringify(quarter));
   });
 
+  test('a query that led to clicks (through the click API) is suggested above one asked more often', async () => {
+    const tenant = { contractId: 1, servicegroupId: 1 };
+    const { id } = service.service.store.searchServices.create(tenant, 'clicks', {}, systemClock.nowMicros());
+    seedSearchIndex(service.dataDir, id);
+    const clicks = docPath(id);
+    for (let i = 0; i < 3; i++)
+      assert.ok((await searchOn(clicks, { q: 'python tutorial' })).organic.hits > 0);
+    assert.ok((await searchOn(clicks, { q: 'Python  Typing' })).organic.hits > 0);
+    const click = await http.get(
+      `${clicks}/click?${queryOf({ url: urlOf('pyTyping'), q: 'python typing' })}`,
+    );
+    assert.equal(click.status, 302);
+    const answer = await http.json<SuggestAnswer>(`${clicks}/suggest?${queryOf({ q: 'python t' })}`);
+    assert.deepEqual(
+      answer.suggestions.slice(0, 2).map((s) => s.word),
+      ['python typing', 'python tutorial'],
+      JSON.stringify(answer),
+    );
+  });
+
   test('number_per_suggestion limits the list; out of range is a 400', async () => {
     const many = await suggest({ q: 'python' });
     assert.ok(many.suggestions.length > 2, JSON.stringify(many));

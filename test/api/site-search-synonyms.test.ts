@@ -155,6 +155,29 @@ describe('synonyms: multi-word members', () => {
   });
 });
 
+describe('synonyms inside Japanese written without spaces', () => {
+  test('仮想ホストの設定 finds the page that writes バーチャルホストの設定, highlighted', async () => {
+    await configured({});
+    assert.deepEqual(names(await search('仮想ホストの設定')), []);
+    await configured({ synonyms: { groups: [VHOST_GROUP] } });
+    const answer = await search('仮想ホストの設定');
+    assert.deepEqual(names(answer), ['nameBased']);
+    assert.deepEqual(highlighted(answer.organic.docs[0]!.highlight.document_text_parts), [
+      'バーチャルホストの設定',
+    ]);
+  });
+
+  test('the form typed ranks first, and the rest of the word must still be there, adjacent', async () => {
+    await configured({ synonyms: { groups: [VHOST_GROUP] } });
+    assert.deepEqual(names(await search('仮想ホストは一台のサーバ')), ['kanji', 'vhosts']);
+    // No page writes either form followed by の手順: the word's other parts are not dropped.
+    assert.deepEqual(names(await search('仮想ホストの手順')), []);
+    // Other words of the query are still required alongside.
+    assert.deepEqual(names(await search('仮想ホストの設定 サイト')), []);
+    assert.deepEqual(names(await search('仮想ホストの設定 名前ベース')), ['nameBased']);
+  });
+});
+
 describe('synonyms: one-way rules', () => {
   test('pg also finds postgresql, but postgresql does not find pg', async () => {
     await configured({ synonyms: { rules: [{ from: 'pg', to: ['postgresql'] }] } });

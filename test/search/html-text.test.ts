@@ -23,3 +23,10 @@ test('without a meta description, the description is empty (the API shows the st
 test('meta robots noindex is reported', () => {
   assert.equal(pageTextOf('<meta name="robots" content="NOINDEX, follow"><p>x</p>').noindex, true);
 });
+
+test('headings and definition terms are kept one a line, so suggest never joins two of them', () => {
+  const text = pageTextOf(
+    '<html><body><h1>CREATE\n  INDEX</h1><p>Text.</p><h2>See <code>Also</code></h2><dl><dt>work_mem (integer)</dt><dd>x</dd></dl></body></html>',
+  );
+  assert.equal(text.headings, 'CREATE INDEX\nSee Also\nwork_mem (integer)');
+});

@@ -114,7 +114,10 @@ describe('SearchActivity', () => {
       for (let i = 0; i < 5; i += 1) activity.recordQuery('popular topic', 1);
       for (let i = 0; i < 200_001; i += 1) activity.recordQuery(`probe ${i}`, 1);
       assert.ok(activity.trackedQueries <= 200_000, String(activity.trackedQueries));
-      const suggester = activity.suggester(index.snapshot(), () => vocabularyOf(index.snapshot()));
+      const suggester = activity.suggester(index.snapshot(), {
+        vocabulary: () => vocabularyOf(index.snapshot()),
+        templateBlocks: () => index.templateBlocks(),
+      });
       assert.equal(suggester.suggest('popular t', 1)[0]?.word, 'popular topic');
     } finally {
       index.close();

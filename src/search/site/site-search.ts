@@ -10,6 +10,7 @@ import { drilldownTree } from './drilldown-tree.js';
 import { type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
 import { hitComparator } from './hit-order.js';
+import { KeywordBackground } from './keyword-background.js';
 import { organicDocOf } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
 import type { SearchActivity } from './search-activity.js';
@@ -181,7 +182,21 @@ export class SiteSearch {
   /** Completions of what a visitor is typing, best first. */
   suggest(query: string, limit: number): Suggestion[] {
     const snapshot = this.index.snapshot();
-    return this.activity.suggester(snapshot, () => vocabularyOf(snapshot)).suggest(query, limit);
+    return this.activity
+      .suggester(snapshot, {
+        vocabulary: () => vocabularyOf(snapshot),
+        templateBlocks: () => this.index.templateBlocks(snapshot),
+      })
+      .suggest(query, limit);
+  }
+
+  /**
+   * Resolves when suggest knows the readings of every phrase of the index as it stands (they are
+   * read in a worker thread, phrase-readings.ts); suggest answers meanwhile, without them.
+   */
+  async suggestionsSettled(): Promise<void> {
+    this.suggest('', 1);
+    await this.activity.readingsSettled();
   }
 
   /** Words significant in the best matches of `query`, starting with `prefix`. */
@@ -197,7 +212,7 @@ export class SiteSearch {
       query,
       prefix,
       documents,
-      vocabularyOf(snapshot),
+      new KeywordBackground(vocabularyOf(snapshot), snapshot),
       this.index.templateBlocks(snapshot),
     );
   }

@@ -1,6 +1,8 @@
 import { normalizeText } from '../analyzer.js';
-import type { IndexSnapshot } from '../search-index-types.js';
-import { isJapanese, type Vocabulary } from './vocabulary.js';
+import type { PhraseFrequency } from './phrase-counts.js';
+import { readingKey, typedReadingKey } from './reading-keys.js';
+import { PrefixTable } from './prefix-table.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /** One completion `{word, point}` of the suggest answer (docs/reference/site-search.md, Suggest). */
 export interface Suggestion {
@@ -8,120 +10,144 @@ export interface Suggestion {
   point: number;
 }
 
-interface Entry {
-  key: string;
-  point: number;
+/** What a suggester is built from: what visitors did, and what the index holds. */
+export interface SuggestSources {
+  /** Successful queries (normalized) and how often they were asked. */
+  queryCounts: ReadonlyMap<string, number>;
+  /** Clicks on results, per normalized query. */
+  queryClicks: ReadonlyMap<string, number>;
+  /** Phrases of titles and headings with their document frequencies (phrase-counts.ts). */
+  phrases: ReadonlyMap<string, PhraseFrequency>;
+  /** Phrases only the site's template and section labels hold: never offered, not even as words of the text. */
+  template: ReadonlySet<string>;
+  /** Katakana readings of Japanese phrases, where known (phrase-readings.ts). */
+  readings: ReadonlyMap<string, string>;
+  vocabulary: Vocabulary;
 }
 
 /**
- * Index words must occur in at least this many documents to be offered: a word on a single
- * page of a large site is as often a typo or an id as a topic. Small sites offer every word.
+ * Phrases and words must occur in at least this many documents to be offered, unless a title
+ * holds them: on a large site a phrase of a single heading is as often an id as a topic. Small
+ * sites offer every phrase.
  */
-const MIN_WORD_FREQUENCY = 2;
+const MIN_FREQUENCY = 2;
 const SMALL_INDEX_DOCUMENTS = 1000;
-/** Entries scanned for one prefix at most; short prefixes are answered from a per-prefix cache. */
-const CACHED_PREFIX_LENGTH = 2;
-const CACHED_PER_PREFIX = 100;
 /** Past queries offered at most: the most asked ones; the long tail of one-off queries adds little. */
 const MAX_LOGGED_QUERIES = 100_000;
 const MANY_LOGGED_QUERIES = 1000;
+/**
+ * Points of each kind of completion, best first: queries that led to clicks, queries asked,
+ * phrases of titles and headings, then words of the whole text. Each kind ranks within its band.
+ */
+const CLICKED_BAND = [0.75, 1] as const;
+const ASKED_BAND = [0.5, 0.75] as const;
+const PHRASE_BAND = [0.1, 0.5] as const;
+const WORD_BAND = [0, 0.1] as const;
+/** A title counts this many times a heading: a page is about its title. */
+const TITLE_WEIGHT = 2;
+/** A completion found by its reading (かそう → 仮想ホスト) ranks a little below one found as written. */
+const READING_FACTOR = 0.9;
 
 /**
- * Completions of what a visitor is typing (docs/reference/site-search.md, Suggest): past successful
- * queries, weighted by how often they were asked, rank first (points 0.5..1); words of the index
- * and two-word phrases of titles follow (points 0..0.5 by how many documents hold them). Entries
- * live in one array sorted by their normalized text, so a prefix is a binary search and a scan.
+ * Completions of what a visitor is typing (docs/reference/site-search.md, Suggest): past
+ * queries that led to clicks, then past queries, then whole phrases of titles and headings by
+ * document frequency, then words of the text. The typed text is completed as a whole, never by
+ * gluing its head to an unrelated word; kana or romaji typed also completes Japanese phrases by
+ * their readings.
  */
 export class Suggester {
-  private readonly entries: Entry[];
-  private readonly prefixCache = new Map<string, Entry[]>();
+  private readonly written: PrefixTable;
+  private readonly spoken: PrefixTable;
 
-  constructor(queryCounts: ReadonlyMap<string, number>, vocabulary: Vocabulary, snapshot: IndexSnapshot) {
+  constructor(sources: SuggestSources) {
     const points = new Map<string, number>();
     const keep = (key: string, point: number) => {
       if (key === '' || point <= (points.get(key) ?? -1)) return;
       points.set(key, point);
     };
+    const { vocabulary } = sources;
     const documents = Math.max(2, vocabulary.documentCount);
-    const minimumFrequency = vocabulary.documentCount < SMALL_INDEX_DOCUMENTS ? 1 : MIN_WORD_FREQUENCY;
-    const indexPoint = (frequency: number) => (0.5 * Math.log(1 + frequency)) / Math.log(1 + documents);
+    const minimumFrequency = vocabulary.documentCount < SMALL_INDEX_DOCUMENTS ? 1 : MIN_FREQUENCY;
+    const inBand = ([low, high]: readonly [number, number], value: number, most: number) =>
+      low + ((high - low) * Math.log(1 + value)) / Math.log(1 + Math.max(1, most));
+
+    const phrasePoints = new Map<string, number>();
+    for (const [phrase, { documents: frequency, titles, head }] of sources.phrases) {
+      if (frequency < minimumFrequency && titles === 0) continue;
+      // A phrase that only adds a word after a space to its head, found exactly where its head
+      // is ("AddCharset ディレクティブ" beside "AddCharset", a label after a name), offers no
+      // other choice than its head: only the head is offered. A Japanese phrase joined by a
+      // particle (ステータスバーの表示) is a phrase of its own and stays.
+      const headFrequency = head === undefined ? undefined : sources.phrases.get(head);
+      const juxtaposed = head !== undefined && phrase[head.length] === ' ';
+      if (juxtaposed && headFrequency?.documents === frequency && headFrequency.titles === titles) continue;
+      const point = inBand(PHRASE_BAND, frequency + (TITLE_WEIGHT - 1) * titles, TITLE_WEIGHT * documents);
+      phrasePoints.set(phrase, point);
+      keep(phrase, point);
+    }
+    // Japanese words of the text are left out: the segmenter's cuts inside compounds are not
+    // always a reader's, and a completion must never end inside a word (suggest-phrases.ts).
     for (const [word, frequency] of vocabulary.latin) {
-      if (frequency >= minimumFrequency && word.length >= 3 && !/^\d+$/.test(word))
-        keep(word, indexPoint(frequency));
-    }
-    for (const [word, frequency] of vocabulary.japanese) {
-      if (frequency >= minimumFrequency && [...word].length >= 2 && !/^\p{Script=Hiragana}+$/u.test(word)) {
-        keep(word, indexPoint(frequency));
-      }
-    }
-    for (const [phrase, frequency] of titlePhrases(snapshot)) {
-      if (frequency >= minimumFrequency) keep(phrase, indexPoint(frequency));
+      if (frequency >= minimumFrequency && isOfferedWord(word) && !sources.template.has(word))
+        keep(word, inBand(WORD_BAND, frequency, documents));
     }
     // Once many different queries are logged, one asked a single time is as often a typo or a
     // probe as a need, and would show to every visitor: it then takes two askings to be offered.
-    const minimumAsked = queryCounts.size < MANY_LOGGED_QUERIES ? 1 : 2;
-    const asked = [...queryCounts]
+    const minimumAsked = sources.queryCounts.size < MANY_LOGGED_QUERIES ? 1 : 2;
+    const asked = [...sources.queryCounts]
       .filter(([, count]) => count >= minimumAsked)
       .sort((a, b) => b[1] - a[1])
       .slice(0, MAX_LOGGED_QUERIES);
-    const mostAsked = Math.max(1, asked[0]?.[1] ?? 1);
+    const mostAsked = asked[0]?.[1] ?? 1;
+    let mostClicked = 1;
+    for (const [query] of asked) mostClicked = Math.max(mostClicked, sources.queryClicks.get(query) ?? 0);
     for (const [query, count] of asked) {
-      keep(suggestionKey(query), 0.5 + (0.5 * Math.log(1 + count)) / Math.log(1 + mostAsked));
+      const clicks = sources.queryClicks.get(query) ?? 0;
+      const key = suggestionKey(query);
+      keep(
+        key,
+        clicks > 0 ? inBand(CLICKED_BAND, clicks, mostClicked) : inBand(ASKED_BAND, count, mostAsked),
+      );
     }
-    this.entries = [...points.entries()]
-      .map(([key, point]) => ({ key, point }))
-      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.written = new PrefixTable([...points].map(([key, point]) => ({ key, word: key, point })));
+    const spoken = [...sources.readings].flatMap(([phrase, reading]) => {
+      const point = phrasePoints.get(phrase);
+      return point === undefined
+        ? []
+        : [{ key: readingKey(reading), word: phrase, point: point * READING_FACTOR }];
+    });
+    this.spoken = new PrefixTable(spoken);
   }
 
   /**
-   * Up to `limit` completions of `query`, best first. The whole query is completed from past
-   * queries; for index words only its last word is, the words before it kept.
+   * Up to `limit` completions of `query`, best first: those that start with what was typed, then
+   * those whose reading does (a visitor typing `set` on a Japanese site means SetHandler before
+   * 設定), each kind by its points.
    */
   suggest(query: string, limit: number): Suggestion[] {
     const key = suggestionKey(query);
     if (key === '') return [];
-    const found = new Map<string, number>();
-    for (const entry of this.withPrefix(key)) found.set(entry.key, entry.point);
-    const lastSpace = key.lastIndexOf(' ');
-    if (lastSpace > 0) {
-      const head = key.slice(0, lastSpace + 1);
-      for (const entry of this.withPrefix(key.slice(lastSpace + 1))) {
-        if (entry.key.includes(' ')) continue;
-        const completed = head + entry.key;
-        if (!found.has(completed)) found.set(completed, entry.point * 0.9);
+    const written = new Map<string, number>();
+    for (const entry of this.written.withPrefix(key)) written.set(entry.word, entry.point);
+    const answer = [...written].sort(byPoint).slice(0, limit);
+    const spokenKey = typedReadingKey(key);
+    if (spokenKey !== undefined && answer.length < limit) {
+      const spoken = new Map<string, number>();
+      for (const entry of this.spoken.withPrefix(spokenKey)) {
+        if (!written.has(entry.word) && entry.point > (spoken.get(entry.word) ?? -1))
+          spoken.set(entry.word, entry.point);
       }
+      // Points stay in answer order: a reading match never shows a higher point than the last written one.
+      const ceiling = answer.at(-1)?.[1] ?? 1;
+      for (const [word, point] of [...spoken].sort(byPoint).slice(0, limit - answer.length))
+        answer.push([word, Math.min(point, ceiling)]);
     }
-    return [...found.entries()]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .slice(0, limit)
-      .map(([word, point]) => ({ word, point: Math.round(point * 1000) / 1000 }));
+    return answer.map(([word, point]) => ({ word, point: Math.round(point * 1000) / 1000 }));
   }
+}
 
-  private withPrefix(prefix: string): Entry[] {
-    if (prefix === '') return [];
-    const cacheable = [...prefix].length <= CACHED_PREFIX_LENGTH;
-    const cached = cacheable ? this.prefixCache.get(prefix) : undefined;
-    if (cached !== undefined) return cached;
-    let low = 0;
-    let high = this.entries.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.entries[middle]!.key < prefix) low = middle + 1;
-      else high = middle;
-    }
-    const matching: Entry[] = [];
-    for (
-      let index = low;
-      index < this.entries.length && this.entries[index]!.key.startsWith(prefix);
-      index += 1
-    ) {
-      matching.push(this.entries[index]!);
-    }
-    matching.sort((a, b) => b.point - a.point);
-    const best = matching.slice(0, CACHED_PER_PREFIX);
-    if (cacheable) this.prefixCache.set(prefix, best);
-    return best;
-  }
+function byPoint(a: [string, number], b: [string, number]): number {
+  return b[1] - a[1] || (a[0] < b[0] ? -1 : 1);
 }
 
 /** A query as suggest compares it: normalized, spaces collapsed. */
@@ -129,21 +155,7 @@ export function suggestionKey(query: string): string {
   return normalizeText(query).replace(/\s+/g, ' ').trim();
 }
 
-/** Adjacent pairs of Latin words in titles (`site search`), by how many titles hold them. */
-function titlePhrases(snapshot: IndexSnapshot): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const { segment, summaries } of snapshot.segments) {
-    for (const [ordinal, summary] of summaries.entries()) {
-      if (summary === undefined || !segment.isLive(ordinal)) continue;
-      const words = normalizeText(summary.title).split(/[^\p{L}\p{N}]+/u);
-      const usable = (word: string) => word.length >= 2 && !isJapanese(word);
-      const seen = new Set<string>();
-      for (let index = 0; index + 1 < words.length; index += 1) {
-        const [first, second] = [words[index]!, words[index + 1]!];
-        if (usable(first) && usable(second)) seen.add(`${first} ${second}`);
-      }
-      for (const phrase of seen) counts.set(phrase, (counts.get(phrase) ?? 0) + 1);
-    }
-  }
-  return counts;
+/** Whether a word of the text (not of a title or heading) is offered: not a number, not too short. */
+function isOfferedWord(word: string): boolean {
+  return word.length >= 3 && !/^\d+$/.test(word);
 }

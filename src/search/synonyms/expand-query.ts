@@ -1,4 +1,5 @@
 import type { QueryPart } from '../query-syntax.js';
+import { innerAlternatives } from './inner-members.js';
 import { synonymKey } from './synonym-key.js';
 import type { SynonymTable } from './synonym-table.js';
 
@@ -23,7 +24,9 @@ export const MAX_SYNONYM_CLAUSES = 32;
  * word, or run of consecutive words, whose normalized form is a member, longest run first, left
  * to right. A visitor's quoted phrase and excluded parts are taken as written: quotes ask for
  * that exact text, and excluding the alternatives too would drop pages the visitor did not
- * mean to lose. A run of several words is only formed from plain words not joined by OR.
+ * mean to lose. A run of several words is only formed from plain words not joined by OR. A
+ * word equal to no member but holding Japanese members in its unspaced text is expanded with
+ * each member replaced in turn.
  */
 export function synonymExpansions(parts: readonly QueryPart[], table: SynonymTable): SynonymExpansion[] {
   if (table.empty) return [];
@@ -42,6 +45,12 @@ export function synonymExpansions(parts: readonly QueryPart[], table: SynonymTab
         continue;
       const alternatives = table.alternativesOf(synonymKey(run.map((part) => part.text).join(' ')));
       if (alternatives !== undefined) found = { first, count, alternatives };
+    }
+    // A word holding a Japanese member among unspaced text (`仮想ホストの設定`) also finds the
+    // word with the member's alternatives in its place (inner-members.ts).
+    if (found === undefined && plain(parts[first])) {
+      const alternatives = innerAlternatives(parts[first]!.text, table, MAX_SYNONYM_CLAUSES - added);
+      if (alternatives.length > 0) found = { first, count: 1, alternatives };
     }
     if (found === undefined) {
       first += 1;

@@ -2,6 +2,8 @@ import type { SynonymsConfig } from '../../domain/synonyms-config.js';
 import { STARTER_SYNONYM_GROUPS } from './starter-synonyms.js';
 import { synonymKey, wordsOf } from './synonym-key.js';
 
+const JAPANESE_ONLY = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ]+$/u;
+
 /**
  * A search service's synonyms, ready for queries (docs/reference/site-search.md, Synonyms): for
  * the key of each member (synonym-key.ts), the other forms a query word equal to it also finds.
@@ -13,13 +15,17 @@ export class SynonymTable {
   private readonly byKey = new Map<string, string[]>();
   /** Words in the longest member: query runs longer than this are not looked up. */
   readonly maxWords: number;
+  /** Characters of the longest member written in Japanese alone, looked up inside query words. */
+  readonly maxJapaneseChars: number;
 
   private constructor(entries: Iterable<{ from: string; to: readonly string[] }>) {
     let maxWords = 0;
+    let maxJapaneseChars = 0;
     for (const { from, to } of entries) {
       const key = synonymKey(from);
       if (key === '') continue;
       maxWords = Math.max(maxWords, wordsOf(from).length);
+      if (JAPANESE_ONLY.test(key)) maxJapaneseChars = Math.max(maxJapaneseChars, [...key].length);
       const alternatives = this.byKey.get(key) ?? [];
       const known = new Set([key, ...alternatives.map(synonymKey)]);
       for (const alternative of to) {
@@ -31,6 +37,7 @@ export class SynonymTable {
       if (alternatives.length > 0) this.byKey.set(key, alternatives);
     }
     this.maxWords = maxWords;
+    this.maxJapaneseChars = maxJapaneseChars;
   }
 
   /** The table of a service's configuration: the starter set when turned on, then its own entries. */

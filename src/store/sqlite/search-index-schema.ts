@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/feed-keys.js';
-import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA } from './template-block-schema.js';
+import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA, upgradeTemplateIndex } from './template-block-schema.js';
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
-const SCHEMA_VERSION = '6';
+const SCHEMA_VERSION = '7';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -65,11 +65,23 @@ const FEEDS_MIGRATION = `
     WHERE s.staged_run IS NULL;
 `;
 
+/**
+ * Format 7 (docs/reference/site-search.md, Suggest): clicks counted per query beside the query
+ * log (`query_clicks`, written and pruned as the query log is), and the readings of the Japanese
+ * title and heading phrases suggest has seen (`phrase_readings`, '' when no reading is known), so
+ * a phrase is analysed once for the life of the file. A format 6 file gains both, empty, in place.
+ */
+const SUGGEST_SCHEMA = `
+  CREATE TABLE query_clicks (query TEXT PRIMARY KEY, count INTEGER NOT NULL, last_us INTEGER NOT NULL);
+  CREATE TABLE phrase_readings (phrase TEXT PRIMARY KEY, reading TEXT NOT NULL) WITHOUT ROWID;
+`;
+
 /** What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. */
 const UPGRADES: ReadonlyMap<string, string> = new Map([
-  ['3', STAGING_SCHEMA + FEEDS_MIGRATION + TEMPLATE_MIGRATION],
-  ['4', FEEDS_MIGRATION + TEMPLATE_MIGRATION],
-  ['5', TEMPLATE_MIGRATION],
+  ['3', STAGING_SCHEMA + FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA],
+  ['4', FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA],
+  ['5', TEMPLATE_MIGRATION + SUGGEST_SCHEMA],
+  ['6', SUGGEST_SCHEMA],
 ]);
 
 /**
@@ -105,6 +117,7 @@ export function prepareIndexSchema(db: Database.Database, file: string, analyzer
           `analyzer ${meta.get('analyzer') ?? '?'}); remove the file and run kumo index again`,
       );
     }
+    upgradeTemplateIndex(db);
     return;
   }
   db.exec(`
@@ -135,6 +148,7 @@ export function prepareIndexSchema(db: Database.Database, file: string, analyzer
     ${STAGING_SCHEMA}
     ${FEEDS_SCHEMA}
     ${TEMPLATE_SCHEMA}
+    ${SUGGEST_SCHEMA}
   `);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);

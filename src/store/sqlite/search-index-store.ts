@@ -167,6 +167,15 @@ export class SearchIndexStore {
          ON CONFLICT (url) DO UPDATE SET count = count + excluded.count, last_us = excluded.last_us`,
       ),
       clicks: db.prepare('SELECT url, count FROM clicks'),
+      logQueryClick: db.prepare(
+        `INSERT INTO query_clicks (query, count, last_us) VALUES (?, ?, ?)
+         ON CONFLICT (query) DO UPDATE SET count = count + excluded.count, last_us = excluded.last_us`,
+      ),
+      queryClicks: db.prepare('SELECT query, count FROM query_clicks ORDER BY count DESC LIMIT ?'),
+      pruneQueryClicks: db.prepare('DELETE FROM query_clicks WHERE count <= 1 AND last_us < ?'),
+      headings: db.prepare('SELECT ordinal, headings FROM documents WHERE segment_id = ?'),
+      phraseReadings: db.prepare('SELECT phrase, reading FROM phrase_readings'),
+      saveReading: db.prepare('INSERT OR REPLACE INTO phrase_readings (phrase, reading) VALUES (?, ?)'),
     };
   }
 
@@ -300,16 +309,45 @@ export class SearchIndexStore {
     return this.statements.deletedOf.get(segmentId) as Buffer | undefined;
   }
 
-  /** Adds query counts (successful searches) and click counts in one transaction. */
+  /**
+   * Adds query counts (successful searches), click counts per URL and per query (the normalized
+   * query the click came from) in one transaction.
+   */
   logActivity(
     queries: readonly QueryLogEntry[],
     clicks: ReadonlyMap<string, number>,
     nowMicros: number,
+    queryClicks: ReadonlyMap<string, number> = new Map(),
   ): void {
     this.db.transaction(() => {
       for (const entry of queries)
         this.statements.logQuery.run(entry.query, entry.count, entry.hits, nowMicros);
       for (const [url, count] of clicks) this.statements.logClick.run(url, count, nowMicros);
+      for (const [query, count] of queryClicks) this.statements.logQueryClick.run(query, count, nowMicros);
+    })();
+  }
+
+  /** Clicks per normalized query, the `limit` most clicked. */
+  queryClickCounts(limit: number): Map<string, number> {
+    const rows = this.statements.queryClicks.all(limit) as { query: string; count: number }[];
+    return new Map(rows.map((row) => [row.query, row.count]));
+  }
+
+  /** The stored headings (one heading a line) of a segment's documents, by ordinal. */
+  headingsOf(segmentId: number): { ordinal: number; headings: string }[] {
+    return this.statements.headings.all(segmentId) as { ordinal: number; headings: string }[];
+  }
+
+  /** Readings of phrases analysed before ('' where none is known). */
+  phraseReadings(): Map<string, string> {
+    const rows = this.statements.phraseReadings.all() as { phrase: string; reading: string }[];
+    return new Map(rows.map((row) => [row.phrase, row.reading]));
+  }
+
+  /** Keeps readings of phrases for the life of the file, in one transaction. */
+  saveReadings(readings: ReadonlyMap<string, string>): void {
+    this.db.transaction(() => {
+      for (const [phrase, reading] of readings) this.statements.saveReading.run(phrase, reading);
     })();
   }
 
@@ -318,9 +356,10 @@ export class SearchIndexStore {
     return this.statements.queryLog.all(limit) as QueryLogEntry[];
   }
 
-  /** Forgets queries asked only once and not since `beforeMicros`. */
+  /** Forgets queries asked (and queries clicked from) only once and not since `beforeMicros`. */
   pruneQueryLog(beforeMicros: number): void {
     this.statements.pruneQueryLog.run(beforeMicros);
+    this.statements.pruneQueryClicks.run(beforeMicros);
   }
 
   clickCounts(): Map<string, number> {

@@ -1,6 +1,20 @@
 import type Database from 'better-sqlite3';
 import type { StoredDocument } from './search-index-store.js';
-import { blockHashesOf, pageHostOf, templateThreshold } from '../../domain/template-block-hash.js';
+import {
+  blockHashesOf,
+  pageHostOf,
+  TEMPLATE_MIN_PAGES,
+  templateThreshold,
+} from '../../domain/template-block-hash.js';
+
+/**
+ * The lines on enough pages to be template candidates, for templateBlocksOf. Partial: most
+ * counted lines are content on one or two pages, and an index of every count would be rewritten
+ * at each page written (it cost indexing about a third of its time; docs/architecture.md, Page
+ * templates); a line enters it only once it is on TEMPLATE_MIN_PAGES pages.
+ */
+const CANDIDATES_INDEX = `CREATE INDEX template_blocks_candidates ON template_blocks (host_id, pages)
+    WHERE pages >= ${TEMPLATE_MIN_PAGES};`;
 
 /**
  * Format 6 of the index file (docs/reference/site-search.md, Page templates): each document
@@ -27,7 +41,7 @@ export const TEMPLATE_SCHEMA = `
     pages INTEGER NOT NULL,
     PRIMARY KEY (host_id, block)
   ) WITHOUT ROWID;
-  CREATE INDEX template_blocks_pages ON template_blocks (host_id, pages);
+  ${CANDIDATES_INDEX}
   CREATE TABLE template_applied (
     host_id INTEGER NOT NULL,
     block INTEGER NOT NULL,
@@ -75,6 +89,22 @@ export const TEMPLATE_MIGRATION = `
     SELECT h.id, b.block, count(*) FROM documents d JOIN template_hosts h ON h.host = page_host(d.url),
       body_blocks(d.title, d.body, d.template) b GROUP BY h.id, b.block;
 `;
+
+/**
+ * A format 6 file written before the candidates index had an index of every count: it gets the
+ * partial one instead (the same answers, cheaper writes). Nothing to do on a file that has it.
+ */
+export function upgradeTemplateIndex(db: Database.Database): void {
+  const old = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'template_blocks_pages'")
+    .get();
+  if (old === undefined) return;
+  db.transaction(() => {
+    db.exec(
+      `DROP INDEX IF EXISTS template_blocks_pages; ${CANDIDATES_INDEX.replace('INDEX', 'INDEX IF NOT EXISTS')}`,
+    );
+  }).immediate();
+}
 
 /** The SQL functions the triggers call; every connection that writes documents needs them. */
 export function registerTemplateFunctions(db: Database.Database): void {
@@ -161,9 +191,11 @@ export function templateBlocksOf(db: Database.Database): Map<string, Set<number>
     pages: number;
   }[];
   // A line the host's documents were split with as template stays so down to the lower share.
+  // Both thresholds are TEMPLATE_MIN_PAGES or more; saying so lets SQLite use the partial index.
   const blocksOf = db
     .prepare(
-      `SELECT b.block FROM template_blocks b WHERE b.host_id = @id AND b.pages >= @keep AND (b.pages >= @become
+      `SELECT b.block FROM template_blocks b
+       WHERE b.host_id = @id AND b.pages >= ${TEMPLATE_MIN_PAGES} AND b.pages >= @keep AND (b.pages >= @become
          OR EXISTS (SELECT 1 FROM template_applied a WHERE a.host_id = b.host_id AND a.block = b.block))`,
     )
     .pluck()

@@ -1,0 +1,55 @@
+/**
+ * `node dist/bench/eval/related-keywords-eval.js [--json file]`: the related keywords
+ * (docs/reference/site-search.md, Related keywords) of a few queries on real documentation
+ * sites, printed for a person to judge (docs/search-evaluation.md, Related keywords). The sites
+ * are indexed as `npm run eval:search` indexes them (Debian documentation packages, read from disk).
+ */
+import { writeFileSync } from 'node:fs';
+import { SearchActivity } from '../../src/search/site/search-activity.js';
+import { SiteSearch } from '../../src/search/site/site-search.js';
+import { FacetPool } from '../../src/search/site/facet-pool.js';
+import { systemClock } from '../../src/util/clock.js';
+import { APACHE_HTTPD_JA } from './apache-httpd-ja.js';
+import type { CorpusSpec } from './corpus-spec.js';
+import { EngineSystem } from './engine-system.js';
+import { packageFolderOf } from './package-files.js';
+import { loadPages } from './page-documents.js';
+import { POSTGRESQL_DOCS } from './postgresql-docs.js';
+
+/** Five everyday queries per site: a topic a visitor asks about, not an index term. */
+const PROBES: readonly { spec: CorpusSpec; queries: readonly string[] }[] = [
+  { spec: POSTGRESQL_DOCS, queries: ['jsonb', 'vacuum', 'replication', 'trigger', 'index'] },
+  { spec: APACHE_HTTPD_JA, queries: ['認証', 'キャッシュ', 'ログ', 'プロキシ', 'バーチャルホスト'] },
+];
+
+const jsonFlag = process.argv.indexOf('--json');
+const jsonFile = jsonFlag >= 0 ? process.argv[jsonFlag + 1] : undefined;
+const answers: Record<string, Record<string, string[]>> = {};
+for (const { spec, queries } of PROBES) {
+  const root = packageFolderOf(spec.debianPackage, spec.marker);
+  if (root === undefined) {
+    process.stderr.write(`related keywords: ${spec.debianPackage} is not installed; skipped\n`);
+    continue;
+  }
+  const system = await EngineSystem.open();
+  const pool = new FacetPool();
+  try {
+    system.index(loadPages(root, spec.baseUrl, spec.isContent));
+    const index = system.searchIndex;
+    const site = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), { facetPool: pool });
+    const set: Record<string, string[]> = {};
+    process.stdout.write(`\n== ${spec.label}\n`);
+    for (const query of queries) {
+      const started = performance.now();
+      const words = site.relatedKeywords(query, '');
+      const milliseconds = performance.now() - started;
+      set[query] = words;
+      process.stdout.write(`${query}  (${milliseconds.toFixed(0)} ms)\n  ${words.join(', ')}\n`);
+    }
+    answers[spec.key] = set;
+  } finally {
+    await pool.close();
+    system.close();
+  }
+}
+if (jsonFile !== undefined) writeFileSync(jsonFile, `${JSON.stringify(answers, null, 2)}\n`);

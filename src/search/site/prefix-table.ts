@@ -1,0 +1,49 @@
+/** An entry of a PrefixTable: found by `key`, offered as `word`. */
+export interface PrefixEntry {
+  key: string;
+  word: string;
+  point: number;
+}
+
+/** Keys of at most this many code points are answered from a per-prefix cache. */
+const CACHED_PREFIX_LENGTH = 2;
+/** Entries kept per prefix: the best ones (a suggest answer holds at most 100). */
+const BEST_PER_PREFIX = 100;
+
+/**
+ * Entries sorted by key, so the entries of a prefix are a binary search and a scan; the best
+ * BEST_PER_PREFIX are returned, best first. Short prefixes, which match the most entries, are
+ * cached.
+ */
+export class PrefixTable {
+  private readonly entries: PrefixEntry[];
+  private readonly cache = new Map<string, PrefixEntry[]>();
+
+  constructor(entries: PrefixEntry[]) {
+    this.entries = entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  withPrefix(prefix: string): PrefixEntry[] {
+    if (prefix === '') return [];
+    const cacheable = [...prefix].length <= CACHED_PREFIX_LENGTH;
+    const cached = cacheable ? this.cache.get(prefix) : undefined;
+    if (cached !== undefined) return cached;
+    let low = 0;
+    let high = this.entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.entries[middle]!.key < prefix) low = middle + 1;
+      else high = middle;
+    }
+    const matching: PrefixEntry[] = [];
+    for (
+      let index = low;
+      index < this.entries.length && this.entries[index]!.key.startsWith(prefix);
+      index += 1
+    )
+      matching.push(this.entries[index]!);
+    const best = matching.sort((a, b) => b.point - a.point).slice(0, BEST_PER_PREFIX);
+    if (cacheable) this.cache.set(prefix, best);
+    return best;
+  }
+}
