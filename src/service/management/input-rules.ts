@@ -1,4 +1,5 @@
 import { InvalidInputError } from '../../domain/field-error.js';
+import { httpUrlProblem } from '../../domain/http-url.js';
 
 /**
  * The input rules of the management operations that are not the shape of a setting or of a
@@ -29,19 +30,12 @@ export function checkedLength(text: string, field: string): string {
   return text;
 }
 
-/** Why `raw` cannot be a webhook URL: it must be absolute http(s), without credentials. */
+/** Why `raw` cannot be a webhook URL: absolute http(s), without credentials, not too long. */
 export function webhookUrlProblem(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return `"${raw}" is not an absolute URL`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `scheme "${url.protocol}" is not http or https`;
-  if (url.username !== '' || url.password !== '') return 'credentials in the URL are not allowed';
-  if (raw.length > WEBHOOK_URL_MAX_CHARS) return `at most ${WEBHOOK_URL_MAX_CHARS} characters`;
-  return undefined;
+  const problem = httpUrlProblem(raw);
+  if (problem === undefined && raw.length > WEBHOOK_URL_MAX_CHARS)
+    return `at most ${WEBHOOK_URL_MAX_CHARS} characters`;
+  return problem;
 }
 
 /** Why `secret` cannot sign webhook deliveries: too short to resist guessing, or too long. */
