@@ -4,7 +4,7 @@
  * benchmark's categories and drill-down rule.
  */
 import { loadConfig } from '../src/config/config.js';
-import { DEMO_SEARCH_SERVICE_ID } from '../src/service/bootstrap.js';
+import { DEMO_SEARCH_SERVICE_ID } from '../src/server/bootstrap.js';
 import { type RunningService, startService } from '../src/server/kumo-service.js';
 import { systemClock } from '../src/util/clock.js';
 import { BENCH_SEARCH_CONFIG } from './search-site-map.js';

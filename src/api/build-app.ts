@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import { withSecretRedaction } from '../security/log-redaction.js';
 import type { InstantCrawlService } from '../service/instant-crawl-service.js';
+import type { Management } from '../service/management/index.js';
 import type { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import type { SearchServices } from '../service/search-services.js';
 import type { ServiceStore } from '../store/service-store.js';
@@ -46,10 +47,10 @@ export interface AppDeps {
   instantCrawl: InstantCrawlService;
   scheduledCrawl: ScheduledCrawlService;
   searchServices: SearchServices;
+  /** The management operations behind /admin/v1. */
+  management: Management;
   /** Bearer token of the management API. */
   adminToken: string;
-  /** Tells the webhook dispatcher that deliveries were queued (a replay). */
-  onDeliveriesQueued: () => void;
   artifacts: LocalArtifactStore;
   signer: DownloadSigner;
   clock: Clock;
@@ -204,13 +205,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await registerJsonOnly(ADMIN_BASE_PATH, (scope) =>
     scope.register(adminRoutes, {
-      store: deps.store,
-      scheduledCrawl: deps.scheduledCrawl,
+      management: deps.management,
       adminToken: deps.adminToken,
       timezone: deps.settings.timezone,
       methods,
       basePath: ADMIN_BASE_PATH,
-      onDeliveriesQueued: deps.onDeliveriesQueued,
     }),
   );
   await app.register(scheduledDownloadRoutes, {

@@ -1,130 +1,107 @@
 import type { KumoConfig } from '../config/config.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from '../service/api-key-codec.js';
-import { loadSecretKey } from '../service/data-dir.js';
-import type { ServiceStore } from '../store/service-store.js';
+import { EVERYWHERE, Management } from '../service/management/index.js';
+import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
+import { loadSecretKey } from '../server/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { systemClock } from '../util/clock.js';
-import { formatApiTimestamp } from '../util/timestamps.js';
-import { dataDirOfServe } from './data-dir-check.js';
+import type { RunDispatcher } from '../worker/run-dispatcher.js';
+import { adminUsageError } from './admin-failures.js';
 import { SEARCH_SERVICE_HANDLERS } from './admin-search-services.js';
 import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
 import { WEBHOOK_HANDLERS } from './admin-webhooks.js';
-import { UsageError } from './usage-error.js';
+import { dataDirOfServe } from './data-dir-check.js';
+import {
+  type AdminContext,
+  CLI_ACTOR,
+  listScope,
+  printedTime,
+  requiredId,
+  requiredName,
+  requiredTenant,
+} from './admin-options.js';
 
-type Output = (line: string) => void;
+/**
+ * The CLI starts no workers: `kumo serve` polls the store for pending runs (about every second)
+ * and for cancel requests of the runs it executes, so notifying is only an in-process shortcut.
+ */
+const STORE_POLLED: RunDispatcher = { notifyPending: () => {}, cancelRun: () => {}, runEnded: () => {} };
 
 /**
  * `kumo admin <resource> <action>`: tenants, API keys, search services, crawl service settings
  * and webhooks (`action` is e.g. "key create"; admin-program.ts declares each one's options).
+ * Each handler parses its options, calls the management operation and prints the result.
  */
 export async function adminCommand(
   action: string,
   values: AdminContext['values'],
   positionals: string[],
   config: KumoConfig,
-  print: Output = (line) => process.stdout.write(`${line}\n`),
+  print: AdminContext['print'] = (line) => process.stdout.write(`${line}\n`),
 ): Promise<number> {
+  const handler = HANDLERS[action];
+  if (!handler) throw new Error(`no handler for kumo admin ${action}`);
   const paths = dataDirOfServe(config);
   const store = openSqliteServiceStore(paths.database, {
     secretKey: loadSecretKey(config.secretKey, paths.secretKey),
   });
   try {
-    const handler = HANDLERS[action];
-    if (!handler) throw new Error(`no handler for kumo admin ${action}`);
-    handler({ store, values, positionals, print, timezone: config.timezone });
+    const { timezone } = config;
+    const scheduledCrawl = new ScheduledCrawlService(store, STORE_POLLED, systemClock, timezone);
+    const management = new Management({ store, scheduledCrawl, clock: systemClock, timezone });
+    handler({ management, values, positionals, print, timezone });
     return 0;
+  } catch (error) {
+    throw adminUsageError(error, action.split(' ')[0]!);
   } finally {
     store.close();
   }
 }
 
-export interface AdminContext {
-  store: ServiceStore;
-  values: {
-    name?: string;
-    contract?: string;
-    servicegroup?: string;
-    label?: string;
-    config?: string;
-    url?: string;
-    secret?: string;
-    limit?: string;
-  };
-  positionals: string[];
-  print: Output;
-  timezone: string;
-}
-
-export function requiredId(value: string | undefined, option: string): number {
-  if (value === undefined) throw new UsageError(`--${option} ID is required`, true);
-  if (!/^[1-9]\d*$/.test(value))
-    throw new UsageError(`--${option}: expected a positive integer id, got "${value}"`);
-  return Number(value);
-}
-
-export function requiredName(value: string | undefined): string {
-  if (value === undefined || value.trim() === '') throw new UsageError('--name NAME is required', true);
-  return value.trim();
-}
-
 const HANDLERS: Record<string, (context: AdminContext) => void> = {
-  'contract create': ({ store, values, print }) => {
-    const contract = store.tenants.createContract(requiredName(values.name), systemClock.nowMicros());
+  'contract create': ({ management, values, print }) => {
+    const contract = management.tenants.createContract(CLI_ACTOR, { name: requiredName(values.name) });
     print(`contract ${contract.id} created (${contract.name})`);
   },
-  'contract list': ({ store, print, timezone }) => {
+  'contract list': ({ management, print, timezone }) => {
     print('id\tname\tcreated');
-    for (const c of store.tenants.listContracts())
-      print(`${c.id}\t${c.name}\t${formatApiTimestamp(c.createdMicros, timezone)}`);
+    for (const c of management.tenants.listContracts())
+      print(`${c.id}\t${c.name}\t${printedTime(c.createdMicros, timezone)}`);
   },
-  'servicegroup create': ({ store, values, print }) => {
+  'servicegroup create': ({ management, values, print }) => {
     const contractId = requiredId(values.contract, 'contract');
-    if (!store.tenants.getContract(contractId)) throw new UsageError(`--contract: no contract ${contractId}`);
-    const group = store.tenants.createServiceGroup(
-      contractId,
-      requiredName(values.name),
-      systemClock.nowMicros(),
-    );
+    const name = requiredName(values.name);
+    const group = management.tenants.createServiceGroup(CLI_ACTOR, contractId, { name });
     print(`service group ${group.id} created in contract ${contractId} (${group.name})`);
   },
-  'servicegroup list': ({ store, values, print }) => {
-    const contractId = values.contract === undefined ? undefined : requiredId(values.contract, 'contract');
+  'servicegroup list': ({ management, values, print }) => {
+    const { contractId } = listScope(values);
     print('id\tcontract\tname');
-    for (const g of store.tenants.listServiceGroups(contractId)) print(`${g.id}\t${g.contractId}\t${g.name}`);
+    for (const g of management.tenants.listServiceGroups(contractId))
+      print(`${g.id}\t${g.contractId}\t${g.name}`);
   },
-  'key create': ({ store, values, print }) => {
-    const contractId = requiredId(values.contract, 'contract');
-    const servicegroupId = requiredId(values.servicegroup, 'servicegroup');
-    if (!store.tenants.getServiceGroup(contractId, servicegroupId)) {
-      throw new UsageError(`no service group ${servicegroupId} in contract ${contractId}`);
-    }
-    const key = generateApiKey();
-    const record = store.apiKeys.insert(
-      { contractId, servicegroupId },
-      hashApiKey(key),
-      apiKeyPrefix(key),
-      values.label ?? '',
-      systemClock.nowMicros(),
+  'key create': ({ management, values, print }) => {
+    const tenant = requiredTenant(values);
+    const { record, apiKey } = management.apiKeys.create(CLI_ACTOR, tenant, { label: values.label });
+    print(
+      `key ${record.id} created for contract ${tenant.contractId}, service group ${tenant.servicegroupId}`,
     );
-    print(`key ${record.id} created for contract ${contractId}, service group ${servicegroupId}`);
-    print(`API key (shown once, keep it): ${key}`);
+    print(`API key (shown once, keep it): ${apiKey}`);
   },
-  'key list': ({ store, values, print, timezone }) => {
-    const contractId = values.contract === undefined ? undefined : requiredId(values.contract, 'contract');
+  'key list': ({ management, values, print, timezone }) => {
     print('id\tcontract\tservicegroup\tprefix\tlabel\tcreated\trevoked');
-    for (const k of store.apiKeys.list(contractId)) {
-      const revoked = k.revokedMicros === null ? '-' : formatApiTimestamp(k.revokedMicros, timezone);
+    for (const k of management.apiKeys.list(listScope(values))) {
       print(
-        `${k.id}\t${k.contractId}\t${k.servicegroupId}\t${k.prefix}…\t${k.label}\t${formatApiTimestamp(k.createdMicros, timezone)}\t${revoked}`,
+        `${k.id}\t${k.contractId}\t${k.servicegroupId}\t${k.prefix}…\t${k.label}\t` +
+          `${printedTime(k.createdMicros, timezone)}\t${printedTime(k.revokedMicros, timezone)}`,
       );
     }
+  },
+  'key revoke': ({ management, positionals, print }) => {
+    const id = requiredId(positionals[0], 'key id (positional)');
+    management.apiKeys.revoke(CLI_ACTOR, EVERYWHERE, id);
+    print(`key ${id} revoked`);
   },
   ...SEARCH_SERVICE_HANDLERS,
   ...SERVICE_SETTING_HANDLERS,
   ...WEBHOOK_HANDLERS,
-  'key revoke': ({ store, positionals, print }) => {
-    const id = requiredId(positionals[0], 'key id (positional)');
-    if (!store.apiKeys.revoke(id, systemClock.nowMicros())) throw new UsageError(`no active key ${id}`);
-    print(`key ${id} revoked`);
-  },
 };

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { adminCommand, type AdminContext } from './admin-command.js';
+import { adminCommand } from './admin-command.js';
+import type { AdminContext } from './admin-options.js';
 import type { CommandHost } from './command-host.js';
 
 type OptionName = keyof AdminContext['values'];

@@ -1,31 +1,30 @@
 import { readFileSync } from 'node:fs';
 import { type SearchServiceConfig, validateSearchServiceConfig } from '../domain/search-service-config.js';
-import { systemClock } from '../util/clock.js';
-import { type AdminContext, requiredId, requiredName } from './admin-command.js';
+import { EVERYWHERE } from '../service/management/index.js';
+import {
+  type AdminContext,
+  CLI_ACTOR,
+  listScope,
+  requiredId,
+  requiredName,
+  requiredTenant,
+} from './admin-options.js';
 import { UsageError } from './usage-error.js';
 
 /** `kumo admin searchservice ...`: search services and their rules (categories, drill-down, origins, weights). */
 export const SEARCH_SERVICE_HANDLERS: Record<string, (context: AdminContext) => void> = {
-  'searchservice create': ({ store, values, print }) => {
-    const contractId = requiredId(values.contract, 'contract');
-    const servicegroupId = requiredId(values.servicegroup, 'servicegroup');
-    if (!store.tenants.getServiceGroup(contractId, servicegroupId)) {
-      throw new UsageError(`no service group ${servicegroupId} in contract ${contractId}`);
-    }
+  'searchservice create': ({ management, values, print }) => {
+    const tenant = requiredTenant(values);
     const config = values.config === undefined ? {} : readConfig(values.config);
-    const record = store.searchServices.create(
-      { contractId, servicegroupId },
-      requiredName(values.name),
-      config,
-      systemClock.nowMicros(),
+    const name = requiredName(values.name);
+    const created = management.searchServices.create(CLI_ACTOR, tenant, { name, config });
+    print(
+      `search service ${created.id} created in contract ${tenant.contractId}, service group ${tenant.servicegroupId}`,
     );
-    print(`search service ${record.id} created in contract ${contractId}, service group ${servicegroupId}`);
   },
-  'searchservice list': ({ store, values, print }) => {
-    const contractId = values.contract === undefined ? undefined : requiredId(values.contract, 'contract');
+  'searchservice list': ({ management, values, print }) => {
     print('id\tcontract\tservicegroup\tname\tcategories\tdrilldowns\torigins');
-    for (const service of store.searchServices.list()) {
-      if (contractId !== undefined && service.contractId !== contractId) continue;
+    for (const service of management.searchServices.list(listScope(values))) {
       const { categories = [], drilldowns = [], allowed_origins: origins = [] } = service.config;
       print(
         `${service.id}\t${service.contractId}\t${service.servicegroupId}\t${service.name}\t` +
@@ -33,24 +32,19 @@ export const SEARCH_SERVICE_HANDLERS: Record<string, (context: AdminContext) => 
       );
     }
   },
-  'searchservice show': ({ store, positionals, print }) => {
+  'searchservice show': ({ management, positionals, print }) => {
     const id = requiredId(positionals[0], 'search service id (positional)');
-    const service = store.searchServices.get(id);
-    if (service === undefined) throw new UsageError(`no search service ${id}`);
-    print(JSON.stringify(service.config, null, 2));
+    print(JSON.stringify(management.searchServices.get(EVERYWHERE, id).config, null, 2));
   },
-  'searchservice configure': ({ store, values, positionals, print }) => {
+  'searchservice configure': ({ management, values, positionals, print }) => {
     const id = requiredId(positionals[0], 'search service id (positional)');
     if (values.config === undefined) throw new UsageError('--config FILE is required', true);
-    const config = readConfig(values.config);
-    if (!store.searchServices.updateConfig(id, config, systemClock.nowMicros())) {
-      throw new UsageError(`no search service ${id}`);
-    }
+    management.searchServices.configure(CLI_ACTOR, EVERYWHERE, id, readConfig(values.config));
     print(`search service ${id} configured`);
   },
 };
 
-/** A configuration file, validated with the schema the management API will use. */
+/** A configuration file, validated with the schema the management API uses. */
 function readConfig(file: string): SearchServiceConfig {
   let parsed: unknown;
   try {

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import type { KumoConfig } from '../config/config.js';
-import type { dataPaths } from '../service/data-dir.js';
+import type { dataPaths } from '../server/data-dir.js';
 import {
   DataDirError,
   existingDataDir,
   existingSearchService,
   UnknownSearchServiceError,
-} from '../service/existing-data-dir.js';
+} from '../server/existing-data-dir.js';
 import type { SearchServiceRecord } from '../store/service-store.js';
 import { UsageError } from './usage-error.js';
 

@@ -10,7 +10,7 @@ import { BatchIndexer } from '../search/batch-indexer.js';
 import { contentSelectorsOf } from '../search/content-selectors.js';
 import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
 import { SearchIndex } from '../search/search-index.js';
-import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../service/data-dir.js';
+import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../server/data-dir.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import type { SearchServiceRecord } from '../store/service-store.js';
 import { searchServiceOfServe } from './data-dir-check.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { KumoConfig } from '../config/config.js';
-import { searchIndexFile } from '../service/data-dir.js';
+import { searchIndexFile } from '../server/data-dir.js';
 import { SearchIndex } from '../search/search-index.js';
 import { searchServiceOfServe } from './data-dir-check.js';
 import { SearchActivity } from '../search/site/search-activity.js';

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { KumoConfig } from '../config/config.js';
 import { type RunningService, startService } from '../server/kumo-service.js';
-import { StartupError } from '../service/startup-error.js';
+import { StartupError } from '../server/startup-error.js';
 import type { CommandHost } from './command-host.js';
 import { StopSignals } from './stop-signals.js';
 

@@ -2,6 +2,7 @@ import type { InstantCrawlerSetting } from './crawl-setting-schema.js';
 import type { FieldError } from './field-error.js';
 import { MAX_URL_PATTERN_LENGTH, MAX_URL_PATTERNS, type UrlPattern } from './url-pattern.js';
 import { compileFieldPattern, urlPatternProblem } from './url-pattern-problem.js';
+import { httpUrlProblem } from './http-url.js';
 
 export const LATEST_SETTING_VERSION = '1';
 export const DEFAULT_VIEWPORT = { width: 1280, height: 800 } as const;
@@ -43,7 +44,7 @@ export const DEFAULT_CONCURRENCY = 8;
 export function checkCrawlSetting(setting: InstantCrawlerSetting, fieldPrefix = 'setting'): FieldError[] {
   const errors: FieldError[] = [];
   setting.seed_urls.forEach((raw, index) => {
-    const reason = httpUrlProblem(raw);
+    const reason = httpUrlProblem(raw, '; use authorizations');
     if (reason) errors.push({ field: `${fieldPrefix}.seed_urls[${index}]`, reason });
   });
   for (const key of ['allow_urls_patterns', 'deny_urls_patterns'] as const) {
@@ -93,20 +94,6 @@ export function checkCrawlSetting(setting: InstantCrawlerSetting, fieldPrefix = 
     });
   }
   return errors;
-}
-
-function httpUrlProblem(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return `"${raw}" is not an absolute URL`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `scheme "${url.protocol}" is not http or https`;
-  if (url.username !== '' || url.password !== '')
-    return 'credentials in the URL are not allowed; use authorizations';
-  return undefined;
 }
 
 const flagOn = (value: number | null | undefined, fallback: 0 | 1): boolean => (value ?? fallback) === 1;

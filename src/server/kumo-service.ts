@@ -18,7 +18,7 @@ import { BrowserHost } from '../worker/browser-host.js';
 import { PaceThreadHost } from '../worker/pace-thread-host.js';
 import { RunThreads } from '../worker/run-thread-runner.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
-import { bootstrapDemoTenant, issueDemoKey } from '../service/bootstrap.js';
+import { bootstrapDemoTenant, issueDemoKey } from '../server/bootstrap.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { folderProblem } from '../observability/health.js';
 import { ServiceMetrics } from '../observability/service-metrics.js';
@@ -31,14 +31,15 @@ import {
   loadSecretKey,
   loadSigningSecret,
   saveAdminToken,
-} from '../service/data-dir.js';
+} from '../server/data-dir.js';
 import { InstantCrawlService } from '../service/instant-crawl-service.js';
+import { Management } from '../service/management/index.js';
 import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import { SearchFeeder } from '../service/search-feeder.js';
 import { SearchServices } from '../service/search-services.js';
 import { sweepExpiredArtifacts } from '../service/retention-sweeper.js';
 import { warnAboutStoredSettings } from '../service/stored-pattern-check.js';
-import { listenFailure } from '../service/startup-error.js';
+import { listenFailure } from '../server/startup-error.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -155,13 +156,20 @@ export async function startService(
   });
   const schedulerRef: { current?: Scheduler } = {};
   const webAssets = loadWebAssets(options.webFolder ?? WEB_FOLDER);
+  const management = new Management({
+    store,
+    scheduledCrawl,
+    clock,
+    timezone: config.timezone,
+    onDeliveriesQueued: () => webhookRef.current?.nudge(),
+  });
   const app = await buildApp({
     store,
     instantCrawl,
     scheduledCrawl,
     searchServices,
+    management,
     adminToken: admin.token,
-    onDeliveriesQueued: () => webhookRef.current?.nudge(),
     artifacts,
     signer,
     clock,

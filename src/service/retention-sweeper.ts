@@ -1,9 +1,13 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import type { CrawlRunStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 
 const MICROS_PER_DAY = 86_400_000_000;
+
+/** Where a sweep reports what it removed (the app's logger in `kumo serve`). */
+export interface SweepLogger {
+  info(fields: object, message: string): void;
+}
 
 /**
  * Removes artifacts of runs that ended more than `retentionDays` ago (KUMO_ARTIFACT_RETENTION_DAYS);
@@ -14,7 +18,7 @@ export async function sweepExpiredArtifacts(
   artifacts: LocalArtifactStore,
   clock: Clock,
   retentionDays: number,
-  logger?: FastifyBaseLogger,
+  logger?: SweepLogger,
 ): Promise<number> {
   const now = clock.nowMicros();
   const expired = runs.listArtifactsEndedBefore(now - retentionDays * MICROS_PER_DAY);

@@ -4,7 +4,7 @@ import { SearchActivity } from '../search/site/search-activity.js';
 import { SiteSearch } from '../search/site/site-search.js';
 import type { SearchServiceRecord, SearchServiceStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
-import { searchIndexFile } from './data-dir.js';
+import { searchIndexFile } from '../config/data-paths.js';
 
 /** Query and click counts are written this often. */
 const FLUSH_INTERVAL_MS = 1000;

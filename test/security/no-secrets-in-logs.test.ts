@@ -16,6 +16,7 @@ import { LocalArtifactStore } from '../../src/blob/local-artifact-store.js';
 import { REDACTED } from '../../src/domain/redact-setting.js';
 import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
 import { InstantCrawlService } from '../../src/service/instant-crawl-service.js';
+import { Management } from '../../src/service/management/index.js';
 import { ScheduledCrawlService } from '../../src/service/scheduled-crawl-service.js';
 import { SearchServices } from '../../src/service/search-services.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
@@ -57,14 +58,15 @@ test('buildApp redacts credentials and setting passwords in anything logged thro
   const dispatcher = { notifyPending: () => {}, cancelRun: () => {}, runEnded: () => {} };
   const searchServices = new SearchServices(store.searchServices, dataDir, systemClock);
   cleanups.push(() => searchServices.close());
+  const scheduledCrawl = new ScheduledCrawlService(store, dispatcher, systemClock, 'UTC');
   const lines: string[] = [];
   const app = await buildApp({
     store,
     instantCrawl: new InstantCrawlService(store.runs, dispatcher, systemClock),
-    scheduledCrawl: new ScheduledCrawlService(store, dispatcher, systemClock, 'UTC'),
+    scheduledCrawl,
     searchServices,
+    management: new Management({ store, scheduledCrawl, clock: systemClock, timezone: 'UTC' }),
     adminToken: ADMIN_TOKEN,
-    onDeliveriesQueued: () => {},
     artifacts: new LocalArtifactStore(path.join(dataDir, 'artifacts')),
     signer: new DownloadSigner('signing-secret'),
     clock: systemClock,

@@ -2,8 +2,8 @@
  * A data directory as `kumo serve` leaves it after its first start, made without starting a
  * server: `kumo admin`, `kumo index` and `kumo search` refuse to work without one.
  */
-import { ensureDataDir } from '../../src/service/data-dir.js';
-import { bootstrapDemoTenant } from '../../src/service/bootstrap.js';
+import { ensureDataDir } from '../../src/server/data-dir.js';
+import { bootstrapDemoTenant } from '../../src/server/bootstrap.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
 import { systemClock } from '../../src/util/clock.js';
 

@@ -2,6 +2,12 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
 import { ScheduleSchema } from '../../domain/schedule.js';
 import { SearchServiceConfigSchema } from '../../domain/search-service-config.js';
+import {
+  DELIVERIES_LIMIT,
+  NAME_MAX_CHARS,
+  WEBHOOK_SECRET_CHARS,
+  WEBHOOK_URL_MAX_CHARS,
+} from '../../service/management/index.js';
 import { FAILURE_RESPONSES, IdParam, NgBodySchema, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
 
 /**
@@ -16,7 +22,7 @@ const datetime = (description: string) =>
   Type.String({ description: `${description}; yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN in the service time zone` });
 const nullableDatetime = (description: string) => Type.Union([datetime(description), Type.Null()]);
 
-const Name = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+const Name = (description: string) => Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS, description });
 
 /** `{"status": "OK", "message", ...members}` */
 const ok = <T extends Record<string, TSchema>>(members: T) =>
@@ -133,7 +139,7 @@ export const CreateApiKeySchema = {
   ),
   params: GroupParams,
   body: Type.Object(
-    { label: Type.Optional(Type.String({ maxLength: 200, description: 'what the key is for' })) },
+    { label: Type.Optional(Type.String({ maxLength: NAME_MAX_CHARS, description: 'what the key is for' })) },
     { additionalProperties: false },
   ),
   response: responses(
@@ -156,7 +162,10 @@ export const RevokeApiKeySchema = {
 const ServiceSettingBody = Type.Object(
   {
     name: Type.Optional(
-      Type.String({ maxLength: 200, description: 'label of the setting; PUT without it keeps the name' }),
+      Type.String({
+        maxLength: NAME_MAX_CHARS,
+        description: 'label of the setting; PUT without it keeps the name',
+      }),
     ),
     setting: InstantCrawlerSettingSchema,
     schedule: ScheduleSchema,
@@ -329,11 +338,15 @@ export const CreateWebhookSchema = {
   params: GroupParams,
   body: Type.Object(
     {
-      url: Type.String({ minLength: 1, maxLength: 2048, description: 'absolute http(s) URL' }),
+      url: Type.String({
+        minLength: 1,
+        maxLength: WEBHOOK_URL_MAX_CHARS,
+        description: 'absolute http(s) URL',
+      }),
       secret: Type.String({
-        minLength: 16,
-        maxLength: 256,
-        description: 'signing secret, 16 to 256 characters',
+        minLength: WEBHOOK_SECRET_CHARS.min,
+        maxLength: WEBHOOK_SECRET_CHARS.max,
+        description: `signing secret, ${WEBHOOK_SECRET_CHARS.min} to ${WEBHOOK_SECRET_CHARS.max} characters`,
       }),
     },
     { additionalProperties: false },
@@ -357,7 +370,14 @@ export const ListDeliveriesSchema = {
   ...route('Deliveries of a webhook, newest first'),
   params: WebhookParams,
   querystring: Type.Object(
-    { limit: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'at most this many' }) },
+    {
+      limit: Type.Integer({
+        minimum: DELIVERIES_LIMIT.min,
+        maximum: DELIVERIES_LIMIT.max,
+        default: DELIVERIES_LIMIT.fallback,
+        description: 'at most this many',
+      }),
+    },
     { additionalProperties: false },
   ),
   response: responses(ok({ deliveries: Type.Array(DeliveryView) })),

@@ -1,8 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { type FieldError, InvalidInputError } from '../../../domain/field-error.js';
-import type { ScheduledCrawlService } from '../../../service/scheduled-crawl-service.js';
-import type { ServiceStore, TenantRef } from '../../../store/service-store.js';
-import { systemClock } from '../../../util/clock.js';
+import type { FieldError } from '../../../domain/field-error.js';
+import {
+  type Actor,
+  ConflictError,
+  InvalidInputError,
+  type Management,
+  NotFoundError,
+} from '../../../service/management/index.js';
+import type { TenantRef } from '../../../store/service-store.js';
 import { formatApiTimestamp } from '../../../util/timestamps.js';
 import { ApiError } from '../../api-error.js';
 import { handleError } from '../../error-handler.js';
@@ -10,23 +15,29 @@ import type { MethodRegistry } from '../../method-not-allowed.js';
 import { toFieldErrors } from '../../validation-errors.js';
 
 export interface AdminRoutesOptions {
-  store: ServiceStore;
-  scheduledCrawl: ScheduledCrawlService;
+  /** The management operations every route calls (docs/architecture.md, Management layer). */
+  management: Management;
   /** Bearer token every route requires. */
   adminToken: string;
   timezone: string;
   methods: MethodRegistry;
   /** Base path the plugin is mounted under, for the 405 registry. */
   basePath: string;
-  /** Tells the webhook dispatcher that deliveries were queued (a replay). */
-  onDeliveriesQueued: () => void;
 }
+
+/**
+ * Who calls the management API: the holder of the admin token, the operator. (Session
+ * authentication will name a console user here.)
+ */
+export const ADMIN_API_ACTOR: Actor = { kind: 'operator', via: 'admin-api' };
 
 /** `/contracts/:contract_id/servicegroups/:servicegroup_id`: the prefix of every tenant resource. */
 export const GROUP_PATH = '/contracts/:contract_id/servicegroups/:servicegroup_id';
 
-/** The time of the admin API's writes (the plugin options carry no clock). */
-export const nowMicros = (): number => systemClock.nowMicros();
+/** The service group named by the path. */
+export function tenantOf(params: { contract_id: number; servicegroup_id: number }): TenantRef {
+  return { contractId: params.contract_id, servicegroupId: params.servicegroup_id };
+}
 
 /** Records a route's method for the 405 fallbacks. */
 export function methodRecorder(options: Pick<AdminRoutesOptions, 'methods' | 'basePath'>) {
@@ -40,60 +51,34 @@ export function datetimeOf(micros: number | null, timezone: string): string | nu
   return micros === null ? null : formatApiTimestamp(micros, timezone);
 }
 
-/** The service group at the path, or 404. */
-export function requireGroup(
-  store: ServiceStore,
-  params: { contract_id: number; servicegroup_id: number },
-): TenantRef {
-  const { contract_id: contractId, servicegroup_id: servicegroupId } = params;
-  if (!store.tenants.getServiceGroup(contractId, servicegroupId)) {
-    throw new ApiError('not_found', `no service group ${servicegroupId} in contract ${contractId}`);
-  }
-  return { contractId, servicegroupId };
+/**
+ * The admin API's error handler: the shared one, after the management layer's failures are
+ * mapped onto the catalog (not found 404, conflict 409, invalid input 400). Input errors name
+ * their fields from `body.` (`body.setting.seed_urls[0]`, `body.settings` for an unknown field),
+ * schema errors and the checks the schema cannot express alike: the management layer names the
+ * fields of its input, without HTTP's `body.`.
+ */
+export async function handleAdminError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  return handleError(asApiFailure(error) as FastifyError, request, reply);
 }
 
-/** Whether a resource belongs to the tenant of the path. */
-export function ofTenant(record: TenantRef | undefined, tenant: TenantRef): boolean {
-  return (
-    record !== undefined &&
-    record.contractId === tenant.contractId &&
-    record.servicegroupId === tenant.servicegroupId
-  );
+function asApiFailure(error: FastifyError): Error {
+  if (error.validation && error.validationContext === 'body') {
+    return invalidInput(toFieldErrors(error.validation, 'body').map(inBody));
+  }
+  if (error instanceof InvalidInputError) return invalidInput(error.errors.map(inBody));
+  if (error instanceof NotFoundError) return new ApiError('not_found', error.message);
+  if (error instanceof ConflictError) return new ApiError('conflict', error.message);
+  return error;
 }
 
 /** A 400 naming the fields. */
-export function invalidInput(errors: readonly FieldError[]): ApiError {
+function invalidInput(errors: readonly FieldError[]): ApiError {
   const first = errors[0];
   return new ApiError('invalid_input', first ? `${first.field}: ${first.reason}` : undefined, errors);
-}
-
-/**
- * Runs a service call whose input errors name body fields without the `body.` prefix (the
- * service does not know about HTTP) and names them as the rest of the admin API does.
- */
-export function withBodyFields<T>(call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    if (error instanceof InvalidInputError) throw invalidInput(error.errors.map(inBody));
-    throw error;
-  }
 }
 
 const inBody = (error: FieldError): FieldError =>
   error.field === 'body' || error.field.startsWith('body.')
     ? error
     : { field: `body.${error.field}`, reason: error.reason };
-
-/**
- * The admin API's error handler: the shared one, except that schema errors of the body name
- * their fields from `body.` (`body.setting.seed_urls[0]`, `body.settings` for an unknown field),
- * like the checks the schema cannot express.
- */
-export async function handleAdminError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error.validation && error.validationContext === 'body') {
-    const errors = toFieldErrors(error.validation, 'body').map(inBody);
-    return handleError(invalidInput(errors) as unknown as FastifyError, request, reply);
-  }
-  return handleError(error, request, reply);
-}

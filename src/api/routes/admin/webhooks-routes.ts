@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { DeliveryRecord, TenantRef, WebhookRecord } from '../../../store/service-store.js';
-import { ApiError } from '../../api-error.js';
+import type { ManagedWebhook } from '../../../service/management/index.js';
+import type { DeliveryRecord } from '../../../store/service-store.js';
 import {
   CreateWebhookSchema,
   DeleteWebhookSchema,
@@ -10,14 +10,12 @@ import {
   ReplayDeliverySchema,
 } from '../../schemas/admin-schemas.js';
 import {
+  ADMIN_API_ACTOR,
   type AdminRoutesOptions,
   datetimeOf,
   GROUP_PATH,
-  invalidInput,
   methodRecorder,
-  nowMicros,
-  ofTenant,
-  requireGroup,
+  tenantOf,
 } from './admin-support.js';
 
 const WEBHOOKS_PATH = `${GROUP_PATH}/webhooks`;
@@ -28,10 +26,11 @@ const WEBHOOK_PATH = `${WEBHOOKS_PATH}/:webhook_id`;
  * shows it. A replay queues a delivery again and wakes the dispatcher.
  */
 export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
-  const { store, timezone } = options;
+  const { management, timezone } = options;
+  const { webhooks } = management;
   const record = methodRecorder(options);
 
-  const webhookView = (webhook: WebhookRecord) => ({
+  const webhookView = (webhook: ManagedWebhook) => ({
     id: webhook.id,
     url: webhook.url,
     created_datetime: datetimeOf(webhook.createdMicros, timezone),
@@ -49,60 +48,42 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
     delivered_datetime: datetimeOf(delivery.deliveredMicros, timezone),
   });
 
-  const requireWebhook = (tenant: TenantRef, id: number): WebhookRecord => {
-    const webhook = store.webhooks.get(id);
-    if (!webhook || !ofTenant(webhook, tenant)) {
-      throw new ApiError('not_found', `no webhook ${id} in this service group`);
-    }
-    return webhook;
-  };
-
   record('GET', WEBHOOKS_PATH);
   app.get(WEBHOOKS_PATH, { schema: ListWebhooksSchema }, async (request) => {
-    const tenant = requireGroup(store, request.params);
-    const webhooks = store.webhooks.list(tenant);
+    const listed = webhooks.list(tenantOf(request.params));
     return {
       status: 'OK' as const,
-      message: `${webhooks.length} webhook(s)`,
-      webhooks: webhooks.map(webhookView),
+      message: `${listed.length} webhook(s)`,
+      webhooks: listed.map(webhookView),
     };
   });
 
   record('POST', WEBHOOKS_PATH);
   app.post(WEBHOOKS_PATH, { schema: CreateWebhookSchema }, async (request) => {
-    const tenant = requireGroup(store, request.params);
-    const { url, secret } = request.body;
-    const problem = webhookUrlProblem(url);
-    if (problem !== undefined) throw invalidInput([{ field: 'body.url', reason: problem }]);
-    const created = store.webhooks.create(tenant, url, secret, nowMicros());
+    const created = webhooks.create(ADMIN_API_ACTOR, tenantOf(request.params), request.body);
     return { status: 'OK' as const, message: `webhook ${created.id} created`, webhook_id: created.id };
   });
 
   record('GET', WEBHOOK_PATH);
   app.get(WEBHOOK_PATH, { schema: GetWebhookSchema }, async (request) => {
-    const tenant = requireGroup(store, request.params);
-    const webhook = requireWebhook(tenant, request.params.webhook_id);
+    const webhook = webhooks.get(tenantOf(request.params), request.params.webhook_id);
     return { status: 'OK' as const, message: `webhook ${webhook.id}`, webhook: webhookView(webhook) };
   });
 
   record('DELETE', WEBHOOK_PATH);
   app.delete(WEBHOOK_PATH, { schema: DeleteWebhookSchema }, async (request) => {
-    const tenant = requireGroup(store, request.params);
-    const webhook = requireWebhook(tenant, request.params.webhook_id);
-    if (!store.webhooks.delete(webhook.id, nowMicros())) {
-      throw new ApiError('not_found', `no webhook ${webhook.id} in this service group`);
-    }
-    return { status: 'OK' as const, message: `webhook ${webhook.id} deleted` };
+    const { webhook_id: id } = request.params;
+    webhooks.delete(ADMIN_API_ACTOR, tenantOf(request.params), id);
+    return { status: 'OK' as const, message: `webhook ${id} deleted` };
   });
 
   record('GET', `${WEBHOOK_PATH}/deliveries`);
   app.get(`${WEBHOOK_PATH}/deliveries`, { schema: ListDeliveriesSchema }, async (request) => {
-    const tenant = requireGroup(store, request.params);
-    const webhook = requireWebhook(tenant, request.params.webhook_id);
-    const deliveries = store.deliveries.list(webhook.id, request.query.limit);
+    const { webhook_id: id } = request.params;
+    const deliveries = webhooks.deliveries(tenantOf(request.params), id, request.query.limit);
     return {
       status: 'OK' as const,
-      message: `${deliveries.length} deliver(ies) of webhook ${webhook.id}`,
+      message: `${deliveries.length} deliver(ies) of webhook ${id}`,
       deliveries: deliveries.map(deliveryView),
     };
   });
@@ -112,33 +93,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
     `${WEBHOOK_PATH}/deliveries/:delivery_id/replay`,
     { schema: ReplayDeliverySchema },
     async (request) => {
-      const tenant = requireGroup(store, request.params);
-      const webhook = requireWebhook(tenant, request.params.webhook_id);
-      const id = request.params.delivery_id;
-      const delivery = store.deliveries.get(id);
-      if (!delivery || delivery.webhookId !== webhook.id || !store.deliveries.replay(id, nowMicros())) {
-        throw new ApiError('not_found', `no delivery ${id} of webhook ${webhook.id}`);
-      }
-      options.onDeliveriesQueued();
+      const { webhook_id: webhookId, delivery_id: deliveryId } = request.params;
+      const delivery = webhooks.replay(ADMIN_API_ACTOR, tenantOf(request.params), { deliveryId, webhookId });
       return {
         status: 'OK' as const,
-        message: `delivery ${id} queued again`,
-        delivery: deliveryView(store.deliveries.get(id)!),
+        message: `delivery ${deliveryId} queued again`,
+        delivery: deliveryView(delivery),
       };
     },
   );
 };
-
-/** Why `raw` cannot be a webhook URL: it must be absolute http(s), without credentials. */
-function webhookUrlProblem(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return `"${raw}" is not an absolute URL`;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    return `scheme "${url.protocol}" is not http or https`;
-  if (url.username !== '' || url.password !== '') return 'credentials in the URL are not allowed';
-  return undefined;
-}

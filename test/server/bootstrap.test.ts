@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { bootstrapDemoTenant, DEMO_SERVICE_SETTING_ID, issueDemoKey } from '../../src/service/bootstrap.js';
+import { bootstrapDemoTenant, DEMO_SERVICE_SETTING_ID, issueDemoKey } from '../../src/server/bootstrap.js';
 import { hashApiKey } from '../../src/service/api-key-codec.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
 import { systemClock } from '../../src/util/clock.js';

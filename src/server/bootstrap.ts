@@ -1,6 +1,6 @@
 import type { ServiceStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from './api-key-codec.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from '../service/api-key-codec.js';
 
 export const DEMO_CONTRACT_ID = 1;
 export const DEMO_SERVICEGROUP_ID = 1;

@@ -1,24 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { dataPaths } from '../config/data-paths.js';
 import { PRIVATE_FOLDER_MODE, tightenTree } from '../util/private-files.js';
 
-/** Layout of the data directory. */
-export function dataPaths(dataDir: string) {
-  const root = path.resolve(dataDir);
-  return {
-    root,
-    database: path.join(root, 'kumo.db'),
-    artifacts: path.join(root, 'artifacts'),
-    work: path.join(root, 'work'),
-    search: path.join(root, 'search'),
-    signingSecret: path.join(root, 'signing-secret'),
-    adminToken: path.join(root, 'admin-token'),
-    secretKey: path.join(root, 'secret-key'),
-    lock: path.join(root, 'serve.lock'),
-    pid: path.join(root, 'serve.pid'),
-  };
-}
+/** The data directory's layout (src/config/data-paths.ts), for the callers of this module. */
+export { dataPaths, searchIndexFile } from '../config/data-paths.js';
 
 /**
  * Creates the data directory's folders (mode 0700) and takes group and other access away from
@@ -69,8 +56,3 @@ export function saveAdminToken(file: string, token: string): void {
 
 /** One `kumo serve` per data directory (see there). */
 export { acquireServeLock } from './serve-lock.js';
-
-/** The index file of a search service. */
-export function searchIndexFile(dataDir: string, serviceId: number): string {
-  return path.join(dataPaths(dataDir).search, `service-${serviceId}.db`);
-}

@@ -1,0 +1,93 @@
+// The dependency rules of src/ (docs/architecture.md, Source layout), checked by `npm run lint`
+// (scripts/check-dependencies.mjs) in CI. Type-only imports count like any other.
+
+// The folders of src/ from the bottom layer up: a folder imports only from folders before it,
+// so dependencies point one way and no cycle can form between folders.
+export const LAYERS = [
+  'types',
+  'util',
+  'domain',
+  'security',
+  'config',
+  'net',
+  'store',
+  'blob',
+  'artifacts',
+  'browser',
+  'crawler',
+  'observability',
+  'search',
+  'worker',
+  'service',
+  'webhooks',
+  'scheduler',
+  'api',
+  'client',
+  'widget',
+  'server',
+  'cli',
+];
+
+const layerRules = LAYERS.slice(0, -1).map((folder, index) => {
+  const above = LAYERS.slice(index + 1);
+  return {
+    name: `layer-${folder}`,
+    comment:
+      `src/${folder} is below ${above.join(', ')} in the layers of docs/architecture.md: ` +
+      'pass what it needs in, or move the shared piece down.',
+    severity: 'error',
+    from: { path: `^src/${folder}/` },
+    to: { path: `^src/(${above.join('|')})/` },
+  };
+});
+
+export default {
+  forbidden: [
+    ...layerRules,
+    {
+      name: 'use-cases-without-frameworks',
+      comment:
+        'src/service is the use-case layer: no HTTP framework, command line parser or concrete ' +
+        'store. The adapters (src/api, src/cli) and the composition roots (src/server, src/cli) ' +
+        'bring those (docs/architecture.md, Management layer).',
+      severity: 'error',
+      from: { path: '^src/service/' },
+      to: {
+        path: ['^src/store/sqlite/', '^node_modules/(fastify|@fastify/[^/]+|commander|better-sqlite3)/'],
+      },
+    },
+    {
+      name: 'concrete-store-in-composition-roots',
+      comment:
+        'Only the composition roots choose a SQLite store: src/server and src/cli the service ' +
+        "store, a run's thread in src/worker its run store. The API, webhooks and scheduler work " +
+        'on the interfaces of src/store.',
+      severity: 'error',
+      from: { path: '^src/(api|webhooks|scheduler|observability)/' },
+      to: { path: '^src/store/sqlite/' },
+    },
+    {
+      name: 'management-through-its-index',
+      comment:
+        "src/service/management is used through its index.ts: the adapters see the layer's " +
+        'operations, inputs and errors, not how it is split into files.',
+      severity: 'error',
+      from: { pathNot: '^src/service/management/' },
+      to: { path: '^src/service/management/', pathNot: '^src/service/management/index\\.ts$' },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'Files that import each other cannot be read, tested or moved apart; the cycles that ' +
+        'existed when the rule came are listed in .dependency-cruiser-known-violations.json.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: '^node_modules' },
+    includeOnly: { path: ['^src/', '^node_modules/'] },
+  },
+};

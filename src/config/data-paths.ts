@@ -1,0 +1,27 @@
+import path from 'node:path';
+
+/**
+ * Layout of the data directory (KUMO_DATA_DIR; docs/operations.md, Data directory): where each
+ * file of a kumo installation lives. Only names: creating and locking it is `kumo serve`'s
+ * (src/server/data-dir.ts).
+ */
+export function dataPaths(dataDir: string) {
+  const root = path.resolve(dataDir);
+  return {
+    root,
+    database: path.join(root, 'kumo.db'),
+    artifacts: path.join(root, 'artifacts'),
+    work: path.join(root, 'work'),
+    search: path.join(root, 'search'),
+    signingSecret: path.join(root, 'signing-secret'),
+    adminToken: path.join(root, 'admin-token'),
+    secretKey: path.join(root, 'secret-key'),
+    lock: path.join(root, 'serve.lock'),
+    pid: path.join(root, 'serve.pid'),
+  };
+}
+
+/** The index file of a search service. */
+export function searchIndexFile(dataDir: string, serviceId: number): string {
+  return path.join(dataPaths(dataDir).search, `service-${serviceId}.db`);
+}

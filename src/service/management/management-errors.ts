@@ -1,0 +1,42 @@
+/**
+ * The failures of the management operations, grouped by what the caller should do
+ * (docs/architecture.md, Management layer): name another resource (NotFoundError), fix the input
+ * (InvalidInputError of src/domain, naming each field), or wait (ConflictError). The HTTP API
+ * maps them to 404, 400 and 409; `kumo admin` to a usage error (exit 2).
+ */
+
+/** What the management layer manages; also the noun its messages use. */
+export type ManagedResource =
+  | 'contract'
+  | 'service group'
+  | 'API key'
+  | 'search service'
+  | 'crawl service setting'
+  | 'webhook'
+  | 'delivery';
+
+/** The resource is not there, or not within the scope the caller may reach. */
+export class NotFoundError extends Error {
+  override name = 'NotFoundError';
+
+  constructor(
+    readonly resource: ManagedResource,
+    readonly id: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The resource is busy: a crawl service setting's run is still pending or running. */
+export class ConflictError extends Error {
+  override name = 'ConflictError';
+
+  constructor(
+    readonly resource: ManagedResource,
+    readonly id: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}

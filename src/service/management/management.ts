@@ -1,0 +1,27 @@
+import { ApiKeyManagement } from './api-key-management.js';
+import type { ManagementDeps } from './management-context.js';
+import { SearchServiceManagement } from './search-service-management.js';
+import { ServiceSettingManagement } from './service-setting-management.js';
+import { TenantManagement } from './tenant-management.js';
+import { WebhookManagement } from './webhook-management.js';
+
+/**
+ * The management operations: the one layer behind the management API, `kumo admin` and the
+ * console (docs/architecture.md, Management layer). Built by each composition root over its
+ * store; independent of HTTP and of the command line.
+ */
+export class Management {
+  readonly tenants: TenantManagement;
+  readonly apiKeys: ApiKeyManagement;
+  readonly searchServices: SearchServiceManagement;
+  readonly serviceSettings: ServiceSettingManagement;
+  readonly webhooks: WebhookManagement;
+
+  constructor(deps: ManagementDeps) {
+    this.tenants = new TenantManagement(deps);
+    this.apiKeys = new ApiKeyManagement(deps);
+    this.searchServices = new SearchServiceManagement(deps);
+    this.serviceSettings = new ServiceSettingManagement(deps);
+    this.webhooks = new WebhookManagement(deps);
+  }
+}

@@ -1,0 +1,107 @@
+import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
+import type { DeliveryRecord, TenantRef, WebhookRecord } from '../../store/service-store.js';
+import { type Actor, ManagementOperations } from './management-context.js';
+import { NotFoundError } from './management-errors.js';
+import { isEverywhere, isGroupScope, reaches, type Scope, withinText } from './management-scope.js';
+import { deliveriesLimit, webhookSecretProblem, webhookUrlProblem } from './input-rules.js';
+
+/** A webhook as shown: the secret is write-only. */
+export type ManagedWebhook = Omit<WebhookRecord, 'secret'>;
+
+/** Which delivery to send again: by its id, within one webhook when the caller names it. */
+export interface DeliveryRef {
+  deliveryId: number;
+  webhookId?: number | undefined;
+}
+
+/**
+ * Webhooks of service groups and their durable delivery queue. A replay queues a delivery
+ * again; the dispatcher of `kumo serve` sends it (woken at once when it runs in this process).
+ */
+export class WebhookManagement extends ManagementOperations {
+  list(scope: Scope): ManagedWebhook[] {
+    this.enter(scope);
+    const webhooks = this.store.webhooks.list(isGroupScope(scope) ? scope : undefined);
+    return webhooks.filter((webhook) => reaches(scope, webhook)).map(withoutSecret);
+  }
+
+  /** The webhook within the scope, or NotFoundError. */
+  get(scope: Scope, id: number): ManagedWebhook {
+    return withoutSecret(this.stored(scope, id));
+  }
+
+  create(actor: Actor, tenant: TenantRef, input: { url: string; secret: string }): ManagedWebhook {
+    this.enter(tenant);
+    const errors: FieldError[] = [];
+    const urlProblem = webhookUrlProblem(input.url);
+    if (urlProblem !== undefined) errors.push({ field: 'url', reason: urlProblem });
+    const secretProblem = webhookSecretProblem(input.secret);
+    if (secretProblem !== undefined) errors.push({ field: 'secret', reason: secretProblem });
+    if (errors.length > 0) throw new InvalidInputError(errors);
+    const now = this.now();
+    const created = this.store.webhooks.create(tenant, input.url, input.secret, now);
+    this.changed(actor, 'create', 'webhook', created, now);
+    return withoutSecret(created);
+  }
+
+  /** Deletes the webhook; deliveries not yet made fail with "webhook deleted". */
+  delete(actor: Actor, scope: Scope, id: number): void {
+    const webhook = this.stored(scope, id);
+    const now = this.now();
+    if (!this.store.webhooks.delete(webhook.id, now)) throw this.noWebhook(scope, id);
+    this.changed(actor, 'delete', 'webhook', webhook, now);
+  }
+
+  /** Deliveries of the webhook, newest first: at most `limit` (default 50, 1 to 200). */
+  deliveries(scope: Scope, webhookId: number, limit?: number): DeliveryRecord[] {
+    const webhook = this.stored(scope, webhookId);
+    return this.store.deliveries.list(webhook.id, deliveriesLimit(limit));
+  }
+
+  /** Queues a delivery again for now, whatever its state; answers it as queued. */
+  replay(actor: Actor, scope: Scope, ref: DeliveryRef): DeliveryRecord {
+    const { deliveryId } = ref;
+    const webhook = ref.webhookId === undefined ? undefined : this.stored(scope, ref.webhookId);
+    const delivery = this.store.deliveries.get(deliveryId);
+    const missing = new NotFoundError(
+      'delivery',
+      deliveryId,
+      webhook === undefined
+        ? `no delivery ${deliveryId}`
+        : `no delivery ${deliveryId} of webhook ${webhook.id}`,
+    );
+    if (!delivery || (webhook !== undefined && delivery.webhookId !== webhook.id)) throw missing;
+    const owner = webhook ?? this.store.webhooks.get(delivery.webhookId);
+    if (owner === undefined) {
+      // Whose the deleted webhook was is known no more: only the operator's reach may hear of it.
+      if (!isEverywhere(scope)) throw missing;
+      throw new NotFoundError(
+        'webhook',
+        delivery.webhookId,
+        `delivery ${deliveryId} belongs to webhook ${delivery.webhookId}, which was deleted`,
+      );
+    }
+    if (!reaches(scope, owner)) throw missing;
+    const now = this.now();
+    if (!this.store.deliveries.replay(deliveryId, now)) throw missing;
+    this.deps.onDeliveriesQueued?.();
+    this.changed(actor, 'replay', 'delivery', { ...owner, id: deliveryId }, now);
+    return this.store.deliveries.get(deliveryId)!;
+  }
+
+  private stored(scope: Scope, id: number): WebhookRecord {
+    this.enter(scope);
+    const webhook = this.store.webhooks.get(id);
+    if (!webhook || !reaches(scope, webhook)) throw this.noWebhook(scope, id);
+    return webhook;
+  }
+
+  private noWebhook(scope: Scope, id: number): NotFoundError {
+    return new NotFoundError('webhook', id, `no webhook ${id}${withinText(scope)}`);
+  }
+}
+
+function withoutSecret(webhook: WebhookRecord): ManagedWebhook {
+  const { secret: _secret, ...shown } = webhook;
+  return shown;
+}

@@ -1,0 +1,63 @@
+/**
+ * The dependency rules of .dependency-cruiser.mjs (docs/architecture.md, Source layout), run by
+ * `npm run lint` in CI: src/ keeps them, and each rule refuses the import it is about, shown on a
+ * small tree of files that break them one by one.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { cruise, type IReporterOutput } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const tree = mkdtempSync(path.join(os.tmpdir(), 'kumo-dependency-rules-'));
+after(() => rmSync(tree, { recursive: true, force: true }));
+
+test('src keeps the dependency rules', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['scripts/check-dependencies.mjs'], {
+    cwd: root,
+  });
+  assert.match(stdout, /no dependency violations found/);
+});
+
+test('each rule refuses the import it is about', async () => {
+  const files: Record<string, string> = {
+    'src/api/app.ts': 'export const app = 1;',
+    'src/store/sqlite/open.ts': 'export const open = 1;',
+    'src/service/management/index.ts': "export { operation } from './operation.js';",
+    'src/service/management/operation.ts': 'export const operation = 1;',
+    // A use case reaching up into an adapter, and down into the concrete store.
+    'src/service/reaches-up.ts': "import { app } from '../api/app.js';\nexport const up = app;",
+    'src/service/opens-sqlite.ts': "import { open } from '../store/sqlite/open.js';\nexport const db = open;",
+    // An adapter choosing the store, and one reaching past the management layer's index.
+    'src/api/opens-sqlite.ts': "import { open } from '../store/sqlite/open.js';\nexport const db = open;",
+    'src/cli/past-index.ts':
+      "import { operation } from '../service/management/operation.js';\nexport const op = operation;",
+    'src/cli/through-index.ts':
+      "import { operation } from '../service/management/index.js';\nexport const op = operation;",
+    // Two files of one folder importing each other.
+    'src/server/first.ts': "import { second } from './second.js';\nexport const first = () => second;",
+    'src/server/second.ts': "import { first } from './first.js';\nexport const second = () => first;",
+  };
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
+    writeFileSync(path.join(tree, file), `${text}\n`);
+  }
+  const options = await extractDepcruiseOptions(path.join(root, '.dependency-cruiser.mjs'));
+  const result: IReporterOutput = await cruise(['src'], { ...options, baseDir: tree });
+  assert.equal(typeof result.output, 'object');
+  const output = result.output as Exclude<IReporterOutput['output'], string>;
+  const refused = output.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from}`);
+  assert.deepEqual([...new Set(refused)].sort(), [
+    'concrete-store-in-composition-roots: src/api/opens-sqlite.ts',
+    'layer-service: src/service/reaches-up.ts',
+    'management-through-its-index: src/cli/past-index.ts',
+    'no-circular: src/server/first.ts',
+    'use-cases-without-frameworks: src/service/opens-sqlite.ts',
+  ]);
+});
