@@ -93,8 +93,7 @@ export class PhraseCounter {
     this.writeBack();
     this.byDocument = new Map(documents.map((document) => [document.id, document]));
     yield;
-    const labels = labelsOf(documents);
-    yield;
+    const labels = yield* labelsOf(documents);
     const seen = new Int32Array(this.texts.length).fill(-1);
     const frequency = new Int32Array(this.texts.length);
     const titleFrequency = new Int32Array(this.texts.length);
@@ -213,10 +212,12 @@ export class PhraseCounter {
 }
 
 /** Per host, the headings that are section labels (LABEL_MIN_SHARE). */
-function labelsOf(documents: readonly DocumentUnits[]): Map<string, Set<number>> {
+function* labelsOf(documents: readonly DocumentUnits[]): Work<Map<string, Set<number>>> {
   const pages = new Map<string, number>();
   const counts = new Map<string, Map<number, number>>();
+  let done = 0;
   for (const { host, units } of documents) {
+    if (++done % ITEMS_PER_PAUSE === 0) yield;
     pages.set(host, (pages.get(host) ?? 0) + 1);
     let hostCounts = counts.get(host);
     if (hostCounts === undefined) counts.set(host, (hostCounts = new Map()));

@@ -198,11 +198,11 @@ export class SearchActivity {
   ): Promise<void> {
     try {
       if (queriesStale) {
-        const table = await runInSlices(this.queryWork());
+        const table = await runInSlices(this.queryWork(), () => !this.store.open);
         this.queryPart = { table, builtMs: this.clock.nowMicros() / 1000 };
       }
       if (indexStale) {
-        const completions = await runInSlices(this.indexWork(snapshot, index));
+        const completions = await runInSlices(this.indexWork(snapshot, index), () => !this.store.open);
         this.indexPart = { completions, segments: snapshot.segments };
       }
     } catch (error) {

@@ -18,9 +18,13 @@ export function runNow<T>(work: Work<T>): T {
   }
 }
 
-/** Runs work in slices of about `sliceMs`, giving the event loop a turn between slices. */
-export async function runInSlices<T>(work: Work<T>, sliceMs = SLICE_MS): Promise<T> {
+/**
+ * Runs work in slices of about `sliceMs`, giving the event loop a turn between slices; throws
+ * between two slices once `stopped` says so (its index was closed: nobody will use the result).
+ */
+export async function runInSlices<T>(work: Work<T>, stopped: () => boolean, sliceMs = SLICE_MS): Promise<T> {
   for (;;) {
+    if (stopped()) throw new Error('stopped');
     const started = performance.now();
     do {
       const step = work.next();
