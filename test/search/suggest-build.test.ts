@@ -82,7 +82,7 @@ describe('suggest on a large index', () => {
     }
   });
 
-  test('past queries are offered while the first build of a large index runs', async () => {
+  test('a large index just opened answers at once, then with past queries first and its phrases', async () => {
     const file = fileIn('queries.db');
     const index = new SearchIndex(file);
     try {
@@ -93,7 +93,7 @@ describe('suggest on a large index', () => {
       const site = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), {
         facetPool: pool,
       });
-      // Without waiting for the build: nothing is offered from the index yet.
+      // Without waiting for the build, which opening the index started: nothing from the index yet.
       assert.deepEqual(words(site, 'create'), []);
       await site.suggesterBuilt();
       const built = words(site, 'create');
