@@ -136,6 +136,25 @@ const PAGES: IndexedDocument[] = [
   },
 ];
 
+describe('phrases of a staged run', () => {
+  test('are suggested once the run is applied, and those of the versions it replaced are not', () => {
+    const index = new SearchIndex(fileIn('staged.db'));
+    try {
+      index.upsert(PAGES, 'setting:1');
+      const site = siteOf(index);
+      assert.ok(words(site, 'create').includes('create index'));
+      index.stage('run-1', [{ ...PAGES[0]!, title: 'REINDEX' }]);
+      assert.ok(words(site, 'create').includes('create index'), 'a staged page is not searchable yet');
+      assert.deepEqual(words(site, 'reind'), []);
+      index.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
+      assert.ok(!words(site, 'create').includes('create index'), JSON.stringify(words(site, 'create')));
+      assert.deepEqual(words(site, 'reind'), ['reindex']);
+    } finally {
+      index.close();
+    }
+  });
+});
+
 /** Turns an index file back into format 7: no stored phrases. */
 function toFormat7(file: string): void {
   const db = new Database(file);
