@@ -4,7 +4,11 @@
  * runs it (SiteSearch: facets, highlights, did-you-mean) over a fixed query mix and suggest over
  * a fixed prefix mix, and finally the search API over HTTP with autocannon.
  *
- * Knobs: BENCH_DOCS (50000), BENCH_ROUNDS (30, at least 20 are sensible), BENCH_HTTP_SECONDS (10;
+ * Then it reopens the index as after a restart and measures the suggester's build in the
+ * background and suggest while an update is written (suggest-build-bench.ts).
+ *
+ * Knobs: BENCH_DOCS (50000), BENCH_ROUNDS (30, at least 20 are sensible), BENCH_UPDATED_DOCS
+ * (2000, pages changed by that update), BENCH_HTTP_SECONDS (10;
  * 0 skips HTTP), BENCH_HTTP_SERVER (child | inprocess), BENCH_CPU_PROFILE (a directory: one
  * .cpuprofile per phase of this process, and http-server.cpuprofile of the child server).
  * Progress goes to stderr, the report to stdout.
@@ -27,6 +31,7 @@ import { measureHttp, type ServerMode } from './search-http.js';
 import { loggedQueries, QUERY_MIX, siteSearchRequest, SUGGEST_PREFIXES } from './search-queries.js';
 import { count, GOALS, mb, ms, SearchBenchReport } from './search-report.js';
 import { BENCH_SEARCH_CONFIG } from './search-site-map.js';
+import { measureSuggestBuild } from './suggest-build-bench.js';
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -44,6 +49,8 @@ const BATCH = 500;
 const WARMUP_ROUNDS = 10;
 const SUGGEST_ROUNDS = ROUNDS * 10;
 const LOGGED_QUERIES = 2000;
+/** Pages changed by the update written while suggest is measured after a restart. */
+const UPDATED_DOCS = envInt('BENCH_UPDATED_DOCS', 2000);
 
 const startedAt = performance.now();
 const PROFILE_DIRECTORY = process.env.BENCH_CPU_PROFILE
@@ -153,7 +160,7 @@ try {
   // Suggest over a query log: the mix's queries plus visitors' queries drawn by word frequency.
   for (const query of loggedQueries(LOGGED_QUERIES)) site.activity.recordQuery(query, 1);
   site.activity.flush();
-  const built = timed(() => site.suggest('a', 10));
+  const built = await timedAsync(() => site.suggesterBuilt());
   const perPrefix = SUGGEST_PREFIXES.map(() => [] as number[]);
   const suggestions = await profiled('suggest', () =>
     SUGGEST_PREFIXES.map(({ prefix }, at) => {
@@ -170,7 +177,7 @@ try {
   report.heading(
     `Suggest in process (SiteSearch.suggest, 10 completions; ${count(LOGGED_QUERIES)} logged queries)`,
   );
-  report.line('suggester build', `${ms(built.ms)} (first call)`);
+  report.line('suggester build', `${ms(built.ms)} (in the background, after the logged queries came)`);
   report.line('suggest p50', ms(suggest.p50));
   report.line('suggest p99', ms(suggest.p99), { goal: GOALS.suggestP99, value: suggest.p99 });
   report.line('suggest max', `${ms(suggest.max)} (${count(suggest.count)} calls)`);
@@ -179,6 +186,35 @@ try {
     report.line(`  ${kind}`, `${ms(summarize(perPrefix[at]!).p50).padStart(9)}  "${prefix}" → ${top}`);
   });
   index.close();
+
+  // Suggest after a restart: the first suggester is built in the background from the phrases
+  // stored at indexing, then rebuilt while an update of changed pages is written.
+  const update = Array.from({ length: Math.min(UPDATED_DOCS, DOCS) }, (_, i) => {
+    const document = corpusDocument(i * Math.max(1, Math.floor(DOCS / UPDATED_DOCS)));
+    return { ...document, title: `${document.title} revised`, body: `${document.body} Revised.` };
+  });
+  const build = await profiled('suggest-build', () => measureSuggestBuild(indexFile, update));
+  report.heading(
+    `Suggest after a restart (first suggester built in the background; ${count(update.length)} pages updated meanwhile)`,
+  );
+  report.line('index open', `${(build.openMs / 1000).toFixed(2)} s`);
+  report.line('first full suggester', `${(build.firstSuggesterMs / 1000).toFixed(2)} s after the open`);
+  report.line('longest event-loop stall', ms(build.longestStallMs), {
+    goal: GOALS.suggestStall,
+    value: build.longestStallMs,
+  });
+  report.line('RSS', mb(build.rssAfterBuildBytes));
+  report.line(
+    'suggest during update',
+    `p50 ${ms(build.duringUpdate.p50)}, p99 ${ms(build.duringUpdate.p99)}, max ${ms(build.duringUpdate.max)} ` +
+      `(${count(build.duringUpdate.count)} calls)`,
+  );
+  report.line(
+    '  update',
+    `${(build.updateMs / 1000).toFixed(1)} s; suggester rebuilt ${(build.rebuildAfterUpdateMs / 1000).toFixed(2)} s after it`,
+  );
+  report.line('  longest stall', `${ms(build.longestStallDuringUpdateMs)} (writes of the update included)`);
+  report.line('  RSS', mb(build.rssAfterUpdateBytes));
 
   if (HTTP_SECONDS > 0) {
     const http = await profiled('http', () =>

@@ -10,6 +10,7 @@ export const GOALS = {
   searchP50: { text: '<= 5 ms', met: (ms: number) => ms <= 5 },
   searchP99: { text: '<= 25 ms', met: (ms: number) => ms <= 25 },
   suggestP99: { text: '<= 3 ms', met: (ms: number) => ms <= 3 },
+  suggestStall: { text: '<= 100 ms', met: (ms: number) => ms <= 100 },
   non2xx: { text: '= 0', met: (count: number) => count === 0 },
 } satisfies Record<string, Goal>;
 

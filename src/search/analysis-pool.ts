@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { AnalyzedText } from './analyzer.js';
-import { analyzeDocumentFields } from './document-fields.js';
+import { analyzePage, type AnalyzedPage } from './document-fields.js';
 import type { IndexedDocument } from './indexed-document.js';
 
 const WORKER_URL = new URL('./analysis-worker.js', import.meta.url);
@@ -10,7 +9,7 @@ const MAX_WORKERS = 4;
 
 interface Job {
   documents: readonly IndexedDocument[];
-  resolve: (fields: AnalyzedText[][]) => void;
+  resolve: (pages: AnalyzedPage[]) => void;
 }
 
 /**
@@ -32,8 +31,8 @@ export class AnalysisPool {
     this.size = size;
   }
 
-  /** The analyzed fields of each document, in order. */
-  analyze(documents: readonly IndexedDocument[]): Promise<AnalyzedText[][]> {
+  /** The analyzed fields and phrases of each document, in order. */
+  analyze(documents: readonly IndexedDocument[]): Promise<AnalyzedPage[]> {
     return new Promise((resolve) => {
       this.queue.push({ documents, resolve });
       this.startJobs();
@@ -50,7 +49,7 @@ export class AnalysisPool {
     while (this.queue.length > 0) {
       if (this.broken) {
         const job = this.queue.shift()!;
-        job.resolve(job.documents.map(analyzeDocumentFields));
+        job.resolve(job.documents.map(analyzePage));
         continue;
       }
       const worker = this.idle.pop() ?? (this.all.length < this.size ? this.spawn() : undefined);
@@ -68,9 +67,9 @@ export class AnalysisPool {
       worker.off('error', onFailure);
       worker.off('exit', onFailure);
     };
-    const onMessage = (fields: AnalyzedText[][]) => {
+    const onMessage = (pages: AnalyzedPage[]) => {
       cleanup();
-      job.resolve(fields);
+      job.resolve(pages);
       this.idle.push(worker);
       this.startJobs();
     };
@@ -79,7 +78,7 @@ export class AnalysisPool {
       this.broken = true;
       void worker.terminate();
       this.all.splice(this.all.indexOf(worker), 1);
-      job.resolve(job.documents.map(analyzeDocumentFields));
+      job.resolve(job.documents.map(analyzePage));
       this.startJobs();
     };
     worker.on('message', onMessage);

@@ -1,12 +1,12 @@
 /**
- * Worker thread of the AnalysisPool: analyzes the fields of a batch of documents (see
- * document-fields.ts), the costliest step of indexing (Intl.Segmenter), off the thread that
+ * Worker thread of the AnalysisPool: analyzes the fields of a batch of documents and cuts
+ * the phrases of their titles and headings for suggest (see document-fields.ts), the costliest step of indexing (Intl.Segmenter), off the thread that
  * writes the index and answers searches.
  */
 import { parentPort } from 'node:worker_threads';
-import { analyzeDocumentFields } from './document-fields.js';
+import { analyzePage } from './document-fields.js';
 import type { IndexedDocument } from './indexed-document.js';
 
 parentPort?.on('message', (documents: IndexedDocument[]) => {
-  parentPort?.postMessage(documents.map(analyzeDocumentFields));
+  parentPort?.postMessage(documents.map(analyzePage));
 });

@@ -1,11 +1,11 @@
-import type { AnalyzedText } from './analyzer.js';
 import { AnalysisPool } from './analysis-pool.js';
+import type { AnalyzedPage } from './document-fields.js';
 import type { IndexedDocument } from './indexed-document.js';
 import type { UpsertResult } from './search-index-types.js';
 
 /** Where analyzed batches go: SearchIndex.upsert, or a scheduled run's staging. */
 export interface BatchTarget {
-  upsert(documents: readonly IndexedDocument[], analyzed: readonly (readonly AnalyzedText[])[]): UpsertResult;
+  upsert(documents: readonly IndexedDocument[], analyzed: readonly AnalyzedPage[]): UpsertResult;
 }
 
 /** Documents per batch: large enough to be fast, small enough to show progress and bound memory. */
@@ -20,7 +20,7 @@ export const DEFAULT_BATCH_SIZE = 500;
 export class BatchIndexer {
   private batch: IndexedDocument[] = [];
   /** Batches sent to analysis, oldest first; they are written in this order. */
-  private readonly inFlight: Promise<{ documents: IndexedDocument[]; fields: AnalyzedText[][] }>[] = [];
+  private readonly inFlight: Promise<{ documents: IndexedDocument[]; pages: AnalyzedPage[] }>[] = [];
   private readonly pool = new AnalysisPool();
   readonly totals: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
 
@@ -54,13 +54,13 @@ export class BatchIndexer {
     if (this.batch.length === 0) return;
     const documents = this.batch;
     this.batch = [];
-    this.inFlight.push(this.pool.analyze(documents).then((fields) => ({ documents, fields })));
+    this.inFlight.push(this.pool.analyze(documents).then((pages) => ({ documents, pages })));
     while (this.inFlight.length > this.pool.size) await this.writeOldest();
   }
 
   private async writeOldest(): Promise<void> {
-    const { documents, fields } = await this.inFlight.shift()!;
-    const result = this.index.upsert(documents, fields);
+    const { documents, pages } = await this.inFlight.shift()!;
+    const result = this.index.upsert(documents, pages);
     this.totals.added += result.added;
     this.totals.updated += result.updated;
     this.totals.unchanged += result.unchanged;

@@ -1,6 +1,24 @@
 import { analyzeText, type AnalyzedText } from './analyzer.js';
 import type { IndexedDocument } from './indexed-document.js';
 import { analyzeLines } from './template-split.js';
+import { encodeDocumentPhrases } from './site/document-phrases.js';
+
+/** What the analysis threads hand back for a document: its analyzed fields and its phrases. */
+export interface AnalyzedPage {
+  fields: AnalyzedText[];
+  /** The phrases suggest may offer from its title and headings, stored form (document-phrases.ts). */
+  phrases: Uint8Array;
+}
+
+/** A document analyzed for indexing: fields (FIELDS order) and the phrases of its title and headings. */
+export function analyzePage(document: IndexedDocument): AnalyzedPage {
+  return { fields: analyzeDocumentFields(document), phrases: phrasesOfDocument(document) };
+}
+
+/** The stored phrases of a document's title and headings (as stored: headings default to ''). */
+export function phrasesOfDocument(document: Pick<IndexedDocument, 'title' | 'headings'>): Uint8Array {
+  return encodeDocumentPhrases(document.title, document.headings ?? '');
+}
 
 /**
  * The analyzed fields of a document in FIELDS order (title, headings, description, body, URL);

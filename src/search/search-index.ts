@@ -1,7 +1,7 @@
 import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
 import { LEGACY_FEED } from '../domain/feed-keys.js';
 import type { BatchTarget } from './batch-indexer.js';
-import { analyzeDocumentFields } from './document-fields.js';
+import { analyzeDocumentFields, type AnalyzedPage, phrasesOfDocument } from './document-fields.js';
 import {
   type DocumentLocation,
   type DocumentSummary,
@@ -69,12 +69,12 @@ export class SearchIndex {
    * Adds or replaces documents (by URL) as one batch, `feed` claiming each of them (see
    * feed-keys.ts). A document whose content did not change is left as it is, but claimed. Of
    * several documents with one URL in a batch, the last counts. `analyzed` may hold each
-   * document's fields analyzed beforehand (AnalysisPool, in another thread).
+   * document's fields and phrases analyzed beforehand (AnalysisPool, in another thread).
    */
   upsert(
     documents: readonly IndexedDocument[],
     feed: string,
-    analyzed?: readonly (readonly AnalyzedText[])[],
+    analyzed?: readonly AnalyzedPage[],
   ): UpsertResult {
     const byUrl = new Map(documents.map((document, index) => [document.url, { document, index }]));
     const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
@@ -84,8 +84,9 @@ export class SearchIndex {
     this.store.writeTransaction(() => {
       this.refresh();
       const prepared = this.prepareBatch(byUrl.values(), analyzed, result, {
-        replace: (existing, stored, hash) => {
+        replace: (existing, stored, hash, phrases) => {
           this.store.updateDocument(existing.id, stored, hash);
+          this.store.phrases.put(existing.id, phrases);
           deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
         },
         reached: (docId) => this.store.claims.claim(docId, feed),
@@ -150,7 +151,7 @@ export class SearchIndex {
   stage(
     runKey: string,
     documents: readonly IndexedDocument[],
-    analyzed?: readonly (readonly AnalyzedText[])[],
+    analyzed?: readonly AnalyzedPage[],
   ): UpsertResult {
     const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
     this.store.writeTransaction(() => {
@@ -158,8 +159,9 @@ export class SearchIndex {
       // A new row is placed in a staged segment: no search loads it before the run is applied.
       const entries = documents.map((document, index) => ({ document, index }));
       const prepared = this.prepareBatch(entries, analyzed, result, {
-        replace: (existing, stored, hash) => {
+        replace: (existing, stored, hash, phrases) => {
           this.store.stageDocument(runKey, existing.id, stored, hash);
+          this.store.phrases.stage(runKey, existing.id, phrases);
           replaced.add(existing.id);
         },
         reached: (docId) => this.store.claims.stageClaim(runKey, docId),
@@ -230,10 +232,15 @@ export class SearchIndex {
    */
   private prepareBatch(
     entries: Iterable<{ document: IndexedDocument; index: number }>,
-    analyzed: readonly (readonly AnalyzedText[])[] | undefined,
+    analyzed: readonly AnalyzedPage[] | undefined,
     result: UpsertResult,
     on: {
-      replace: (existing: DocumentLocation, stored: Omit<StoredDocument, 'id'>, hash: Buffer) => void;
+      replace: (
+        existing: DocumentLocation,
+        stored: Omit<StoredDocument, 'id'>,
+        hash: Buffer,
+        phrases: Uint8Array,
+      ) => void;
       reached: (docId: number) => void;
     },
   ): AnalyzedDocument[] {
@@ -243,23 +250,27 @@ export class SearchIndex {
       const hash = contentHashOf(stored);
       const existing = this.locateVisible(document.url);
       let docId: number;
-      if (existing === undefined) {
-        docId = this.store.insertDocument(stored, hash);
-        result.added += 1;
-      } else if (existing.contentHash.equals(hash)) {
+      if (existing !== undefined && existing.contentHash.equals(hash)) {
         result.unchanged += 1;
         on.reached(existing.id);
         continue;
+      }
+      const page = analyzed?.[index];
+      const phrases = page?.phrases ?? phrasesOfDocument(stored);
+      if (existing === undefined) {
+        docId = this.store.insertDocument(stored, hash);
+        this.store.phrases.put(docId, phrases);
+        result.added += 1;
       } else {
         docId = existing.id;
-        on.replace(existing, stored, hash);
+        on.replace(existing, stored, hash, phrases);
         result.updated += 1;
       }
       on.reached(docId);
       prepared.push({
         docId,
         url: document.url,
-        fields: analyzed?.[index] ?? analyzeDocumentFields(document),
+        fields: page?.fields ?? analyzeDocumentFields(document),
       });
     }
     // Split after every row of the batch is counted: a site's first batch finds its own template.

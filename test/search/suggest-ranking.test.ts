@@ -220,7 +220,8 @@ describe('an index file of format 6', () => {
     new SearchIndex(file).close();
     const db = new Database(file);
     db.exec(
-      "DROP TABLE query_clicks; DROP TABLE phrase_readings; UPDATE index_meta SET value = '6' WHERE key = 'schema'",
+      'DROP TABLE query_clicks; DROP TABLE phrase_readings; DROP TRIGGER documents_drop_phrases; ' +
+        "DROP TABLE document_phrases; DROP TABLE staged_phrases; UPDATE index_meta SET value = '6' WHERE key = 'schema'",
     );
     db.close();
     const index = new SearchIndex(file);
@@ -236,7 +237,7 @@ describe('an index file of format 6', () => {
     }
     const reopened = new Database(file, { readonly: true });
     try {
-      assert.equal(reopened.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '7');
+      assert.equal(reopened.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '8');
     } finally {
       reopened.close();
     }

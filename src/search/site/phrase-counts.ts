@@ -2,8 +2,15 @@ import type { SearchIndexStore } from '../../store/sqlite/search-index-store.js'
 import type { Segment } from '../engine/segment.js';
 import type { IndexSnapshot } from '../search-index-types.js';
 import { TEMPLATE_MIN_PAGES } from '../../domain/template-block-hash.js';
-import { blockHashOf, pageHostOf, titlePartsOf, type TemplateBlocks } from '../template-blocks.js';
-import { phrasesOfLine } from './suggest-phrases.js';
+import type { PhraseRow } from '../../store/sqlite/document-phrase-rows.js';
+import { pageHostOf, type TemplateBlocks } from '../template-blocks.js';
+import {
+  decodeDocumentPhrases,
+  encodeDocumentPhrases,
+  type PhraseUnitText,
+  storedTextHashOf,
+} from './document-phrases.js';
+import { ITEMS_PER_PAUSE, type Work } from './work-slices.js';
 
 /** One title part or heading of a document, with the phrases suggest may offer from it. */
 interface PhraseUnit {
@@ -15,7 +22,7 @@ interface PhraseUnit {
 
 interface DocumentUnits {
   id: number;
-  /** Hash of the title and headings the units were cut from. */
+  /** Hash of the title and headings the units were cut from (document-phrases.ts). */
   textHash: number;
   host: string;
   units: PhraseUnit[];
@@ -27,6 +34,11 @@ interface DocumentUnits {
  * a topic: like template lines, only lower, since a label is one line of each page it is on.
  */
 const LABEL_MIN_SHARE = 0.05;
+
+/** Documents read from the index file per query. */
+const ROWS_PER_READ = 500;
+/** Phrases cut for documents indexed before format 8 are written back this many at a time. */
+const WRITE_BACK_ROWS = 1000;
 
 /** How many documents hold a phrase in their title, and in their title or a heading. */
 export interface PhraseFrequency {
@@ -44,19 +56,24 @@ export interface CountedPhrases {
 
 /**
  * Document frequencies of the phrases of titles and headings (docs/reference/site-search.md,
- * Suggest), counted once per document over its live documents. Each segment's phrases are cut
- * once (segments never change) and kept as ids; counting them is a pass over the live
- * documents, so the template lines, which change as the site does, are applied at counting time:
- * a title part or heading that is template, or a heading that is a section label, counts for
- * nothing.
+ * Suggest), counted once per document over its live documents. The phrases are cut when a
+ * document is analyzed and stored with it (document-phrases.ts); they are read once per segment
+ * (segments never change) and kept as ids, and a merged segment's documents reuse theirs. A
+ * document indexed before format 8 has none stored: its phrases are cut here, once, and written
+ * back. Counting is a pass over the live documents, so the template lines, which change as the
+ * site does, are applied at counting time: a title part or heading that is template, or a
+ * heading that is a section label, counts for nothing. Counting is work in slices
+ * (work-slices.ts): a large index never holds the event loop for long.
  */
 export class PhraseCounter {
   private readonly ids = new Map<string, number>();
   private readonly texts: string[] = [];
   private readonly heads: (string | undefined)[] = [];
   private readonly bySegment = new WeakMap<Segment, (DocumentUnits | undefined)[]>();
-  /** The units of the live documents by id, so a merged segment's documents are not cut again. */
+  /** The units of the live documents by id, so a merged segment's documents are not decoded again. */
   private byDocument = new Map<number, DocumentUnits>();
+  /** Phrases cut here for documents that had none stored, to be written back. */
+  private cut: { id: number; segmentId: number; data: Uint8Array }[] = [];
 
   constructor(private readonly store: SearchIndexStore) {}
 
@@ -65,21 +82,25 @@ export class PhraseCounter {
    * lines, template parts and section labels hold (those words are in the index as any other:
    * suggest must leave them out).
    */
-  count(snapshot: IndexSnapshot, templateBlocks: TemplateBlocks): CountedPhrases {
+  *count(snapshot: IndexSnapshot, templateBlocks: TemplateBlocks): Work<CountedPhrases> {
     const documents: DocumentUnits[] = [];
     for (const loaded of snapshot.segments) {
-      const units = this.unitsOf(loaded);
+      const units = yield* this.unitsOf(loaded);
       units.forEach((unit, ordinal) => {
         if (unit !== undefined && loaded.segment.isLive(ordinal)) documents.push(unit);
       });
     }
+    this.writeBack();
     this.byDocument = new Map(documents.map((document) => [document.id, document]));
-    const labels = labelsOf(documents);
+    yield;
+    const labels = yield* labelsOf(documents);
     const seen = new Int32Array(this.texts.length).fill(-1);
     const frequency = new Int32Array(this.texts.length);
     const titleFrequency = new Int32Array(this.texts.length);
     const templateIds = new Set<number>();
-    documents.forEach(({ host, units }, document) => {
+    for (let document = 0; document < documents.length; document += 1) {
+      if (document % ITEMS_PER_PAUSE === 0) yield;
+      const { host, units } = documents[document]!;
       const template = templateBlocks.get(host);
       const hostLabels = labels.get(host);
       for (const unit of units) {
@@ -99,68 +120,104 @@ export class PhraseCounter {
           if (unit.title) titleFrequency[id]! += 1;
         }
       }
-    });
+    }
     const template = new Set(
       [...templateIds].filter((id) => frequency[id] === 0).map((id) => this.texts[id]!),
     );
     const result = new Map<string, PhraseFrequency>();
-    frequency.forEach((documentCount, id) => {
-      if (documentCount === 0) return;
+    for (let id = 0; id < frequency.length; id += 1) {
+      if (id % (ITEMS_PER_PAUSE * 8) === 0) yield;
+      const documentCount = frequency[id]!;
+      if (documentCount === 0) continue;
       const head = this.heads[id];
       const counted = { documents: documentCount, titles: titleFrequency[id]! };
       result.set(this.texts[id]!, head === undefined ? counted : { ...counted, head });
-    });
+    }
     return { phrases: result, template };
   }
 
-  /** The title parts and headings of a segment's documents, cut into phrases once. */
-  private unitsOf(loaded: IndexSnapshot['segments'][number]): (DocumentUnits | undefined)[] {
+  /**
+   * The phrase units of a segment's documents, read a few hundred rows at a time. A segment
+   * some of whose live documents were not found (merged away or removed meanwhile) is not kept:
+   * the next count, of a newer snapshot, reads it again.
+   */
+  private *unitsOf(loaded: IndexSnapshot['segments'][number]): Work<(DocumentUnits | undefined)[]> {
     const known = this.bySegment.get(loaded.segment);
     if (known !== undefined) return known;
-    const headings = new Map(
-      this.store.headingsOf(loaded.segment.id).map((row) => [row.ordinal, row.headings]),
-    );
-    const units = loaded.summaries.map((summary, ordinal): DocumentUnits | undefined => {
-      if (summary === undefined) return undefined;
-      const text = headings.get(ordinal) ?? '';
-      const textHash = blockHashOf(`${summary.title}\n${text}`);
-      const known = this.byDocument.get(summary.id);
-      if (known?.textHash === textHash) return known;
-      const lines = text.split('\n').filter((line) => line !== '');
-      return {
-        id: summary.id,
-        textHash,
-        host: pageHostOf(summary.url),
-        units: [
-          ...titlePartsOf(summary.title).map((part) => this.unitOf(part, true)),
-          ...lines.map((line) => this.unitOf(line, false)),
-        ],
-      };
+    const { segment, summaries } = loaded;
+    const units = new Array<DocumentUnits | undefined>(summaries.length).fill(undefined);
+    let found = 0;
+    let expected = 0;
+    summaries.forEach((summary, ordinal) => {
+      if (summary !== undefined && segment.isLive(ordinal)) expected += 1;
     });
-    this.bySegment.set(loaded.segment, units);
+    for (let from = 0; from < summaries.length; from += ROWS_PER_READ) {
+      const rows = this.store.phrases.rowsOf(segment.id, from, from + ROWS_PER_READ);
+      yield;
+      for (const [done, row] of rows.entries()) {
+        const summary = summaries[row.ordinal];
+        if (summary === undefined || summary.id !== row.id) continue;
+        if (segment.isLive(row.ordinal)) found += 1;
+        units[row.ordinal] = this.documentUnitsOf(row, segment.id, pageHostOf(summary.url));
+        if (done % 64 === 63) yield;
+      }
+      if (this.cut.length >= WRITE_BACK_ROWS) this.writeBack();
+    }
+    if (found >= expected) this.bySegment.set(segment, units);
     return units;
   }
 
-  private unitOf(line: string, title: boolean): PhraseUnit {
-    const phrases = phrasesOfLine(line).map(({ phrase, head }) => {
+  private documentUnitsOf(row: PhraseRow, segmentId: number, host: string): DocumentUnits {
+    let data: Uint8Array | null = row.data;
+    if (data === null) {
+      data = encodeDocumentPhrases(row.title, row.headings);
+      this.cut.push({ id: row.id, segmentId, data });
+    }
+    const textHash = storedTextHashOf(data);
+    const known = this.byDocument.get(row.id);
+    if (known?.textHash === textHash) return known;
+    const decoded = decodeDocumentPhrases(data);
+    return { id: row.id, textHash, host, units: decoded.units.map((unit) => this.unitOf(unit)) };
+  }
+
+  private unitOf(unit: PhraseUnitText): PhraseUnit {
+    const phrases = unit.phrases.map((phrase, index) => {
       let id = this.ids.get(phrase);
       if (id === undefined) {
         id = this.texts.length;
         this.ids.set(phrase, id);
         this.texts.push(phrase);
-        this.heads.push(head);
+        const head = unit.heads[index]!;
+        this.heads.push(head < 0 ? undefined : unit.phrases[head]);
       }
       return id;
     });
-    return { hash: blockHashOf(line), title, phrases: Int32Array.from(phrases) };
+    return { hash: unit.hash, title: unit.title, phrases: Int32Array.from(phrases) };
+  }
+
+  /**
+   * Keeps the phrases cut here in the index file, so the next start reads them. When another
+   * process holds the write lock they are dropped: the next build cuts them again.
+   */
+  private writeBack(): void {
+    if (this.cut.length === 0) return;
+    const rows = this.cut;
+    this.cut = [];
+    try {
+      this.store.withoutWaiting(() => this.store.writeTransaction(() => this.store.phrases.putMissing(rows)));
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
   }
 }
 
 /** Per host, the headings that are section labels (LABEL_MIN_SHARE). */
-function labelsOf(documents: readonly DocumentUnits[]): Map<string, Set<number>> {
+function* labelsOf(documents: readonly DocumentUnits[]): Work<Map<string, Set<number>>> {
   const pages = new Map<string, number>();
   const counts = new Map<string, Map<number, number>>();
+  let done = 0;
   for (const { host, units } of documents) {
+    if (++done % ITEMS_PER_PAUSE === 0) yield;
     pages.set(host, (pages.get(host) ?? 0) + 1);
     let hostCounts = counts.get(host);
     if (hostCounts === undefined) counts.set(host, (hostCounts = new Map()));

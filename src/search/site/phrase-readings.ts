@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { SearchIndexStore } from '../../store/sqlite/search-index-store.js';
+import { ITEMS_PER_PAUSE, type Work } from './work-slices.js';
 
 const READER = fileURLToPath(new URL('./reading-worker.js', import.meta.url));
 /** Phrases read by one worker at most; more wait for the next. */
@@ -31,12 +32,17 @@ export class PhraseReadings {
     private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
-  /** The known readings of `phrases` ('' left out); phrases never read are sent to be read. */
-  readingsOf(phrases: Iterable<string>): Map<string, string> {
+  /**
+   * The known readings of `phrases` ('' left out); phrases never read are sent to be read. Work
+   * in slices (work-slices.ts): a large index has hundreds of thousands of phrases.
+   */
+  *readingsOf(phrases: Iterable<string>): Work<Map<string, string>> {
     const known = (this.known ??= this.store.phraseReadings());
     const readings = new Map<string, string>();
     const missing: string[] = [];
+    let done = 0;
     for (const phrase of phrases) {
+      if (++done % ITEMS_PER_PAUSE === 0) yield;
       if (!READABLE.test(phrase)) continue;
       const reading = known.get(phrase);
       if (reading === undefined) {
@@ -54,6 +60,13 @@ export class PhraseReadings {
     const fresh = this.fresh;
     this.fresh = false;
     return fresh;
+  }
+
+  /** Waits for the phrases being read, if any; whether there were. */
+  async settleIfRunning(): Promise<boolean> {
+    if (this.running === undefined) return false;
+    await this.settled();
+    return true;
   }
 
   /** Resolves when no phrase is being read. */

@@ -1,3 +1,5 @@
+import { sortInSlices, type Work } from './work-slices.js';
+
 /** An entry of a PrefixTable: found by `key`, offered as `word`. */
 export interface PrefixEntry {
   key: string;
@@ -8,7 +10,9 @@ export interface PrefixEntry {
 /** Keys of at most this many code points are answered from a per-prefix cache. */
 const CACHED_PREFIX_LENGTH = 2;
 /** Entries kept per prefix: the best ones (a suggest answer holds at most 100). */
-const BEST_PER_PREFIX = 100;
+export const BEST_PER_PREFIX = 100;
+
+const byKey = (a: PrefixEntry, b: PrefixEntry) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 /**
  * Entries sorted by key, so the entries of a prefix are a binary search and a scan; the best
@@ -16,11 +20,15 @@ const BEST_PER_PREFIX = 100;
  * cached.
  */
 export class PrefixTable {
-  private readonly entries: PrefixEntry[];
   private readonly cache = new Map<string, PrefixEntry[]>();
 
-  constructor(entries: PrefixEntry[]) {
-    this.entries = entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  private constructor(private readonly entries: readonly PrefixEntry[]) {}
+
+  static readonly empty = new PrefixTable([]);
+
+  /** The table of `entries`, sorted in slices (work-slices.ts). */
+  static *of(entries: readonly PrefixEntry[]): Work<PrefixTable> {
+    return new PrefixTable(yield* sortInSlices(entries, byKey));
   }
 
   withPrefix(prefix: string): PrefixEntry[] {

@@ -4,8 +4,10 @@ import type { IndexSnapshot } from '../search-index-types.js';
 import type { TemplateBlocks } from '../template-blocks.js';
 import { PhraseCounter } from './phrase-counts.js';
 import { PhraseReadings } from './phrase-readings.js';
-import { Suggester, suggestionKey } from './suggester.js';
+import { PrefixTable } from './prefix-table.js';
+import { IndexCompletions, queryCompletions, Suggester, suggestionKey } from './suggester.js';
 import type { Vocabulary } from './vocabulary.js';
+import { runInSlices, runNow, type Work } from './work-slices.js';
 
 const PRUNE_INTERVAL_MICROS = 3600 * 1_000_000;
 const ONE_OFF_QUERY_KEPT_MICROS = 90 * 24 * 3600 * 1_000_000;
@@ -13,10 +15,19 @@ const ONE_OFF_QUERY_KEPT_MICROS = 90 * 24 * 3600 * 1_000_000;
 const MAX_TRACKED_QUERIES = 200_000;
 /** New queries reach suggestions within this time: rebuilding the suggester costs a full sort. */
 const SUGGESTER_REFRESH_MS = 10_000;
+/**
+ * Up to this many live documents (and logged queries) a suggester is built at once, on the
+ * request that finds it stale (some 50 ms at most); above, it is built in the background in
+ * slices while requests get the previous one (docs/architecture.md, Suggest).
+ */
+const BUILD_AT_ONCE_DOCUMENTS = 2000;
+const BUILD_AT_ONCE_QUERIES = 20_000;
 
 /** What a suggester is built from besides what visitors did: the index, as of one snapshot. */
 export interface SuggestIndexSources {
-  vocabulary: () => Vocabulary;
+  /** The vocabulary of the snapshot, as work in slices (vocabulary.ts). */
+  vocabulary: () => Work<Vocabulary>;
+  /** The template lines as they stand when the phrases are counted. */
   templateBlocks: () => TemplateBlocks;
 }
 
@@ -36,8 +47,15 @@ export class SearchActivity {
   private pendingQueryClicks = new Map<string, number>();
   private readonly phraseCounter: PhraseCounter;
   private readonly readings: PhraseReadings;
-  private suggesterState:
-    { suggester: Suggester; segments: IndexSnapshot['segments']; builtMs: number } | undefined;
+  /** The completions of the index, and the segments they were counted over. */
+  private indexPart: { completions: IndexCompletions; segments: IndexSnapshot['segments'] } | undefined;
+  /** The completions of past queries, and when they were built. */
+  private queryPart: { table: PrefixTable; builtMs: number } | undefined;
+  private current: Suggester | undefined;
+  /** The build running in the background, if any: one at a time. */
+  private building: Promise<void> | undefined;
+  /** Readings came since the index part was built: it is built again. */
+  private readingsChanged = false;
   private queriesChanged = false;
   private prunedMicros = 0;
 
@@ -105,35 +123,111 @@ export class SearchActivity {
   }
 
   /**
-   * The suggester, rebuilt when the index changed, when readings of new phrases came, or, at most
-   * every few seconds, when new queries or clicks came.
+   * The suggester (docs/architecture.md, Suggest): its index part is built again when the index
+   * changed or readings of new phrases came, its query part at most every few seconds when new
+   * queries or clicks came. A small index is built at once; a large one in the background, in
+   * slices, while this returns the previous suggester. Before the first build of a large index
+   * is done, it offers past queries only (their part is built first, and quickly).
    */
   suggester(snapshot: IndexSnapshot, index: SuggestIndexSources): Suggester {
-    const nowMs = this.clock.nowMicros() / 1000;
-    const state = this.suggesterState;
-    const stale =
-      state === undefined ||
-      state.segments !== snapshot.segments ||
-      this.readings.takeFresh() ||
-      (this.queriesChanged && nowMs - state.builtMs >= SUGGESTER_REFRESH_MS);
-    if (!stale) return state.suggester;
-    this.queriesChanged = false;
-    const { phrases, template } = this.phraseCounter.count(snapshot, index.templateBlocks());
-    const suggester = new Suggester({
-      queryCounts: this.queries,
-      queryClicks: this.queryClicks,
-      phrases,
-      template,
-      readings: this.readings.readingsOf(phrases.keys()),
-      vocabulary: index.vocabulary(),
-    });
-    this.suggesterState = { suggester, segments: snapshot.segments, builtMs: nowMs };
-    return suggester;
+    this.refresh(snapshot, index, true);
+    return this.composed();
   }
 
-  /** Resolves when the readings of the phrases seen so far are in (the next suggester uses them). */
-  async readingsSettled(): Promise<void> {
-    await this.readings.settled();
+  /**
+   * When an index is opened: the first suggester of a large index is built now, in the
+   * background; a small one waits for the first request, which builds it at once.
+   */
+  prepare(snapshot: IndexSnapshot, index: SuggestIndexSources): void {
+    this.refresh(snapshot, index, false);
+  }
+
+  private refresh(snapshot: IndexSnapshot, index: SuggestIndexSources, buildSmall: boolean): void {
+    if (this.building === undefined) {
+      const nowMs = this.clock.nowMicros() / 1000;
+      if (this.readings.takeFresh()) this.readingsChanged = true;
+      const indexStale =
+        this.indexPart === undefined || this.indexPart.segments !== snapshot.segments || this.readingsChanged;
+      const queriesStale =
+        this.queryPart === undefined ||
+        (this.queriesChanged && nowMs - this.queryPart.builtMs >= SUGGESTER_REFRESH_MS);
+      const small =
+        snapshot.statistics.documentCount <= BUILD_AT_ONCE_DOCUMENTS &&
+        this.queries.size <= BUILD_AT_ONCE_QUERIES;
+      if (small) {
+        if (!buildSmall) return;
+        if (queriesStale) this.queryPart = { table: runNow(this.queryWork()), builtMs: nowMs };
+        if (indexStale)
+          this.indexPart = {
+            completions: runNow(this.indexWork(snapshot, index)),
+            segments: snapshot.segments,
+          };
+      } else if (indexStale || queriesStale) {
+        this.building = this.buildInBackground(snapshot, index, indexStale, queriesStale);
+      }
+    }
+  }
+
+  /** Resolves when no suggester is being built in the background. */
+  async built(): Promise<void> {
+    while (this.building !== undefined) await this.building;
+  }
+
+  /** Whether the background build or the readings were still at work (now waited for). */
+  async waitForWork(): Promise<boolean> {
+    if (this.building !== undefined) {
+      await this.built();
+      return true;
+    }
+    return this.readings.settleIfRunning();
+  }
+
+  private composed(): Suggester {
+    const index = this.indexPart?.completions ?? IndexCompletions.none;
+    const queries = this.queryPart?.table ?? PrefixTable.empty;
+    if (this.current === undefined || this.current.index !== index || this.current.queries !== queries)
+      this.current = new Suggester(index, queries);
+    return this.current;
+  }
+
+  private async buildInBackground(
+    snapshot: IndexSnapshot,
+    index: SuggestIndexSources,
+    indexStale: boolean,
+    queriesStale: boolean,
+  ): Promise<void> {
+    try {
+      if (queriesStale) {
+        const table = await runInSlices(this.queryWork(), () => !this.store.open);
+        this.queryPart = { table, builtMs: this.clock.nowMicros() / 1000 };
+      }
+      if (indexStale) {
+        const completions = await runInSlices(this.indexWork(snapshot, index), () => !this.store.open);
+        this.indexPart = { completions, segments: snapshot.segments };
+      }
+    } catch (error) {
+      // A service whose index was closed meanwhile stops here; anything else keeps the
+      // previous suggester and is tried again on the next request.
+      if (this.store.open)
+        process.emitWarning(
+          `suggest kept its previous completions: ${error instanceof Error ? error.message : String(error)}`,
+        );
+    } finally {
+      this.building = undefined;
+    }
+  }
+
+  private queryWork(): Work<PrefixTable> {
+    this.queriesChanged = false;
+    return queryCompletions({ queryCounts: this.queries, queryClicks: this.queryClicks });
+  }
+
+  private *indexWork(snapshot: IndexSnapshot, index: SuggestIndexSources): Work<IndexCompletions> {
+    this.readingsChanged = false;
+    const { phrases, template } = yield* this.phraseCounter.count(snapshot, index.templateBlocks());
+    const readings = yield* this.readings.readingsOf(phrases.keys());
+    const vocabulary = yield* index.vocabulary();
+    return yield* IndexCompletions.of({ phrases, template, readings, vocabulary });
   }
 
   /** Once an hour, drops from the index file the queries asked (or clicked from) once and not for 90 days. */

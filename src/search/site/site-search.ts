@@ -13,11 +13,11 @@ import { hitComparator } from './hit-order.js';
 import { KeywordBackground } from './keyword-background.js';
 import { organicDocOf } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
-import type { SearchActivity } from './search-activity.js';
+import type { SearchActivity, SuggestIndexSources } from './search-activity.js';
 import type { SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
 import type { Suggestion } from './suggester.js';
-import { vocabularyOf } from './vocabulary.js';
+import { vocabularyOf, vocabularyWork } from './vocabulary.js';
 
 /** A query finding fewer documents than this gets a did-you-mean when a correction finds more. */
 const FEW_HITS = 3;
@@ -75,6 +75,8 @@ export class SiteSearch {
     this.facets = this.facetIndexOf(config);
     this.ranking = rankingOf(config);
     this.synonyms = SynonymTable.of(config.synonyms);
+    const snapshot = index.snapshot();
+    this.activity.prepare(snapshot, this.suggestSources(snapshot));
   }
 
   /** Applies a changed configuration (rules, weights, synonyms); facet data is rebuilt on the next search. */
@@ -179,24 +181,40 @@ export class SiteSearch {
     };
   }
 
-  /** Completions of what a visitor is typing, best first. */
+  /**
+   * Completions of what a visitor is typing, best first, from the suggester as last built: a
+   * large index's suggester is built again in the background (docs/architecture.md, Suggest).
+   */
   suggest(query: string, limit: number): Suggestion[] {
+    return this.suggester().suggest(query, limit);
+  }
+
+  private suggester() {
     const snapshot = this.index.snapshot();
-    return this.activity
-      .suggester(snapshot, {
-        vocabulary: () => vocabularyOf(snapshot),
-        templateBlocks: () => this.index.templateBlocks(snapshot),
-      })
-      .suggest(query, limit);
+    return this.activity.suggester(snapshot, this.suggestSources(snapshot));
+  }
+
+  private suggestSources(snapshot: IndexSnapshot): SuggestIndexSources {
+    return {
+      vocabulary: () => vocabularyWork(snapshot),
+      templateBlocks: () => this.index.templateBlocks(snapshot),
+    };
+  }
+
+  /** Resolves when the suggester of the index as it stands is built (readings may still come). */
+  async suggesterBuilt(): Promise<void> {
+    this.suggester();
+    await this.activity.built();
   }
 
   /**
    * Resolves when suggest knows the readings of every phrase of the index as it stands (they are
-   * read in a worker thread, phrase-readings.ts); suggest answers meanwhile, without them.
+   * read in a child process, phrase-readings.ts) and the suggester with them is built; suggest
+   * answers meanwhile, without them.
    */
   async suggestionsSettled(): Promise<void> {
-    this.suggest('', 1);
-    await this.activity.readingsSettled();
+    do this.suggester();
+    while (await this.activity.waitForWork());
   }
 
   /** Words significant in the best matches of `query`, starting with `prefix`. */

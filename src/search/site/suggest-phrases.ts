@@ -71,10 +71,46 @@ export interface LinePhrase {
   head?: string;
 }
 
+/** Where a phrase lies in its normalized line, and the index of its head among the line's phrases (-1: none). */
+export interface PhraseSpan {
+  start: number;
+  end: number;
+  head: number;
+}
+
+/** A line normalized (NFKC, lower case) with the spans of its distinct phrases. */
+export interface LineSpans {
+  text: string;
+  spans: PhraseSpan[];
+}
+
 /** Distinct phrases of a line (a title part or one heading), normalized (NFKC, lower case). */
 export function phrasesOfLine(line: string): LinePhrase[] {
+  const { text, spans } = phraseSpansOfLine(line);
+  const phrases = spans.map((span) => phraseAt(text, span));
+  return spans.map((span, index) =>
+    span.head < 0 ? { phrase: phrases[index]! } : { phrase: phrases[index]!, head: phrases[span.head]! },
+  );
+}
+
+/** The phrase a span holds: its text, spaces collapsed. */
+export function phraseAt(text: string, span: { start: number; end: number }): string {
+  return text.slice(span.start, span.end).replace(/\s+/g, ' ');
+}
+
+/**
+ * The phrases of a line as spans of its normalized text, which is how they are stored with a
+ * document (document-phrases.ts): the line once, two or three small numbers per phrase.
+ */
+export function phraseSpansOfLine(line: string): LineSpans {
   const text = normalizeText(line);
-  const phrases = new Map<string, string | undefined>();
+  const phrases = new Map<string, number>();
+  const spans: PhraseSpan[] = [];
+  const add = (phrase: string, start: number, end: number, head: string | undefined) => {
+    if (phrases.has(phrase)) return;
+    phrases.set(phrase, spans.length);
+    spans.push({ start, end, head: head === undefined ? -1 : phrases.get(head)! });
+  };
   for (const chunk of chunksOf(text)) {
     for (let first = 0; first < chunk.length; first += 1) {
       if (!chunk[first]!.opens || !isEdgeWord(chunk[first]!.text)) continue;
@@ -83,20 +119,21 @@ export function phrasesOfLine(line: string): LinePhrase[] {
       for (let end = first; end < chunk.length && words < MAX_PHRASE_WORDS; end += 1) {
         if (!chunk[end]!.particle) words += 1;
         if (!chunk[end]!.closes || !isEdgeWord(chunk[end]!.text)) continue;
-        const phrase = text.slice(chunk[first]!.start, chunk[end]!.end).replace(/\s+/g, ' ');
+        const span = { start: chunk[first]!.start, end: chunk[end]!.end };
+        const phrase = phraseAt(text, span);
         if (phrase.length > MAX_PHRASE_CHARS || [...phrase].length < 2) continue;
-        if (!phrases.has(phrase)) phrases.set(phrase, head);
+        add(phrase, span.start, span.end, head);
         head = phrase;
       }
     }
     // A dotted name is also offered by its last part: `json.dumps` is searched as `dumps`.
-    for (const { text: word } of chunk) {
+    for (const { text: word, end } of chunk) {
       const dot = word.lastIndexOf('.');
       const name = word.slice(dot + 1);
-      if (dot > 0 && isEdgeWord(name) && !phrases.has(name)) phrases.set(name, undefined);
+      if (dot > 0 && isEdgeWord(name)) add(name, end - name.length, end, undefined);
     }
   }
-  return [...phrases].map(([phrase, head]) => (head === undefined ? { phrase } : { phrase, head }));
+  return { text, spans };
 }
 
 /** The runs of words between boundaries, Japanese runs cut by the segmenter. */

@@ -1,7 +1,8 @@
 import { normalizeText } from '../analyzer.js';
 import type { PhraseFrequency } from './phrase-counts.js';
 import { readingKey, typedReadingKey } from './reading-keys.js';
-import { PrefixTable } from './prefix-table.js';
+import { type PrefixEntry, PrefixTable } from './prefix-table.js';
+import { ITEMS_PER_PAUSE, runNow, type Work } from './work-slices.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** One completion `{word, point}` of the suggest answer (docs/reference/site-search.md, Suggest). */
@@ -10,12 +11,8 @@ export interface Suggestion {
   point: number;
 }
 
-/** What a suggester is built from: what visitors did, and what the index holds. */
-export interface SuggestSources {
-  /** Successful queries (normalized) and how often they were asked. */
-  queryCounts: ReadonlyMap<string, number>;
-  /** Clicks on results, per normalized query. */
-  queryClicks: ReadonlyMap<string, number>;
+/** What the index part of a suggester is built from: what the index holds. */
+export interface SuggestIndexParts {
   /** Phrases of titles and headings with their document frequencies (phrase-counts.ts). */
   phrases: ReadonlyMap<string, PhraseFrequency>;
   /** Phrases only the site's template and section labels hold: never offered, not even as words of the text. */
@@ -24,6 +21,17 @@ export interface SuggestSources {
   readings: ReadonlyMap<string, string>;
   vocabulary: Vocabulary;
 }
+
+/** What the query part of a suggester is built from: what visitors did. */
+export interface SuggestQueryParts {
+  /** Successful queries (normalized) and how often they were asked. */
+  queryCounts: ReadonlyMap<string, number>;
+  /** Clicks on results, per normalized query. */
+  queryClicks: ReadonlyMap<string, number>;
+}
+
+/** What a suggester is built from: what visitors did, and what the index holds. */
+export type SuggestSources = SuggestIndexParts & SuggestQueryParts;
 
 /**
  * Phrases and words must occur in at least this many documents to be offered, unless a title
@@ -48,18 +56,23 @@ const TITLE_WEIGHT = 2;
 /** A completion found by its reading (かそう → 仮想ホスト) ranks a little below one found as written. */
 const READING_FACTOR = 0.9;
 
-/**
- * Completions of what a visitor is typing (docs/reference/site-search.md, Suggest): past
- * queries that led to clicks, then past queries, then whole phrases of titles and headings by
- * document frequency, then words of the text. The typed text is completed as a whole, never by
- * gluing its head to an unrelated word; kana or romaji typed also completes Japanese phrases by
- * their readings.
- */
-export class Suggester {
-  private readonly written: PrefixTable;
-  private readonly spoken: PrefixTable;
+const inBand = ([low, high]: readonly [number, number], value: number, most: number) =>
+  low + ((high - low) * Math.log(1 + value)) / Math.log(1 + Math.max(1, most));
 
-  constructor(sources: SuggestSources) {
+/**
+ * The completions the index offers (phrases of titles and headings, words of the text), by
+ * their written form and by their readings: the costly part of a suggester, built again only
+ * when the index changes (search-activity.ts), in slices (work-slices.ts).
+ */
+export class IndexCompletions {
+  private constructor(
+    readonly written: PrefixTable,
+    readonly spoken: PrefixTable,
+  ) {}
+
+  static readonly none = new IndexCompletions(PrefixTable.empty, PrefixTable.empty);
+
+  static *of(sources: SuggestIndexParts): Work<IndexCompletions> {
     const points = new Map<string, number>();
     const keep = (key: string, point: number) => {
       if (key === '' || point <= (points.get(key) ?? -1)) return;
@@ -68,11 +81,11 @@ export class Suggester {
     const { vocabulary } = sources;
     const documents = Math.max(2, vocabulary.documentCount);
     const minimumFrequency = vocabulary.documentCount < SMALL_INDEX_DOCUMENTS ? 1 : MIN_FREQUENCY;
-    const inBand = ([low, high]: readonly [number, number], value: number, most: number) =>
-      low + ((high - low) * Math.log(1 + value)) / Math.log(1 + Math.max(1, most));
 
     const phrasePoints = new Map<string, number>();
+    let done = 0;
     for (const [phrase, { documents: frequency, titles, head }] of sources.phrases) {
+      if (++done % ITEMS_PER_PAUSE === 0) yield;
       if (frequency < minimumFrequency && titles === 0) continue;
       // A phrase that only adds a word after a space to its head, found exactly where its head
       // is ("AddCharset ディレクティブ" beside "AddCharset", a label after a name), offers no
@@ -88,35 +101,72 @@ export class Suggester {
     // Japanese words of the text are left out: the segmenter's cuts inside compounds are not
     // always a reader's, and a completion must never end inside a word (suggest-phrases.ts).
     for (const [word, frequency] of vocabulary.latin) {
+      if (++done % ITEMS_PER_PAUSE === 0) yield;
       if (frequency >= minimumFrequency && isOfferedWord(word) && !sources.template.has(word))
         keep(word, inBand(WORD_BAND, frequency, documents));
     }
-    // Once many different queries are logged, one asked a single time is as often a typo or a
-    // probe as a need, and would show to every visitor: it then takes two askings to be offered.
-    const minimumAsked = sources.queryCounts.size < MANY_LOGGED_QUERIES ? 1 : 2;
-    const asked = [...sources.queryCounts]
-      .filter(([, count]) => count >= minimumAsked)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, MAX_LOGGED_QUERIES);
-    const mostAsked = asked[0]?.[1] ?? 1;
-    let mostClicked = 1;
-    for (const [query] of asked) mostClicked = Math.max(mostClicked, sources.queryClicks.get(query) ?? 0);
-    for (const [query, count] of asked) {
-      const clicks = sources.queryClicks.get(query) ?? 0;
-      const key = suggestionKey(query);
-      keep(
-        key,
-        clicks > 0 ? inBand(CLICKED_BAND, clicks, mostClicked) : inBand(ASKED_BAND, count, mostAsked),
-      );
+    const written: PrefixEntry[] = [];
+    for (const [key, point] of points) {
+      if (++done % ITEMS_PER_PAUSE === 0) yield;
+      written.push({ key, word: key, point });
     }
-    this.written = new PrefixTable([...points].map(([key, point]) => ({ key, word: key, point })));
-    const spoken = [...sources.readings].flatMap(([phrase, reading]) => {
+    const spoken: PrefixEntry[] = [];
+    for (const [phrase, reading] of sources.readings) {
+      if (++done % ITEMS_PER_PAUSE === 0) yield;
       const point = phrasePoints.get(phrase);
-      return point === undefined
-        ? []
-        : [{ key: readingKey(reading), word: phrase, point: point * READING_FACTOR }];
-    });
-    this.spoken = new PrefixTable(spoken);
+      if (point !== undefined)
+        spoken.push({ key: readingKey(reading), word: phrase, point: point * READING_FACTOR });
+    }
+    return new IndexCompletions(yield* PrefixTable.of(written), yield* PrefixTable.of(spoken));
+  }
+}
+
+/** The completions past queries offer: small, built again when queries or clicks came. */
+export function* queryCompletions(sources: SuggestQueryParts): Work<PrefixTable> {
+  // Once many different queries are logged, one asked a single time is as often a typo or a
+  // probe as a need, and would show to every visitor: it then takes two askings to be offered.
+  const minimumAsked = sources.queryCounts.size < MANY_LOGGED_QUERIES ? 1 : 2;
+  const asked = [...sources.queryCounts]
+    .filter(([, count]) => count >= minimumAsked)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_LOGGED_QUERIES);
+  yield;
+  const mostAsked = asked[0]?.[1] ?? 1;
+  let mostClicked = 1;
+  for (const [query] of asked) mostClicked = Math.max(mostClicked, sources.queryClicks.get(query) ?? 0);
+  const points = new Map<string, number>();
+  let done = 0;
+  for (const [query, count] of asked) {
+    if (++done % ITEMS_PER_PAUSE === 0) yield;
+    const clicks = sources.queryClicks.get(query) ?? 0;
+    const key = suggestionKey(query);
+    const point =
+      clicks > 0 ? inBand(CLICKED_BAND, clicks, mostClicked) : inBand(ASKED_BAND, count, mostAsked);
+    if (key !== '' && point > (points.get(key) ?? -1)) points.set(key, point);
+  }
+  return yield* PrefixTable.of([...points].map(([key, point]) => ({ key, word: key, point })));
+}
+
+/**
+ * Completions of what a visitor is typing (docs/reference/site-search.md, Suggest): past
+ * queries that led to clicks, then past queries, then whole phrases of titles and headings by
+ * document frequency, then words of the text. The typed text is completed as a whole, never by
+ * gluing its head to an unrelated word; kana or romaji typed also completes Japanese phrases by
+ * their readings.
+ */
+export class Suggester {
+  readonly queries: PrefixTable;
+
+  constructor(
+    readonly index: IndexCompletions,
+    queries?: PrefixTable,
+  ) {
+    this.queries = queries ?? PrefixTable.empty;
+  }
+
+  /** A suggester built at once (small indexes, tests). */
+  static of(sources: SuggestSources): Suggester {
+    return new Suggester(runNow(IndexCompletions.of(sources)), runNow(queryCompletions(sources)));
   }
 
   /**
@@ -127,13 +177,18 @@ export class Suggester {
   suggest(query: string, limit: number): Suggestion[] {
     const key = suggestionKey(query);
     if (key === '') return [];
+    // A word in both tables counts with its better point (best per prefix of each table is
+    // enough: a word among the best of the union is among the best of its own table).
     const written = new Map<string, number>();
-    for (const entry of this.written.withPrefix(key)) written.set(entry.word, entry.point);
+    for (const table of [this.index.written, this.queries]) {
+      for (const entry of table.withPrefix(key))
+        if (entry.point > (written.get(entry.word) ?? -1)) written.set(entry.word, entry.point);
+    }
     const answer = [...written].sort(byPoint).slice(0, limit);
     const spokenKey = typedReadingKey(key);
     if (spokenKey !== undefined && answer.length < limit) {
       const spoken = new Map<string, number>();
-      for (const entry of this.spoken.withPrefix(spokenKey)) {
+      for (const entry of this.index.spoken.withPrefix(spokenKey)) {
         if (!written.has(entry.word) && entry.point > (spoken.get(entry.word) ?? -1))
           spoken.set(entry.word, entry.point);
       }

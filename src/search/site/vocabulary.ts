@@ -1,5 +1,6 @@
 import { WORD_MARK } from '../analyzer.js';
 import type { IndexSnapshot } from '../search-index-types.js';
+import { ITEMS_PER_PAUSE, runNow, type Work } from './work-slices.js';
 
 /** The words of the index with their document frequencies, for did-you-mean, suggest and related keywords. */
 export interface Vocabulary {
@@ -21,13 +22,20 @@ const cache = new WeakMap<IndexSnapshot['segments'], Vocabulary>();
  * deleted documents included until a merge drops them, as Lucene's docFreq does.
  */
 export function vocabularyOf(snapshot: IndexSnapshot): Vocabulary {
+  return runNow(vocabularyWork(snapshot));
+}
+
+/** vocabularyOf as work in slices (work-slices.ts), for a suggester built in the background. */
+export function* vocabularyWork(snapshot: IndexSnapshot): Work<Vocabulary> {
   const cached = cache.get(snapshot.segments);
   if (cached !== undefined) return cached;
   const latin = new Map<string, number>();
   const japanese = new Map<string, number>();
   for (const { segment } of snapshot.segments) {
     const { terms, postingStart } = segment.data;
-    terms.forEach((term, ordinal) => {
+    for (let ordinal = 0; ordinal < terms.length; ordinal += 1) {
+      if (ordinal % (ITEMS_PER_PAUSE * 4) === 0) yield;
+      const term = terms[ordinal]!;
       const frequency = postingStart[ordinal + 1]! - postingStart[ordinal]!;
       if (term.startsWith(WORD_MARK)) {
         const word = term.slice(WORD_MARK.length);
@@ -35,7 +43,7 @@ export function vocabularyOf(snapshot: IndexSnapshot): Vocabulary {
       } else if (!JAPANESE_CHAR.test(term) && LATIN_WORD.test(term)) {
         latin.set(term, (latin.get(term) ?? 0) + frequency);
       }
-    });
+    }
   }
   const vocabulary = { latin, japanese, documentCount: snapshot.statistics.documentCount };
   cache.set(snapshot.segments, vocabulary);

@@ -3,7 +3,7 @@ import { LEGACY_FEED } from '../../domain/feed-keys.js';
 import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA, upgradeTemplateIndex } from './template-block-schema.js';
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
-const SCHEMA_VERSION = '7';
+const SCHEMA_VERSION = '8';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -76,12 +76,33 @@ const SUGGEST_SCHEMA = `
   CREATE TABLE phrase_readings (phrase TEXT PRIMARY KEY, reading TEXT NOT NULL) WITHOUT ROWID;
 `;
 
+/**
+ * Format 8 (docs/architecture.md, Suggest): the phrases of each document's title and headings,
+ * cut when it is analyzed (document-phrases.ts), by document id; a staged run's new versions
+ * wait in `staged_phrases` until the run is applied. Removing a document removes its phrases.
+ * A format 7 file gains both tables, empty, in place: the phrases of its documents are cut in
+ * the background when a suggester is first built, and written back.
+ */
+const PHRASES_SCHEMA = `
+  CREATE TABLE document_phrases (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+  CREATE TABLE staged_phrases (
+    run_key TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (run_key, id)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER documents_drop_phrases AFTER DELETE ON documents BEGIN
+    DELETE FROM document_phrases WHERE id = old.id;
+  END;
+`;
+
 /** What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. */
 const UPGRADES: ReadonlyMap<string, string> = new Map([
-  ['3', STAGING_SCHEMA + FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA],
-  ['4', FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA],
-  ['5', TEMPLATE_MIGRATION + SUGGEST_SCHEMA],
-  ['6', SUGGEST_SCHEMA],
+  ['3', STAGING_SCHEMA + FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA],
+  ['4', FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA],
+  ['5', TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA],
+  ['6', SUGGEST_SCHEMA + PHRASES_SCHEMA],
+  ['7', PHRASES_SCHEMA],
 ]);
 
 /**
@@ -149,6 +170,7 @@ export function prepareIndexSchema(db: Database.Database, file: string, analyzer
     ${FEEDS_SCHEMA}
     ${TEMPLATE_SCHEMA}
     ${SUGGEST_SCHEMA}
+    ${PHRASES_SCHEMA}
   `);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);

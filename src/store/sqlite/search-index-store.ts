@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
+import { DocumentPhraseRows } from './document-phrase-rows.js';
 import { prepareIndexSchema } from './search-index-schema.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/private-files.js';
@@ -61,6 +62,8 @@ export class SearchIndexStore {
   readonly claims: DocumentClaims;
   /** Counts of repeated lines per host (docs/reference/site-search.md, Page templates). */
   readonly templates: TemplateBlockStore;
+  /** Phrases of titles and headings per document, for suggest (docs/architecture.md, Suggest). */
+  readonly phrases: DocumentPhraseRows;
 
   constructor(
     readonly file: string,
@@ -84,6 +87,7 @@ export class SearchIndexStore {
     this.statements = this.prepare();
     this.claims = new DocumentClaims(this.db);
     this.templates = new TemplateBlockStore(this.db);
+    this.phrases = new DocumentPhraseRows(this.db);
   }
 
   private prepare() {
@@ -173,7 +177,6 @@ export class SearchIndexStore {
       ),
       queryClicks: db.prepare('SELECT query, count FROM query_clicks ORDER BY count DESC LIMIT ?'),
       pruneQueryClicks: db.prepare('DELETE FROM query_clicks WHERE count <= 1 AND last_us < ?'),
-      headings: db.prepare('SELECT ordinal, headings FROM documents WHERE segment_id = ?'),
       phraseReadings: db.prepare('SELECT phrase, reading FROM phrase_readings'),
       saveReading: db.prepare('INSERT OR REPLACE INTO phrase_readings (phrase, reading) VALUES (?, ?)'),
     };
@@ -275,6 +278,7 @@ export class SearchIndexStore {
   /** Makes a staged run visible: replaced texts copied in, its segments loaded by searches. */
   publishStaged(runKey: string): void {
     this.statements.applyStagedDocuments.run(runKey, runKey);
+    this.phrases.publish(runKey);
     this.statements.publishSegments.run(runKey);
     this.statements.dropStagedDocuments.run(runKey);
     this.claims.dropStaged(runKey);
@@ -285,6 +289,7 @@ export class SearchIndexStore {
     this.statements.dropStagedNewDocuments.run(runKey);
     this.statements.dropStagedSegments.run(runKey);
     this.statements.dropStagedDocuments.run(runKey);
+    this.phrases.dropStaged(runKey);
     this.claims.dropStaged(runKey);
   }
 
@@ -333,11 +338,6 @@ export class SearchIndexStore {
     return new Map(rows.map((row) => [row.query, row.count]));
   }
 
-  /** The stored headings (one heading a line) of a segment's documents, by ordinal. */
-  headingsOf(segmentId: number): { ordinal: number; headings: string }[] {
-    return this.statements.headings.all(segmentId) as { ordinal: number; headings: string }[];
-  }
-
   /** Readings of phrases analysed before ('' where none is known). */
   phraseReadings(): Map<string, string> {
     const rows = this.statements.phraseReadings.all() as { phrase: string; reading: string }[];
@@ -375,6 +375,11 @@ export class SearchIndexStore {
     } finally {
       this.db.pragma('busy_timeout = 5000');
     }
+  }
+
+  /** Whether the file is still open (work in the background stops once it is closed). */
+  get open(): boolean {
+    return this.db.open;
   }
 
   ping(): boolean {

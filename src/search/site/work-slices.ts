@@ -1,0 +1,68 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
+/**
+ * Work that can run at once or in slices between the event loop's other tasks
+ * (docs/architecture.md, Suggest): a generator that yields at points where it may be paused,
+ * every few hundred items, and returns its result.
+ */
+export type Work<T> = Generator<void, T, void>;
+
+/** Time a slice runs before the event loop gets a turn: requests wait at most about this long. */
+export const SLICE_MS = 8;
+
+/** Runs work to its end now, on the calling thread. */
+export function runNow<T>(work: Work<T>): T {
+  for (;;) {
+    const step = work.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * Runs work in slices of about `sliceMs`, giving the event loop a turn between slices; throws
+ * between two slices once `stopped` says so (its index was closed: nobody will use the result).
+ */
+export async function runInSlices<T>(work: Work<T>, stopped: () => boolean, sliceMs = SLICE_MS): Promise<T> {
+  for (;;) {
+    if (stopped()) throw new Error('stopped');
+    const started = performance.now();
+    do {
+      const step = work.next();
+      if (step.done === true) return step.value;
+    } while (performance.now() - started < sliceMs);
+    await nextTurn();
+  }
+}
+
+/** Items handled between two pause points of a loop. */
+export const ITEMS_PER_PAUSE = 256;
+
+/**
+ * Sorts in place of a copy, stable, pausing between runs and during merges: a sort of a million
+ * keys takes about a second, which one slice must never hold.
+ */
+export function* sortInSlices<T>(items: readonly T[], compare: (a: T, b: T) => number): Work<T[]> {
+  const RUN = 2048;
+  let from = items.slice();
+  for (let start = 0; start < from.length; start += RUN) {
+    const run = from.slice(start, start + RUN).sort(compare);
+    for (let at = 0; at < run.length; at += 1) from[start + at] = run[at]!;
+    yield;
+  }
+  let to = new Array<T>(from.length);
+  for (let width = RUN; width < from.length; width *= 2) {
+    for (let left = 0; left < from.length; left += 2 * width) {
+      const middle = Math.min(left + width, from.length);
+      const end = Math.min(left + 2 * width, from.length);
+      let a = left;
+      let b = middle;
+      for (let out = left; out < end; out += 1) {
+        // Ties take the left run's item first: the sort stays stable.
+        to[out] = b >= end || (a < middle && compare(from[a]!, from[b]!) <= 0) ? from[a++]! : from[b++]!;
+        if (out % (ITEMS_PER_PAUSE * 8) === 0) yield;
+      }
+    }
+    [from, to] = [to, from];
+  }
+  return from;
+}
