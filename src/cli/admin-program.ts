@@ -31,6 +31,8 @@ const VALUE_NAMES: Record<OptionName, string> = {
   url: 'url',
   secret: 'secret',
   limit: 'n',
+  email: 'address',
+  role: 'role',
 };
 
 const TENANT: [OptionName, string][] = [
@@ -181,6 +183,22 @@ const RESOURCES: AdminResource[] = [
         summary: 'deliver again (kumo serve sends it)',
         argument: ['delivery-id', 'id of the delivery (from webhook deliveries)'],
       },
+    ],
+  },
+  {
+    resource: 'user',
+    summary: 'console accounts of a contract and their invitations',
+    actions: [
+      {
+        action: 'invite',
+        summary: 'invite a user; prints the invitation link and token once (valid 7 days, used once)',
+        options: [
+          ['contract', 'contract id (required)'],
+          ['email', 'their email address (required)'],
+          ['role', 'owner, editor or viewer (required)'],
+        ],
+      },
+      { action: 'list', summary: 'list the accounts', options: LIST_FILTER },
     ],
   },
 ];
