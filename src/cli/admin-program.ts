@@ -208,7 +208,7 @@ export function addAdminCommand(program: Command, host: CommandHost): void {
   const admin = program
     .command('admin')
     .summary(
-      'manage contracts, service groups, API keys, search services, crawl service settings and webhooks',
+      'manage contracts, service groups, API keys, search services, crawl service settings, webhooks and console users',
     )
     .description(
       'Works on the store in KUMO_DATA_DIR, also while kumo serve runs, which picks changes up ' +
