@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { runCli } from '../support/cli-runner.js';
-import { startTestService, type TestService } from '../support/service-harness.js';
+import { startTestService, TEST_ADMIN_TOKEN, type TestService } from '../support/service-harness.js';
 
 let kumo: TestService;
 
@@ -38,6 +38,22 @@ test('an invitation made by the CLI is accepted through the API, and the user is
     payload: JSON.stringify({ token, password: 'a long enough password' }),
   });
   assert.equal(accepted.statusCode, 200, accepted.body);
+
+  // The invitation is in the contract's audit log, made by the operator through the CLI.
+  const log = await kumo.inject({
+    method: 'GET',
+    url: '/admin/v1/contracts/1/audit_log',
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+  });
+  assert.equal(log.statusCode, 200, log.body);
+  const entries = JSON.parse(log.body).entries as {
+    actor: { kind: string; via: string };
+    resource: string;
+  }[];
+  assert.ok(
+    entries.some((e) => e.resource === 'invitation' && e.actor.kind === 'operator' && e.actor.via === 'cli'),
+    log.body,
+  );
 
   const listed = await runCli(['admin', 'user', 'list', '--contract', '1'], 30_000, env());
   assert.equal(listed.code, 0, listed.stderr);

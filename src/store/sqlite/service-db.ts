@@ -142,9 +142,10 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   `,
   // Console accounts, invitations, sessions and the audit log (docs/architecture.md, Accounts and
-  // sessions): tokens and session ids are stored as their SHA-256 only.
+  // sessions): tokens and session ids are stored as their SHA-256 only. IF NOT EXISTS: a database
+  // set back to an earlier schema version runs it again.
   `
-  CREATE TABLE accounts (
+  CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY,
     contract_id INTEGER NOT NULL REFERENCES contracts(id),
     email TEXT NOT NULL UNIQUE,
@@ -153,8 +154,8 @@ const MIGRATIONS: readonly string[] = [
     created_us INTEGER NOT NULL,
     updated_us INTEGER NOT NULL
   );
-  CREATE INDEX accounts_contract ON accounts(contract_id);
-  CREATE TABLE invitations (
+  CREATE INDEX IF NOT EXISTS accounts_contract ON accounts(contract_id);
+  CREATE TABLE IF NOT EXISTS invitations (
     id INTEGER PRIMARY KEY,
     contract_id INTEGER NOT NULL REFERENCES contracts(id),
     email TEXT NOT NULL,
@@ -164,7 +165,7 @@ const MIGRATIONS: readonly string[] = [
     expires_us INTEGER NOT NULL,
     used_us INTEGER
   );
-  CREATE TABLE sessions (
+  CREATE TABLE IF NOT EXISTS sessions (
     id INTEGER PRIMARY KEY,
     account_id INTEGER NOT NULL REFERENCES accounts(id),
     id_hash BLOB NOT NULL UNIQUE,
@@ -175,8 +176,8 @@ const MIGRATIONS: readonly string[] = [
     user_agent TEXT NOT NULL,
     address TEXT NOT NULL
   );
-  CREATE INDEX sessions_account ON sessions(account_id);
-  CREATE TABLE audit_log (
+  CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
+  CREATE TABLE IF NOT EXISTS audit_log (
     id INTEGER PRIMARY KEY,
     at_us INTEGER NOT NULL,
     contract_id INTEGER,
@@ -189,7 +190,7 @@ const MIGRATIONS: readonly string[] = [
     resource TEXT NOT NULL,
     resource_id INTEGER NOT NULL
   );
-  CREATE INDEX audit_log_contract ON audit_log(contract_id, id);
+  CREATE INDEX IF NOT EXISTS audit_log_contract ON audit_log(contract_id, id);
   `,
 ];
 
