@@ -24,6 +24,16 @@ export const API_ERRORS = {
     status: 403,
     message: 'this origin may not use this search service',
   },
+  invalid_credentials: { status: 401, message: 'the email address or the password is not right' },
+  session_expired: {
+    status: 401,
+    message: 'the session has ended (signed out, expired or revoked); sign in again',
+  },
+  forbidden: { status: 403, message: 'your role does not allow this' },
+  csrf_rejected: {
+    status: 403,
+    message: 'a change made with a session needs its x-kumo-csrf-token header and a same-origin Origin',
+  },
   not_found: { status: 404, message: 'no such resource' },
   invalid_admin_token: {
     status: 401,

@@ -26,6 +26,7 @@ import { PrefixGuards } from './prefix-guards.js';
 import { RateLimiter } from './rate-limiter.js';
 import { createAdminAuth } from './routes/admin/admin-auth.js';
 import { adminRoutes } from './routes/admin/admin-routes.js';
+import { createManagementAuth } from './routes/admin/management-auth.js';
 import { downloadRoutes } from './routes/download-routes.js';
 import { scheduledCrawlerRoutes } from './routes/scheduled-crawler-routes.js';
 import { scheduledDownloadRoutes } from './routes/scheduled-download-routes.js';
@@ -139,6 +140,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'x-mf-apikey' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'KUMO_ADMIN_TOKEN' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'kumo_session',
+            description:
+              'a console session (POST /admin/v1/session); changes also need x-kumo-csrf-token and Origin',
+          },
         },
       },
     },
@@ -207,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scope.register(adminRoutes, {
       management: deps.management,
       adminToken: deps.adminToken,
+      publicUrl: deps.settings.publicUrl,
       timezone: deps.settings.timezone,
       methods,
       basePath: ADMIN_BASE_PATH,
@@ -242,18 +251,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 /**
- * The credentials each API prefix asks for: the management token under /admin/v1 and /metrics,
+ * The credentials each API prefix asks for: the management token (or, under /admin/v1, a console
+ * session) under /admin/v1 and /metrics,
  * an API key under the instant crawl API and its downloads; none for site search and the
  * scheduled crawler (docs/reference/README.md, API groups).
  */
 function prefixGuardsOf(deps: AppDeps): PrefixGuards {
   const adminAuth = createAdminAuth(deps.adminToken);
+  const managementAuth = createManagementAuth({
+    adminToken: deps.adminToken,
+    management: deps.management,
+    publicUrl: deps.settings.publicUrl,
+  });
   const keyAuth = createTenantAuth(deps.store.apiKeys);
   const { instantCrawlerBasePath, crawlerBasePath, finderBasePath } = deps.settings;
   // An empty base path puts the instant crawl routes at /contracts/...: guard that, not every path.
   const instantPrefix = instantCrawlerBasePath === '' ? '/contracts' : instantCrawlerBasePath;
   return new PrefixGuards([
-    { prefix: ADMIN_BASE_PATH, guard: adminAuth },
+    { prefix: ADMIN_BASE_PATH, guard: managementAuth },
     { prefix: METRICS_PATH, guard: adminAuth },
     { prefix: instantPrefix, guard: keyAuth },
     { prefix: '/instant_crawler', guard: keyAuth },

@@ -8,6 +8,7 @@ import type { RunDispatcher } from '../worker/run-dispatcher.js';
 import { adminUsageError } from './admin-failures.js';
 import { SEARCH_SERVICE_HANDLERS } from './admin-search-services.js';
 import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
+import { USER_HANDLERS } from './admin-users.js';
 import { WEBHOOK_HANDLERS } from './admin-webhooks.js';
 import { dataDirOfServe } from './data-dir-check.js';
 import {
@@ -48,7 +49,7 @@ export async function adminCommand(
     const { timezone } = config;
     const scheduledCrawl = new ScheduledCrawlService(store, STORE_POLLED, systemClock, timezone);
     const management = new Management({ store, scheduledCrawl, clock: systemClock, timezone });
-    handler({ management, values, positionals, print, timezone });
+    handler({ management, values, positionals, print, timezone, publicUrl: config.publicUrl });
     return 0;
   } catch (error) {
     throw adminUsageError(error, action.split(' ')[0]!);
@@ -104,4 +105,5 @@ const HANDLERS: Record<string, (context: AdminContext) => void> = {
   ...SEARCH_SERVICE_HANDLERS,
   ...SERVICE_SETTING_HANDLERS,
   ...WEBHOOK_HANDLERS,
+  ...USER_HANDLERS,
 };

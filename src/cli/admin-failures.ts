@@ -9,6 +9,8 @@ const OPTION_OF_FIELD: Record<string, string> = {
   url: '--url',
   secret: '--secret',
   limit: '--limit',
+  email: '--email',
+  role: '--role',
 };
 
 /** What an input error of each resource of `kumo admin` is about. */
@@ -19,6 +21,7 @@ const SUBJECT_OF_RESOURCE: Record<string, string> = {
   searchservice: 'the search service',
   setting: 'the crawl service setting',
   webhook: 'the webhook',
+  user: 'the invitation',
 };
 
 /**

@@ -18,10 +18,14 @@ export interface AdminContext {
     url?: string;
     secret?: string;
     limit?: string;
+    email?: string;
+    role?: string;
   };
   positionals: string[];
   print: (line: string) => void;
   timezone: string;
+  /** KUMO_PUBLIC_URL, for invitation links. */
+  publicUrl: string;
 }
 
 export function requiredId(value: string | undefined, option: string): number {

@@ -31,6 +31,8 @@ const VALUE_NAMES: Record<OptionName, string> = {
   url: 'url',
   secret: 'secret',
   limit: 'n',
+  email: 'address',
+  role: 'role',
 };
 
 const TENANT: [OptionName, string][] = [
@@ -183,6 +185,22 @@ const RESOURCES: AdminResource[] = [
       },
     ],
   },
+  {
+    resource: 'user',
+    summary: 'console accounts of a contract and their invitations',
+    actions: [
+      {
+        action: 'invite',
+        summary: 'invite a user; prints the invitation link and token once (valid 7 days, used once)',
+        options: [
+          ['contract', 'contract id (required)'],
+          ['email', 'their email address (required)'],
+          ['role', 'owner, editor or viewer (required)'],
+        ],
+      },
+      { action: 'list', summary: 'list the accounts', options: LIST_FILTER },
+    ],
+  },
 ];
 
 /** Adds `kumo admin` with one subcommand per resource and one below it per action. */
@@ -190,7 +208,7 @@ export function addAdminCommand(program: Command, host: CommandHost): void {
   const admin = program
     .command('admin')
     .summary(
-      'manage contracts, service groups, API keys, search services, crawl service settings and webhooks',
+      'manage contracts, service groups, API keys, search services, crawl service settings, webhooks and console users',
     )
     .description(
       'Works on the store in KUMO_DATA_DIR, also while kumo serve runs, which picks changes up ' +

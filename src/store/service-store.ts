@@ -3,6 +3,7 @@ import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { SearchServiceConfig } from '../domain/search-service-config.js';
+import type { AccountStore, AuditStore, SessionStore } from './account-store.js';
 
 /**
  * The service's own records, one interface per resource (tenants, keys, crawl runs). SQLite is
@@ -321,6 +322,10 @@ export interface ServiceStore {
   deliveries: WebhookDeliveryStore;
   apiKeys: ApiKeyStore;
   runs: CrawlRunStore;
+  /** Console accounts and invitations, their sessions, the audit log (account-store.ts). */
+  accounts: AccountStore;
+  sessions: SessionStore;
+  audit: AuditStore;
   /** A cheap query proving the store answers (health check). */
   ping(): boolean;
   close(): void;

@@ -832,6 +832,26 @@ function adminRoutesOn(t: World): { method: Method; url: string; payload?: objec
     { method: 'DELETE', url: `${g}/webhooks/${t.webhookId}`, read: false },
     { method: 'GET', url: `${g}/webhooks/${t.webhookId}/deliveries`, read: true },
     { method: 'POST', url: `${g}/webhooks/${t.webhookId}/deliveries/${t.deliveryId}/replay`, read: false },
+    // The console's accounts of the contract, and a session's own resources (no session here).
+    { method: 'GET', url: `/admin/v1/contracts/${t.contractId}/users`, read: true },
+    {
+      method: 'POST',
+      url: `/admin/v1/contracts/${t.contractId}/invitations`,
+      payload: { email: 'intruder@example.com', role: 'owner' },
+      read: false,
+    },
+    { method: 'DELETE', url: `/admin/v1/contracts/${t.contractId}/users/1/sessions`, read: false },
+    { method: 'GET', url: `/admin/v1/contracts/${t.contractId}/audit_log`, read: true },
+    { method: 'GET', url: '/admin/v1/session', read: false },
+    { method: 'DELETE', url: '/admin/v1/session', read: false },
+    {
+      method: 'PUT',
+      url: '/admin/v1/session/password',
+      payload: { current_password: 'intruder-password', new_password: 'intruder-password-2' },
+      read: false,
+    },
+    { method: 'GET', url: '/admin/v1/session/sessions', read: false },
+    { method: 'DELETE', url: '/admin/v1/session/sessions/1', read: false },
   ];
 }
 
@@ -874,6 +894,26 @@ function adminRows(): Row[] {
         victims: [],
       });
   }
+
+  // Signing in and accepting an invitation take no credentials: a guess is refused.
+  rows.push(
+    {
+      name: 'admin POST /admin/v1/session: a guessed password',
+      method: 'POST',
+      url: '/admin/v1/session',
+      payload: { email: 'owner@example.com', password: 'a guessed password' },
+      expectStatus: 401,
+      victims: [A],
+    },
+    {
+      name: 'admin POST /admin/v1/invitations/accept: a guessed token',
+      method: 'POST',
+      url: '/admin/v1/invitations/accept',
+      payload: { token: 'a'.repeat(43), password: 'a long enough password' },
+      expectStatus: 400,
+      victims: [A],
+    },
+  );
 
   // A's resources (and B's, from C) under another service group's path.
   const foreign = (

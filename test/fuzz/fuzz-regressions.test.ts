@@ -14,6 +14,7 @@ import {
 } from '../support/service-harness.js';
 import {
   type Answer,
+  DemoKey,
   fillTemplate,
   fuzzParameters,
   loadRouteCatalog,
@@ -36,9 +37,13 @@ after(async () => {
   await kumo?.close();
 });
 
+/** The owner's console session the session-only routes take. */
+let demoKey: DemoKey | undefined;
+
 const auth = (route: RouteSpec): Record<string, string> => ({
   ...(route.admin ? { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } : {}),
   ...(route.apiKey ? { 'x-mf-apikey': TEST_API_KEY } : {}),
+  ...(route.session ? (demoKey ??= new DemoKey(kumo)).sessionHeaders() : {}),
 });
 
 /** What is wrong with a 4xx answer: not the NG body, or no X-Request-ID; undefined when it is right. */

@@ -7,6 +7,7 @@
  * internet.
  */
 import { randomBytes } from 'node:crypto';
+import { csrfTokenOf, hashSecret } from '../../src/service/management/secret-tokens.js';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -74,6 +75,8 @@ export interface RouteSpec {
   admin: boolean;
   /** Takes `x-mf-apikey` (instant crawl API and instant downloads). */
   apiKey: boolean;
+  /** Takes only a console session (the signed-in account's own routes). */
+  session: boolean;
 }
 
 interface OpenApiParameter {
@@ -119,6 +122,9 @@ export async function loadRouteCatalog(kumo: TestService): Promise<RouteSpec[]> 
         queryParams: of('query'),
         bodySchema: resolve(operation.requestBody?.content?.['application/json']?.schema),
         admin: (operation.security ?? []).some((scheme) => 'adminToken' in scheme),
+        session:
+          (operation.security ?? []).some((scheme) => 'sessionCookie' in scheme) &&
+          !(operation.security ?? []).some((scheme) => 'adminToken' in scheme),
         apiKey: of('header').some((parameter) => parameter.name === 'x-mf-apikey'),
       });
     }
@@ -189,6 +195,53 @@ export class DemoKey {
     );
     return this.key;
   }
+
+  /**
+   * A console session of an owner of the demo contract, made in the store: the cookie, its CSRF
+   * token and the service's Origin. A fuzzed sign-out or password change ends it; a new one is
+   * made then.
+   */
+  sessionHeaders(): Record<string, string> {
+    const store = this.kumo.service.store;
+    const now = systemClock.nowMicros();
+    const live =
+      this.sessionSecret !== undefined && store.sessions.findByHash(hashSecret(this.sessionSecret));
+    if (!live || live.revokedMicros !== null) {
+      let account = store.accounts.findByEmail('fuzz-owner@example.com');
+      if (account === undefined) {
+        const invitation = store.accounts.createInvitation(
+          {
+            contractId: 1,
+            email: 'fuzz-owner@example.com',
+            role: 'owner',
+            createdMicros: now,
+            expiresMicros: now + 1e12,
+          },
+          hashSecret(randomBytes(32).toString('base64url')),
+        );
+        account = store.accounts.acceptInvitation(invitation.id, 'scrypt$16$1$1$AA$AA', now)!;
+      }
+      this.sessionSecret = randomBytes(32).toString('base64url');
+      store.sessions.create(
+        {
+          accountId: account.id,
+          createdMicros: now,
+          lastSeenMicros: now,
+          expiresMicros: now + 3.6e9 * 12,
+          userAgent: 'fuzz',
+          address: '127.0.0.1',
+        },
+        hashSecret(this.sessionSecret),
+      );
+    }
+    return {
+      cookie: `kumo_session=${this.sessionSecret}`,
+      'x-kumo-csrf-token': csrfTokenOf(this.sessionSecret!),
+      origin: this.kumo.url,
+    };
+  }
+
+  private sessionSecret: string | undefined;
 }
 
 /** The credentials a route takes, valid. */
@@ -196,6 +249,7 @@ export function authHeaders(route: RouteSpec, key: DemoKey): Record<string, stri
   const headers: Record<string, string> = {};
   if (route.admin) headers.authorization = `Bearer ${TEST_ADMIN_TOKEN}`;
   if (route.apiKey) headers['x-mf-apikey'] = key.current();
+  if (route.session) Object.assign(headers, key.sessionHeaders());
   return headers;
 }
 

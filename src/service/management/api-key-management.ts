@@ -20,6 +20,7 @@ export class ApiKeyManagement extends ManagementOperations {
   }
 
   create(actor: Actor, tenant: TenantRef, input: { label?: string }): CreatedApiKey {
+    this.mayChange(actor, tenant, 'API key');
     this.enter(tenant);
     const label = checkedLength(input.label ?? '', 'label');
     const apiKey = generateApiKey();
@@ -31,6 +32,7 @@ export class ApiKeyManagement extends ManagementOperations {
 
   /** Revokes an active key within the scope; NotFoundError for an unknown or revoked one. */
   revoke(actor: Actor, scope: Scope, id: number): void {
+    this.mayChange(actor, scope, 'API key');
     const key = this.list(scope).find((one) => one.id === id);
     const now = this.now();
     if (!key || key.revokedMicros !== null || !this.store.apiKeys.revoke(id, now)) {

@@ -3,8 +3,41 @@
  * nothing outside this folder imports its other files (a dependency rule, docs/architecture.md).
  */
 export { Management } from './management.js';
-export type { Actor, ChangeAction, ManagementChange, ManagementDeps } from './management-context.js';
-export { ConflictError, type ManagedResource, NotFoundError } from './management-errors.js';
+export type { ChangeAction, ManagementChange, ManagementDeps } from './management-context.js';
+export {
+  ACCOUNT_ROLES,
+  type AccountActor,
+  type Actor,
+  CHANGE_NEEDS,
+  type OperatorActor,
+} from './account-roles.js';
+export {
+  ConflictError,
+  ForbiddenError,
+  type ManagedResource,
+  NotFoundError,
+  SignInLimitedError,
+  SignInRefusedError,
+} from './management-errors.js';
+export {
+  type AccountView,
+  type CreatedInvitation,
+  EMAIL_MAX_CHARS,
+  INVITATION_TTL_MICROS,
+  invitationUrl,
+} from './account-management.js';
+export {
+  SESSION_ABSOLUTE_MICROS,
+  SESSION_IDLE_MICROS,
+  type SessionContext,
+  sessionEndMicros,
+  type SignedIn,
+  type SignInClient,
+} from './session-management.js';
+export { AUDIT_PAGE, type AuditPage } from './audit-log-management.js';
+export { PASSWORD_CHARS, SCRYPT_PARAMS } from './password-hash.js';
+export { SIGN_IN_LIMITS } from './sign-in-limiter.js';
+export { sameToken } from './secret-tokens.js';
 export { EVERYWHERE, type Scope } from './management-scope.js';
 export {
   DELIVERIES_LIMIT,

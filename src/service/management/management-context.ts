@@ -1,17 +1,13 @@
 import type { ServiceStore, TenantRef } from '../../store/service-store.js';
 import type { Clock } from '../../util/clock.js';
 import type { ScheduledCrawlService } from '../scheduled-crawl-service.js';
+import { type Actor, authorize, CHANGE_NEEDS } from './account-roles.js';
 import type { ManagedResource } from './management-errors.js';
 import { isGroupScope, requireServiceGroup, type Scope } from './management-scope.js';
 
-/**
- * Who asks for a change. Today only the operator (the `KUMO_ADMIN_TOKEN` holder through the
- * management API, or whoever runs `kumo admin` on the data directory); the console's signed-in
- * users join this union with their account and role (docs/architecture.md, Management layer).
- */
-export type Actor = { kind: 'operator'; via: 'admin-api' | 'cli' };
+export type { Actor } from './account-roles.js';
 
-export type ChangeAction = 'create' | 'update' | 'delete' | 'revoke' | 'run' | 'replay';
+export type ChangeAction = 'create' | 'update' | 'delete' | 'revoke' | 'run' | 'replay' | 'accept';
 
 /** One change made through the management operations: what an audit log keeps. */
 export interface ManagementChange {
@@ -38,7 +34,7 @@ export interface ManagementDeps {
    * `kumo serve` polls the store for due deliveries.
    */
   onDeliveriesQueued?: () => void;
-  /** Told of every change, after it is stored (an audit log, later). */
+  /** Told of every change, after it is stored and written to the audit log. */
   onChange?: (change: ManagementChange) => void;
 }
 
@@ -59,7 +55,18 @@ export abstract class ManagementOperations {
     if (isGroupScope(scope)) requireServiceGroup(this.store.tenants, scope);
   }
 
-  /** Reports a change of a service group's resource (or of a contract: no servicegroupId). */
+  /**
+   * Throws unless the actor may change the resource within the scope (account-roles.ts): the
+   * first step of every change, so the API, `kumo admin` and the console obey the same roles.
+   */
+  protected mayChange(actor: Actor, scope: Scope, resource: ManagedResource): void {
+    authorize(actor, scope, CHANGE_NEEDS[resource], resource);
+  }
+
+  /**
+   * Reports a change of a service group's resource (or of a contract: no servicegroupId): written
+   * to the audit log, then told to `onChange`.
+   */
   protected changed(
     actor: Actor,
     action: ChangeAction,
@@ -67,7 +74,7 @@ export abstract class ManagementOperations {
     target: { id: number } & Pick<TenantRef, 'contractId'> & Partial<Pick<TenantRef, 'servicegroupId'>>,
     atMicros: number,
   ): void {
-    this.deps.onChange?.({
+    const change: ManagementChange = {
       actor,
       action,
       resource,
@@ -75,6 +82,19 @@ export abstract class ManagementOperations {
       contractId: target.contractId,
       servicegroupId: target.servicegroupId ?? null,
       atMicros,
+    };
+    this.store.audit.append({
+      atMicros,
+      contractId: change.contractId,
+      servicegroupId: change.servicegroupId,
+      actorKind: actor.kind,
+      actorVia: actor.kind === 'operator' ? actor.via : 'session',
+      actorAccountId: actor.kind === 'account' ? actor.accountId : null,
+      actorEmail: actor.kind === 'account' ? actor.email : null,
+      action,
+      resource,
+      resourceId: change.id,
     });
+    this.deps.onChange?.(change);
   }
 }

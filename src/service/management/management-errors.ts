@@ -13,7 +13,11 @@ export type ManagedResource =
   | 'search service'
   | 'crawl service setting'
   | 'webhook'
-  | 'delivery';
+  | 'delivery'
+  | 'account'
+  | 'invitation'
+  | 'session'
+  | 'audit log';
 
 /** The resource is not there, or not within the scope the caller may reach. */
 export class NotFoundError extends Error {
@@ -38,5 +42,31 @@ export class ConflictError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** The caller is known but its role does not allow the operation (docs/api.md, Roles). */
+export class ForbiddenError extends Error {
+  override name = 'ForbiddenError';
+}
+
+/**
+ * A sign-in refused: the same error, message and (about) the same time for an unknown address
+ * and a wrong password, so an answer never tells whether an account exists.
+ */
+export class SignInRefusedError extends Error {
+  override name = 'SignInRefusedError';
+
+  constructor() {
+    super('the email address or the password is not right');
+  }
+}
+
+/** Too many failed sign-ins of the account or from the address: wait `retryAfterSeconds`. */
+export class SignInLimitedError extends Error {
+  override name = 'SignInLimitedError';
+
+  constructor(readonly retryAfterSeconds: number) {
+    super(`too many failed sign-ins; try again in ${retryAfterSeconds} s`);
   }
 }

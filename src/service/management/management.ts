@@ -1,7 +1,10 @@
+import { AccountManagement } from './account-management.js';
 import { ApiKeyManagement } from './api-key-management.js';
+import { AuditLogManagement } from './audit-log-management.js';
 import type { ManagementDeps } from './management-context.js';
 import { SearchServiceManagement } from './search-service-management.js';
 import { ServiceSettingManagement } from './service-setting-management.js';
+import { SessionManagement } from './session-management.js';
 import { TenantManagement } from './tenant-management.js';
 import { WebhookManagement } from './webhook-management.js';
 
@@ -16,6 +19,10 @@ export class Management {
   readonly searchServices: SearchServiceManagement;
   readonly serviceSettings: ServiceSettingManagement;
   readonly webhooks: WebhookManagement;
+  readonly accounts: AccountManagement;
+  /** Sign-in and sessions; holds the sign-in limiter, so one per process. */
+  readonly sessions: SessionManagement;
+  readonly auditLog: AuditLogManagement;
 
   constructor(deps: ManagementDeps) {
     this.tenants = new TenantManagement(deps);
@@ -23,5 +30,8 @@ export class Management {
     this.searchServices = new SearchServiceManagement(deps);
     this.serviceSettings = new ServiceSettingManagement(deps);
     this.webhooks = new WebhookManagement(deps);
+    this.accounts = new AccountManagement(deps);
+    this.sessions = new SessionManagement(deps);
+    this.auditLog = new AuditLogManagement(deps);
   }
 }

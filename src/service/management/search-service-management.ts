@@ -34,6 +34,7 @@ export class SearchServiceManagement extends ManagementOperations {
     tenant: TenantRef,
     input: { name: string; config?: SearchServiceConfig },
   ): SearchServiceRecord {
+    this.mayChange(actor, tenant, 'search service');
     this.enter(tenant);
     const name = requiredName(input.name);
     const config = checkedConfig(input.config ?? {});
@@ -45,6 +46,7 @@ export class SearchServiceManagement extends ManagementOperations {
 
   /** Replaces the configuration; it applies to the next search, without a restart. */
   configure(actor: Actor, scope: Scope, id: number, config: SearchServiceConfig): SearchServiceRecord {
+    this.mayChange(actor, scope, 'search service');
     const service = this.get(scope, id);
     const checked = checkedConfig(config);
     const now = this.now();

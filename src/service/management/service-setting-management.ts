@@ -56,6 +56,7 @@ export class ServiceSettingManagement extends ManagementOperations {
   }
 
   create(actor: Actor, tenant: TenantRef, draft: ServiceSettingDraft): ManagedServiceSetting {
+    this.mayChange(actor, tenant, 'crawl service setting');
     this.enter(tenant);
     const created = this.deps.scheduledCrawl.create(tenant, checkedInput(draft, '', undefined));
     this.changed(actor, 'create', 'crawl service setting', created, created.createdMicros);
@@ -64,6 +65,7 @@ export class ServiceSettingManagement extends ManagementOperations {
 
   /** Replaces the setting, schedule and search service (and the name, when given). */
   update(actor: Actor, scope: Scope, id: number, draft: ServiceSettingDraft): ManagedServiceSetting {
+    this.mayChange(actor, scope, 'crawl service setting');
     const existing = this.stored(scope, id);
     const input = checkedInput(draft, existing.name, existing.setting);
     const updated = this.deps.scheduledCrawl.update(existing, input);
@@ -73,6 +75,7 @@ export class ServiceSettingManagement extends ManagementOperations {
 
   /** Deletes the setting and cancels its run in progress; its history and artifacts stay. */
   delete(actor: Actor, scope: Scope, id: number): void {
+    this.mayChange(actor, scope, 'crawl service setting');
     const existing = this.stored(scope, id);
     this.deps.scheduledCrawl.delete(existing);
     this.changed(actor, 'delete', 'crawl service setting', existing, this.now());
@@ -80,6 +83,7 @@ export class ServiceSettingManagement extends ManagementOperations {
 
   /** Starts a run now; ConflictError while one of the setting is pending or running. */
   runNow(actor: Actor, scope: Scope, id: number): RunRecord {
+    this.mayChange(actor, scope, 'crawl service setting');
     const setting = this.stored(scope, id);
     const result = this.deps.scheduledCrawl.runNow(setting);
     if (result.kind === 'busy') {

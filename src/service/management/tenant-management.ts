@@ -18,6 +18,7 @@ export class TenantManagement extends ManagementOperations {
   }
 
   createContract(actor: Actor, input: { name: string }): ContractRecord {
+    this.mayChange(actor, {}, 'contract');
     const name = requiredName(input.name);
     const now = this.now();
     const contract = this.store.tenants.createContract(name, now);
@@ -37,6 +38,7 @@ export class TenantManagement extends ManagementOperations {
 
   /** A new service group of an existing contract (NotFoundError naming the contract otherwise). */
   createServiceGroup(actor: Actor, contractId: number, input: { name: string }): ServiceGroupRecord {
+    this.mayChange(actor, { contractId }, 'service group');
     const contract = this.getContract(contractId);
     const name = requiredName(input.name);
     const now = this.now();

@@ -31,6 +31,7 @@ export class WebhookManagement extends ManagementOperations {
   }
 
   create(actor: Actor, tenant: TenantRef, input: { url: string; secret: string }): ManagedWebhook {
+    this.mayChange(actor, tenant, 'webhook');
     this.enter(tenant);
     const errors: FieldError[] = [];
     const urlProblem = webhookUrlProblem(input.url);
@@ -46,6 +47,7 @@ export class WebhookManagement extends ManagementOperations {
 
   /** Deletes the webhook; deliveries not yet made fail with "webhook deleted". */
   delete(actor: Actor, scope: Scope, id: number): void {
+    this.mayChange(actor, scope, 'webhook');
     const webhook = this.stored(scope, id);
     const now = this.now();
     if (!this.store.webhooks.delete(webhook.id, now)) throw this.noWebhook(scope, id);
@@ -60,6 +62,7 @@ export class WebhookManagement extends ManagementOperations {
 
   /** Queues a delivery again for now, whatever its state; answers it as queued. */
   replay(actor: Actor, scope: Scope, ref: DeliveryRef): DeliveryRecord {
+    this.mayChange(actor, scope, 'delivery');
     const { deliveryId } = ref;
     const webhook = ref.webhookId === undefined ? undefined : this.stored(scope, ref.webhookId);
     const delivery = this.store.deliveries.get(deliveryId);

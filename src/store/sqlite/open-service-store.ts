@@ -4,11 +4,14 @@ import { SecretBox, SecretKeyMismatchError } from '../../security/secret-box.js'
 import { loadSecretKey } from '../../security/secret-key-file.js';
 import type { ServiceStore } from '../service-store.js';
 import { openServiceDatabase } from './service-db.js';
+import { SqliteAccountStore } from './sqlite-account-store.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
+import { SqliteAuditStore } from './sqlite-audit-store.js';
 import { SqliteCrawlRunStore } from './sqlite-crawl-run-store.js';
 import { SqliteDeliveryStore } from './sqlite-delivery-store.js';
 import { SqliteSearchServiceStore } from './sqlite-search-service-store.js';
 import { SqliteServiceSettingStore } from './sqlite-service-setting-store.js';
+import { SqliteSessionStore } from './sqlite-session-store.js';
 import { SqliteTenantStore } from './sqlite-tenant-store.js';
 import { SqliteWebhookStore } from './sqlite-webhook-store.js';
 
@@ -59,6 +62,9 @@ export function openSqliteServiceStore(filePath: string, options: ServiceStoreOp
     deliveries: new SqliteDeliveryStore(db),
     apiKeys: new SqliteApiKeyStore(db),
     runs,
+    accounts: new SqliteAccountStore(db),
+    sessions: new SqliteSessionStore(db),
+    audit: new SqliteAuditStore(db),
     ping: () => db.prepare('SELECT 1 AS one').get() !== undefined,
     close: () => db.close(),
   };

@@ -141,6 +141,57 @@ const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (contract_id, servicegroup_id)
   ) WITHOUT ROWID;
   `,
+  // Console accounts, invitations, sessions and the audit log (docs/architecture.md, Accounts and
+  // sessions): tokens and session ids are stored as their SHA-256 only. IF NOT EXISTS: a database
+  // set back to an earlier schema version runs it again.
+  `
+  CREATE TABLE IF NOT EXISTS accounts (
+    id INTEGER PRIMARY KEY,
+    contract_id INTEGER NOT NULL REFERENCES contracts(id),
+    email TEXT NOT NULL UNIQUE,
+    role TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_us INTEGER NOT NULL,
+    updated_us INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS accounts_contract ON accounts(contract_id);
+  CREATE TABLE IF NOT EXISTS invitations (
+    id INTEGER PRIMARY KEY,
+    contract_id INTEGER NOT NULL REFERENCES contracts(id),
+    email TEXT NOT NULL,
+    role TEXT NOT NULL,
+    token_hash BLOB NOT NULL UNIQUE,
+    created_us INTEGER NOT NULL,
+    expires_us INTEGER NOT NULL,
+    used_us INTEGER
+  );
+  CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts(id),
+    id_hash BLOB NOT NULL UNIQUE,
+    created_us INTEGER NOT NULL,
+    last_seen_us INTEGER NOT NULL,
+    expires_us INTEGER NOT NULL,
+    revoked_us INTEGER,
+    user_agent TEXT NOT NULL,
+    address TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
+  CREATE TABLE IF NOT EXISTS audit_log (
+    id INTEGER PRIMARY KEY,
+    at_us INTEGER NOT NULL,
+    contract_id INTEGER,
+    servicegroup_id INTEGER,
+    actor_kind TEXT NOT NULL,
+    actor_via TEXT NOT NULL,
+    actor_account_id INTEGER,
+    actor_email TEXT,
+    action TEXT NOT NULL,
+    resource TEXT NOT NULL,
+    resource_id INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS audit_log_contract ON audit_log(contract_id, id);
+  `,
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createAdminAuth } from './admin-auth.js';
+import { accountRoutes, publicAccountRoutes, SESSION_PATH } from './account-routes.js';
 import { type AdminRoutesOptions, handleAdminError } from './admin-support.js';
+import { checkSessionReach, createManagementAuth } from './management-auth.js';
 import { searchServiceRoutes } from './search-services-routes.js';
 import { serviceSettingRoutes } from './service-settings-routes.js';
 import { tenantRoutes } from './tenants-and-keys-routes.js';
@@ -10,14 +11,26 @@ export type { AdminRoutesOptions } from './admin-support.js';
 
 /**
  * The management API under /admin/v1: contracts, service groups and API keys, crawl service
- * settings, search services and webhooks. Every route requires the admin bearer token, checked
- * on request before anything else about the request is looked at.
+ * settings, search services, webhooks, and the console's accounts, sessions and audit log. Every
+ * route but signing in and accepting an invitation requires the admin bearer token or a console
+ * session, checked on request before anything else about the request is looked at; a session
+ * reaches its own contract only, and the management operations check its role
+ * (docs/api.md, Accounts and sessions).
  */
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
-  app.addHook('onRequest', createAdminAuth(options.adminToken));
   app.setErrorHandler(handleAdminError);
-  await app.register(tenantRoutes, options);
-  await app.register(serviceSettingRoutes, options);
-  await app.register(searchServiceRoutes, options);
-  await app.register(webhookRoutes, options);
+  await app.register(publicAccountRoutes, options);
+  const authenticate = createManagementAuth(options);
+  const sessionPath = `${options.basePath}${SESSION_PATH}`;
+  await app.register(async (secured) => {
+    secured.addHook('onRequest', async (request) => {
+      await authenticate(request);
+      checkSessionReach(request, sessionPath);
+    });
+    await secured.register(tenantRoutes, options);
+    await secured.register(serviceSettingRoutes, options);
+    await secured.register(searchServiceRoutes, options);
+    await secured.register(webhookRoutes, options);
+    await secured.register(accountRoutes, options);
+  });
 };

@@ -1,11 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { FieldError } from '../../../domain/field-error.js';
 import {
-  type Actor,
   ConflictError,
+  ForbiddenError,
   InvalidInputError,
   type Management,
   NotFoundError,
+  SignInLimitedError,
+  SignInRefusedError,
 } from '../../../service/management/index.js';
 import type { TenantRef } from '../../../store/service-store.js';
 import { formatApiTimestamp } from '../../../util/timestamps.js';
@@ -17,19 +19,15 @@ import { toFieldErrors } from '../../validation-errors.js';
 export interface AdminRoutesOptions {
   /** The management operations every route calls (docs/architecture.md, Management layer). */
   management: Management;
-  /** Bearer token every route requires. */
+  /** Bearer token of the operator; a console session is the other credential. */
   adminToken: string;
+  /** KUMO_PUBLIC_URL: the origin changes made with a session must come from, invitation links. */
+  publicUrl: string;
   timezone: string;
   methods: MethodRegistry;
   /** Base path the plugin is mounted under, for the 405 registry. */
   basePath: string;
 }
-
-/**
- * Who calls the management API: the holder of the admin token, the operator. (Session
- * authentication will name a console user here.)
- */
-export const ADMIN_API_ACTOR: Actor = { kind: 'operator', via: 'admin-api' };
 
 /** `/contracts/:contract_id/servicegroups/:servicegroup_id`: the prefix of every tenant resource. */
 export const GROUP_PATH = '/contracts/:contract_id/servicegroups/:servicegroup_id';
@@ -69,6 +67,13 @@ function asApiFailure(error: FastifyError): Error {
   if (error instanceof InvalidInputError) return invalidInput(error.errors.map(inBody));
   if (error instanceof NotFoundError) return new ApiError('not_found', error.message);
   if (error instanceof ConflictError) return new ApiError('conflict', error.message);
+  if (error instanceof ForbiddenError) return new ApiError('forbidden', error.message);
+  if (error instanceof SignInRefusedError) return new ApiError('invalid_credentials', error.message);
+  if (error instanceof SignInLimitedError) {
+    return new ApiError('rate_limited', error.message, undefined, {
+      'retry-after': String(error.retryAfterSeconds),
+    });
+  }
   return error;
 }
 

@@ -7,13 +7,13 @@ import {
   UpdateSearchServiceSchema,
 } from '../../schemas/admin-schemas.js';
 import {
-  ADMIN_API_ACTOR,
   type AdminRoutesOptions,
   datetimeOf,
   GROUP_PATH,
   methodRecorder,
   tenantOf,
 } from './admin-support.js';
+import { actorOf } from './management-auth.js';
 
 const SERVICES_PATH = `${GROUP_PATH}/search_services`;
 const SERVICE_PATH = `${SERVICES_PATH}/:service_id`;
@@ -48,7 +48,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
 
   record('POST', SERVICES_PATH);
   app.post(SERVICES_PATH, { schema: CreateSearchServiceSchema }, async (request) => {
-    const created = services.create(ADMIN_API_ACTOR, tenantOf(request.params), request.body);
+    const created = services.create(actorOf(request), tenantOf(request.params), request.body);
     return { status: 'OK' as const, message: `search service ${created.id} created`, service_id: created.id };
   });
 
@@ -61,7 +61,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
   record('PUT', SERVICE_PATH);
   app.put(SERVICE_PATH, { schema: UpdateSearchServiceSchema }, async (request) => {
     const { service_id: id } = request.params;
-    const service = services.configure(ADMIN_API_ACTOR, tenantOf(request.params), id, request.body.config);
+    const service = services.configure(actorOf(request), tenantOf(request.params), id, request.body.config);
     return {
       status: 'OK' as const,
       message: `search service ${service.id} configured`,

@@ -12,13 +12,13 @@ import {
   UpdateServiceSettingSchema,
 } from '../../schemas/admin-schemas.js';
 import {
-  ADMIN_API_ACTOR,
   type AdminRoutesOptions,
   datetimeOf,
   GROUP_PATH,
   methodRecorder,
   tenantOf,
 } from './admin-support.js';
+import { actorOf } from './management-auth.js';
 
 const SETTINGS_PATH = `${GROUP_PATH}/service_settings`;
 const SETTING_PATH = `${SETTINGS_PATH}/:service_setting_id`;
@@ -70,7 +70,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
 
   record('POST', SETTINGS_PATH);
   app.post(SETTINGS_PATH, { schema: CreateServiceSettingSchema }, async (request) => {
-    const created = settings.create(ADMIN_API_ACTOR, tenantOf(request.params), draftOf(request.body));
+    const created = settings.create(actorOf(request), tenantOf(request.params), draftOf(request.body));
     return {
       status: 'OK' as const,
       message: `crawl service setting ${created.id} created`,
@@ -91,7 +91,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   record('PUT', SETTING_PATH);
   app.put(SETTING_PATH, { schema: UpdateServiceSettingSchema }, async (request) => {
     const { service_setting_id: id } = request.params;
-    const updated = settings.update(ADMIN_API_ACTOR, tenantOf(request.params), id, draftOf(request.body));
+    const updated = settings.update(actorOf(request), tenantOf(request.params), id, draftOf(request.body));
     return {
       status: 'OK' as const,
       message: `crawl service setting ${updated.id} replaced`,
@@ -102,14 +102,14 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   record('DELETE', SETTING_PATH);
   app.delete(SETTING_PATH, { schema: DeleteServiceSettingSchema }, async (request) => {
     const { service_setting_id: id } = request.params;
-    settings.delete(ADMIN_API_ACTOR, tenantOf(request.params), id);
+    settings.delete(actorOf(request), tenantOf(request.params), id);
     return { status: 'OK' as const, message: `crawl service setting ${id} deleted` };
   });
 
   record('POST', `${SETTING_PATH}/run`);
   app.post(`${SETTING_PATH}/run`, { schema: RunServiceSettingSchema }, async (request) => {
     const { service_setting_id: id } = request.params;
-    const run = settings.runNow(ADMIN_API_ACTOR, tenantOf(request.params), id);
+    const run = settings.runNow(actorOf(request), tenantOf(request.params), id);
     return {
       status: 'OK' as const,
       message: `run ${run.id} of crawl service setting ${id} started`,

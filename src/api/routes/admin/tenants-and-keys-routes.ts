@@ -12,13 +12,13 @@ import {
   RevokeApiKeySchema,
 } from '../../schemas/admin-schemas.js';
 import {
-  ADMIN_API_ACTOR,
   type AdminRoutesOptions,
   datetimeOf,
   GROUP_PATH,
   methodRecorder,
   tenantOf,
 } from './admin-support.js';
+import { actorOf } from './management-auth.js';
 
 /** Contracts, service groups and their API keys (what `kumo admin contract|servicegroup|key` does). */
 export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
@@ -56,7 +56,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
 
   record('POST', '/contracts');
   app.post('/contracts', { schema: CreateContractSchema }, async (request) => {
-    const contract = tenants.createContract(ADMIN_API_ACTOR, request.body);
+    const contract = tenants.createContract(actorOf(request), request.body);
     return { status: 'OK' as const, message: `contract ${contract.id} created`, contract_id: contract.id };
   });
 
@@ -80,7 +80,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
   record('POST', '/contracts/:contract_id/servicegroups');
   app.post('/contracts/:contract_id/servicegroups', { schema: CreateServiceGroupSchema }, async (request) => {
     const { contract_id: contractId } = request.params;
-    const group = tenants.createServiceGroup(ADMIN_API_ACTOR, contractId, request.body);
+    const group = tenants.createServiceGroup(actorOf(request), contractId, request.body);
     return {
       status: 'OK' as const,
       message: `service group ${group.id} created in contract ${contractId}`,
@@ -102,7 +102,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
 
   record('POST', `${GROUP_PATH}/api_keys`);
   app.post(`${GROUP_PATH}/api_keys`, { schema: CreateApiKeySchema }, async (request) => {
-    const created = apiKeys.create(ADMIN_API_ACTOR, tenantOf(request.params), request.body);
+    const created = apiKeys.create(actorOf(request), tenantOf(request.params), request.body);
     return {
       status: 'OK' as const,
       message: 'API key created; it is shown only in this response',
@@ -115,7 +115,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
   record('DELETE', `${GROUP_PATH}/api_keys/:api_key_id`);
   app.delete(`${GROUP_PATH}/api_keys/:api_key_id`, { schema: RevokeApiKeySchema }, async (request) => {
     const id = request.params.api_key_id;
-    apiKeys.revoke(ADMIN_API_ACTOR, tenantOf(request.params), id);
+    apiKeys.revoke(actorOf(request), tenantOf(request.params), id);
     return { status: 'OK' as const, message: `API key ${id} revoked` };
   });
 };

@@ -10,13 +10,13 @@ import {
   ReplayDeliverySchema,
 } from '../../schemas/admin-schemas.js';
 import {
-  ADMIN_API_ACTOR,
   type AdminRoutesOptions,
   datetimeOf,
   GROUP_PATH,
   methodRecorder,
   tenantOf,
 } from './admin-support.js';
+import { actorOf } from './management-auth.js';
 
 const WEBHOOKS_PATH = `${GROUP_PATH}/webhooks`;
 const WEBHOOK_PATH = `${WEBHOOKS_PATH}/:webhook_id`;
@@ -60,7 +60,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
 
   record('POST', WEBHOOKS_PATH);
   app.post(WEBHOOKS_PATH, { schema: CreateWebhookSchema }, async (request) => {
-    const created = webhooks.create(ADMIN_API_ACTOR, tenantOf(request.params), request.body);
+    const created = webhooks.create(actorOf(request), tenantOf(request.params), request.body);
     return { status: 'OK' as const, message: `webhook ${created.id} created`, webhook_id: created.id };
   });
 
@@ -73,7 +73,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
   record('DELETE', WEBHOOK_PATH);
   app.delete(WEBHOOK_PATH, { schema: DeleteWebhookSchema }, async (request) => {
     const { webhook_id: id } = request.params;
-    webhooks.delete(ADMIN_API_ACTOR, tenantOf(request.params), id);
+    webhooks.delete(actorOf(request), tenantOf(request.params), id);
     return { status: 'OK' as const, message: `webhook ${id} deleted` };
   });
 
@@ -94,7 +94,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
     { schema: ReplayDeliverySchema },
     async (request) => {
       const { webhook_id: webhookId, delivery_id: deliveryId } = request.params;
-      const delivery = webhooks.replay(ADMIN_API_ACTOR, tenantOf(request.params), { deliveryId, webhookId });
+      const delivery = webhooks.replay(actorOf(request), tenantOf(request.params), { deliveryId, webhookId });
       return {
         status: 'OK' as const,
         message: `delivery ${deliveryId} queued again`,

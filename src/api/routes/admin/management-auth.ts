@@ -1,0 +1,100 @@
+import type { FastifyRequest } from 'fastify';
+import {
+  type Actor,
+  type Management,
+  sameToken,
+  type SessionContext,
+} from '../../../service/management/index.js';
+import { ApiError } from '../../api-error.js';
+import { createAdminAuth } from './admin-auth.js';
+import { clearedSessionCookie, cookieOf, SESSION_COOKIE, secureCookies } from './session-cookie.js';
+
+/** The header a change made with a session carries its CSRF token in (docs/api.md, CSRF). */
+export const CSRF_HEADER = 'x-kumo-csrf-token';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The session each request authenticated with; none for the admin token. */
+const sessions = new WeakMap<FastifyRequest, SessionContext>();
+
+const OPERATOR: Actor = { kind: 'operator', via: 'admin-api' };
+
+/** Who makes the request: the operator (admin token) or the signed-in account. */
+export function actorOf(request: FastifyRequest): Actor {
+  return sessions.get(request)?.actor ?? OPERATOR;
+}
+
+/** The request's session, or undefined for the admin token. */
+export function sessionOf(request: FastifyRequest): SessionContext | undefined {
+  return sessions.get(request);
+}
+
+export interface ManagementAuthOptions {
+  adminToken: string;
+  management: Management;
+  publicUrl: string;
+}
+
+/**
+ * The management API's credentials (docs/api.md, Authentication): `Authorization: Bearer
+ * <KUMO_ADMIN_TOKEN>` (the operator; unchanged), or the console's session cookie. A request with
+ * a session that changes anything must carry the session's CSRF token in x-kumo-csrf-token and
+ * an Origin of this service. Without either credential: 401 invalid_admin_token as before.
+ */
+export function createManagementAuth(options: ManagementAuthOptions) {
+  const adminAuth = createAdminAuth(options.adminToken);
+  const allowedOrigin = new URL(options.publicUrl).origin;
+  return async function authenticate(request: FastifyRequest): Promise<void> {
+    const secret = cookieOf(request, SESSION_COOKIE);
+    if (request.headers.authorization !== undefined || secret === undefined || secret === '') {
+      return adminAuth(request);
+    }
+    const context = options.management.sessions.authenticate(secret);
+    if (context === undefined) {
+      const cleared = clearedSessionCookie(secureCookies(request, options.publicUrl));
+      throw new ApiError('session_expired', undefined, undefined, { 'set-cookie': cleared });
+    }
+    if (!SAFE_METHODS.has(request.method)) {
+      const token = request.headers[CSRF_HEADER];
+      if (typeof token !== 'string' || !sameToken(token, context.csrfToken)) {
+        throw new ApiError('csrf_rejected', `the ${CSRF_HEADER} header is missing or not this session's`);
+      }
+      if (!sameOrigin(request, allowedOrigin)) {
+        throw new ApiError('csrf_rejected', 'the Origin header is missing or not this service');
+      }
+    }
+    sessions.set(request, context);
+  };
+}
+
+/**
+ * Whether the Origin header names this service: the origin of KUMO_PUBLIC_URL, or the one the
+ * request was addressed to (its Host).
+ */
+export function sameOrigin(request: FastifyRequest, allowedOrigin: string): boolean {
+  const origin = request.headers.origin;
+  if (typeof origin !== 'string') return false;
+  const host = request.headers.host;
+  return origin === allowedOrigin || (host !== undefined && origin === `${request.protocol}://${host}`);
+}
+
+/**
+ * What a session may reach on top of its role (which the management operations check): only
+ * paths of its own contract (another contract's are not found, as a missing resource) and its
+ * own session; the paths without a contract (listing or creating contracts) are the operator's.
+ */
+export function checkSessionReach(request: FastifyRequest, sessionPath: string): void {
+  const context = sessions.get(request);
+  if (context === undefined) return;
+  const params = request.params as { contract_id?: unknown } | undefined;
+  const contractId = params?.contract_id;
+  if (contractId !== undefined) {
+    if (Number(contractId) !== context.actor.contractId) {
+      throw new ApiError('not_found', `no contract ${String(contractId)}`);
+    }
+    return;
+  }
+  const route = request.routeOptions.url ?? '';
+  if (route === sessionPath || route.startsWith(`${sessionPath}/`)) return;
+  throw new ApiError('forbidden', 'only the operator (the admin token) may use this resource');
+}

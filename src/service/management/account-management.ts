@@ -1,0 +1,152 @@
+import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
+import type { AccountRecord, AccountRole, InvitationRecord } from '../../store/account-store.js';
+import { type AccountActor, type Actor, isAccountRole } from './account-roles.js';
+import { ManagementOperations } from './management-context.js';
+import { NotFoundError } from './management-errors.js';
+import { checkPassword, hashPassword, verifyPassword } from './password-hash.js';
+import { hashSecret, newSecret } from './secret-tokens.js';
+
+/** How long an invitation can be accepted (docs/api.md, Accounts and sessions). */
+export const INVITATION_TTL_MICROS = 7 * 24 * 3600 * 1_000_000;
+
+export const EMAIL_MAX_CHARS = 254;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An account as shown: never its password hash. */
+export type AccountView = Omit<AccountRecord, 'passwordHash'>;
+
+/** An invitation just made: the token is in this answer only (the store keeps its hash). */
+export interface CreatedInvitation {
+  invitation: InvitationRecord;
+  token: string;
+}
+
+/**
+ * Console accounts of a contract: invitations (made by the operator or an owner, used once,
+ * expiring), accepting one (which sets the password), the users of a contract, changing one's
+ * password, and ending a user's sessions (docs/architecture.md, Accounts and sessions).
+ */
+export class AccountManagement extends ManagementOperations {
+  /** The accounts of a contract (every role may read them), or NotFoundError for the contract. */
+  listUsers(scope: { contractId?: number }): AccountView[] {
+    if (scope.contractId !== undefined) this.contract(scope.contractId);
+    return this.store.accounts.list(scope.contractId).map(shown);
+  }
+
+  invite(actor: Actor, contractId: number, input: { email: string; role: string }): CreatedInvitation {
+    this.mayChange(actor, { contractId }, 'invitation');
+    this.contract(contractId);
+    const email = normalEmail(input.email);
+    const errors: FieldError[] = [];
+    if (email.length > EMAIL_MAX_CHARS) {
+      errors.push({ field: 'email', reason: `must be at most ${EMAIL_MAX_CHARS} characters long` });
+    } else if (!EMAIL.test(email)) {
+      errors.push({ field: 'email', reason: 'must be an email address (name@example.com)' });
+    } else if (this.store.accounts.findByEmail(email) !== undefined) {
+      errors.push({ field: 'email', reason: 'already has an account' });
+    }
+    if (!isAccountRole(input.role)) {
+      errors.push({ field: 'role', reason: 'must be one of owner, editor, viewer' });
+    }
+    if (errors.length > 0) throw new InvalidInputError(errors);
+    const token = newSecret();
+    const now = this.now();
+    const invitation = this.store.accounts.createInvitation(
+      {
+        contractId,
+        email,
+        role: input.role as AccountRole,
+        createdMicros: now,
+        expiresMicros: now + INVITATION_TTL_MICROS,
+      },
+      hashSecret(token),
+    );
+    this.changed(actor, 'create', 'invitation', { id: invitation.id, contractId }, now);
+    return { invitation, token };
+  }
+
+  /**
+   * Accepts an invitation: its account is created with the password. Refused (a field error of
+   * `token`) when the token is unknown, used or expired; the password's rules name `password`.
+   */
+  async acceptInvitation(input: { token: string; password: string }): Promise<AccountView> {
+    const invitation = this.store.accounts.findInvitation(hashSecret(input.token));
+    const tokenError = (reason: string) => new InvalidInputError([{ field: 'token', reason }]);
+    if (invitation === undefined) throw tokenError('no such invitation');
+    if (invitation.usedMicros !== null) throw tokenError('the invitation was already used');
+    if (invitation.expiresMicros <= this.now()) throw tokenError('the invitation has expired');
+    checkPassword(input.password, 'password');
+    if (this.store.accounts.findByEmail(invitation.email) !== undefined) {
+      throw new InvalidInputError([{ field: 'token', reason: 'its email address already has an account' }]);
+    }
+    const passwordHash = await hashPassword(input.password);
+    const now = this.now();
+    const account = this.store.accounts.acceptInvitation(invitation.id, passwordHash, now);
+    if (account === undefined) throw tokenError('the invitation was already used');
+    const actor: Actor = { kind: 'account', ...identity(account), sessionId: 0 };
+    this.changed(actor, 'accept', 'invitation', { id: invitation.id, contractId: account.contractId }, now);
+    this.changed(actor, 'create', 'account', { id: account.id, contractId: account.contractId }, now);
+    return shown(account);
+  }
+
+  /**
+   * Sets a new password after checking the current one, and ends the account's other sessions
+   * (docs/api.md, Accounts and sessions); answers how many were ended.
+   */
+  async changePassword(
+    actor: AccountActor,
+    input: { currentPassword: string; newPassword: string },
+  ): Promise<number> {
+    const account = this.store.accounts.get(actor.accountId);
+    if (account === undefined) throw new NotFoundError('account', actor.accountId, 'the account was removed');
+    checkPassword(input.newPassword, 'new_password');
+    if (!(await verifyPassword(input.currentPassword, account.passwordHash))) {
+      throw new InvalidInputError([{ field: 'current_password', reason: 'is not the current password' }]);
+    }
+    const now = this.now();
+    this.store.accounts.setPassword(account.id, await hashPassword(input.newPassword), now);
+    const ended = this.store.sessions.revokeAll(account.id, now, actor.sessionId);
+    this.changed(actor, 'update', 'account', { id: account.id, contractId: account.contractId }, now);
+    return ended;
+  }
+
+  /** Ends every session of a user of the contract (an owner's or the operator's); answers how many. */
+  revokeSessions(actor: Actor, contractId: number, accountId: number): number {
+    this.mayChange(actor, { contractId }, 'session');
+    const account = this.store.accounts.get(accountId);
+    if (account === undefined || account.contractId !== contractId) {
+      throw new NotFoundError('account', accountId, `no account ${accountId} in contract ${contractId}`);
+    }
+    const now = this.now();
+    const ended = this.store.sessions.revokeAll(account.id, now);
+    this.changed(actor, 'revoke', 'session', { id: account.id, contractId }, now);
+    return ended;
+  }
+
+  private contract(contractId: number): void {
+    if (!this.store.tenants.getContract(contractId))
+      throw new NotFoundError('contract', contractId, `no contract ${contractId}`);
+  }
+}
+
+/** Email addresses compare without case and surrounding blanks. */
+export function normalEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function shown(account: AccountRecord): AccountView {
+  const { passwordHash: _hash, ...view } = account;
+  return view;
+}
+
+export function identity(account: AccountRecord): Omit<AccountActor, 'kind' | 'sessionId'> {
+  return { accountId: account.id, email: account.email, contractId: account.contractId, role: account.role };
+}
+
+/**
+ * The console page that accepts an invitation; the token rides in the fragment, which browsers
+ * never send to a server or in a Referer (docs/api.md, Accounts and sessions).
+ */
+export function invitationUrl(publicUrl: string, token: string): string {
+  return `${publicUrl.replace(/\/+$/, '')}/console/invitation#token=${token}`;
+}

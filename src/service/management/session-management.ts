@@ -1,0 +1,148 @@
+import type { SessionRecord } from '../../store/account-store.js';
+import { identity, normalEmail, shown, type AccountView } from './account-management.js';
+import type { AccountActor } from './account-roles.js';
+import { ManagementOperations } from './management-context.js';
+import { NotFoundError, SignInLimitedError, SignInRefusedError } from './management-errors.js';
+import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
+import { csrfTokenOf, hashSecret, newSecret } from './secret-tokens.js';
+import { SIGN_IN_LIMITS, SignInLimiter } from './sign-in-limiter.js';
+
+/**
+ * How long a session lives (docs/api.md, Accounts and sessions): it ends after SESSION_IDLE
+ * without a request, and SESSION_ABSOLUTE after the sign-in whatever its use.
+ */
+export const SESSION_IDLE_MICROS = 2 * 3600 * 1_000_000;
+export const SESSION_ABSOLUTE_MICROS = 12 * 3600 * 1_000_000;
+
+/** A request's last use is written at most this often (a write per request is not needed). */
+const TOUCH_EVERY_MICROS = 60 * 1_000_000;
+
+/** Where a sign-in comes from: the rate limit's address and what a session list shows. */
+export interface SignInClient {
+  address: string;
+  userAgent: string;
+}
+
+/** A session as its own requests see it. */
+export interface SessionContext {
+  actor: AccountActor;
+  account: AccountView;
+  session: SessionRecord;
+  /** Sent back in a header with every change (docs/api.md, CSRF). */
+  csrfToken: string;
+}
+
+/** A sign-in: the session id (the cookie's value, shown only here) and its context. */
+export interface SignedIn extends SessionContext {
+  secret: string;
+}
+
+/**
+ * Signing in and out of the console, and the sessions of an account. Session ids are random and
+ * stored as their hash; the CSRF token is derived from the id (secret-tokens.ts).
+ */
+export class SessionManagement extends ManagementOperations {
+  private readonly limiter = new SignInLimiter();
+  /** A hash to check passwords of unknown addresses against: the same work as a real one. */
+  private decoy: Promise<string> | undefined;
+
+  async signIn(input: { email: string; password: string }, client: SignInClient): Promise<SignedIn> {
+    const email = normalEmail(input.email);
+    const accountKey = `account:${email}`;
+    const addressKey = `address:${client.address}`;
+    const wait = this.limiter.retryAfterSeconds(
+      [
+        { key: accountKey, limit: SIGN_IN_LIMITS.perAccount },
+        { key: addressKey, limit: SIGN_IN_LIMITS.perAddress },
+      ],
+      this.now(),
+    );
+    if (wait !== undefined) throw new SignInLimitedError(wait);
+    const account = this.store.accounts.findByEmail(email);
+    this.decoy ??= hashPassword(newSecret());
+    const stored = account?.passwordHash ?? (await this.decoy);
+    const matches = await verifyPassword(input.password, stored);
+    if (account === undefined || !matches) {
+      this.limiter.fail([accountKey, addressKey], this.now());
+      throw new SignInRefusedError();
+    }
+    this.limiter.clear(accountKey);
+    const now = this.now();
+    if (needsRehash(account.passwordHash)) {
+      this.store.accounts.setPassword(account.id, await hashPassword(input.password), now);
+    }
+    const secret = newSecret();
+    const session = this.store.sessions.create(
+      {
+        accountId: account.id,
+        createdMicros: now,
+        lastSeenMicros: now,
+        expiresMicros: now + SESSION_ABSOLUTE_MICROS,
+        userAgent: client.userAgent.slice(0, 200),
+        address: client.address,
+      },
+      hashSecret(secret),
+    );
+    return { secret, ...contextOf(account, session, secret) };
+  }
+
+  /**
+   * The session of a cookie's value, or undefined when it is unknown, revoked, idle longer than
+   * SESSION_IDLE or older than SESSION_ABSOLUTE. A use keeps it from going idle.
+   */
+  authenticate(secret: string): SessionContext | undefined {
+    const session = this.store.sessions.findByHash(hashSecret(secret));
+    const now = this.now();
+    if (session === undefined || !isLive(session, now)) return undefined;
+    const account = this.store.accounts.get(session.accountId);
+    if (account === undefined) return undefined;
+    if (now - session.lastSeenMicros >= TOUCH_EVERY_MICROS) {
+      this.store.sessions.touch(session.id, now);
+      session.lastSeenMicros = now;
+    }
+    return contextOf(account, session, secret);
+  }
+
+  /** Ends the session of the request (signing out). */
+  signOut(actor: AccountActor): void {
+    this.store.sessions.revoke(actor.sessionId, this.now());
+  }
+
+  /** The account's live sessions, oldest first. */
+  list(actor: AccountActor): SessionRecord[] {
+    const now = this.now();
+    return this.store.sessions.listActive(actor.accountId, now).filter((session) => isLive(session, now));
+  }
+
+  /** Ends one of the account's own sessions; NotFoundError for another's or an ended one. */
+  revoke(actor: AccountActor, sessionId: number): void {
+    const session = this.list(actor).find((one) => one.id === sessionId);
+    const now = this.now();
+    if (session === undefined || !this.store.sessions.revoke(session.id, now)) {
+      throw new NotFoundError('session', sessionId, `no active session ${sessionId} of this account`);
+    }
+    this.changed(actor, 'revoke', 'session', { id: session.id, contractId: actor.contractId }, now);
+  }
+}
+
+/** When a live session ends: at its idle limit or its absolute end, whichever is first. */
+export function sessionEndMicros(session: SessionRecord): number {
+  return Math.min(session.lastSeenMicros + SESSION_IDLE_MICROS, session.expiresMicros);
+}
+
+function isLive(session: SessionRecord, nowMicros: number): boolean {
+  return session.revokedMicros === null && nowMicros < sessionEndMicros(session);
+}
+
+function contextOf(
+  account: Parameters<typeof identity>[0],
+  session: SessionRecord,
+  secret: string,
+): SessionContext {
+  return {
+    actor: { kind: 'account', ...identity(account), sessionId: session.id },
+    account: shown(account),
+    session,
+    csrfToken: csrfTokenOf(secret),
+  };
+}

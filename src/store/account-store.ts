@@ -1,0 +1,95 @@
+/**
+ * Console accounts, their invitations and sessions, and the audit log of management changes
+ * (docs/architecture.md, Accounts and sessions). Secrets are never stored: invitation tokens
+ * and session ids as their SHA-256, passwords as scrypt hashes.
+ */
+
+/** What an account may do within its contract (docs/api.md, Accounts and sessions). */
+export type AccountRole = 'owner' | 'editor' | 'viewer';
+
+export interface AccountRecord {
+  id: number;
+  contractId: number;
+  /** Lower case; one account per address over all contracts. */
+  email: string;
+  role: AccountRole;
+  /** `scrypt$N$r$p$salt$hash` (password-hash.ts). */
+  passwordHash: string;
+  createdMicros: number;
+  updatedMicros: number;
+}
+
+export interface InvitationRecord {
+  id: number;
+  contractId: number;
+  email: string;
+  role: AccountRole;
+  createdMicros: number;
+  expiresMicros: number;
+  /** When it was accepted; an invitation is used once. */
+  usedMicros: number | null;
+}
+
+export interface AccountStore {
+  findByEmail(email: string): AccountRecord | undefined;
+  get(id: number): AccountRecord | undefined;
+  list(contractId?: number): AccountRecord[];
+  setPassword(id: number, passwordHash: string, nowMicros: number): boolean;
+  createInvitation(
+    invitation: Omit<InvitationRecord, 'id' | 'usedMicros'>,
+    tokenHash: Buffer,
+  ): InvitationRecord;
+  findInvitation(tokenHash: Buffer): InvitationRecord | undefined;
+  /**
+   * Marks the invitation used and creates its account, in one transaction; undefined when it was
+   * used meanwhile (the account is not created then).
+   */
+  acceptInvitation(invitationId: number, passwordHash: string, nowMicros: number): AccountRecord | undefined;
+}
+
+export interface SessionRecord {
+  id: number;
+  accountId: number;
+  createdMicros: number;
+  lastSeenMicros: number;
+  /** The absolute end: no use extends it. */
+  expiresMicros: number;
+  revokedMicros: number | null;
+  userAgent: string;
+  address: string;
+}
+
+export interface SessionStore {
+  create(session: Omit<SessionRecord, 'id' | 'revokedMicros'>, idHash: Buffer): SessionRecord;
+  findByHash(idHash: Buffer): SessionRecord | undefined;
+  get(id: number): SessionRecord | undefined;
+  /** Sessions of the account neither revoked nor past their absolute end at `nowMicros`. */
+  listActive(accountId: number, nowMicros: number): SessionRecord[];
+  touch(id: number, nowMicros: number): void;
+  revoke(id: number, nowMicros: number): boolean;
+  /** Revokes every active session of the account but `exceptId`; answers how many. */
+  revokeAll(accountId: number, nowMicros: number, exceptId?: number): number;
+}
+
+/** One change made through the management operations (docs/api.md, Audit log). */
+export interface AuditEntry {
+  id: number;
+  atMicros: number;
+  /** Null for a change outside any contract. */
+  contractId: number | null;
+  servicegroupId: number | null;
+  actorKind: 'operator' | 'account';
+  /** `admin-api` or `cli` for the operator, `session` for an account. */
+  actorVia: string;
+  actorAccountId: number | null;
+  actorEmail: string | null;
+  action: string;
+  resource: string;
+  resourceId: number;
+}
+
+export interface AuditStore {
+  append(entry: Omit<AuditEntry, 'id'>): void;
+  /** A contract's entries (or all), newest first, those with an id below `beforeId` when given. */
+  list(filter: { contractId?: number; beforeId?: number; limit: number }): AuditEntry[];
+}

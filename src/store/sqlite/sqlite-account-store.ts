@@ -1,0 +1,89 @@
+import type Database from 'better-sqlite3';
+import type { AccountRecord, AccountStore, InvitationRecord } from '../account-store.js';
+
+const ACCOUNT = `id, contract_id AS contractId, email, role, password_hash AS passwordHash,
+  created_us AS createdMicros, updated_us AS updatedMicros`;
+const INVITATION = `id, contract_id AS contractId, email, role, created_us AS createdMicros,
+  expires_us AS expiresMicros, used_us AS usedMicros`;
+
+/** Accounts and their invitations in the service database. */
+export class SqliteAccountStore implements AccountStore {
+  constructor(private readonly db: Database.Database) {}
+
+  findByEmail(email: string): AccountRecord | undefined {
+    return this.db
+      .prepare<[string], AccountRecord>(`SELECT ${ACCOUNT} FROM accounts WHERE email = ?`)
+      .get(email);
+  }
+
+  get(id: number): AccountRecord | undefined {
+    return this.db.prepare<[number], AccountRecord>(`SELECT ${ACCOUNT} FROM accounts WHERE id = ?`).get(id);
+  }
+
+  list(contractId?: number): AccountRecord[] {
+    if (contractId === undefined)
+      return this.db.prepare<[], AccountRecord>(`SELECT ${ACCOUNT} FROM accounts ORDER BY id`).all();
+    return this.db
+      .prepare<[number], AccountRecord>(`SELECT ${ACCOUNT} FROM accounts WHERE contract_id = ? ORDER BY id`)
+      .all(contractId);
+  }
+
+  setPassword(id: number, passwordHash: string, nowMicros: number): boolean {
+    return (
+      this.db
+        .prepare('UPDATE accounts SET password_hash = ?, updated_us = ? WHERE id = ?')
+        .run(passwordHash, nowMicros, id).changes > 0
+    );
+  }
+
+  createInvitation(
+    invitation: Omit<InvitationRecord, 'id' | 'usedMicros'>,
+    tokenHash: Buffer,
+  ): InvitationRecord {
+    const result = this.db
+      .prepare(
+        `INSERT INTO invitations (contract_id, email, role, token_hash, created_us, expires_us)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        invitation.contractId,
+        invitation.email,
+        invitation.role,
+        tokenHash,
+        invitation.createdMicros,
+        invitation.expiresMicros,
+      );
+    return this.invitation(Number(result.lastInsertRowid))!;
+  }
+
+  findInvitation(tokenHash: Buffer): InvitationRecord | undefined {
+    return this.db
+      .prepare<[Buffer], InvitationRecord>(`SELECT ${INVITATION} FROM invitations WHERE token_hash = ?`)
+      .get(tokenHash);
+  }
+
+  acceptInvitation(invitationId: number, passwordHash: string, nowMicros: number): AccountRecord | undefined {
+    return this.db
+      .transaction(() => {
+        const marked = this.db
+          .prepare('UPDATE invitations SET used_us = ? WHERE id = ? AND used_us IS NULL')
+          .run(nowMicros, invitationId);
+        if (marked.changes === 0) return undefined;
+        const invitation = this.invitation(invitationId)!;
+        const result = this.db
+          .prepare(
+            `INSERT INTO accounts (contract_id, email, role, password_hash, created_us, updated_us)
+             VALUES (?, ?, ?, ?, ?, ?)`,
+          )
+          .run(invitation.contractId, invitation.email, invitation.role, passwordHash, nowMicros, nowMicros);
+        return this.get(Number(result.lastInsertRowid));
+      })
+      .immediate();
+  }
+
+  private invitation(id: number): InvitationRecord | undefined {
+    return this.db
+      .prepare<[number], InvitationRecord>(`SELECT ${INVITATION} FROM invitations WHERE id = ?`)
+      .get(id);
+  }
+}
