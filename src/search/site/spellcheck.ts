@@ -1,5 +1,6 @@
 import { normalizeText } from '../analyzer.js';
 import { parseQuery } from '../query-syntax.js';
+import { formWordOf, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** Words of one query looked up at most: each lookup scans a band of the vocabulary. */
@@ -17,19 +18,23 @@ const MORE_FREQUENT_FACTOR = 10;
  * query with its unknown or rare words replaced by the most frequent index word within a small edit
  * distance (Latin words of 4+ letters), or a katakana word with its long-vowel mark added or
  * dropped (コンピュータ / コンピューター), when that query finds more documents. The empty string
- * otherwise.
+ * otherwise. A word whose other forms the index holds (`forms`) is not corrected: it found them
+ * (docs/reference/site-search.md, Word forms), and its nearest word is often one of them.
  */
 export function didYouMean(
   query: string,
   currentHits: number,
   vocabulary: Vocabulary,
   countHits: (query: string) => number,
+  forms: WordForms = NO_WORD_FORMS,
 ): string {
   let changed = false;
   let attempts = 0;
   const corrected = parseQuery(query).map((part) => {
     if (part.phrase || part.exclude || attempts >= MAX_CORRECTED_WORDS) return part;
     attempts += 1;
+    const formWord = formWordOf(part);
+    if (formWord !== undefined && forms.formsOf(formWord).length > 0) return part;
     const replacement = correctWord(normalizeText(part.text), vocabulary);
     if (replacement === undefined) return part;
     changed = true;
