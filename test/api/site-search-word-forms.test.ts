@@ -39,6 +39,12 @@ const PAGES: IndexedDocument[] = [
   // `cast` on two pages, `costs` (one letter away from `casts`) on many.
   page('sql-createcast', 'CREATE CAST', 'CREATE CAST defines a new cast from one data type to another.'),
   page('typeconv', 'Type Conversion', 'An explicit cast converts a value to another type.'),
+  // A misspelling on one page whose form (`tomatoe` + s) is the plural of the common word.
+  page('seed-swap', 'Seed swap', 'Bring tomatoe seeds to the swap.'),
+  page('balcony', 'Growing tomatoes on a balcony', 'Tomatoes need sun.'),
+  ...Array.from({ length: 12 }, (_, number) =>
+    page(`tomato-${number}`, `Tomato ${number}`, 'A tomato plant.'),
+  ),
   ...Array.from({ length: 12 }, (_, number) =>
     page(`planner-${number}`, `Planner Notes ${number}`, 'The planner estimates the costs of each plan.'),
   ),
@@ -79,6 +85,12 @@ describe('word forms through the site search API', () => {
     const answer = await search('casts');
     assert.equal(answer.organic.hits, 2, 'the pages that say `cast`');
     assert.equal(answer.spellcheck.main_phrase, '', 'not `costs`, although more pages say it');
+  });
+
+  test('such a word is still respelt: `tomatoe`, which finds `tomatoes`, gets `tomato`', async () => {
+    const answer = await search('tomatoe');
+    assert.equal(answer.organic.hits, 2);
+    assert.equal(answer.spellcheck.main_phrase, 'tomato');
   });
 
   test('a misspelt word, whose forms the index lacks, still gets one', async () => {

@@ -25,8 +25,8 @@ export interface Clause {
   /**
    * Share of the clause's score in a document's: 1 for what the visitor typed, less for a
    * synonym or another form of the word (so the form typed ranks above pages found only
-   * through a synonym or another form), 0 where a
-   * synonym of several query words only completes the other words' groups (see planQuery).
+   * through a synonym or another form), 0 where a synonym of several query words only
+   * completes the other words' groups (see planQuery).
    */
   weight: number;
   /**

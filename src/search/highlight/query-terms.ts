@@ -13,8 +13,8 @@ import { formExpansions, NO_WORD_FORMS, type WordForms } from '../word-forms/wor
 
 export interface QueryTerm {
   /**
-   * Distinct per word of the query, shared by its forms and synonyms: a snippet prefers the passage with
-   * the most distinct ids.
+   * Distinct per word of the query, shared by its forms and synonyms: a snippet prefers the
+   * passage with the most distinct ids.
    */
   id: number;
   /** Normalized runs; several (`node.js`, a phrase) must be found adjacent and in order. */

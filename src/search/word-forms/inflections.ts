@@ -61,6 +61,11 @@ function inflectionsOf(base: string): string[] {
   return forms;
 }
 
+/** Porter's stem of a lower-case word: words of one stem are spellings of one word at most. */
+export function stemOf(word: string): string {
+  return stemmer(word);
+}
+
 /**
  * The other inflected forms of a lower-case word of letters a-z (none for shorter words or
  * invariant ones), whether or not an index holds them.
