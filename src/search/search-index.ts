@@ -30,6 +30,7 @@ import { mergeSegments } from './engine/segment-merge.js';
 import { Segment } from './engine/segment.js';
 import { topK } from './engine/top-k.js';
 import { SynonymTable } from './synonyms/synonym-table.js';
+import { indexWordForms } from './word-forms/word-forms.js';
 
 /**
  * The full-text index of one search service: an inverted index held in memory as immutable
@@ -363,7 +364,8 @@ export class SearchIndex {
 
   /**
    * Ranked documents for a query (best first, ties in indexing order): the CLI's and the
-   * evaluation's search, with `synonyms` applied to the query when given.
+   * evaluation's search, with `synonyms` applied to the query when given and its words' other
+   * forms found as the site search finds them (word-forms/word-forms.ts).
    */
   search(
     query: string,
@@ -372,7 +374,7 @@ export class SearchIndex {
     synonyms: SynonymTable = SynonymTable.none,
   ): { hits: number; docs: SearchHit[] } {
     const snapshot = this.snapshot();
-    const hits = this.match(planQuery(query, synonyms), snapshot);
+    const hits = this.match(planQuery(query, synonyms, indexWordForms(snapshot)), snapshot);
     const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
     const ranked = topK(
       hits.count,

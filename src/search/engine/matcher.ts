@@ -121,7 +121,7 @@ export function findHits(
       .map((scored) => ({
         weight: scored.clause.weight,
         own: scorerOf(scored, segmentIndex),
-        parts: scored.parts.map((part) => scorerOf(part, segmentIndex)),
+        parts: scored.parts.map((part) => ({ weight: part.clause.weight, ...scorerOf(part, segmentIndex) })),
       }));
     // One clause: the candidates are its documents, in order.
     const single = groups.length === 1 && groups[0]!.length === 1 && excludedCursors.length === 0;
@@ -139,7 +139,8 @@ export function findHits(
         }
         for (const part of parts) {
           const partPosition = part.cursor.seek(ordinal);
-          if (partPosition >= 0) score += weight * scoreAt(part, partPosition, weights, weightOffset);
+          if (partPosition >= 0)
+            score += weight * part.weight * scoreAt(part, partPosition, weights, weightOffset);
         }
       }
       hitSegments[count] = segmentIndex;
@@ -154,9 +155,12 @@ export function findHits(
     ordinal: hitOrdinals.subarray(0, count),
     score: hitScores.subarray(0, count),
   };
-  // A quoted phrase takes part as its words, as the same words unquoted would. A single clause
-  // gets the title phrase bonus too (proximity.ts).
-  const positives = groups.flatMap((group) => (group[0]!.parts.length > 0 ? group[0]!.parts : [group[0]!]));
+  // A quoted phrase takes part as its words, as the same words unquoted would (their other
+  // forms, weighing less than 1, score but do not take part: query-plan.ts, Clause.parts). A
+  // single clause gets the title phrase bonus too (proximity.ts).
+  const positives = groups.flatMap((group) =>
+    group[0]!.parts.length > 0 ? group[0]!.parts.filter((part) => part.clause.weight === 1) : [group[0]!],
+  );
   if (positives.length > 0) positionRerank(segments, hits, positives, parameters);
   return hits;
 }
@@ -201,11 +205,38 @@ function wordIdfOf(segments: readonly Segment[], clause: Clause, documentCount: 
   return inverseDocumentFrequency(Math.min(documentCount, total / clause.words.length), documentCount);
 }
 
+/**
+ * Documents in any list, ascending: lists merged pairwise, as a word's other forms and synonyms
+ * (query-plan.ts) make groups of common words whose lists run to thousands of documents.
+ */
 function unionDocs(matches: readonly ClauseMatches[]): Uint32Array {
-  if (matches.length === 1) return matches[0]!.docs;
-  const all = new Set<number>();
-  for (const match of matches) for (const doc of match.docs) all.add(doc);
-  return Uint32Array.from(all).sort();
+  let union = matches[0]!.docs;
+  for (let index = 1; index < matches.length; index += 1) union = mergeAscending(union, matches[index]!.docs);
+  return union;
+}
+
+function mergeAscending(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const merged = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let count = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x <= y) {
+      merged[count++] = x;
+      i += 1;
+      if (x === y) j += 1;
+    } else {
+      merged[count++] = y;
+      j += 1;
+    }
+  }
+  while (i < a.length) merged[count++] = a[i++]!;
+  while (j < b.length) merged[count++] = b[j++]!;
+  return merged.subarray(0, count);
 }
 
 /** Documents in every list, ascending; driven by the shortest list. */

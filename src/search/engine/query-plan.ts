@@ -2,6 +2,7 @@ import { analyzeText, normalizeText, runsOf, type TextRun } from '../analyzer.js
 import { parseQuery } from '../query-syntax.js';
 import { SYNONYM_WEIGHT, synonymExpansions } from '../synonyms/expand-query.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
+import { formExpansions, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
 
 /** One thing a query asks for: a word or a quoted phrase, as index terms. */
 export interface Clause {
@@ -23,14 +24,16 @@ export interface Clause {
   openEdges: { first: boolean; last: boolean };
   /**
    * Share of the clause's score in a document's: 1 for what the visitor typed, less for a
-   * synonym (so the form typed ranks above pages found only through a synonym), 0 where a
-   * synonym of several query words only completes the other words' groups (see planQuery).
+   * synonym or another form of the word (so the form typed ranks above pages found only
+   * through a synonym or another form), 0 where a synonym of several query words only
+   * completes the other words' groups (see planQuery).
    */
   weight: number;
   /**
-   * A quoted phrase of several words: the clauses its words make unquoted. The phrase decides
-   * which documents match; its words score them, as they would unquoted, so quoting a phrase
-   * only removes pages and never reorders the rest. Empty for a word.
+   * A quoted phrase of several words: the clauses its words make unquoted, with their other
+   * forms (weight below 1) as the words unquoted find them. The phrase decides which documents
+   * match, as written; its words score them, as they would unquoted, so quoting a phrase only
+   * removes pages and never reorders the rest. Empty for a word.
    */
   parts: Clause[];
 }
@@ -50,9 +53,15 @@ export interface QueryPlan {
  * phrase. Parts with no letters or digits drop out; a plan without required groups matches nothing.
  * With `synonyms` (docs/reference/site-search.md, Synonyms), a word equal to a member becomes an
  * OR of it and its alternatives; words `a b` equal to a member `s` become (a OR s) AND (b OR s),
- * which is (a AND b) OR s, with `s` scored in the first group only.
+ * which is (a AND b) OR s, with `s` scored in the first group only. With `forms`
+ * (docs/reference/site-search.md, Word forms), a plain word also finds its other forms in the
+ * index (`triggers`: `trigger`), at their lower weights.
  */
-export function planQuery(query: string, synonyms: SynonymTable = SynonymTable.none): QueryPlan {
+export function planQuery(
+  query: string,
+  synonyms: SynonymTable = SynonymTable.none,
+  forms: WordForms = NO_WORD_FORMS,
+): QueryPlan {
   const required: Clause[][] = [];
   const excluded: Clause[] = [];
   const seen = new Map<string, Clause[] | undefined>();
@@ -67,7 +76,7 @@ export function planQuery(query: string, synonyms: SynonymTable = SynonymTable.n
       groupOfPart.push(seen.get(key));
       continue;
     }
-    const clause = part.phrase ? phraseClauseOf(part.text) : clauseOf(part.text);
+    const clause = part.phrase ? phraseClauseOf(part.text, forms) : clauseOf(part.text);
     let group: Clause[] | undefined;
     if (clause === undefined) group = undefined;
     else if (part.exclude) excluded.push(clause);
@@ -80,6 +89,15 @@ export function planQuery(query: string, synonyms: SynonymTable = SynonymTable.n
     }
     seen.set(key, group);
     groupOfPart.push(group);
+  }
+  for (const { part, forms: found } of formExpansions(parts, forms)) {
+    const group = groupOfPart[part];
+    if (group === undefined) continue;
+    for (const form of found) {
+      // `trigger OR triggers` holds the form already, at the weight the visitor gave it.
+      if (group.some((clause) => clause.tokens.length === 1 && clause.tokens[0] === form.text)) continue;
+      group.push({ ...clauseOf(form.text)!, weight: form.weight });
+    }
   }
   for (const expansion of synonymExpansions(parts, synonyms)) {
     const groups = [...new Set(groupOfPart.slice(expansion.first, expansion.first + expansion.count))].filter(
@@ -100,14 +118,17 @@ export function planQuery(query: string, synonyms: SynonymTable = SynonymTable.n
  * so weigh a heading that says "Foreign Keys" less than a body that says "foreign key" (docs/
  * architecture.md, Search engine).
  */
-function phraseClauseOf(text: string): Clause | undefined {
+function phraseClauseOf(text: string, forms: WordForms): Clause | undefined {
   const clause = clauseOf(text);
   if (clause === undefined) return undefined;
-  const parts = text
-    .split(/\s+/)
-    .map((word) => clauseOf(word))
-    .filter((part): part is Clause => part !== undefined);
-  return parts.length > 1 ? { ...clause, parts } : clause;
+  const words = text.split(/\s+/);
+  const parts = words.map((word) => clauseOf(word)).filter((part): part is Clause => part !== undefined);
+  if (parts.length <= 1) return clause;
+  const wordParts = words.map((word) => ({ text: word, phrase: false, exclude: false, orPrevious: false }));
+  for (const { forms: found } of formExpansions(wordParts, forms)) {
+    for (const form of found) parts.push({ ...clauseOf(form.text)!, weight: form.weight });
+  }
+  return { ...clause, parts };
 }
 
 export function clauseOf(text: string): Clause | undefined {

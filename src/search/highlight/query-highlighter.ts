@@ -8,6 +8,7 @@ import { partsOf, type HighlightPart, type TextRange } from './highlight-part.js
 import { normalizeWithOffsets } from './normalized-text.js';
 import { queryTerms } from './query-terms.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
+import { NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
 import { passageSpan, snippetWindow } from './snippet-window.js';
 
 export type { HighlightPart } from './highlight-part.js';
@@ -29,9 +30,12 @@ export class QueryHighlighter {
   readonly empty: boolean;
   private readonly matcher: TermMatcher;
 
-  /** `synonyms`: their occurrences are highlighted too, as they are what a hit may contain instead. */
-  constructor(query: string, synonyms: SynonymTable = SynonymTable.none) {
-    const terms = queryTerms(query, synonyms);
+  /**
+   * `synonyms`, `forms` (the other forms of the query's words in the index): their occurrences
+   * are highlighted too, as they are what a hit may contain instead.
+   */
+  constructor(query: string, synonyms: SynonymTable = SynonymTable.none, forms: WordForms = NO_WORD_FORMS) {
+    const terms = queryTerms(query, synonyms, forms);
     this.empty = terms.length === 0;
     this.matcher = new TermMatcher(terms);
   }

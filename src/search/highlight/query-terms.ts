@@ -1,26 +1,31 @@
 /**
  * What a query asks to highlight: each word or quoted phrase it requires (or offers as an OR
- * alternative) as the runs the analyzer cuts it into, then the synonyms its words also find
- * (docs/reference/site-search.md, Synonyms). Excluded parts are left out: they are what a hit
- * does not contain.
+ * alternative) as the runs the analyzer cuts it into, then the other forms of its words and the
+ * synonyms they also find (docs/reference/site-search.md, Word forms and Synonyms). Excluded
+ * parts are left out: they are what a hit does not contain.
  */
 import { normalizeText, runsOf, type TextRun } from '../analyzer.js';
 import { MAX_CLAUSES } from '../engine/query-plan.js';
 import { parseQuery } from '../query-syntax.js';
 import { synonymExpansions } from '../synonyms/expand-query.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
+import { formExpansions, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
 
 export interface QueryTerm {
   /**
-   * Distinct per word of the query, shared by its synonyms: a snippet prefers the passage with
-   * the most distinct ids.
+   * Distinct per word of the query, shared by its forms and synonyms: a snippet prefers the
+   * passage with the most distinct ids.
    */
   id: number;
   /** Normalized runs; several (`node.js`, a phrase) must be found adjacent and in order. */
   runs: readonly TextRun[];
 }
 
-export function queryTerms(query: string, synonyms: SynonymTable = SynonymTable.none): QueryTerm[] {
+export function queryTerms(
+  query: string,
+  synonyms: SynonymTable = SynonymTable.none,
+  forms: WordForms = NO_WORD_FORMS,
+): QueryTerm[] {
   const terms: QueryTerm[] = [];
   const idOfKey = new Map<string, number>();
   let nextId = 0;
@@ -46,6 +51,12 @@ export function queryTerms(query: string, synonyms: SynonymTable = SynonymTable.
       continue;
     }
     idOfPart.push(add(part.text));
+  }
+  // Another form of a word (`trigger` for `triggers`) is that word, as the search found it.
+  for (const expansion of formExpansions(parts, forms)) {
+    const id = idOfPart[expansion.part];
+    if (id === undefined) continue;
+    for (const form of expansion.forms) add(form.text, id);
   }
   // A synonym counts as the word it stands for: a snippet prefers passages with more of the
   // query's distinct words, not one with a word and its synonym.

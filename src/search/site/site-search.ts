@@ -18,6 +18,7 @@ import type { SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
 import type { Suggestion } from './suggester.js';
 import { vocabularyOf, vocabularyWork } from './vocabulary.js';
+import { indexWordForms } from '../word-forms/word-forms.js';
 
 /** A query finding fewer documents than this gets a did-you-mean when a correction finds more. */
 const FEW_HITS = 3;
@@ -105,7 +106,8 @@ export class SiteSearch {
         snapshot = this.index.snapshot();
       }
     }
-    const hits = this.index.match(planQuery(request.q, this.synonyms), snapshot, this.ranking);
+    const forms = indexWordForms(snapshot);
+    const hits = this.index.match(planQuery(request.q, this.synonyms, forms), snapshot, this.ranking);
     const facets = snapshot.segments.map((loaded) => facetIndex.facetsOf(loaded));
     const categoryNames = facetIndex.categoryNames;
     const drilldownNodes = facetIndex.nodes;
@@ -151,7 +153,7 @@ export class SiteSearch {
     const page = topK(kept.length, first + request.numberPerPage, (a, b) => compare(kept[a]!, kept[b]!))
       .slice(first)
       .map((position) => kept[position]!);
-    const highlighter = new QueryHighlighter(request.q, this.synonyms);
+    const highlighter = new QueryHighlighter(request.q, this.synonyms, forms);
     const templateBlocks = this.index.templateBlocks(snapshot);
     const docs = page.flatMap((hit, offset) => {
       const loaded = snapshot.segments[hits.segment[hit]!]!;
@@ -176,7 +178,8 @@ export class SiteSearch {
       },
       facet_drilldown_roots: drilldownTree(drilldownNodes, nodeCounts, request.drilldown),
       // Compared unfiltered, as the corrected query is counted without the filters; with
-      // synonyms on both sides, while corrections themselves come from the index's words only.
+      // synonyms and word forms on both sides, while corrections themselves come from the
+      // index's words only.
       spellcheck: { main_phrase: this.spellcheck(request.q, hits.count, snapshot) },
     };
   }
@@ -220,7 +223,11 @@ export class SiteSearch {
   /** Words significant in the best matches of `query`, starting with `prefix`. */
   relatedKeywords(query: string, prefix: string): string[] {
     const snapshot = this.index.snapshot();
-    const hits = this.index.match(planQuery(query, this.synonyms), snapshot, this.ranking);
+    const hits = this.index.match(
+      planQuery(query, this.synonyms, indexWordForms(snapshot)),
+      snapshot,
+      this.ranking,
+    );
     const best = topK(hits.count, RELATED_SAMPLE, (a, b) => hits.score[b]! - hits.score[a]! || a - b);
     const documents = best.flatMap((hit) => {
       const summary = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
@@ -248,11 +255,14 @@ export class SiteSearch {
 
   private spellcheck(query: string, hitCount: number, snapshot: IndexSnapshot): string {
     if (hitCount >= FEW_HITS || query.trim() === '') return '';
+    const forms = indexWordForms(snapshot);
     return didYouMean(
       query,
       hitCount,
       vocabularyOf(snapshot),
-      (corrected) => this.index.match(planQuery(corrected, this.synonyms), snapshot, this.ranking).count,
+      (corrected) =>
+        this.index.match(planQuery(corrected, this.synonyms, forms), snapshot, this.ranking).count,
+      forms,
     );
   }
 }

@@ -1,5 +1,7 @@
 import { normalizeText } from '../analyzer.js';
 import { parseQuery } from '../query-syntax.js';
+import { stemOf } from '../word-forms/inflections.js';
+import { formWordOf, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** Words of one query looked up at most: each lookup scans a band of the vocabulary. */
@@ -17,13 +19,17 @@ const MORE_FREQUENT_FACTOR = 10;
  * query with its unknown or rare words replaced by the most frequent index word within a small edit
  * distance (Latin words of 4+ letters), or a katakana word with its long-vowel mark added or
  * dropped (コンピュータ / コンピューター), when that query finds more documents. The empty string
- * otherwise.
+ * otherwise. A word whose other forms the index holds (`forms`) found pages through them
+ * (docs/reference/site-search.md, Word forms): it is only respelt (`tomatoe`, which finds
+ * `tomatoes`, to `tomato`), never replaced by another word (`casts`, which finds `cast`, not
+ * by `costs`).
  */
 export function didYouMean(
   query: string,
   currentHits: number,
   vocabulary: Vocabulary,
   countHits: (query: string) => number,
+  forms: WordForms = NO_WORD_FORMS,
 ): string {
   let changed = false;
   let attempts = 0;
@@ -32,6 +38,13 @@ export function didYouMean(
     attempts += 1;
     const replacement = correctWord(normalizeText(part.text), vocabulary);
     if (replacement === undefined) return part;
+    const formWord = formWordOf(part);
+    if (
+      formWord !== undefined &&
+      forms.formsOf(formWord).length > 0 &&
+      stemOf(replacement) !== stemOf(formWord)
+    )
+      return part;
     changed = true;
     return { ...part, text: replacement };
   });
