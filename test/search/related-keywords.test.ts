@@ -22,6 +22,7 @@ import {
   SERVER_TEMPLATE_WORDS,
   serverManual,
 } from '../support/related-sites.js';
+import { REFERENCE_HOST, referenceHtml } from '../support/template-site.js';
 
 const folders: string[] = [];
 after(() => {
@@ -91,6 +92,44 @@ describe('related keywords of a database manual', () => {
       assert.ok(cont.includes('containment'), `cont: ${cont.join(', ')}`);
       assert.ok(cont.every((word) => word.startsWith('cont')));
       assert.deepEqual(site.relatedKeywords('jsonb', 'zz'), []);
+    } finally {
+      index.close();
+    }
+  });
+});
+
+describe('related keywords and word forms', () => {
+  test('a form of the query word is the query, not a keyword related to it', async () => {
+    const triggerPages = [
+      [
+        'plpgsql-trigger',
+        'Trigger Functions',
+        'A trigger function runs when a trigger fires on an event table row.',
+      ],
+      [
+        'sql-createtrigger',
+        'CREATE TRIGGER',
+        'Triggers fire before or after an event; a trigger names its function.',
+      ],
+      ['event-triggers', 'Event Triggers', 'Event triggers fire on DDL commands, unlike a row trigger.'],
+    ];
+    const otherPages = [
+      ['datatype-json', 'JSON Types', 'The json and jsonb types store documents as text or decomposed.'],
+      ['indexes-types', 'Index Types', 'B-tree, hash and GiST indexes serve different operators.'],
+      ['functions-string', 'String Functions', 'Functions that concatenate, trim and split strings.'],
+    ];
+    const pages = [...triggerPages, ...otherPages].map(([slug, title, text]) => ({
+      url: `${REFERENCE_HOST}/${slug}.html`,
+      status: 200,
+      html: referenceHtml({ slug: slug!, title: title!, text: text! }),
+    }));
+    const { index, site } = await siteOf(pages);
+    try {
+      const related = site.relatedKeywords('triggers', '');
+      assert.ok(related.includes('event'), `related: ${related.join(', ')}`);
+      for (const form of ['trigger', 'triggers']) {
+        assert.ok(!related.includes(form), `${form} in: ${related.join(', ')}`);
+      }
     } finally {
       index.close();
     }

@@ -1,4 +1,5 @@
 import { analyzeText, normalizeText, WORD_MARK } from '../analyzer.js';
+import { inflectedForms } from '../word-forms/inflections.js';
 import type { StoredDocument } from '../../store/sqlite/search-index-store.js';
 import { mainTextOf, mainTitleOf, type TemplateBlocks } from '../template-blocks.js';
 import type { KeywordBackground } from './keyword-background.js';
@@ -136,10 +137,16 @@ function foregroundOf(
   return { words, weight: total };
 }
 
-/** The query's words: Latin words, Japanese words as segmented and its Japanese compounds whole. */
+/**
+ * The query's words: Latin words with their inflected forms (the search found pages through
+ * them: docs/reference/site-search.md, Word forms), Japanese words as segmented and its
+ * Japanese compounds whole.
+ */
 function queryWordsOf(query: string): Set<string> {
   const analyzed = analyzeText(query);
-  const words = new Set<string>(analyzed.stream.filter((token) => !isJapanese(token)));
+  const latin = analyzed.stream.filter((token) => !isJapanese(token));
+  const words = new Set<string>(latin);
+  for (const word of latin) for (const form of inflectedForms(word)) words.add(form);
   for (const word of analyzed.words) words.add(word.slice(WORD_MARK.length));
   for (const candidate of candidatesOf(normalizeText(query))) words.add(candidate.word);
   return words;
