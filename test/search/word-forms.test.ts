@@ -70,6 +70,24 @@ const PAGES: IndexedDocument[] = [
     bodyWords: 200,
     mentions: [{ text: 'trigger', times: 3 }],
   }),
+  // A page writing the word typed more, and one writing it less but in every other form too.
+  manualDocument({
+    slug: 'sql-push-exact',
+    title: 'Stack Notes',
+    headings: 'Notes',
+    bodyWords: 200,
+    mentions: [{ text: 'push', times: 4 }],
+  }),
+  manualDocument({
+    slug: 'sql-push-every-form',
+    title: 'Stack Notes',
+    headings: 'Notes',
+    bodyWords: 200,
+    mentions: [
+      { text: 'push', times: 3 },
+      { text: 'pushed pushes pushing', times: 3 },
+    ],
+  }),
   manualDocument({
     slug: 'monitoring-stats',
     title: '28.2. The Cumulative Statistics System',
@@ -169,6 +187,11 @@ describe('word forms: other forms of a word are found', () => {
     );
     const trigger = urls('trigger');
     assert.ok(trigger.indexOf(pg('plpgsql-other')) < trigger.indexOf(pg('plpgsql-exact')), trigger.join(' '));
+  });
+
+  test('a page holding the form typed scores by it alone: other forms add nothing to it', () => {
+    const found = urls('push');
+    assert.deepEqual(found.slice(0, 2), [pg('sql-push-exact'), pg('sql-push-every-form')]);
   });
 
   test('`comprehension` and `comprehensions` find the same pages, each its own form first', () => {

@@ -115,14 +115,31 @@ export function findHits(
     const weights = weightsOf(segment, statistics, fields);
     const excludedCursors = excluded.map((c) => new Cursor(c.perSegment[segmentIndex]!.docs));
     // A clause weighing nothing (a synonym completing another word's group) only matches.
+    // Other forms come after the words they are forms of (query-plan.ts, Clause.formOf): a form
+    // is skipped on a document where its typed word was found.
+    const typedSlots = new Map<Clause, number>();
+    const slotOf = (clause: Clause) => {
+      if (!typedSlots.has(clause)) typedSlots.set(clause, typedSlots.size);
+      return typedSlots.get(clause)!;
+    };
+    const formSlotOf = (clause: Clause) => (clause.formOf === undefined ? -1 : slotOf(clause.formOf));
     const clauses = groups
       .flat()
       .filter((scored) => scored.clause.weight > 0)
       .map((scored) => ({
         weight: scored.clause.weight,
+        slot: slotOf(scored.clause),
+        formSlot: formSlotOf(scored.clause),
         own: scorerOf(scored, segmentIndex),
-        parts: scored.parts.map((part) => ({ weight: part.clause.weight, ...scorerOf(part, segmentIndex) })),
+        parts: scored.parts.map((part) => ({
+          weight: part.clause.weight,
+          slot: slotOf(part.clause),
+          formSlot: formSlotOf(part.clause),
+          ...scorerOf(part, segmentIndex),
+        })),
       }));
+    /** The candidate on which each typed clause was last found. */
+    const foundOn = new Int32Array(typedSlots.size).fill(-1);
     // One clause: the candidates are its documents, in order.
     const single = groups.length === 1 && groups[0]!.length === 1 && excludedCursors.length === 0;
     candidateLoop: for (let candidate = 0; candidate < candidates.length; candidate += 1) {
@@ -130,17 +147,22 @@ export function findHits(
       for (const cursor of excludedCursors) if (cursor.seek(ordinal) >= 0) continue candidateLoop;
       let score = 0;
       const weightOffset = ordinal * FIELD_COUNT;
-      for (const { weight, own, parts } of clauses) {
+      for (const { weight, slot, formSlot, own, parts } of clauses) {
+        // A page holding the form typed scores by it alone: exact forms rank above other forms.
+        if (formSlot >= 0 && foundOn[formSlot] === candidate) continue;
         const position = single ? candidate : own.cursor.seek(ordinal);
         if (position < 0) continue;
+        foundOn[slot] = candidate;
         if (parts.length === 0) {
           score += weight * scoreAt(own, position, weights, weightOffset);
           continue;
         }
         for (const part of parts) {
+          if (part.formSlot >= 0 && foundOn[part.formSlot] === candidate) continue;
           const partPosition = part.cursor.seek(ordinal);
-          if (partPosition >= 0)
-            score += weight * part.weight * scoreAt(part, partPosition, weights, weightOffset);
+          if (partPosition < 0) continue;
+          foundOn[part.slot] = candidate;
+          score += weight * part.weight * scoreAt(part, partPosition, weights, weightOffset);
         }
       }
       hitSegments[count] = segmentIndex;

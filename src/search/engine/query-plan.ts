@@ -36,6 +36,13 @@ export interface Clause {
    * removes pages and never reorders the rest. Empty for a word.
    */
   parts: Clause[];
+  /**
+   * For another form of a word (docs/reference/site-search.md, Word forms), the clause of the word
+   * as typed, in the same group or the same `parts`: the form finds the documents without the
+   * typed word and scores only those, so a page holding the form typed scores as it would without
+   * word forms, and pages using every form gather nothing more.
+   */
+  formOf?: Clause;
 }
 
 /** Parts of a query taken into account; the API accepts queries of up to 1,000 characters. */
@@ -68,12 +75,15 @@ export function planQuery(
   const parts = parseQuery(query);
   /** The group each part joined (a repeated part: the group of its first occurrence). */
   const groupOfPart: (Clause[] | undefined)[] = [];
+  /** The clause each part made (undefined for a repeated or excluded part). */
+  const clauseOfPart: (Clause | undefined)[] = [];
   for (const part of parts) {
     // A part repeated adds nothing; parts past MAX_CLAUSES are ignored, so that a long query
     // cannot make one search cost hundreds of matches.
     const key = `${part.exclude ? '-' : part.orPrevious ? '|' : '+'}${normalizeText(part.text)}`;
     if (seen.has(key) || seen.size >= MAX_CLAUSES) {
       groupOfPart.push(seen.get(key));
+      clauseOfPart.push(undefined);
       continue;
     }
     const clause = part.phrase ? phraseClauseOf(part.text, forms) : clauseOf(part.text);
@@ -89,14 +99,16 @@ export function planQuery(
     }
     seen.set(key, group);
     groupOfPart.push(group);
+    clauseOfPart.push(part.exclude ? undefined : clause);
   }
   for (const { part, forms: found } of formExpansions(parts, forms)) {
     const group = groupOfPart[part];
-    if (group === undefined) continue;
+    const typed = clauseOfPart[part];
+    if (group === undefined || typed === undefined) continue;
     for (const form of found) {
       // `trigger OR triggers` holds the form already, at the weight the visitor gave it.
       if (group.some((clause) => clause.tokens.length === 1 && clause.tokens[0] === form.text)) continue;
-      group.push({ ...clauseOf(form.text)!, weight: form.weight });
+      group.push({ ...clauseOf(form.text)!, weight: form.weight, formOf: typed });
     }
   }
   for (const expansion of synonymExpansions(parts, synonyms)) {
@@ -122,11 +134,14 @@ function phraseClauseOf(text: string, forms: WordForms): Clause | undefined {
   const clause = clauseOf(text);
   if (clause === undefined) return undefined;
   const words = text.split(/\s+/);
-  const parts = words.map((word) => clauseOf(word)).filter((part): part is Clause => part !== undefined);
+  const clausesOfWords = words.map((word) => clauseOf(word));
+  const parts = clausesOfWords.filter((part): part is Clause => part !== undefined);
   if (parts.length <= 1) return clause;
   const wordParts = words.map((word) => ({ text: word, phrase: false, exclude: false, orPrevious: false }));
-  for (const { forms: found } of formExpansions(wordParts, forms)) {
-    for (const form of found) parts.push({ ...clauseOf(form.text)!, weight: form.weight });
+  for (const { part, forms: found } of formExpansions(wordParts, forms)) {
+    const typed = clausesOfWords[part];
+    if (typed === undefined) continue;
+    for (const form of found) parts.push({ ...clauseOf(form.text)!, weight: form.weight, formOf: typed });
   }
   return { ...clause, parts };
 }
