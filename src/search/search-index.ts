@@ -30,7 +30,7 @@ import { mergeSegments } from './engine/segment-merge.js';
 import { Segment } from './engine/segment.js';
 import { topK } from './engine/top-k.js';
 import { SynonymTable } from './synonyms/synonym-table.js';
-import { indexWordForms } from './word-forms/word-forms.js';
+import { indexWordForms } from './word-forms/index-word-forms.js';
 
 /**
  * The full-text index of one search service: an inverted index held in memory as immutable

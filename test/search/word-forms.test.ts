@@ -13,7 +13,7 @@ import { planQuery } from '../../src/search/engine/query-plan.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { inflectedForms } from '../../src/search/word-forms/inflections.js';
-import { indexWordForms } from '../../src/search/word-forms/word-forms.js';
+import { indexWordForms } from '../../src/search/word-forms/index-word-forms.js';
 import { manualDocument } from '../support/manual-pages.js';
 
 let folder: string;

@@ -18,7 +18,7 @@ import type { SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
 import type { Suggestion } from './suggester.js';
 import { vocabularyOf, vocabularyWork } from './vocabulary.js';
-import { indexWordForms } from '../word-forms/word-forms.js';
+import { indexWordForms } from '../word-forms/index-word-forms.js';
 
 /** A query finding fewer documents than this gets a did-you-mean when a correction finds more. */
 const FEW_HITS = 3;
