@@ -2,6 +2,7 @@ import { Parser } from 'htmlparser2';
 import { type ElementView, matchesSelector } from '../domain/css-selector.js';
 import type { ContentSelectors } from './content-selectors.js';
 import { isLandmark, type LandmarkContext } from './page-landmarks.js';
+import { TableDefinitions } from './table-definitions.js';
 
 /** The searchable text of an HTML page. */
 export interface PageText {
@@ -14,7 +15,8 @@ export interface PageText {
   description: string;
   /**
    * Text of headings (h1-h6) and definition terms (dt) of the main text, which name what a
-   * section is about; documentation defines functions and options in dt elements.
+   * section is about; documentation defines functions and options in dt elements, and in
+   * tables as code starting a row (table-definitions.ts).
    */
   headings: string;
   /**
@@ -86,6 +88,8 @@ interface Piece {
   heading: boolean;
   /** The line break that ends a heading (the headings field holds one heading a line). */
   headingEnd?: true;
+  /** A table definition's copy for the headings: its text is in the body already. */
+  headingOnly?: true;
 }
 
 /**
@@ -109,6 +113,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
   let templateDepth = 0;
   const context: LandmarkContext = { sectioningDepth: 0, mainDepth: 0 };
   const pieces: Piece[] = [];
+  const tables = new TableDefinitions();
   const place = (): Place =>
     templateDepth > 0 ? Place.Template : context.mainDepth > 0 ? Place.Main : Place.Outside;
   const lineBreak = () => pieces.push({ text: '\n', place: place(), heading: false });
@@ -136,6 +141,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
         }
         if (main) sawMain = true;
         if (excluded) hiddenDepth += 1;
+        tables.open(name, open.length);
         open.push({ name, template, main, excluded });
         if (template) templateDepth += 1;
         if (main) context.mainDepth += 1;
@@ -143,7 +149,10 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
       },
       ontext(text) {
         if (inTitle) title += text;
-        else if (hiddenDepth === 0) pieces.push({ text, place: place(), heading: headingDepth > 0 });
+        else if (hiddenDepth === 0) {
+          pieces.push({ text, place: place(), heading: headingDepth > 0 });
+          tables.text(text);
+        }
       },
       onclosetag(name) {
         if (name === 'title') inTitle = false;
@@ -155,6 +164,11 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
         if (BLOCKS.has(name)) lineBreak();
         const element = open.pop();
         if (selecting) views.pop();
+        const definition = tables.close(name, open.length);
+        if (definition !== undefined && headingDepth === 0) {
+          pieces.push({ text: definition, place: place(), heading: true, headingOnly: true });
+          pieces.push({ text: '\n', place: place(), heading: true, headingEnd: true, headingOnly: true });
+        }
         if (element !== undefined) {
           if (element.excluded) hiddenDepth = Math.max(0, hiddenDepth - 1);
           if (element.template) templateDepth -= 1;
@@ -168,8 +182,9 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
   parser.end(html);
   // With a main element, what lies outside it is the page's frame; without one, the main text.
   const isMain = (piece: Piece) => piece.place === Place.Main || (piece.place === Place.Outside && !sawMain);
-  let body = linesOf(pieces.filter(isMain).map((piece) => piece.text));
-  let template = linesOf(pieces.filter((piece) => !isMain(piece)).map((piece) => piece.text));
+  const text = pieces.filter((piece) => piece.headingOnly !== true);
+  let body = linesOf(text.filter(isMain).map((piece) => piece.text));
+  let template = linesOf(text.filter((piece) => !isMain(piece)).map((piece) => piece.text));
   let headingPieces = pieces.filter((piece) => piece.heading && isMain(piece));
   if (body === '') {
     body = template;
