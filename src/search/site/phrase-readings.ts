@@ -76,7 +76,9 @@ export class PhraseReadings {
 
   /** Writes readings that could not be written when they came (another writer held the file). */
   flush(): void {
-    if (this.unsaved.size === 0) return;
+    // Readings that come after the index was closed have no file to go to (a later open reads
+    // the phrases again).
+    if (this.unsaved.size === 0 || !this.store.open) return;
     try {
       this.store.withoutWaiting(() => this.store.saveReadings(this.unsaved));
       this.unsaved.clear();

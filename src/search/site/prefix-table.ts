@@ -9,6 +9,14 @@ export interface PrefixEntry {
 
 /** Keys of at most this many code points are answered from a per-prefix cache. */
 const CACHED_PREFIX_LENGTH = 2;
+/**
+ * A longer prefix matching at least this many entries is cached too: on a large site `serv`
+ * matches tens of thousands of phrases, and scanning and sorting them on every keystroke would
+ * cost milliseconds each time.
+ */
+const CACHED_SCAN_ENTRIES = 1000;
+/** Prefixes cached at most; past it the cache starts over (a table lives one index generation). */
+const MAX_CACHED_PREFIXES = 20_000;
 /** Entries kept per prefix: the best ones (a suggest answer holds at most 100). */
 export const BEST_PER_PREFIX = 100;
 
@@ -16,8 +24,8 @@ const byKey = (a: PrefixEntry, b: PrefixEntry) => (a.key < b.key ? -1 : a.key > 
 
 /**
  * Entries sorted by key, so the entries of a prefix are a binary search and a scan; the best
- * BEST_PER_PREFIX are returned, best first. Short prefixes, which match the most entries, are
- * cached.
+ * BEST_PER_PREFIX are returned, best first. Short prefixes, which match the most entries, and
+ * any prefix matching many entries are cached.
  */
 export class PrefixTable {
   private readonly cache = new Map<string, PrefixEntry[]>();
@@ -34,7 +42,7 @@ export class PrefixTable {
   withPrefix(prefix: string): PrefixEntry[] {
     if (prefix === '') return [];
     const cacheable = [...prefix].length <= CACHED_PREFIX_LENGTH;
-    const cached = cacheable ? this.cache.get(prefix) : undefined;
+    const cached = this.cache.get(prefix);
     if (cached !== undefined) return cached;
     let low = 0;
     let high = this.entries.length;
@@ -51,7 +59,10 @@ export class PrefixTable {
     )
       matching.push(this.entries[index]!);
     const best = matching.sort((a, b) => b.point - a.point).slice(0, BEST_PER_PREFIX);
-    if (cacheable) this.cache.set(prefix, best);
+    if (cacheable || matching.length >= CACHED_SCAN_ENTRIES) {
+      if (this.cache.size >= MAX_CACHED_PREFIXES) this.cache.clear();
+      this.cache.set(prefix, best);
+    }
     return best;
   }
 }
