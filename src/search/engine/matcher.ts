@@ -111,18 +111,20 @@ export function findHits(
       wordViewBoost * bm25f(scorer.wordTf, tfOffset, weights, weightOffset, k1, scorer.wordIdf)
     );
   };
+  // Other forms come after the words they are forms of (query-plan.ts, Clause.formOf): a form
+  // is skipped on a document where its typed word was found. Each clause has a slot for that.
+  const slots = new Map<Clause, number>();
+  for (const scored of groups.flat()) {
+    for (const clause of [scored.clause, ...scored.parts.map((part) => part.clause)]) {
+      if (!slots.has(clause)) slots.set(clause, slots.size);
+    }
+  }
+  const slotOf = (clause: Clause) => slots.get(clause) ?? -1;
+  const formSlotOf = (clause: Clause) => (clause.formOf === undefined ? -1 : slotOf(clause.formOf));
   for (const { segment, segmentIndex, candidates } of perSegment) {
     const weights = weightsOf(segment, statistics, fields);
     const excludedCursors = excluded.map((c) => new Cursor(c.perSegment[segmentIndex]!.docs));
     // A clause weighing nothing (a synonym completing another word's group) only matches.
-    // Other forms come after the words they are forms of (query-plan.ts, Clause.formOf): a form
-    // is skipped on a document where its typed word was found.
-    const typedSlots = new Map<Clause, number>();
-    const slotOf = (clause: Clause) => {
-      if (!typedSlots.has(clause)) typedSlots.set(clause, typedSlots.size);
-      return typedSlots.get(clause)!;
-    };
-    const formSlotOf = (clause: Clause) => (clause.formOf === undefined ? -1 : slotOf(clause.formOf));
     const clauses = groups
       .flat()
       .filter((scored) => scored.clause.weight > 0)
@@ -139,7 +141,7 @@ export function findHits(
         })),
       }));
     /** The candidate on which each typed clause was last found. */
-    const foundOn = new Int32Array(typedSlots.size).fill(-1);
+    const foundOn = new Int32Array(slots.size).fill(-1);
     // One clause: the candidates are its documents, in order.
     const single = groups.length === 1 && groups[0]!.length === 1 && excludedCursors.length === 0;
     candidateLoop: for (let candidate = 0; candidate < candidates.length; candidate += 1) {
