@@ -100,6 +100,47 @@ export class Widget {
     );
   }
 
+  /**
+   * Types `text` key by key, as a visitor does, and answers the suggestions shown once the list
+   * shows the answer for the whole text. A slow machine may let an earlier keystroke's answer show
+   * first and be replaced a moment later; waiting for the last answer keeps a test from acting on
+   * a list that is about to change. The page must not have asked for this text before (the
+   * widget's cache would answer without a request).
+   */
+  async typeForSuggestions(text: string): Promise<string[]> {
+    const q = ((await this.input.inputValue()) + text).trim();
+    const answered = this.page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname.endsWith('/suggest') && url.searchParams.get('q') === q;
+    });
+    await this.input.pressSequentially(text);
+    const body = await (await answered).text();
+    // JSON or JSONP: the object between the first and the last brace.
+    const answer = JSON.parse(body.slice(body.indexOf('{'), body.lastIndexOf('}') + 1)) as {
+      suggestions: { word: string }[];
+    };
+    const words = answer.suggestions.map((suggestion) => suggestion.word);
+    assert.ok(words.length > 0, `the service suggests nothing for "${q}"`);
+    await this.page.waitForFunction(
+      ([host, expected]) => {
+        const root = (
+          host as unknown as {
+            shadowRoot: {
+              querySelectorAll(s: string): ArrayLike<{ textContent: string | null }>;
+            };
+          }
+        ).shadowRoot;
+        const shown = Array.from(root.querySelectorAll('[part~="option"]'), (option) =>
+          (option.textContent ?? '').trim(),
+        );
+        return shown.length > 0 && shown.every((word, index) => word === expected[index]);
+      },
+      [await this.host.elementHandle(), words] as const,
+    );
+    await this.part('option').first().waitFor({ state: 'visible' });
+    return (await this.part('option').allTextContents()).map((option) => option.trim());
+  }
+
   async statusText(): Promise<string> {
     return ((await this.part('status').textContent()) ?? '').trim();
   }

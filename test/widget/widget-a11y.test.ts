@@ -64,8 +64,7 @@ describe('widget accessibility', () => {
   test('axe-core: no serious violation with suggestions open, with results, and in the empty state', async () => {
     const { page, widget } = await suite.open('plain');
     await widget.input.click();
-    await widget.input.pressSequentially('tom');
-    await widget.part('option').first().waitFor({ state: 'visible' });
+    await widget.typeForSuggestions('tom');
     await widget.input.press('ArrowDown');
     assertNoSeriousViolations(await seriousAxeViolations(page), 'the widget with suggestions open');
     await widget.search(COMMON_QUERY);
@@ -134,9 +133,8 @@ describe('widget accessibility', () => {
     }
     // Touch: a tap on a suggestion picks it.
     await widget.input.fill('');
-    await widget.input.pressSequentially('bas');
+    await widget.typeForSuggestions('bas');
     const option = widget.part('option').first();
-    await option.waitFor({ state: 'visible' });
     const word = ((await option.textContent()) ?? '').trim();
     await option.tap();
     await page.waitForURL((url) => url.searchParams.get('kumo_q') === word);

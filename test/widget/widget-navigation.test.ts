@@ -120,8 +120,7 @@ describe('widget clicks and URL state', () => {
       () => (globalThis as unknown as { history: { length: number } }).history.length,
     );
     await widget.input.click();
-    await widget.input.pressSequentially('tomat');
-    await widget.part('option').first().waitFor({ state: 'visible' });
+    await widget.typeForSuggestions('tomat');
     assert.equal(
       await page.evaluate(() => (globalThis as unknown as { history: { length: number } }).history.length),
       length,

@@ -22,8 +22,7 @@ describe('widget suggestions', () => {
   test('typing shows suggestions that complete the text, in a listbox the box controls', async () => {
     const { widget } = await suite.open('plain');
     await widget.input.click();
-    await widget.input.pressSequentially('tom');
-    const options = await shownOptions(widget);
+    const options = await widget.typeForSuggestions('tom');
     assert.ok(options.length > 0 && options.length <= 8, JSON.stringify(options));
     assert.ok(
       options.every((option) => option.toLowerCase().startsWith('tom')),
@@ -40,8 +39,7 @@ describe('widget suggestions', () => {
   test('ArrowDown activates an option (aria-activedescendant) and Enter searches for it', async () => {
     const { page, widget } = await suite.open('plain');
     await widget.input.click();
-    await widget.input.pressSequentially('tom');
-    const options = await shownOptions(widget);
+    const options = await widget.typeForSuggestions('tom');
     await widget.input.press('ArrowDown');
     const active = widget.part('option').first();
     assert.equal(await active.getAttribute('aria-selected'), 'true');
@@ -64,8 +62,7 @@ describe('widget suggestions', () => {
   test('a click on a suggestion searches for it and the box keeps focus', async () => {
     const { widget } = await suite.open('plain');
     await widget.input.click();
-    await widget.input.pressSequentially('tom');
-    const options = await shownOptions(widget);
+    const options = await widget.typeForSuggestions('tom');
     const chosen = options[options.length - 1]!;
     await widget.part('option').last().click();
     assert.equal(await widget.settled(), 'ready');
@@ -77,8 +74,7 @@ describe('widget suggestions', () => {
   test('Escape closes the list, a second Escape clears the box; Tab closes the list', async () => {
     const { widget } = await suite.open('plain');
     await widget.input.click();
-    await widget.input.pressSequentially('tom');
-    await shownOptions(widget);
+    await widget.typeForSuggestions('tom');
     await widget.input.press('Escape');
     await widget.part('listbox').waitFor({ state: 'hidden' });
     assert.equal(await widget.input.getAttribute('aria-expanded'), 'false');
