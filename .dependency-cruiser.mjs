@@ -24,6 +24,7 @@ export const LAYERS = [
   'api',
   'client',
   'widget',
+  'console',
   'server',
   'cli',
 ];
@@ -65,6 +66,15 @@ export default {
       severity: 'error',
       from: { path: '^src/(api|webhooks|scheduler|observability)/' },
       to: { path: '^src/store/sqlite/' },
+    },
+    {
+      name: 'console-is-browser-code',
+      comment:
+        'src/console runs in the browser and reaches the service only through the documented ' +
+        'management API (docs/console.md): it imports nothing of the server side.',
+      severity: 'error',
+      from: { path: '^src/console/' },
+      to: { path: '^src/', pathNot: '^src/console/' },
     },
     {
       name: 'management-through-its-index',

@@ -27,6 +27,9 @@ const BROWSER_TARGETS = ['chrome90', 'edge90', 'firefox90', 'safari15'];
 export const WIDGET_FILE = 'kumo-search.js';
 export const CLIENT_FILE = 'kumo-search-client.js';
 export const CLIENT_TYPES_FILE = 'kumo-search-client.d.ts';
+/** The management console (docs/console.md): its script and the stylesheet esbuild splits off. */
+export const CONSOLE_FILE = 'console.js';
+export const CONSOLE_STYLES_FILE = 'console.css';
 
 async function bundle(
   entry: string,
@@ -43,6 +46,8 @@ async function bundle(
     target: BROWSER_TARGETS,
     charset: 'utf8',
     legalComments: 'none',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
     logLevel: 'warning',
   });
 }
@@ -97,8 +102,9 @@ async function main(): Promise<void> {
   await bundle('src/widget/main.ts', WIDGET_FILE, 'iife', true);
   await bundle('src/client/index.ts', CLIENT_FILE, 'esm', false);
   writeFileSync(`${OUT}${CLIENT_TYPES_FILE}`, clientDeclarations());
+  await bundle('src/console/main.tsx', CONSOLE_FILE, 'iife', true);
   const manifest: Record<string, ManifestEntry> = {};
-  for (const file of [WIDGET_FILE, CLIENT_FILE, CLIENT_TYPES_FILE]) {
+  for (const file of [WIDGET_FILE, CLIENT_FILE, CLIENT_TYPES_FILE, CONSOLE_FILE, CONSOLE_STYLES_FILE]) {
     const bytes = readFileSync(`${OUT}${file}`);
     manifest[file] = {
       sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -109,6 +115,8 @@ async function main(): Promise<void> {
   writeFileSync(`${OUT}manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
   const widget = manifest[WIDGET_FILE]!;
   console.log(`web: ${WIDGET_FILE} ${widget.bytes} bytes, ${widget.gzipBytes} gzipped`);
+  const consoleScript = manifest[CONSOLE_FILE]!;
+  console.log(`web: ${CONSOLE_FILE} ${consoleScript.bytes} bytes, ${consoleScript.gzipBytes} gzipped`);
 }
 
 await main();

@@ -38,6 +38,7 @@ import type { ServiceMetrics } from '../observability/service-metrics.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
 import { siteSearchRoutes } from './routes/site-search-routes.js';
 import { hostedSearchPageRoutes } from './routes/hosted-search-page-routes.js';
+import { consoleRoutes } from './routes/console-routes.js';
 import { widgetAssetRoutes } from './routes/widget-asset-routes.js';
 import type { WebAssetsLoad } from './routes/widget-assets.js';
 import { createTenantAuth } from './tenant-auth.js';
@@ -238,6 +239,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Scripts and an HTML page: outside the JSON-only prefixes, so no Accept header makes them a 406.
   const webAssets = deps.webAssets ?? { problem: 'the widget build was not given to this server' };
   await app.register(widgetAssetRoutes, { assets: webAssets, methods });
+  await app.register(consoleRoutes, { assets: webAssets, methods });
   await app.register(hostedSearchPageRoutes, {
     searchServices: deps.store.searchServices,
     assets: webAssets,

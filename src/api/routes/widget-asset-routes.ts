@@ -45,11 +45,17 @@ export const widgetAssetRoutes: FastifyPluginAsync<WidgetAssetRoutesOptions> = a
         `no widget file ${file}; ${WIDGET_BASE_PATH}/manifest.json lists the current ones`,
       );
     }
-    return send(request, reply, found.asset, found.immutable);
+    return sendWebAsset(request, reply, found.asset, found.immutable);
   });
 };
 
-function send(request: FastifyRequest, reply: FastifyReply, asset: WebAsset, immutable: boolean) {
+/** Answers a built file with its caching, CORS and encoding headers (also the console's files). */
+export function sendWebAsset(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  asset: WebAsset,
+  immutable: boolean,
+) {
   const etag = `"${asset.sha256}"`;
   reply.headers({
     'cache-control': immutable

@@ -56,6 +56,7 @@ interface ManifestEntry {
 
 const CONTENT_TYPES: readonly [suffix: string, type: string][] = [
   ['.d.ts', 'application/typescript; charset=utf-8'],
+  ['.css', 'text/css; charset=utf-8'],
   ['.js', 'text/javascript; charset=utf-8'],
   ['.json', 'application/json; charset=utf-8'],
 ];

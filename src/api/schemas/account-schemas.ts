@@ -63,6 +63,7 @@ const CurrentSession = Type.Object({
   account: AccountView,
   session: SessionView,
   csrf_token: Type.String({ description: 'send it in x-kumo-csrf-token with every change' }),
+  timezone: Type.String({ description: 'the service time zone (KUMO_TIMEZONE) every timestamp is in' }),
 });
 
 export const ContractParams = Type.Object({ contract_id: IdParam('contract id') });

@@ -51,6 +51,7 @@ function views(timezone: string) {
     account: account(context.account),
     session: session(context.session, context.session.id),
     csrf_token: context.csrfToken,
+    timezone,
   });
   const audit = (entry: AuditEntry) => ({
     id: entry.id,

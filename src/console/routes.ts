@@ -1,0 +1,8 @@
+/**
+ * Every page of the console, by area. An area lists its routes in its own folder; this file only
+ * gathers them (docs/console.md, Addresses).
+ */
+import { accountRoutes } from './pages/account-routes.js';
+import type { ConsoleRoute } from './shell/route-types.js';
+
+export const ROUTES: readonly ConsoleRoute[] = [...accountRoutes];

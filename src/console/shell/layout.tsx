@@ -1,0 +1,131 @@
+/**
+ * The signed-in frame: a header (product, service group picker, language, account menu), the
+ * navigation of the current scope, and the page. On a phone the navigation folds behind a menu
+ * button (docs/console.md, Layout).
+ */
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { LOCALES, locale, setLocale, type Locale } from '../i18n.js';
+import { href, navigate } from '../router.js';
+import { roleAllows, useSession } from '../session.js';
+import { useResource } from '../use-resource.js';
+import { ROUTES } from '../routes.js';
+import { groupHref, scopeOf } from './route-types.js';
+import { shellTexts } from './shell-texts.js';
+
+interface GroupList {
+  servicegroups: { id: number; name: string }[];
+}
+
+const LANGUAGE_NAMES: Record<Locale, string> = { en: 'English', ja: '日本語' };
+
+export function Layout(props: { path: string; children: ComponentChildren }) {
+  const t = shellTexts();
+  const session = useSession();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const scope = scopeOf(props.path);
+  const contractId = scope?.contractId ?? session.account.contract_id;
+  const groups = useResource<GroupList>(`/contracts/${contractId}/servicegroups`);
+  const groupId = scope?.groupId ?? null;
+
+  const signOut = async () => {
+    try {
+      await api.delete('/session');
+    } finally {
+      location.assign(href('/sign-in'));
+    }
+  };
+
+  const entries = ROUTES.filter(
+    (route) =>
+      route.nav !== undefined &&
+      (route.nav.role === undefined || roleAllows(session.account.role, route.nav.role)) &&
+      (route.nav.scope === 'contract' || groupId !== null),
+  ).sort((a, b) => a.nav!.order - b.nav!.order);
+
+  const linkOf = (pattern: string) =>
+    pattern.replace(':contract', String(contractId)).replace(':group', String(groupId ?? ''));
+
+  return (
+    <div class="shell">
+      <a class="skip-link" href="#main">
+        {t.skip}
+      </a>
+      <header class="topbar">
+        <button
+          type="button"
+          class="menu-button"
+          aria-expanded={menuOpen ? 'true' : 'false'}
+          aria-controls="console-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          {t.menu}
+        </button>
+        <a class="brand" href={href('/')}>
+          {t.product}
+        </a>
+        <label class="topbar-field">
+          <span>{t.serviceGroup}</span>
+          <select
+            value={groupId === null ? '' : String(groupId)}
+            onChange={(event) => {
+              const next = Number((event.target as HTMLSelectElement).value);
+              if (next > 0) navigate(groupHref(contractId, next));
+            }}
+          >
+            {groupId === null && <option value="">—</option>}
+            {(groups.data?.servicegroups ?? []).map((group) => (
+              <option key={group.id} value={String(group.id)}>
+                {t.group(group.name, group.id)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="topbar-field">
+          <span>{t.language}</span>
+          <select
+            value={locale()}
+            onChange={(event) => setLocale((event.target as HTMLSelectElement).value as Locale)}
+          >
+            {LOCALES.map((code) => (
+              <option key={code} value={code} lang={code}>
+                {LANGUAGE_NAMES[code]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <nav class="account-menu" aria-label={t.account}>
+          <a href={href('/account')}>{session.account.email}</a>
+          <button type="button" class="link-button" onClick={() => void signOut()}>
+            {t.signOut}
+          </button>
+        </nav>
+      </header>
+      <div class="body">
+        <nav id="console-nav" class={menuOpen ? 'sidenav open' : 'sidenav'} aria-label={t.navigation}>
+          <ul>
+            {entries.map((route) => {
+              const target = linkOf(route.pattern);
+              const current = props.path === target || props.path.startsWith(`${target}/`);
+              return (
+                <li key={route.pattern}>
+                  <a
+                    href={href(target)}
+                    aria-current={current ? 'page' : undefined}
+                    onClick={() => setMenuOpen(false)}
+                  >
+                    {route.nav!.label()}
+                  </a>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+        <main id="main" class="main">
+          {props.children}
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+/** The texts of the console's frame: header, navigation, language and account menus. */
+import { defineTexts } from '../i18n.js';
+
+export const shellTexts = defineTexts({
+  en: {
+    skip: 'Skip to content',
+    product: 'Kumo console',
+    navigation: 'Console navigation',
+    menu: 'Menu',
+    language: 'Language',
+    serviceGroup: 'Service group',
+    account: 'Your account',
+    signOut: 'Sign out',
+    overview: 'Overview',
+    notFound: 'Page not found',
+    notFoundBody: 'This page does not exist, or your account cannot see it.',
+    backHome: 'Go to the start page',
+    noGroups: 'This contract has no service group yet.',
+    contract: (id: number) => `Contract ${id}`,
+    group: (name: string, id: number) => `${name} (${id})`,
+    sessionEnded: 'Your session has ended. Sign in again to go on.',
+  },
+  ja: {
+    skip: '本文へ移動',
+    product: 'Kumo 管理コンソール',
+    navigation: 'コンソールのナビゲーション',
+    menu: 'メニュー',
+    language: '言語',
+    serviceGroup: 'サービスグループ',
+    account: 'アカウント',
+    signOut: 'サインアウト',
+    overview: '概要',
+    notFound: 'ページが見つかりません',
+    notFoundBody: 'このページは存在しないか、このアカウントでは表示できません。',
+    backHome: 'トップへ戻る',
+    noGroups: 'この契約にはまだサービスグループがありません。',
+    contract: (id: number) => `契約 ${id}`,
+    group: (name: string, id: number) => `${name}（${id}）`,
+    sessionEnded: 'セッションが終了しました。続けるにはもう一度サインインしてください。',
+  },
+});
