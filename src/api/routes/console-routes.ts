@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
-import { isWebAssetsProblem, type WebAssetsLoad } from './widget-assets.js';
+import { isConsoleFile, isWebAssetsProblem, type WebAssetsLoad } from './widget-assets.js';
 import { sendWebAsset } from './widget-asset-routes.js';
 
 export interface ConsoleRoutesOptions {
@@ -11,8 +11,6 @@ export interface ConsoleRoutesOptions {
 
 export const CONSOLE_PATH = '/console';
 const ASSETS_PATH = `${CONSOLE_PATH}/assets`;
-/** The console's own files in the build; the widget's are served under /widget/v1. */
-const CONSOLE_FILES = new Set(['console.js', 'console.css']);
 
 /**
  * The console page may run only its own script and style, talk only to this service, and never
@@ -48,7 +46,7 @@ export const consoleRoutes: FastifyPluginAsync<ConsoleRoutesOptions> = async (ap
     if (isWebAssetsProblem(assets)) throw new ApiError('unavailable', assets.problem);
     const { file } = request.params as { file: string };
     const found = assets.lookup(file);
-    if (found === undefined || !CONSOLE_FILES.has(found.asset.name)) {
+    if (found === undefined || !isConsoleFile(found.asset.name)) {
       throw new ApiError('not_found', `no console file ${file}`);
     }
     return sendWebAsset(request, reply, found.asset, found.immutable);

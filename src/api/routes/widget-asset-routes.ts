@@ -4,6 +4,7 @@ import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import {
   type EncodedBody,
+  isConsoleFile,
   isWebAssetsProblem,
   WIDGET_BASE_PATH,
   type WebAsset,
@@ -39,7 +40,7 @@ export const widgetAssetRoutes: FastifyPluginAsync<WidgetAssetRoutesOptions> = a
     if (isWebAssetsProblem(assets)) throw new ApiError('unavailable', assets.problem);
     const { file } = request.params as { file: string };
     const found = assets.lookup(file);
-    if (found === undefined) {
+    if (found === undefined || isConsoleFile(found.asset.name)) {
       throw new ApiError(
         'not_found',
         `no widget file ${file}; ${WIDGET_BASE_PATH}/manifest.json lists the current ones`,

@@ -108,6 +108,8 @@ export function loadWebAssets(folder: URL): WebAssetsLoad {
       bodies: encodingsOf(bytes),
     };
     assets.set(name, asset);
+    // The console's files are served under /console/assets, not listed for site owners.
+    if (isConsoleFile(name)) continue;
     served[name] = {
       ...entry,
       path: `${WIDGET_BASE_PATH}/${asset.immutableName}`,
@@ -144,6 +146,11 @@ export function loadWebAssets(folder: URL): WebAssetsLoad {
     },
     widgetPath: () => `${WIDGET_BASE_PATH}/${widget.immutableName}`,
   };
+}
+
+/** The management console's script and stylesheet (docs/console.md), in the same build. */
+export function isConsoleFile(name: string): boolean {
+  return name.startsWith('console.');
 }
 
 /** `kumo-search.js` → `kumo-search.<16 hex>.js`; `x.d.ts` → `x.<16 hex>.d.ts`. */
