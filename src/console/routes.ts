@@ -3,6 +3,7 @@
  * gathers them (docs/console.md, Addresses).
  */
 import { accountRoutes } from './pages/account-routes.js';
+import { keysRoutes } from './keys/keys-routes.js';
 import type { ConsoleRoute } from './shell/route-types.js';
 
-export const ROUTES: readonly ConsoleRoute[] = [...accountRoutes];
+export const ROUTES: readonly ConsoleRoute[] = [...accountRoutes, ...keysRoutes];
