@@ -5,5 +5,6 @@
 import { accountRoutes } from './pages/account-routes.js';
 import { keysRoutes } from './keys/keys-routes.js';
 import type { ConsoleRoute } from './shell/route-types.js';
+import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 
-export const ROUTES: readonly ConsoleRoute[] = [...accountRoutes, ...keysRoutes];
+export const ROUTES: readonly ConsoleRoute[] = [...accountRoutes, ...keysRoutes, ...webhooksRoutes];

@@ -1,0 +1,110 @@
+/**
+ * One webhook's deliveries, newest first (docs/api.md, Management API): event, state, attempts,
+ * the last response code or error, and when it was queued, delivered or will be tried again;
+ * owners send one again at once.
+ */
+import { useState } from 'preact/hooks';
+import { api, ApiProblem } from '../api.js';
+import { Loading, ProblemMessage } from '../components/problem.js';
+import { dateTime } from '../format.js';
+import { useResource } from '../use-resource.js';
+import { stateName, webhooksTexts } from './webhooks-texts.js';
+
+interface Delivery {
+  id: number;
+  event: string;
+  state: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string;
+  next_attempt_datetime: string | null;
+  created_datetime: string;
+  delivered_datetime: string | null;
+}
+
+const BADGES = { pending: 'badge-running', delivered: 'badge-ok', failed: 'badge-failed' } as const;
+
+export function DeliveriesTable(props: { webhookPath: string; canReplay: boolean }) {
+  const t = webhooksTexts();
+  const deliveries = useResource<{ deliveries: Delivery[] }>(`${props.webhookPath}/deliveries?limit=50`);
+  const [problem, setProblem] = useState<ApiProblem | undefined>(undefined);
+  const [notice, setNotice] = useState<string | undefined>(undefined);
+
+  const replay = async (id: number) => {
+    setProblem(undefined);
+    try {
+      await api.post(`${props.webhookPath}/deliveries/${id}/replay`);
+      setNotice(t.replayed);
+      deliveries.reload();
+    } catch (error) {
+      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+    }
+  };
+
+  if (deliveries.data === undefined) {
+    return deliveries.problem === undefined ? <Loading /> : <ProblemMessage problem={deliveries.problem} />;
+  }
+  if (deliveries.data.deliveries.length === 0) return <p class="hint">{t.noDeliveries}</p>;
+  return (
+    <>
+      <ProblemMessage problem={problem} />
+      {notice !== undefined && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <div class="table-wrap">
+        <table class="table">
+          <thead>
+            <tr>
+              <th scope="col">{t.event}</th>
+              <th scope="col">{t.state}</th>
+              <th scope="col" class="number">
+                {t.attempts}
+              </th>
+              <th scope="col">{t.statusCode}</th>
+              <th scope="col">{t.lastError}</th>
+              <th scope="col">{t.queued}</th>
+              <th scope="col">{t.delivered}</th>
+              <th scope="col">{t.nextAttempt}</th>
+              {props.canReplay && (
+                <th scope="col">
+                  <span class="visually-hidden">{t.replay}</span>
+                </th>
+              )}
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.data.deliveries.map((delivery) => (
+              <tr key={delivery.id}>
+                <td>
+                  <code>{delivery.event}</code>
+                </td>
+                <td>
+                  <span class={`badge ${BADGES[delivery.state]}`}>{stateName(delivery.state)}</span>
+                </td>
+                <td class="number">{delivery.attempts}</td>
+                <td>{delivery.last_status_code ?? '—'}</td>
+                <td class="wrap">{delivery.last_error === '' ? '—' : delivery.last_error}</td>
+                <td>{dateTime(delivery.created_datetime, { seconds: true })}</td>
+                <td>{dateTime(delivery.delivered_datetime, { seconds: true })}</td>
+                <td>{dateTime(delivery.next_attempt_datetime, { seconds: true })}</td>
+                {props.canReplay && (
+                  <td>
+                    <button
+                      type="button"
+                      class="button button-small"
+                      onClick={() => void replay(delivery.id)}
+                    >
+                      {t.replay}
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
