@@ -5,6 +5,12 @@
 import { accountRoutes } from './pages/account-routes.js';
 import { keysRoutes } from './keys/keys-routes.js';
 import type { ConsoleRoute } from './shell/route-types.js';
+import { usersRoutes } from './users/users-routes.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 
-export const ROUTES: readonly ConsoleRoute[] = [...accountRoutes, ...keysRoutes, ...webhooksRoutes];
+export const ROUTES: readonly ConsoleRoute[] = [
+  ...accountRoutes,
+  ...keysRoutes,
+  ...webhooksRoutes,
+  ...usersRoutes,
+];

@@ -1,0 +1,93 @@
+/**
+ * The users and audit log pages in real Chromium against a real `kumo serve` (docs/console.md,
+ * Users): an owner invites a user and gets the link once, the invited person accepts it, the owner
+ * signs them out everywhere and reads both changes in the audit log; an editor reads the users
+ * without change controls, the API refuses the editor's invitation, and the audit log is not
+ * theirs to read.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { assertAccessible, CONSOLE_PASSWORD, consoleSuite } from '../support/console-suite.js';
+
+const suite = consoleSuite();
+
+describe('console users and audit log', () => {
+  test('an owner invites a user, signs them out everywhere, and reads it in the audit log', async () => {
+    const tenant = await suite.tenant('people');
+    await suite.account(tenant.contractId, 'owner@people.example', 'owner');
+    const { page, pageErrors } = await suite.signIn('owner@people.example', {
+      path: `/contracts/${tenant.contractId}/users`,
+    });
+    await page.getByRole('cell', { name: 'owner@people.example', exact: true }).waitFor();
+    await assertAccessible(page, 'the users page');
+
+    await page.getByLabel('Email address').fill('new.editor@people.example');
+    await page.getByLabel('Role').selectOption('editor');
+    await page.getByRole('button', { name: 'Create invitation' }).click();
+    const link = page.getByLabel('Invitation link for new.editor@people.example', { exact: true });
+    await link.waitFor();
+    const acceptUrl = ((await link.textContent()) ?? '').trim();
+    assert.match(acceptUrl, /\/console\/invitation#token=[A-Za-z0-9_-]{43}$/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    assert.equal(await page.getByText(acceptUrl).count(), 0, 'the link is not shown again');
+
+    // The invited person accepts in their own browser and signs in.
+    const invited = await suite.open();
+    await invited.page.goto(acceptUrl);
+    await invited.page.getByLabel('New password').fill(CONSOLE_PASSWORD);
+    await invited.page.getByLabel('Repeat the password').fill(CONSOLE_PASSWORD);
+    await invited.page.getByRole('button', { name: 'Create my account' }).click();
+    await invited.page.getByLabel('Email address').fill('new.editor@people.example');
+    await invited.page.getByLabel('Password').fill(CONSOLE_PASSWORD);
+    await invited.page.getByRole('button', { name: 'Sign in' }).click();
+    await invited.page.getByRole('heading', { name: 'Overview' }).waitFor();
+
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: 'new.editor@people.example' });
+    await row.getByRole('cell', { name: 'editor', exact: true }).waitFor();
+    await row.getByRole('button', { name: 'Sign out everywhere: new.editor@people.example' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.getByText('1 session(s) of new.editor@people.example ended.').waitFor();
+    // The signed-out person's next step asks them to sign in again.
+    await invited.page.getByRole('link', { name: 'new.editor@people.example' }).click();
+    await invited.page.getByText('Your session has ended').waitFor();
+
+    await page
+      .getByRole('navigation', { name: 'Console navigation' })
+      .getByRole('link', { name: 'Audit log' })
+      .click();
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+    const accepted = page.getByRole('row').filter({ hasText: 'accept' });
+    await accepted.getByText('new.editor@people.example').waitFor();
+    const revoked = page.getByRole('row').filter({ hasText: 'revoke' }).first();
+    await revoked.getByText('owner@people.example').waitFor();
+    await assertAccessible(page, 'the audit log page');
+    assert.deepEqual(pageErrors, []);
+  });
+
+  test('an editor reads the users without controls; the API refuses the invitation and the audit log', async () => {
+    const tenant = await suite.tenant('people-editor');
+    await suite.account(tenant.contractId, 'editor@people.example', 'editor');
+    const { page } = await suite.signIn('editor@people.example', {
+      path: `/contracts/${tenant.contractId}/users`,
+    });
+    await page.getByRole('cell', { name: 'editor@people.example', exact: true }).waitFor();
+    await page.getByText('Only owners invite users').waitFor();
+    assert.equal(
+      await page.getByRole('button', { name: /Create invitation|Sign out everywhere/ }).count(),
+      0,
+    );
+    assert.equal(await page.getByRole('link', { name: 'Audit log' }).count(), 0);
+    const statuses = await page.evaluate(async (contractId) => {
+      const session = (await (await fetch('/admin/v1/session')).json()) as { csrf_token: string };
+      const invite = await fetch(`/admin/v1/contracts/${contractId}/invitations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-kumo-csrf-token': session.csrf_token },
+        body: JSON.stringify({ email: 'friend@people.example', role: 'owner' }),
+      });
+      const audit = await fetch(`/admin/v1/contracts/${contractId}/audit_log`);
+      return [invite.status, audit.status];
+    }, tenant.contractId);
+    assert.deepEqual(statuses, [403, 403]);
+  });
+});
