@@ -4,12 +4,14 @@
  */
 import { accountRoutes } from './pages/account-routes.js';
 import { keysRoutes } from './keys/keys-routes.js';
+import { settingsRoutes } from './settings/settings-routes.js';
 import type { ConsoleRoute } from './shell/route-types.js';
 import { usersRoutes } from './users/users-routes.js';
 import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 
 export const ROUTES: readonly ConsoleRoute[] = [
   ...accountRoutes,
+  ...settingsRoutes,
   ...keysRoutes,
   ...webhooksRoutes,
   ...usersRoutes,
