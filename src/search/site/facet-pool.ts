@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { FacetJobReply, FacetJobRequest } from './facet-job.js';
+import { FACET_THREAD_READY, type FacetJobReply, type FacetJobRequest } from './facet-job.js';
 
 const WORKER_URL = new URL('./facet-worker.js', import.meta.url);
 
@@ -30,7 +30,10 @@ interface Pending {
 
 interface Slot {
   worker: Worker | undefined;
-  running: { owner: string; pending: Pending; timer: NodeJS.Timeout } | undefined;
+  /** The thread has loaded its modules (its first message): a job's limit counts from then. */
+  ready: boolean;
+  /** The job in the thread; its timer is armed once the thread is ready. */
+  running: { owner: string; pending: Pending; timer: NodeJS.Timeout | undefined } | undefined;
 }
 
 /**
@@ -53,7 +56,11 @@ export class FacetPool {
       throw new RangeError(`FacetPool threads must be a positive integer, got ${threads}`);
     if (!(this.jobLimitMs > 0))
       throw new RangeError(`FacetPool jobLimitMs must be positive, got ${this.jobLimitMs}`);
-    this.slots = Array.from({ length: threads }, () => ({ worker: undefined, running: undefined }));
+    this.slots = Array.from({ length: threads }, () => ({
+      worker: undefined,
+      ready: false,
+      running: undefined,
+    }));
   }
 
   run(owner: string, request: FacetJobRequest, wanted: () => boolean = () => true): Promise<FacetJobReply> {
@@ -110,18 +117,35 @@ export class FacetPool {
 
   private start(slot: Slot, owner: string, pending: Pending): void {
     const worker = slot.worker ?? this.spawn(slot);
-    // Unlike the worker, which is unref'd, this timer keeps the process alive until the job answers.
-    const timer = setTimeout(() => {
+    slot.running = { owner, pending, timer: undefined };
+    // An idle thread is unref'd; one with a job keeps the process alive until the job answers.
+    worker.ref();
+    if (slot.ready) this.armLimit(slot);
+    worker.postMessage(pending.request);
+  }
+
+  /**
+   * Starts the running job's limit. A fresh thread's start (loading its modules, slow on a busy
+   * machine) is not the rules' cost: counting it could take a service's facets away for nothing.
+   */
+  private armLimit(slot: Slot): void {
+    if (slot.running === undefined || slot.running.timer !== undefined) return;
+    slot.running.timer = setTimeout(() => {
       this.settle(slot, { ok: false, reason: `matching took over ${this.jobLimitMs / 1000} s` }, true);
     }, this.jobLimitMs);
-    slot.running = { owner, pending, timer };
-    worker.postMessage(pending.request);
   }
 
   private spawn(slot: Slot): Worker {
     const worker = new Worker(WORKER_URL);
-    worker.on('message', (reply: FacetJobReply) => {
-      if (worker === slot.worker) this.settle(slot, reply, false);
+    slot.ready = false;
+    worker.on('message', (reply: FacetJobReply | typeof FACET_THREAD_READY) => {
+      if (worker !== slot.worker) return;
+      if (reply === FACET_THREAD_READY) {
+        slot.ready = true;
+        this.armLimit(slot);
+      } else {
+        this.settle(slot, reply, false);
+      }
     });
     worker.on('error', (error: Error) => {
       if (worker === slot.worker)
@@ -146,6 +170,9 @@ export class FacetPool {
     if (dropWorker) {
       void slot.worker?.terminate();
       slot.worker = undefined;
+      slot.ready = false;
+    } else {
+      slot.worker?.unref();
     }
     running.pending.resolve(reply);
     if (!this.closed) this.startJobs();

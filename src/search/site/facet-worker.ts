@@ -4,7 +4,7 @@
  * patterns can cost tens of milliseconds per long URL (docs/architecture.md, URL patterns).
  */
 import { parentPort } from 'node:worker_threads';
-import { facetsOfUrls, type FacetJobReply, type FacetJobRequest } from './facet-job.js';
+import { FACET_THREAD_READY, facetsOfUrls, type FacetJobReply, type FacetJobRequest } from './facet-job.js';
 import { compileFacetRules, type FacetRules } from './facet-rules.js';
 
 /** Rule sets kept compiled: a few services' rules, each compiled once per thread. */
@@ -34,3 +34,6 @@ parentPort?.on('message', (request: FacetJobRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+
+// Every import above is loaded: the pool counts a job's limit from here, not from the spawn.
+parentPort?.postMessage(FACET_THREAD_READY);
