@@ -4,7 +4,7 @@
  * page is open brings the sign-in page back, with a line saying why, and returns to the same
  * address after signing in.
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiProblem, onSessionExpired, setCsrfToken } from '../api.js';
 import { onLocaleChange } from '../i18n.js';
 import { accountTexts } from '../pages/account-texts.js';
@@ -24,14 +24,17 @@ export function App() {
   const [session, setSession] = useState<CurrentSession | null | undefined>(undefined);
   const [ended, setEnded] = useState(false);
   const { path, query } = useLocation();
+  const hadSession = useRef(false);
 
   useEffect(() => onLocaleChange(() => setLanguageTick((tick) => tick + 1)), []);
   useEffect(
     () =>
       onSessionExpired(() => {
         setCsrfToken(null);
+        // Only a session that was there can end: a first visit without one just signs in.
+        if (hadSession.current) setEnded(true);
+        hadSession.current = false;
         setSession(null);
-        setEnded(true);
       }),
     [],
   );
@@ -40,6 +43,7 @@ export function App() {
       .get<CurrentSession>('/session')
       .then((answer) => {
         setCsrfToken(answer.csrf_token);
+        hadSession.current = true;
         setSession(answer);
       })
       .catch((error: unknown) => {
@@ -50,6 +54,7 @@ export function App() {
 
   const signedIn = (answer: CurrentSession) => {
     setCsrfToken(answer.csrf_token);
+    hadSession.current = true;
     setSession(answer);
     setEnded(false);
     const back = query.get('next');
