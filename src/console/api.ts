@@ -30,6 +30,11 @@ export class ApiProblem extends Error {
   }
 }
 
+/** Any failure as an ApiProblem, for a view to show (a thrown non-API error keeps its text). */
+export function problemOf(error: unknown): ApiProblem {
+  return error instanceof ApiProblem ? error : new ApiProblem(0, String(error));
+}
+
 let csrfToken: string | null = null;
 const expiryListeners = new Set<() => void>();
 

@@ -4,7 +4,7 @@
  * overwrites a newer one.
  */
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiProblem, api } from './api.js';
+import { ApiProblem, api, problemOf } from './api.js';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -36,7 +36,7 @@ export function useResource<T>(path: string | null): Resource<T> {
       })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
-        setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+        setProblem(problemOf(error));
       })
       .finally(() => {
         if (!controller.signal.aborted) setLoading(false);

@@ -4,7 +4,7 @@
  * confirming. Viewers and editors read the list (docs/api.md, Roles).
  */
 import { useState } from 'preact/hooks';
-import { api, ApiProblem, groupPath } from '../api.js';
+import { api, ApiProblem, groupPath, problemOf } from '../api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Field } from '../components/field.js';
 import { Page, Section } from '../components/page.js';
@@ -43,7 +43,7 @@ export function KeysPage(props: { contractId: number; groupId: number }) {
       await api.delete(`${base}/${row.id}`);
       keys.reload();
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     }
   };
 
@@ -147,7 +147,7 @@ function CreateKeyForm(props: { base: string; onCreated(key: CreatedKey): void }
       setLabel('');
       props.onCreated(key);
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     } finally {
       setBusy(false);
     }

@@ -4,7 +4,7 @@
  * sessions, any of which they can end.
  */
 import { useState } from 'preact/hooks';
-import { api, ApiProblem } from '../api.js';
+import { api, ApiProblem, problemOf } from '../api.js';
 import { Field } from '../components/field.js';
 import { Page, Section } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
@@ -65,7 +65,7 @@ function PasswordForm() {
       setNext('');
       setDone(t.passwordChanged(answer.revoked_sessions));
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     } finally {
       setBusy(false);
     }
@@ -119,7 +119,7 @@ function SessionList() {
       await api.delete(`/session/sessions/${id}`);
       sessions.reload();
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     }
   };
 

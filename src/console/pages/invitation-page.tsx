@@ -4,7 +4,7 @@
  * twice, and is sent to sign in with it.
  */
 import { useState } from 'preact/hooks';
-import { api, ApiProblem } from '../api.js';
+import { api, ApiProblem, problemOf } from '../api.js';
 import { Field } from '../components/field.js';
 import { LanguageSwitch } from '../components/language-switch.js';
 import { ProblemMessage } from '../components/problem.js';
@@ -44,7 +44,7 @@ export function InvitationPage() {
       history.replaceState(null, '', location.pathname);
       navigate(`/sign-in?accepted=${encodeURIComponent(answer.account.email)}`, { replace: true });
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
       setBusy(false);
     }
   };

@@ -4,7 +4,7 @@
  * to try again).
  */
 import { useState } from 'preact/hooks';
-import { api, ApiProblem } from '../api.js';
+import { api, ApiProblem, problemOf } from '../api.js';
 import { Field } from '../components/field.js';
 import { ProblemMessage } from '../components/problem.js';
 import { LanguageSwitch } from '../components/language-switch.js';
@@ -33,7 +33,7 @@ export function SignInPage(props: {
       await api.post('/session', { email, password });
       props.onSignedIn(await api.get<CurrentSession>('/session'));
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
       setBusy(false);
     }
   };

@@ -4,7 +4,7 @@
  * editors start a run now and delete a setting after confirming (docs/api.md, Roles).
  */
 import { useState } from 'preact/hooks';
-import { api, ApiProblem, groupPath } from '../api.js';
+import { api, ApiProblem, groupPath, problemOf } from '../api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Page } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
@@ -37,7 +37,7 @@ export function SettingsPage(props: { contractId: number; groupId: number }) {
     try {
       await action();
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     }
     settings.reload();
   };

@@ -4,7 +4,7 @@
  * (docs/api.md, Accounts and sessions).
  */
 import { useState } from 'preact/hooks';
-import { api, ApiProblem } from '../api.js';
+import { api, ApiProblem, problemOf } from '../api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Field } from '../components/field.js';
 import { Page, Section } from '../components/page.js';
@@ -44,7 +44,7 @@ export function UsersPage(props: { contractId: number }) {
       const answer = await api.delete<{ revoked_sessions: number }>(`${base}/users/${user.id}/sessions`);
       setNotice(t.ended(answer.revoked_sessions, user.email));
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     }
   };
 
@@ -130,7 +130,7 @@ function InviteForm(props: { base: string }) {
       setCopied(false);
       setEmail('');
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     } finally {
       setBusy(false);
     }

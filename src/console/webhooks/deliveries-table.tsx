@@ -4,7 +4,7 @@
  * owners send one again at once.
  */
 import { useState } from 'preact/hooks';
-import { api, ApiProblem } from '../api.js';
+import { api, ApiProblem, problemOf } from '../api.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
 import { dateTime } from '../format.js';
 import { useResource } from '../use-resource.js';
@@ -37,7 +37,7 @@ export function DeliveriesTable(props: { webhookPath: string; canReplay: boolean
       setNotice(t.replayed);
       deliveries.reload();
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     }
   };
 

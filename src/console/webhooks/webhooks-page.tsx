@@ -4,7 +4,7 @@
  * confirming (docs/api.md, Roles).
  */
 import { useState } from 'preact/hooks';
-import { api, ApiProblem, groupPath } from '../api.js';
+import { api, ApiProblem, groupPath, problemOf } from '../api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Field } from '../components/field.js';
 import { Page, Section } from '../components/page.js';
@@ -36,7 +36,7 @@ export function WebhooksPage(props: { contractId: number; groupId: number }) {
       await api.delete(`${base}/${webhook.id}`);
       webhooks.reload();
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     }
   };
 
@@ -124,7 +124,7 @@ function CreateWebhookForm(props: { base: string; onCreated(): void }) {
       setSecret('');
       props.onCreated();
     } catch (error) {
-      setProblem(error instanceof ApiProblem ? error : new ApiProblem(0, String(error)));
+      setProblem(problemOf(error));
     } finally {
       setBusy(false);
     }
