@@ -155,6 +155,16 @@ const RESOURCES: AdminResource[] = [
         summary: 'queue a run now (kumo serve starts it)',
         argument: ['id', 'crawl service setting id'],
       },
+      {
+        action: 'pause',
+        summary: 'pause the schedule (run still works)',
+        argument: ['id', 'crawl service setting id'],
+      },
+      {
+        action: 'resume',
+        summary: 'resume the schedule from its next slot',
+        argument: ['id', 'crawl service setting id'],
+      },
     ],
   },
   {

@@ -32,9 +32,11 @@ export const SERVICE_SETTING_HANDLERS: Record<string, (context: AdminContext) =>
   },
   'setting list': ({ management, values, print, timezone }) => {
     print('id\tcontract\tservicegroup\tname\tschedule\tsearchservice\tnext_run');
+    // A paused schedule shows as `paused daily 04:30` and has no next run.
     for (const s of management.serviceSettings.list(listScope(values))) {
       print(
-        `${s.id}\t${s.contractId}\t${s.servicegroupId}\t${s.name}\t${scheduleSummary(s.schedule)}\t` +
+        `${s.id}\t${s.contractId}\t${s.servicegroupId}\t${s.name}\t` +
+          `${s.pausedMicros === null ? '' : 'paused '}${scheduleSummary(s.schedule)}\t` +
           `${s.searchServiceId ?? '-'}\t${printedTime(s.nextRunMicros, timezone)}`,
       );
     }
@@ -68,6 +70,18 @@ export const SERVICE_SETTING_HANDLERS: Record<string, (context: AdminContext) =>
     const id = settingId(positionals);
     const run = management.serviceSettings.runNow(CLI_ACTOR, EVERYWHERE, id);
     print(`run ${run.id} queued for crawl service setting ${id}`);
+  },
+  'setting pause': ({ management, positionals, print }) => {
+    const id = settingId(positionals);
+    management.serviceSettings.pause(CLI_ACTOR, EVERYWHERE, id);
+    print(`schedule of crawl service setting ${id} paused`);
+  },
+  'setting resume': ({ management, positionals, print, timezone }) => {
+    const id = settingId(positionals);
+    const resumed = management.serviceSettings.resume(CLI_ACTOR, EVERYWHERE, id);
+    print(
+      `schedule of crawl service setting ${id} resumed; next run ${printedTime(resumed.nextRunMicros, timezone)}`,
+    );
   },
 };
 

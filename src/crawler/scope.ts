@@ -5,6 +5,16 @@ import { SeedSites } from './seed-sites.js';
 /** Why a URL is outside a run; undefined when it is inside. */
 export type OutOfScopeReason = 'too_long' | 'denied' | 'not_allowed' | 'file_type';
 
+/** Why a URL is in or out of a run, with the pattern that decided it (the console's pattern tester). */
+export interface ScopeVerdict {
+  /** undefined: the URL is crawled (within the depth limit). */
+  outOfScope: OutOfScopeReason | undefined;
+  /** The deny pattern that matched, or the allow pattern that let the URL in. */
+  pattern?: string;
+  /** Allowed because its host is a seed host or a subdomain of one (no allow patterns). */
+  bySeedHost?: boolean;
+}
+
 /**
  * Longer URLs are not followed: no real page needs one, and even a linear-time pattern runs in
  * time that grows with the URL (a crawler trap can grow URLs without end; docs/architecture.md,
@@ -37,6 +47,21 @@ export class CrawlScope {
     if (kind === 'pdf' && !this.settings.includePdf) return 'file_type';
     if (kind === 'office' && !this.settings.includeOffice) return 'file_type';
     return undefined;
+  }
+
+  /** check() with the reason spelled out; slower (it tries every pattern), for one URL at a time. */
+  explain(url: URL): ScopeVerdict {
+    const outOfScope = this.check(url);
+    const href = url.href;
+    if (outOfScope === 'denied') {
+      return {
+        outOfScope,
+        pattern: this.settings.denyPatterns.find((p) => p.test(href))!.written,
+      };
+    }
+    if (outOfScope !== undefined) return { outOfScope };
+    const allowedBy = this.settings.allowPatterns.find((pattern) => pattern.test(href));
+    return allowedBy ? { outOfScope, pattern: allowedBy.written } : { outOfScope, bySeedHost: true };
   }
 
   allowsDepth(depth: number): boolean {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type ArtifactFileName, isArtifactFileName } from '../domain/artifact-files.js';
-import { InvalidInputError } from '../domain/field-error.js';
+import { type FieldError, InvalidInputError } from '../domain/field-error.js';
 import { dueSlot, latestSlotAtOrBefore, type Schedule } from '../domain/schedule.js';
 import type {
   RunRecord,
@@ -89,6 +89,22 @@ export class ScheduledCrawlService {
     this.store.serviceSettings.delete(existing.id, this.clock.nowMicros());
   }
 
+  /** Pauses the schedule: no slot starts a run until it is resumed; "run now" still works. */
+  pause(existing: ServiceSettingRecord): ServiceSettingRecord {
+    if (existing.pausedMicros !== null) return existing;
+    const now = this.clock.nowMicros();
+    this.store.serviceSettings.setPaused(existing.id, now, existing.lastSlotMicros, now);
+    return this.store.serviceSettings.get(existing.id)!;
+  }
+
+  /** Resumes the schedule from its next slot: the slots that passed while paused do not run. */
+  resume(existing: ServiceSettingRecord): ServiceSettingRecord {
+    if (existing.pausedMicros === null) return existing;
+    const now = this.clock.nowMicros();
+    this.store.serviceSettings.setPaused(existing.id, null, this.currentSlot(existing.schedule, now), now);
+    return this.store.serviceSettings.get(existing.id)!;
+  }
+
   /** Starts a run now unless one of the setting is pending or running. */
   runNow(setting: ServiceSettingRecord): RunNowResult {
     const run = this.store.runs.createScheduledRun(
@@ -150,21 +166,27 @@ export class ScheduledCrawlService {
     return latestSlotAtOrBefore(schedule, nowMicros, this.timezone) ?? 0;
   }
 
-  private checkSearchService(tenant: TenantRef, searchServiceId: number | null): void {
-    if (searchServiceId === null) return;
+  /** A field error when the search service is not one of the tenant's; none for "crawl only". */
+  searchServiceErrors(tenant: TenantRef, searchServiceId: number | null): FieldError[] {
+    if (searchServiceId === null) return [];
     const service = this.store.searchServices.get(searchServiceId);
     if (
-      !service ||
-      service.contractId !== tenant.contractId ||
-      service.servicegroupId !== tenant.servicegroupId
-    ) {
-      throw new InvalidInputError([
-        {
-          field: 'service_id',
-          reason: `no search service ${searchServiceId} in this service group`,
-        },
-      ]);
-    }
+      service &&
+      service.contractId === tenant.contractId &&
+      service.servicegroupId === tenant.servicegroupId
+    )
+      return [];
+    return [
+      {
+        field: 'service_id',
+        reason: `no search service ${searchServiceId} in this service group`,
+      },
+    ];
+  }
+
+  private checkSearchService(tenant: TenantRef, searchServiceId: number | null): void {
+    const errors = this.searchServiceErrors(tenant, searchServiceId);
+    if (errors.length > 0) throw new InvalidInputError(errors);
   }
 }
 

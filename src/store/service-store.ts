@@ -229,6 +229,8 @@ export interface ServiceSettingRecord extends TenantRef, ServiceSettingInput {
   id: number;
   /** The latest schedule slot already handled (run or skipped), so each slot starts one run at most. */
   lastSlotMicros: number;
+  /** When its schedule was paused; null while the schedule runs (docs/api.md, Crawl service settings). */
+  pausedMicros: number | null;
   createdMicros: number;
   updatedMicros: number;
 }
@@ -252,7 +254,12 @@ export interface ServiceSettingStore {
   markSlot(id: number, slotMicros: number): void;
   /** Whether a setting with this id was ever created, deleted ones included. */
   known(id: number): boolean;
-  /** Settings whose schedule is not disabled. */
+  /**
+   * Pauses the schedule (`pausedMicros`) or resumes it (null, counting slots from `lastSlotMicros`
+   * so the slots passed while paused do not run); false when there is no such setting.
+   */
+  setPaused(id: number, pausedMicros: number | null, lastSlotMicros: number, nowMicros: number): boolean;
+  /** Settings whose schedule is neither disabled nor paused. */
   listScheduled(): ServiceSettingRecord[];
 }
 

@@ -104,6 +104,16 @@ describe('kumo admin setting', () => {
     assert.equal(replaced.service_id, null);
     assert.match((await admin('setting', 'list')).stdout, /\tnightly\tmonthly day 31 04:00\t-\t/);
 
+    const paused = await admin('setting', 'pause', id);
+    assert.equal(paused.stdout.trim(), `schedule of crawl service setting ${id} paused`);
+    assert.match((await admin('setting', 'list')).stdout, /\tnightly\tpaused monthly day 31 04:00\t-\t-$/m);
+    const resumed = await admin('setting', 'resume', id);
+    assert.match(
+      resumed.stdout,
+      new RegExp(`^schedule of crawl service setting ${id} resumed; next run \\d{4}-`),
+    );
+    assert.match((await admin('setting', 'list')).stdout, /\tnightly\tmonthly day 31 04:00\t-\t\d{4}-/);
+
     const run = await admin('setting', 'run', id);
     assert.equal(run.code, 0, run.stderr);
     const runId = new RegExp(`^run (\\d+) queued for crawl service setting ${id}$`, 'm').exec(

@@ -455,6 +455,40 @@ describe('ScheduledCrawlService: disabled settings and runNow', () => {
 });
 
 describe('ScheduledCrawlService: create, get, update and delete', () => {
+  test('a paused schedule starts nothing; resumed, it runs from its next slot, not the ones missed', () => {
+    const f = fixture('2026-06-01T08:00:00-04:00');
+    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
+    const paused = f.service.pause(setting);
+    assert.equal(paused.pausedMicros, us('2026-06-01T08:00:00-04:00'));
+    assert.equal(f.service.pause(paused).pausedMicros, paused.pausedMicros, 'pausing again keeps the time');
+    for (const instant of [
+      '2026-06-01T09:30:00-04:00',
+      '2026-06-02T09:30:00-04:00',
+      '2026-06-03T10:00:00-04:00',
+    ]) {
+      assert.deepEqual(f.tickAt(instant), { started: [], skipped: [] }, instant);
+    }
+    // Run now still works while paused.
+    const manual = f.service.runNow(paused);
+    assert.equal(manual.kind, 'started');
+    f.finish(manual.run);
+
+    const resumed = f.service.resume(f.service.get(f.tenant, setting.id)!);
+    assert.equal(resumed.pausedMicros, null);
+    // 06-03 09:30 passed while paused: it does not run as a catch-up.
+    assert.deepEqual(f.tickAt('2026-06-03T10:01:00-04:00'), {
+      started: [],
+      skipped: [],
+    });
+    assert.deepEqual(f.tickAt('2026-06-04T09:29:00-04:00'), {
+      started: [],
+      skipped: [],
+    });
+    const next = f.tickAt('2026-06-04T09:30:00-04:00');
+    assert.equal(next.started.length, 1);
+    assert.equal(next.started[0]!.trigger, 'schedule');
+  });
+
   test('an update that changes the schedule starts no run for slots before the change', () => {
     const f = fixture('2026-06-01T08:00:00-04:00');
     const setting = f.service.create(f.tenant, f.input(daily(9, 30)));

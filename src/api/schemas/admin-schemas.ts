@@ -1,6 +1,4 @@
-import { type TSchema, Type } from '@sinclair/typebox';
-import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
-import { ScheduleSchema } from '../../domain/schedule.js';
+import { Type } from '@sinclair/typebox';
 import { SearchServiceConfigSchema } from '../../domain/search-service-config.js';
 import {
   DELIVERIES_LIMIT,
@@ -8,61 +6,25 @@ import {
   WEBHOOK_SECRET_CHARS,
   WEBHOOK_URL_MAX_CHARS,
 } from '../../service/management/index.js';
-import { FAILURE_RESPONSES, IdParam, NgBodySchema, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
+import {
+  ApiKeyParams,
+  ContractParams,
+  datetime,
+  DeliveryParams,
+  GroupParams,
+  Name,
+  nullableDatetime,
+  ok,
+  responses,
+  route,
+  SearchServiceParams,
+  WebhookParams,
+} from './admin-schema-parts.js';
 
 /**
- * Schemas of the management API (/admin/v1): tenants and API keys, crawl service settings,
- * search services and webhooks. Every route takes `Authorization: Bearer <KUMO_ADMIN_TOKEN>`.
+ * Schemas of the management API (/admin/v1): tenants and API keys, search services and webhooks
+ * (crawl service settings: service-setting-schemas.ts).
  */
-
-const TAGS = ['admin'];
-const SECURITY = [{ adminToken: [] }];
-
-const datetime = (description: string) =>
-  Type.String({ description: `${description}; yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN in the service time zone` });
-const nullableDatetime = (description: string) => Type.Union([datetime(description), Type.Null()]);
-
-const Name = (description: string) => Type.String({ minLength: 1, maxLength: NAME_MAX_CHARS, description });
-
-/** `{"status": "OK", "message", ...members}` */
-const ok = <T extends Record<string, TSchema>>(members: T) =>
-  Type.Object({ status: Type.Literal('OK'), message: Type.String(), ...members });
-
-const responses = <T extends TSchema>(success: T, extra: Record<number, TSchema> = {}) => ({
-  200: success,
-  ...FAILURE_RESPONSES,
-  ...extra,
-});
-
-/** The parts of every admin route's schema that document it in OpenAPI. */
-const route = (summary: string, description?: string) => ({
-  summary,
-  ...(description === undefined ? {} : { description }),
-  tags: TAGS,
-  security: SECURITY,
-});
-
-// ---------------------------------------------------------------- path parameters
-
-export const ContractParams = Type.Object({ contract_id: IdParam('contract id') });
-export const GroupParams = Type.Object({
-  ...ContractParams.properties,
-  servicegroup_id: IdParam('service group id'),
-});
-export const ApiKeyParams = Type.Object({ ...GroupParams.properties, api_key_id: IdParam('API key id') });
-export const ServiceSettingParams = Type.Object({
-  ...GroupParams.properties,
-  service_setting_id: IdParam('crawl service setting id'),
-});
-export const SearchServiceParams = Type.Object({
-  ...GroupParams.properties,
-  service_id: IdParam('search service id'),
-});
-export const WebhookParams = Type.Object({ ...GroupParams.properties, webhook_id: IdParam('webhook id') });
-export const DeliveryParams = Type.Object({
-  ...WebhookParams.properties,
-  delivery_id: IdParam('webhook delivery id'),
-});
 
 // ---------------------------------------------------------------- contracts and service groups
 
@@ -155,110 +117,6 @@ export const RevokeApiKeySchema = {
   ...route('Revoke an API key', '404 when the key is not of this service group or is already revoked.'),
   params: ApiKeyParams,
   response: responses(ok({})),
-};
-
-// ---------------------------------------------------------------- crawl service settings
-
-const ServiceSettingBody = Type.Object(
-  {
-    name: Type.Optional(
-      Type.String({
-        maxLength: NAME_MAX_CHARS,
-        description: 'label of the setting; PUT without it keeps the name',
-      }),
-    ),
-    setting: InstantCrawlerSettingSchema,
-    schedule: ScheduleSchema,
-    service_id: Type.Optional(
-      Type.Union([IdParam('search service id'), Type.Null()], {
-        description: 'the search service of this service group the runs feed; absent or null: crawl only',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
-
-const ServiceSettingView = Type.Object({
-  id: Type.Integer(),
-  name: Type.String(),
-  setting: Type.Object(InstantCrawlerSettingSchema.properties, {
-    additionalProperties: false,
-    description: 'the crawler setting; passwords of authorizations read ******** (they are write-only)',
-  }),
-  schedule: ScheduleSchema,
-  service_id: Type.Union([Type.Integer(), Type.Null()]),
-  next_run_datetime: nullableDatetime('next schedule slot; null when the schedule is disabled'),
-  active_run_id: Type.Union([Type.Integer(), Type.Null()], {
-    description: 'the run of this setting that is pending or running, if any',
-  }),
-  created_datetime: datetime('created'),
-  updated_datetime: datetime('last changed'),
-});
-
-export const ScheduledHistorySchema = Type.Object({
-  id: Type.Integer({ description: 'run id' }),
-  crawl_execution_status_dtype_id: Type.Integer({
-    description: '2010 pending, 2020 running, 2030 stopped, 2040 fault, 2050 cancel, 2060 timeout',
-  }),
-  crawl_execution_status_dtype_name: Type.String(),
-  is_cancel_request: Type.Boolean(),
-  start_datetime: Type.Optional(datetime('crawl start (absent while pending)')),
-  end_datetime: Type.Optional(datetime('crawl end (absent until finished)')),
-  crawl_url_list_path: Type.Optional(Type.String()),
-  message: Type.Optional(Type.String({ description: RUN_MESSAGE_DESCRIPTION })),
-});
-
-export const ListServiceSettingsSchema = {
-  ...route('List the crawl service settings of a service group'),
-  params: GroupParams,
-  response: responses(ok({ service_settings: Type.Array(ServiceSettingView) })),
-};
-
-export const CreateServiceSettingSchema = {
-  ...route(
-    'Create a crawl service setting',
-    'A crawler setting, the schedule it runs on and the search service its runs feed. The first ' +
-      'scheduled run is at the next schedule slot.',
-  ),
-  params: GroupParams,
-  body: ServiceSettingBody,
-  response: responses(ok({ service_setting_id: Type.Integer() })),
-};
-
-export const GetServiceSettingSchema = {
-  ...route('Show a crawl service setting'),
-  params: ServiceSettingParams,
-  response: responses(ok({ service_setting: ServiceSettingView })),
-};
-
-export const UpdateServiceSettingSchema = {
-  ...route(
-    'Replace a crawl service setting',
-    'Replaces the crawler setting, the schedule and the search service (absent: none). A changed ' +
-      'schedule counts from now: slots before the change do not run. A password of ******** keeps ' +
-      'the stored password of the authorization at the same position when its user and url_pattern are unchanged, ' +
-      'so a setting read with GET can be edited and sent back.',
-  ),
-  params: ServiceSettingParams,
-  body: ServiceSettingBody,
-  response: responses(ok({ service_setting: ServiceSettingView })),
-};
-
-export const DeleteServiceSettingSchema = {
-  ...route(
-    'Delete a crawl service setting',
-    'A run in progress is cancelled; the run history and artifacts stay.',
-  ),
-  params: ServiceSettingParams,
-  response: responses(ok({})),
-};
-
-export const RunServiceSettingSchema = {
-  ...route('Run a crawl service setting now', '409 while a run of the setting is pending or running.'),
-  params: ServiceSettingParams,
-  response: responses(ok({ run_id: Type.Integer(), crawl_history: ScheduledHistorySchema }), {
-    409: NgBodySchema,
-  }),
 };
 
 // ---------------------------------------------------------------- search services

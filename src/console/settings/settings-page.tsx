@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Page } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
 import { dateTime } from '../format.js';
+import { groupHref } from '../shell/route-types.js';
 import { useCan } from '../session.js';
 import { useResource } from '../use-resource.js';
 import { type ScheduleWords, settingsTexts } from './settings-texts.js';
@@ -19,6 +20,7 @@ interface ServiceSetting {
   setting: { seed_urls: string[] };
   schedule: ScheduleWords;
   next_run_datetime: string | null;
+  paused_datetime: string | null;
   active_run_id: number | null;
 }
 
@@ -46,13 +48,31 @@ export function SettingsPage(props: { contractId: number; groupId: number }) {
       const answer = await api.post<{ run_id: number }>(`${base}/${row.id}/run`);
       setNotice(t.started(row.name, answer.run_id));
     });
+  const pauseOrResume = (row: ServiceSetting) =>
+    act(async () => {
+      const resuming = row.paused_datetime !== null;
+      await api.post(`${base}/${row.id}/${resuming ? 'resume' : 'pause'}`);
+      setNotice(resuming ? t.resumed(row.name) : t.paused(row.name));
+    });
   const remove = (row: ServiceSetting) => {
     setRemoving(undefined);
     return act(() => api.delete(`${base}/${row.id}`));
   };
 
   return (
-    <Page title={t.title}>
+    <Page
+      title={t.title}
+      actions={
+        isEditor && (
+          <a
+            class="button button-primary"
+            href={`/console${groupHref(props.contractId, props.groupId, '/settings/new')}`}
+          >
+            {t.create}
+          </a>
+        )
+      }
+    >
       <p>{t.intro}</p>
       {!isEditor && <p class="hint">{t.editorsOnly}</p>}
       <ProblemMessage problem={problem ?? settings.problem} />
@@ -88,14 +108,21 @@ export function SettingsPage(props: { contractId: number; groupId: number }) {
             <tbody>
               {settings.data.service_settings.map((row) => (
                 <tr key={row.id}>
-                  <td class="wrap">{row.name}</td>
+                  <td class="wrap">
+                    <a href={`/console${groupHref(props.contractId, props.groupId, `/settings/${row.id}`)}`}>
+                      {row.name}
+                    </a>
+                  </td>
                   <td class="wrap">
                     {row.setting.seed_urls[0]}
                     {row.setting.seed_urls.length > 1 && (
                       <span class="hint"> {t.moreSeeds(row.setting.seed_urls.length - 1)}</span>
                     )}
                   </td>
-                  <td>{t.scheduleText(row.schedule)}</td>
+                  <td>
+                    {t.scheduleText(row.schedule)}
+                    {row.paused_datetime !== null && <span class="badge badge-paused">{t.pausedBadge}</span>}
+                  </td>
                   <td>{dateTime(row.next_run_datetime)}</td>
                   <td>
                     {row.active_run_id === null ? (
@@ -118,6 +145,16 @@ export function SettingsPage(props: { contractId: number; groupId: number }) {
                         >
                           {t.runNow}
                         </button>
+                        {row.schedule.interval !== 0 && (
+                          <button
+                            type="button"
+                            class="button button-small"
+                            aria-label={`${row.paused_datetime === null ? t.pause : t.resume}: ${row.name}`}
+                            onClick={() => void pauseOrResume(row)}
+                          >
+                            {row.paused_datetime === null ? t.pause : t.resume}
+                          </button>
+                        )}
                         <button
                           type="button"
                           class="button button-small"

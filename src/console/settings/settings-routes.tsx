@@ -1,5 +1,6 @@
-/** The crawl settings page of a service group. */
+/** The crawl settings of a service group: the list and the editor of one setting. */
 import type { ConsoleRoute } from '../shell/route-types.js';
+import { SettingEditorPage } from './setting-editor-page.js';
 import { SettingsPage } from './settings-page.js';
 import { settingsTexts } from './settings-texts.js';
 
@@ -8,5 +9,22 @@ export const settingsRoutes: ConsoleRoute[] = [
     pattern: '/contracts/:contract/groups/:group/settings',
     view: (params) => <SettingsPage contractId={Number(params.contract)} groupId={Number(params.group)} />,
     nav: { scope: 'group', label: () => settingsTexts().title, order: 10 },
+  },
+  {
+    pattern: '/contracts/:contract/groups/:group/settings/new',
+    view: (params) => (
+      <SettingEditorPage key="new" contractId={Number(params.contract)} groupId={Number(params.group)} />
+    ),
+  },
+  {
+    pattern: '/contracts/:contract/groups/:group/settings/:setting',
+    view: (params) => (
+      <SettingEditorPage
+        key={params.setting}
+        contractId={Number(params.contract)}
+        groupId={Number(params.group)}
+        settingId={Number(params.setting)}
+      />
+    ),
   },
 ];

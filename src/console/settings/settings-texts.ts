@@ -32,9 +32,14 @@ export const settingsTexts = defineTexts({
     removeMessage: (name: string) =>
       `"${name}" stops crawling and its run in progress is cancelled. Its run history, artifacts and indexed pages stay.`,
     empty: 'This service group has no crawl setting yet.',
-    emptyHint:
-      'Create one with the management API or kumo admin; the settings editor of this console is coming.',
-    editorsOnly: 'Only editors and owners run and delete crawl settings.',
+    emptyHint: 'Create one with "New setting": its seed URLs, scope and schedule.',
+    editorsOnly: 'Only editors and owners create, run, pause and delete crawl settings.',
+    create: 'New setting',
+    pause: 'Pause schedule',
+    resume: 'Resume schedule',
+    paused: (name: string) => `The schedule of "${name}" is paused; Run now still works.`,
+    resumed: (name: string) => `The schedule of "${name}" runs again from its next time.`,
+    pausedBadge: 'Paused',
     scheduleText: (schedule: ScheduleWords) => {
       const time = `${pad(schedule.hour)}:${pad(schedule.min)}`;
       switch (schedule.interval) {
@@ -69,8 +74,14 @@ export const settingsTexts = defineTexts({
     removeMessage: (name: string) =>
       `「${name}」のクロールを停止し、実行中の実行はキャンセルされます。実行履歴・成果物・登録済みページは残ります。`,
     empty: 'このサービスグループにはまだクロール設定がありません。',
-    emptyHint: '管理 API または kumo admin で作成してください。このコンソールの設定エディターは準備中です。',
-    editorsOnly: 'クロール設定の実行と削除は editor と owner だけが行えます。',
+    emptyHint: '「新しい設定」でシード URL・範囲・スケジュールを指定して作成してください。',
+    editorsOnly: 'クロール設定の作成・実行・一時停止・削除は editor と owner だけが行えます。',
+    create: '新しい設定',
+    pause: 'スケジュールを一時停止',
+    resume: 'スケジュールを再開',
+    paused: (name: string) => `「${name}」のスケジュールを一時停止しました。「今すぐ実行」は使えます。`,
+    resumed: (name: string) => `「${name}」のスケジュールを再開しました。次の時刻から実行します。`,
+    pausedBadge: '一時停止中',
     scheduleText: (schedule: ScheduleWords) => {
       const time = `${pad(schedule.hour)}:${pad(schedule.min)}`;
       switch (schedule.interval) {

@@ -47,6 +47,12 @@ export function Layout(props: { path: string; children: ComponentChildren }) {
   const linkOf = (pattern: string) =>
     pattern.replace(':contract', String(contractId)).replace(':group', String(groupId ?? ''));
 
+  // The entry whose address is the longest prefix of the page's: a setting's editor is under
+  // "Crawl settings", not under the overview whose address is the group's.
+  const currentTarget = entries
+    .map((route) => linkOf(route.pattern))
+    .filter((target) => props.path === target || props.path.startsWith(`${target}/`))
+    .sort((a, b) => b.length - a.length)[0];
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
@@ -107,7 +113,7 @@ export function Layout(props: { path: string; children: ComponentChildren }) {
           <ul>
             {entries.map((route) => {
               const target = linkOf(route.pattern);
-              const current = props.path === target || props.path.startsWith(`${target}/`);
+              const current = target === currentTarget;
               return (
                 <li key={route.pattern}>
                   <a

@@ -46,6 +46,8 @@ export {
   WEBHOOK_URL_MAX_CHARS,
 } from './input-rules.js';
 export type { CreatedApiKey } from './api-key-management.js';
-export type { ManagedServiceSetting, ServiceSettingDraft } from './service-setting-management.js';
+export type { DraftCheck, ManagedServiceSetting } from './service-setting-management.js';
+export type { ServiceSettingDraft, UrlVerdict } from './setting-draft-check.js';
+export { PREVIEWED_RUNS } from './setting-draft-check.js';
 export type { DeliveryRef, ManagedWebhook } from './webhook-management.js';
 export { InvalidInputError, type FieldError } from '../../domain/field-error.js';

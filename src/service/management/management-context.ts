@@ -7,7 +7,8 @@ import { isGroupScope, requireServiceGroup, type Scope } from './management-scop
 
 export type { Actor } from './account-roles.js';
 
-export type ChangeAction = 'create' | 'update' | 'delete' | 'revoke' | 'run' | 'replay' | 'accept';
+export type ChangeAction =
+  'create' | 'update' | 'delete' | 'revoke' | 'run' | 'replay' | 'accept' | 'pause' | 'resume';
 
 /** One change made through the management operations: what an audit log keeps. */
 export interface ManagementChange {

@@ -1,38 +1,29 @@
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { checkCrawlSetting } from '../../domain/crawl-settings.js';
 import { InvalidInputError } from '../../domain/field-error.js';
-import { redactSetting, restoreRedactedPasswords } from '../../domain/redact-setting.js';
-import { checkSchedule, nextSlotAfter, type Schedule } from '../../domain/schedule.js';
-import type {
-  RunRecord,
-  ServiceSettingInput,
-  ServiceSettingRecord,
-  TenantRef,
-} from '../../store/service-store.js';
+import { redactSetting } from '../../domain/redact-setting.js';
+import { nextSlotAfter } from '../../domain/schedule.js';
+import type { RunRecord, ServiceSettingRecord, TenantRef } from '../../store/service-store.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { ConflictError, NotFoundError } from './management-errors.js';
 import { isGroupScope, reaches, type Scope, withinText } from './management-scope.js';
-import { checkedLength } from './input-rules.js';
+import {
+  checkedInput,
+  nextRuns,
+  type ServiceSettingDraft,
+  urlVerdicts,
+  type UrlVerdict,
+} from './setting-draft-check.js';
 
-/**
- * A crawl service setting as given by an operator. The setting and schedule have the shape of
- * their schemas (checked by the caller's parser); the rules the schemas cannot express are
- * checked here.
- */
-export interface ServiceSettingDraft {
-  /** Trimmed; absent: empty for a new setting, the stored name on an update. */
-  name?: string | undefined;
-  /** A password of `********` keeps the stored one (what a read of the setting shows). */
-  setting: InstantCrawlerSetting;
-  schedule: Schedule;
-  /** The search service the runs feed, of the same service group; absent or null: crawl only. */
-  searchServiceId?: number | null | undefined;
+/** A draft's schedule preview and pattern tester answers. */
+export interface DraftCheck {
+  nextRunsMicros: number[];
+  urlVerdicts: UrlVerdict[];
 }
 
 /** A stored setting as shown: passwords redacted, with its next scheduled run and active run. */
 export interface ManagedServiceSetting extends Omit<ServiceSettingRecord, 'setting'> {
   setting: InstantCrawlerSetting;
-  /** The next slot of the schedule; null when the schedule is off. */
+  /** The next slot of the schedule; null when the schedule is off or paused. */
   nextRunMicros: number | null;
   /** The run of the setting still pending or running, if any. */
   activeRunId: number | null;
@@ -81,6 +72,48 @@ export class ServiceSettingManagement extends ManagementOperations {
     this.changed(actor, 'delete', 'crawl service setting', existing, this.now());
   }
 
+  /**
+   * Checks a draft as create (no setting id) or update would, storing nothing: InvalidInputError
+   * with the same field errors, or the next run times of its schedule and what its scope says of
+   * `testUrls`. Viewers may check too: nothing changes.
+   */
+  check(
+    scope: TenantRef,
+    settingId: number | undefined,
+    draft: ServiceSettingDraft,
+    testUrls: string[],
+  ): DraftCheck {
+    const existing = settingId === undefined ? undefined : this.stored(scope, settingId);
+    if (existing === undefined) this.enter(scope);
+    const input = checkedInput(draft, existing?.name ?? '', existing?.setting);
+    const errors = this.deps.scheduledCrawl.searchServiceErrors(scope, input.searchServiceId);
+    if (errors.length > 0) throw new InvalidInputError(errors);
+    return {
+      nextRunsMicros: nextRuns(input.schedule, this.now(), this.deps.timezone),
+      urlVerdicts: urlVerdicts(input.setting, testUrls),
+    };
+  }
+
+  /** Pauses the schedule (runs now still start); pausing a paused schedule changes nothing. */
+  pause(actor: Actor, scope: Scope, id: number): ManagedServiceSetting {
+    this.mayChange(actor, scope, 'crawl service setting');
+    const existing = this.stored(scope, id);
+    if (existing.pausedMicros !== null) return this.shown(existing);
+    const paused = this.deps.scheduledCrawl.pause(existing);
+    this.changed(actor, 'pause', 'crawl service setting', paused, paused.updatedMicros);
+    return this.shown(paused);
+  }
+
+  /** Resumes the schedule from its next slot; resuming a running schedule changes nothing. */
+  resume(actor: Actor, scope: Scope, id: number): ManagedServiceSetting {
+    this.mayChange(actor, scope, 'crawl service setting');
+    const existing = this.stored(scope, id);
+    if (existing.pausedMicros === null) return this.shown(existing);
+    const resumed = this.deps.scheduledCrawl.resume(existing);
+    this.changed(actor, 'resume', 'crawl service setting', resumed, resumed.updatedMicros);
+    return this.shown(resumed);
+  }
+
   /** Starts a run now; ConflictError while one of the setting is pending or running. */
   runNow(actor: Actor, scope: Scope, id: number): RunRecord {
     this.mayChange(actor, scope, 'crawl service setting');
@@ -111,7 +144,10 @@ export class ServiceSettingManagement extends ManagementOperations {
   }
 
   private shown(setting: ServiceSettingRecord): ManagedServiceSetting {
-    const next = nextSlotAfter(setting.schedule, this.now(), this.deps.timezone);
+    const next =
+      setting.pausedMicros === null
+        ? nextSlotAfter(setting.schedule, this.now(), this.deps.timezone)
+        : undefined;
     return {
       ...setting,
       setting: redactSetting(setting.setting),
@@ -119,29 +155,4 @@ export class ServiceSettingManagement extends ManagementOperations {
       activeRunId: this.store.runs.activeRunOfSetting(setting.id)?.id ?? null,
     };
   }
-}
-
-/**
- * The draft checked beyond its schema (URLs, patterns, the fields the interval needs), with the
- * redacted passwords replaced by the stored ones.
- */
-function checkedInput(
-  draft: ServiceSettingDraft,
-  defaultName: string,
-  stored: InstantCrawlerSetting | undefined,
-): ServiceSettingInput {
-  const name = checkedLength(draft.name?.trim() ?? defaultName, 'name');
-  const restored = restoreRedactedPasswords(draft.setting, stored, 'setting');
-  const errors = [
-    ...checkCrawlSetting(restored.setting, 'setting'),
-    ...restored.errors,
-    ...checkSchedule(draft.schedule, 'schedule'),
-  ];
-  if (errors.length > 0) throw new InvalidInputError(errors);
-  return {
-    name,
-    setting: restored.setting,
-    schedule: draft.schedule,
-    searchServiceId: draft.searchServiceId ?? null,
-  };
 }

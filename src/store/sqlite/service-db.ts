@@ -5,7 +5,19 @@ import { preparePrivateDatabaseFile } from '../../util/private-files.js';
  * Ordered schema migrations of the service database; the index + 1 is the `user_version` a
  * database has after applying it. Never edit a shipped migration: append a new one.
  */
-const MIGRATIONS: readonly string[] = [
+type Migration = string | ((db: Database.Database) => void);
+
+/** ALTER TABLE … ADD COLUMN that a migration run again (a downgraded user_version) leaves alone. */
+const addColumn =
+  (table: string, column: string, type: string): Migration =>
+  (db) => {
+    const columns = db.prepare<[], { name: string }>(`PRAGMA table_info(${table})`).all();
+    if (!columns.some((existing) => existing.name === column)) {
+      db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    }
+  };
+
+const MIGRATIONS: readonly Migration[] = [
   `
   CREATE TABLE contracts (
     id INTEGER PRIMARY KEY,
@@ -192,6 +204,8 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX IF NOT EXISTS audit_log_contract ON audit_log(contract_id, id);
   `,
+  // When a setting's schedule was paused (docs/api.md, Crawl service settings); null: it runs.
+  addColumn('service_settings', 'paused_us', 'INTEGER'),
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */
@@ -211,7 +225,9 @@ export function openServiceDatabase(filePath: string): Database.Database {
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[version]!);
+      const migration = MIGRATIONS[version]!;
+      if (typeof migration === 'string') db.exec(migration);
+      else migration(db);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

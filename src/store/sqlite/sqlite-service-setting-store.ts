@@ -19,6 +19,7 @@ interface Row {
   setting_json: string;
   schedule_json: string;
   last_slot_us: number;
+  paused_us: number | null;
   created_us: number;
   updated_us: number;
 }
@@ -110,6 +111,16 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
       .run(slotMicros, id);
   }
 
+  setPaused(id: number, pausedMicros: number | null, lastSlotMicros: number, nowMicros: number): boolean {
+    const result = this.db
+      .prepare(
+        `UPDATE service_settings SET paused_us = ?, last_slot_us = max(last_slot_us, ?), updated_us = ?
+         WHERE id = ? AND ${LIVE}`,
+      )
+      .run(pausedMicros, lastSlotMicros, nowMicros, id);
+    return result.changes > 0;
+  }
+
   known(id: number): boolean {
     return this.db.prepare('SELECT 1 FROM service_settings WHERE id = ?').pluck().get(id) === 1;
   }
@@ -117,7 +128,8 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
   listScheduled(): ServiceSettingRecord[] {
     return this.db
       .prepare<[], Row>(
-        `SELECT * FROM service_settings WHERE ${LIVE} AND json_extract(schedule_json, '$.interval') != 0 ORDER BY id`,
+        `SELECT * FROM service_settings WHERE ${LIVE} AND paused_us IS NULL
+           AND json_extract(schedule_json, '$.interval') != 0 ORDER BY id`,
       )
       .all()
       .map((row) => this.recordOf(row));
@@ -143,6 +155,7 @@ export class SqliteServiceSettingStore implements ServiceSettingStore {
       setting: settingFromStoredJson(row.setting_json, this.box),
       schedule: JSON.parse(row.schedule_json) as Schedule,
       lastSlotMicros: row.last_slot_us,
+      pausedMicros: row.paused_us,
       createdMicros: row.created_us,
       updatedMicros: row.updated_us,
     };

@@ -1,16 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InstantCrawlerSetting } from '../../../domain/crawl-setting-schema.js';
 import type { Schedule } from '../../../domain/schedule.js';
-import type { ManagedServiceSetting, ServiceSettingDraft } from '../../../service/management/index.js';
+import type {
+  DraftCheck,
+  ManagedServiceSetting,
+  ServiceSettingDraft,
+} from '../../../service/management/index.js';
 import { scheduledHistoryView } from '../../../service/run-views.js';
 import {
+  CheckNewServiceSettingSchema,
+  CheckServiceSettingSchema,
   CreateServiceSettingSchema,
   DeleteServiceSettingSchema,
   GetServiceSettingSchema,
   ListServiceSettingsSchema,
+  PauseServiceSettingSchema,
+  ResumeServiceSettingSchema,
   RunServiceSettingSchema,
   UpdateServiceSettingSchema,
-} from '../../schemas/admin-schemas.js';
+} from '../../schemas/service-setting-schemas.js';
 import {
   type AdminRoutesOptions,
   datetimeOf,
@@ -53,6 +61,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
     schedule: setting.schedule,
     service_id: setting.searchServiceId,
     next_run_datetime: datetimeOf(setting.nextRunMicros, timezone),
+    paused_datetime: datetimeOf(setting.pausedMicros, timezone),
     active_run_id: setting.activeRunId,
     created_datetime: datetimeOf(setting.createdMicros, timezone),
     updated_datetime: datetimeOf(setting.updatedMicros, timezone),
@@ -77,6 +86,44 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
       service_setting_id: created.id,
     };
   });
+
+  const checkView = (checked: DraftCheck) => ({
+    status: 'OK' as const,
+    message: 'the setting is valid',
+    next_run_datetimes: checked.nextRunsMicros.map((micros) => datetimeOf(micros, timezone)!),
+    url_checks: checked.urlVerdicts,
+  });
+
+  record('POST', `${SETTINGS_PATH}/check`);
+  app.post(`${SETTINGS_PATH}/check`, { schema: CheckNewServiceSettingSchema }, async (request) => {
+    const draft = draftOf(request.body);
+    const testUrls = request.query.test_url ?? [];
+    return checkView(settings.check(tenantOf(request.params), undefined, draft, testUrls));
+  });
+
+  record('POST', `${SETTING_PATH}/check`);
+  app.post(`${SETTING_PATH}/check`, { schema: CheckServiceSettingSchema }, async (request) => {
+    const { service_setting_id: id } = request.params;
+    const draft = draftOf(request.body);
+    const testUrls = request.query.test_url ?? [];
+    return checkView(settings.check(tenantOf(request.params), id, draft, testUrls));
+  });
+
+  for (const [action, schema] of [
+    ['pause', PauseServiceSettingSchema],
+    ['resume', ResumeServiceSettingSchema],
+  ] as const) {
+    record('POST', `${SETTING_PATH}/${action}`);
+    app.post(`${SETTING_PATH}/${action}`, { schema }, async (request) => {
+      const { service_setting_id: id } = request.params;
+      const changed = settings[action](actorOf(request), tenantOf(request.params), id);
+      return {
+        status: 'OK' as const,
+        message: `schedule of crawl service setting ${id} ${action === 'pause' ? 'paused' : 'resumed'}`,
+        service_setting: view(changed),
+      };
+    });
+  }
 
   record('GET', SETTING_PATH);
   app.get(SETTING_PATH, { schema: GetServiceSettingSchema }, async (request) => {
