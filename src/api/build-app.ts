@@ -17,7 +17,7 @@ import { handleError } from './error-handler.js';
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
 import { addContentDecoding } from './content-encoding.js';
 import { addJsonBodyParser } from './json-body-parser.js';
-import { acceptsJson, acceptsJsonOrScript } from './hooks/accept-json.js';
+import { acceptsJson, acceptsJsonOrScript, wantsRunEvents } from './hooks/accept-json.js';
 import { addDecimalIdCheck } from './hooks/decimal-ids.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { addShuttingDownHook } from './hooks/shutting-down.js';
@@ -156,7 +156,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const methods = new MethodRegistry();
   const jsonOnly = async (request: Parameters<typeof acceptsJson>[0]) => {
-    if (!acceptsJson(request)) throw new ApiError('not_acceptable');
+    // A run's events are the one stream of the management API (docs/api.md, Run events).
+    if (!acceptsJson(request) && !wantsRunEvents(request)) throw new ApiError('not_acceptable');
   };
 
   /** Routes under `prefix` that answer only JSON (406 for an Accept that excludes it). */
@@ -219,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publicUrl: deps.settings.publicUrl,
       timezone: deps.settings.timezone,
       methods,
+      artifacts: deps.artifacts,
       basePath: ADMIN_BASE_PATH,
     }),
   );

@@ -1,5 +1,5 @@
 import { createReadStream, type ReadStream } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactFileName } from '../domain/artifact-files.js';
 
@@ -27,6 +27,33 @@ export class LocalArtifactStore {
     } catch {
       return undefined;
     }
+  }
+
+  /** `bytes` bytes of a run's file from `offset` (one page of the bundle); undefined when missing. */
+  async readRange(
+    runId: number,
+    file: ArtifactFileName,
+    offset: number,
+    bytes: number,
+  ): Promise<Buffer | undefined> {
+    let handle;
+    try {
+      handle = await open(path.join(this.folderFor(runId), file), 'r');
+    } catch {
+      return undefined;
+    }
+    try {
+      const buffer = Buffer.alloc(bytes);
+      const { bytesRead } = await handle.read(buffer, 0, bytes, offset);
+      return bytesRead === bytes ? buffer : undefined;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** Where the run's report is (docs/architecture.md, Run reports); it may not exist. */
+  reportPath(runId: number, reportFile: string): string {
+    return path.join(this.folderFor(runId), reportFile);
   }
 
   async remove(runId: number): Promise<void> {

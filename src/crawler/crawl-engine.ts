@@ -2,7 +2,7 @@ import type { ObjectSpool } from '../artifacts/object-spool.js';
 import { CHROMIUM_INSTALL_HINT } from '../browser/chromium-launch.js';
 import type { PageRenderer, RenderSession } from '../browser/render-types.js';
 import { type CrawlSettings, DEFAULT_VIEWPORT, rendersPages } from '../domain/crawl-settings.js';
-import type { RunDataStore, RunProgress } from '../store/run-data.js';
+import type { CrawlProgress, RunDataStore } from '../store/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { CrawlLoop } from './crawl-loop.js';
 import { CredentialRules } from './credential-rules.js';
@@ -55,7 +55,7 @@ export interface CrawlControl {
   drainSignal?: AbortSignal;
   /** Wall-clock end of the run in epoch microseconds (execution_timeout; state 2060). */
   deadlineMicros: number;
-  onProgress?: (progress: RunProgress & { errors: number }) => void;
+  onProgress?: (progress: CrawlProgress) => void;
 }
 
 /** How a run ended; an internal failure is thrown instead (state 2040). */

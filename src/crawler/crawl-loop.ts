@@ -1,4 +1,5 @@
 import { bundleMembersOf } from '../artifacts/bundle-members.js';
+import { urlErrorKind } from '../domain/url-error-kind.js';
 import type { RenderSession } from '../browser/render-types.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type { FrontierEntry, RunProgress } from '../store/run-data.js';
@@ -50,6 +51,8 @@ export class CrawlLoop {
   private cursor = 0;
   private started = 0;
   private errors = 0;
+  /** Failed URLs by kind, for the live run page (docs/console.md, Runs). */
+  private readonly errorKinds: Record<string, number> = {};
   private failure: unknown;
   private wake: (() => void) | undefined;
 
@@ -262,7 +265,11 @@ export class CrawlLoop {
       const bytes = members.reduce((sum, member) => sum + member.length, 0);
       commit.object = { offset: this.deps.spool.append(members), bytes };
     }
-    if (!commit.row.ok) this.errors += 1;
+    if (!commit.row.ok) {
+      this.errors += 1;
+      const kind = urlErrorKind(false, commit.row.httpStatus, commit.row.fetchError) ?? 'no answer';
+      this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + 1;
+    }
     const added = this.deps.store.commitPage(commit);
     for (const identity of recorded.discoveredIdentities) this.knownIdentities.add(identity);
     this.progress.crawled += 1;
@@ -278,7 +285,7 @@ export class CrawlLoop {
   }
 
   private reportProgress(): void {
-    this.control.onProgress?.({ ...this.progress, errors: this.errors });
+    this.control.onProgress?.({ ...this.progress, errors: this.errors, errorKinds: this.errorKinds });
   }
 
   private headersFor(url: URL): Record<string, string> {

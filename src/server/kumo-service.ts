@@ -1,4 +1,6 @@
 import { fileURLToPath } from 'node:url';
+import { LiveRunProgress } from '../worker/live-run-progress.js';
+import { localRunFiles } from './local-run-files.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/build-app.js';
 import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.js';
@@ -156,11 +158,14 @@ export async function startService(
   });
   const schedulerRef: { current?: Scheduler } = {};
   const webAssets = loadWebAssets(options.webFolder ?? WEB_FOLDER);
+  // Every page's progress of the runs this process crawls, for the console's run page.
+  const liveProgress = new LiveRunProgress();
   const management = new Management({
     store,
     scheduledCrawl,
     clock,
     timezone: config.timezone,
+    runs: { instantCrawl, live: liveProgress, files: localRunFiles(artifacts) },
     onDeliveriesQueued: () => webhookRef.current?.nudge(),
   });
   const app = await buildApp({
@@ -262,6 +267,7 @@ export async function startService(
       finished: (run) => events.publish('crawl.finished', run),
     },
     searchFeed: new SearchFeeder(store.serviceSettings, store.runs, searchServices),
+    live: liveProgress,
   });
   const scheduler = new Scheduler(scheduledCrawl, config.schedulerIntervalSeconds * 1000, app.log, () =>
     clock.nowMicros(),

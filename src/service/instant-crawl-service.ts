@@ -102,6 +102,11 @@ export class InstantCrawlService {
     return { kind: 'cancelled', run: this.runs.getRun(run.id)! };
   }
 
+  /** Cancels any pending or running run, instant or scheduled (the console's Cancel). */
+  cancelRun(run: RunRecord): void {
+    cancelActiveRun(this.runs, this.dispatcher, run, this.clock.nowMicros());
+  }
+
   lookupDownload(tenant: TenantRef, requestId: number, file: ArtifactFileName): DownloadLookup {
     const run = this.runs.getByRequest(tenant, requestId);
     if (!run) return { kind: 'not_found', reason: `no crawl request ${requestId}` };

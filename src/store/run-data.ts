@@ -77,6 +77,13 @@ export interface RunProgress {
   total: number;
 }
 
+/** What a crawl reports after each page: its progress and its failures, in all and by kind. */
+export interface CrawlProgress extends RunProgress {
+  errors: number;
+  /** Failed URLs by kind (domain/url-error-kind.ts). */
+  errorKinds: Record<string, number>;
+}
+
 export interface RunDataStore {
   /** Adds entries to the frontier, ignoring known fingerprints; returns how many were new. */
   enqueue(entries: readonly NewFrontierEntry[]): number;

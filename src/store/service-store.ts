@@ -93,6 +93,17 @@ export interface SettingHistoryQuery {
   limit: number;
 }
 
+export interface RunListQuery {
+  /** Instant crawl requests or runs of crawl service settings; undefined: both. */
+  kind?: 'instant' | 'scheduled' | undefined;
+  /** `active`: pending or running; `ended`: any end state; a state id: that state only. */
+  state?: 'active' | 'ended' | RunStateId | undefined;
+  serviceSettingId?: number | undefined;
+  /** Runs with a smaller id only (the next page). */
+  beforeId?: number | undefined;
+  limit: number;
+}
+
 export interface HistoryQuery {
   fromMicros?: number | undefined;
   toMicros?: number | undefined;
@@ -163,6 +174,8 @@ export interface CrawlRunStore {
   listActive(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[];
   /** Finished runs, newest first. */
   listHistory(tenant: TenantRef, query: HistoryQuery): RunRecord[];
+  /** Every run of the tenant (instant and scheduled), newest first, filtered (the console's list). */
+  listRuns(tenant: TenantRef, query: RunListQuery): RunRecord[];
   /**
    * Takes the next pending run in fair order and marks it running; undefined when none may start
    * (docs/reference/run-states.md, Waiting). Contracts take turns: the contract whose latest claim

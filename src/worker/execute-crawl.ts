@@ -18,6 +18,8 @@ import { seedUrlOf } from '../crawler/url-identity.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type { RunProgress, SeedOutcomes, UrlRow } from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
+import { RUN_REPORT_FILE } from '../store/sqlite/run-report-schema.js';
+import { ArtifactFile } from '../domain/artifact-files.js';
 import { RUN_STORE_FILE } from './work-folder-progress.js';
 
 export interface CrawlWorkspace {
@@ -95,6 +97,15 @@ export async function executeCrawl(
         });
       }
       artifacts = await packageArtifacts(store, spool, settings, workspace.artifactFolder, deps.timezone);
+      // The console's view of the run (docs/architecture.md, Run reports); not an artifact.
+      try {
+        const bundled = artifacts.some((artifact) => artifact.name === ArtifactFile.objects);
+        store.writeReport(path.join(workspace.artifactFolder, RUN_REPORT_FILE), bundled);
+      } catch (error) {
+        throw new ArtifactWriteError(`writing the run report failed: ${storageReason(error)}`, {
+          cause: error,
+        });
+      }
       if (options.pageOutcomes)
         return { outcome, progress, seeds, artifacts, pageOutcomes: pageOutcomesOf(store.rows(), settings) };
     }

@@ -8,7 +8,7 @@ import type { PackagedArtifact } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import type { RunProgress, SeedOutcomes } from '../store/run-data.js';
+import type { CrawlProgress, RunProgress, SeedOutcomes } from '../store/run-data.js';
 import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
 import type { CrawlWorkspace, PageOutcomes } from './execute-crawl.js';
 import type { MessagePort } from 'node:worker_threads';
@@ -72,7 +72,7 @@ export type ToRunThread =
   | BrowserAnswer;
 
 export type FromRunThread =
-  | { type: 'progress'; progress: RunProgress & { errors: number } }
+  | { type: 'progress'; progress: CrawlProgress }
   /** One crawled page, for the metrics: its failure kind, or null when it was fetched fine. */
   | { type: 'page'; errorKind: string | null }
   | { type: 'result'; result: RunResult }

@@ -3,7 +3,7 @@ import { ArtifactWriteError } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import type { RunProgress } from '../store/run-data.js';
+import type { CrawlProgress, RunProgress } from '../store/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { systemClock } from '../util/clock.js';
 import { BrowserBroker, type BrowserHost } from './browser-host.js';
@@ -62,7 +62,7 @@ export interface ThreadRunControl {
   cancelSignal: AbortSignal;
   /** Shutdown: the thread starts no page and finishes those in flight. */
   drainSignal: AbortSignal;
-  onProgress(progress: RunProgress & { errors: number }): void;
+  onProgress(progress: CrawlProgress): void;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import type { LiveRunProgress } from './live-run-progress.js';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
@@ -49,6 +50,8 @@ export interface WorkerPoolDeps {
   pollIntervalMs?: number;
   lifecycle?: RunLifecycleListener;
   searchFeed?: SearchFeed;
+  /** Told every page's progress of the runs of this process (the console's live run page). */
+  live?: LiveRunProgress;
 }
 
 /** How long a shutdown lets pages in flight finish before aborting them. */
@@ -148,6 +151,7 @@ export class RunWorkerPool implements RunDispatcher {
         this.deps.logger.error({ err: error, run_id: run.id }, 'ending the run failed'),
       )
       .finally(() => {
+        this.deps.live?.end(run.id);
         this.active.delete(run.id);
         this.fill();
       });
@@ -183,6 +187,7 @@ export class RunWorkerPool implements RunDispatcher {
         cancelSignal: signal,
         drainSignal: this.shutdown.signal,
         onProgress: (progress) => {
+          deps.live?.report(run.id, progress);
           const nowMs = Date.now();
           if (nowMs - lastWriteMs < PROGRESS_WRITE_INTERVAL_MS) return;
           lastWriteMs = nowMs;

@@ -21,3 +21,10 @@ export function acceptsJsonOrScript(request: FastifyRequest): boolean {
     undefined
   );
 }
+
+/** A request for a run's server-sent events (…/runs/{id}/events) that accepts them. */
+export function wantsRunEvents(request: FastifyRequest): boolean {
+  if (!/\/runs\/\d+\/events(?:\?|$)/.test(request.url)) return false;
+  const accept = request.headers.accept ?? '';
+  return new Negotiator({ headers: { accept } }).mediaType(['text/event-stream']) !== undefined;
+}

@@ -22,6 +22,7 @@ export const CHANGE_NEEDS: Record<ManagedResource, Need> = {
   webhook: 'owner',
   delivery: 'owner',
   'crawl service setting': 'editor',
+  'crawl run': 'editor',
   'search service': 'editor',
   account: 'owner',
   invitation: 'owner',

@@ -51,3 +51,6 @@ export type { ServiceSettingDraft, UrlVerdict } from './setting-draft-check.js';
 export { PREVIEWED_RUNS } from './setting-draft-check.js';
 export type { DeliveryRef, ManagedWebhook } from './webhook-management.js';
 export { InvalidInputError, type FieldError } from '../../domain/field-error.js';
+export { type ManagedRun, RUNS_PAGE_LIMIT } from './run-management.js';
+export type { RunDeps, RunFiles } from './management-context.js';
+export type { RunManagement } from './run-management.js';

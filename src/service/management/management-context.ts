@@ -1,4 +1,7 @@
 import type { ServiceStore, TenantRef } from '../../store/service-store.js';
+import type { RunReport } from '../../store/run-report.js';
+import type { LiveRunProgress } from '../../worker/live-run-progress.js';
+import type { InstantCrawlService } from '../instant-crawl-service.js';
 import type { Clock } from '../../util/clock.js';
 import type { ScheduledCrawlService } from '../scheduled-crawl-service.js';
 import { type Actor, authorize, CHANGE_NEEDS } from './account-roles.js';
@@ -8,7 +11,7 @@ import { isGroupScope, requireServiceGroup, type Scope } from './management-scop
 export type { Actor } from './account-roles.js';
 
 export type ChangeAction =
-  'create' | 'update' | 'delete' | 'revoke' | 'run' | 'replay' | 'accept' | 'pause' | 'resume';
+  'create' | 'update' | 'delete' | 'revoke' | 'run' | 'replay' | 'accept' | 'pause' | 'resume' | 'cancel';
 
 /** One change made through the management operations: what an audit log keeps. */
 export interface ManagementChange {
@@ -35,8 +38,27 @@ export interface ManagementDeps {
    * `kumo serve` polls the store for due deliveries.
    */
   onDeliveriesQueued?: () => void;
+  /**
+   * What the run pages need (docs/console.md, Runs): starting instant crawls, the live progress
+   * of this process's runs and the run reports. `kumo admin` has none: it offers no run pages.
+   */
+  runs?: RunDeps;
   /** Told of every change, after it is stored and written to the audit log. */
   onChange?: (change: ManagementChange) => void;
+}
+
+/** A run's report and its page bundle, wherever the artifacts are stored. */
+export interface RunFiles {
+  /** The run's report, to be closed by the caller; undefined when the run has none. */
+  openReport(runId: number): RunReport | undefined;
+  /** `bytes` bytes of the run's crawl_objects.tar.gz from `offset`; undefined when missing. */
+  readBundle(runId: number, offset: number, bytes: number): Promise<Buffer | undefined>;
+}
+
+export interface RunDeps {
+  instantCrawl: InstantCrawlService;
+  live: LiveRunProgress;
+  files: RunFiles;
 }
 
 /** What every group of management operations shares: the store, the clock and the change feed. */

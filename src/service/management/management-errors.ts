@@ -12,6 +12,7 @@ export type ManagedResource =
   | 'API key'
   | 'search service'
   | 'crawl service setting'
+  | 'crawl run'
   | 'webhook'
   | 'delivery'
   | 'account'

@@ -2,6 +2,7 @@ import { AccountManagement } from './account-management.js';
 import { ApiKeyManagement } from './api-key-management.js';
 import { AuditLogManagement } from './audit-log-management.js';
 import type { ManagementDeps } from './management-context.js';
+import { RunManagement } from './run-management.js';
 import { SearchServiceManagement } from './search-service-management.js';
 import { ServiceSettingManagement } from './service-setting-management.js';
 import { SessionManagement } from './session-management.js';
@@ -18,6 +19,7 @@ export class Management {
   readonly apiKeys: ApiKeyManagement;
   readonly searchServices: SearchServiceManagement;
   readonly serviceSettings: ServiceSettingManagement;
+  readonly runs: RunManagement;
   readonly webhooks: WebhookManagement;
   readonly accounts: AccountManagement;
   /** Sign-in and sessions; holds the sign-in limiter, so one per process. */
@@ -29,6 +31,7 @@ export class Management {
     this.apiKeys = new ApiKeyManagement(deps);
     this.searchServices = new SearchServiceManagement(deps);
     this.serviceSettings = new ServiceSettingManagement(deps);
+    this.runs = new RunManagement(deps);
     this.webhooks = new WebhookManagement(deps);
     this.accounts = new AccountManagement(deps);
     this.sessions = new SessionManagement(deps);

@@ -1,4 +1,7 @@
+import { renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import { urlErrorKind } from '../../domain/url-error-kind.js';
+import { REPORT_SCHEMA } from './run-report-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/private-files.js';
 import type {
   FrontierEntry,
@@ -34,7 +37,8 @@ CREATE TABLE IF NOT EXISTS url_rows (
   content_length INTEGER,
   object_offset INTEGER,
   object_bytes INTEGER,
-  fetch_error TEXT
+  fetch_error TEXT,
+  depth INTEGER
 );
 CREATE TABLE IF NOT EXISTS link_rows (
   id INTEGER PRIMARY KEY,
@@ -97,6 +101,8 @@ export class SqliteRunDataStore implements RunDataStore {
     const columns = this.db.prepare<[], { name: string }>('PRAGMA table_info(url_rows)').all();
     if (!columns.some((column) => column.name === 'fetch_error'))
       this.db.exec('ALTER TABLE url_rows ADD COLUMN fetch_error TEXT');
+    if (!columns.some((column) => column.name === 'depth'))
+      this.db.exec('ALTER TABLE url_rows ADD COLUMN depth INTEGER');
     this.db.exec(UNANSWERED_INDEX);
     this.insertEntry = this.db.prepare(
       'INSERT OR IGNORE INTO frontier (fingerprint, url, depth, referrer) VALUES (?, ?, ?, ?)',
@@ -107,8 +113,8 @@ export class SqliteRunDataStore implements RunDataStore {
     this.markEntry = this.db.prepare('UPDATE frontier SET state = ? WHERE seq = ?');
     this.insertRow = this.db.prepare(
       `INSERT INTO url_rows (crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type,
-        content_length, object_offset, object_bytes, fetch_error)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        content_length, object_offset, object_bytes, fetch_error, depth)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT depth FROM frontier WHERE seq = ?))`,
     );
     this.insertLink = this.db.prepare(
       'INSERT INTO link_rows (source_url, link_url, anchor_text, rel) VALUES (?, ?, ?, ?)',
@@ -143,6 +149,7 @@ export class SqliteRunDataStore implements RunDataStore {
         object?.offset ?? null,
         object?.bytes ?? null,
         row.fetchError,
+        commit.frontierSeq,
       );
       for (const link of commit.links)
         this.insertLink.run(link.sourceUrl, link.linkUrl, link.anchorText, link.rel);
@@ -234,5 +241,40 @@ export class SqliteRunDataStore implements RunDataStore {
 
   close(): void {
     this.db.close();
+  }
+
+  /**
+   * Writes the run's report (docs/architecture.md, Run reports) to `filePath`: every URL row with
+   * its depth and error kind, and, when the bundle was written, where its page's member sits in
+   * crawl_objects.tar.gz. Written beside and renamed, so a reader never sees half a report.
+   */
+  writeReport(filePath: string, bundleWritten: boolean): void {
+    const partial = `${filePath}.partial`;
+    rmSync(partial, { force: true });
+    this.db.function('url_error_kind', { deterministic: true }, (ok, status, error) =>
+      urlErrorKind(ok === 1, status as number | null, error as string | null),
+    );
+    this.db.prepare('ATTACH DATABASE ? AS report').run(partial);
+    try {
+      this.db.exec(REPORT_SCHEMA.replace(/CREATE (TABLE|INDEX) /g, '$&report.'));
+      // A page's member starts where the members of the rows before it end: the bundle is the
+      // members in row order with nothing between them (package-artifacts.ts).
+      this.db
+        .prepare(
+          `INSERT INTO report.urls (id, url, last_url, ok, crawl_us, http_status, content_type, content_length,
+             depth, error_kind, fetch_error, member_offset, member_bytes)
+           SELECT id, crawl_url, last_url, ok, crawl_us, http_status, content_type, content_length, depth,
+             url_error_kind(ok, http_status, fetch_error), fetch_error,
+             CASE WHEN ? AND object_offset IS NOT NULL THEN
+               COALESCE(SUM(object_bytes) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
+             END,
+             CASE WHEN ? AND object_offset IS NOT NULL THEN object_bytes END
+           FROM url_rows ORDER BY id`,
+        )
+        .run(bundleWritten ? 1 : 0, bundleWritten ? 1 : 0);
+    } finally {
+      this.db.exec('DETACH DATABASE report');
+    }
+    renameSync(partial, filePath);
   }
 }

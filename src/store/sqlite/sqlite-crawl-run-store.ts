@@ -11,6 +11,7 @@ import {
   type ClaimPolicy,
   type CrawlRunStore,
   type HistoryQuery,
+  type RunListQuery,
   type RunRecord,
   type RunningCounts,
   type RunTrigger,
@@ -246,6 +247,32 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
       .prepare<number[], RunRow>(
         `${SELECT_RUN} WHERE ${clauses.join(' AND ')} ORDER BY r.created_us DESC, r.id DESC LIMIT ?`,
       )
+      .all(...parameters)
+      .map(this.toRecord);
+  }
+
+  listRuns(tenant: TenantRef, query: RunListQuery): RunRecord[] {
+    const clauses = ['r.contract_id = ?', 'r.servicegroup_id = ?'];
+    const parameters: number[] = [tenant.contractId, tenant.servicegroupId];
+    if (query.kind === 'instant') clauses.push(INSTANT);
+    if (query.kind === 'scheduled') clauses.push(`NOT ${INSTANT}`);
+    if (query.state === 'active') clauses.push(ACTIVE);
+    else if (query.state === 'ended') clauses.push(`NOT ${ACTIVE}`);
+    else if (query.state !== undefined) {
+      clauses.push('r.state = ?');
+      parameters.push(query.state);
+    }
+    if (query.serviceSettingId !== undefined) {
+      clauses.push('r.service_setting_id = ?');
+      parameters.push(query.serviceSettingId);
+    }
+    if (query.beforeId !== undefined) {
+      clauses.push('r.id < ?');
+      parameters.push(query.beforeId);
+    }
+    parameters.push(query.limit);
+    return this.db
+      .prepare<number[], RunRow>(`${SELECT_RUN} WHERE ${clauses.join(' AND ')} ORDER BY r.id DESC LIMIT ?`)
       .all(...parameters)
       .map(this.toRecord);
   }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountRoutes, publicAccountRoutes, SESSION_PATH } from './account-routes.js';
 import { type AdminRoutesOptions, handleAdminError } from './admin-support.js';
 import { checkSessionReach, createManagementAuth } from './management-auth.js';
+import { runRoutes } from './runs-routes.js';
 import { searchServiceRoutes } from './search-services-routes.js';
 import { serviceSettingRoutes } from './service-settings-routes.js';
 import { tenantRoutes } from './tenants-and-keys-routes.js';
@@ -29,6 +30,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     });
     await secured.register(tenantRoutes, options);
     await secured.register(serviceSettingRoutes, options);
+    await secured.register(runRoutes, options);
     await secured.register(searchServiceRoutes, options);
     await secured.register(webhookRoutes, options);
     await secured.register(accountRoutes, options);

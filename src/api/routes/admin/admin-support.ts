@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { LocalArtifactStore } from '../../../blob/local-artifact-store.js';
 import type { FieldError } from '../../../domain/field-error.js';
 import {
   ConflictError,
@@ -25,6 +26,8 @@ export interface AdminRoutesOptions {
   publicUrl: string;
   timezone: string;
   methods: MethodRegistry;
+  /** Where the runs' artifacts are, for downloads with a session. */
+  artifacts: LocalArtifactStore;
   /** Base path the plugin is mounted under, for the 405 registry. */
   basePath: string;
 }

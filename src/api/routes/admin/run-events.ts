@@ -1,0 +1,93 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { isActiveState } from '../../../domain/run-states.js';
+import type { ManagedRun, RunManagement } from '../../../service/management/index.js';
+
+import type { TenantRef } from '../../../store/service-store.js';
+
+/** At most this many progress events a second reach one page. */
+const MIN_EVENT_GAP_MS = 500;
+/** The store is read this often for changes the crawl does not report (state, another process). */
+const STORE_POLL_MS = 1000;
+/** A comment this often keeps proxies from closing an idle stream. */
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * GET …/runs/{id}/events (docs/api.md, Run events): server-sent events of a run. The crawl's
+ * progress reports are pushed as they come (at most two a second); the store is read once a second
+ * for the changes no report carries (the run starting or ending, a crawl in another process). An
+ * unknown run is a 404 answered before the stream starts.
+ */
+export function followRun(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  runs: RunManagement,
+  tenant: TenantRef,
+  runId: number,
+  view: (run: ManagedRun) => unknown,
+): void {
+  let last = runs.get(tenant, runId);
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-store',
+    'x-accel-buffering': 'no',
+    'x-content-type-options': 'nosniff',
+  });
+  raw.write('retry: 3000\n\n');
+  const send = (event: 'run' | 'end', data: unknown) =>
+    raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+
+  let lastSentMs = 0;
+  let delayed: NodeJS.Timeout | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  let unsubscribe = () => {};
+  const close = () => {
+    for (const timer of timers) clearInterval(timer);
+    clearTimeout(delayed);
+    unsubscribe();
+    if (!raw.writableEnded) raw.end();
+  };
+  const push = () => {
+    try {
+      last = runs.get(tenant, runId);
+      send('run', view(last));
+      lastSentMs = Date.now();
+      if (!isActiveState(last.run.state)) {
+        send('end', { crawl_execution_status_dtype_id: last.run.state });
+        close();
+      }
+    } catch (error) {
+      request.log.warn({ err: error, run_id: runId }, 'run events stopped');
+      close();
+    }
+  };
+  request.raw.on('close', close);
+  send('run', view(last));
+  if (!isActiveState(last.run.state)) {
+    send('end', { crawl_execution_status_dtype_id: last.run.state });
+    close();
+    return;
+  }
+  unsubscribe = runs.watch(tenant, runId, () => {
+    const waitMs = MIN_EVENT_GAP_MS - (Date.now() - lastSentMs);
+    if (waitMs <= 0) push();
+    else
+      delayed ??= setTimeout(() => {
+        delayed = undefined;
+        push();
+      }, waitMs);
+  });
+  timers.push(
+    setInterval(() => {
+      const fresh = runs.get(tenant, runId).run;
+      if (
+        fresh.state !== last.run.state ||
+        fresh.crawledCount !== last.run.crawledCount ||
+        fresh.isCancelRequest !== last.run.isCancelRequest
+      )
+        push();
+    }, STORE_POLL_MS),
+    setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS),
+  );
+}
