@@ -4,6 +4,7 @@
  */
 import { accountRoutes } from './pages/account-routes.js';
 import { keysRoutes } from './keys/keys-routes.js';
+import { runsRoutes } from './runs/runs-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import type { ConsoleRoute } from './shell/route-types.js';
 import { usersRoutes } from './users/users-routes.js';
@@ -12,6 +13,7 @@ import { webhooksRoutes } from './webhooks/webhooks-routes.js';
 export const ROUTES: readonly ConsoleRoute[] = [
   ...accountRoutes,
   ...settingsRoutes,
+  ...runsRoutes,
   ...keysRoutes,
   ...webhooksRoutes,
   ...usersRoutes,

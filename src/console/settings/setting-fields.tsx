@@ -27,6 +27,8 @@ export function SettingFields(props: {
   schedule: ComponentChild;
   /** Viewers: every control disabled but the pattern tester's. */
   readOnly: boolean;
+  /** The instant crawl form: the crawler setting alone, no name or search service. */
+  instant?: boolean;
 }) {
   const t = editorTexts();
   const { bind, errors } = props;
@@ -42,26 +44,28 @@ export function SettingFields(props: {
   return (
     <>
       <fieldset class="plain" disabled={props.readOnly}>
-        <Section title={t.general}>
-          <TextInput
-            id="setting-name"
-            label={t.name}
-            hint={t.nameHint}
-            error={error('name')}
-            bound={bind('name')}
-          />
-          <Choice
-            id="setting-search-service"
-            label={t.searchService}
-            hint={t.searchServiceHint}
-            error={error('service_id')}
-            bound={bind('serviceId')}
-            options={[
-              { value: '', label: t.crawlOnly },
-              ...props.services.map((service) => ({ value: String(service.id), label: service.name })),
-            ]}
-          />
-        </Section>
+        {!props.instant && (
+          <Section title={t.general}>
+            <TextInput
+              id="setting-name"
+              label={t.name}
+              hint={t.nameHint}
+              error={error('name')}
+              bound={bind('name')}
+            />
+            <Choice
+              id="setting-search-service"
+              label={t.searchService}
+              hint={t.searchServiceHint}
+              error={error('service_id')}
+              bound={bind('serviceId')}
+              options={[
+                { value: '', label: t.crawlOnly },
+                ...props.services.map((service) => ({ value: String(service.id), label: service.name })),
+              ]}
+            />
+          </Section>
+        )}
 
         <Section title={t.startAndScope}>
           <LinesInput
