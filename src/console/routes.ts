@@ -5,6 +5,7 @@
 import { accountRoutes } from './pages/account-routes.js';
 import { keysRoutes } from './keys/keys-routes.js';
 import { runsRoutes } from './runs/runs-routes.js';
+import { searchRoutes } from './search/search-routes.js';
 import { settingsRoutes } from './settings/settings-routes.js';
 import type { ConsoleRoute } from './shell/route-types.js';
 import { usersRoutes } from './users/users-routes.js';
@@ -14,6 +15,7 @@ export const ROUTES: readonly ConsoleRoute[] = [
   ...accountRoutes,
   ...settingsRoutes,
   ...runsRoutes,
+  ...searchRoutes,
   ...keysRoutes,
   ...webhooksRoutes,
   ...usersRoutes,

@@ -166,6 +166,7 @@ export async function startService(
     clock,
     timezone: config.timezone,
     runs: { instantCrawl, live: liveProgress, files: localRunFiles(artifacts) },
+    searchIndexes: searchServices,
     onDeliveriesQueued: () => webhookRef.current?.nudge(),
   });
   const app = await buildApp({

@@ -1,8 +1,9 @@
+import { statSync } from 'node:fs';
 import { SearchIndex } from '../search/search-index.js';
 import { FacetPool } from '../search/site/facet-pool.js';
 import { SearchActivity } from '../search/site/search-activity.js';
 import { SiteSearch } from '../search/site/site-search.js';
-import type { SearchServiceRecord, SearchServiceStore } from '../store/service-store.js';
+import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import { searchIndexFile } from '../config/data-paths.js';
 
@@ -12,6 +13,12 @@ const FLUSH_INTERVAL_MS = 1000;
 /** The index of a search service cannot be opened (written by another version, or damaged). */
 export class SearchIndexUnavailableError extends Error {
   override name = 'SearchIndexUnavailableError';
+}
+
+export interface IndexStatus {
+  documents: number;
+  bytes: number;
+  modifiedMicros: number;
 }
 
 export interface OpenSearchService {
@@ -73,6 +80,40 @@ export class SearchServices {
       search.configure(record.config);
     }
     return { record, search };
+  }
+
+  /**
+   * What the console shows of a service's index (docs/console.md, Site search): documents, the
+   * bytes of its files and when they last changed; undefined when there is no such service.
+   */
+  indexStatus(tenant: TenantRef, serviceId: number): IndexStatus | undefined {
+    const open = this.get(tenant.contractId, tenant.servicegroupId, serviceId);
+    if (open === undefined) return undefined;
+    const file = searchIndexFile(this.dataDir, serviceId);
+    let bytes = 0;
+    let modifiedMs = 0;
+    for (const part of [file, `${file}-wal`]) {
+      try {
+        const info = statSync(part);
+        bytes += info.size;
+        modifiedMs = Math.max(modifiedMs, info.mtimeMs);
+      } catch {
+        // No WAL file at the moment: nothing to add.
+      }
+    }
+    return {
+      documents: open.search.index.documentCount,
+      bytes,
+      modifiedMicros: Math.round(modifiedMs * 1000),
+    };
+  }
+
+  /** The URLs of up to `limit` indexed documents of a service (the facet preview). */
+  documentUrls(tenant: TenantRef, serviceId: number, limit: number): string[] {
+    return (
+      this.get(tenant.contractId, tenant.servicegroupId, serviceId)?.search.index.store.documentUrls(limit) ??
+      []
+    );
   }
 
   /** Whether every open index answers (health check). */

@@ -78,7 +78,7 @@ export async function executeCrawl(
   deps: Omit<CrawlEngineDeps, 'store' | 'spool'>,
   control: CrawlControl,
   packagesOn: ReadonlySet<CrawlOutcome>,
-  options: { pageOutcomes?: boolean } = {},
+  options: { pageOutcomes?: boolean; writeReport?: boolean } = {},
 ): Promise<CrawlExecution> {
   await mkdir(workspace.workFolder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const store = new SqliteRunDataStore(path.join(workspace.workFolder, RUN_STORE_FILE));
@@ -97,15 +97,17 @@ export async function executeCrawl(
         });
       }
       artifacts = await packageArtifacts(store, spool, settings, workspace.artifactFolder, deps.timezone);
-      // The console's view of the run (docs/architecture.md, Run reports); not an artifact.
-      try {
-        const bundled = artifacts.some((artifact) => artifact.name === ArtifactFile.objects);
-        store.writeReport(path.join(workspace.artifactFolder, RUN_REPORT_FILE), bundled);
-      } catch (error) {
-        throw new ArtifactWriteError(`writing the run report failed: ${storageReason(error)}`, {
-          cause: error,
-        });
-      }
+      // The console's view of the run (docs/architecture.md, Run reports); not an artifact, and
+      // not written by `kumo crawl`, whose folder holds only what the user asked for.
+      if (options.writeReport)
+        try {
+          const bundled = artifacts.some((artifact) => artifact.name === ArtifactFile.objects);
+          store.writeReport(path.join(workspace.artifactFolder, RUN_REPORT_FILE), bundled);
+        } catch (error) {
+          throw new ArtifactWriteError(`writing the run report failed: ${storageReason(error)}`, {
+            cause: error,
+          });
+        }
       if (options.pageOutcomes)
         return { outcome, progress, seeds, artifacts, pageOutcomes: pageOutcomesOf(store.rows(), settings) };
     }

@@ -121,7 +121,7 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
         onProgress: (progress) => send({ type: 'progress', progress }),
       },
       new Set(run.packagesOn),
-      { pageOutcomes: run.pageOutcomes },
+      { pageOutcomes: run.pageOutcomes, writeReport: true },
     );
   } finally {
     await Promise.all([fetcher.close(), pool?.close()]).catch(() => undefined);

@@ -125,6 +125,8 @@ interface World extends TestTenant {
   requestId2: number;
   /** A crawl kept running by download_delay (A only). */
   activeRequestId: number;
+  /** The run of the finished instant crawl `requestId`, as the management API numbers runs. */
+  runId: number;
   searchServiceId: number;
   settingId: number;
   /** The generated string of the setting's finished run (its download path). */
@@ -217,11 +219,17 @@ async function provision(tenant: TestTenant, label: Label, site: Site): Promise<
   });
   const keys = (await admin('GET', `${group}/api_keys`)).json.api_keys as { id: number }[];
   assert.equal(keys.length, 1);
+  const runs = (await admin('GET', `${group}/runs?kind=instant`)).json.runs as {
+    id: number;
+    instant_crawl_request_id: number;
+  }[];
+  const runId = runs.find((run) => run.instant_crawl_request_id === requestId)!.id;
   return {
     ...tenant,
     label,
     site,
     apiKeyId: keys[0]!.id,
+    runId,
     requestId,
     requestId2: 0,
     activeRequestId: 0,
@@ -253,6 +261,7 @@ before(async () => {
     crawlerPath: crawlerPathOf(refC),
     label: { name: 'cassowary', titles: ['-', '-'], word: '-', rare: '-' },
     apiKeyId: keyRecord.id,
+    runId: 0,
     requestId: 0,
     requestId2: 0,
     activeRequestId: 0,
@@ -812,9 +821,30 @@ function adminRoutesOn(t: World): { method: Method; url: string; payload?: objec
     { method: 'PUT', url: `${g}/service_settings/${t.settingId}`, payload: settingBody, read: false },
     { method: 'DELETE', url: `${g}/service_settings/${t.settingId}`, read: false },
     { method: 'POST', url: `${g}/service_settings/${t.settingId}/run`, read: false },
+    { method: 'POST', url: `${g}/service_settings/check`, payload: settingBody, read: false },
+    { method: 'POST', url: `${g}/service_settings/${t.settingId}/check`, payload: settingBody, read: false },
+    { method: 'POST', url: `${g}/service_settings/${t.settingId}/pause`, read: false },
+    { method: 'POST', url: `${g}/service_settings/${t.settingId}/resume`, read: false },
+    { method: 'GET', url: `${g}/runs`, read: true },
+    { method: 'POST', url: `${g}/runs`, payload: { setting: settingBody.setting }, read: false },
+    { method: 'GET', url: `${g}/runs/${t.runId}`, read: true },
+    { method: 'POST', url: `${g}/runs/${t.runId}/cancel`, read: false },
+    { method: 'GET', url: `${g}/runs/${t.runId}/events`, read: true },
+    { method: 'GET', url: `${g}/runs/${t.runId}/urls`, read: true },
+    { method: 'GET', url: `${g}/runs/${t.runId}/report`, read: true },
+    { method: 'GET', url: `${g}/runs/${t.runId}/screenshots`, read: true },
+    { method: 'GET', url: `${g}/runs/${t.runId}/screenshots/1`, read: false },
+    { method: 'GET', url: `${g}/runs/${t.runId}/files/url_list.csv.gz`, read: true },
     { method: 'GET', url: `${g}/search_services`, read: true },
     { method: 'POST', url: `${g}/search_services`, payload: { name: 'intruder' }, read: false },
     { method: 'GET', url: `${g}/search_services/${t.searchServiceId}`, read: true },
+    { method: 'GET', url: `${g}/search_services/${t.searchServiceId}/status`, read: true },
+    {
+      method: 'POST',
+      url: `${g}/search_services/${t.searchServiceId}/facet_preview`,
+      payload: { config: {} },
+      read: false,
+    },
     {
       method: 'PUT',
       url: `${g}/search_services/${t.searchServiceId}`,

@@ -3,7 +3,6 @@
  * (test/support/trap-server.ts), artifacts read back from disk. Each test checks one rule of
  * docs/reference/crawl-settings.md, docs/reference/crawl-rules.md or docs/reference/artifacts.md.
  */
-import { RUN_REPORT_FILE } from '../../src/store/sqlite/run-report-schema.js';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -722,7 +721,7 @@ describe('artifact selection', () => {
       run.execution.artifacts.map((artifact) => artifact.name),
       ['crawl_objects.tar.gz'],
     );
-    assert.deepEqual(sorted(await readdir(run.artifactFolder)), ['crawl_objects.tar.gz', RUN_REPORT_FILE]);
+    assert.deepEqual(sorted(await readdir(run.artifactFolder)), ['crawl_objects.tar.gz']);
   });
 
   test('crawl_object 1 writes no bundle', async () => {
@@ -731,7 +730,7 @@ describe('artifact selection', () => {
       depth_limit: 0,
       crawl_result_collection: { crawl_object: 1 },
     });
-    assert.deepEqual(sorted(await readdir(run.artifactFolder)), [RUN_REPORT_FILE, 'url_list.csv.gz']);
+    assert.deepEqual(sorted(await readdir(run.artifactFolder)), ['url_list.csv.gz']);
   });
 });
 

@@ -54,3 +54,5 @@ export { InvalidInputError, type FieldError } from '../../domain/field-error.js'
 export { type ManagedRun, RUNS_PAGE_LIMIT } from './run-management.js';
 export type { RunDeps, RunFiles } from './management-context.js';
 export type { RunManagement } from './run-management.js';
+export type { DrilldownNode, FacetPreview, SearchServiceStatus } from './search-service-management.js';
+export { PREVIEW_DOCUMENTS } from './search-service-management.js';

@@ -2,6 +2,7 @@ import type { ServiceStore, TenantRef } from '../../store/service-store.js';
 import type { RunReport } from '../../store/run-report.js';
 import type { LiveRunProgress } from '../../worker/live-run-progress.js';
 import type { InstantCrawlService } from '../instant-crawl-service.js';
+import type { SearchServices } from '../search-services.js';
 import type { Clock } from '../../util/clock.js';
 import type { ScheduledCrawlService } from '../scheduled-crawl-service.js';
 import { type Actor, authorize, CHANGE_NEEDS } from './account-roles.js';
@@ -43,6 +44,8 @@ export interface ManagementDeps {
    * of this process's runs and the run reports. `kumo admin` has none: it offers no run pages.
    */
   runs?: RunDeps;
+  /** The open search indexes of `kumo serve`, for a service's status and facet preview. */
+  searchIndexes?: Pick<SearchServices, 'indexStatus' | 'documentUrls'>;
   /** Told of every change, after it is stored and written to the audit log. */
   onChange?: (change: ManagementChange) => void;
 }

@@ -1,6 +1,7 @@
 import { InvalidInputError } from '../../domain/field-error.js';
 import { checkSearchServiceConfig, type SearchServiceConfig } from '../../domain/search-service-config.js';
-import type { SearchServiceRecord, TenantRef } from '../../store/service-store.js';
+import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../search/site/facet-rules.js';
+import type { RunRecord, SearchServiceRecord, TenantRef } from '../../store/service-store.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';
 import { isGroupScope, reaches, type Scope, withinText } from './management-scope.js';
@@ -44,6 +45,38 @@ export class SearchServiceManagement extends ManagementOperations {
     return created;
   }
 
+  /** The index of the service: documents, size, last change and the last run that fed it. */
+  status(scope: TenantRef, id: number): SearchServiceStatus {
+    const service = this.get(scope, id);
+    const index = this.deps.searchIndexes?.indexStatus(scope, service.id);
+    const feeding = this.store.serviceSettings
+      .list(scope)
+      .filter((setting) => setting.searchServiceId === service.id);
+    const lastFeed = feeding
+      .flatMap((setting) =>
+        this.store.runs.listRuns(scope, { serviceSettingId: setting.id, state: 'ended', limit: 1 }),
+      )
+      .sort((a, b) => (b.endMicros ?? 0) - (a.endMicros ?? 0))[0];
+    return {
+      documents: index?.documents ?? 0,
+      bytes: index?.bytes ?? 0,
+      updatedMicros: index?.modifiedMicros ?? null,
+      lastFeed,
+    };
+  }
+
+  /**
+   * What a configuration's category and drill-down rules make of the indexed pages, stored or
+   * not (the console previews a draft); the configuration is checked as configure() would.
+   */
+  facetPreview(scope: TenantRef, id: number, config: SearchServiceConfig): FacetPreview {
+    const service = this.get(scope, id);
+    const checked = checkedConfig(config);
+    const urls = this.deps.searchIndexes?.documentUrls(scope, service.id, PREVIEW_DOCUMENTS) ?? [];
+    const total = this.deps.searchIndexes?.indexStatus(scope, service.id)?.documents ?? urls.length;
+    return facetPreviewOf(urls, Math.max(total, urls.length), checked);
+  }
+
   /** Replaces the configuration; it applies to the next search, without a restart. */
   configure(actor: Actor, scope: Scope, id: number, config: SearchServiceConfig): SearchServiceRecord {
     this.mayChange(actor, scope, 'search service');
@@ -56,6 +89,77 @@ export class SearchServiceManagement extends ManagementOperations {
     this.changed(actor, 'update', 'search service', service, now);
     return this.store.searchServices.get(service.id)!;
   }
+}
+
+/** How many of an index's documents a facet preview reads, so a preview answers in well under a second. */
+export const PREVIEW_DOCUMENTS = 5000;
+
+/** A search service's index as the console shows it (docs/console.md, Site search). */
+export interface SearchServiceStatus {
+  documents: number;
+  bytes: number;
+  updatedMicros: number | null;
+  /** The latest run that ended of a crawl setting feeding the service, if any. */
+  lastFeed: RunRecord | undefined;
+}
+
+/** The categories and drill-down tree a configuration gives the indexed pages. */
+export interface FacetPreview {
+  /** Documents read (at most PREVIEW_DOCUMENTS) and in the index. */
+  documents: number;
+  ofDocuments: number;
+  categories: { name: string; count: number }[];
+  uncategorized: number;
+  drilldown: DrilldownNode[];
+}
+
+export interface DrilldownNode {
+  label: string;
+  count: number;
+  children: DrilldownNode[];
+}
+
+function facetPreviewOf(urls: readonly string[], total: number, config: SearchServiceConfig): FacetPreview {
+  const rules = compileFacetRules(config);
+  const categoryCounts = rules.categories.map(() => 0);
+  let uncategorized = 0;
+  const root: DrilldownNode = { label: '', count: 0, children: [] };
+  for (const url of urls) {
+    const categories = categoriesOf(url, rules);
+    if (categories.length === 0) uncategorized += 1;
+    for (const index of categories) categoryCounts[index]! += 1;
+    // A page counts once per node even when two of its paths pass through it.
+    const seen = new Set<DrilldownNode>();
+    for (const path of drilldownPathsOf(url, rules)) {
+      let node = root;
+      for (const label of path.split('\t')) {
+        let child = node.children.find((candidate) => candidate.label === label);
+        if (child === undefined) {
+          child = { label, count: 0, children: [] };
+          node.children.push(child);
+        }
+        if (!seen.has(child)) {
+          child.count += 1;
+          seen.add(child);
+        }
+        node = child;
+      }
+    }
+  }
+  const sorted = (nodes: DrilldownNode[]): DrilldownNode[] =>
+    nodes
+      .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label))
+      .map((node) => ({ ...node, children: sorted(node.children) }));
+  return {
+    documents: urls.length,
+    ofDocuments: total,
+    categories: rules.categories.map((category, index) => ({
+      name: category.name,
+      count: categoryCounts[index]!,
+    })),
+    uncategorized,
+    drilldown: sorted(root.children),
+  };
 }
 
 /** The rules the schema cannot express: patterns compile, labels are not empty, origins are origins. */

@@ -218,6 +218,14 @@ export class SearchIndexStore {
     this.statements.deleteDocument.run(id);
   }
 
+  /** The URLs of the indexed documents, at most `limit`, in id order (the console's facet preview). */
+  documentUrls(limit: number): string[] {
+    return this.db
+      .prepare<[number], string>('SELECT url FROM documents ORDER BY id LIMIT ?')
+      .pluck()
+      .all(limit);
+  }
+
   documentIdOf(url: string): number | undefined {
     return this.statements.documentByUrl.get(url) as number | undefined;
   }

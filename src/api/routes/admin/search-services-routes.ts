@@ -6,6 +6,7 @@ import {
   ListSearchServicesSchema,
   UpdateSearchServiceSchema,
 } from '../../schemas/admin-schemas.js';
+import { FacetPreviewSchema, SearchServiceStatusSchema } from '../../schemas/search-service-page-schemas.js';
 import {
   type AdminRoutesOptions,
   datetimeOf,
@@ -66,6 +67,46 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
       status: 'OK' as const,
       message: `search service ${service.id} configured`,
       search_service: view(service),
+    };
+  });
+
+  record('GET', `${SERVICE_PATH}/status`);
+  app.get(`${SERVICE_PATH}/status`, { schema: SearchServiceStatusSchema }, async (request) => {
+    const status = services.status(tenantOf(request.params), request.params.service_id);
+    const feed = status.lastFeed;
+    return {
+      status: 'OK' as const,
+      message: `${status.documents} document(s)`,
+      documents: status.documents,
+      bytes: status.bytes,
+      updated_datetime: datetimeOf(status.updatedMicros, timezone),
+      last_feed:
+        feed === undefined
+          ? null
+          : {
+              run_id: feed.id,
+              service_setting_id: feed.serviceSettingId!,
+              crawl_execution_status_dtype_id: feed.state,
+              end_datetime: datetimeOf(feed.endMicros, timezone),
+            },
+    };
+  });
+
+  record('POST', `${SERVICE_PATH}/facet_preview`);
+  app.post(`${SERVICE_PATH}/facet_preview`, { schema: FacetPreviewSchema }, async (request) => {
+    const preview = services.facetPreview(
+      tenantOf(request.params),
+      request.params.service_id,
+      request.body.config,
+    );
+    return {
+      status: 'OK' as const,
+      message: `${preview.documents} document(s) previewed`,
+      documents: preview.documents,
+      of_documents: preview.ofDocuments,
+      categories: preview.categories,
+      uncategorized: preview.uncategorized,
+      drilldown: preview.drilldown,
     };
   });
 };
