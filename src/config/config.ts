@@ -14,6 +14,7 @@ export interface KumoConfig {
   bootstrapApiKey: string | undefined;
   signingSecret: string | undefined;
   artifactRetentionDays: number | undefined;
+  searchLogRetentionDays: number;
   workerConcurrency: number;
   /** Run slots one contract may hold at once; 0: no cap (docs/operations.md, Settings). */
   maxRunningPerContract: number;
@@ -212,6 +213,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'days artifacts are kept (unset = forever)',
     parse: optionalPositiveNumber,
     fallback: undefined,
+  },
+  {
+    key: 'searchLogRetentionDays',
+    env: 'KUMO_SEARCH_LOG_RETENTION_DAYS',
+    doc: 'days the per-day search analytics (queries, clicks) of each search service are kept',
+    parse: integer(1, 3650),
+    fallback: 90,
   },
   {
     key: 'workerConcurrency',

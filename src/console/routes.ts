@@ -3,6 +3,7 @@
  * gathers them (docs/console.md, Addresses).
  */
 import { accountRoutes } from './pages/account-routes.js';
+import { analyticsRoutes } from './analytics/analytics-routes.js';
 import { keysRoutes } from './keys/keys-routes.js';
 import { runsRoutes } from './runs/runs-routes.js';
 import { searchRoutes } from './search/search-routes.js';
@@ -16,6 +17,7 @@ export const ROUTES: readonly ConsoleRoute[] = [
   ...settingsRoutes,
   ...runsRoutes,
   ...searchRoutes,
+  ...analyticsRoutes,
   ...keysRoutes,
   ...webhooksRoutes,
   ...usersRoutes,

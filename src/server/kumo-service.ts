@@ -148,6 +148,7 @@ export async function startService(
     clock,
     (error) => searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
     (fields, message) => searchLog.current?.log.warn(fields, message),
+    { timezone: config.timezone, retentionDays: config.searchLogRetentionDays },
   );
   const webhookRef: { current?: WebhookDispatcher } = {};
   // One registry per instance (several services may run in one process); read by GET /metrics.

@@ -2,6 +2,8 @@ import { statSync } from 'node:fs';
 import { SearchIndex } from '../search/search-index.js';
 import { FacetPool } from '../search/site/facet-pool.js';
 import { SearchActivity } from '../search/site/search-activity.js';
+import type { AnalyticsOptions } from '../search/site/search-analytics.js';
+import type { SearchAnalyticsLog } from '../store/search-analytics.js';
 import { SiteSearch } from '../search/site/site-search.js';
 import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
@@ -45,6 +47,8 @@ export class SearchServices {
     /** Told when a service's facets are unavailable (its rules took too long on its URLs). */
     private readonly onWarning: (fields: { search_service_id: number }, message: string) => void = () =>
       undefined,
+    /** The per-day search analytics: their days' time zone and how long they are kept. */
+    private readonly analyticsOptions: AnalyticsOptions = { timezone: 'UTC', retentionDays: 90 },
   ) {
     this.flushTimer = setInterval(() => this.flush(), FLUSH_INTERVAL_MS);
     this.flushTimer.unref();
@@ -70,11 +74,16 @@ export class SearchServices {
           `the index of search service ${serviceId}: ${(error as Error).message}`,
         );
       }
-      search = new SiteSearch(index, record.config, new SearchActivity(index.store, this.clock), {
-        name: `search service ${serviceId}`,
-        facetPool: this.facetPool,
-        warn: (message) => this.onWarning({ search_service_id: serviceId }, message),
-      });
+      search = new SiteSearch(
+        index,
+        record.config,
+        new SearchActivity(index.store, this.clock, this.analyticsOptions),
+        {
+          name: `search service ${serviceId}`,
+          facetPool: this.facetPool,
+          warn: (message) => this.onWarning({ search_service_id: serviceId }, message),
+        },
+      );
       this.open.set(serviceId, search);
     } else {
       search.configure(record.config);
@@ -114,6 +123,21 @@ export class SearchServices {
       this.get(tenant.contractId, tenant.servicegroupId, serviceId)?.search.index.store.documentUrls(limit) ??
       []
     );
+  }
+
+  /**
+   * The per-day analytics of a service, with what this process counted so far written first (a
+   * search made a moment ago is in them); undefined when there is no such service.
+   */
+  analytics(tenant: TenantRef, serviceId: number): SearchAnalyticsLog | undefined {
+    const open = this.get(tenant.contractId, tenant.servicegroupId, serviceId);
+    if (open === undefined) return undefined;
+    try {
+      open.search.activity.flush();
+    } catch (error) {
+      this.onFlushError(error);
+    }
+    return open.search.index.store.analytics;
   }
 
   /** Whether every open index answers (health check). */

@@ -839,6 +839,8 @@ function adminRoutesOn(t: World): { method: Method; url: string; payload?: objec
     { method: 'POST', url: `${g}/search_services`, payload: { name: 'intruder' }, read: false },
     { method: 'GET', url: `${g}/search_services/${t.searchServiceId}`, read: true },
     { method: 'GET', url: `${g}/search_services/${t.searchServiceId}/status`, read: true },
+    { method: 'GET', url: `${g}/search_services/${t.searchServiceId}/analytics`, read: true },
+    { method: 'GET', url: `${g}/search_services/${t.searchServiceId}/analytics.csv`, read: true },
     {
       method: 'POST',
       url: `${g}/search_services/${t.searchServiceId}/facet_preview`,

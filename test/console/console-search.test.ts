@@ -139,6 +139,48 @@ describe('console site search', () => {
     await frame.locator('[part~="input"]').fill('soil');
     await frame.locator('[part~="input"]').press('Enter');
     await frame.getByText('Soil guide for tomatoes').first().waitFor({ timeout: 15_000 });
+    // The click is reported before the frame leaves (the console's frame-src keeps it from opening
+    // the fixture site, which changes nothing for the click).
+    await frame.getByRole('link', { name: 'Soil guide for tomatoes' }).first().click();
+    await pollUntil('the click to be counted', async () => {
+      const report = await suite.operator(
+        'GET',
+        `${tenant.groupPath}/search_services/${serviceId}/analytics`,
+      );
+      return report.json.totals.clicks === 1 ? report : undefined;
+    });
+
+    // The search and the click appear in the analytics, with a search that found nothing.
+    const searched = await fetch(
+      `${suite.kumo.url}/api/v1.0/finder_service/documents/${tenant.contractId}/${tenant.groupId}/${serviceId}/search?q=zzzqqq`,
+    );
+    assert.equal(searched.status, 200);
+    await page
+      .getByRole('navigation', { name: 'Console navigation' })
+      .getByRole('link', { name: 'Search analytics' })
+      .click();
+    const top = page.getByRole('region', { name: 'Top queries' });
+    await top.getByRole('cell', { name: 'soil', exact: true }).waitFor();
+    const soilRow = top.getByRole('row').filter({ hasText: 'soil' });
+    assert.deepEqual(await soilRow.getByRole('cell').allTextContents(), ['soil', '1', '0', '100.0%']);
+    await page
+      .getByRole('region', { name: 'Queries without results' })
+      .getByRole('cell', { name: 'zzzqqq' })
+      .waitFor();
+    const clicked = page.getByRole('region', { name: 'Most clicked results' });
+    await clicked.getByRole('cell', { name: `${site.baseUrl}/guide/soil` }).waitFor();
+    const searches = page.locator('.stat', { hasText: 'Searches' }).locator('.stat-value');
+    assert.equal(await searches.textContent(), '2');
+    await assertAccessible(page, 'the search analytics page');
+    const csvHref = (await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href')) ?? '';
+    const { bom, csv } = await page.evaluate(async (address) => {
+      const bytes = new Uint8Array(await (await fetch(address)).arrayBuffer());
+      return { bom: Array.from(bytes.slice(0, 3)), csv: new TextDecoder().decode(bytes) };
+    }, csvHref);
+    assert.deepEqual(bom, [0xef, 0xbb, 0xbf], 'a byte order mark for spreadsheets');
+    assert.match(csv, /^"day","query","searches","no_results","clicks","click_through_rate"\r\n/);
+    assert.match(csv, /"soil","1","0","1","1"\r\n/);
+    assert.match(csv, /"zzzqqq","1","1","0","0"\r\n/);
     assert.deepEqual(pageErrors, []);
   });
 

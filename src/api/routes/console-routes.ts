@@ -15,7 +15,9 @@ const ASSETS_PATH = `${CONSOLE_PATH}/assets`;
 /**
  * The console page may run only its own script and style, talk only to this service, and never
  * be framed (clickjacking a signed-in owner); images may be data: or blob: URLs (screenshot
- * thumbnails, charts).
+ * thumbnails, charts). The "try it" frame shows the hosted search page, and a result clicked in
+ * it opens the site's own page in that frame: any http(s) page may be framed by the console
+ * (cross-origin, so it reaches nothing of the console).
  */
 const CONSOLE_CSP = [
   "default-src 'none'",
@@ -24,7 +26,7 @@ const CONSOLE_CSP = [
   "connect-src 'self'",
   "img-src 'self' data: blob:",
   "font-src 'self'",
-  "frame-src 'self'",
+  "frame-src 'self' http: https:",
   "base-uri 'none'",
   "form-action 'self'",
   "frame-ancestors 'none'",

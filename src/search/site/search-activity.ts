@@ -1,4 +1,5 @@
 import type { SearchIndexStore } from '../../store/sqlite/search-index-store.js';
+import { type AnalyticsOptions, SearchAnalytics } from './search-analytics.js';
 import type { Clock } from '../../util/clock.js';
 import type { IndexSnapshot } from '../search-index-types.js';
 import type { TemplateBlocks } from '../template-blocks.js';
@@ -59,10 +60,15 @@ export class SearchActivity {
   private queriesChanged = false;
   private prunedMicros = 0;
 
+  /** Searches and clicks per day for the console's analytics; none for `kumo search`. */
+  private readonly analytics: SearchAnalytics | undefined;
+
   constructor(
     private readonly store: SearchIndexStore,
     private readonly clock: Clock,
+    analytics?: AnalyticsOptions,
   ) {
+    this.analytics = analytics && new SearchAnalytics(store.analytics, clock, analytics);
     this.queries = new Map(store.queryLog(MAX_TRACKED_QUERIES).map((entry) => [entry.query, entry.count]));
     this.clicks = store.clickCounts();
     this.queryClicks = new Map(
@@ -101,8 +107,14 @@ export class SearchActivity {
     this.queriesChanged = true;
   }
 
+  /** Counts the first page of a search, with or without results, for the analytics. */
+  recordSearch(query: string, hits: number): void {
+    this.analytics?.recordSearch(query, hits);
+  }
+
   /** Counts a click on a result, for its URL and for the query it was found with (normalized). */
   recordClick(url: string, query: string): void {
+    this.analytics?.recordClick(url, query);
     this.clicks.set(url, (this.clicks.get(url) ?? 0) + 1);
     this.pendingClicks.set(url, (this.pendingClicks.get(url) ?? 0) + 1);
     const key = suggestionKey(query);
@@ -249,6 +261,12 @@ export class SearchActivity {
   flush(): void {
     this.pruneNowAndThen();
     this.readings.flush();
+    try {
+      this.store.withoutWaiting(() => this.analytics?.flush());
+    } catch (error) {
+      // Another process holds the write lock: the counts stay pending for the next flush.
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    }
     if (this.pendingQueries.size === 0 && this.pendingClicks.size === 0 && this.pendingQueryClicks.size === 0)
       return;
     const queries = this.pendingQueries;

@@ -164,6 +164,7 @@ export class SiteSearch {
       return [organicDocOf(document, first + offset + 1, drilldown, highlighter, templateBlocks)];
     });
     if (kept.length > 0 && request.pageNumber === 1) this.activity.recordQuery(request.q, kept.length);
+    if (request.pageNumber === 1) this.activity.recordSearch(request.q, kept.length);
 
     return {
       organic: {

@@ -56,3 +56,8 @@ export type { RunDeps, RunFiles } from './management-context.js';
 export type { RunManagement } from './run-management.js';
 export type { DrilldownNode, FacetPreview, SearchServiceStatus } from './search-service-management.js';
 export { PREVIEW_DOCUMENTS } from './search-service-management.js';
+export {
+  ANALYTICS_DEFAULT_DAYS,
+  ANALYTICS_MAX_DAYS,
+  type AnalyticsReport,
+} from './search-analytics-management.js';

@@ -45,7 +45,7 @@ export interface ManagementDeps {
    */
   runs?: RunDeps;
   /** The open search indexes of `kumo serve`, for a service's status and facet preview. */
-  searchIndexes?: Pick<SearchServices, 'indexStatus' | 'documentUrls'>;
+  searchIndexes?: Pick<SearchServices, 'indexStatus' | 'documentUrls' | 'analytics'>;
   /** Told of every change, after it is stored and written to the audit log. */
   onChange?: (change: ManagementChange) => void;
 }

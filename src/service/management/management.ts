@@ -3,6 +3,7 @@ import { ApiKeyManagement } from './api-key-management.js';
 import { AuditLogManagement } from './audit-log-management.js';
 import type { ManagementDeps } from './management-context.js';
 import { RunManagement } from './run-management.js';
+import { SearchAnalyticsManagement } from './search-analytics-management.js';
 import { SearchServiceManagement } from './search-service-management.js';
 import { ServiceSettingManagement } from './service-setting-management.js';
 import { SessionManagement } from './session-management.js';
@@ -18,6 +19,7 @@ export class Management {
   readonly tenants: TenantManagement;
   readonly apiKeys: ApiKeyManagement;
   readonly searchServices: SearchServiceManagement;
+  readonly searchAnalytics: SearchAnalyticsManagement;
   readonly serviceSettings: ServiceSettingManagement;
   readonly runs: RunManagement;
   readonly webhooks: WebhookManagement;
@@ -30,6 +32,7 @@ export class Management {
     this.tenants = new TenantManagement(deps);
     this.apiKeys = new ApiKeyManagement(deps);
     this.searchServices = new SearchServiceManagement(deps);
+    this.searchAnalytics = new SearchAnalyticsManagement(deps);
     this.serviceSettings = new ServiceSettingManagement(deps);
     this.runs = new RunManagement(deps);
     this.webhooks = new WebhookManagement(deps);

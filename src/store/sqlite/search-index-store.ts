@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { SearchAnalyticsStore } from './search-analytics-store.js';
 import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
 import { DocumentPhraseRows } from './document-phrase-rows.js';
@@ -64,6 +65,8 @@ export class SearchIndexStore {
   readonly templates: TemplateBlockStore;
   /** Phrases of titles and headings per document, for suggest (docs/architecture.md, Suggest). */
   readonly phrases: DocumentPhraseRows;
+  /** Searches and clicks per day (docs/architecture.md, Search analytics). */
+  readonly analytics: SearchAnalyticsStore;
 
   constructor(
     readonly file: string,
@@ -88,6 +91,7 @@ export class SearchIndexStore {
     this.claims = new DocumentClaims(this.db);
     this.templates = new TemplateBlockStore(this.db);
     this.phrases = new DocumentPhraseRows(this.db);
+    this.analytics = new SearchAnalyticsStore(this.db);
   }
 
   private prepare() {

@@ -3,6 +3,7 @@ import { accountRoutes, publicAccountRoutes, SESSION_PATH } from './account-rout
 import { type AdminRoutesOptions, handleAdminError } from './admin-support.js';
 import { checkSessionReach, createManagementAuth } from './management-auth.js';
 import { runRoutes } from './runs-routes.js';
+import { searchAnalyticsRoutes } from './search-analytics-routes.js';
 import { searchServiceRoutes } from './search-services-routes.js';
 import { serviceSettingRoutes } from './service-settings-routes.js';
 import { tenantRoutes } from './tenants-and-keys-routes.js';
@@ -32,6 +33,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     await secured.register(serviceSettingRoutes, options);
     await secured.register(runRoutes, options);
     await secured.register(searchServiceRoutes, options);
+    await secured.register(searchAnalyticsRoutes, options);
     await secured.register(webhookRoutes, options);
     await secured.register(accountRoutes, options);
   });

@@ -86,7 +86,8 @@ function invalidInput(errors: readonly FieldError[]): ApiError {
   return new ApiError('invalid_input', first ? `${first.field}: ${first.reason}` : undefined, errors);
 }
 
+/** A field of the body unless it names its part already (`query.from` of an analytics period). */
 const inBody = (error: FieldError): FieldError =>
-  error.field === 'body' || error.field.startsWith('body.')
+  /^(body|query|path)(\.|$)/.test(error.field)
     ? error
     : { field: `body.${error.field}`, reason: error.reason };

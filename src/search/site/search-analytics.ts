@@ -1,0 +1,81 @@
+import { DateTime } from 'luxon';
+import type { ClickDayCount, SearchAnalyticsLog, SearchDayCount } from '../../store/search-analytics.js';
+import type { Clock } from '../../util/clock.js';
+import { suggestionKey } from './suggester.js';
+
+/** How the per-day analytics of a search service are kept (docs/operations.md, Search analytics). */
+export interface AnalyticsOptions {
+  /** IANA zone whose dates the days are. */
+  timezone: string;
+  /** Days kept; older ones are removed about once an hour. */
+  retentionDays: number;
+}
+
+const PRUNE_INTERVAL_MS = 3600_000;
+
+/**
+ * Counts the searches (the first page of each, with or without results) and clicks of a search
+ * service per normalized query and day, in memory, and adds them to the index file when flushed
+ * (every second, with the rest of the search activity), so no search waits for a disk write.
+ */
+export class SearchAnalytics {
+  private pendingSearches = new Map<string, SearchDayCount>();
+  private pendingClicks = new Map<string, ClickDayCount>();
+  private prunedMs = 0;
+
+  constructor(
+    private readonly store: SearchAnalyticsLog,
+    private readonly clock: Clock,
+    private readonly options: AnalyticsOptions,
+  ) {}
+
+  recordSearch(query: string, hits: number): void {
+    const key = suggestionKey(query);
+    if (key === '') return;
+    const entry = this.searchEntry(this.today(), key);
+    entry.searches += 1;
+    if (hits === 0) entry.noResults += 1;
+  }
+
+  recordClick(url: string, query: string): void {
+    const key = suggestionKey(query);
+    const day = this.today();
+    if (key !== '') this.searchEntry(day, key).clicks += 1;
+    const clickKey = `${day}\u0000${key}\u0000${url}`;
+    const entry = this.pendingClicks.get(clickKey) ?? { day, query: key, url, clicks: 0 };
+    entry.clicks += 1;
+    this.pendingClicks.set(clickKey, entry);
+  }
+
+  /** Adds what was counted to the store; throws what the store throws (the caller keeps it pending). */
+  flush(): void {
+    const nowMs = this.clock.nowMicros() / 1000;
+    if (nowMs - this.prunedMs >= PRUNE_INTERVAL_MS) {
+      this.prunedMs = nowMs;
+      this.store.pruneBefore(this.dayOf(nowMs - this.options.retentionDays * 86_400_000));
+    }
+    if (this.pendingSearches.size === 0 && this.pendingClicks.size === 0) return;
+    this.store.add([...this.pendingSearches.values()], [...this.pendingClicks.values()]);
+    this.pendingSearches = new Map();
+    this.pendingClicks = new Map();
+  }
+
+  /** The service's date today (the analytics' day). */
+  today(): string {
+    return this.dayOf(this.clock.nowMicros() / 1000);
+  }
+
+  private dayOf(ms: number): string {
+    return DateTime.fromMillis(ms, { zone: this.options.timezone }).toISODate() ?? '1970-01-01';
+  }
+
+  private searchEntry(day: string, query: string): SearchDayCount {
+    const key = `${day}\u0000${query}`;
+    let entry = this.pendingSearches.get(key);
+    if (entry === undefined) {
+      entry = { day, query, searches: 0, noResults: 0, clicks: 0 };
+      this.pendingSearches.set(key, entry);
+    }
+    return entry;
+  }
+}

@@ -1,0 +1,118 @@
+import { DateTime } from 'luxon';
+import { InvalidInputError } from '../../domain/field-error.js';
+import type { ClickedResult, DayTotals, QueryTotals, SearchDayCount } from '../../store/search-analytics.js';
+import type { TenantRef } from '../../store/service-store.js';
+import { ManagementOperations } from './management-context.js';
+import { NotFoundError } from './management-errors.js';
+
+/** The longest period one report covers. */
+export const ANALYTICS_MAX_DAYS = 366;
+/** The period of a report that names none: the last 30 days, today included. */
+export const ANALYTICS_DEFAULT_DAYS = 30;
+
+export interface AnalyticsRange {
+  from?: string | undefined;
+  to?: string | undefined;
+}
+
+/** A search service's analytics over a period (docs/console.md, Search analytics). */
+export interface AnalyticsReport {
+  from: string;
+  to: string;
+  /** Every day of the period, those without searches at zero. */
+  days: DayTotals[];
+  totals: { searches: number; noResults: number; clicks: number };
+  topQueries: QueryTotals[];
+  noResultQueries: QueryTotals[];
+  clickedResults: ClickedResult[];
+}
+
+/**
+ * What visitors searched and clicked on a search service, per day, over a chosen period: read by
+ * the console's analytics page and its CSV export. Viewers may read it.
+ */
+export class SearchAnalyticsManagement extends ManagementOperations {
+  report(scope: TenantRef, serviceId: number, range: AnalyticsRange, limit = 20): AnalyticsReport {
+    const { log, from, to } = this.open(scope, serviceId, range);
+    const counted = new Map(log.days(from, to).map((day) => [day.day, day]));
+    const days: DayTotals[] = [];
+    for (let day = DateTime.fromISO(from); day.toISODate()! <= to; day = day.plus({ days: 1 })) {
+      const date = day.toISODate()!;
+      days.push(counted.get(date) ?? { day: date, searches: 0, noResults: 0, clicks: 0 });
+    }
+    const totals = days.reduce(
+      (sum, day) => ({
+        searches: sum.searches + day.searches,
+        noResults: sum.noResults + day.noResults,
+        clicks: sum.clicks + day.clicks,
+      }),
+      { searches: 0, noResults: 0, clicks: 0 },
+    );
+    return {
+      from,
+      to,
+      days,
+      totals,
+      topQueries: log.queries(from, to, 'searches', limit),
+      noResultQueries: log.queries(from, to, 'noResults', limit),
+      clickedResults: log.clickedResults(from, to, limit),
+    };
+  }
+
+  /** Every day and query of the period, for the CSV export. */
+  rows(
+    scope: TenantRef,
+    serviceId: number,
+    range: AnalyticsRange,
+  ): { from: string; to: string; rows: Iterable<SearchDayCount> } {
+    const { log, from, to } = this.open(scope, serviceId, range);
+    return { from, to, rows: log.rows(from, to) };
+  }
+
+  private open(scope: TenantRef, serviceId: number, range: AnalyticsRange) {
+    this.enter(scope);
+    const log = this.deps.searchIndexes?.analytics(scope, serviceId);
+    if (log === undefined) {
+      throw new NotFoundError(
+        'search service',
+        serviceId,
+        `no search service ${serviceId} in this service group`,
+      );
+    }
+    return { log, ...this.period(range) };
+  }
+
+  /** The period asked for, checked; by default the last 30 days in the service time zone. */
+  private period(range: AnalyticsRange): { from: string; to: string } {
+    const today = DateTime.fromMillis(this.now() / 1000, { zone: this.deps.timezone }).toISODate()!;
+    const errors = [];
+    const parsed = (field: 'from' | 'to', value: string | undefined, fallback: string) => {
+      if (value === undefined || value === '') return fallback;
+      const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? DateTime.fromISO(value) : undefined;
+      if (date === undefined || !date.isValid) {
+        errors.push({ field: `query.${field}`, reason: 'must be a date written yyyy-MM-dd' });
+        return fallback;
+      }
+      return value;
+    };
+    const to = parsed('to', range.to, today);
+    const from = parsed(
+      'from',
+      range.from,
+      DateTime.fromISO(to)
+        .minus({ days: ANALYTICS_DEFAULT_DAYS - 1 })
+        .toISODate()!,
+    );
+    if (errors.length === 0) {
+      const span = DateTime.fromISO(to).diff(DateTime.fromISO(from), 'days').days + 1;
+      if (span < 1) errors.push({ field: 'query.from', reason: 'must not be after to' });
+      else if (span > ANALYTICS_MAX_DAYS)
+        errors.push({
+          field: 'query.from',
+          reason: `the period may cover at most ${ANALYTICS_MAX_DAYS} days`,
+        });
+    }
+    if (errors.length > 0) throw new InvalidInputError(errors);
+    return { from, to };
+  }
+}
