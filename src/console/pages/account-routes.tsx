@@ -2,7 +2,7 @@
 import type { ConsoleRoute } from '../shell/route-types.js';
 import { shellTexts } from '../shell/shell-texts.js';
 import { AccountPage } from './account-page.js';
-import { OverviewPage } from './overview-page.js';
+import { OverviewPage } from '../overview/overview-page.js';
 
 export const accountRoutes: ConsoleRoute[] = [
   { pattern: '/account', view: () => <AccountPage /> },
