@@ -13,6 +13,7 @@ declare module 'fastify' {
 }
 
 const DECIMAL_ID = /^[1-9]\d{0,15}$/;
+const LAST_USED_PRECISION_MS = 60_000;
 
 /**
  * The x-mf-apikey check (docs/reference/conventions.md, Authentication): missing or unknown key
@@ -20,6 +21,14 @@ const DECIMAL_ID = /^[1-9]\d{0,15}$/;
  * the request is revealed to a caller without a key.
  */
 export function createTenantAuth(apiKeys: ApiKeyStore) {
+  // "Last used" is kept to the minute: one write a minute per key, not one per request.
+  const lastMarkedMs = new Map<number, number>();
+  const markUsed = (keyId: number) => {
+    const nowMs = Date.now();
+    if (nowMs - (lastMarkedMs.get(keyId) ?? 0) < LAST_USED_PRECISION_MS) return;
+    lastMarkedMs.set(keyId, nowMs);
+    apiKeys.markUsed(keyId, nowMs * 1000);
+  };
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers['x-mf-apikey'];
     const key = Array.isArray(header) ? header[0] : header;
@@ -37,6 +46,7 @@ export function createTenantAuth(apiKeys: ApiKeyStore) {
     }
     request.tenant = { contractId: record.contractId, servicegroupId: record.servicegroupId };
     request.apiKeyId = record.id;
+    markUsed(record.id);
   };
 }
 

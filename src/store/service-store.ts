@@ -44,6 +44,8 @@ export interface ApiKeyRecord extends TenantRef {
   label: string;
   createdMicros: number;
   revokedMicros: number | null;
+  /** When the key last authenticated a request (recorded at most once a minute); null: never. */
+  lastUsedMicros: number | null;
 }
 
 export interface ApiKeyStore {
@@ -52,6 +54,8 @@ export interface ApiKeyStore {
   findActiveByHash(keyHash: Buffer): ApiKeyRecord | undefined;
   list(contractId?: number): ApiKeyRecord[];
   revoke(id: number, nowMicros: number): boolean;
+  /** Records that the key authenticated a request now. */
+  markUsed(id: number, nowMicros: number): void;
 }
 
 export interface RunRecord extends TenantRef {
@@ -303,6 +307,8 @@ export interface DeliveryRecord {
   attempts: number;
   lastStatus: number | null;
   lastError: string;
+  /** How long the last attempt took (until the answer's headers and body, or the failure). */
+  lastDurationMs: number | null;
   nextAttemptMicros: number | null;
   createdMicros: number;
   updatedMicros: number;
@@ -313,6 +319,8 @@ export interface DeliveryRecord {
 export interface AttemptOutcome {
   status: number | null;
   error: string;
+  /** How long the attempt took; null when none was made (the webhook was deleted). */
+  durationMs: number | null;
   /** Delivered (2xx in time), retry at this time, or give up. */
   next: { kind: 'delivered' } | { kind: 'retry'; atMicros: number } | { kind: 'failed' };
 }

@@ -174,13 +174,15 @@ export class WebhookDispatcher {
     if (webhook === undefined) {
       deliveries.recordAttempt(
         delivery.id,
-        { status: null, error: 'webhook deleted', next: { kind: 'failed' } },
+        { status: null, error: 'webhook deleted', durationMs: null, next: { kind: 'failed' } },
         clock.nowMicros(),
       );
       logger.warn(context, 'webhook delivery dropped: webhook deleted');
       return;
     }
+    const startedMs = performance.now();
     const { status, error } = await this.send(webhook, delivery);
+    const durationMs = Math.round(performance.now() - startedMs);
     const now = clock.nowMicros();
     const delivered = status !== null && status >= 200 && status < 300;
     // Attempts keep counting across a replay, so a replayed delivery gets one attempt, not a new series.
@@ -190,7 +192,7 @@ export class WebhookDispatcher {
       : backoff !== undefined
         ? { kind: 'retry', atMicros: now + Math.round(backoff * 1_000_000) }
         : { kind: 'failed' };
-    deliveries.recordAttempt(delivery.id, { status, error: delivered ? '' : error, next }, now);
+    deliveries.recordAttempt(delivery.id, { status, error: delivered ? '' : error, durationMs, next }, now);
     const outcome = { ...context, host: hostOf(webhook.url), status, ...(delivered ? {} : { error }) };
     if (next.kind === 'delivered') logger.info(outcome, 'webhook delivered');
     else if (next.kind === 'retry')

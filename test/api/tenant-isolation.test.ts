@@ -863,6 +863,7 @@ function adminRoutesOn(t: World): { method: Method; url: string; payload?: objec
     { method: 'GET', url: `${g}/webhooks/${t.webhookId}`, read: true },
     { method: 'DELETE', url: `${g}/webhooks/${t.webhookId}`, read: false },
     { method: 'GET', url: `${g}/webhooks/${t.webhookId}/deliveries`, read: true },
+    { method: 'POST', url: `${g}/webhooks/${t.webhookId}/ping`, read: false },
     { method: 'POST', url: `${g}/webhooks/${t.webhookId}/deliveries/${t.deliveryId}/replay`, read: false },
     // The console's accounts of the contract, and a session's own resources (no session here).
     { method: 'GET', url: `/admin/v1/contracts/${t.contractId}/users`, read: true },

@@ -49,18 +49,41 @@ describe('console API keys', () => {
     await page.reload();
     await page.getByRole('row').filter({ hasText: 'nightly import' }).waitFor();
     assert.equal(await page.getByText(apiKey).count(), 0, 'nor after a reload');
+    // The key was used once: "Last used" is a time, not "Never".
+    const lastUsed = await page
+      .getByRole('row')
+      .filter({ hasText: 'nightly import' })
+      .getByRole('cell')
+      .nth(3)
+      .textContent();
+    assert.match(lastUsed ?? '', /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+
+    // Rotation: a new key first, then the old one revoked; the new one keeps working.
+    await page.getByLabel('Label').fill('nightly import 2');
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const rotated = ((await page.getByLabel('Your new API key', { exact: true }).textContent()) ?? '').trim();
+    await page.getByRole('button', { name: 'I have saved the key' }).click();
+    assert.equal(
+      await page
+        .getByRole('row')
+        .filter({ hasText: 'nightly import 2' })
+        .getByRole('cell')
+        .nth(3)
+        .textContent(),
+      'Never',
+    );
 
     // Escape keeps the key; confirming revokes it.
-    await page.getByRole('button', { name: 'Revoke: nightly import' }).click();
+    await page.getByRole('button', { name: 'Revoke: nightly import', exact: true }).click();
     await page.getByRole('dialog', { name: 'Revoke this API key?' }).waitFor();
     await page.keyboard.press('Escape');
     await page.getByRole('dialog').waitFor({ state: 'hidden' });
     assert.equal(await histories(tenant.contractId, tenant.groupId, apiKey), 200);
-    await page.getByRole('button', { name: 'Revoke: nightly import' }).click();
+    await page.getByRole('button', { name: 'Revoke: nightly import', exact: true }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
     await page
       .getByRole('row')
-      .filter({ hasText: 'nightly import' })
+      .filter({ has: page.getByRole('cell', { name: 'nightly import', exact: true }) })
       .getByText(/^Revoked /)
       .waitFor();
     assert.equal(
@@ -68,6 +91,7 @@ describe('console API keys', () => {
       401,
       'the revoked key is refused',
     );
+    assert.equal(await histories(tenant.contractId, tenant.groupId, rotated), 200, 'the new key works');
     assert.deepEqual(pageErrors, []);
   });
 

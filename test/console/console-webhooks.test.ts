@@ -95,6 +95,17 @@ describe('console webhooks', () => {
     await page.getByRole('button', { name: `Deliveries of ${target}` }).click();
     await row.getByRole('cell', { name: '204', exact: true }).waitFor();
     await row.getByText('Delivered', { exact: true }).waitFor();
+    await row.getByRole('cell', { name: /^\d+ ms$/ }).waitFor();
+
+    // A test ping: queued now, attempted at once, its answer and time shown without a reload.
+    await page.getByRole('button', { name: 'Send a test ping' }).click();
+    await page.getByText('Test ping queued; its answer appears below.').waitFor();
+    const pingRow = page.getByRole('row').filter({ hasText: 'webhook.ping' });
+    await pingRow.getByRole('cell', { name: '500', exact: true }).waitFor();
+    await pingRow.getByRole('cell', { name: /^\d+ ms$/ }).waitFor();
+    const pinged = (await suite.operator('GET', deliveriesPath)).json.deliveries[0];
+    assert.equal(pinged.event, 'webhook.ping');
+    assert.equal(typeof pinged.last_duration_ms, 'number');
 
     await page.getByRole('button', { name: `Delete: ${target}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();

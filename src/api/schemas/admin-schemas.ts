@@ -86,6 +86,9 @@ const ApiKeyView = Type.Object({
   label: Type.String(),
   created_datetime: datetime('created'),
   revoked_datetime: nullableDatetime('revoked; null while the key is valid'),
+  last_used_datetime: nullableDatetime(
+    'when the key last authenticated a request, to the minute; null: never',
+  ),
 });
 
 export const ListApiKeysSchema = {
@@ -180,6 +183,9 @@ const DeliveryView = Type.Object({
   attempts: Type.Integer(),
   last_status_code: Type.Union([Type.Integer(), Type.Null()]),
   last_error: Type.String(),
+  last_duration_ms: Type.Union([Type.Integer(), Type.Null()], {
+    description: 'how long the last attempt took, until the answer or the failure; null before one',
+  }),
   next_attempt_datetime: nullableDatetime('next attempt; null unless pending'),
   created_datetime: datetime('queued'),
   delivered_datetime: nullableDatetime('delivered; null until then'),
@@ -239,6 +245,15 @@ export const ListDeliveriesSchema = {
     { additionalProperties: false },
   ),
   response: responses(ok({ deliveries: Type.Array(DeliveryView) })),
+};
+
+export const PingWebhookSchema = {
+  ...route(
+    'Send a test ping to a webhook',
+    'Queues a `webhook.ping` delivery now, signed and retried like any other; its answer shows in the deliveries.',
+  ),
+  params: WebhookParams,
+  response: responses(ok({ delivery: DeliveryView })),
 };
 
 export const ReplayDeliverySchema = {

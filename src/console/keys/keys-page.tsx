@@ -20,6 +20,7 @@ interface ApiKeyRow {
   label: string;
   created_datetime: string;
   revoked_datetime: string | null;
+  last_used_datetime: string | null;
 }
 
 interface CreatedKey {
@@ -77,6 +78,7 @@ export function KeysPage(props: { contractId: number; groupId: number }) {
                 <th scope="col">{t.label}</th>
                 <th scope="col">{t.prefix}</th>
                 <th scope="col">{t.created}</th>
+                <th scope="col">{t.lastUsed}</th>
                 <th scope="col">{t.state}</th>
                 {isOwner && (
                   <th scope="col">
@@ -93,6 +95,7 @@ export function KeysPage(props: { contractId: number; groupId: number }) {
                     <code>{row.prefix}…</code>
                   </td>
                   <td>{dateTime(row.created_datetime)}</td>
+                  <td>{row.last_used_datetime === null ? t.neverUsed : dateTime(row.last_used_datetime)}</td>
                   <td>
                     {row.revoked_datetime === null ? (
                       <span class="badge badge-ok">{t.active}</span>

@@ -3,10 +3,10 @@
  * the last response code or error, and when it was queued, delivered or will be tried again;
  * owners send one again at once.
  */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, ApiProblem, problemOf } from '../api.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
-import { dateTime } from '../format.js';
+import { count, dateTime } from '../format.js';
 import { useResource } from '../use-resource.js';
 import { stateName, webhooksTexts } from './webhooks-texts.js';
 
@@ -16,6 +16,7 @@ interface Delivery {
   state: 'pending' | 'delivered' | 'failed';
   attempts: number;
   last_status_code: number | null;
+  last_duration_ms: number | null;
   last_error: string;
   next_attempt_datetime: string | null;
   created_datetime: string;
@@ -30,11 +31,39 @@ export function DeliveriesTable(props: { webhookPath: string; canReplay: boolean
   const [problem, setProblem] = useState<ApiProblem | undefined>(undefined);
   const [notice, setNotice] = useState<string | undefined>(undefined);
 
+  // A delivery just queued (a ping, a replay) is attempted within a second or two: its answer is
+  // read again a few times rather than asking the person to reload.
+  const [followUps, setFollowUps] = useState(0);
+  const waiting = deliveries.data?.deliveries.some(
+    (delivery) => delivery.state === 'pending' && delivery.attempts === 0,
+  );
+  useEffect(() => {
+    if (!waiting || followUps >= 10) return;
+    const timer = setTimeout(() => {
+      setFollowUps((count) => count + 1);
+      deliveries.reload();
+    }, 1000);
+    return () => clearTimeout(timer);
+  }, [waiting, followUps, deliveries.data]);
+
+  const ping = async () => {
+    setProblem(undefined);
+    try {
+      await api.post(`${props.webhookPath}/ping`);
+      setNotice(t.pinged);
+      setFollowUps(0);
+      deliveries.reload();
+    } catch (error) {
+      setProblem(problemOf(error));
+    }
+  };
+
   const replay = async (id: number) => {
     setProblem(undefined);
     try {
       await api.post(`${props.webhookPath}/deliveries/${id}/replay`);
       setNotice(t.replayed);
+      setFollowUps(0);
       deliveries.reload();
     } catch (error) {
       setProblem(problemOf(error));
@@ -44,9 +73,22 @@ export function DeliveriesTable(props: { webhookPath: string; canReplay: boolean
   if (deliveries.data === undefined) {
     return deliveries.problem === undefined ? <Loading /> : <ProblemMessage problem={deliveries.problem} />;
   }
-  if (deliveries.data.deliveries.length === 0) return <p class="hint">{t.noDeliveries}</p>;
+  const pingButton = props.canReplay && (
+    <button type="button" class="button button-small" onClick={() => void ping()}>
+      {t.ping}
+    </button>
+  );
+  if (deliveries.data.deliveries.length === 0)
+    return (
+      <>
+        <ProblemMessage problem={problem} />
+        <p class="hint">{t.noDeliveries}</p>
+        {pingButton}
+      </>
+    );
   return (
     <>
+      {pingButton}
       <ProblemMessage problem={problem} />
       {notice !== undefined && (
         <p class="notice" role="status">
@@ -63,6 +105,9 @@ export function DeliveriesTable(props: { webhookPath: string; canReplay: boolean
                 {t.attempts}
               </th>
               <th scope="col">{t.statusCode}</th>
+              <th scope="col" class="number">
+                {t.duration}
+              </th>
               <th scope="col">{t.lastError}</th>
               <th scope="col">{t.queued}</th>
               <th scope="col">{t.delivered}</th>
@@ -85,6 +130,9 @@ export function DeliveriesTable(props: { webhookPath: string; canReplay: boolean
                 </td>
                 <td class="number">{delivery.attempts}</td>
                 <td>{delivery.last_status_code ?? '—'}</td>
+                <td class="number">
+                  {delivery.last_duration_ms === null ? '—' : `${count(delivery.last_duration_ms)} ms`}
+                </td>
                 <td class="wrap">{delivery.last_error === '' ? '—' : delivery.last_error}</td>
                 <td>{dateTime(delivery.created_datetime, { seconds: true })}</td>
                 <td>{dateTime(delivery.delivered_datetime, { seconds: true })}</td>

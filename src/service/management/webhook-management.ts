@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { formatApiTimestamp } from '../../util/timestamps.js';
 import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
 import type { DeliveryRecord, TenantRef, WebhookRecord } from '../../store/service-store.js';
 import { type Actor, ManagementOperations } from './management-context.js';
@@ -58,6 +60,29 @@ export class WebhookManagement extends ManagementOperations {
   deliveries(scope: Scope, webhookId: number, limit?: number): DeliveryRecord[] {
     const webhook = this.stored(scope, webhookId);
     return this.store.deliveries.list(webhook.id, deliveriesLimit(limit));
+  }
+
+  /**
+   * Queues a `webhook.ping` delivery to the webhook now (docs/reference/webhooks.md, Ping), signed
+   * and retried like any other, so an owner sees whether the endpoint answers and how fast.
+   */
+  ping(actor: Actor, scope: Scope, webhookId: number): DeliveryRecord {
+    this.mayChange(actor, scope, 'delivery');
+    const webhook = this.stored(scope, webhookId);
+    const now = this.now();
+    const eventId = randomUUID();
+    const body = JSON.stringify({
+      event: 'webhook.ping',
+      event_id: eventId,
+      occurred_at: formatApiTimestamp(now, this.deps.timezone),
+      contract_id: webhook.contractId,
+      servicegroup_id: webhook.servicegroupId,
+      webhook_id: webhook.id,
+    });
+    const delivery = this.store.deliveries.enqueue(webhook.id, 'webhook.ping', eventId, body, now);
+    this.deps.onDeliveriesQueued?.();
+    this.changed(actor, 'create', 'delivery', { ...webhook, id: delivery.id }, now);
+    return delivery;
   }
 
   /** Queues a delivery again for now, whatever its state; answers it as queued. */

@@ -206,6 +206,10 @@ const MIGRATIONS: readonly Migration[] = [
   `,
   // When a setting's schedule was paused (docs/api.md, Crawl service settings); null: it runs.
   addColumn('service_settings', 'paused_us', 'INTEGER'),
+  // When an API key last authenticated a request, to the minute (docs/api.md, Management API).
+  addColumn('api_keys', 'last_used_us', 'INTEGER'),
+  // How long the last attempt of a webhook delivery took, in milliseconds.
+  addColumn('webhook_deliveries', 'last_duration_ms', 'INTEGER'),
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { ApiKeyRecord, ApiKeyStore, TenantRef } from '../service-store.js';
 
 const COLUMNS = `id, contract_id AS contractId, servicegroup_id AS servicegroupId, prefix, label,
-  created_us AS createdMicros, revoked_us AS revokedMicros`;
+  created_us AS createdMicros, revoked_us AS revokedMicros, last_used_us AS lastUsedMicros`;
 
 export class SqliteApiKeyStore implements ApiKeyStore {
   constructor(private readonly db: Database.Database) {}
@@ -41,5 +41,11 @@ export class SqliteApiKeyStore implements ApiKeyStore {
         .prepare('UPDATE api_keys SET revoked_us = ? WHERE id = ? AND revoked_us IS NULL')
         .run(nowMicros, id).changes > 0
     );
+  }
+
+  markUsed(id: number, nowMicros: number): void {
+    this.db
+      .prepare('UPDATE api_keys SET last_used_us = max(coalesce(last_used_us, 0), ?) WHERE id = ?')
+      .run(nowMicros, id);
   }
 }

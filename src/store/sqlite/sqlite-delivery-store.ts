@@ -16,6 +16,7 @@ interface Row {
   attempts: number;
   last_status: number | null;
   last_error: string;
+  last_duration_ms: number | null;
   next_attempt_us: number | null;
   created_us: number;
   updated_us: number;
@@ -72,12 +73,13 @@ export class SqliteDeliveryStore implements WebhookDeliveryStore {
     this.db
       .prepare(
         `UPDATE webhook_deliveries SET state = ?, attempts = attempts + 1, last_status = ?, last_error = ?,
-           next_attempt_us = ?, updated_us = ?, delivered_us = ? WHERE id = ?`,
+           last_duration_ms = ?, next_attempt_us = ?, updated_us = ?, delivered_us = ? WHERE id = ?`,
       )
       .run(
         state,
         outcome.status,
         outcome.error,
+        outcome.durationMs,
         next.kind === 'retry' ? next.atMicros : null,
         nowMicros,
         next.kind === 'delivered' ? nowMicros : null,
@@ -121,6 +123,7 @@ function recordOf(row: Row): DeliveryRecord {
     attempts: row.attempts,
     lastStatus: row.last_status,
     lastError: row.last_error,
+    lastDurationMs: row.last_duration_ms,
     nextAttemptMicros: row.next_attempt_us,
     createdMicros: row.created_us,
     updatedMicros: row.updated_us,

@@ -142,7 +142,7 @@ describe('webhooks', () => {
     const delivery = store.deliveries.enqueue(webhook.id, 'crawl.finished', 'event-1', '{}', clock.micros);
     store.deliveries.recordAttempt(
       delivery.id,
-      { status: 500, error: 'HTTP 500', next: { kind: 'failed' } },
+      { status: 500, error: 'HTTP 500', durationMs: 12, next: { kind: 'failed' } },
       clock.micros,
     );
     clock.micros += 5_000_000;

@@ -42,6 +42,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
     label: key.label,
     created_datetime: datetimeOf(key.createdMicros, timezone),
     revoked_datetime: datetimeOf(key.revokedMicros, timezone),
+    last_used_datetime: datetimeOf(key.lastUsedMicros, timezone),
   });
 
   record('GET', '/contracts');

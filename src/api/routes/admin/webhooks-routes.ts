@@ -7,6 +7,7 @@ import {
   GetWebhookSchema,
   ListDeliveriesSchema,
   ListWebhooksSchema,
+  PingWebhookSchema,
   ReplayDeliverySchema,
 } from '../../schemas/admin-schemas.js';
 import {
@@ -43,6 +44,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
     attempts: delivery.attempts,
     last_status_code: delivery.lastStatus,
     last_error: delivery.lastError,
+    last_duration_ms: delivery.lastDurationMs,
     next_attempt_datetime: datetimeOf(delivery.nextAttemptMicros, timezone),
     created_datetime: datetimeOf(delivery.createdMicros, timezone),
     delivered_datetime: datetimeOf(delivery.deliveredMicros, timezone),
@@ -86,6 +88,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
       message: `${deliveries.length} deliver(ies) of webhook ${id}`,
       deliveries: deliveries.map(deliveryView),
     };
+  });
+
+  record('POST', `${WEBHOOK_PATH}/ping`);
+  app.post(`${WEBHOOK_PATH}/ping`, { schema: PingWebhookSchema }, async (request) => {
+    const delivery = webhooks.ping(actorOf(request), tenantOf(request.params), request.params.webhook_id);
+    return { status: 'OK' as const, message: `ping ${delivery.id} queued`, delivery: deliveryView(delivery) };
   });
 
   record('POST', `${WEBHOOK_PATH}/deliveries/:delivery_id/replay`);
