@@ -35,6 +35,9 @@ export interface AccountStore {
   get(id: number): AccountRecord | undefined;
   list(contractId?: number): AccountRecord[];
   setPassword(id: number, passwordHash: string, nowMicros: number): boolean;
+  setRole(id: number, role: AccountRole, nowMicros: number): boolean;
+  /** Deletes the account and its sessions, in one transaction; false when there is none. */
+  remove(id: number): boolean;
   createInvitation(
     invitation: Omit<InvitationRecord, 'id' | 'usedMicros'>,
     tokenHash: Buffer,

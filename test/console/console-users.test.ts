@@ -12,7 +12,7 @@ import { assertAccessible, CONSOLE_PASSWORD, consoleSuite } from '../support/con
 const suite = consoleSuite();
 
 describe('console users and audit log', () => {
-  test('an owner invites a user, signs them out everywhere, and reads it in the audit log', async () => {
+  test('an owner invites a user, changes the role, ends a session, removes the user, and reads it all in the audit log', async () => {
     const tenant = await suite.tenant('people');
     await suite.account(tenant.contractId, 'owner@people.example', 'owner');
     const { page, pageErrors } = await suite.signIn('owner@people.example', {
@@ -22,7 +22,7 @@ describe('console users and audit log', () => {
     await assertAccessible(page, 'the users page');
 
     await page.getByLabel('Email address').fill('new.editor@people.example');
-    await page.getByLabel('Role').selectOption('editor');
+    await page.getByLabel('Role', { exact: true }).selectOption('editor');
     await page.getByRole('button', { name: 'Create invitation' }).click();
     const link = page.getByLabel('Invitation link for new.editor@people.example', { exact: true });
     await link.waitFor();
@@ -43,14 +43,39 @@ describe('console users and audit log', () => {
     await invited.page.getByRole('heading', { name: 'Overview' }).waitFor();
 
     await page.reload();
-    const row = page.getByRole('row').filter({ hasText: 'new.editor@people.example' });
-    await row.getByRole('cell', { name: 'editor', exact: true }).waitFor();
-    await row.getByRole('button', { name: 'Sign out everywhere: new.editor@people.example' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Sign out everywhere' }).click();
-    await page.getByText('1 session(s) of new.editor@people.example ended.').waitFor();
-    // The signed-out person's next step asks them to sign in again.
-    await invited.page.getByRole('link', { name: 'new.editor@people.example' }).click();
+    const email = 'new.editor@people.example';
+    const role = page.getByRole('combobox', { name: `Role: ${email}` });
+    assert.equal(await role.inputValue(), 'editor');
+    await role.selectOption('viewer');
+    await page.getByText(`${email} is now Viewer.`).waitFor();
+    const users = await suite.operator('GET', `/contracts/${tenant.contractId}/users`);
+    assert.equal(users.json.users.find((user: { email: string }) => user.email === email).role, 'viewer');
+
+    // The last owner cannot demote themselves: the API's reason is shown.
+    await page.getByRole('combobox', { name: 'Role: owner@people.example' }).selectOption('editor');
+    await page.getByText(/is the contract's last owner and cannot be demoted/).waitFor();
+    assert.equal(
+      await page.getByRole('combobox', { name: 'Role: owner@people.example' }).inputValue(),
+      'owner',
+    );
+
+    // One session of the user ends; their next step asks them to sign in again.
+    await page.getByRole('button', { name: `Sessions of ${email}` }).click();
+    const sessions = page.getByRole('list', { name: `Sessions of ${email}` });
+    await sessions.getByRole('listitem').first().waitFor();
+    assert.equal(await sessions.getByRole('listitem').count(), 1);
+    await sessions.getByRole('button', { name: new RegExp(`^End the session of ${email}`) }).click();
+    await page.getByText(`${email} has no session now.`).waitFor();
+    await invited.page.getByRole('link', { name: email }).click();
     await invited.page.getByText('Your session has ended').waitFor();
+
+    await page.getByRole('button', { name: `Remove: ${email}` }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove this user?' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByText(`${email} was removed.`).waitFor();
+    await page.getByRole('cell', { name: email, exact: true }).waitFor({ state: 'detached' });
 
     await page
       .getByRole('navigation', { name: 'Console navigation' })
@@ -61,6 +86,14 @@ describe('console users and audit log', () => {
     await accepted.getByText('new.editor@people.example').waitFor();
     const revoked = page.getByRole('row').filter({ hasText: 'revoke' }).first();
     await revoked.getByText('owner@people.example').waitFor();
+    const signedIn = page.getByRole('row').filter({ hasText: 'sign_in' }).filter({ hasText: email });
+    await signedIn.first().waitFor();
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'delete' })
+      .filter({ hasText: 'account' })
+      .first()
+      .waitFor();
     await assertAccessible(page, 'the audit log page');
     assert.deepEqual(pageErrors, []);
   });

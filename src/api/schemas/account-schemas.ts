@@ -15,25 +15,25 @@ import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
 
 const TAGS = ['accounts'];
 type Security = { [name: string]: string[] }[];
-const SECURED: Security = [{ adminToken: [] }, { sessionCookie: [] }];
+export const SECURED: Security = [{ adminToken: [] }, { sessionCookie: [] }];
 const SESSION_ONLY: Security = [{ sessionCookie: [] }];
 const PUBLIC: Security = [];
 
 const datetime = (description: string) =>
   Type.String({ description: `${description}; yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN in the service time zone` });
 
-const ok = <T extends Record<string, TSchema>>(members: T) =>
+export const ok = <T extends Record<string, TSchema>>(members: T) =>
   Type.Object({ status: Type.Literal('OK'), message: Type.String(), ...members });
-const responses = <T extends TSchema>(success: T) => ({ 200: success, ...FAILURE_RESPONSES });
+export const responses = <T extends TSchema>(success: T) => ({ 200: success, ...FAILURE_RESPONSES });
 
-const route = (summary: string, security: Security, description?: string) => ({
+export const route = (summary: string, security: Security, description?: string) => ({
   summary,
   ...(description === undefined ? {} : { description }),
   tags: TAGS,
   security,
 });
 
-const Role = Type.Union(
+export const Role = Type.Union(
   ACCOUNT_ROLES.map((role) => Type.Literal(role)),
   { description: 'owner: everything in the contract; editor: settings, runs, search; viewer: read only' },
 );
@@ -43,14 +43,14 @@ const Password = (description: string) =>
     description: `${description}; ${PASSWORD_CHARS.min} to ${PASSWORD_CHARS.max} characters`,
   });
 
-const AccountView = Type.Object({
+export const AccountView = Type.Object({
   id: Type.Integer(),
   contract_id: Type.Integer(),
   email: Type.String(),
   role: Role,
   created_datetime: datetime('created'),
 });
-const SessionView = Type.Object({
+export const SessionView = Type.Object({
   id: Type.Integer({ description: 'the session number (not its secret id)' }),
   created_datetime: datetime('signed in'),
   last_seen_datetime: datetime('last request'),
@@ -67,7 +67,7 @@ const CurrentSession = Type.Object({
 });
 
 export const ContractParams = Type.Object({ contract_id: IdParam('contract id') });
-const UserParams = Type.Object({ ...ContractParams.properties, account_id: IdParam('account id') });
+export const UserParams = Type.Object({ ...ContractParams.properties, account_id: IdParam('account id') });
 const SessionParams = Type.Object({ session_id: IdParam('session number') });
 
 export const SignInSchema = {
@@ -170,7 +170,10 @@ const AuditEntryView = Type.Object({
     account_id: Type.Union([Type.Integer(), Type.Null()]),
     email: Type.Union([Type.String(), Type.Null()]),
   }),
-  action: Type.String({ description: 'create, update, delete, revoke, run, replay, accept' }),
+  action: Type.String({
+    description:
+      'create, update, delete, revoke, run, replay, accept, pause, resume, cancel, sign_in, sign_out',
+  }),
   resource: Type.String(),
   resource_id: Type.Integer(),
   servicegroup_id: Type.Union([Type.Integer(), Type.Null()]),

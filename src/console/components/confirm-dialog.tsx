@@ -2,7 +2,7 @@
  * Asks before something that cannot be undone (delete, revoke): a modal <dialog> that names what
  * will happen; Escape or Cancel keeps everything as it was.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useId, useRef } from 'preact/hooks';
 import { defineTexts } from '../i18n.js';
 
 const texts = defineTexts({
@@ -20,6 +20,8 @@ export function ConfirmDialog(props: {
 }) {
   const t = texts();
   const dialog = useRef<HTMLDialogElement>(null);
+  // Several dialogs may be on one page (one per row): each names itself by its own heading.
+  const titleId = useId();
   useEffect(() => {
     const element = dialog.current;
     if (element === null) return;
@@ -27,8 +29,8 @@ export function ConfirmDialog(props: {
     if (!props.open && element.open) element.close();
   }, [props.open]);
   return (
-    <dialog ref={dialog} class="dialog" aria-labelledby="confirm-title" onCancel={props.onCancel}>
-      <h2 id="confirm-title">{props.title}</h2>
+    <dialog ref={dialog} class="dialog" aria-labelledby={titleId} onCancel={props.onCancel}>
+      <h2 id={titleId}>{props.title}</h2>
       <p>{props.message}</p>
       <div class="dialog-actions">
         <button type="button" class="button" onClick={props.onCancel}>

@@ -5,21 +5,14 @@
  */
 import { useState } from 'preact/hooks';
 import { api, ApiProblem, problemOf } from '../api.js';
-import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Field } from '../components/field.js';
 import { Page, Section } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
 import { dateTime } from '../format.js';
-import { type Role, useCan } from '../session.js';
+import { type Role, useCan, useSession } from '../session.js';
 import { useResource } from '../use-resource.js';
+import { type User, UserRow } from './user-row.js';
 import { usersTexts } from './users-texts.js';
-
-interface User {
-  id: number;
-  email: string;
-  role: Role;
-  created_datetime: string;
-}
 
 interface Invitation {
   email: string;
@@ -34,19 +27,9 @@ export function UsersPage(props: { contractId: number }) {
   const base = `/contracts/${props.contractId}`;
   const users = useResource<{ users: User[] }>(`${base}/users`);
   const isOwner = useCan('owner');
-  const [ending, setEnding] = useState<User | undefined>(undefined);
+  const self = useSession().account.id;
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [problem, setProblem] = useState<ApiProblem | undefined>(undefined);
-
-  const endSessions = async (user: User) => {
-    setEnding(undefined);
-    try {
-      const answer = await api.delete<{ revoked_sessions: number }>(`${base}/users/${user.id}/sessions`);
-      setNotice(t.ended(answer.revoked_sessions, user.email));
-    } catch (error) {
-      setProblem(problemOf(error));
-    }
-  };
 
   return (
     <Page title={t.title}>
@@ -78,36 +61,28 @@ export function UsersPage(props: { contractId: number }) {
             </thead>
             <tbody>
               {users.data.users.map((user) => (
-                <tr key={user.id}>
-                  <td class="wrap">{user.email}</td>
-                  <td>{user.role}</td>
-                  <td>{dateTime(user.created_datetime)}</td>
-                  {isOwner && (
-                    <td>
-                      <button
-                        type="button"
-                        class="button button-small"
-                        aria-label={`${t.endSessions}: ${user.email}`}
-                        onClick={() => setEnding(user)}
-                      >
-                        {t.endSessions}
-                      </button>
-                    </td>
-                  )}
-                </tr>
+                <UserRow
+                  key={user.id}
+                  base={base}
+                  user={user}
+                  isOwner={isOwner}
+                  isSelf={user.id === self}
+                  onChanged={(text) => {
+                    setProblem(undefined);
+                    setNotice(text);
+                    users.reload();
+                  }}
+                  onProblem={(failed) => {
+                    setNotice(undefined);
+                    setProblem(failed);
+                    users.reload();
+                  }}
+                />
               ))}
             </tbody>
           </table>
         </div>
       )}
-      <ConfirmDialog
-        open={ending !== undefined}
-        title={t.endSessionsTitle}
-        message={t.endSessionsMessage(ending?.email ?? '')}
-        confirmLabel={t.endSessions}
-        onConfirm={() => ending !== undefined && void endSessions(ending)}
-        onCancel={() => setEnding(undefined)}
-      />
     </Page>
   );
 }

@@ -12,7 +12,18 @@ import { isGroupScope, requireServiceGroup, type Scope } from './management-scop
 export type { Actor } from './account-roles.js';
 
 export type ChangeAction =
-  'create' | 'update' | 'delete' | 'revoke' | 'run' | 'replay' | 'accept' | 'pause' | 'resume' | 'cancel';
+  | 'create'
+  | 'update'
+  | 'delete'
+  | 'revoke'
+  | 'run'
+  | 'replay'
+  | 'accept'
+  | 'pause'
+  | 'resume'
+  | 'cancel'
+  | 'sign_in'
+  | 'sign_out';
 
 /** One change made through the management operations: what an audit log keeps. */
 export interface ManagementChange {

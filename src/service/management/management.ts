@@ -8,6 +8,7 @@ import { SearchServiceManagement } from './search-service-management.js';
 import { ServiceSettingManagement } from './service-setting-management.js';
 import { SessionManagement } from './session-management.js';
 import { TenantManagement } from './tenant-management.js';
+import { UserManagement } from './user-management.js';
 import { WebhookManagement } from './webhook-management.js';
 
 /**
@@ -24,6 +25,7 @@ export class Management {
   readonly runs: RunManagement;
   readonly webhooks: WebhookManagement;
   readonly accounts: AccountManagement;
+  readonly users: UserManagement;
   /** Sign-in and sessions; holds the sign-in limiter, so one per process. */
   readonly sessions: SessionManagement;
   readonly auditLog: AuditLogManagement;
@@ -37,6 +39,7 @@ export class Management {
     this.runs = new RunManagement(deps);
     this.webhooks = new WebhookManagement(deps);
     this.accounts = new AccountManagement(deps);
+    this.users = new UserManagement(deps);
     this.sessions = new SessionManagement(deps);
     this.auditLog = new AuditLogManagement(deps);
   }

@@ -83,7 +83,15 @@ export class SessionManagement extends ManagementOperations {
       },
       hashSecret(secret),
     );
-    return { secret, ...contextOf(account, session, secret) };
+    const signedIn = contextOf(account, session, secret);
+    this.changed(
+      signedIn.actor,
+      'sign_in',
+      'session',
+      { id: session.id, contractId: account.contractId },
+      now,
+    );
+    return { secret, ...signedIn };
   }
 
   /**
@@ -105,7 +113,9 @@ export class SessionManagement extends ManagementOperations {
 
   /** Ends the session of the request (signing out). */
   signOut(actor: AccountActor): void {
-    this.store.sessions.revoke(actor.sessionId, this.now());
+    const now = this.now();
+    if (this.store.sessions.revoke(actor.sessionId, now))
+      this.changed(actor, 'sign_out', 'session', { id: actor.sessionId, contractId: actor.contractId }, now);
   }
 
   /** The account's live sessions, oldest first. */

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AccountRecord, AccountStore, InvitationRecord } from '../account-store.js';
+import type { AccountRecord, AccountRole, AccountStore, InvitationRecord } from '../account-store.js';
 
 const ACCOUNT = `id, contract_id AS contractId, email, role, password_hash AS passwordHash,
   created_us AS createdMicros, updated_us AS updatedMicros`;
@@ -34,6 +34,20 @@ export class SqliteAccountStore implements AccountStore {
         .prepare('UPDATE accounts SET password_hash = ?, updated_us = ? WHERE id = ?')
         .run(passwordHash, nowMicros, id).changes > 0
     );
+  }
+
+  setRole(id: number, role: AccountRole, nowMicros: number): boolean {
+    return (
+      this.db.prepare('UPDATE accounts SET role = ?, updated_us = ? WHERE id = ?').run(role, nowMicros, id)
+        .changes > 0
+    );
+  }
+
+  remove(id: number): boolean {
+    return this.db.transaction(() => {
+      this.db.prepare('DELETE FROM sessions WHERE account_id = ?').run(id);
+      return this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id).changes > 0;
+    })();
   }
 
   createInvitation(

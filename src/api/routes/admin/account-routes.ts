@@ -30,7 +30,7 @@ import { clearedSessionCookie, secureCookies, sessionCookie } from './session-co
 export const SESSION_PATH = '/session';
 
 /** Views of accounts, sessions and audit entries, in the API's names and time zone. */
-function views(timezone: string) {
+export function views(timezone: string) {
   const account = (view: AccountView) => ({
     id: view.id,
     contract_id: view.contractId,

@@ -7,6 +7,7 @@ import { searchAnalyticsRoutes } from './search-analytics-routes.js';
 import { searchServiceRoutes } from './search-services-routes.js';
 import { serviceSettingRoutes } from './service-settings-routes.js';
 import { tenantRoutes } from './tenants-and-keys-routes.js';
+import { userRoutes } from './user-routes.js';
 import { webhookRoutes } from './webhooks-routes.js';
 
 export type { AdminRoutesOptions } from './admin-support.js';
@@ -36,5 +37,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     await secured.register(searchAnalyticsRoutes, options);
     await secured.register(webhookRoutes, options);
     await secured.register(accountRoutes, options);
+    await secured.register(userRoutes, options);
   });
 };

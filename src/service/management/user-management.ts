@@ -1,0 +1,74 @@
+import { InvalidInputError } from '../../domain/field-error.js';
+import type { AccountRecord, AccountRole, SessionRecord } from '../../store/account-store.js';
+import { type Actor, isAccountRole } from './account-roles.js';
+import { shown, type AccountView } from './account-management.js';
+import { ManagementOperations } from './management-context.js';
+import { ConflictError, NotFoundError } from './management-errors.js';
+import { sessionEndMicros } from './session-management.js';
+
+/**
+ * What an owner (or the operator) does to the users of a contract (docs/api.md, Accounts and
+ * sessions): change a role, remove a user, read a user's sessions and end one of them. A contract
+ * always keeps an owner: the last one can be neither demoted nor removed.
+ */
+export class UserManagement extends ManagementOperations {
+  changeRole(actor: Actor, contractId: number, accountId: number, role: string): AccountView {
+    this.mayChange(actor, { contractId }, 'account');
+    const account = this.account(contractId, accountId);
+    if (!isAccountRole(role))
+      throw new InvalidInputError([{ field: 'role', reason: 'must be one of owner, editor, viewer' }]);
+    if (account.role === 'owner' && role !== 'owner') this.keepAnOwner(account, 'demoted');
+    const now = this.now();
+    this.store.accounts.setRole(account.id, role as AccountRole, now);
+    this.changed(actor, 'update', 'account', account, now);
+    return shown(this.store.accounts.get(account.id)!);
+  }
+
+  /** Removes the account and ends its sessions; its entries in the audit log stay. */
+  remove(actor: Actor, contractId: number, accountId: number): void {
+    this.mayChange(actor, { contractId }, 'account');
+    const account = this.account(contractId, accountId);
+    if (account.role === 'owner') this.keepAnOwner(account, 'removed');
+    this.store.accounts.remove(account.id);
+    this.changed(actor, 'delete', 'account', account, this.now());
+  }
+
+  /** The user's live sessions, oldest first. */
+  sessions(actor: Actor, contractId: number, accountId: number): SessionRecord[] {
+    this.mayChange(actor, { contractId }, 'session');
+    const account = this.account(contractId, accountId);
+    const now = this.now();
+    return this.store.sessions
+      .listActive(account.id, now)
+      .filter((session) => session.revokedMicros === null && now < sessionEndMicros(session));
+  }
+
+  /** Ends one session of the user; NotFoundError when it is not one of theirs or has ended. */
+  endSession(actor: Actor, contractId: number, accountId: number, sessionId: number): void {
+    const session = this.sessions(actor, contractId, accountId).find((one) => one.id === sessionId);
+    const now = this.now();
+    if (session === undefined || !this.store.sessions.revoke(session.id, now)) {
+      throw new NotFoundError('session', sessionId, `no active session ${sessionId} of account ${accountId}`);
+    }
+    this.changed(actor, 'revoke', 'session', { id: session.id, contractId }, now);
+  }
+
+  private account(contractId: number, accountId: number): AccountRecord {
+    const account = this.store.accounts.get(accountId);
+    if (account === undefined || account.contractId !== contractId) {
+      throw new NotFoundError('account', accountId, `no account ${accountId} in contract ${contractId}`);
+    }
+    return account;
+  }
+
+  private keepAnOwner(account: AccountRecord, what: string): void {
+    const owners = this.store.accounts.list(account.contractId).filter((one) => one.role === 'owner');
+    if (owners.length <= 1) {
+      throw new ConflictError(
+        'account',
+        account.id,
+        `account ${account.id} is the contract's last owner and cannot be ${what}; make another user owner first`,
+      );
+    }
+  }
+}
