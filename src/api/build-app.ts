@@ -148,6 +148,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
             description:
               'a console session (POST /admin/v1/session); changes also need x-kumo-csrf-token and Origin',
           },
+          operatorCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'kumo_operator',
+            description:
+              "the operator's console session (POST /admin/v1/operator_session with the admin token); acts as " +
+              'the admin token; changes also need x-kumo-csrf-token and Origin',
+          },
         },
       },
     },

@@ -17,8 +17,8 @@ export interface Account {
 }
 
 export interface CurrentSession {
-  account: Account;
-  session: { id: number; expires_datetime: string };
+  /** The signed-in account; null for the operator, signed in with the admin token. */
+  account: Account | null;
   csrf_token: string;
   /** The service's time zone (KUMO_TIMEZONE): every timestamp of the API is in it. */
   timezone: string;
@@ -40,7 +40,8 @@ export function useSession(): CurrentSession {
   return session;
 }
 
-/** Whether the signed-in account may do what needs `role`. */
+/** Whether the signed-in account may do what needs `role`; the operator may do everything. */
 export function useCan(role: Role): boolean {
-  return roleAllows(useSession().account.role, role);
+  const { account } = useSession();
+  return account === null || roleAllows(account.role, role);
 }

@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import type { RunFiles } from '../service/management/index.js';
@@ -13,5 +14,13 @@ export function localRunFiles(artifacts: LocalArtifactStore): RunFiles {
       return existsSync(file) ? new SqliteRunReport(file) : undefined;
     },
     readBundle: (runId, offset, bytes) => artifacts.readRange(runId, ArtifactFile.objects, offset, bytes),
+    storedBytes(runId) {
+      const folder = artifacts.folderFor(runId);
+      try {
+        return readdirSync(folder).reduce((sum, name) => sum + statSync(path.join(folder, name)).size, 0);
+      } catch {
+        return 0;
+      }
+    },
   };
 }

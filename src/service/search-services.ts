@@ -117,6 +117,20 @@ export class SearchServices {
     };
   }
 
+  /** The bytes of a service's index files, without opening the index (the operator's usage). */
+  indexFileBytes(serviceId: number): number {
+    const file = searchIndexFile(this.dataDir, serviceId);
+    let bytes = 0;
+    for (const part of [file, `${file}-wal`]) {
+      try {
+        bytes += statSync(part).size;
+      } catch {
+        // Not created yet, or no WAL file now.
+      }
+    }
+    return bytes;
+  }
+
   /** The URLs of up to `limit` indexed documents of a service (the facet preview). */
   documentUrls(tenant: TenantRef, serviceId: number, limit: number): string[] {
     return (

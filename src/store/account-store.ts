@@ -74,6 +74,16 @@ export interface SessionStore {
   revokeAll(accountId: number, nowMicros: number, exceptId?: number): number;
 }
 
+/** A console session of the operator, who signed in with the admin token: no account. */
+export type OperatorSessionRecord = Omit<SessionRecord, 'accountId'>;
+
+export interface OperatorSessionStore {
+  create(session: Omit<OperatorSessionRecord, 'id' | 'revokedMicros'>, idHash: Buffer): OperatorSessionRecord;
+  findByHash(idHash: Buffer): OperatorSessionRecord | undefined;
+  touch(id: number, nowMicros: number): void;
+  revoke(id: number, nowMicros: number): boolean;
+}
+
 /** One change made through the management operations (docs/api.md, Audit log). */
 export interface AuditEntry {
   id: number;

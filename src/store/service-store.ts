@@ -3,7 +3,7 @@ import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { SearchServiceConfig } from '../domain/search-service-config.js';
-import type { AccountStore, AuditStore, SessionStore } from './account-store.js';
+import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from './account-store.js';
 
 /**
  * The service's own records, one interface per resource (tenants, keys, crawl runs). SQLite is
@@ -178,6 +178,10 @@ export interface CrawlRunStore {
   listActive(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[];
   /** Finished runs, newest first. */
   listHistory(tenant: TenantRef, query: HistoryQuery): RunRecord[];
+  /** Per contract: its runs and the URLs they fetched (the operator's usage page). */
+  usageByContract(): Map<number, { runs: number; pagesFetched: number }>;
+  /** The ids of the contract's runs whose artifacts are kept (not removed by retention). */
+  runsWithArtifacts(contractId: number): number[];
   /** Every run of the tenant (instant and scheduled), newest first, filtered (the console's list). */
   listRuns(tenant: TenantRef, query: RunListQuery): RunRecord[];
   /**
@@ -353,6 +357,7 @@ export interface ServiceStore {
   /** Console accounts and invitations, their sessions, the audit log (account-store.ts). */
   accounts: AccountStore;
   sessions: SessionStore;
+  operatorSessions: OperatorSessionStore;
   audit: AuditStore;
   /** A cheap query proving the store answers (health check). */
   ping(): boolean;

@@ -107,6 +107,13 @@ async function createFixtures(): Promise<FixtureIds> {
   const fixtureSeed = `${fixtureSite.baseUrl}/`;
   const requestId = await kumo.requestCrawl({ seed_urls: [fixtureSeed], depth_limit: 0 });
   await kumo.waitForFinished(requestId);
+  const runs = await admin('GET', `${group}/runs?kind=instant`);
+  const runId = (runs.runs as { id: number; instant_crawl_request_id: number }[]).find(
+    (run) => run.instant_crawl_request_id === requestId,
+  )!.id;
+  // The fuzz owner's account (made with its session) names the user routes' account.
+  key.sessionHeaders();
+  const accountId = kumo.service.store.accounts.findByEmail('fuzz-owner@example.com')!.id;
   const deliveries = await admin('GET', `${group}/webhooks/${webhook.webhook_id}/deliveries`);
   const deliveryId = (deliveries.deliveries as { id: number }[])[0]?.id ?? 1;
 
@@ -132,6 +139,9 @@ async function createFixtures(): Promise<FixtureIds> {
       api_key_id: String(victimKey.api_key_id),
       generated_string: generated,
       file: 'url_list.csv.gz',
+      run_id: String(runId),
+      row_id: '1',
+      account_id: String(accountId),
     },
     victims: {
       service_setting_id: String(victimSetting.service_setting_id),
@@ -383,6 +393,8 @@ describe('the route catalog', () => {
         url: goodPath(route, ids),
         headers: authHeaders(route, key),
       });
+      // The fixture run took no screenshot (that needs the browser): its screenshot is not found.
+      if (route.template.endsWith('/screenshots/{row_id}') && answer.statusCode === 404) continue;
       // Routes with a required query parameter (datetimes, click's url) answer 400 naming it.
       const fields = (answer.json?.errors ?? []) as { field: string }[];
       if (

@@ -77,6 +77,8 @@ export interface RouteSpec {
   apiKey: boolean;
   /** Takes only a console session (the signed-in account's own routes). */
   session: boolean;
+  /** Takes only the operator's console session (its own routes). */
+  operator: boolean;
 }
 
 interface OpenApiParameter {
@@ -126,6 +128,9 @@ export async function loadRouteCatalog(kumo: TestService): Promise<RouteSpec[]> 
           (operation.security ?? []).some((scheme) => 'sessionCookie' in scheme) &&
           !(operation.security ?? []).some((scheme) => 'adminToken' in scheme),
         apiKey: of('header').some((parameter) => parameter.name === 'x-mf-apikey'),
+        operator:
+          (operation.security ?? []).length > 0 &&
+          (operation.security ?? []).every((scheme) => 'operatorCookie' in scheme),
       });
     }
   }
@@ -242,6 +247,34 @@ export class DemoKey {
   }
 
   private sessionSecret: string | undefined;
+
+  /** The operator's console session, made in the store (a fuzzed sign-out ends it: a new one then). */
+  operatorHeaders(): Record<string, string> {
+    const store = this.kumo.service.store;
+    const now = systemClock.nowMicros();
+    const live =
+      this.operatorSecret !== undefined && store.operatorSessions.findByHash(hashSecret(this.operatorSecret));
+    if (!live || live.revokedMicros !== null) {
+      this.operatorSecret = randomBytes(32).toString('base64url');
+      store.operatorSessions.create(
+        {
+          createdMicros: now,
+          lastSeenMicros: now,
+          expiresMicros: now + 3.6e9 * 12,
+          userAgent: 'fuzz',
+          address: '127.0.0.1',
+        },
+        hashSecret(this.operatorSecret),
+      );
+    }
+    return {
+      cookie: `kumo_operator=${this.operatorSecret}`,
+      'x-kumo-csrf-token': csrfTokenOf(this.operatorSecret!),
+      origin: this.kumo.url,
+    };
+  }
+
+  private operatorSecret: string | undefined;
 }
 
 /** The credentials a route takes, valid. */
@@ -250,6 +283,7 @@ export function authHeaders(route: RouteSpec, key: DemoKey): Record<string, stri
   if (route.admin) headers.authorization = `Bearer ${TEST_ADMIN_TOKEN}`;
   if (route.apiKey) headers['x-mf-apikey'] = key.current();
   if (route.session) Object.assign(headers, key.sessionHeaders());
+  if (route.operator) Object.assign(headers, key.operatorHeaders());
   return headers;
 }
 

@@ -15,11 +15,11 @@ import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
 
 const TAGS = ['accounts'];
 type Security = { [name: string]: string[] }[];
-export const SECURED: Security = [{ adminToken: [] }, { sessionCookie: [] }];
-const SESSION_ONLY: Security = [{ sessionCookie: [] }];
-const PUBLIC: Security = [];
+export const SECURED: Security = [{ adminToken: [] }, { sessionCookie: [] }, { operatorCookie: [] }];
+export const SESSION_ONLY: Security = [{ sessionCookie: [] }];
+export const PUBLIC: Security = [];
 
-const datetime = (description: string) =>
+export const datetime = (description: string) =>
   Type.String({ description: `${description}; yyyy-MM-ddTHH:mm:ss.SSSSSS+NN:NN in the service time zone` });
 
 export const ok = <T extends Record<string, TSchema>>(members: T) =>

@@ -10,6 +10,7 @@ import { Page, Section } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
 import { dateTime } from '../format.js';
 import { useSession } from '../session.js';
+import { NotFound } from '../shell/home.js';
 import { useResource } from '../use-resource.js';
 import { accountTexts } from './account-texts.js';
 
@@ -25,15 +26,17 @@ interface SessionRow {
 
 export function AccountPage() {
   const t = accountTexts();
-  const session = useSession();
+  const { account } = useSession();
+  // The operator has no account: its credential is the admin token, changed where it is kept.
+  if (account === null) return <NotFound />;
   return (
     <Page title={t.accountTitle}>
       <dl class="facts">
         <dt>{t.email}</dt>
-        <dd>{session.account.email}</dd>
+        <dd>{account.email}</dd>
         <dt>{t.role}</dt>
         <dd>
-          <strong>{session.account.role}</strong>
+          <strong>{account.role}</strong>
           <p class="hint">{t.roles}</p>
         </dd>
       </dl>

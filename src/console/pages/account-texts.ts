@@ -3,6 +3,10 @@ import { defineTexts } from '../i18n.js';
 
 export const accountTexts = defineTexts({
   en: {
+    operatorSignIn: 'Operator? Sign in with the admin token',
+    adminToken: 'Admin token',
+    adminTokenHint: 'KUMO_ADMIN_TOKEN, or the token kumo serve printed at its first start.',
+    signInAsOperator: 'Sign in as the operator',
     signInTitle: 'Sign in to Kumo',
     email: 'Email address',
     password: 'Password',
@@ -40,6 +44,10 @@ export const accountTexts = defineTexts({
     language: 'Language',
   },
   ja: {
+    operatorSignIn: 'オペレーターの方は管理トークンでサインイン',
+    adminToken: '管理トークン',
+    adminTokenHint: 'KUMO_ADMIN_TOKEN、または kumo serve が初回起動時に表示したトークン。',
+    signInAsOperator: 'オペレーターとしてサインイン',
     signInTitle: 'Kumo にサインイン',
     email: 'メールアドレス',
     password: 'パスワード',

@@ -79,7 +79,54 @@ export function SignInPage(props: {
             {busy ? t.signingIn : t.signIn}
           </button>
         </form>
+        <OperatorSignIn onSignedIn={props.onSignedIn} />
       </div>
     </main>
+  );
+}
+
+/** The operator signs in with the admin token; the page keeps only the session cookie it buys. */
+function OperatorSignIn(props: { onSignedIn(session: CurrentSession): void }) {
+  const t = accountTexts();
+  const [token, setToken] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<ApiProblem | undefined>(undefined);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setProblem(undefined);
+    try {
+      const answer = await api.post<{ csrf_token: string; timezone: string }>('/operator_session', {
+        admin_token: token,
+      });
+      props.onSignedIn({ account: null, csrf_token: answer.csrf_token, timezone: answer.timezone });
+    } catch (error) {
+      setProblem(problemOf(error));
+      setBusy(false);
+    }
+  };
+  return (
+    <details class="operator-sign-in">
+      <summary>{t.operatorSignIn}</summary>
+      <ProblemMessage problem={problem} />
+      <form onSubmit={(event) => void submit(event)} noValidate>
+        <Field
+          id="sign-in-admin-token"
+          label={t.adminToken}
+          hint={t.adminTokenHint}
+          error={problem?.reasonFor('admin_token')}
+        >
+          <input
+            type="password"
+            autocomplete="off"
+            value={token}
+            onInput={(event) => setToken((event.target as HTMLInputElement).value)}
+          />
+        </Field>
+        <button type="submit" class="button" disabled={busy}>
+          {t.signInAsOperator}
+        </button>
+      </form>
+    </details>
   );
 }

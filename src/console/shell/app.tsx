@@ -39,8 +39,7 @@ export function App() {
     [],
   );
   useEffect(() => {
-    api
-      .get<CurrentSession>('/session')
+    readSession()
       .then((answer) => {
         setCsrfToken(answer.csrf_token);
         hadSession.current = true;
@@ -98,4 +97,18 @@ function pageOf(path: string) {
     if (params !== null) return route.view(params);
   }
   return <NotFound />;
+}
+
+/**
+ * The browser's session: an account's (GET /session), else the operator's (GET /operator_session,
+ * which /session refuses with 403 since it has no account); a 401 means neither.
+ */
+export async function readSession(): Promise<CurrentSession> {
+  try {
+    return await api.get<CurrentSession>('/session');
+  } catch (error) {
+    if (!(error instanceof ApiProblem) || error.status !== 403) throw error;
+    const operator = await api.get<{ csrf_token: string; timezone: string }>('/operator_session');
+    return { account: null, csrf_token: operator.csrf_token, timezone: operator.timezone };
+  }
 }

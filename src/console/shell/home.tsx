@@ -11,12 +11,17 @@ import { shellTexts } from './shell-texts.js';
 export function HomeRedirect() {
   const t = shellTexts();
   const session = useSession();
-  const contractId = session.account.contract_id;
-  const groups = useResource<{ servicegroups: { id: number }[] }>(`/contracts/${contractId}/servicegroups`);
+  const contractId = session.account?.contract_id ?? null;
+  const groups = useResource<{ servicegroups: { id: number }[] }>(
+    contractId === null ? null : `/contracts/${contractId}/servicegroups`,
+  );
   const first = groups.data?.servicegroups[0];
   useEffect(() => {
-    if (first !== undefined) navigate(groupHref(contractId, first.id), { replace: true });
+    // The operator starts from every contract; an account from its first service group.
+    if (contractId === null) navigate('/operator', { replace: true });
+    else if (first !== undefined) navigate(groupHref(contractId, first.id), { replace: true });
   }, [first, contractId]);
+  if (contractId === null) return <Loading />;
   if (groups.problem !== undefined) return <ProblemMessage problem={groups.problem} />;
   if (groups.data === undefined || first !== undefined) return <Loading />;
   return (

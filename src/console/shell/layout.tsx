@@ -25,13 +25,16 @@ export function Layout(props: { path: string; children: ComponentChildren }) {
   const session = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
   const scope = scopeOf(props.path);
-  const contractId = scope?.contractId ?? session.account.contract_id;
-  const groups = useResource<GroupList>(`/contracts/${contractId}/servicegroups`);
+  const operator = session.account === null;
+  const contractId = scope?.contractId ?? session.account?.contract_id ?? null;
+  const groups = useResource<GroupList>(
+    contractId === null ? null : `/contracts/${contractId}/servicegroups`,
+  );
   const groupId = scope?.groupId ?? null;
 
   const signOut = async () => {
     try {
-      await api.delete('/session');
+      await api.delete(operator ? '/operator_session' : '/session');
     } finally {
       location.assign(href('/sign-in'));
     }
@@ -40,8 +43,10 @@ export function Layout(props: { path: string; children: ComponentChildren }) {
   const entries = ROUTES.filter(
     (route) =>
       route.nav !== undefined &&
-      (route.nav.role === undefined || roleAllows(session.account.role, route.nav.role)) &&
-      (route.nav.scope === 'contract' || groupId !== null),
+      (route.nav.role === undefined || operator || roleAllows(session.account!.role, route.nav.role)) &&
+      (route.nav.scope === 'operator'
+        ? operator
+        : contractId !== null && (route.nav.scope === 'contract' || groupId !== null)),
   ).sort((a, b) => a.nav!.order - b.nav!.order);
 
   const linkOf = (pattern: string) =>
@@ -71,23 +76,25 @@ export function Layout(props: { path: string; children: ComponentChildren }) {
         <a class="brand" href={href('/')}>
           {t.product}
         </a>
-        <label class="topbar-field">
-          <span>{t.serviceGroup}</span>
-          <select
-            value={groupId === null ? '' : String(groupId)}
-            onChange={(event) => {
-              const next = Number((event.target as HTMLSelectElement).value);
-              if (next > 0) navigate(groupHref(contractId, next));
-            }}
-          >
-            {groupId === null && <option value="">—</option>}
-            {(groups.data?.servicegroups ?? []).map((group) => (
-              <option key={group.id} value={String(group.id)}>
-                {t.group(group.name, group.id)}
-              </option>
-            ))}
-          </select>
-        </label>
+        {contractId !== null && (
+          <label class="topbar-field">
+            <span>{t.serviceGroup}</span>
+            <select
+              value={groupId === null ? '' : String(groupId)}
+              onChange={(event) => {
+                const next = Number((event.target as HTMLSelectElement).value);
+                if (next > 0) navigate(groupHref(contractId, next));
+              }}
+            >
+              {groupId === null && <option value="">—</option>}
+              {(groups.data?.servicegroups ?? []).map((group) => (
+                <option key={group.id} value={String(group.id)}>
+                  {t.group(group.name, group.id)}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <label class="topbar-field">
           <span>{t.language}</span>
           <select
@@ -102,7 +109,11 @@ export function Layout(props: { path: string; children: ComponentChildren }) {
           </select>
         </label>
         <nav class="account-menu" aria-label={t.account}>
-          <a href={href('/account')}>{session.account.email}</a>
+          {session.account === null ? (
+            <span>{t.operator}</span>
+          ) : (
+            <a href={href('/account')}>{session.account.email}</a>
+          )}
           <button type="button" class="link-button" onClick={() => void signOut()}>
             {t.signOut}
           </button>

@@ -5,8 +5,8 @@
 import type { ComponentChild } from 'preact';
 import type { Role } from '../session.js';
 
-/** Where a navigation entry shows: beside a service group's pages, or a contract's. */
-export type NavScope = 'group' | 'contract';
+/** Where a navigation entry shows: beside a service group's pages, a contract's, or the operator's. */
+export type NavScope = 'group' | 'contract' | 'operator';
 
 export interface ConsoleRoute {
   /** `/contracts/:contract/groups/:group/settings`; `:name` parts are handed to the view. */

@@ -27,7 +27,7 @@ export function UsersPage(props: { contractId: number }) {
   const base = `/contracts/${props.contractId}`;
   const users = useResource<{ users: User[] }>(`${base}/users`);
   const isOwner = useCan('owner');
-  const self = useSession().account.id;
+  const self = useSession().account?.id ?? null;
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [problem, setProblem] = useState<ApiProblem | undefined>(undefined);
 

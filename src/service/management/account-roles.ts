@@ -44,7 +44,7 @@ export interface AccountActor {
 /** The operator: the `KUMO_ADMIN_TOKEN` holder through the API, or whoever runs `kumo admin`. */
 export interface OperatorActor {
   kind: 'operator';
-  via: 'admin-api' | 'cli';
+  via: 'admin-api' | 'cli' | 'console';
 }
 
 export type Actor = OperatorActor | AccountActor;

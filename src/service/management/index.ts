@@ -61,3 +61,4 @@ export {
   ANALYTICS_MAX_DAYS,
   type AnalyticsReport,
 } from './search-analytics-management.js';
+export type { OperatorSessionContext } from './operator-session-management.js';

@@ -56,7 +56,7 @@ export interface ManagementDeps {
    */
   runs?: RunDeps;
   /** The open search indexes of `kumo serve`, for a service's status and facet preview. */
-  searchIndexes?: Pick<SearchServices, 'indexStatus' | 'documentUrls' | 'analytics'>;
+  searchIndexes?: Pick<SearchServices, 'indexStatus' | 'documentUrls' | 'analytics' | 'indexFileBytes'>;
   /** Told of every change, after it is stored and written to the audit log. */
   onChange?: (change: ManagementChange) => void;
 }
@@ -67,6 +67,8 @@ export interface RunFiles {
   openReport(runId: number): RunReport | undefined;
   /** `bytes` bytes of the run's crawl_objects.tar.gz from `offset`; undefined when missing. */
   readBundle(runId: number, offset: number, bytes: number): Promise<Buffer | undefined>;
+  /** The bytes the run's stored files take (artifacts and report); 0 when none. */
+  storedBytes(runId: number): number;
 }
 
 export interface RunDeps {

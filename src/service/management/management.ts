@@ -3,6 +3,8 @@ import { ApiKeyManagement } from './api-key-management.js';
 import { AuditLogManagement } from './audit-log-management.js';
 import type { ManagementDeps } from './management-context.js';
 import { RunManagement } from './run-management.js';
+import { ContractUsageManagement } from './contract-usage.js';
+import { OperatorSessionManagement } from './operator-session-management.js';
 import { SearchAnalyticsManagement } from './search-analytics-management.js';
 import { SearchServiceManagement } from './search-service-management.js';
 import { ServiceSettingManagement } from './service-setting-management.js';
@@ -18,6 +20,7 @@ import { WebhookManagement } from './webhook-management.js';
  */
 export class Management {
   readonly tenants: TenantManagement;
+  readonly usage: ContractUsageManagement;
   readonly apiKeys: ApiKeyManagement;
   readonly searchServices: SearchServiceManagement;
   readonly searchAnalytics: SearchAnalyticsManagement;
@@ -28,10 +31,13 @@ export class Management {
   readonly users: UserManagement;
   /** Sign-in and sessions; holds the sign-in limiter, so one per process. */
   readonly sessions: SessionManagement;
+  /** The operator's console sign-in; holds its own limiter. */
+  readonly operatorSessions: OperatorSessionManagement;
   readonly auditLog: AuditLogManagement;
 
   constructor(deps: ManagementDeps) {
     this.tenants = new TenantManagement(deps);
+    this.usage = new ContractUsageManagement(deps);
     this.apiKeys = new ApiKeyManagement(deps);
     this.searchServices = new SearchServiceManagement(deps);
     this.searchAnalytics = new SearchAnalyticsManagement(deps);
@@ -41,6 +47,7 @@ export class Management {
     this.accounts = new AccountManagement(deps);
     this.users = new UserManagement(deps);
     this.sessions = new SessionManagement(deps);
+    this.operatorSessions = new OperatorSessionManagement(deps);
     this.auditLog = new AuditLogManagement(deps);
   }
 }

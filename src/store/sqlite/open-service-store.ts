@@ -11,6 +11,7 @@ import { SqliteCrawlRunStore } from './sqlite-crawl-run-store.js';
 import { SqliteDeliveryStore } from './sqlite-delivery-store.js';
 import { SqliteSearchServiceStore } from './sqlite-search-service-store.js';
 import { SqliteServiceSettingStore } from './sqlite-service-setting-store.js';
+import { SqliteOperatorSessionStore } from './sqlite-operator-session-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { SqliteTenantStore } from './sqlite-tenant-store.js';
 import { SqliteWebhookStore } from './sqlite-webhook-store.js';
@@ -64,6 +65,7 @@ export function openSqliteServiceStore(filePath: string, options: ServiceStoreOp
     runs,
     accounts: new SqliteAccountStore(db),
     sessions: new SqliteSessionStore(db),
+    operatorSessions: new SqliteOperatorSessionStore(db),
     audit: new SqliteAuditStore(db),
     ping: () => db.prepare('SELECT 1 AS one').get() !== undefined,
     close: () => db.close(),

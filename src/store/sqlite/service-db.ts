@@ -210,6 +210,19 @@ const MIGRATIONS: readonly Migration[] = [
   addColumn('api_keys', 'last_used_us', 'INTEGER'),
   // How long the last attempt of a webhook delivery took, in milliseconds.
   addColumn('webhook_deliveries', 'last_duration_ms', 'INTEGER'),
+  // The operator signed in to the console with the admin token (docs/api.md, Operator sessions).
+  `
+  CREATE TABLE IF NOT EXISTS operator_sessions (
+    id INTEGER PRIMARY KEY,
+    id_hash BLOB NOT NULL UNIQUE,
+    created_us INTEGER NOT NULL,
+    last_seen_us INTEGER NOT NULL,
+    expires_us INTEGER NOT NULL,
+    revoked_us INTEGER,
+    user_agent TEXT NOT NULL,
+    address TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

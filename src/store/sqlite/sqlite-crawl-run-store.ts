@@ -251,6 +251,24 @@ export class SqliteCrawlRunStore implements CrawlRunStore {
       .map(this.toRecord);
   }
 
+  usageByContract(): Map<number, { runs: number; pagesFetched: number }> {
+    const rows = this.db
+      .prepare<[], { contract_id: number; runs: number; pages: number }>(
+        'SELECT contract_id, count(*) AS runs, coalesce(sum(crawled_count), 0) AS pages FROM crawl_runs GROUP BY contract_id',
+      )
+      .all();
+    return new Map(rows.map((row) => [row.contract_id, { runs: row.runs, pagesFetched: row.pages }]));
+  }
+
+  runsWithArtifacts(contractId: number): number[] {
+    return this.db
+      .prepare<[number], number>(
+        `SELECT id FROM crawl_runs WHERE contract_id = ? AND artifacts_deleted_us IS NULL AND end_us IS NOT NULL`,
+      )
+      .pluck()
+      .all(contractId);
+  }
+
   listRuns(tenant: TenantRef, query: RunListQuery): RunRecord[] {
     const clauses = ['r.contract_id = ?', 'r.servicegroup_id = ?'];
     const parameters: number[] = [tenant.contractId, tenant.servicegroupId];

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { accountRoutes, publicAccountRoutes, SESSION_PATH } from './account-routes.js';
 import { type AdminRoutesOptions, handleAdminError } from './admin-support.js';
 import { checkSessionReach, createManagementAuth } from './management-auth.js';
+import { operatorRoutes, publicOperatorRoutes } from './operator-routes.js';
 import { runRoutes } from './runs-routes.js';
 import { searchAnalyticsRoutes } from './search-analytics-routes.js';
 import { searchServiceRoutes } from './search-services-routes.js';
@@ -23,6 +24,7 @@ export type { AdminRoutesOptions } from './admin-support.js';
 export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   app.setErrorHandler(handleAdminError);
   await app.register(publicAccountRoutes, options);
+  await app.register(publicOperatorRoutes, options);
   const authenticate = createManagementAuth(options);
   const sessionPath = `${options.basePath}${SESSION_PATH}`;
   await app.register(async (secured) => {
@@ -38,5 +40,6 @@ export const adminRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async 
     await secured.register(webhookRoutes, options);
     await secured.register(accountRoutes, options);
     await secured.register(userRoutes, options);
+    await secured.register(operatorRoutes, options);
   });
 };

@@ -2,12 +2,19 @@ import type { FastifyRequest } from 'fastify';
 import {
   type Actor,
   type Management,
+  type OperatorSessionContext,
   sameToken,
   type SessionContext,
 } from '../../../service/management/index.js';
 import { ApiError } from '../../api-error.js';
 import { createAdminAuth } from './admin-auth.js';
-import { clearedSessionCookie, cookieOf, SESSION_COOKIE, secureCookies } from './session-cookie.js';
+import {
+  clearedSessionCookie,
+  cookieOf,
+  OPERATOR_COOKIE,
+  SESSION_COOKIE,
+  secureCookies,
+} from './session-cookie.js';
 
 /** The header a change made with a session carries its CSRF token in (docs/api.md, CSRF). */
 export const CSRF_HEADER = 'x-kumo-csrf-token';
@@ -16,12 +23,19 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The session each request authenticated with; none for the admin token. */
 const sessions = new WeakMap<FastifyRequest, SessionContext>();
+/** The operator's console session of a request, when it came with one. */
+const operatorSessions = new WeakMap<FastifyRequest, OperatorSessionContext>();
 
 const OPERATOR: Actor = { kind: 'operator', via: 'admin-api' };
 
 /** Who makes the request: the operator (admin token) or the signed-in account. */
 export function actorOf(request: FastifyRequest): Actor {
-  return sessions.get(request)?.actor ?? OPERATOR;
+  return sessions.get(request)?.actor ?? operatorSessions.get(request)?.actor ?? OPERATOR;
+}
+
+/** The request's operator session, or undefined. */
+export function operatorSessionOf(request: FastifyRequest): OperatorSessionContext | undefined {
+  return operatorSessions.get(request);
 }
 
 /** The request's session, or undefined for the admin token. */
@@ -44,26 +58,39 @@ export interface ManagementAuthOptions {
 export function createManagementAuth(options: ManagementAuthOptions) {
   const adminAuth = createAdminAuth(options.adminToken);
   const allowedOrigin = new URL(options.publicUrl).origin;
+  const checkCsrf = (request: FastifyRequest, csrfToken: string) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    const token = request.headers[CSRF_HEADER];
+    if (typeof token !== 'string' || !sameToken(token, csrfToken)) {
+      throw new ApiError('csrf_rejected', `the ${CSRF_HEADER} header is missing or not this session's`);
+    }
+    if (!sameOrigin(request, allowedOrigin)) {
+      throw new ApiError('csrf_rejected', 'the Origin header is missing or not this service');
+    }
+  };
+  const expired = (request: FastifyRequest, cookie: string) => {
+    const cleared = clearedSessionCookie(secureCookies(request, options.publicUrl), cookie);
+    return new ApiError('session_expired', undefined, undefined, { 'set-cookie': cleared });
+  };
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const secret = cookieOf(request, SESSION_COOKIE);
-    if (request.headers.authorization !== undefined || secret === undefined || secret === '') {
-      return adminAuth(request);
+    const operatorSecret = cookieOf(request, OPERATOR_COOKIE);
+    if (request.headers.authorization !== undefined) return adminAuth(request);
+    if (secret !== undefined && secret !== '') {
+      const context = options.management.sessions.authenticate(secret);
+      if (context === undefined) throw expired(request, SESSION_COOKIE);
+      checkCsrf(request, context.csrfToken);
+      sessions.set(request, context);
+      return;
     }
-    const context = options.management.sessions.authenticate(secret);
-    if (context === undefined) {
-      const cleared = clearedSessionCookie(secureCookies(request, options.publicUrl));
-      throw new ApiError('session_expired', undefined, undefined, { 'set-cookie': cleared });
+    if (operatorSecret !== undefined && operatorSecret !== '') {
+      const context = options.management.operatorSessions.authenticate(operatorSecret);
+      if (context === undefined) throw expired(request, OPERATOR_COOKIE);
+      checkCsrf(request, context.csrfToken);
+      operatorSessions.set(request, context);
+      return;
     }
-    if (!SAFE_METHODS.has(request.method)) {
-      const token = request.headers[CSRF_HEADER];
-      if (typeof token !== 'string' || !sameToken(token, context.csrfToken)) {
-        throw new ApiError('csrf_rejected', `the ${CSRF_HEADER} header is missing or not this session's`);
-      }
-      if (!sameOrigin(request, allowedOrigin)) {
-        throw new ApiError('csrf_rejected', 'the Origin header is missing or not this service');
-      }
-    }
-    sessions.set(request, context);
+    return adminAuth(request);
   };
 }
 

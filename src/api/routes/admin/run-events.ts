@@ -28,7 +28,11 @@ export function followRun(
   let last = runs.get(tenant, runId);
   reply.hijack();
   const raw = reply.raw;
+  // A hijacked reply skips the hooks that add headers: the ones set so far (X-Request-ID and the
+  // security headers of onRequest) are written here.
   raw.writeHead(200, {
+    ...(reply.getHeaders() as Record<string, string>),
+    'x-request-id': request.id,
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-store',
     'x-accel-buffering': 'no',

@@ -23,14 +23,22 @@ export function secureCookies(request: FastifyRequest, publicUrl: string): boole
   return request.protocol === 'https' || publicUrl.startsWith('https:');
 }
 
+/** The operator's console session cookie (docs/api.md, Operator sessions). */
+export const OPERATOR_COOKIE = 'kumo_operator';
+
 /** `Set-Cookie` of a new session: HttpOnly, SameSite=Lax, Path=/, for its absolute lifetime. */
-export function sessionCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
+export function sessionCookie(
+  value: string,
+  maxAgeSeconds: number,
+  secure: boolean,
+  name = SESSION_COOKIE,
+): string {
   const flags = ['Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
   if (secure) flags.push('Secure');
-  return `${SESSION_COOKIE}=${value}; ${flags.join('; ')}`;
+  return `${name}=${value}; ${flags.join('; ')}`;
 }
 
-/** `Set-Cookie` that removes the session cookie. */
-export function clearedSessionCookie(secure: boolean): string {
-  return sessionCookie('', 0, secure);
+/** `Set-Cookie` that removes the session cookie (or the operator's). */
+export function clearedSessionCookie(secure: boolean, name = SESSION_COOKIE): string {
+  return sessionCookie('', 0, secure, name);
 }

@@ -1,0 +1,12 @@
+/** The operator's pages: every contract with its usage. */
+import type { ConsoleRoute } from '../shell/route-types.js';
+import { ContractsPage } from './contracts-page.js';
+import { operatorTexts } from './operator-texts.js';
+
+export const operatorRoutes: ConsoleRoute[] = [
+  {
+    pattern: '/operator',
+    view: () => <ContractsPage />,
+    nav: { scope: 'operator', label: () => operatorTexts().title, order: 0 },
+  },
+];

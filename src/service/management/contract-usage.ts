@@ -1,0 +1,49 @@
+import type { ContractRecord } from '../../store/service-store.js';
+import type { Actor } from './account-roles.js';
+import { ManagementOperations } from './management-context.js';
+import { ForbiddenError } from './management-errors.js';
+
+/** What a contract uses of the service (docs/console.md, Operator pages). */
+export interface ContractUsage {
+  contract: ContractRecord;
+  serviceGroups: number;
+  users: number;
+  runs: number;
+  pagesFetched: number;
+  /** Bytes of the artifacts (and run reports) kept for its runs. */
+  artifactBytes: number;
+  searchServices: number;
+  /** Bytes of its search services' index files. */
+  indexBytes: number;
+}
+
+/** Every contract with its usage: the operator's alone. */
+export class ContractUsageManagement extends ManagementOperations {
+  list(actor: Actor): ContractUsage[] {
+    if (actor.kind !== 'operator') throw new ForbiddenError('only the operator sees every contract');
+    const runs = this.store.runs.usageByContract();
+    const groups = this.store.tenants.listServiceGroups();
+    const accounts = this.store.accounts.list();
+    const services = this.store.searchServices.list();
+    const files = this.deps.runs?.files;
+    const indexes = this.deps.searchIndexes;
+    return this.store.tenants.listContracts().map((contract) => {
+      const own = services.filter((service) => service.contractId === contract.id);
+      return {
+        contract,
+        serviceGroups: groups.filter((group) => group.contractId === contract.id).length,
+        users: accounts.filter((account) => account.contractId === contract.id).length,
+        runs: runs.get(contract.id)?.runs ?? 0,
+        pagesFetched: runs.get(contract.id)?.pagesFetched ?? 0,
+        artifactBytes:
+          files === undefined
+            ? 0
+            : this.store.runs
+                .runsWithArtifacts(contract.id)
+                .reduce((sum, id) => sum + files.storedBytes(id), 0),
+        searchServices: own.length,
+        indexBytes: own.reduce((sum, service) => sum + (indexes?.indexFileBytes(service.id) ?? 0), 0),
+      };
+    });
+  }
+}

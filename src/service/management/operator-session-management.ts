@@ -1,0 +1,74 @@
+import type { OperatorSessionRecord } from '../../store/account-store.js';
+import type { Actor } from './account-roles.js';
+import { ManagementOperations } from './management-context.js';
+import { SignInLimitedError, SignInRefusedError } from './management-errors.js';
+import { csrfTokenOf, hashSecret, newSecret, sameToken } from './secret-tokens.js';
+import { SESSION_ABSOLUTE_MICROS, SESSION_IDLE_MICROS, type SignInClient } from './session-management.js';
+import { SIGN_IN_LIMITS, SignInLimiter } from './sign-in-limiter.js';
+
+/** A request's operator session: the operator acting through the console. */
+export interface OperatorSessionContext {
+  actor: Actor;
+  session: OperatorSessionRecord;
+  csrfToken: string;
+}
+
+const TOUCH_EVERY_MICROS = 60 * 1_000_000;
+const OPERATOR_ACTOR: Actor = { kind: 'operator', via: 'console' };
+
+/**
+ * The operator in the browser (docs/api.md, Operator sessions): the admin token, typed once into
+ * the console, buys an HttpOnly session cookie like an account's (same lifetimes, CSRF token and
+ * sign-in limits per address), so the token itself is never kept by the page. The operator's
+ * changes are in the audit log as the operator via `console`.
+ */
+export class OperatorSessionManagement extends ManagementOperations {
+  private readonly limiter = new SignInLimiter();
+
+  /** Checks `given` against the admin token; SignInRefusedError or SignInLimitedError. */
+  signIn(
+    given: string,
+    adminToken: string,
+    client: SignInClient,
+  ): OperatorSessionContext & { secret: string } {
+    const key = `operator:${client.address}`;
+    const wait = this.limiter.retryAfterSeconds([{ key, limit: SIGN_IN_LIMITS.perAccount }], this.now());
+    if (wait !== undefined) throw new SignInLimitedError(wait);
+    if (!sameToken(given, adminToken)) {
+      this.limiter.fail([key], this.now());
+      throw new SignInRefusedError();
+    }
+    this.limiter.clear(key);
+    const now = this.now();
+    const secret = newSecret();
+    const session = this.store.operatorSessions.create(
+      {
+        createdMicros: now,
+        lastSeenMicros: now,
+        expiresMicros: now + SESSION_ABSOLUTE_MICROS,
+        userAgent: client.userAgent.slice(0, 200),
+        address: client.address,
+      },
+      hashSecret(secret),
+    );
+    return { secret, actor: OPERATOR_ACTOR, session, csrfToken: csrfTokenOf(secret) };
+  }
+
+  /** The live operator session of a cookie's value, or undefined. */
+  authenticate(secret: string): OperatorSessionContext | undefined {
+    const session = this.store.operatorSessions.findByHash(hashSecret(secret));
+    const now = this.now();
+    if (session === undefined || session.revokedMicros !== null) return undefined;
+    if (now >= Math.min(session.lastSeenMicros + SESSION_IDLE_MICROS, session.expiresMicros))
+      return undefined;
+    if (now - session.lastSeenMicros >= TOUCH_EVERY_MICROS) {
+      this.store.operatorSessions.touch(session.id, now);
+      session.lastSeenMicros = now;
+    }
+    return { actor: OPERATOR_ACTOR, session, csrfToken: csrfTokenOf(secret) };
+  }
+
+  signOut(sessionId: number): void {
+    this.store.operatorSessions.revoke(sessionId, this.now());
+  }
+}
