@@ -78,6 +78,8 @@ export interface KumoServe {
   requestCrawl(setting: Record<string, unknown>): Promise<number>;
   crawlProgress(requestId: number): Promise<CrawlProgress>;
   cancelCrawl(requestId: number): Promise<void>;
+  /** A call of the management API with the operator's token; the answer's JSON (throws unless 200). */
+  admin(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
   /** The Prometheus metrics of the server, as text (read with the management token). */
   metricsText(): Promise<string>;
   /** Resident set size of the server process in bytes, undefined once it is gone (Linux only). */
@@ -91,7 +93,10 @@ export interface KumoServe {
  * an index there) and waits until it says it is listening. Inherited KUMO_* variables are left
  * out, so only this configuration applies. Its logs after the start go to stderr, prefixed.
  */
-export async function startKumoServe(dataDir: string): Promise<KumoServe> {
+export async function startKumoServe(
+  dataDir: string,
+  options: { browser?: boolean } = {},
+): Promise<KumoServe> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const apiKey = `kumo_load_${randomBytes(16).toString('hex')}`;
@@ -110,8 +115,9 @@ export async function startKumoServe(dataDir: string): Promise<KumoServe> {
         KUMO_ADMIN_TOKEN: adminToken,
         KUMO_ALLOW_PRIVATE_NETWORKS: 'true',
         KUMO_LOG_LEVEL: 'warn',
-        // No browser: neither the search API nor a plain crawl renders, and probing one costs a start.
-        KUMO_CHROMIUM_PATH: '/nonexistent/chromium',
+        // No browser unless asked for: neither the search API nor a plain crawl renders, and probing
+        // one costs a start.
+        ...(options.browser ? {} : { KUMO_CHROMIUM_PATH: '/nonexistent/chromium' }),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -189,6 +195,8 @@ export async function startKumoServe(dataDir: string): Promise<KumoServe> {
         },
       );
     },
+    admin: (method, path, body) =>
+      call(method, `/admin/v1${path}`, { authorization: `Bearer ${adminToken}` }, body),
     async metricsText() {
       const response = await fetch(`${url}/metrics`, {
         dispatcher: agent,

@@ -54,8 +54,7 @@ export function DailyChart(props: { days: readonly DayRow[] }) {
     };
   }, [props.days, t]);
   return (
-    <figure class="chart">
-      <figcaption>{t.perDay}</figcaption>
+    <figure class="chart" aria-label={t.perDay}>
       <div ref={box} class="chart-box" aria-hidden="true" />
       <details>
         <summary>{t.asTable}</summary>

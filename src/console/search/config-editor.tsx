@@ -3,6 +3,7 @@
  * rules as rows, allowed origins, synonyms, content selectors and field weights, each with the
  * service's reason when it is wrong.
  */
+import type { ComponentChild } from 'preact';
 import type { FieldProblem } from '../api.js';
 import { Section } from '../components/page.js';
 import { Checkbox, LinesInput, TextInput } from '../settings/form-controls.js';
@@ -15,6 +16,8 @@ export function ConfigEditor(props: {
   set(form: ConfigForm): void;
   errors: readonly FieldProblem[];
   readOnly: boolean;
+  /** Shown right after the category and drill-down rules: what they make of the pages. */
+  afterRules?: ComponentChild;
 }) {
   const t = searchTexts();
   const { form, set, errors } = props;
@@ -105,6 +108,8 @@ export function ConfigEditor(props: {
           {t.addDrilldown}
         </button>
       </Section>
+
+      {props.afterRules}
 
       <Section title={t.origins}>
         <LinesInput

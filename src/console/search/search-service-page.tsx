@@ -149,8 +149,8 @@ export function SearchServicePage(props: { contractId: number; groupId: number; 
           }}
           errors={errors}
           readOnly={!canEdit}
+          afterRules={<FacetPreviewPanel preview={preview.preview} />}
         />
-        <FacetPreviewPanel preview={preview.preview} />
         {canEdit && (
           <div class="form-footer">
             <button type="submit" class="button button-primary" disabled={saving}>
