@@ -91,7 +91,9 @@ export async function call<T>(
       Number.isFinite(retry) && retry > 0 ? retry : null,
     );
     // Sign-in itself answers 401 for a wrong password: any other 401 means the session ended.
-    const signingIn = (method === 'POST' && path === '/session') || path === '/invitations/accept';
+    const signingIn =
+      (method === 'POST' && (path === '/session' || path === '/operator_session')) ||
+      path === '/invitations/accept';
     if (response.status === 401 && !signingIn) {
       for (const listener of expiryListeners) listener();
     }

@@ -124,6 +124,14 @@ describe('console sign-in', () => {
     await suite.account(tenant.contractId, 'idle@acme.example', 'viewer');
     const { page } = await suite.signIn('idle@acme.example');
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    // The overview's reads have all answered: only the click below meets the ended session.
+    for (const text of [
+      'No run is waiting or running.',
+      'No run has ended yet.',
+      'No crawl setting is scheduled.',
+      'No search service yet.',
+    ])
+      await page.getByText(text).waitFor();
     suite.clock.offsetMicros = 3 * HOUR_MICROS;
     await page.getByRole('link', { name: 'idle@acme.example' }).click();
     await page.getByText('Your session has ended').waitFor();

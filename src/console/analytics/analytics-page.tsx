@@ -5,6 +5,7 @@
  * CSV of the period.
  */
 import { API_BASE, groupPath } from '../api.js';
+import { Stat } from '../components/stat.js';
 import { Page, Section } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
 import { count, percent } from '../format.js';
@@ -215,14 +216,5 @@ function QueryTable(props: { title: string; rows: readonly QueryRow[] }) {
         </div>
       )}
     </Section>
-  );
-}
-
-function Stat(props: { label: string; value: string }) {
-  return (
-    <div class="stat">
-      <span class="stat-value">{props.value}</span>
-      <span class="stat-label">{props.label}</span>
-    </div>
   );
 }

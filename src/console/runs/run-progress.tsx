@@ -3,6 +3,7 @@
  * runs), pages per second and the elapsed time, with a bar of fetched against known URLs.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { Stat } from '../components/stat.js';
 import { Section } from '../components/page.js';
 import { count, duration } from '../format.js';
 import { isActive, type RunView } from './run-types.js';
@@ -50,14 +51,5 @@ export function RunProgress(props: { run: RunView }) {
         </ul>
       )}
     </Section>
-  );
-}
-
-function Stat(props: { label: string; value: string }) {
-  return (
-    <div class="stat">
-      <span class="stat-value">{props.value}</span>
-      <span class="stat-label">{props.label}</span>
-    </div>
   );
 }

@@ -26,88 +26,38 @@ export function ConfigEditor(props: {
     value: form[key],
     set: (value: ConfigForm[K]) => set({ ...form, [key]: value }),
   });
-  const row = (key: 'categories' | 'drilldowns', index: number, member: 'name' | 'pattern' | 'path') => ({
-    value: (form[key][index] as Record<string, string> | undefined)?.[member] ?? '',
-    set: (value: string) =>
-      set({
-        ...form,
-        [key]: form[key].map((item, at) => (at === index ? { ...item, [member]: value } : item)),
-      }),
-  });
-  const removeRow = (key: 'categories' | 'drilldowns', index: number) =>
-    set({ ...form, [key]: form[key].filter((_, at) => at !== index) });
 
   return (
     <fieldset class="plain" disabled={props.readOnly}>
-      <Section title={t.categories}>
-        <p class="hint">{t.categoriesHint}</p>
-        {form.categories.map((_, index) => (
-          <div class="rule-row" key={`category-${index}`}>
-            <TextInput
-              id={`category-name-${index}`}
-              label={`${t.categoryName} ${index + 1}`}
-              error={error(`categories[${index}].name`)}
-              bound={row('categories', index, 'name')}
-            />
-            <TextInput
-              id={`category-pattern-${index}`}
-              label={`${t.pattern} ${index + 1}`}
-              error={error(`categories[${index}].url_pattern`)}
-              bound={row('categories', index, 'pattern')}
-            />
-            <button
-              type="button"
-              class="button button-small"
-              aria-label={t.removeRow(t.categoryName, index)}
-              onClick={() => removeRow('categories', index)}
-            >
-              {t.remove}
-            </button>
-          </div>
-        ))}
-        <button
-          type="button"
-          class="button"
-          onClick={() => set({ ...form, categories: [...form.categories, { name: '', pattern: '' }] })}
-        >
-          {t.addCategory}
-        </button>
-      </Section>
+      <RuleRows
+        title={t.categories}
+        hint={t.categoriesHint}
+        rows={form.categories}
+        columns={[
+          { member: 'name', id: 'category-name', label: t.categoryName, field: 'name' },
+          { member: 'pattern', id: 'category-pattern', label: t.pattern, field: 'url_pattern' },
+        ]}
+        errorOf={(index, field) => error(`categories[${index}].${field}`)}
+        removeLabel={(index) => t.removeRow(t.categoryName, index)}
+        addLabel={t.addCategory}
+        empty={{ name: '', pattern: '' }}
+        set={(categories) => set({ ...form, categories })}
+      />
 
-      <Section title={t.drilldowns}>
-        <p class="hint">{t.drilldownsHint}</p>
-        {form.drilldowns.map((_, index) => (
-          <div class="rule-row" key={`drilldown-${index}`}>
-            <TextInput
-              id={`drilldown-pattern-${index}`}
-              label={`${t.pattern} ${index + 1}`}
-              error={error(`drilldowns[${index}].url_pattern`)}
-              bound={row('drilldowns', index, 'pattern')}
-            />
-            <TextInput
-              id={`drilldown-path-${index}`}
-              label={`${t.path} ${index + 1}`}
-              error={error(`drilldowns[${index}].path`)}
-              bound={row('drilldowns', index, 'path')}
-            />
-            <button
-              type="button"
-              class="button button-small"
-              aria-label={t.removeRow(t.drilldowns, index)}
-              onClick={() => removeRow('drilldowns', index)}
-            >
-              {t.remove}
-            </button>
-          </div>
-        ))}
-        <button
-          type="button"
-          class="button"
-          onClick={() => set({ ...form, drilldowns: [...form.drilldowns, { pattern: '', path: '' }] })}
-        >
-          {t.addDrilldown}
-        </button>
-      </Section>
+      <RuleRows
+        title={t.drilldowns}
+        hint={t.drilldownsHint}
+        rows={form.drilldowns}
+        columns={[
+          { member: 'pattern', id: 'drilldown-pattern', label: t.pattern, field: 'url_pattern' },
+          { member: 'path', id: 'drilldown-path', label: t.path, field: 'path' },
+        ]}
+        errorOf={(index, field) => error(`drilldowns[${index}].${field}`)}
+        removeLabel={(index) => t.removeRow(t.drilldowns, index)}
+        addLabel={t.addDrilldown}
+        empty={{ pattern: '', path: '' }}
+        set={(drilldowns) => set({ ...form, drilldowns })}
+      />
 
       {props.afterRules}
 
@@ -177,5 +127,59 @@ export function ConfigEditor(props: {
         </div>
       </Section>
     </fieldset>
+  );
+}
+
+/**
+ * Rules edited as rows of text boxes (categories, drill-down rules): each row's boxes with the
+ * service's reasons, a Remove button per row, and Add at the end.
+ */
+function RuleRows<Row extends Record<string, string>>(props: {
+  title: string;
+  hint: string;
+  rows: readonly Row[];
+  columns: readonly { member: keyof Row & string; id: string; label: string; field: string }[];
+  errorOf(index: number, field: string): string | undefined;
+  removeLabel(index: number): string;
+  addLabel: string;
+  empty: Row;
+  set(rows: Row[]): void;
+}) {
+  const t = searchTexts();
+  const { rows } = props;
+  return (
+    <Section title={props.title}>
+      <p class="hint">{props.hint}</p>
+      {rows.map((row, index) => (
+        <div class="rule-row" key={`${props.columns[0]!.id}-${index}`}>
+          {props.columns.map((column) => (
+            <TextInput
+              key={column.id}
+              id={`${column.id}-${index}`}
+              label={`${column.label} ${index + 1}`}
+              error={props.errorOf(index, column.field)}
+              bound={{
+                value: row[column.member] ?? '',
+                set: (value) =>
+                  props.set(
+                    rows.map((item, at) => (at === index ? { ...item, [column.member]: value } : item)),
+                  ),
+              }}
+            />
+          ))}
+          <button
+            type="button"
+            class="button button-small"
+            aria-label={props.removeLabel(index)}
+            onClick={() => props.set(rows.filter((_, at) => at !== index))}
+          >
+            {t.remove}
+          </button>
+        </div>
+      ))}
+      <button type="button" class="button" onClick={() => props.set([...rows, { ...props.empty }])}>
+        {props.addLabel}
+      </button>
+    </Section>
   );
 }
