@@ -2,6 +2,7 @@
 import type { ConsoleRoute } from '../shell/route-types.js';
 import { AnalyticsPage } from './analytics-page.js';
 import { analyticsTexts } from './analytics-texts.js';
+import './analytics.css';
 
 export const analyticsRoutes: ConsoleRoute[] = [
   {

@@ -2,6 +2,7 @@
 import type { ConsoleRoute } from '../shell/route-types.js';
 import { ContractsPage } from './contracts-page.js';
 import { operatorTexts } from './operator-texts.js';
+import './operator.css';
 
 export const operatorRoutes: ConsoleRoute[] = [
   {

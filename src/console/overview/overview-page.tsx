@@ -19,6 +19,7 @@ import { useResource } from '../use-resource.js';
 import { ActiveRun } from './active-runs.js';
 import { overviewTexts } from './overview-texts.js';
 import { SearchTraffic } from './search-traffic.js';
+import './overview.css';
 
 interface Setting {
   id: number;

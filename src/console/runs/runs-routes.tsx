@@ -4,6 +4,7 @@ import { InstantCrawlPage } from './instant-crawl-page.js';
 import { RunPage } from './run-page.js';
 import { RunsPage } from './runs-page.js';
 import { runsTexts } from './runs-texts.js';
+import './runs.css';
 
 export const runsRoutes: ConsoleRoute[] = [
   {

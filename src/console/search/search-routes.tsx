@@ -3,6 +3,7 @@ import type { ConsoleRoute } from '../shell/route-types.js';
 import { SearchServicePage } from './search-service-page.js';
 import { SearchServicesPage } from './search-services-page.js';
 import { searchTexts } from './search-texts.js';
+import './search.css';
 
 export const searchRoutes: ConsoleRoute[] = [
   {

@@ -3,6 +3,7 @@ import type { ConsoleRoute } from '../shell/route-types.js';
 import { SettingEditorPage } from './setting-editor-page.js';
 import { SettingsPage } from './settings-page.js';
 import { settingsTexts } from './settings-texts.js';
+import './settings.css';
 
 export const settingsRoutes: ConsoleRoute[] = [
   {
