@@ -98,6 +98,21 @@ export class SearchServices {
   indexStatus(tenant: TenantRef, serviceId: number): IndexStatus | undefined {
     const open = this.get(tenant.contractId, tenant.servicegroupId, serviceId);
     if (open === undefined) return undefined;
+    const files = this.indexFiles(serviceId);
+    return {
+      documents: open.search.index.documentCount,
+      bytes: files.bytes,
+      modifiedMicros: files.modifiedMicros,
+    };
+  }
+
+  /** The bytes of a service's index files, without opening the index (the operator's usage). */
+  indexFileBytes(serviceId: number): number {
+    return this.indexFiles(serviceId).bytes;
+  }
+
+  /** The size and last change of a service's index file and its WAL (either may be missing). */
+  private indexFiles(serviceId: number): { bytes: number; modifiedMicros: number } {
     const file = searchIndexFile(this.dataDir, serviceId);
     let bytes = 0;
     let modifiedMs = 0;
@@ -107,28 +122,10 @@ export class SearchServices {
         bytes += info.size;
         modifiedMs = Math.max(modifiedMs, info.mtimeMs);
       } catch {
-        // No WAL file at the moment: nothing to add.
+        // Not created yet, or no WAL file at the moment: nothing to add.
       }
     }
-    return {
-      documents: open.search.index.documentCount,
-      bytes,
-      modifiedMicros: Math.round(modifiedMs * 1000),
-    };
-  }
-
-  /** The bytes of a service's index files, without opening the index (the operator's usage). */
-  indexFileBytes(serviceId: number): number {
-    const file = searchIndexFile(this.dataDir, serviceId);
-    let bytes = 0;
-    for (const part of [file, `${file}-wal`]) {
-      try {
-        bytes += statSync(part).size;
-      } catch {
-        // Not created yet, or no WAL file now.
-      }
-    }
-    return bytes;
+    return { bytes, modifiedMicros: Math.round(modifiedMs * 1000) };
   }
 
   /** The URLs of up to `limit` indexed documents of a service (the facet preview). */

@@ -36,19 +36,19 @@ export class LiveRunProgress {
   private readonly listeners = new Map<number, Set<Listener>>();
 
   report(runId: number, report: ProgressReport, atMs = Date.now()): void {
-    const entry = this.runs.get(runId) ?? { latest: undefined as unknown as LiveProgress, samples: [] };
-    entry.samples.push({ atMs, crawled: report.crawled });
-    while (entry.samples.length > 2 && atMs - entry.samples[1]!.atMs >= RATE_WINDOW_MS) entry.samples.shift();
-    const oldest = entry.samples[0]!;
+    const samples = this.runs.get(runId)?.samples ?? [];
+    samples.push({ atMs, crawled: report.crawled });
+    while (samples.length > 2 && atMs - samples[1]!.atMs >= RATE_WINDOW_MS) samples.shift();
+    const oldest = samples[0]!;
     const spanMs = atMs - oldest.atMs;
-    entry.latest = {
+    const latest: LiveProgress = {
       ...report,
       errorKinds: { ...report.errorKinds },
       atMs,
       pagesPerSecond: spanMs >= 500 ? ((report.crawled - oldest.crawled) * 1000) / spanMs : null,
     };
-    this.runs.set(runId, entry);
-    for (const listener of this.listeners.get(runId) ?? []) listener(entry.latest);
+    this.runs.set(runId, { latest, samples });
+    for (const listener of this.listeners.get(runId) ?? []) listener(latest);
   }
 
   /** The latest report of a run crawling in this process, if any. */

@@ -142,11 +142,16 @@ function requestWithinCap(service: InstantCrawlService, tenant: TenantRef, setti
     return service.request(tenant, setting);
   } catch (error) {
     if (!(error instanceof ActiveRunLimitError)) throw error;
-    const reason =
-      `${error.active} crawls of this service group are pending or running; at most ${error.limit} at once. ` +
-      'Retry when one has finished, or cancel one';
-    throw tooMany('too many active crawls', 'path.servicegroup_id', reason, ACTIVE_RUN_RETRY_AFTER_SECONDS);
+    throw activeRunsRefused(error);
   }
+}
+
+/** The 429 of a crawl refused at KUMO_MAX_ACTIVE_RUNS_PER_TENANT (the instant crawl API, the console). */
+export function activeRunsRefused(error: ActiveRunLimitError): ApiError {
+  const reason =
+    `${error.active} crawls of this service group are pending or running; at most ${error.limit} at once. ` +
+    'Retry when one has finished, or cancel one';
+  return tooMany('too many active crawls', 'path.servicegroup_id', reason, ACTIVE_RUN_RETRY_AFTER_SECONDS);
 }
 
 /** Comma-separated decimal ids, nothing else between them (docs/reference/instant-crawl.md). */

@@ -163,7 +163,7 @@ export function AnalyticsPage(props: { contractId: number; groupId: number }) {
                   <tbody>
                     {report.data.clicked_results.map((row) => (
                       <tr key={`${row.query}\u0000${row.url}`}>
-                        <td class="wrap">{row.query}</td>
+                        <td class="wrap query-cell">{row.query}</td>
                         <td class="wrap url-cell">{row.url}</td>
                         <td class="number">{count(row.clicks)}</td>
                       </tr>
@@ -205,7 +205,7 @@ function QueryTable(props: { title: string; rows: readonly QueryRow[] }) {
             <tbody>
               {props.rows.map((row) => (
                 <tr key={row.query}>
-                  <td class="wrap">{row.query}</td>
+                  <td class="wrap query-cell">{row.query}</td>
                   <td class="number">{count(row.searches)}</td>
                   <td class="number">{count(row.no_results)}</td>
                   <td class="number">{percent(row.click_through_rate)}</td>

@@ -35,7 +35,8 @@ export function DailyChart(props: { days: readonly DayRow[] }) {
         scales: { x: { time: true } },
         axes: [{}, { values: (_, ticks) => ticks.map((tick) => count(tick)) }],
         series: [
-          {},
+          // uPlot names the x series "Time" in its legend unless told: the page's language names it.
+          { label: t.day },
           { label: t.searches, stroke: '#1a56c4', width: 2 },
           { label: t.noResults, stroke: '#b3261e', width: 2 },
           { label: t.clicks, stroke: '#1b6e35', width: 2 },

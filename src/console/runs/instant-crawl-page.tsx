@@ -16,12 +16,7 @@ import { bodyOf, EMPTY_FORM, type SettingForm } from '../settings/setting-form.j
 import { useDraftCheck } from '../settings/use-draft-check.js';
 import type { RunView } from './run-types.js';
 import { runsTexts } from './runs-texts.js';
-
-const nonEmptyLines = (value: string) =>
-  value
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
+import { textLines } from '../text-lines.js';
 
 /** The crawler setting of the form, checked as a setting that runs only by hand. */
 const draftOf = (form: SettingForm) => ({ setting: bodyOf(form).setting, schedule: { interval: 0 } });
@@ -38,7 +33,7 @@ export function InstantCrawlPage(props: { contractId: number; groupId: number })
   const [saveErrors, setSaveErrors] = useState<readonly FieldProblem[] | undefined>(undefined);
   const [starting, setStarting] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | undefined>(undefined);
-  const urls = nonEmptyLines(testUrls);
+  const urls = textLines(testUrls);
   const check = useDraftCheck(`${group}/service_settings/check`, changed ? draftOf(form) : undefined, urls);
   const errors = saveErrors ?? check.errors;
 

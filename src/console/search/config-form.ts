@@ -3,6 +3,7 @@
  * console's form holds it, and back. Lists are edited one item per line; the body sends what was
  * typed, so the service's own checks name what is wrong with it.
  */
+import { textLines } from '../text-lines.js';
 
 export const FIELDS = ['title', 'headings', 'description', 'body', 'url'] as const;
 
@@ -31,11 +32,6 @@ export interface ConfigForm {
 /** Labels of a drill-down path: a tab in the configuration, " > " in the form. */
 const PATH_SEPARATOR = ' > ';
 
-const lines = (value: string) =>
-  value
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 const words = (line: string) =>
   line
     .split(/[,、]/)
@@ -79,10 +75,10 @@ export function configOf(form: ConfigForm, stored: SearchServiceConfig): SearchS
       .join('\t'),
   }));
   set('drilldowns', drilldowns, drilldowns.length === 0);
-  const origins = lines(form.origins);
+  const origins = textLines(form.origins);
   set('allowed_origins', origins, origins.length === 0);
-  const main = lines(form.main);
-  const exclude = lines(form.exclude);
+  const main = textLines(form.main);
+  const exclude = textLines(form.exclude);
   set(
     'content_selectors',
     { ...(main.length > 0 && { main }), ...(exclude.length > 0 && { exclude }) },
@@ -95,8 +91,8 @@ export function configOf(form: ConfigForm, stored: SearchServiceConfig): SearchS
     }),
   );
   set('weights', weights, Object.keys(weights).length === 0);
-  const groups = lines(form.groups).map(words);
-  const rules = lines(form.rules).map((line) => {
+  const groups = textLines(form.groups).map(words);
+  const rules = textLines(form.rules).map((line) => {
     const [from = '', to = ''] = line.split(/=>|→/);
     return { from: from.trim(), to: words(to) };
   });

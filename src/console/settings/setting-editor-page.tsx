@@ -18,12 +18,7 @@ import { ScheduleEditor } from './schedule-editor.js';
 import { SettingFields } from './setting-fields.js';
 import { bodyOf, EMPTY_FORM, formOf, type ServiceSettingView, type SettingForm } from './setting-form.js';
 import { useDraftCheck } from './use-draft-check.js';
-
-const nonEmptyLines = (value: string) =>
-  value
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
+import { textLines } from '../text-lines.js';
 
 export function SettingEditorPage(props: { contractId: number; groupId: number; settingId?: number }) {
   const t = editorTexts();
@@ -51,7 +46,7 @@ export function SettingEditorPage(props: { contractId: number; groupId: number; 
 
   // An existing setting is checked at once (its next runs show); a new one from its first change.
   const checking = form !== undefined && (settingId !== undefined || changed);
-  const urls = nonEmptyLines(testUrls);
+  const urls = textLines(testUrls);
   const check = useDraftCheck(
     settingId === undefined ? `${base}/check` : `${base}/${settingId}/check`,
     checking ? bodyOf(form) : undefined,

@@ -10,14 +10,9 @@ import { editorTexts } from './editor-texts.js';
 import { type Bound, Checkbox, Choice, LinesInput, TextInput } from './form-controls.js';
 import type { SettingForm } from './setting-form.js';
 import { errorText } from './use-draft-check.js';
+import { textLines } from '../text-lines.js';
 
 type Bind = <K extends keyof SettingForm>(key: K) => Bound<SettingForm[K]>;
-
-const lines = (value: string) =>
-  value
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 
 export function SettingFields(props: {
   bind: Bind;
@@ -72,7 +67,7 @@ export function SettingFields(props: {
             id="setting-seeds"
             label={t.seeds}
             hint={t.seedsHint}
-            error={error('setting.seed_urls', lines(bind('seeds').value))}
+            error={error('setting.seed_urls', textLines(bind('seeds').value))}
             bound={bind('seeds')}
           />
           <div class="form-columns">
@@ -80,14 +75,14 @@ export function SettingFields(props: {
               id="setting-allow"
               label={t.allow}
               hint={t.allowHint}
-              error={error('setting.allow_urls_patterns', lines(bind('allow').value))}
+              error={error('setting.allow_urls_patterns', textLines(bind('allow').value))}
               bound={bind('allow')}
             />
             <LinesInput
               id="setting-deny"
               label={t.deny}
               hint={t.denyHint}
-              error={error('setting.deny_urls_patterns', lines(bind('deny').value))}
+              error={error('setting.deny_urls_patterns', textLines(bind('deny').value))}
               bound={bind('deny')}
             />
           </div>

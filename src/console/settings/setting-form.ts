@@ -4,6 +4,7 @@
  * that parse as numbers and any other text as it is, so the server's schema, the one the API
  * uses, names what is wrong with it (docs/console.md, Setting editor).
  */
+import { textLines } from '../text-lines.js';
 
 /** The crawler setting as the API shows it (passwords read ********). */
 export interface CrawlerSetting {
@@ -194,11 +195,6 @@ function numeric(value: string): number | string | undefined {
   if (trimmed === '') return undefined;
   return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
 }
-const listOf = (value: string) =>
-  value
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '');
 const optionalText = (value: string) => (value.trim() === '' ? undefined : value.trim());
 
 /** Drops the members left at their default, so the body says only what was chosen. */
@@ -223,9 +219,9 @@ export function bodyOf(form: SettingForm): Record<string, unknown> {
   const authorizations = [...credential, ...form.kept.moreAuthorizations];
   const setting = compact({
     version: form.kept.version ?? undefined,
-    seed_urls: listOf(form.seeds),
-    allow_urls_patterns: listOf(form.allow).length > 0 ? listOf(form.allow) : undefined,
-    deny_urls_patterns: listOf(form.deny).length > 0 ? listOf(form.deny) : undefined,
+    seed_urls: textLines(form.seeds),
+    allow_urls_patterns: textLines(form.allow).length > 0 ? textLines(form.allow) : undefined,
+    deny_urls_patterns: textLines(form.deny).length > 0 ? textLines(form.deny) : undefined,
     depth_limit: numeric(form.depthLimit),
     documents_limit: numeric(form.documentsLimit),
     crawl_file: compact({ pdf: flag(form.includePdf, 1), ms_office: flag(form.includeOffice, 1) }),

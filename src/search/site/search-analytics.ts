@@ -22,6 +22,8 @@ export class SearchAnalytics {
   private pendingSearches = new Map<string, SearchDayCount>();
   private pendingClicks = new Map<string, ClickDayCount>();
   private prunedMs = 0;
+  /** Today's date and its span: a search computes no date while the day lasts. */
+  private day = { date: '', startsMs: 0, endsMs: 0 };
 
   constructor(
     private readonly store: SearchAnalyticsLog,
@@ -62,7 +64,16 @@ export class SearchAnalytics {
 
   /** The service's date today (the analytics' day). */
   today(): string {
-    return this.dayOf(this.clock.nowMicros() / 1000);
+    const nowMs = this.clock.nowMicros() / 1000;
+    if (nowMs < this.day.startsMs || nowMs >= this.day.endsMs) {
+      const now = DateTime.fromMillis(nowMs, { zone: this.options.timezone });
+      this.day = {
+        date: now.toISODate() ?? '1970-01-01',
+        startsMs: now.startOf('day').toMillis(),
+        endsMs: now.endOf('day').toMillis() + 1,
+      };
+    }
+    return this.day.date;
   }
 
   private dayOf(ms: number): string {

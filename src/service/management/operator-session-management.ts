@@ -3,7 +3,12 @@ import type { Actor } from './account-roles.js';
 import { ManagementOperations } from './management-context.js';
 import { SignInLimitedError, SignInRefusedError } from './management-errors.js';
 import { csrfTokenOf, hashSecret, newSecret, sameToken } from './secret-tokens.js';
-import { SESSION_ABSOLUTE_MICROS, SESSION_IDLE_MICROS, type SignInClient } from './session-management.js';
+import {
+  isLive,
+  SESSION_ABSOLUTE_MICROS,
+  type SignInClient,
+  TOUCH_EVERY_MICROS,
+} from './session-management.js';
 import { SIGN_IN_LIMITS, SignInLimiter } from './sign-in-limiter.js';
 
 /** A request's operator session: the operator acting through the console. */
@@ -13,7 +18,6 @@ export interface OperatorSessionContext {
   csrfToken: string;
 }
 
-const TOUCH_EVERY_MICROS = 60 * 1_000_000;
 const OPERATOR_ACTOR: Actor = { kind: 'operator', via: 'console' };
 
 /**
@@ -58,9 +62,7 @@ export class OperatorSessionManagement extends ManagementOperations {
   authenticate(secret: string): OperatorSessionContext | undefined {
     const session = this.store.operatorSessions.findByHash(hashSecret(secret));
     const now = this.now();
-    if (session === undefined || session.revokedMicros !== null) return undefined;
-    if (now >= Math.min(session.lastSeenMicros + SESSION_IDLE_MICROS, session.expiresMicros))
-      return undefined;
+    if (session === undefined || !isLive(session, now)) return undefined;
     if (now - session.lastSeenMicros >= TOUCH_EVERY_MICROS) {
       this.store.operatorSessions.touch(session.id, now);
       session.lastSeenMicros = now;

@@ -15,7 +15,7 @@ export const SESSION_IDLE_MICROS = 2 * 3600 * 1_000_000;
 export const SESSION_ABSOLUTE_MICROS = 12 * 3600 * 1_000_000;
 
 /** A request's last use is written at most this often (a write per request is not needed). */
-const TOUCH_EVERY_MICROS = 60 * 1_000_000;
+export const TOUCH_EVERY_MICROS = 60 * 1_000_000;
 
 /** Where a sign-in comes from: the rate limit's address and what a session list shows. */
 export interface SignInClient {
@@ -136,11 +136,14 @@ export class SessionManagement extends ManagementOperations {
 }
 
 /** When a live session ends: at its idle limit or its absolute end, whichever is first. */
-export function sessionEndMicros(session: SessionRecord): number {
+export function sessionEndMicros(session: Pick<SessionRecord, 'lastSeenMicros' | 'expiresMicros'>): number {
   return Math.min(session.lastSeenMicros + SESSION_IDLE_MICROS, session.expiresMicros);
 }
 
-function isLive(session: SessionRecord, nowMicros: number): boolean {
+export function isLive(
+  session: Pick<SessionRecord, 'lastSeenMicros' | 'expiresMicros' | 'revokedMicros'>,
+  nowMicros: number,
+): boolean {
   return session.revokedMicros === null && nowMicros < sessionEndMicros(session);
 }
 

@@ -4,7 +4,7 @@ import { type Actor, isAccountRole } from './account-roles.js';
 import { shown, type AccountView } from './account-management.js';
 import { ManagementOperations } from './management-context.js';
 import { ConflictError, NotFoundError } from './management-errors.js';
-import { sessionEndMicros } from './session-management.js';
+import { isLive } from './session-management.js';
 
 /**
  * What an owner (or the operator) does to the users of a contract (docs/api.md, Accounts and
@@ -38,9 +38,7 @@ export class UserManagement extends ManagementOperations {
     this.mayChange(actor, { contractId }, 'session');
     const account = this.account(contractId, accountId);
     const now = this.now();
-    return this.store.sessions
-      .listActive(account.id, now)
-      .filter((session) => session.revokedMicros === null && now < sessionEndMicros(session));
+    return this.store.sessions.listActive(account.id, now).filter((session) => isLive(session, now));
   }
 
   /** Ends one session of the user; NotFoundError when it is not one of theirs or has ended. */

@@ -45,7 +45,7 @@ export const publicOperatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
       status: 'OK' as const,
       message: 'signed in as the operator',
       operator: true as const,
-      expires_datetime: datetimeOf(sessionEndMicros({ ...session, accountId: 0 }), timezone),
+      expires_datetime: datetimeOf(sessionEndMicros(session), timezone),
       csrf_token: signedIn.csrfToken,
       timezone,
     };
@@ -70,7 +70,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asy
       status: 'OK' as const,
       message: 'the operator',
       operator: true as const,
-      expires_datetime: datetimeOf(sessionEndMicros({ ...context.session, accountId: 0 }), timezone),
+      expires_datetime: datetimeOf(sessionEndMicros(context.session), timezone),
       csrf_token: context.csrfToken,
       timezone,
     };

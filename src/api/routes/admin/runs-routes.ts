@@ -18,6 +18,7 @@ import {
   RunUrlsSchema,
   StartRunSchema,
 } from '../../schemas/run-schemas.js';
+import { activeRunsRefused } from '../instant-crawl-routes.js';
 import { sendArtifact } from '../send-artifact.js';
 import {
   type AdminRoutesOptions,
@@ -84,15 +85,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
       return { status: 'OK' as const, message: `run ${run.id} queued`, run: view(runs.get(tenant, run.id)) };
     } catch (error) {
       if (!(error instanceof ActiveRunLimitError)) throw error;
-      const reason = `${error.active} crawls of this service group are pending or running; at most ${error.limit} at once`;
-      throw new ApiError(
-        'rate_limited',
-        `too many active crawls: ${reason}`,
-        [{ field: 'path.servicegroup_id', reason }],
-        {
-          'retry-after': '30',
-        },
-      );
+      throw activeRunsRefused(error);
     }
   });
 
