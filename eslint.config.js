@@ -5,6 +5,9 @@ import js from '@eslint/js';
 import prettierRecommended from 'eslint-plugin-prettier/recommended';
 import tseslint from 'typescript-eslint';
 
+/** node:test's functions: a test or hook left unawaited is the runner's to wait for. */
+const NODE_TEST_CALLS = ['test', 'describe', 'it', 'before', 'after', 'beforeEach', 'afterEach', 'suite'];
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/'] },
   js.configs.recommended,
@@ -16,6 +19,23 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/ban-ts-comment': 'error',
       'no-control-regex': 'off',
+    },
+  },
+  {
+    // The stores answer asynchronously (PostgreSQL or SQLite behind one interface): a promise
+    // left unawaited loses its failure or its order, which the types alone do not catch.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['src/client/**', 'src/widget/**', 'src/console/**'],
+    languageOptions: { parserOptions: { project: './tsconfig.json' } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': [
+        'error',
+        { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: NODE_TEST_CALLS }] },
+      ],
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+      // A promise returned from a try block skips its catch and finally unless awaited.
+      '@typescript-eslint/return-await': ['error', 'in-try-catch'],
     },
   },
   {

@@ -20,11 +20,11 @@ export async function startBenchService(dataDir: string): Promise<RunningService
   });
   const running = await startService(config);
   if (
-    !running.store.searchServices.updateConfig(
+    !(await running.store.searchServices.updateConfig(
       DEMO_SEARCH_SERVICE_ID,
       BENCH_SEARCH_CONFIG,
       systemClock.nowMicros(),
-    )
+    ))
   ) {
     await running.close();
     throw new Error('the demo search service is missing');

@@ -202,9 +202,7 @@ async function main(): Promise<void> {
     await indexCorpus(dataDir, options.docs);
     serve = await startKumoServe(dataDir);
     host = await startHostPage(serve.url);
-    process.stderr.write(
-      `  kumo serve on ${serve.url}, host page on ${host.url}, ${await browser.version()}\n`,
-    );
+    process.stderr.write(`  kumo serve on ${serve.url}, host page on ${host.url}, ${browser.version()}\n`);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.addInitScript({ content: INSTRUMENT });
     await page.goto(host.url);

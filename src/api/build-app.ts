@@ -203,7 +203,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         searchTimer: metrics,
       });
       await scope.register(healthRoutes, {
-        storeHealthy: () => deps.store.ping() && deps.searchServices.healthy(),
+        storeHealthy: async () => (await deps.store.ping()) && deps.searchServices.healthy(),
         browserStatus: () => deps.browserStatus?.(),
         sources: deps.observability?.health,
         timezone: deps.settings.timezone,

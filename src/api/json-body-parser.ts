@@ -12,7 +12,8 @@ export function addJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    parseJson(request, text, (error, value) => {
+    // With a callback the parser answers through it and returns nothing to wait for.
+    void parseJson(request, text, (error, value) => {
       if (error && (error as { code?: string }).code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
         done(malformedBody(text), undefined);
       } else {

@@ -23,17 +23,17 @@ const LAST_USED_PRECISION_MS = 60_000;
 export function createTenantAuth(apiKeys: ApiKeyStore) {
   // "Last used" is kept to the minute: one write a minute per key, not one per request.
   const lastMarkedMs = new Map<number, number>();
-  const markUsed = (keyId: number) => {
+  const markUsed = async (keyId: number) => {
     const nowMs = Date.now();
     if (nowMs - (lastMarkedMs.get(keyId) ?? 0) < LAST_USED_PRECISION_MS) return;
     lastMarkedMs.set(keyId, nowMs);
-    apiKeys.markUsed(keyId, nowMs * 1000);
+    await apiKeys.markUsed(keyId, nowMs * 1000);
   };
   return async function authenticate(request: FastifyRequest): Promise<void> {
     const header = request.headers['x-mf-apikey'];
     const key = Array.isArray(header) ? header[0] : header;
     if (key === undefined || key === '') throw new ApiError('missing_api_key');
-    const record = key.length <= 256 ? apiKeys.findActiveByHash(hashApiKey(key)) : undefined;
+    const record = key.length <= 256 ? await apiKeys.findActiveByHash(hashApiKey(key)) : undefined;
     if (!record) throw new ApiError('invalid_api_key');
     const params = request.params as Record<string, string | undefined>;
     const contract = params.contract_id ?? '';
@@ -46,7 +46,7 @@ export function createTenantAuth(apiKeys: ApiKeyStore) {
     }
     request.tenant = { contractId: record.contractId, servicegroupId: record.servicegroupId };
     request.apiKeyId = record.id;
-    markUsed(record.id);
+    await markUsed(record.id);
   };
 }
 

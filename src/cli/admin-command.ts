@@ -19,6 +19,7 @@ import {
   requiredId,
   requiredName,
   requiredTenant,
+  type AdminHandler,
 } from './admin-options.js';
 
 /**
@@ -49,57 +50,57 @@ export async function adminCommand(
     const { timezone } = config;
     const scheduledCrawl = new ScheduledCrawlService(store, STORE_POLLED, systemClock, timezone);
     const management = new Management({ store, scheduledCrawl, clock: systemClock, timezone });
-    handler({ management, values, positionals, print, timezone, publicUrl: config.publicUrl });
+    await handler({ management, values, positionals, print, timezone, publicUrl: config.publicUrl });
     return 0;
   } catch (error) {
     throw adminUsageError(error, action.split(' ')[0]!);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
-const HANDLERS: Record<string, (context: AdminContext) => void> = {
-  'contract create': ({ management, values, print }) => {
-    const contract = management.tenants.createContract(CLI_ACTOR, { name: requiredName(values.name) });
+const HANDLERS: Record<string, AdminHandler> = {
+  'contract create': async ({ management, values, print }) => {
+    const contract = await management.tenants.createContract(CLI_ACTOR, { name: requiredName(values.name) });
     print(`contract ${contract.id} created (${contract.name})`);
   },
-  'contract list': ({ management, print, timezone }) => {
+  'contract list': async ({ management, print, timezone }) => {
     print('id\tname\tcreated');
-    for (const c of management.tenants.listContracts())
+    for (const c of await management.tenants.listContracts())
       print(`${c.id}\t${c.name}\t${printedTime(c.createdMicros, timezone)}`);
   },
-  'servicegroup create': ({ management, values, print }) => {
+  'servicegroup create': async ({ management, values, print }) => {
     const contractId = requiredId(values.contract, 'contract');
     const name = requiredName(values.name);
-    const group = management.tenants.createServiceGroup(CLI_ACTOR, contractId, { name });
+    const group = await management.tenants.createServiceGroup(CLI_ACTOR, contractId, { name });
     print(`service group ${group.id} created in contract ${contractId} (${group.name})`);
   },
-  'servicegroup list': ({ management, values, print }) => {
+  'servicegroup list': async ({ management, values, print }) => {
     const { contractId } = listScope(values);
     print('id\tcontract\tname');
-    for (const g of management.tenants.listServiceGroups(contractId))
+    for (const g of await management.tenants.listServiceGroups(contractId))
       print(`${g.id}\t${g.contractId}\t${g.name}`);
   },
-  'key create': ({ management, values, print }) => {
+  'key create': async ({ management, values, print }) => {
     const tenant = requiredTenant(values);
-    const { record, apiKey } = management.apiKeys.create(CLI_ACTOR, tenant, { label: values.label });
+    const { record, apiKey } = await management.apiKeys.create(CLI_ACTOR, tenant, { label: values.label });
     print(
       `key ${record.id} created for contract ${tenant.contractId}, service group ${tenant.servicegroupId}`,
     );
     print(`API key (shown once, keep it): ${apiKey}`);
   },
-  'key list': ({ management, values, print, timezone }) => {
+  'key list': async ({ management, values, print, timezone }) => {
     print('id\tcontract\tservicegroup\tprefix\tlabel\tcreated\trevoked');
-    for (const k of management.apiKeys.list(listScope(values))) {
+    for (const k of await management.apiKeys.list(listScope(values))) {
       print(
         `${k.id}\t${k.contractId}\t${k.servicegroupId}\t${k.prefix}…\t${k.label}\t` +
           `${printedTime(k.createdMicros, timezone)}\t${printedTime(k.revokedMicros, timezone)}`,
       );
     }
   },
-  'key revoke': ({ management, positionals, print }) => {
+  'key revoke': async ({ management, positionals, print }) => {
     const id = requiredId(positionals[0], 'key id (positional)');
-    management.apiKeys.revoke(CLI_ACTOR, EVERYWHERE, id);
+    await management.apiKeys.revoke(CLI_ACTOR, EVERYWHERE, id);
     print(`key ${id} revoked`);
   },
   ...SEARCH_SERVICE_HANDLERS,

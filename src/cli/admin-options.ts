@@ -28,6 +28,9 @@ export interface AdminContext {
   publicUrl: string;
 }
 
+/** One `kumo admin` action: parses its options, calls the operation, prints the result. */
+export type AdminHandler = (context: AdminContext) => void | Promise<void>;
+
 export function requiredId(value: string | undefined, option: string): number {
   if (value === undefined) throw new UsageError(`--${option} ID is required`, true);
   if (!/^[1-9]\d*$/.test(value))

@@ -2,29 +2,29 @@ import { readFileSync } from 'node:fs';
 import { type SearchServiceConfig, validateSearchServiceConfig } from '../domain/search-service-config.js';
 import { EVERYWHERE } from '../service/management/index.js';
 import {
-  type AdminContext,
   CLI_ACTOR,
   listScope,
   requiredId,
   requiredName,
   requiredTenant,
+  type AdminHandler,
 } from './admin-options.js';
 import { UsageError } from './usage-error.js';
 
 /** `kumo admin searchservice ...`: search services and their rules (categories, drill-down, origins, weights). */
-export const SEARCH_SERVICE_HANDLERS: Record<string, (context: AdminContext) => void> = {
-  'searchservice create': ({ management, values, print }) => {
+export const SEARCH_SERVICE_HANDLERS: Record<string, AdminHandler> = {
+  'searchservice create': async ({ management, values, print }) => {
     const tenant = requiredTenant(values);
     const config = values.config === undefined ? {} : readConfig(values.config);
     const name = requiredName(values.name);
-    const created = management.searchServices.create(CLI_ACTOR, tenant, { name, config });
+    const created = await management.searchServices.create(CLI_ACTOR, tenant, { name, config });
     print(
       `search service ${created.id} created in contract ${tenant.contractId}, service group ${tenant.servicegroupId}`,
     );
   },
-  'searchservice list': ({ management, values, print }) => {
+  'searchservice list': async ({ management, values, print }) => {
     print('id\tcontract\tservicegroup\tname\tcategories\tdrilldowns\torigins');
-    for (const service of management.searchServices.list(listScope(values))) {
+    for (const service of await management.searchServices.list(listScope(values))) {
       const { categories = [], drilldowns = [], allowed_origins: origins = [] } = service.config;
       print(
         `${service.id}\t${service.contractId}\t${service.servicegroupId}\t${service.name}\t` +
@@ -32,14 +32,14 @@ export const SEARCH_SERVICE_HANDLERS: Record<string, (context: AdminContext) => 
       );
     }
   },
-  'searchservice show': ({ management, positionals, print }) => {
+  'searchservice show': async ({ management, positionals, print }) => {
     const id = requiredId(positionals[0], 'search service id (positional)');
-    print(JSON.stringify(management.searchServices.get(EVERYWHERE, id).config, null, 2));
+    print(JSON.stringify((await management.searchServices.get(EVERYWHERE, id)).config, null, 2));
   },
-  'searchservice configure': ({ management, values, positionals, print }) => {
+  'searchservice configure': async ({ management, values, positionals, print }) => {
     const id = requiredId(positionals[0], 'search service id (positional)');
     if (values.config === undefined) throw new UsageError('--config FILE is required', true);
-    management.searchServices.configure(CLI_ACTOR, EVERYWHERE, id, readConfig(values.config));
+    await management.searchServices.configure(CLI_ACTOR, EVERYWHERE, id, readConfig(values.config));
     print(`search service ${id} configured`);
   },
 };

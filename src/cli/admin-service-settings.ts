@@ -6,13 +6,13 @@ import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
 import { EVERYWHERE, NAME_MAX_CHARS, type ServiceSettingDraft } from '../service/management/index.js';
 import { fieldUsageError } from './admin-failures.js';
 import {
-  type AdminContext,
   CLI_ACTOR,
   listScope,
   printedTime,
   requiredId,
   requiredName,
   requiredTenant,
+  type AdminHandler,
 } from './admin-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -23,17 +23,17 @@ const settingId = (positionals: string[]) =>
  * `kumo admin setting ...`: crawl service settings (a crawler setting, its schedule and the search
  * service its runs feed) and "run now", as the management API's service_settings routes.
  */
-export const SERVICE_SETTING_HANDLERS: Record<string, (context: AdminContext) => void> = {
-  'setting create': ({ management, values, print }) => {
+export const SERVICE_SETTING_HANDLERS: Record<string, AdminHandler> = {
+  'setting create': async ({ management, values, print }) => {
     const tenant = requiredTenant(values);
     const draft = readSettingFile(values.config, values.name);
-    const created = management.serviceSettings.create(CLI_ACTOR, tenant, draft);
+    const created = await management.serviceSettings.create(CLI_ACTOR, tenant, draft);
     print(`crawl service setting ${created.id} created`);
   },
-  'setting list': ({ management, values, print, timezone }) => {
+  'setting list': async ({ management, values, print, timezone }) => {
     print('id\tcontract\tservicegroup\tname\tschedule\tsearchservice\tnext_run');
     // A paused schedule shows as `paused daily 04:30` and has no next run.
-    for (const s of management.serviceSettings.list(listScope(values))) {
+    for (const s of await management.serviceSettings.list(listScope(values))) {
       print(
         `${s.id}\t${s.contractId}\t${s.servicegroupId}\t${s.name}\t` +
           `${s.pausedMicros === null ? '' : 'paused '}${scheduleSummary(s.schedule)}\t` +
@@ -41,8 +41,8 @@ export const SERVICE_SETTING_HANDLERS: Record<string, (context: AdminContext) =>
       );
     }
   },
-  'setting show': ({ management, positionals, print, timezone }) => {
-    const setting = management.serviceSettings.get(EVERYWHERE, settingId(positionals));
+  'setting show': async ({ management, positionals, print, timezone }) => {
+    const setting = await management.serviceSettings.get(EVERYWHERE, settingId(positionals));
     const view = {
       id: setting.id,
       name: setting.name,
@@ -54,31 +54,31 @@ export const SERVICE_SETTING_HANDLERS: Record<string, (context: AdminContext) =>
     };
     print(JSON.stringify(view, null, 2));
   },
-  'setting update': ({ management, values, positionals, print }) => {
+  'setting update': async ({ management, values, positionals, print }) => {
     const id = settingId(positionals);
     // A file made from `setting show` carries ******** for the stored passwords: they are kept.
     const draft = readSettingFile(values.config, values.name);
-    management.serviceSettings.update(CLI_ACTOR, EVERYWHERE, id, draft);
+    await management.serviceSettings.update(CLI_ACTOR, EVERYWHERE, id, draft);
     print(`crawl service setting ${id} replaced`);
   },
-  'setting delete': ({ management, positionals, print }) => {
+  'setting delete': async ({ management, positionals, print }) => {
     const id = settingId(positionals);
-    management.serviceSettings.delete(CLI_ACTOR, EVERYWHERE, id);
+    await management.serviceSettings.delete(CLI_ACTOR, EVERYWHERE, id);
     print(`crawl service setting ${id} deleted`);
   },
-  'setting run': ({ management, positionals, print }) => {
+  'setting run': async ({ management, positionals, print }) => {
     const id = settingId(positionals);
-    const run = management.serviceSettings.runNow(CLI_ACTOR, EVERYWHERE, id);
+    const run = await management.serviceSettings.runNow(CLI_ACTOR, EVERYWHERE, id);
     print(`run ${run.id} queued for crawl service setting ${id}`);
   },
-  'setting pause': ({ management, positionals, print }) => {
+  'setting pause': async ({ management, positionals, print }) => {
     const id = settingId(positionals);
-    management.serviceSettings.pause(CLI_ACTOR, EVERYWHERE, id);
+    await management.serviceSettings.pause(CLI_ACTOR, EVERYWHERE, id);
     print(`schedule of crawl service setting ${id} paused`);
   },
-  'setting resume': ({ management, positionals, print, timezone }) => {
+  'setting resume': async ({ management, positionals, print, timezone }) => {
     const id = settingId(positionals);
-    const resumed = management.serviceSettings.resume(CLI_ACTOR, EVERYWHERE, id);
+    const resumed = await management.serviceSettings.resume(CLI_ACTOR, EVERYWHERE, id);
     print(
       `schedule of crawl service setting ${id} resumed; next run ${printedTime(resumed.nextRunMicros, timezone)}`,
     );

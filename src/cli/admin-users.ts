@@ -1,5 +1,5 @@
 import { invitationUrl } from '../service/management/index.js';
-import { type AdminContext, CLI_ACTOR, listScope, printedTime, requiredId } from './admin-options.js';
+import { CLI_ACTOR, listScope, printedTime, requiredId, type AdminHandler } from './admin-options.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -7,13 +7,13 @@ import { UsageError } from './usage-error.js';
  * users and invitations (docs/api.md, Accounts and sessions). The invitation's token is printed
  * once: the store keeps only its hash.
  */
-export const USER_HANDLERS: Record<string, (context: AdminContext) => void> = {
-  'user invite': ({ management, values, print, timezone, publicUrl }) => {
+export const USER_HANDLERS: Record<string, AdminHandler> = {
+  'user invite': async ({ management, values, print, timezone, publicUrl }) => {
     const contractId = requiredId(values.contract, 'contract');
     if (values.email === undefined) throw new UsageError('--email ADDRESS is required', true);
     if (values.role === undefined)
       throw new UsageError('--role ROLE is required (owner, editor or viewer)', true);
-    const { invitation, token } = management.accounts.invite(CLI_ACTOR, contractId, {
+    const { invitation, token } = await management.accounts.invite(CLI_ACTOR, contractId, {
       email: values.email,
       role: values.role,
     });
@@ -24,9 +24,9 @@ export const USER_HANDLERS: Record<string, (context: AdminContext) => void> = {
     print(`link (shown once): ${invitationUrl(publicUrl, token)}`);
     print(`token (shown once): ${token}`);
   },
-  'user list': ({ management, values, print, timezone }) => {
+  'user list': async ({ management, values, print, timezone }) => {
     print('id\tcontract\temail\trole\tcreated');
-    for (const user of management.accounts.listUsers(listScope(values))) {
+    for (const user of await management.accounts.listUsers(listScope(values))) {
       print(
         `${user.id}\t${user.contractId}\t${user.email}\t${user.role}\t${printedTime(user.createdMicros, timezone)}`,
       );

@@ -1,11 +1,11 @@
 import { DELIVERIES_LIMIT, EVERYWHERE } from '../service/management/index.js';
 import {
-  type AdminContext,
   CLI_ACTOR,
   listScope,
   printedTime,
   requiredId,
   requiredTenant,
+  type AdminHandler,
 } from './admin-options.js';
 import { UsageError } from './usage-error.js';
 
@@ -14,32 +14,35 @@ import { UsageError } from './usage-error.js';
  * management API's webhook routes. The secret is write-only: nothing prints it. A replay only
  * queues the delivery: `kumo serve`'s dispatcher polls the store and delivers it.
  */
-export const WEBHOOK_HANDLERS: Record<string, (context: AdminContext) => void> = {
-  'webhook create': ({ management, values, print }) => {
+export const WEBHOOK_HANDLERS: Record<string, AdminHandler> = {
+  'webhook create': async ({ management, values, print }) => {
     const tenant = requiredTenant(values);
     if (values.url === undefined) throw new UsageError('--url URL is required', true);
     if (values.secret === undefined) throw new UsageError('--secret SECRET is required', true);
-    const webhook = management.webhooks.create(CLI_ACTOR, tenant, { url: values.url, secret: values.secret });
+    const webhook = await management.webhooks.create(CLI_ACTOR, tenant, {
+      url: values.url,
+      secret: values.secret,
+    });
     print(
       `webhook ${webhook.id} created in contract ${tenant.contractId}, service group ${tenant.servicegroupId}`,
     );
   },
-  'webhook list': ({ management, values, print, timezone }) => {
+  'webhook list': async ({ management, values, print, timezone }) => {
     print('id\tcontract\tservicegroup\turl\tcreated');
-    for (const w of management.webhooks.list(listScope(values))) {
+    for (const w of await management.webhooks.list(listScope(values))) {
       print(
         `${w.id}\t${w.contractId}\t${w.servicegroupId}\t${w.url}\t${printedTime(w.createdMicros, timezone)}`,
       );
     }
   },
-  'webhook delete': ({ management, positionals, print }) => {
+  'webhook delete': async ({ management, positionals, print }) => {
     const id = requiredId(positionals[0], 'webhook id (positional)');
-    management.webhooks.delete(CLI_ACTOR, EVERYWHERE, id);
+    await management.webhooks.delete(CLI_ACTOR, EVERYWHERE, id);
     print(`webhook ${id} deleted`);
   },
-  'webhook deliveries': ({ management, values, positionals, print, timezone }) => {
+  'webhook deliveries': async ({ management, values, positionals, print, timezone }) => {
     const id = requiredId(positionals[0], 'webhook id (positional)');
-    const deliveries = management.webhooks.deliveries(EVERYWHERE, id, deliveriesLimit(values.limit));
+    const deliveries = await management.webhooks.deliveries(EVERYWHERE, id, deliveriesLimit(values.limit));
     const time = (micros: number | null) => printedTime(micros, timezone);
     print('id\tevent\tstate\tattempts\tlast_status\tlast_error\tnext_attempt\tcreated');
     for (const d of deliveries) {
@@ -50,9 +53,9 @@ export const WEBHOOK_HANDLERS: Record<string, (context: AdminContext) => void> =
       );
     }
   },
-  'webhook replay': ({ management, positionals, print }) => {
+  'webhook replay': async ({ management, positionals, print }) => {
     const deliveryId = requiredId(positionals[0], 'delivery id (positional)');
-    const delivery = management.webhooks.replay(CLI_ACTOR, EVERYWHERE, { deliveryId });
+    const delivery = await management.webhooks.replay(CLI_ACTOR, EVERYWHERE, { deliveryId });
     print(`delivery ${deliveryId} of webhook ${delivery.webhookId} queued again`);
   },
 };

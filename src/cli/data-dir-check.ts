@@ -23,15 +23,17 @@ export function dataDirOfServe(config: KumoConfig): DataPaths {
 }
 
 /** dataDirOfServe, and `--service N` one of its search services (refused with the list of them). */
-export function searchServiceOfServe(
+export async function searchServiceOfServe(
   config: KumoConfig,
   serviceId: number,
-): { paths: DataPaths; service: SearchServiceRecord } {
-  return refusedAsUsage(() => {
-    const found = existingSearchService(config.dataDir, config.secretKey, serviceId);
+): Promise<{ paths: DataPaths; service: SearchServiceRecord }> {
+  try {
+    const found = await existingSearchService(config.dataDir, config.secretKey, serviceId);
     noted(config, found.paths);
     return found;
-  });
+  } catch (error) {
+    throw asUsageError(error);
+  }
 }
 
 function noted(config: KumoConfig, paths: DataPaths): DataPaths {
@@ -47,8 +49,13 @@ function refusedAsUsage<T>(check: () => T): T {
   try {
     return check();
   } catch (error) {
-    if (error instanceof DataDirError || error instanceof UnknownSearchServiceError)
-      throw new UsageError(error.message);
-    throw error;
+    throw asUsageError(error);
   }
+}
+
+/** A missing data directory or search service is the caller's mistake: a usage error (exit 2). */
+function asUsageError(error: unknown): unknown {
+  if (error instanceof DataDirError || error instanceof UnknownSearchServiceError)
+    return new UsageError(error.message);
+  return error;
 }

@@ -57,8 +57,8 @@ export async function indexCommand(
   config: KumoConfig,
 ): Promise<number> {
   const serviceId = serviceIdOption(values.service);
-  const { service } = searchServiceOfServe(config, serviceId);
-  const bundle = bundleToIndex(config, service, values.run, positionals);
+  const { service } = await searchServiceOfServe(config, serviceId);
+  const bundle = await bundleToIndex(config, service, values.run, positionals);
   // The pages are claimed for this bundle or run: no scheduled run removes them (docs/api.md, Search feeding).
   const feed = values.run !== undefined ? instantRunFeed(Number(values.run)) : bundleFeed(positionals[0]!);
   ensureDataDir(config.dataDir);
@@ -96,12 +96,12 @@ export async function indexCommand(
 }
 
 /** The bundle file named by the arguments: a file, a folder holding one, or a run's artifact. */
-function bundleToIndex(
+async function bundleToIndex(
   config: KumoConfig,
   service: SearchServiceRecord,
   run: string | undefined,
   positionals: string[],
-): string {
+): Promise<string> {
   if (run !== undefined) {
     if (positionals.length > 0) throw new UsageError('give either --run ID or a bundle, not both');
     return runBundle(config, service, run);
@@ -120,7 +120,7 @@ function bundleToIndex(
  * The bundle of a finished instant run (by its instant_crawl_request_id) of the search service's
  * own tenant: another tenant's crawl never reaches this tenant's search.
  */
-function runBundle(config: KumoConfig, service: SearchServiceRecord, raw: string): string {
+async function runBundle(config: KumoConfig, service: SearchServiceRecord, raw: string): Promise<string> {
   if (!/^[1-9]\d{0,15}$/.test(raw))
     throw new UsageError(`--run: expected a positive whole number, got "${raw}"`);
   const paths = dataPaths(config.dataDir);
@@ -128,7 +128,7 @@ function runBundle(config: KumoConfig, service: SearchServiceRecord, raw: string
     secretKey: loadSecretKey(config.secretKey, paths.secretKey),
   });
   try {
-    const record = store.runs.getByRequest(service, Number(raw));
+    const record = await store.runs.getByRequest(service, Number(raw));
     if (record === undefined) {
       throw new UsageError(
         `--run: no crawl request ${raw} in contract ${service.contractId}, service group ${service.servicegroupId}`,
@@ -142,6 +142,6 @@ function runBundle(config: KumoConfig, service: SearchServiceRecord, raw: string
     }
     return path.join(new LocalArtifactStore(paths.artifacts).folderFor(record.id), ArtifactFile.objects);
   } finally {
-    store.close();
+    await store.close();
   }
 }

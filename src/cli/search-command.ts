@@ -46,7 +46,7 @@ export async function searchCommand(
   config: KumoConfig,
 ): Promise<number> {
   const serviceId = serviceIdOption(values.service);
-  const { service } = searchServiceOfServe(config, serviceId);
+  const { service } = await searchServiceOfServe(config, serviceId);
   const limit = values.limit === undefined ? 10 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
     throw new UsageError(`--limit: expected a whole number from 1 to 100, got "${values.limit}"`);

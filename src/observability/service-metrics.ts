@@ -3,12 +3,12 @@ import type { CrawlObserver } from '../crawler/crawl-engine.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import { fetchErrorKindOf } from './fetch-error-kind.js';
 
-/** What the gauges read at scrape time. Each may throw (store closed): the gauge is then left out. */
+/** What the gauges read at scrape time. Each may fail (store closed): the gauge is then left out. */
 export interface MetricSources {
   /** Runs per state, from the store. */
-  runsByState(): Readonly<Record<RunStateId, number>>;
+  runsByState(): Promise<Readonly<Record<RunStateId, number>>>;
   /** Webhook deliveries waiting to be attempted (again); undefined when the store cannot tell. */
-  pendingDeliveries(): number | undefined;
+  pendingDeliveries(): Promise<number | undefined>;
 }
 
 /** Methods a route label may carry; anything else is `other`. */
@@ -94,9 +94,9 @@ export class ServiceMetrics {
       help: 'Crawl runs by state (2010 pending, 2020 running, 2030 stopped, 2040 fault, 2050 cancelled, 2060 timed out)',
       labelNames: ['state'] as const,
       registers: [this.registry],
-      collect: () => {
+      collect: async () => {
         runs.reset();
-        const counts = this.read((sources) => sources.runsByState());
+        const counts = await this.read((sources) => sources.runsByState());
         if (counts === undefined) return;
         for (const state of Object.values(RunState)) runs.set({ state: String(state) }, counts[state] ?? 0);
       },
@@ -105,9 +105,9 @@ export class ServiceMetrics {
       name: 'kumo_run_queue_depth',
       help: 'Crawl runs waiting for a worker (state 2010)',
       registers: [this.registry],
-      collect: () => {
+      collect: async () => {
         runQueue.reset();
-        const counts = this.read((sources) => sources.runsByState());
+        const counts = await this.read((sources) => sources.runsByState());
         if (counts !== undefined) runQueue.set(counts[RunState.pending] ?? 0);
       },
     });
@@ -115,9 +115,9 @@ export class ServiceMetrics {
       name: 'kumo_webhook_queue_depth',
       help: 'Webhook deliveries waiting for their first attempt or a retry',
       registers: [this.registry],
-      collect: () => {
+      collect: async () => {
         webhookQueue.reset();
-        const pending = this.read((sources) => sources.pendingDeliveries());
+        const pending = await this.read((sources) => sources.pendingDeliveries());
         if (pending !== undefined) webhookQueue.set(pending);
       },
     });
@@ -150,10 +150,10 @@ export class ServiceMetrics {
   }
 
   /** A scrape must not fail because the store is closing: the gauges it cannot read are left out. */
-  private read<T>(get: (sources: MetricSources) => T): T | undefined {
+  private async read<T>(get: (sources: MetricSources) => Promise<T>): Promise<T | undefined> {
     if (this.sources === undefined) return undefined;
     try {
-      return get(this.sources);
+      return await get(this.sources);
     } catch {
       return undefined;
     }

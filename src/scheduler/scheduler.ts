@@ -15,6 +15,7 @@ export class Scheduler {
   private lastTickMicros: number | undefined;
   /** performance.now() of the last successful tick: staleness is judged on it, not on the service clock. */
   private lastTickMs: number | undefined;
+  private ticking = false;
 
   constructor(
     private readonly service: ScheduledCrawlService,
@@ -24,8 +25,8 @@ export class Scheduler {
   ) {}
 
   start(): void {
-    this.tick();
-    this.timer = setInterval(() => this.tick(), this.intervalMs);
+    void this.tick();
+    this.timer = setInterval(() => void this.tick(), this.intervalMs);
     this.timer.unref();
   }
 
@@ -49,9 +50,12 @@ export class Scheduler {
     };
   }
 
-  tick(): void {
+  /** Looks at the schedules once; never fails (a failure is logged). A tick still going is not overlapped. */
+  async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
     try {
-      const report = this.service.tick();
+      const report = await this.service.tick();
       this.lastTickMicros = this.nowMicros();
       this.lastTickMs = performance.now();
       for (const run of report.started)
@@ -66,6 +70,8 @@ export class Scheduler {
         );
     } catch (error) {
       this.logger.error({ err: error }, 'scheduler tick failed');
+    } finally {
+      this.ticking = false;
     }
   }
 }

@@ -23,36 +23,46 @@ const DEMO_SERVICE_SETTING = {
  * once the server listens (docs/operations.md, First start). A pinned key (KUMO_BOOTSTRAP_API_KEY)
  * not yet known is added here on later starts, so it works from the first request.
  */
-export function bootstrapDemoTenant(store: ServiceStore, clock: Clock, pinnedKey: string | undefined): void {
+export async function bootstrapDemoTenant(
+  store: ServiceStore,
+  clock: Clock,
+  pinnedKey: string | undefined,
+): Promise<void> {
   const now = clock.nowMicros();
-  if (store.tenants.listContracts().length === 0) {
-    store.tenants.createContract('demo', now, DEMO_CONTRACT_ID);
-    store.tenants.createServiceGroup(DEMO_CONTRACT_ID, 'demo', now, DEMO_SERVICEGROUP_ID);
-    store.searchServices.create(DEMO_TENANT, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
-    store.serviceSettings.create(DEMO_TENANT, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
+  if ((await store.tenants.listContracts()).length === 0) {
+    await store.tenants.createContract('demo', now, DEMO_CONTRACT_ID);
+    await store.tenants.createServiceGroup(DEMO_CONTRACT_ID, 'demo', now, DEMO_SERVICEGROUP_ID);
+    await store.searchServices.create(DEMO_TENANT, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
+    await store.serviceSettings.create(DEMO_TENANT, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
     return;
   }
   // A data directory made before search services existed gains the demo search service.
   if (
-    store.searchServices.get(DEMO_SEARCH_SERVICE_ID) === undefined &&
-    store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID)
+    (await store.searchServices.get(DEMO_SEARCH_SERVICE_ID)) === undefined &&
+    (await store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID))
   ) {
-    store.searchServices.create(DEMO_TENANT, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
+    await store.searchServices.create(DEMO_TENANT, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
   }
   // ... and the demo crawl service setting, in one made before scheduled crawls existed.
   if (
-    !store.serviceSettings.known(DEMO_SERVICE_SETTING_ID) &&
-    store.serviceSettings.list().length === 0 &&
-    store.searchServices.get(DEMO_SEARCH_SERVICE_ID)?.contractId === DEMO_CONTRACT_ID
+    !(await store.serviceSettings.known(DEMO_SERVICE_SETTING_ID)) &&
+    (await store.serviceSettings.list()).length === 0 &&
+    (await store.searchServices.get(DEMO_SEARCH_SERVICE_ID))?.contractId === DEMO_CONTRACT_ID
   ) {
-    store.serviceSettings.create(DEMO_TENANT, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
+    await store.serviceSettings.create(DEMO_TENANT, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
   }
   if (
     pinnedKey !== undefined &&
-    demoKeyIssued(store) &&
-    !store.apiKeys.findActiveByHash(hashApiKey(pinnedKey))
+    (await demoKeyIssued(store)) &&
+    !(await store.apiKeys.findActiveByHash(hashApiKey(pinnedKey)))
   ) {
-    store.apiKeys.insert(DEMO_TENANT, hashApiKey(pinnedKey), apiKeyPrefix(pinnedKey), 'pinned demo key', now);
+    await store.apiKeys.insert(
+      DEMO_TENANT,
+      hashApiKey(pinnedKey),
+      apiKeyPrefix(pinnedKey),
+      'pinned demo key',
+      now,
+    );
   }
 }
 
@@ -63,19 +73,24 @@ export function bootstrapDemoTenant(store: ServiceStore, clock: Clock, pinnedKey
  * the caller does not print), or undefined when the demo service group already had a key, revoked
  * ones included, or does not exist.
  */
-export function issueDemoKey(
+export async function issueDemoKey(
   store: ServiceStore,
   clock: Clock,
   pinnedKey: string | undefined,
-): string | undefined {
-  if (!store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID) || demoKeyIssued(store))
+): Promise<string | undefined> {
+  if (
+    !(await store.tenants.getServiceGroup(DEMO_CONTRACT_ID, DEMO_SERVICEGROUP_ID)) ||
+    (await demoKeyIssued(store))
+  )
     return undefined;
   const key = pinnedKey ?? generateApiKey();
-  store.apiKeys.insert(DEMO_TENANT, hashApiKey(key), apiKeyPrefix(key), 'demo key', clock.nowMicros());
+  await store.apiKeys.insert(DEMO_TENANT, hashApiKey(key), apiKeyPrefix(key), 'demo key', clock.nowMicros());
   return key;
 }
 
 /** Whether the demo service group has ever had an API key (stored keys are revoked, never deleted). */
-function demoKeyIssued(store: ServiceStore): boolean {
-  return store.apiKeys.list(DEMO_CONTRACT_ID).some((key) => key.servicegroupId === DEMO_SERVICEGROUP_ID);
+async function demoKeyIssued(store: ServiceStore): Promise<boolean> {
+  return (await store.apiKeys.list(DEMO_CONTRACT_ID)).some(
+    (key) => key.servicegroupId === DEMO_SERVICEGROUP_ID,
+  );
 }

@@ -35,19 +35,19 @@ export function existingDataDir(dataDir: string): ReturnType<typeof dataPaths> {
  * UnknownSearchServiceError listing the services there are: an index built for an unknown id would
  * be one no search API request reaches.
  */
-export function existingSearchService(
+export async function existingSearchService(
   dataDir: string,
   configuredSecretKey: string | undefined,
   serviceId: number,
-): { paths: ReturnType<typeof dataPaths>; service: SearchServiceRecord } {
+): Promise<{ paths: ReturnType<typeof dataPaths>; service: SearchServiceRecord }> {
   const paths = existingDataDir(dataDir);
   const store = openSqliteServiceStore(paths.database, {
     secretKey: loadSecretKey(configuredSecretKey, paths.secretKey),
   });
   try {
-    const service = store.searchServices.get(serviceId);
+    const service = await store.searchServices.get(serviceId);
     if (service !== undefined) return { paths, service };
-    const services = store.searchServices.list();
+    const services = await store.searchServices.list();
     const known =
       services.length === 0
         ? `there are none in ${paths.root} yet (kumo admin searchservice create adds one)`
@@ -57,6 +57,6 @@ export function existingSearchService(
             .join('\n');
     throw new UnknownSearchServiceError(`--service: no search service ${serviceId}; ${known}`);
   } finally {
-    store.close();
+    await store.close();
   }
 }

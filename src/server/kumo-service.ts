@@ -105,7 +105,7 @@ export async function startService(
     releaseLock();
     throw error;
   }
-  bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
+  await bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
   const artifacts = new LocalArtifactStore(paths.artifacts);
@@ -155,7 +155,7 @@ export async function startService(
   const metrics = new ServiceMetrics();
   metrics.setSources({
     runsByState: () => store.runs.countByState(),
-    pendingDeliveries: () => store.deliveries.countPending?.(),
+    pendingDeliveries: async () => store.deliveries.countPending?.(),
   });
   const schedulerRef: { current?: Scheduler } = {};
   const webAssets = loadWebAssets(options.webFolder ?? WEB_FOLDER);
@@ -201,7 +201,7 @@ export async function startService(
   });
   searchLog.current = app;
   // Settings stored before patterns ran on RE2 (docs/operations.md, Patterns stored before RE2).
-  warnAboutStoredSettings(store, app.log);
+  await warnAboutStoredSettings(store, app.log);
   if (browserStatus.available)
     app.log.info({ browser: browserStatus.version }, 'browser rendering available');
   else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
@@ -286,13 +286,13 @@ export async function startService(
       await threads.close();
     } finally {
       searchServices.close();
-      store.close();
+      await store.close();
       releaseLock();
     }
     throw listenFailure(error, config.host, config.port) ?? error;
   }
   // Shown once, so made only now that the server listens (docs/operations.md, First start).
-  const issuedDemoKey = issueDemoKey(store, clock, config.bootstrapApiKey);
+  const issuedDemoKey = await issueDemoKey(store, clock, config.bootstrapApiKey);
   const pinnedDemoKeyIssued = issuedDemoKey !== undefined && config.bootstrapApiKey !== undefined;
   const createdDemoKey = pinnedDemoKeyIssued ? undefined : issuedDemoKey;
   if (admin.created) saveAdminToken(paths.adminToken, admin.token);
@@ -309,7 +309,7 @@ export async function startService(
     sweepTimer.unref();
   }
   poolRef.current = pool;
-  pool.start();
+  await pool.start();
   webhooks.start();
   scheduler.start();
   let closing: Promise<void> | undefined;
@@ -337,7 +337,7 @@ export async function startService(
       // Whatever failed above, the store is closed and the lock released, so a restart can start.
       try {
         searchServices.close();
-        store.close();
+        await store.close();
       } finally {
         releaseLock();
       }

@@ -10,16 +10,16 @@ import { type RunSlots, waitingReason } from './run-waiting.js';
  * Cancels a pending or running run: a pending one ends 2050 at once (only if it is still pending
  * at that moment: a worker may have claimed it meanwhile), a running one is stopped by its worker.
  */
-export function cancelActiveRun(
+export async function cancelActiveRun(
   runs: CrawlRunStore,
   dispatcher: RunDispatcher,
   run: RunRecord,
   now: number,
-): void {
-  runs.requestCancel(run.id, now);
+): Promise<void> {
+  await runs.requestCancel(run.id, now);
   if (
     run.state === RunState.pending &&
-    runs.finishIfPending(run.id, RunState.stoppedByCancel, now, 'cancelled before it started')
+    (await runs.finishIfPending(run.id, RunState.stoppedByCancel, now, 'cancelled before it started'))
   ) {
     dispatcher.runEnded(run.id);
   } else {
@@ -59,8 +59,8 @@ export class InstantCrawlService {
    * Queues a run; throws ActiveRunLimitError when the tenant already has the most active runs
    * (counted and inserted in one transaction, so concurrent requests cannot pass the cap).
    */
-  request(tenant: TenantRef, setting: InstantCrawlerSetting): RunRecord {
-    const run = this.runs.createInstantRun(
+  async request(tenant: TenantRef, setting: InstantCrawlerSetting): Promise<RunRecord> {
+    const run = await this.runs.createInstantRun(
       tenant,
       setting,
       this.clock.nowMicros(),
@@ -70,7 +70,7 @@ export class InstantCrawlService {
     return run;
   }
 
-  activeRuns(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[] {
+  async activeRuns(tenant: TenantRef, requestIds?: readonly number[]): Promise<RunRecord[]> {
     return this.runs.listActive(tenant, requestIds);
   }
 
@@ -78,15 +78,15 @@ export class InstantCrawlService {
    * Why each pending run of `runs` (all of `tenant`) still waits, by run id, counted from the
    * store now so the reason is current (docs/reference/run-states.md, Waiting).
    */
-  waitingReasons(tenant: TenantRef, runs: readonly RunRecord[]): Map<number, string> {
+  async waitingReasons(tenant: TenantRef, runs: readonly RunRecord[]): Promise<Map<number, string>> {
     const slots = this.limits.runSlots;
     const pending = runs.filter((run) => run.state === RunState.pending);
     if (slots === undefined || pending.length === 0) return new Map();
-    const reason = waitingReason(this.runs.countRunning(tenant.contractId), slots);
+    const reason = waitingReason(await this.runs.countRunning(tenant.contractId), slots);
     return new Map(pending.map((run) => [run.id, reason]));
   }
 
-  histories(tenant: TenantRef, query: Omit<HistoryQuery, 'limit'>): RunRecord[] {
+  async histories(tenant: TenantRef, query: Omit<HistoryQuery, 'limit'>): Promise<RunRecord[]> {
     return this.runs.listHistory(tenant, { ...query, limit: HISTORY_LIMIT });
   }
 
@@ -94,21 +94,25 @@ export class InstantCrawlService {
    * Pending or running -> 2050 soon; finished -> NG; unknown -> 404
    * (docs/reference/instant-crawl.md, Cancel a crawl).
    */
-  cancel(tenant: TenantRef, requestId: number): CancelResult {
-    const run = this.runs.getByRequest(tenant, requestId);
+  async cancel(tenant: TenantRef, requestId: number): Promise<CancelResult> {
+    const run = await this.runs.getByRequest(tenant, requestId);
     if (!run) return { kind: 'not_found' };
     if (!isActiveState(run.state)) return { kind: 'already_finished', run };
-    cancelActiveRun(this.runs, this.dispatcher, run, this.clock.nowMicros());
-    return { kind: 'cancelled', run: this.runs.getRun(run.id)! };
+    await cancelActiveRun(this.runs, this.dispatcher, run, this.clock.nowMicros());
+    return { kind: 'cancelled', run: (await this.runs.getRun(run.id))! };
   }
 
   /** Cancels any pending or running run, instant or scheduled (the console's Cancel). */
-  cancelRun(run: RunRecord): void {
-    cancelActiveRun(this.runs, this.dispatcher, run, this.clock.nowMicros());
+  async cancelRun(run: RunRecord): Promise<void> {
+    await cancelActiveRun(this.runs, this.dispatcher, run, this.clock.nowMicros());
   }
 
-  lookupDownload(tenant: TenantRef, requestId: number, file: ArtifactFileName): DownloadLookup {
-    const run = this.runs.getByRequest(tenant, requestId);
+  async lookupDownload(
+    tenant: TenantRef,
+    requestId: number,
+    file: ArtifactFileName,
+  ): Promise<DownloadLookup> {
+    const run = await this.runs.getByRequest(tenant, requestId);
     if (!run) return { kind: 'not_found', reason: `no crawl request ${requestId}` };
     return lookupRunFile(run, file);
   }

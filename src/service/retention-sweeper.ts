@@ -21,10 +21,10 @@ export async function sweepExpiredArtifacts(
   logger?: SweepLogger,
 ): Promise<number> {
   const now = clock.nowMicros();
-  const expired = runs.listArtifactsEndedBefore(now - retentionDays * MICROS_PER_DAY);
+  const expired = await runs.listArtifactsEndedBefore(now - retentionDays * MICROS_PER_DAY);
   for (const run of expired) {
     await artifacts.remove(run.id);
-    runs.markArtifactsDeleted(run.id, now);
+    await runs.markArtifactsDeleted(run.id, now);
     logger?.info({ run_id: run.id }, 'artifacts removed by retention');
   }
   return expired.length;

@@ -48,16 +48,16 @@ export class ScheduledCrawlService {
     private readonly timezone: string,
   ) {}
 
-  create(tenant: TenantRef, input: ServiceSettingInput, id?: number): ServiceSettingRecord {
-    this.checkSearchService(tenant, input.searchServiceId);
+  async create(tenant: TenantRef, input: ServiceSettingInput, id?: number): Promise<ServiceSettingRecord> {
+    await this.checkSearchService(tenant, input.searchServiceId);
     const now = this.clock.nowMicros();
     // The slot that has just passed counts as handled: a new setting first runs at its next slot.
     return this.store.serviceSettings.create(tenant, input, this.currentSlot(input.schedule, now), now, id);
   }
 
   /** The setting when it exists and belongs to the tenant. */
-  get(tenant: TenantRef, id: number): ServiceSettingRecord | undefined {
-    const setting = this.store.serviceSettings.get(id);
+  async get(tenant: TenantRef, id: number): Promise<ServiceSettingRecord | undefined> {
+    const setting = await this.store.serviceSettings.get(id);
     if (
       !setting ||
       setting.contractId !== tenant.contractId ||
@@ -67,54 +67,59 @@ export class ScheduledCrawlService {
     return setting;
   }
 
-  list(tenant: TenantRef): ServiceSettingRecord[] {
+  async list(tenant: TenantRef): Promise<ServiceSettingRecord[]> {
     return this.store.serviceSettings.list(tenant);
   }
 
   /** Replaces the setting; a changed schedule starts counting from now (no run for slots before the change). */
-  update(existing: ServiceSettingRecord, input: ServiceSettingInput): ServiceSettingRecord {
-    this.checkSearchService(existing, input.searchServiceId);
+  async update(existing: ServiceSettingRecord, input: ServiceSettingInput): Promise<ServiceSettingRecord> {
+    await this.checkSearchService(existing, input.searchServiceId);
     const now = this.clock.nowMicros();
     const lastSlot = sameSchedule(existing.schedule, input.schedule)
       ? existing.lastSlotMicros
       : this.currentSlot(input.schedule, now);
-    this.store.serviceSettings.update(existing.id, input, lastSlot, now);
-    return this.store.serviceSettings.get(existing.id)!;
+    await this.store.serviceSettings.update(existing.id, input, lastSlot, now);
+    return (await this.store.serviceSettings.get(existing.id))!;
   }
 
   /** Deletes the setting and cancels its run in progress; its history and artifacts stay. */
-  delete(existing: ServiceSettingRecord): void {
-    const active = this.store.runs.activeRunOfSetting(existing.id);
-    if (active) cancelActiveRun(this.store.runs, this.dispatcher, active, this.clock.nowMicros());
-    this.store.serviceSettings.delete(existing.id, this.clock.nowMicros());
+  async delete(existing: ServiceSettingRecord): Promise<void> {
+    const active = await this.store.runs.activeRunOfSetting(existing.id);
+    if (active) await cancelActiveRun(this.store.runs, this.dispatcher, active, this.clock.nowMicros());
+    await this.store.serviceSettings.delete(existing.id, this.clock.nowMicros());
   }
 
   /** Pauses the schedule: no slot starts a run until it is resumed; "run now" still works. */
-  pause(existing: ServiceSettingRecord): ServiceSettingRecord {
+  async pause(existing: ServiceSettingRecord): Promise<ServiceSettingRecord> {
     if (existing.pausedMicros !== null) return existing;
     const now = this.clock.nowMicros();
-    this.store.serviceSettings.setPaused(existing.id, now, existing.lastSlotMicros, now);
-    return this.store.serviceSettings.get(existing.id)!;
+    await this.store.serviceSettings.setPaused(existing.id, now, existing.lastSlotMicros, now);
+    return (await this.store.serviceSettings.get(existing.id))!;
   }
 
   /** Resumes the schedule from its next slot: the slots that passed while paused do not run. */
-  resume(existing: ServiceSettingRecord): ServiceSettingRecord {
+  async resume(existing: ServiceSettingRecord): Promise<ServiceSettingRecord> {
     if (existing.pausedMicros === null) return existing;
     const now = this.clock.nowMicros();
-    this.store.serviceSettings.setPaused(existing.id, null, this.currentSlot(existing.schedule, now), now);
-    return this.store.serviceSettings.get(existing.id)!;
+    await this.store.serviceSettings.setPaused(
+      existing.id,
+      null,
+      this.currentSlot(existing.schedule, now),
+      now,
+    );
+    return (await this.store.serviceSettings.get(existing.id))!;
   }
 
   /** Starts a run now unless one of the setting is pending or running. */
-  runNow(setting: ServiceSettingRecord): RunNowResult {
-    const run = this.store.runs.createScheduledRun(
+  async runNow(setting: ServiceSettingRecord): Promise<RunNowResult> {
+    const run = await this.store.runs.createScheduledRun(
       { setting, downloadKey: generateDownloadKey(), trigger: 'manual' },
       this.clock.nowMicros(),
     );
     if (run === undefined)
       return {
         kind: 'busy',
-        run: this.store.runs.activeRunOfSetting(setting.id)!,
+        run: (await this.store.runs.activeRunOfSetting(setting.id))!,
       };
     this.dispatcher.notifyPending();
     return { kind: 'started', run };
@@ -125,22 +130,22 @@ export class ScheduledCrawlService {
    * the latest missed slot runs (one catch-up run, not one per missed slot), and a slot that
    * comes while the previous run still goes is skipped rather than queued behind it.
    */
-  tick(): ScheduleTickReport {
+  async tick(): Promise<ScheduleTickReport> {
     const report: ScheduleTickReport = { started: [], skipped: [] };
     const now = this.clock.nowMicros();
-    for (const setting of this.store.serviceSettings.listScheduled()) {
+    for (const setting of await this.store.serviceSettings.listScheduled()) {
       const slot = dueSlot(setting.schedule, this.timezone, now, setting.lastSlotMicros);
       if (slot === undefined) continue;
-      const run = this.store.runs.createScheduledRun(
+      const run = await this.store.runs.createScheduledRun(
         { setting, downloadKey: generateDownloadKey(), trigger: 'schedule' },
         now,
       );
-      this.store.serviceSettings.markSlot(setting.id, slot);
+      await this.store.serviceSettings.markSlot(setting.id, slot);
       if (run) report.started.push(run);
       else
         report.skipped.push({
           settingId: setting.id,
-          runId: this.store.runs.activeRunOfSetting(setting.id)?.id ?? 0,
+          runId: (await this.store.runs.activeRunOfSetting(setting.id))?.id ?? 0,
         });
     }
     if (report.started.length > 0) this.dispatcher.notifyPending();
@@ -148,7 +153,7 @@ export class ScheduledCrawlService {
   }
 
   /** Finished runs of the setting started in the range, newest first, at most 5. */
-  histories(setting: ServiceSettingRecord, fromMicros: number, toMicros: number): RunRecord[] {
+  async histories(setting: ServiceSettingRecord, fromMicros: number, toMicros: number): Promise<RunRecord[]> {
     return this.store.runs.listSettingHistory(setting.id, {
       fromMicros,
       toMicros,
@@ -156,8 +161,8 @@ export class ScheduledCrawlService {
     });
   }
 
-  lookupDownload(downloadKey: string, file: string): DownloadLookup {
-    const run = this.store.runs.getByDownloadKey(downloadKey);
+  async lookupDownload(downloadKey: string, file: string): Promise<DownloadLookup> {
+    const run = await this.store.runs.getByDownloadKey(downloadKey);
     if (!run || !isArtifactFileName(file)) return { kind: 'not_found', reason: 'no such download' };
     return lookupRunFile(run, file as ArtifactFileName);
   }
@@ -167,9 +172,9 @@ export class ScheduledCrawlService {
   }
 
   /** A field error when the search service is not one of the tenant's; none for "crawl only". */
-  searchServiceErrors(tenant: TenantRef, searchServiceId: number | null): FieldError[] {
+  async searchServiceErrors(tenant: TenantRef, searchServiceId: number | null): Promise<FieldError[]> {
     if (searchServiceId === null) return [];
-    const service = this.store.searchServices.get(searchServiceId);
+    const service = await this.store.searchServices.get(searchServiceId);
     if (
       service &&
       service.contractId === tenant.contractId &&
@@ -184,8 +189,8 @@ export class ScheduledCrawlService {
     ];
   }
 
-  private checkSearchService(tenant: TenantRef, searchServiceId: number | null): void {
-    const errors = this.searchServiceErrors(tenant, searchServiceId);
+  private async checkSearchService(tenant: TenantRef, searchServiceId: number | null): Promise<void> {
+    const errors = await this.searchServiceErrors(tenant, searchServiceId);
     if (errors.length > 0) throw new InvalidInputError(errors);
   }
 }

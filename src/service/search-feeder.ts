@@ -21,9 +21,9 @@ export class SearchFeeder implements SearchFeed {
     private readonly services: SearchServices,
   ) {}
 
-  searchServiceOf(run: RunRecord): number | undefined {
+  async searchServiceOf(run: RunRecord): Promise<number | undefined> {
     if (run.serviceSettingId === null) return undefined;
-    return this.settings.get(run.serviceSettingId)?.searchServiceId ?? undefined;
+    return (await this.settings.get(run.serviceSettingId))?.searchServiceId ?? undefined;
   }
 
   feed(
@@ -53,16 +53,16 @@ export class SearchFeeder implements SearchFeed {
     bundleFile: string,
     outcomes: Parameters<SearchFeed['feed']>[3],
   ): Promise<string> {
-    const open = this.services.get(run.contractId, run.servicegroupId, serviceId);
+    const open = await this.services.get(run.contractId, run.servicegroupId, serviceId);
     if (open === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
     const index = open.search.index;
     // Stagings of runs that ended without applying them (stopped for good mid-way) are dropped.
     for (const key of index.stagedRunKeys()) {
-      const other = this.runs.getRun(Number(/^run-(\d+)$/.exec(key)?.[1]));
+      const other = await this.runs.getRun(Number(/^run-(\d+)$/.exec(key)?.[1]));
       if (other === undefined || !isActiveState(other.state)) index.discardStaged(key);
     }
     if (run.serviceSettingId === null) throw new Error(`run ${run.id} has no crawl service setting`);
-    this.retireStaleSettings(index, serviceId);
+    await this.retireStaleSettings(index, serviceId);
     const feed = settingFeed(run.serviceSettingId);
     // The service's content selectors as they stand when the run is indexed.
     const selectors = contentSelectorsOf(open.record.config);
@@ -86,11 +86,13 @@ export class SearchFeeder implements SearchFeed {
    * will ever release them, so they are retired (docs/api.md, Search feeding). A document only
    * such a setting claimed becomes legacy: it stays searchable until a feed reaches it.
    */
-  private retireStaleSettings(index: SearchIndex, serviceId: number): void {
-    const stale = index.feeds().filter((feed) => {
+  private async retireStaleSettings(index: SearchIndex, serviceId: number): Promise<void> {
+    const stale: string[] = [];
+    for (const feed of index.feeds()) {
       const settingId = settingOfFeed(feed);
-      return settingId !== undefined && this.settings.get(settingId)?.searchServiceId !== serviceId;
-    });
+      if (settingId !== undefined && (await this.settings.get(settingId))?.searchServiceId !== serviceId)
+        stale.push(feed);
+    }
     if (stale.length > 0) index.retireFeeds(stale);
   }
 }

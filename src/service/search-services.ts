@@ -55,8 +55,12 @@ export class SearchServices {
   }
 
   /** The search service at a tenant path, or undefined when there is none there. */
-  get(contractId: number, servicegroupId: number, serviceId: number): OpenSearchService | undefined {
-    const record = this.records.get(serviceId);
+  async get(
+    contractId: number,
+    servicegroupId: number,
+    serviceId: number,
+  ): Promise<OpenSearchService | undefined> {
+    const record = await this.records.get(serviceId);
     if (
       record === undefined ||
       record.contractId !== contractId ||
@@ -95,8 +99,8 @@ export class SearchServices {
    * What the console shows of a service's index (docs/console.md, Site search): documents, the
    * bytes of its files and when they last changed; undefined when there is no such service.
    */
-  indexStatus(tenant: TenantRef, serviceId: number): IndexStatus | undefined {
-    const open = this.get(tenant.contractId, tenant.servicegroupId, serviceId);
+  async indexStatus(tenant: TenantRef, serviceId: number): Promise<IndexStatus | undefined> {
+    const open = await this.get(tenant.contractId, tenant.servicegroupId, serviceId);
     if (open === undefined) return undefined;
     const files = this.indexFiles(serviceId);
     return {
@@ -129,10 +133,11 @@ export class SearchServices {
   }
 
   /** The URLs of up to `limit` indexed documents of a service (the facet preview). */
-  documentUrls(tenant: TenantRef, serviceId: number, limit: number): string[] {
+  async documentUrls(tenant: TenantRef, serviceId: number, limit: number): Promise<string[]> {
     return (
-      this.get(tenant.contractId, tenant.servicegroupId, serviceId)?.search.index.store.documentUrls(limit) ??
-      []
+      (await this.get(tenant.contractId, tenant.servicegroupId, serviceId))?.search.index.store.documentUrls(
+        limit,
+      ) ?? []
     );
   }
 
@@ -140,8 +145,8 @@ export class SearchServices {
    * The per-day analytics of a service, with what this process counted so far written first (a
    * search made a moment ago is in them); undefined when there is no such service.
    */
-  analytics(tenant: TenantRef, serviceId: number): SearchAnalyticsLog | undefined {
-    const open = this.get(tenant.contractId, tenant.servicegroupId, serviceId);
+  async analytics(tenant: TenantRef, serviceId: number): Promise<SearchAnalyticsLog | undefined> {
+    const open = await this.get(tenant.contractId, tenant.servicegroupId, serviceId);
     if (open === undefined) return undefined;
     try {
       open.search.activity.flush();

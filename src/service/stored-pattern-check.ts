@@ -15,15 +15,15 @@ export interface StoredSettingProblem {
  * API would now: one stored before patterns ran on RE2 may hold a pattern RE2 cannot express
  * (docs/operations.md, Patterns stored before RE2).
  */
-export function storedSettingProblems(
+export async function storedSettingProblems(
   store: Pick<ServiceStore, 'serviceSettings' | 'searchServices'>,
-): StoredSettingProblem[] {
+): Promise<StoredSettingProblem[]> {
   const problems: StoredSettingProblem[] = [];
-  for (const record of store.serviceSettings.list()) {
+  for (const record of await store.serviceSettings.list()) {
     for (const error of validateCrawlSetting(record.setting, 'setting'))
       problems.push({ kind: 'crawl service setting', id: record.id, ...error });
   }
-  for (const record of store.searchServices.list()) {
+  for (const record of await store.searchServices.list()) {
     for (const error of validateSearchServiceConfig(record.config))
       problems.push({ kind: 'search service', id: record.id, ...error });
   }
@@ -37,11 +37,11 @@ const CONSEQUENCE: Record<StoredSettingProblem['kind'], string> = {
 };
 
 /** Logs a warning per problem of the stored settings, at start (docs/operations.md). */
-export function warnAboutStoredSettings(
+export async function warnAboutStoredSettings(
   store: Pick<ServiceStore, 'serviceSettings' | 'searchServices'>,
   logger: { warn(fields: object, message: string): void },
-): void {
-  for (const problem of storedSettingProblems(store)) {
+): Promise<void> {
+  for (const problem of await storedSettingProblems(store)) {
     const idField = problem.kind === 'search service' ? 'search_service_id' : 'service_setting_id';
     logger.warn(
       { [idField]: problem.id, field: problem.field, reason: problem.reason },

@@ -64,14 +64,14 @@ export class RunEventPublisher {
    * All webhooks get the same event_id: it names the event, so a receiver behind several
    * webhooks can tell one event from two.
    */
-  publish(event: RunEventName, run: RunRecord): number {
+  async publish(event: RunEventName, run: RunRecord): Promise<number> {
     const { webhooks, deliveries, clock, timezone, onQueued } = this.options;
-    const targets = webhooks.list({ contractId: run.contractId, servicegroupId: run.servicegroupId });
+    const targets = await webhooks.list({ contractId: run.contractId, servicegroupId: run.servicegroupId });
     if (targets.length === 0) return 0;
     const now = clock.nowMicros();
     const eventId = randomUUID();
     const body = JSON.stringify(runEventBody({ event, eventId, occurredMicros: now, run, timezone }));
-    for (const webhook of targets) deliveries.enqueue(webhook.id, event, eventId, body, now);
+    for (const webhook of targets) await deliveries.enqueue(webhook.id, event, eventId, body, now);
     onQueued?.();
     return targets.length;
   }

@@ -84,7 +84,7 @@ export class WebhookDispatcher {
   start(): void {
     if (this.running || this.stopping) return;
     this.running = true;
-    this.pump();
+    void this.pump();
   }
 
   /** Looks at the queue soon; coalesced so a burst of publishes costs one queue read. */
@@ -94,7 +94,7 @@ export class WebhookDispatcher {
     // Deferred: the publisher's caller (a crawl) should not pay for the queue read.
     setImmediate(() => {
       this.pumpQueued = false;
-      this.pump();
+      void this.pump();
     });
   }
 
@@ -110,7 +110,7 @@ export class WebhookDispatcher {
     return this.stopping;
   }
 
-  private pump(): void {
+  private async pump(): Promise<void> {
     if (!this.running) return;
     const { deliveries, logger } = this.options;
     try {
@@ -121,12 +121,12 @@ export class WebhookDispatcher {
       if (free > 0) {
         // Attempts in flight (and held ones) are still pending in the queue: ask for enough rows to skip them.
         const limit = free + this.inFlight.size + this.heldUntilMs.size;
-        for (const delivery of deliveries.due(now, limit)) {
+        for (const delivery of await deliveries.due(now, limit)) {
           if (this.inFlight.size >= this.concurrency) break;
           if (!this.inFlight.has(delivery.id) && !this.heldUntilMs.has(delivery.id)) this.launch(delivery);
         }
       }
-      const next = deliveries.nextDueMicros();
+      const next = await deliveries.nextDueMicros();
       // A due time already passed belongs to an attempt in flight, one waiting for a slot (the
       // attempt that finishes pumps again) or a held one: only the poll interval is armed for it.
       const untilNextMs =
@@ -140,7 +140,7 @@ export class WebhookDispatcher {
 
   private arm(delayMs: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.pump(), delayMs);
+    this.timer = setTimeout(() => void this.pump(), delayMs);
     // The queue alone must not keep the process alive.
     this.timer.unref();
   }
@@ -156,7 +156,7 @@ export class WebhookDispatcher {
       })
       .finally(() => {
         this.inFlight.delete(delivery.id);
-        this.pump();
+        void this.pump();
       });
     this.inFlight.set(delivery.id, attempt);
   }
@@ -170,9 +170,9 @@ export class WebhookDispatcher {
       eventId: delivery.eventId,
       attempt: delivery.attempts + 1,
     };
-    const webhook = webhooks.get(delivery.webhookId);
+    const webhook = await webhooks.get(delivery.webhookId);
     if (webhook === undefined) {
-      deliveries.recordAttempt(
+      await deliveries.recordAttempt(
         delivery.id,
         { status: null, error: 'webhook deleted', durationMs: null, next: { kind: 'failed' } },
         clock.nowMicros(),
@@ -192,7 +192,11 @@ export class WebhookDispatcher {
       : backoff !== undefined
         ? { kind: 'retry', atMicros: now + Math.round(backoff * 1_000_000) }
         : { kind: 'failed' };
-    deliveries.recordAttempt(delivery.id, { status, error: delivered ? '' : error, durationMs, next }, now);
+    await deliveries.recordAttempt(
+      delivery.id,
+      { status, error: delivered ? '' : error, durationMs, next },
+      now,
+    );
     const outcome = { ...context, host: hostOf(webhook.url), status, ...(delivered ? {} : { error }) };
     if (next.kind === 'delivered') logger.info(outcome, 'webhook delivered');
     else if (next.kind === 'retry')

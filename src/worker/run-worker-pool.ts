@@ -17,14 +17,14 @@ import { noSeedFetched, seedMessageOf } from './seed-report.js';
 
 /** Told when a run starts (not when it resumes after a restart) and when it ends: webhooks. */
 export interface RunLifecycleListener {
-  started(run: RunRecord): void;
-  finished(run: RunRecord): void;
+  started(run: RunRecord): Promise<unknown>;
+  finished(run: RunRecord): Promise<unknown>;
 }
 
 /** Feeds scheduled runs into the search service of their setting. */
 export interface SearchFeed {
   /** The search service the run's setting feeds, if any. */
-  searchServiceOf(run: RunRecord): number | undefined;
+  searchServiceOf(run: RunRecord): Promise<number | undefined>;
   /** Applies the run to the index in one step; returns a summary for the run's message. Throws when it cannot. */
   feed(
     run: RunRecord,
@@ -87,11 +87,13 @@ export class RunWorkerPool implements RunDispatcher {
   private pollTimer: NodeJS.Timeout | undefined;
   /** Runs a previous process left running, read once at start and resumed before new ones. */
   private leftOver: RunRecord[] = [];
+  private filling = false;
+  private fillAgain = false;
 
   constructor(private readonly deps: WorkerPoolDeps) {}
 
-  start(): void {
-    this.leftOver = this.deps.runs.listRunning();
+  async start(): Promise<void> {
+    this.leftOver = await this.deps.runs.listRunning();
     this.pollTimer = setInterval(() => this.fill(), this.deps.pollIntervalMs ?? 1000);
     this.pollTimer.unref();
     this.fill();
@@ -106,7 +108,7 @@ export class RunWorkerPool implements RunDispatcher {
   }
 
   runEnded(runId: number): void {
-    this.notify('finished', runId);
+    void this.notify('finished', runId);
   }
 
   /**
@@ -121,9 +123,30 @@ export class RunWorkerPool implements RunDispatcher {
     clearTimeout(hardStop);
   }
 
+  /**
+   * Claims runs until the pool is full. Claims are asynchronous, so one claim loop runs at a
+   * time (two would both see a free slot and take one run too many); a call meanwhile runs the
+   * loop again once it ends.
+   */
   private fill(): void {
-    if (this.shutdown.signal.aborted) return;
-    while (this.active.size < this.deps.concurrency) {
+    if (this.filling) {
+      this.fillAgain = true;
+      return;
+    }
+    this.filling = true;
+    this.claimUntilFull()
+      // A store that cannot answer now is asked again at the next poll.
+      .catch((error: unknown) => this.deps.logger.error({ err: error }, 'claiming a run failed'))
+      .finally(() => {
+        this.filling = false;
+        if (!this.fillAgain) return;
+        this.fillAgain = false;
+        this.fill();
+      });
+  }
+
+  private async claimUntilFull(): Promise<void> {
+    while (!this.shutdown.signal.aborted && this.active.size < this.deps.concurrency) {
       const resumed = this.leftOver.shift();
       if (resumed)
         this.deps.logger.info({ run_id: resumed.id }, 'resuming run left running by the previous process');
@@ -131,12 +154,12 @@ export class RunWorkerPool implements RunDispatcher {
       // left running by the previous process are resumed first, so they are among the holders.
       const run =
         resumed ??
-        this.deps.runs.claimNextPending(this.deps.clock.nowMicros(), {
+        (await this.deps.runs.claimNextPending(this.deps.clock.nowMicros(), {
           maxRunningPerContract: this.deps.maxRunningPerContract,
           slotHolderRunIds: [...this.active.keys()],
-        });
+        }));
       if (!run) return;
-      if (!resumed) this.notify('started', run.id);
+      if (!resumed) void this.notify('started', run.id);
       this.launch(run);
     }
   }
@@ -160,11 +183,13 @@ export class RunWorkerPool implements RunDispatcher {
 
   private async execute(run: RunRecord, cancel: AbortController): Promise<void> {
     const { deps } = this;
-    const searchServiceId = run.serviceSettingId === null ? undefined : deps.searchFeed?.searchServiceOf(run);
+    const searchServiceId =
+      run.serviceSettingId === null ? undefined : await deps.searchFeed?.searchServiceOf(run);
     const workFolder = path.join(deps.workRoot, String(run.id));
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
     const signal = AbortSignal.any([cancel.signal, this.hardStop.signal]);
     let lastWriteMs = 0;
+    let progressWrite: Promise<void> | undefined;
     deps.logger.info(
       { run_id: run.id, request_id: run.requestId, seeds: run.setting.seed_urls.length },
       'run started',
@@ -189,20 +214,27 @@ export class RunWorkerPool implements RunDispatcher {
         onProgress: (progress) => {
           deps.live?.report(run.id, progress);
           const nowMs = Date.now();
-          if (nowMs - lastWriteMs < PROGRESS_WRITE_INTERVAL_MS) return;
+          // One write at a time: a slow store skips interim counts rather than queueing them.
+          if (progressWrite !== undefined || nowMs - lastWriteMs < PROGRESS_WRITE_INTERVAL_MS) return;
           lastWriteMs = nowMs;
-          deps.runs.updateProgress(run.id, progress.crawled, progress.total, deps.clock.nowMicros());
-          // A cancel recorded by another process reaches this one through the store.
-          if (deps.runs.getRun(run.id)?.isCancelRequest) cancel.abort();
+          progressWrite = this.recordProgress(run.id, progress, cancel)
+            .catch((error: unknown) =>
+              deps.logger.warn({ err: error, run_id: run.id }, 'recording run progress failed'),
+            )
+            .finally(() => {
+              progressWrite = undefined;
+            });
         },
       },
     );
+    // The final counts are written after any interim ones.
+    await progressWrite;
     // Drained, or aborted by the shutdown's hard stop rather than by a cancel: resume later.
     if (
       execution.outcome === 'interrupted' ||
       (execution.outcome === 'cancelled' && !cancel.signal.aborted)
     ) {
-      deps.runs.updateProgress(
+      await deps.runs.updateProgress(
         run.id,
         execution.progress.crawled,
         execution.progress.total,
@@ -211,7 +243,7 @@ export class RunWorkerPool implements RunDispatcher {
       deps.logger.info({ run_id: run.id }, 'run interrupted by shutdown; it resumes at next start');
       return;
     }
-    deps.runs.updateProgress(
+    await deps.runs.updateProgress(
       run.id,
       execution.progress.crawled,
       execution.progress.total,
@@ -229,14 +261,14 @@ export class RunWorkerPool implements RunDispatcher {
             message: seedMessage,
             crawled,
           });
-    this.finish(
+    await this.finish(
       run.id,
       ending.state,
       ending.state === RunState.troubled ? [] : execution.artifacts.map((artifact) => artifact.name),
       ending.message,
     );
     // Announced before the working data is removed, which may take a while for a large run.
-    this.notify('finished', run.id);
+    void this.notify('finished', run.id);
     deps.logger.info(
       {
         run_id: run.id,
@@ -276,7 +308,7 @@ export class RunWorkerPool implements RunDispatcher {
     }
     deps.logger.error({ err: error, run_id: run.id }, 'run failed');
     try {
-      this.finish(run.id, RunState.troubled, [], failureMessage(error));
+      await this.finish(run.id, RunState.troubled, [], failureMessage(error));
     } catch (storeError) {
       deps.logger.error(
         { err: storeError, run_id: run.id },
@@ -284,7 +316,7 @@ export class RunWorkerPool implements RunDispatcher {
       );
       return;
     }
-    this.notify('finished', run.id);
+    void this.notify('finished', run.id);
     await Promise.all([
       rm(path.join(deps.workRoot, String(run.id)), { recursive: true, force: true }),
       deps.artifacts.remove(run.id),
@@ -345,24 +377,35 @@ export class RunWorkerPool implements RunDispatcher {
     }
   }
 
-  private notify(event: keyof RunLifecycleListener, runId: number): void {
+  /** Tells the lifecycle listener; never fails (a failure is logged). */
+  private async notify(event: keyof RunLifecycleListener, runId: number): Promise<void> {
     const listener = this.deps.lifecycle;
     if (listener === undefined) return;
     try {
-      const run = this.deps.runs.getRun(runId);
-      if (run) listener[event](run);
+      const run = await this.deps.runs.getRun(runId);
+      if (run) await listener[event](run);
     } catch (error) {
       this.deps.logger.error({ err: error, run_id: runId }, `run ${event} listener failed`);
     }
   }
 
-  private finish(
+  /** Interim counts, and a cancel recorded by another process, which reaches this one through the store. */
+  private async recordProgress(
+    runId: number,
+    progress: { crawled: number; total: number },
+    cancel: AbortController,
+  ): Promise<void> {
+    await this.deps.runs.updateProgress(runId, progress.crawled, progress.total, this.deps.clock.nowMicros());
+    if ((await this.deps.runs.getRun(runId))?.isCancelRequest) cancel.abort();
+  }
+
+  private async finish(
     runId: number,
     state: RunStateId,
     artifacts: Parameters<CrawlRunStore['finish']>[3],
     message: string,
-  ): void {
-    this.deps.runs.finish(runId, state, this.deps.clock.nowMicros(), artifacts, message);
+  ): Promise<void> {
+    await this.deps.runs.finish(runId, state, this.deps.clock.nowMicros(), artifacts, message);
   }
 }
 

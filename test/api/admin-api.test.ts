@@ -33,7 +33,7 @@ let other: TestTenant;
 before(async () => {
   slow = await startSlowServer();
   kumo = await startTestService({ overrides: { adminToken: ADMIN_TOKEN } });
-  other = kumo.createTenant('other');
+  other = await kumo.createTenant('other');
   const contract = await admin('POST', '/contracts', { name: 'acme' });
   assert.equal(contract.statusCode, 200, contract.body);
   const contractId = contract.json.contract_id as number;
@@ -285,7 +285,7 @@ describe('crawl service settings', () => {
 
     // The search service of another tenant.
     const now = Date.now() * 1000;
-    const foreign = kumo.service.store.searchServices.create(other, 'foreign', {}, now);
+    const foreign = await kumo.service.store.searchServices.create(other, 'foreign', {}, now);
     assertFieldError(
       await admin('POST', path, { setting: crawlSetting(), schedule: daily, service_id: foreign.id }),
       'body.service_id',
@@ -524,7 +524,7 @@ describe('webhooks', () => {
     assertNg(await admin('POST', `${hooks()}/${id}/deliveries/999999/replay`), 404);
 
     // A delivery of this webhook, queued the way the publisher does.
-    const delivery = kumo.service.store.deliveries.enqueue(
+    const delivery = await kumo.service.store.deliveries.enqueue(
       id,
       'crawl.finished',
       'evt-1',

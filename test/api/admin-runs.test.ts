@@ -40,7 +40,7 @@ before(async () => {
     '127.0.0.6',
   );
   kumo = await startTestService({ overrides: { adminToken: ADMIN_TOKEN } });
-  const tenant = kumo.createTenant('runs');
+  const tenant = await kumo.createTenant('runs');
   group = `/admin/v1/contracts/${tenant.contractId}/servicegroups/${tenant.servicegroupId}`;
 });
 after(async () => {

@@ -15,7 +15,7 @@ let path: string;
 
 before(async () => {
   kumo = await startTestService({ overrides: { adminToken: ADMIN_TOKEN, timezone: 'Asia/Tokyo' } });
-  const tenant = kumo.createTenant('check');
+  const tenant = await kumo.createTenant('check');
   path = `/admin/v1/contracts/${tenant.contractId}/servicegroups/${tenant.servicegroupId}/service_settings`;
 });
 after(async () => {
@@ -173,8 +173,8 @@ describe('pausing and resuming a schedule', () => {
     assert.equal((await admin('POST', `${path}/${id}/resume`)).statusCode, 200);
     assertNg(await admin('POST', `${path}/999999/pause`), 404);
 
-    const contractId = kumo.service.store.serviceSettings.get(id)!.contractId;
-    const log = kumo.service.store.audit.list({ contractId, limit: 100 });
+    const contractId = (await kumo.service.store.serviceSettings.get(id))!.contractId;
+    const log = await kumo.service.store.audit.list({ contractId, limit: 100 });
     const actions = log.filter((entry) => entry.resourceId === id).map((entry) => entry.action);
     assert.deepEqual(
       actions.filter((action) => action === 'pause' || action === 'resume'),

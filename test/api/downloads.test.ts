@@ -217,7 +217,7 @@ describe('keyed download request', () => {
   test('without a key 401, with a wrong key 401, with another tenant key 403', async () => {
     await assertNg(await keyed(crawledId, URL_LIST, null), 401);
     await assertNg(await keyed(crawledId, URL_LIST, 'kumo_wrong_key'), 401);
-    const other = kumo.createTenant('other');
+    const other = await kumo.createTenant('other');
     await assertNg(await keyed(crawledId, URL_LIST, other.apiKey), 403);
     // On its own path the other tenant does not see the run at all.
     await assertNg(await keyed(crawledId, URL_LIST, other.apiKey, other), 404);
@@ -273,7 +273,7 @@ describe('retention', () => {
 
     const twoDaysLater = { nowMicros: () => systemClock.nowMicros() + 2 * 86_400_000_000 };
     assert.ok((await sweepExpiredArtifacts(runs, artifacts, twoDaysLater, 1)) >= 1);
-    const runId = runs.getByRequest(demo, crawledId)!.id;
+    const runId = (await runs.getByRequest(demo, crawledId))!.id;
     assert.equal(existsSync(artifacts.folderFor(runId)), false);
 
     await assertNg(await keyed(crawledId, URL_LIST), 410);

@@ -81,9 +81,9 @@ describe('two run slots, default share per contract', () => {
 
   test("a second contract's run starts while the first one's long runs go on, and waiting runs say why", async () => {
     const [siteA, siteB, siteC] = sites as [LocalServer, LocalServer, LocalServer];
-    const a = kumo.createTenant('a');
-    const b = kumo.createTenant('b');
-    const c = kumo.createTenant('c');
+    const a = await kumo.createTenant('a');
+    const b = await kumo.createTenant('b');
+    const c = await kumo.createTenant('c');
 
     const a1 = await kumo.requestCrawl(longCrawl(siteA), a);
     await kumo.waitForStatus(a1, running, { tenant: a });
@@ -138,8 +138,8 @@ describe('KUMO_MAX_RUNNING_PER_CONTRACT 0: no share per contract', () => {
   });
 
   test('one contract may take every slot; the next run waits for a slot', async () => {
-    const a = kumo.createTenant('a');
-    const b = kumo.createTenant('b');
+    const a = await kumo.createTenant('a');
+    const b = await kumo.createTenant('b');
     const a1 = await kumo.requestCrawl(longCrawl(site), a);
     const a2 = await kumo.requestCrawl(longCrawl(site), a);
     await kumo.waitForStatus(a1, running, { tenant: a });
@@ -166,8 +166,8 @@ describe('one run slot, one contract with two service groups', () => {
   });
 
   test('the service groups take turns: the other group goes before the older run of the group just served', async () => {
-    const first = kumo.createTenant('a');
-    const second = kumo.createServiceGroup(first, 'a-2');
+    const first = await kumo.createTenant('a');
+    const second = await kumo.createServiceGroup(first, 'a-2');
     const first1 = await kumo.requestCrawl(longCrawl(site), first);
     await kumo.waitForStatus(first1, running, { tenant: first });
     const first2 = await kumo.requestCrawl(longCrawl(site), first);
@@ -208,8 +208,8 @@ describe('runs resumed after a restart hold their slots', () => {
     const overrides = { workerConcurrency: 3, fetchTimeoutSeconds: 30 };
     // First process: no share, so contract a runs two crawls; it stops with both running.
     kumo = await startTestService({ dataDir, overrides: { ...overrides, maxRunningPerContract: 0 } });
-    const a = kumo.createTenant('a');
-    const b = kumo.createTenant('b');
+    const a = await kumo.createTenant('a');
+    const b = await kumo.createTenant('b');
     const a1 = await kumo.requestCrawl(longCrawl(site), a);
     const a2 = await kumo.requestCrawl(longCrawl(site), a);
     await kumo.waitForStatus(a1, running, { tenant: a });

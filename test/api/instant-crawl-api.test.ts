@@ -33,7 +33,7 @@ before(async () => {
   // One worker: a run on /hang holds it, so runs requested after it stay pending (2010).
   kumo = await startTestService({ overrides: { workerConcurrency: 1 } });
   demo = kumo.tenant;
-  other = kumo.createTenant('other');
+  other = await kumo.createTenant('other');
   finishedId = await kumo.requestCrawl({ seed_urls: [`${trap.baseUrl}/a.html`], documents_limit: 1 });
   await kumo.waitForFinished(finishedId);
 });
@@ -378,7 +378,7 @@ describe('GET .../crawler/histories', () => {
   let ids: number[];
 
   before(async () => {
-    tenant = kumo.createTenant('history');
+    tenant = await kumo.createTenant('history');
     const blocker = await startBlocker();
     ids = [];
     try {
@@ -695,11 +695,11 @@ describe('authentication and tenancy', () => {
   });
 
   test('a revoked key: 401', async () => {
-    const revoked = kumo.createTenant('revoked');
+    const revoked = await kumo.createTenant('revoked');
     assert.equal((await statuses('', revoked)).statusCode, 200);
-    const [record] = kumo.service.store.apiKeys.list(revoked.contractId);
+    const [record] = await kumo.service.store.apiKeys.list(revoked.contractId);
     assert.ok(record);
-    kumo.service.store.apiKeys.revoke(record.id, Date.now() * 1000);
+    await kumo.service.store.apiKeys.revoke(record.id, Date.now() * 1000);
     assertNg(await statuses('', revoked), 401);
   });
 });

@@ -256,7 +256,7 @@ describe('the per-key rate limit', () => {
 
   before(async () => {
     kumo = await startTestService({ clock, overrides: { rateLimitPerMinute: 3, maxActiveRunsPerTenant: 0 } });
-    other = kumo.createTenant('other');
+    other = await kumo.createTenant('other');
   });
 
   after(async () => {
@@ -316,7 +316,7 @@ describe('the cap on active runs of a service group', () => {
 
   const pollUntilIdle = async () => {
     const deadline = Date.now() + 10_000;
-    while (kumo.service.store.runs.countActiveRuns(kumo.tenant) > 0) {
+    while ((await kumo.service.store.runs.countActiveRuns(kumo.tenant)) > 0) {
       assert.ok(Date.now() < deadline, 'runs did not end after cancel');
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -333,7 +333,7 @@ describe('the cap on active runs of a service group', () => {
         fetchTimeoutSeconds: 300,
       },
     });
-    other = kumo.createTenant('other');
+    other = await kumo.createTenant('other');
   });
 
   after(async () => {
@@ -372,7 +372,7 @@ describe('the cap on active runs of a service group', () => {
     const responses = await Promise.all(Array.from({ length: 6 }, () => request()));
     const codes = responses.map((response) => response.statusCode).sort();
     assert.deepEqual(codes, [200, 200, 429, 429, 429, 429]);
-    assert.equal(kumo.service.store.runs.countActiveRuns(kumo.tenant), 2);
+    assert.equal(await kumo.service.store.runs.countActiveRuns(kumo.tenant), 2);
     await cancelAll();
   });
 
@@ -394,7 +394,7 @@ describe('the cap on active runs of a service group', () => {
     // Deleting the setting cancels its run: room for one more.
     assert.equal((await admin(kumo, 'DELETE', `${group}/service_settings/${settingId}`)).statusCode, 200);
     const deadline = Date.now() + 10_000;
-    while (kumo.service.store.runs.countActiveRuns(kumo.tenant) > 1) {
+    while ((await kumo.service.store.runs.countActiveRuns(kumo.tenant)) > 1) {
       assert.ok(Date.now() < deadline, 'the scheduled run did not end');
       await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -53,7 +53,7 @@ test('path ids must be decimal integers, and the setting must be under the path 
     assert.equal(response.statusCode, 400, `${id}: ${response.body}`);
     assert.equal(response.json.errors[0].field, 'path.service_setting_id');
   }
-  const other = kumo.createTenant('other');
+  const other = await kumo.createTenant('other');
   const wrongTenant = await kumo.inject({
     method: 'GET',
     url: `/api/v1.0/crawler_service/contracts/${other.contractId}/servicegroups/${other.servicegroupId}/service_settings/${settingId}/settings`,

@@ -14,8 +14,8 @@ let foreign: string;
 
 before(async () => {
   kumo = await startTestService({ overrides: { adminToken: ADMIN_TOKEN } });
-  const mine = kumo.createTenant('analytics');
-  const theirs = kumo.createTenant('elsewhere');
+  const mine = await kumo.createTenant('analytics');
+  const theirs = await kumo.createTenant('elsewhere');
   const group = (t: { contractId: number; servicegroupId: number }) =>
     `/admin/v1/contracts/${t.contractId}/servicegroups/${t.servicegroupId}`;
   const created = await admin('POST', `${group(mine)}/search_services`, { name: 'site' });

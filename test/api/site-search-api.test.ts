@@ -44,8 +44,8 @@ const SEARCH = `${docPath(1)}/search`;
 let service: TestService;
 let http: HttpClient;
 
-function configure(config: SearchServiceConfig): void {
-  assert.ok(service.service.store.searchServices.updateConfig(1, config, systemClock.nowMicros()));
+async function configure(config: SearchServiceConfig): Promise<void> {
+  assert.ok(await service.service.store.searchServices.updateConfig(1, config, systemClock.nowMicros()));
 }
 
 async function search(
@@ -68,7 +68,7 @@ before(async () => {
   service = await startTestService();
   // Written before the service opens the index, as `kumo index` would.
   seedSearchIndex(service.dataDir, 1);
-  configure(BASE_CONFIG);
+  await configure(BASE_CONFIG);
   http = new HttpClient(service.url);
 });
 
@@ -491,7 +491,7 @@ describe('site search: filters and facets', () => {
   });
 
   test('drill-down rules with $1 label pages, a page may belong to several roots, and repeated paths combine with OR', async () => {
-    configure({
+    await configure({
       ...BASE_CONFIG,
       drilldowns: [
         { url_pattern: '^https://[^/]+/docs/([^/]+)/', path: 'Documentation\t$1' },
@@ -531,7 +531,7 @@ describe('site search: filters and facets', () => {
       );
       assert.equal(roots[1]!.facet_drilldowns[0]!.children![0]!.is_selected, true);
     } finally {
-      configure(BASE_CONFIG);
+      await configure(BASE_CONFIG);
     }
   });
 });

@@ -41,8 +41,8 @@ const IRI_PAGE = {
   body: 'Every camera we sell.',
 };
 
-function configure(config: SearchServiceConfig): void {
-  assert.ok(service.service.store.searchServices.updateConfig(1, config, systemClock.nowMicros()));
+async function configure(config: SearchServiceConfig): Promise<void> {
+  assert.ok(await service.service.store.searchServices.updateConfig(1, config, systemClock.nowMicros()));
 }
 
 async function searchOn(path: string, parameters: Record<string, string | number>): Promise<SearchAnswer> {
@@ -52,7 +52,12 @@ async function searchOn(path: string, parameters: Record<string, string | number
 before(async () => {
   service = await startTestService();
   const tenant = { contractId: 1, servicegroupId: 1 };
-  const record = service.service.store.searchServices.create(tenant, 'suggest', {}, systemClock.nowMicros());
+  const record = await service.service.store.searchServices.create(
+    tenant,
+    'suggest',
+    {},
+    systemClock.nowMicros(),
+  );
   suggestServiceId = record.id;
   seedSearchIndex(service.dataDir, 1);
   seedSearchIndex(service.dataDir, suggestServiceId, [...Object.values(DOCS), IRI_PAGE]);
@@ -166,7 +171,12 @@ describe('site search: suggest', () => {
 
   test('a query that led to clicks (through the click API) is suggested above one asked more often', async () => {
     const tenant = { contractId: 1, servicegroupId: 1 };
-    const { id } = service.service.store.searchServices.create(tenant, 'clicks', {}, systemClock.nowMicros());
+    const { id } = await service.service.store.searchServices.create(
+      tenant,
+      'clicks',
+      {},
+      systemClock.nowMicros(),
+    );
     seedSearchIndex(service.dataDir, id);
     const clicks = docPath(id);
     for (let i = 0; i < 3; i++)
@@ -291,7 +301,7 @@ describe('site search: errors, origins and health', () => {
     const unknown = await service.inject({ method: 'GET', url: `${docPath(999)}/search?q=python` });
     assert.equal(unknown.statusCode, 404);
     assert.equal(unknown.json.status, 'NG');
-    const other = service.createTenant('other');
+    const other = await service.createTenant('other');
     for (const path of [
       docPath(1, other.contractId, other.servicegroupId),
       docPath(1, 1, other.servicegroupId),
@@ -306,7 +316,12 @@ describe('site search: errors, origins and health', () => {
 
   test('an index file of another format is a 503 saying to index again; other services still answer', async () => {
     const tenant = { contractId: 1, servicegroupId: 1 };
-    const record = service.service.store.searchServices.create(tenant, 'old', {}, systemClock.nowMicros());
+    const record = await service.service.store.searchServices.create(
+      tenant,
+      'old',
+      {},
+      systemClock.nowMicros(),
+    );
     const file = searchIndexFile(service.dataDir, record.id);
     const old = new Database(file);
     old.exec(
@@ -366,7 +381,7 @@ describe('site search: errors, origins and health', () => {
     assert.equal(open.status, 200);
     assert.equal(open.headers.get('access-control-allow-origin'), '*');
 
-    configure({ allowed_origins: ['https://good.example', 'http://localhost:8080'] });
+    await configure({ allowed_origins: ['https://good.example', 'http://localhost:8080'] });
     try {
       const evil = await http.get(`${DEMO}/search?q=python`, { origin: 'https://evil.example' });
       assert.equal(evil.status, 403);
@@ -401,7 +416,7 @@ describe('site search: errors, origins and health', () => {
       const crossSite = await http.get(`${DEMO}/search?q=python`, { 'sec-fetch-site': 'cross-site' });
       assert.equal(crossSite.status, 403);
     } finally {
-      configure({});
+      await configure({});
     }
   });
 

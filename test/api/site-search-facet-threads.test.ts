@@ -72,8 +72,8 @@ function hostilePages(): IndexedDocument[] {
   }));
 }
 
-function configure(serviceId: number, config: SearchServiceConfig): void {
-  assert.ok(kumo.service.store.searchServices.updateConfig(serviceId, config, systemClock.nowMicros()));
+async function configure(serviceId: number, config: SearchServiceConfig): Promise<void> {
+  assert.ok(await kumo.service.store.searchServices.updateConfig(serviceId, config, systemClock.nowMicros()));
 }
 
 /** The warnings naming search service 1 that its facets are unavailable. */
@@ -106,8 +106,8 @@ before(async () => {
     'the hostile rules are within the limits',
   );
   seedSearchIndex(kumo.dataDir, 1, hostilePages());
-  configure(1, HOSTILE_CONFIG);
-  const other = kumo.service.store.searchServices.create(
+  await configure(1, HOSTILE_CONFIG);
+  const other = await kumo.service.store.searchServices.create(
     DEMO_TENANT,
     'other',
     OTHER_CONFIG,
@@ -150,7 +150,9 @@ test('rules costing a minute on one service leave the health check and other ser
       otherMs.push((await timedGet(probe, otherSearch)).ms);
       if (freshJob === undefined && performance.now() - started > 2000) {
         // New rules for the other service: a facet job of its own while the hostile one runs.
-        configure(otherServiceId, { categories: [{ name: 'Python docs', url_pattern: '/docs/python/' }] });
+        await configure(otherServiceId, {
+          categories: [{ name: 'Python docs', url_pattern: '/docs/python/' }],
+        });
         const { ms, body } = await timedGet(probe, otherSearch);
         freshJob = { ms, answer: JSON.parse(body) as SearchAnswer };
       }
@@ -223,7 +225,7 @@ test('unavailable facets answer at once, without a new warning, until the rules 
     assert.equal(unavailableWarnings().length, 1);
 
     // Ordinary rules: facets again.
-    configure(1, { categories: [{ name: 'Crafted', url_pattern: `^https://${HOSTILE_HOST}/` }] });
+    await configure(1, { categories: [{ name: 'Crafted', url_pattern: `^https://${HOSTILE_HOST}/` }] });
     const ordinary = JSON.parse((await search({})).body) as SearchAnswer;
     assert.deepEqual(ordinary.category.items, ['Crafted']);
     assert.deepEqual(

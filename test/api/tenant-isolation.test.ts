@@ -245,16 +245,16 @@ async function provision(tenant: TestTenant, label: Label, site: Site): Promise<
 before(async () => {
   [siteA, siteB] = await Promise.all([startSite(LABEL_A), startSite(LABEL_B)]);
   kumo = await startTestService({ clock });
-  const tenantB = kumo.createTenant('tenant-b');
+  const tenantB = await kumo.createTenant('tenant-b');
   [A, B] = await Promise.all([provision(kumo.tenant, LABEL_A, siteA), provision(tenantB, LABEL_B, siteB)]);
 
   // C: a second service group of B's contract, with its own key and nothing else.
   const store = kumo.service.store;
   const now = systemClock.nowMicros();
-  const groupC = store.tenants.createServiceGroup(B.contractId, 'tenant-c', now);
+  const groupC = await store.tenants.createServiceGroup(B.contractId, 'tenant-c', now);
   const refC = { contractId: B.contractId, servicegroupId: groupC.id };
   const keyC = `kumo_test_c_${'c'.repeat(24)}`;
-  const keyRecord = store.apiKeys.insert(refC, hashApiKey(keyC), apiKeyPrefix(keyC), 'c key', now);
+  const keyRecord = await store.apiKeys.insert(refC, hashApiKey(keyC), apiKeyPrefix(keyC), 'c key', now);
   C = {
     ...refC,
     apiKey: keyC,

@@ -24,11 +24,13 @@ let hostileId: number;
 
 before(async () => {
   service = await startTestService();
-  hostileId = service.service.store.searchServices.create(
-    { contractId: 1, servicegroupId: 1 },
-    HOSTILE_NAME,
-    {},
-    systemClock.nowMicros(),
+  hostileId = (
+    await service.service.store.searchServices.create(
+      { contractId: 1, servicegroupId: 1 },
+      HOSTILE_NAME,
+      {},
+      systemClock.nowMicros(),
+    )
   ).id;
   http = new HttpClient(service.url);
 });

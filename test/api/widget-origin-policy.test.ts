@@ -23,15 +23,15 @@ const GOOD = 'https://good.example';
 let service: TestService;
 let http: HttpClient;
 
-function configure(config: SearchServiceConfig): void {
-  assert.ok(service.service.store.searchServices.updateConfig(1, config, systemClock.nowMicros()));
+async function configure(config: SearchServiceConfig): Promise<void> {
+  assert.ok(await service.service.store.searchServices.updateConfig(1, config, systemClock.nowMicros()));
 }
 
 before(async () => {
   service = await startTestService();
   seedSearchIndex(service.dataDir, 1);
   http = new HttpClient(service.url);
-  configure({ allowed_origins: [GOOD] });
+  await configure({ allowed_origins: [GOOD] });
 });
 
 after(async () => {
@@ -117,7 +117,7 @@ describe('origin policy for the widget', () => {
   });
 
   test('without a list every page is served with Access-Control-Allow-Origin *', async () => {
-    configure({});
+    await configure({});
     try {
       const answer = await http.get(`${DEMO}/search?q=python`, {
         origin: 'https://evil.example',
@@ -126,7 +126,7 @@ describe('origin policy for the widget', () => {
       assert.equal(answer.status, 200);
       assert.equal(answer.headers.get('access-control-allow-origin'), '*');
     } finally {
-      configure({ allowed_origins: [GOOD] });
+      await configure({ allowed_origins: [GOOD] });
     }
   });
 });

@@ -23,14 +23,14 @@ before(async () => {
 after(async () => rm(folder, { recursive: true, force: true }));
 
 /** A data directory whose demo tenant and key were made by `kumo serve` with `pinnedKey`. */
-function dataDirWithPinnedKey(name: string, pinnedKey: string): string {
+async function dataDirWithPinnedKey(name: string, pinnedKey: string): Promise<string> {
   const dataDir = path.join(folder, name);
   const store = openSqliteServiceStore(ensureDataDir(dataDir).database);
   try {
-    bootstrapDemoTenant(store, systemClock, pinnedKey);
-    issueDemoKey(store, systemClock, pinnedKey);
+    await bootstrapDemoTenant(store, systemClock, pinnedKey);
+    await issueDemoKey(store, systemClock, pinnedKey);
   } finally {
-    store.close();
+    await store.close();
   }
   return dataDir;
 }
@@ -46,15 +46,15 @@ async function listedPrefixes(dataDir: string): Promise<string[]> {
 
 describe('kumo admin key list', () => {
   test('a short pinned key: at most half of it is shown', async () => {
-    const dataDir = dataDirWithPinnedKey('pinned', 'demo-key');
+    const dataDir = await dataDirWithPinnedKey('pinned', 'demo-key');
     const [prefix] = await listedPrefixes(dataDir);
     assert.equal(prefix, 'demo');
-    const tiny = await listedPrefixes(dataDirWithPinnedKey('tiny', 'abc'));
+    const tiny = await listedPrefixes(await dataDirWithPinnedKey('tiny', 'abc'));
     assert.equal(tiny[0], 'a');
   });
 
   test('a generated key: its first 8 characters', async () => {
-    const dataDir = dataDirWithPinnedKey('generated', 'demo-key');
+    const dataDir = await dataDirWithPinnedKey('generated', 'demo-key');
     const created = await runCli(
       ['admin', 'key', 'create', '--contract', '1', '--servicegroup', '1'],
       30_000,
@@ -69,7 +69,7 @@ describe('kumo admin key list', () => {
   });
 
   test('keys stored whole by an earlier version are cut when the store is opened', async () => {
-    const dataDir = dataDirWithPinnedKey('earlier', 'demo-key');
+    const dataDir = await dataDirWithPinnedKey('earlier', 'demo-key');
     // What an earlier version stored: the first 10 characters, so the whole of a short key.
     const db = openServiceDatabase(ensureDataDir(dataDir).database);
     db.prepare("UPDATE api_keys SET prefix = 'demo-key'").run();

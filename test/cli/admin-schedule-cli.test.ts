@@ -29,7 +29,7 @@ const DAILY = { interval: 2, hour: 9, min: 30 };
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-admin-schedule-'));
   // The store kumo serve makes at its first start, without the demo tenant (kumo admin makes none).
-  prepareDataDir(path.join(folder, 'data'), { demoTenant: false });
+  await prepareDataDir(path.join(folder, 'data'), { demoTenant: false });
   // Contract 1 with service groups 1 and 2, each with a search service (1 and 2).
   for (const args of [
     ['contract', 'create', '--name', 'acme'],

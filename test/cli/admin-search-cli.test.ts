@@ -17,7 +17,7 @@ const admin = (...args: string[]) => runCli(['admin', ...args], 30_000, env());
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-admin-search-'));
   // The store kumo serve makes at its first start, without the demo tenant (kumo admin makes none).
-  prepareDataDir(path.join(folder, 'data'), { demoTenant: false });
+  await prepareDataDir(path.join(folder, 'data'), { demoTenant: false });
 });
 after(async () => rm(folder, { recursive: true, force: true }));
 

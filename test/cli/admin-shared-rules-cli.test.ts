@@ -18,7 +18,7 @@ const GROUP = ['--contract', '1', '--servicegroup', '1'];
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-admin-rules-'));
-  prepareDataDir(path.join(folder, 'data'), { demoTenant: false });
+  await prepareDataDir(path.join(folder, 'data'), { demoTenant: false });
   for (const args of [
     ['contract', 'create', '--name', 'acme'],
     ['servicegroup', 'create', '--contract', '1', '--name', 'web'],

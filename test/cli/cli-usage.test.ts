@@ -109,7 +109,7 @@ describe('kumo usage mistakes', () => {
 
   test('a required option left out: named, then the usage, exit 2', async () => {
     const env = { KUMO_DATA_DIR: path.join(folder, 'data-required') };
-    prepareDataDir(env.KUMO_DATA_DIR, { demoTenant: false });
+    await prepareDataDir(env.KUMO_DATA_DIR, { demoTenant: false });
     const result = await runCli(['admin', 'servicegroup', 'create', '--name', 'web'], 30_000, env);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /^kumo: --contract ID is required\n/);
@@ -122,7 +122,7 @@ describe('kumo errors', () => {
   const args = ['search', '--service', '1', 'python'];
   const env = () => ({ KUMO_DATA_DIR: path.join(folder, 'data-broken') });
   before(async () => {
-    prepareDataDir(env().KUMO_DATA_DIR, { demoTenant: true });
+    await prepareDataDir(env().KUMO_DATA_DIR, { demoTenant: true });
     await mkdir(dataPaths(env().KUMO_DATA_DIR).search, { recursive: true });
     await writeFile(searchIndexFile(env().KUMO_DATA_DIR, 1), 'not a database, '.repeat(100));
   });
@@ -174,7 +174,7 @@ function runWithClosedStdout(
 describe('kumo ... | head -1', () => {
   test('kumo config, kumo admin key list and kumo search end quietly with exit 0', async () => {
     const dataDir = path.join(folder, 'data-pipe');
-    prepareDataDir(dataDir, { demoTenant: true });
+    await prepareDataDir(dataDir, { demoTenant: true });
     await mkdir(dataPaths(dataDir).search, { recursive: true });
     seedSearchIndex(dataDir, 1);
     const env = { KUMO_DATA_DIR: dataDir };

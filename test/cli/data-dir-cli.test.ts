@@ -62,7 +62,7 @@ describe('the data directory of kumo admin, index and search', () => {
 
   test('with the default ./data of the folder kumo serve runs in, they work and name the folder', async () => {
     const served = path.join(folder, 'served');
-    prepareDataDir(path.join(served, 'data'), { demoTenant: true });
+    await prepareDataDir(path.join(served, 'data'), { demoTenant: true });
     const listed = await runCli(['admin', 'searchservice', 'list'], 30_000, DEFAULT_DATA_DIR, served);
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, /^1\t1\t1\tdemo\t/m);

@@ -22,7 +22,7 @@ before(async () => {
   trap = await startTrapServer();
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-index-cli-'));
   // The data directory of a kumo serve that has started once: the demo tenant's search service 1.
-  prepareDataDir(path.join(folder, 'data'), { demoTenant: true });
+  await prepareDataDir(path.join(folder, 'data'), { demoTenant: true });
   const out = path.join(folder, 'crawl');
   const crawl = await runCli(['crawl', `${trap.baseUrl}/`, '--depth', '1', '--out', out]);
   assert.equal(crawl.code, 0, crawl.stderr);

@@ -18,7 +18,7 @@ const env = () => ({ KUMO_DATA_DIR: path.join(folder, 'data') });
 
 before(async () => {
   folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-search-cli-'));
-  prepareDataDir(path.join(folder, 'data'), { demoTenant: true });
+  await prepareDataDir(path.join(folder, 'data'), { demoTenant: true });
   await mkdir(dataPaths(path.join(folder, 'data')).search, { recursive: true });
   seedSearchIndex(path.join(folder, 'data'), 1);
 });

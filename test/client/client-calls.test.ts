@@ -175,7 +175,9 @@ describe('the client module against a real service', () => {
 
   test('a refused origin is a SiteSearchError of kind origin naming it; a listed one is served', async () => {
     const store = service.service.store.searchServices;
-    assert.ok(store.updateConfig(1, { allowed_origins: ['https://good.example'] }, systemClock.nowMicros()));
+    assert.ok(
+      await store.updateConfig(1, { allowed_origins: ['https://good.example'] }, systemClock.nowMicros()),
+    );
     const original = globalThis.fetch;
     let origin = 'https://evil.example';
     // A browser sends the page's origin; the client leaves that header to the platform.
@@ -195,7 +197,7 @@ describe('the client module against a real service', () => {
       valid('search', await client.search({ q: 'python' }));
     } finally {
       globalThis.fetch = original;
-      assert.ok(store.updateConfig(1, {}, systemClock.nowMicros()));
+      assert.ok(await store.updateConfig(1, {}, systemClock.nowMicros()));
     }
   });
 

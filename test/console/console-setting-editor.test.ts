@@ -149,7 +149,7 @@ describe('console setting editor', () => {
     assert.deepEqual(after.json.service_setting.setting, before.json.service_setting.setting);
     assert.deepEqual(after.json.service_setting.schedule, before.json.service_setting.schedule);
     // The password was kept: the stored one, not the ******** the page showed.
-    const stored = suite.kumo.service.store.serviceSettings.get(id)!;
+    const stored = (await suite.kumo.service.store.serviceSettings.get(id))!;
     assert.equal(stored.setting.authorizations?.[0]?.password, 's3cret');
   });
 

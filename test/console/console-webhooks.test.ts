@@ -68,7 +68,7 @@ describe('console webhooks', () => {
     const webhookId = listed.json.webhooks[0].id as number;
 
     // A run's event, queued the way the publisher does; the receiver refuses its first attempt.
-    suite.kumo.service.store.deliveries.enqueue(
+    await suite.kumo.service.store.deliveries.enqueue(
       webhookId,
       'crawl.finished',
       'evt-console-1',

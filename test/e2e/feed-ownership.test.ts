@@ -122,8 +122,8 @@ async function runToEnd(settingId: number): Promise<string> {
   const runId = started.json.run_id as number;
   const run = await pollUntil(
     `run ${runId} of setting ${settingId} to end`,
-    () => {
-      const record = kumo.service.store.runs.getRun(runId);
+    async () => {
+      const record = await kumo.service.store.runs.getRun(runId);
       return record !== undefined && !isActiveState(record.state) ? record : undefined;
     },
     30_000,

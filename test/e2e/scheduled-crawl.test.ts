@@ -182,7 +182,7 @@ test('a scheduled setting crawls at its slot, feeds search, follows site changes
   // Before the slot nothing runs, however often the scheduler looks.
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.deepEqual(await histories(settingId), []);
-  assert.equal(kumo.service.store.runs.activeRunOfSetting(settingId), undefined);
+  assert.equal(await kumo.service.store.runs.activeRunOfSetting(settingId), undefined);
 
   clock.setTo('2026-11-23T10:00:30Z');
   const [first] = await pollUntil('the first scheduled run to finish', async () => {

@@ -137,7 +137,7 @@ async function assertTroubled(id: number, reason: RegExp): Promise<RunView & { m
 }
 
 test('a file where the run artifact folder goes: the run ends 2040 with the reason, another tenant crawls on', async () => {
-  const other = kumo.createTenant('other-1');
+  const other = await kumo.createTenant('other-1');
   const id = await kumo.requestCrawl({ seed_urls: [`${siteUrl}/blocked/0`] });
   const runId = await runIdOf(id, kumo.tenant);
   // The seed answers after 300 ms, so the run is still crawling when its folder is taken.
@@ -157,7 +157,7 @@ test('a file where the run artifact folder goes: the run ends 2040 with the reas
 });
 
 test('a bundle that cannot be written after the URL list was: 2040, nothing of the run is left', async () => {
-  const other = kumo.createTenant('other-2');
+  const other = await kumo.createTenant('other-2');
   const id = await kumo.requestCrawl({ seed_urls: [`${siteUrl}/bundle/0`] });
   const runId = await runIdOf(id, kumo.tenant);
   // The URL list is written, then the bundle's temporary file is a folder: EISDIR.
@@ -171,17 +171,17 @@ test('a bundle that cannot be written after the URL list was: 2040, nothing of t
 });
 
 test('when even the 2040 cannot be recorded (the service store fails), the service goes on', async () => {
-  const other = kumo.createTenant('other-3');
+  const other = await kumo.createTenant('other-3');
   const runs = kumo.service.store.runs;
   const finish = runs.finish.bind(runs);
   let failedRunId: number | undefined;
   let refused = 0;
-  runs.finish = (runId, ...rest) => {
+  runs.finish = async (runId, ...rest) => {
     if (runId === failedRunId) {
       refused += 1;
       throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
     }
-    finish(runId, ...rest);
+    await finish(runId, ...rest);
   };
   try {
     const id = await kumo.requestCrawl({ seed_urls: [`${siteUrl}/full/0`] });

@@ -30,7 +30,7 @@ before(async () => {
   site = await listenLocally(createServer((_request, response) => response.end('<html></html>')));
   dataDir = await makeTempDir('kumo-stored-pattern-');
   // The demo tenant's crawl service setting 1 feeds search service 1 (docs/operations.md, First start).
-  prepareDataDir(dataDir, { demoTenant: true });
+  await prepareDataDir(dataDir, { demoTenant: true });
   const db = new Database(path.join(dataDir, 'kumo.db'));
   try {
     const setting = {

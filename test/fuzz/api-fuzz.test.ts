@@ -112,8 +112,8 @@ async function createFixtures(): Promise<FixtureIds> {
     (run) => run.instant_crawl_request_id === requestId,
   )!.id;
   // The fuzz owner's account (made with its session) names the user routes' account.
-  key.sessionHeaders();
-  const accountId = kumo.service.store.accounts.findByEmail('fuzz-owner@example.com')!.id;
+  await key.sessionHeaders();
+  const accountId = (await kumo.service.store.accounts.findByEmail('fuzz-owner@example.com'))!.id;
   const deliveries = await admin('GET', `${group}/webhooks/${webhook.webhook_id}/deliveries`);
   const deliveryId = (deliveries.deliveries as { id: number }[])[0]?.id ?? 1;
 
@@ -189,7 +189,7 @@ after(async () => {
     const active = await send(kumo, {
       method: 'GET',
       url: '/api/v1/contracts/1/servicegroups/1/crawler/statuses',
-      headers: { 'x-mf-apikey': key.current() },
+      headers: { 'x-mf-apikey': await key.current() },
     });
     console.log(`# instant runs still pending or running at the end: ${active.json?.crawl_statuses?.length}`);
   }
@@ -281,7 +281,7 @@ async function readBack(param: string, id: string, mustExist: boolean): Promise<
     const answer = await sendChecked(kumo, {
       method: 'GET',
       url: `${goodPath(route, ids, { [param]: id })}${datetimes}`,
-      headers: authHeaders(route, key),
+      headers: await authHeaders(route, key),
     });
     const download = route.pathParams.some((p) => p.name === 'file');
     if (mustExist && !download)
@@ -391,7 +391,7 @@ describe('the route catalog', () => {
       const answer = await send(kumo, {
         method: 'GET',
         url: goodPath(route, ids),
-        headers: authHeaders(route, key),
+        headers: await authHeaders(route, key),
       });
       // The fixture run took no screenshot (that needs the browser): its screenshot is not found.
       if (route.template.endsWith('/screenshots/{row_id}') && answer.statusCode === 404) continue;
@@ -484,7 +484,7 @@ describe('property 5: raw bodies that are not JSON, sent as application/json', (
         const request: SentRequest = {
           method: route.method,
           url: goodPath(route, ids),
-          headers: { ...authHeaders(route, key), 'content-type': 'application/json' },
+          headers: { ...(await authHeaders(route, key)), 'content-type': 'application/json' },
           payload,
         };
         const answer = await sendChecked(kumo, request);
@@ -546,7 +546,7 @@ describe('property 1: generated JSON bodies', () => {
         const answer = await sendChecked(kumo, {
           method: route.method,
           url: goodPath(route, ids),
-          headers: { ...authHeaders(route, key), 'content-type': 'application/json' },
+          headers: { ...(await authHeaders(route, key)), 'content-type': 'application/json' },
           payload: toJsonText(neutralizeUrls(body)),
         });
         tally('property 1 (bodies)', answer.statusCode);
@@ -577,7 +577,7 @@ describe('property 1: generated JSON bodies', () => {
         const answer = await sendChecked(kumo, {
           method: route.method,
           url: goodPath(route, ids),
-          headers: { ...authHeaders(route, key), 'content-type': 'application/json' },
+          headers: { ...(await authHeaders(route, key)), 'content-type': 'application/json' },
           payload,
         });
         tally('property 1b (settings)', answer.statusCode);
@@ -598,7 +598,7 @@ describe('property 1: generated JSON bodies', () => {
             await sendChecked(kumo, {
               method: 'GET',
               url: `${goodPath(route, ids).replace(/\/request$/, '/statuses')}?instant_crawl_request_ids=${requestId}`,
-              headers: authHeaders(route, key),
+              headers: await authHeaders(route, key),
             });
           }
         }
@@ -650,7 +650,7 @@ describe('property 1c: a generated search configuration, then generated searches
           const answer = await sendChecked(kumo, {
             method: 'PUT',
             url: goodPath(configure, ids),
-            headers: { ...authHeaders(configure, key), 'content-type': 'application/json' },
+            headers: { ...(await authHeaders(configure, key)), 'content-type': 'application/json' },
             payload: toJsonText(neutralizeUrls(body)),
           });
           tally('property 1c (search configuration)', answer.statusCode);
@@ -670,7 +670,7 @@ describe('property 1c: a generated search configuration, then generated searches
       await send(kumo, {
         method: 'PUT',
         url: goodPath(configure, ids),
-        headers: { ...authHeaders(configure, key), 'content-type': 'application/json' },
+        headers: { ...(await authHeaders(configure, key)), 'content-type': 'application/json' },
         payload: '{"config":{}}',
       });
     }
@@ -688,7 +688,7 @@ describe('property 2: generated query strings', () => {
         const answer = await sendChecked(kumo, {
           method: 'GET',
           url: `${goodPath(route, ids)}?${query}`,
-          headers: authHeaders(route, key),
+          headers: await authHeaders(route, key),
         });
         tally('property 2 (query strings)', answer.statusCode);
       },
@@ -716,7 +716,7 @@ describe('property 2: generated query strings', () => {
       async ([routeKey, [name, bytes, inPath]]) => {
         const route = routeNamed(routeKey);
         const path = goodPath(route, ids);
-        const headers = Object.entries(authHeaders(route, key))
+        const headers = Object.entries(await authHeaders(route, key))
           .map(([header, value]) => `${header}: ${value}\r\n`)
           .join('');
         const prefix = inPath ? `GET ${path}/` : `GET ${path}?${encodeURIComponent(name) || 'q'}=`;
@@ -768,13 +768,13 @@ describe('property 4: generated headers', () => {
           ),
         ),
       async ([route, generated, body, withAuth]) => {
-        const headers: Record<string, string | string[]> = withAuth ? authHeaders(route, key) : {};
+        const headers: Record<string, string | string[]> = withAuth ? await authHeaders(route, key) : {};
         for (const [name, value] of Object.entries(generated)) {
           if (value === undefined) continue;
           headers[name] = Array.isArray(value)
-            ? value.map((one) => (one === CURRENT_KEY ? key.current() : one))
+            ? await Promise.all(value.map(async (one) => (one === CURRENT_KEY ? key.current() : one)))
             : value === CURRENT_KEY
-              ? key.current()
+              ? await key.current()
               : value;
         }
         const request: SentRequest = {
@@ -821,7 +821,7 @@ describe('property 3: generated path segments where ids belong', () => {
           method,
           url: goodPath(route, ids, Object.fromEntries(replacements)),
           headers: {
-            ...authHeaders(route, key),
+            ...(await authHeaders(route, key)),
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
           ...(body === undefined || method === 'GET' || method === 'HEAD'

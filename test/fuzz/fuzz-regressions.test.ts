@@ -40,10 +40,10 @@ after(async () => {
 /** The owner's console session the session-only routes take. */
 let demoKey: DemoKey | undefined;
 
-const auth = (route: RouteSpec): Record<string, string> => ({
+const auth = async (route: RouteSpec): Promise<Record<string, string>> => ({
   ...(route.admin ? { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } : {}),
   ...(route.apiKey ? { 'x-mf-apikey': TEST_API_KEY } : {}),
-  ...(route.session ? (demoKey ??= new DemoKey(kumo)).sessionHeaders() : {}),
+  ...(route.session ? await (demoKey ??= new DemoKey(kumo)).sessionHeaders() : {}),
 });
 
 /** What is wrong with a 4xx answer: not the NG body, or no X-Request-ID; undefined when it is right. */
@@ -82,7 +82,7 @@ describe('a malformed percent-escape in the path answers 400 with the NG body', 
       for (const segment of ['%E3%81', '%ZZ']) {
         total++;
         const url = withSegment(route, segment);
-        const answer = await send(kumo, { method: route.method, url, headers: auth(route) });
+        const answer = await send(kumo, { method: route.method, url, headers: await auth(route) });
         const problem = ngProblem(answer);
         if (problem !== undefined)
           failures.push(
@@ -111,7 +111,7 @@ describe('an overlong path part answers with the NG body, not Fastify’s 414', 
       for (const segment of ['1'.repeat(101), 'a'.repeat(101)]) {
         total++;
         const url = withSegment(route, segment);
-        const answer = await send(kumo, { method: route.method, url, headers: auth(route) });
+        const answer = await send(kumo, { method: route.method, url, headers: await auth(route) });
         const problem =
           ngProblem(answer) ??
           (answer.statusCode === 400 || answer.statusCode === 404

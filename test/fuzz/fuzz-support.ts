@@ -187,11 +187,11 @@ export class DemoKey {
 
   constructor(private readonly kumo: TestService) {}
 
-  current(): string {
+  async current(): Promise<string> {
     const store = this.kumo.service.store;
-    if (store.apiKeys.findActiveByHash(hashApiKey(this.key))) return this.key;
+    if (await store.apiKeys.findActiveByHash(hashApiKey(this.key))) return this.key;
     this.key = `kumo_fuzz_${randomBytes(16).toString('hex')}`;
-    store.apiKeys.insert(
+    await store.apiKeys.insert(
       DEMO_TENANT,
       hashApiKey(this.key),
       apiKeyPrefix(this.key),
@@ -206,15 +206,15 @@ export class DemoKey {
    * token and the service's Origin. A fuzzed sign-out or password change ends it; a new one is
    * made then.
    */
-  sessionHeaders(): Record<string, string> {
+  async sessionHeaders(): Promise<Record<string, string>> {
     const store = this.kumo.service.store;
     const now = systemClock.nowMicros();
     const live =
-      this.sessionSecret !== undefined && store.sessions.findByHash(hashSecret(this.sessionSecret));
+      this.sessionSecret !== undefined && (await store.sessions.findByHash(hashSecret(this.sessionSecret)));
     if (!live || live.revokedMicros !== null) {
-      let account = store.accounts.findByEmail('fuzz-owner@example.com');
+      let account = await store.accounts.findByEmail('fuzz-owner@example.com');
       if (account === undefined) {
-        const invitation = store.accounts.createInvitation(
+        const invitation = await store.accounts.createInvitation(
           {
             contractId: 1,
             email: 'fuzz-owner@example.com',
@@ -224,10 +224,10 @@ export class DemoKey {
           },
           hashSecret(randomBytes(32).toString('base64url')),
         );
-        account = store.accounts.acceptInvitation(invitation.id, 'scrypt$16$1$1$AA$AA', now)!;
+        account = (await store.accounts.acceptInvitation(invitation.id, 'scrypt$16$1$1$AA$AA', now))!;
       }
       this.sessionSecret = randomBytes(32).toString('base64url');
-      store.sessions.create(
+      await store.sessions.create(
         {
           accountId: account.id,
           createdMicros: now,
@@ -249,14 +249,15 @@ export class DemoKey {
   private sessionSecret: string | undefined;
 
   /** The operator's console session, made in the store (a fuzzed sign-out ends it: a new one then). */
-  operatorHeaders(): Record<string, string> {
+  async operatorHeaders(): Promise<Record<string, string>> {
     const store = this.kumo.service.store;
     const now = systemClock.nowMicros();
     const live =
-      this.operatorSecret !== undefined && store.operatorSessions.findByHash(hashSecret(this.operatorSecret));
+      this.operatorSecret !== undefined &&
+      (await store.operatorSessions.findByHash(hashSecret(this.operatorSecret)));
     if (!live || live.revokedMicros !== null) {
       this.operatorSecret = randomBytes(32).toString('base64url');
-      store.operatorSessions.create(
+      await store.operatorSessions.create(
         {
           createdMicros: now,
           lastSeenMicros: now,
@@ -278,12 +279,12 @@ export class DemoKey {
 }
 
 /** The credentials a route takes, valid. */
-export function authHeaders(route: RouteSpec, key: DemoKey): Record<string, string> {
+export async function authHeaders(route: RouteSpec, key: DemoKey): Promise<Record<string, string>> {
   const headers: Record<string, string> = {};
   if (route.admin) headers.authorization = `Bearer ${TEST_ADMIN_TOKEN}`;
-  if (route.apiKey) headers['x-mf-apikey'] = key.current();
-  if (route.session) Object.assign(headers, key.sessionHeaders());
-  if (route.operator) Object.assign(headers, key.operatorHeaders());
+  if (route.apiKey) headers['x-mf-apikey'] = await key.current();
+  if (route.session) Object.assign(headers, await key.sessionHeaders());
+  if (route.operator) Object.assign(headers, await key.operatorHeaders());
   return headers;
 }
 
@@ -421,7 +422,7 @@ export async function assertHealthy(kumo: TestService, key: DemoKey): Promise<vo
   const statuses = await send(kumo, {
     method: 'GET',
     url: '/api/v1/contracts/1/servicegroups/1/crawler/statuses',
-    headers: { 'x-mf-apikey': key.current() },
+    headers: { 'x-mf-apikey': await key.current() },
   });
   if (statuses.statusCode !== 200)
     throw new Error(`statuses answered ${statuses.statusCode} ${statuses.body}`);

@@ -41,11 +41,15 @@ async function deliverOnce(
   const store: ServiceStore = openSqliteServiceStore(path.join(dir, 'service.db'));
   cleanups.push(() => store.close());
   const now = systemClock.nowMicros();
-  const contract = store.tenants.createContract('t', now);
-  const group = store.tenants.createServiceGroup(contract.id, 'g', now);
+  const contract = await store.tenants.createContract('t', now);
+  const group = await store.tenants.createServiceGroup(contract.id, 'g', now);
   const tenant = { contractId: contract.id, servicegroupId: group.id };
-  const run = store.runs.createInstantRun(tenant, { seed_urls: ['http://example.test/'] } as never, now);
-  const webhook = store.webhooks.create(tenant, url, 'whsec_0123456789abcdef', now);
+  const run = await store.runs.createInstantRun(
+    tenant,
+    { seed_urls: ['http://example.test/'] } as never,
+    now,
+  );
+  const webhook = await store.webhooks.create(tenant, url, 'whsec_0123456789abcdef', now);
   const noLog = () => {};
   const dispatcher = new WebhookDispatcher({
     deliveries: store.deliveries,
@@ -60,7 +64,7 @@ async function deliverOnce(
   });
   cleanups.push(() => dispatcher.stop());
   dispatcher.start();
-  new RunEventPublisher({
+  await new RunEventPublisher({
     webhooks: store.webhooks,
     deliveries: store.deliveries,
     clock: systemClock,
@@ -69,7 +73,7 @@ async function deliverOnce(
   }).publish('crawl.started', run);
   const deadline = performance.now() + 5000;
   for (;;) {
-    const [delivery] = store.deliveries.list(webhook.id, 10);
+    const [delivery] = await store.deliveries.list(webhook.id, 10);
     if (delivery !== undefined && delivery.state !== 'pending') return delivery;
     if (performance.now() > deadline) throw new Error('the delivery did not settle');
     await new Promise((resolve) => setTimeout(resolve, 10));

@@ -51,10 +51,10 @@ test('buildApp redacts credentials and setting passwords in anything logged thro
   const store = openSqliteServiceStore(path.join(dataDir, 'kumo.db'));
   cleanups.push(() => store.close());
   const now = systemClock.nowMicros();
-  store.tenants.createContract('c', now, 1);
-  store.tenants.createServiceGroup(1, 'g', now, 1);
+  await store.tenants.createContract('c', now, 1);
+  await store.tenants.createServiceGroup(1, 'g', now, 1);
   const tenant = { contractId: 1, servicegroupId: 1 };
-  store.apiKeys.insert(tenant, hashApiKey(API_KEY), apiKeyPrefix(API_KEY), 'k', now);
+  await store.apiKeys.insert(tenant, hashApiKey(API_KEY), apiKeyPrefix(API_KEY), 'k', now);
   const dispatcher = { notifyPending: () => {}, cancelRun: () => {}, runEnded: () => {} };
   const searchServices = new SearchServices(store.searchServices, dataDir, systemClock);
   cleanups.push(() => searchServices.close());

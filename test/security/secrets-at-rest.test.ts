@@ -37,10 +37,10 @@ function freshFile(): string {
   return path.join(mkdtempSync(`${dir}-`), 'kumo.db');
 }
 
-function tenantIn(store: ServiceStore): TenantRef {
+async function tenantIn(store: ServiceStore): Promise<TenantRef> {
   const now = systemClock.nowMicros();
-  const contract = store.tenants.createContract('c', now);
-  const group = store.tenants.createServiceGroup(contract.id, 'g', now);
+  const contract = await store.tenants.createContract('c', now);
+  const group = await store.tenants.createServiceGroup(contract.id, 'g', now);
   return { contractId: contract.id, servicegroupId: group.id };
 }
 
@@ -58,45 +58,49 @@ function everythingStored(file: string): string {
   }
 }
 
-test('webhook secrets and setting passwords are stored encrypted and read back as given', () => {
+test('webhook secrets and setting passwords are stored encrypted and read back as given', async () => {
   const file = freshFile();
   const store = openSqliteServiceStore(file, { secretKey: KEY });
-  const tenant = tenantIn(store);
+  const tenant = await tenantIn(store);
   const now = systemClock.nowMicros();
-  const webhook = store.webhooks.create(tenant, 'https://example.com/hook', WEBHOOK_SECRET, now);
+  const webhook = await store.webhooks.create(tenant, 'https://example.com/hook', WEBHOOK_SECRET, now);
   assert.equal(webhook.secret, WEBHOOK_SECRET);
-  assert.equal(store.webhooks.get(webhook.id)?.secret, WEBHOOK_SECRET);
-  assert.equal(store.webhooks.list(tenant)[0]?.secret, WEBHOOK_SECRET);
+  assert.equal((await store.webhooks.get(webhook.id))?.secret, WEBHOOK_SECRET);
+  assert.equal((await store.webhooks.list(tenant))[0]?.secret, WEBHOOK_SECRET);
 
-  const setting = store.serviceSettings.create(
+  const setting = await store.serviceSettings.create(
     tenant,
     { name: 's', setting: SETTING, schedule: SCHEDULE, searchServiceId: null },
     0,
     now,
   );
   assert.deepEqual(setting.setting, SETTING);
-  assert.deepEqual(store.serviceSettings.list(tenant)[0]?.setting, SETTING);
+  assert.deepEqual((await store.serviceSettings.list(tenant))[0]?.setting, SETTING);
   const changed = { ...SETTING, authorizations: [{ user: 'editor', password: `${PASSWORD}-2` }] };
-  store.serviceSettings.update(
+  await store.serviceSettings.update(
     setting.id,
     { name: 's', setting: changed, schedule: SCHEDULE, searchServiceId: null },
     0,
     now,
   );
-  assert.deepEqual(store.serviceSettings.get(setting.id)?.setting, changed);
+  assert.deepEqual((await store.serviceSettings.get(setting.id))?.setting, changed);
 
-  const instant = store.runs.createInstantRun(tenant, SETTING, now);
+  const instant = await store.runs.createInstantRun(tenant, SETTING, now);
   assert.deepEqual(instant.setting, SETTING);
-  const scheduled = store.runs.createScheduledRun(
-    { setting: store.serviceSettings.get(setting.id)!, downloadKey: 'dk-1', trigger: 'manual' },
+  const scheduled = await store.runs.createScheduledRun(
+    { setting: (await store.serviceSettings.get(setting.id))!, downloadKey: 'dk-1', trigger: 'manual' },
     now,
   );
   assert.deepEqual(scheduled?.setting, changed);
-  assert.deepEqual(store.runs.claimNextPending(now)?.setting, SETTING, 'the worker gets the password');
+  assert.deepEqual(
+    (await store.runs.claimNextPending(now))?.setting,
+    SETTING,
+    'the worker gets the password',
+  );
 
   const apiKey = generateApiKey();
-  store.apiKeys.insert(tenant, hashApiKey(apiKey), apiKeyPrefix(apiKey), 'k', now);
-  store.close();
+  await store.apiKeys.insert(tenant, hashApiKey(apiKey), apiKeyPrefix(apiKey), 'k', now);
+  await store.close();
 
   const stored = everythingStored(file);
   for (const secret of [WEBHOOK_SECRET, PASSWORD, apiKey]) {
@@ -118,7 +122,7 @@ function assertNotInFiles(file: string, secrets: string[]): void {
   }
 }
 
-test('rows of an older version are read as plain text and encrypted once when the store opens', () => {
+test('rows of an older version are read as plain text and encrypted once when the store opens', async () => {
   const file = freshFile();
   // An older version's database: the same schema, secrets in plain text.
   const legacy = openServiceDatabase(file);
@@ -154,13 +158,13 @@ test('rows of an older version are read as plain text and encrypted once when th
   legacy.close();
 
   const store = openSqliteServiceStore(file, { secretKey: KEY });
-  assert.equal(store.webhooks.list()[0]?.secret, WEBHOOK_SECRET);
-  assert.deepEqual(store.serviceSettings.list()[0]?.setting, SETTING);
+  assert.equal((await store.webhooks.list())[0]?.secret, WEBHOOK_SECRET);
+  assert.deepEqual((await store.serviceSettings.list())[0]?.setting, SETTING);
   assert.deepEqual(
-    store.runs.getByRequest({ contractId: 1, servicegroupId: 1 }, withPassword)?.setting,
+    (await store.runs.getByRequest({ contractId: 1, servicegroupId: 1 }, withPassword))?.setting,
     SETTING,
   );
-  store.close();
+  await store.close();
 
   const stored = everythingStored(file);
   for (const secret of [WEBHOOK_SECRET, 'deleted-secret-0123', PASSWORD]) {
@@ -181,24 +185,24 @@ test('rows of an older version are read as plain text and encrypted once when th
   raw.close();
 
   // A second open changes nothing: the migration only touches plain values.
-  openSqliteServiceStore(file, { secretKey: KEY }).close();
+  await openSqliteServiceStore(file, { secretKey: KEY }).close();
   const again = new Database(file, { readonly: true });
   assert.deepEqual(again.prepare('SELECT id, setting_json FROM crawl_requests ORDER BY id').all(), before);
   assert.deepEqual(again.prepare('SELECT id, secret FROM webhooks ORDER BY id').all(), webhooksBefore);
   again.close();
 });
 
-test('a key that does not open the stored secrets stops the open and changes nothing', () => {
+test('a key that does not open the stored secrets stops the open and changes nothing', async () => {
   const file = freshFile();
   let store = openSqliteServiceStore(file, { secretKey: KEY });
-  const tenant = tenantIn(store);
-  store.serviceSettings.create(
+  const tenant = await tenantIn(store);
+  await store.serviceSettings.create(
     tenant,
     { name: 's', setting: SETTING, schedule: SCHEDULE, searchServiceId: null },
     0,
     systemClock.nowMicros(),
   );
-  store.close();
+  await store.close();
   const snapshot = everythingStored(file);
   assert.throws(
     () => openSqliteServiceStore(file, { secretKey: OTHER_KEY }),
@@ -214,37 +218,50 @@ test('a key that does not open the stored secrets stops the open and changes not
   // The same for a webhook secret alone.
   const second = freshFile();
   store = openSqliteServiceStore(second, { secretKey: KEY });
-  store.webhooks.create(tenantIn(store), 'https://example.com/hook', WEBHOOK_SECRET, systemClock.nowMicros());
-  store.close();
+  await store.webhooks.create(
+    await tenantIn(store),
+    'https://example.com/hook',
+    WEBHOOK_SECRET,
+    systemClock.nowMicros(),
+  );
+  await store.close();
   assert.throws(() => openSqliteServiceStore(second, { secretKey: OTHER_KEY }), SecretKeyMismatchError);
-  assert.equal(openSqliteServiceStore(second, { secretKey: KEY }).webhooks.list()[0]?.secret, WEBHOOK_SECRET);
+  assert.equal(
+    (await openSqliteServiceStore(second, { secretKey: KEY }).webhooks.list())[0]?.secret,
+    WEBHOOK_SECRET,
+  );
 });
 
-test('without a key given, the store uses the secret-key file beside the database', () => {
+test('without a key given, the store uses the secret-key file beside the database', async () => {
   const file = freshFile();
   let store = openSqliteServiceStore(file);
-  store.webhooks.create(tenantIn(store), 'https://example.com/hook', WEBHOOK_SECRET, systemClock.nowMicros());
-  store.close();
+  await store.webhooks.create(
+    await tenantIn(store),
+    'https://example.com/hook',
+    WEBHOOK_SECRET,
+    systemClock.nowMicros(),
+  );
+  await store.close();
   const keyText = readFileSync(path.join(path.dirname(file), 'secret-key'), 'utf8').trim();
   store = openSqliteServiceStore(file, { secretKey: Buffer.from(keyText, 'hex') });
-  assert.equal(store.webhooks.list()[0]?.secret, WEBHOOK_SECRET);
-  store.close();
+  assert.equal((await store.webhooks.list())[0]?.secret, WEBHOOK_SECRET);
+  await store.close();
 });
 
-test('a stored setting password that only looks sealed is still the operator’s literal password', () => {
+test('a stored setting password that only looks sealed is still the operator’s literal password', async () => {
   const file = freshFile();
   const store = openSqliteServiceStore(file, { secretKey: KEY });
   const lookalike = new SecretBox(OTHER_KEY).seal('x', 'setting-password');
   const setting = { ...SETTING, authorizations: [{ user: 'u', password: lookalike }] };
-  const run = store.runs.createInstantRun(tenantIn(store), setting, systemClock.nowMicros());
-  assert.deepEqual(store.runs.getRun(run.id)?.setting, setting);
-  store.close();
+  const run = await store.runs.createInstantRun(await tenantIn(store), setting, systemClock.nowMicros());
+  assert.deepEqual((await store.runs.getRun(run.id))?.setting, setting);
+  await store.close();
 });
 
-test('a wrong key is refused before any secret exists, and the scan for plain values runs once', () => {
+test('a wrong key is refused before any secret exists, and the scan for plain values runs once', async () => {
   const file = freshFile();
   openServiceDatabase(file).close();
-  openSqliteServiceStore(file, { secretKey: KEY }).close();
+  await openSqliteServiceStore(file, { secretKey: KEY }).close();
   const raw = new Database(file);
   const meta = new Map(raw.prepare<[], [string, string]>('SELECT name, value FROM store_meta').raw().all());
   assert.deepEqual([...meta.keys()].sort(), ['secret_key_check', 'secrets_sealed']);
@@ -260,8 +277,8 @@ test('a wrong key is refused before any secret exists, and the scan for plain va
     .run(WEBHOOK_SECRET, now);
   raw.close();
   const store = openSqliteServiceStore(file, { secretKey: KEY });
-  assert.equal(store.webhooks.list()[0]?.secret, WEBHOOK_SECRET, 'read as plain text');
-  store.close();
+  assert.equal((await store.webhooks.list())[0]?.secret, WEBHOOK_SECRET, 'read as plain text');
+  await store.close();
   const after = new Database(file, { readonly: true });
   assert.equal(after.prepare<[], string>('SELECT secret FROM webhooks').pluck().get(), WEBHOOK_SECRET);
   after.close();

@@ -49,8 +49,8 @@ const settingWith = (password: string | null, user = SITE_USER) => ({
 });
 
 /** The password the store holds for the setting (what a run crawls with). */
-const storedPassword = (id: number) =>
-  kumo.service.store.serviceSettings.get(id)?.setting.authorizations?.[0]?.password;
+const storedPassword = async (id: number) =>
+  (await kumo.service.store.serviceSettings.get(id))?.setting.authorizations?.[0]?.password;
 
 async function createSetting(password: string): Promise<number> {
   const created = await admin('POST', SETTINGS, {
@@ -76,7 +76,7 @@ test('GET of one setting and the list show passwords as ********', async () => {
   );
   assert.deepEqual(listed?.setting.authorizations, [{ type: 'BASIC', user: SITE_USER, password: REDACTED }]);
   for (const body of [one.body, list.body]) assert.ok(!body.includes(SITE_PASSWORD));
-  assert.equal(storedPassword(id), SITE_PASSWORD, 'the store still has it');
+  assert.equal(await storedPassword(id), SITE_PASSWORD, 'the store still has it');
   // ... encrypted in the database file.
   const db = new Database(path.join(kumo.dataDir, 'kumo.db'), { readonly: true });
   const json = db
@@ -105,7 +105,7 @@ test('GET, edit, PUT: ******** keeps the stored password and a run crawls with i
   );
   assert.equal(put.json.service_setting.setting.depth_limit, 1);
   assert.ok(!put.body.includes(SITE_PASSWORD));
-  assert.equal(storedPassword(id), SITE_PASSWORD);
+  assert.equal(await storedPassword(id), SITE_PASSWORD);
 
   const before = site.authorized.length;
   const run = await admin('POST', `${SETTINGS}/${id}/run`);
@@ -123,7 +123,7 @@ test('PUT with a new password replaces it; ******** with another user, other URL
 
   const changed = await put(settingWith('a-new-password'));
   assert.equal(changed.statusCode, 200, changed.body);
-  assert.equal(storedPassword(id), 'a-new-password');
+  assert.equal(await storedPassword(id), 'a-new-password');
 
   const otherUser = await put(settingWith(REDACTED, 'someone-else'));
   assert.equal(otherUser.statusCode, 400, otherUser.body);
@@ -146,11 +146,11 @@ test('PUT with a new password replaces it; ******** with another user, other URL
   });
   assert.equal(second.statusCode, 400, second.body);
   assert.equal(second.json.errors[0].field, 'body.setting.authorizations[1].password');
-  assert.equal(storedPassword(id), 'a-new-password', 'a refused PUT changes nothing');
+  assert.equal(await storedPassword(id), 'a-new-password', 'a refused PUT changes nothing');
 
   const noPassword = await put(settingWith(null));
   assert.equal(noPassword.statusCode, 200, noPassword.body);
-  assert.equal(storedPassword(id), null);
+  assert.equal(await storedPassword(id), null);
   const nothingToKeep = await put(settingWith(REDACTED));
   assert.equal(nothingToKeep.statusCode, 400, nothingToKeep.body);
 });
@@ -193,7 +193,7 @@ test('the instant crawl API does not echo the setting: request, statuses and his
 async function pollFinished(runId: number) {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const run = kumo.service.store.runs.getRun(runId);
+    const run = await kumo.service.store.runs.getRun(runId);
     if (run && run.endMicros !== null) return run;
     if (Date.now() > deadline) throw new Error(`run ${runId} did not finish`);
     await new Promise((resolve) => setTimeout(resolve, 50));

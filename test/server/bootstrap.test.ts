@@ -12,60 +12,60 @@ import { systemClock } from '../../src/util/clock.js';
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-bootstrap-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
 
-test('the demo crawl service setting is created once; deleting it does not stop the next start', () => {
+test('the demo crawl service setting is created once; deleting it does not stop the next start', async () => {
   const file = path.join(folder, 'kumo.db');
   let store = openSqliteServiceStore(file);
-  bootstrapDemoTenant(store, systemClock, undefined);
-  assert.ok(issueDemoKey(store, systemClock, undefined) !== undefined);
-  const demo = store.serviceSettings.get(DEMO_SERVICE_SETTING_ID);
+  await bootstrapDemoTenant(store, systemClock, undefined);
+  assert.ok((await issueDemoKey(store, systemClock, undefined)) !== undefined);
+  const demo = await store.serviceSettings.get(DEMO_SERVICE_SETTING_ID);
   assert.equal(demo?.searchServiceId, 1);
   assert.equal(demo?.schedule.interval, 0);
-  assert.ok(store.serviceSettings.delete(DEMO_SERVICE_SETTING_ID, systemClock.nowMicros()));
-  store.close();
+  assert.ok(await store.serviceSettings.delete(DEMO_SERVICE_SETTING_ID, systemClock.nowMicros()));
+  await store.close();
 
   store = openSqliteServiceStore(file);
-  bootstrapDemoTenant(store, systemClock, undefined);
-  assert.equal(issueDemoKey(store, systemClock, undefined), undefined, 'no new key at a later start');
+  await bootstrapDemoTenant(store, systemClock, undefined);
+  assert.equal(await issueDemoKey(store, systemClock, undefined), undefined, 'no new key at a later start');
   assert.equal(
-    store.serviceSettings.get(DEMO_SERVICE_SETTING_ID),
+    await store.serviceSettings.get(DEMO_SERVICE_SETTING_ID),
     undefined,
     'a deleted demo setting stays deleted',
   );
-  assert.deepEqual(store.serviceSettings.list(), []);
-  store.close();
+  assert.deepEqual(await store.serviceSettings.list(), []);
+  await store.close();
 });
 
-test('the demo key is issued once, by the first start that gets as far as issuing it', () => {
+test('the demo key is issued once, by the first start that gets as far as issuing it', async () => {
   const file = path.join(folder, 'issue.db');
   let store = openSqliteServiceStore(file);
   // A start that stopped before listening: the demo tenant exists, without a key.
-  bootstrapDemoTenant(store, systemClock, undefined);
-  assert.deepEqual(store.apiKeys.list(), []);
-  store.close();
+  await bootstrapDemoTenant(store, systemClock, undefined);
+  assert.deepEqual(await store.apiKeys.list(), []);
+  await store.close();
 
   store = openSqliteServiceStore(file);
-  bootstrapDemoTenant(store, systemClock, undefined);
-  const key = issueDemoKey(store, systemClock, undefined);
+  await bootstrapDemoTenant(store, systemClock, undefined);
+  const key = await issueDemoKey(store, systemClock, undefined);
   assert.ok(key !== undefined, 'the next start issues the key');
-  assert.equal(store.apiKeys.findActiveByHash(hashApiKey(key))?.servicegroupId, 1);
-  const [issued] = store.apiKeys.list();
-  assert.ok(store.apiKeys.revoke(issued!.id, systemClock.nowMicros()));
-  assert.equal(issueDemoKey(store, systemClock, undefined), undefined, 'a revoked key is not replaced');
-  store.close();
+  assert.equal((await store.apiKeys.findActiveByHash(hashApiKey(key)))?.servicegroupId, 1);
+  const [issued] = await store.apiKeys.list();
+  assert.ok(await store.apiKeys.revoke(issued!.id, systemClock.nowMicros()));
+  assert.equal(await issueDemoKey(store, systemClock, undefined), undefined, 'a revoked key is not replaced');
+  await store.close();
 });
 
-test('a pinned key is the demo key of the first start, and is added on later starts', () => {
+test('a pinned key is the demo key of the first start, and is added on later starts', async () => {
   const file = path.join(folder, 'pinned.db');
   const store = openSqliteServiceStore(file);
-  bootstrapDemoTenant(store, systemClock, 'pinned-key-1');
-  assert.equal(issueDemoKey(store, systemClock, 'pinned-key-1'), 'pinned-key-1');
-  bootstrapDemoTenant(store, systemClock, 'pinned-key-2');
+  await bootstrapDemoTenant(store, systemClock, 'pinned-key-1');
+  assert.equal(await issueDemoKey(store, systemClock, 'pinned-key-1'), 'pinned-key-1');
+  await bootstrapDemoTenant(store, systemClock, 'pinned-key-2');
   assert.equal(
-    issueDemoKey(store, systemClock, 'pinned-key-2'),
+    await issueDemoKey(store, systemClock, 'pinned-key-2'),
     undefined,
     'printed at the first start only',
   );
   for (const pinned of ['pinned-key-1', 'pinned-key-2'])
-    assert.equal(store.apiKeys.findActiveByHash(hashApiKey(pinned))?.contractId, 1, pinned);
-  store.close();
+    assert.equal((await store.apiKeys.findActiveByHash(hashApiKey(pinned)))?.contractId, 1, pinned);
+  await store.close();
 });

@@ -101,22 +101,22 @@ interface Fixture {
   service: ScheduledCrawlService;
   input(schedule: Schedule, overrides?: Partial<ServiceSettingInput>): ServiceSettingInput;
   /** Moves the clock and runs the scheduler once. */
-  tickAt(instant: string): ScheduleTickReport;
+  tickAt(instant: string): Promise<ScheduleTickReport>;
   /** Marks a run finished now (as the worker pool does), with the artifacts given. */
-  finish(run: RunRecord, state?: 2030 | 2040, artifacts?: RunRecord['artifacts']): void;
+  finish(run: RunRecord, state?: 2030 | 2040, artifacts?: RunRecord['artifacts']): Promise<void>;
 }
 
 const folders: string[] = [];
 const stores: ServiceStore[] = [];
-afterEach(() => {
-  for (const store of stores.splice(0)) store.close();
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
 });
 after(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
 /** A fresh store (tick looks at every setting of the store, so tests do not share one). */
-function fixture(start: string): Fixture {
+async function fixture(start: string): Promise<Fixture> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-scheduled-'));
   folders.push(folder);
   const store = openSqliteServiceStore(path.join(folder, 'service.db'));
@@ -124,14 +124,14 @@ function fixture(start: string): Fixture {
   const clock = new TestClock(start);
   const dispatcher = new RecordingDispatcher();
   const now = clock.nowMicros();
-  const contract = store.tenants.createContract('acme', now);
-  const group = store.tenants.createServiceGroup(contract.id, 'web', now);
+  const contract = await store.tenants.createContract('acme', now);
+  const group = await store.tenants.createServiceGroup(contract.id, 'web', now);
   const tenant = { contractId: contract.id, servicegroupId: group.id };
-  const otherContract = store.tenants.createContract('globex', now);
-  const otherGroup = store.tenants.createServiceGroup(otherContract.id, 'web', now);
+  const otherContract = await store.tenants.createContract('globex', now);
+  const otherGroup = await store.tenants.createServiceGroup(otherContract.id, 'web', now);
   const other = { contractId: otherContract.id, servicegroupId: otherGroup.id };
-  const searchService = store.searchServices.create(tenant, 'site', {}, now);
-  const foreignSearchService = store.searchServices.create(other, 'foreign', {}, now);
+  const searchService = await store.searchServices.create(tenant, 'site', {}, now);
+  const foreignSearchService = await store.searchServices.create(other, 'foreign', {}, now);
   const service = new ScheduledCrawlService(store, dispatcher, clock, NY);
   return {
     store,
@@ -153,8 +153,8 @@ function fixture(start: string): Fixture {
       clock.set(instant);
       return service.tick();
     },
-    finish(run, state = RunState.stopped, artifacts = []) {
-      store.runs.finish(run.id, state, clock.nowMicros(), artifacts, 'x');
+    async finish(run, state = RunState.stopped, artifacts = []) {
+      await store.runs.finish(run.id, state, clock.nowMicros(), artifacts, 'x');
     },
   };
 }
@@ -162,16 +162,16 @@ function fixture(start: string): Fixture {
 const DOWNLOAD_KEY = /^[A-Za-z0-9_-]{22,}$/;
 
 describe('ScheduledCrawlService.tick: a daily 09:30 setting in New York', () => {
-  test('starts one run at 09:30 and none before or after it', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
+  test('starts one run at 09:30 and none before or after it', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input(daily(9, 30)));
 
     for (const early of ['2026-06-01T09:29:00-04:00', '2026-06-01T09:29:59.999-04:00']) {
-      assert.deepEqual(f.tickAt(early), { started: [], skipped: [] }, early);
+      assert.deepEqual(await f.tickAt(early), { started: [], skipped: [] }, early);
     }
     assert.equal(f.dispatcher.pendingNotices, 0);
 
-    const report = f.tickAt('2026-06-01T09:30:00-04:00');
+    const report = await f.tickAt('2026-06-01T09:30:00-04:00');
     assert.equal(report.started.length, 1);
     assert.deepEqual(report.skipped, []);
     const run = report.started[0]!;
@@ -182,92 +182,92 @@ describe('ScheduledCrawlService.tick: a daily 09:30 setting in New York', () => 
     assert.equal(run.servicegroupId, f.tenant.servicegroupId);
     assert.match(run.downloadKey ?? '', DOWNLOAD_KEY);
     assert.deepEqual(run.setting, CRAWL_SETTING, 'the crawler setting is copied into the crawl request');
-    assert.deepEqual(f.store.runs.getRun(run.id), run, 'the run is stored as reported');
+    assert.deepEqual(await f.store.runs.getRun(run.id), run, 'the run is stored as reported');
     assert.equal(f.dispatcher.pendingNotices, 1, 'the worker pool is told a run waits');
 
-    assert.deepEqual(f.tickAt('2026-06-01T09:30:30-04:00'), { started: [], skipped: [] });
-    assert.deepEqual(f.tickAt('2026-06-01T09:31:00-04:00'), { started: [], skipped: [] });
+    assert.deepEqual(await f.tickAt('2026-06-01T09:30:30-04:00'), { started: [], skipped: [] });
+    assert.deepEqual(await f.tickAt('2026-06-01T09:31:00-04:00'), { started: [], skipped: [] });
     assert.equal(f.dispatcher.pendingNotices, 1);
   });
 
-  test('never two at once: a slot that comes while the run is pending or running is skipped', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
-    const first = f.tickAt('2026-06-01T09:30:00-04:00').started[0]!;
+  test('never two at once: a slot that comes while the run is pending or running is skipped', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input(daily(9, 30)));
+    const first = (await f.tickAt('2026-06-01T09:30:00-04:00')).started[0]!;
 
     // Still pending the next day.
-    assert.deepEqual(f.tickAt('2026-06-02T09:30:00-04:00'), {
+    assert.deepEqual(await f.tickAt('2026-06-02T09:30:00-04:00'), {
       started: [],
       skipped: [{ settingId: setting.id, runId: first.id }],
     });
     // Running the day after.
-    const claimed = f.store.runs.claimNextPending(f.clock.nowMicros());
+    const claimed = await f.store.runs.claimNextPending(f.clock.nowMicros());
     assert.equal(claimed?.id, first.id);
-    assert.deepEqual(f.tickAt('2026-06-03T09:30:00-04:00'), {
+    assert.deepEqual(await f.tickAt('2026-06-03T09:30:00-04:00'), {
       started: [],
       skipped: [{ settingId: setting.id, runId: first.id }],
     });
-    assert.equal(f.store.runs.activeRunOfSetting(setting.id)?.id, first.id);
-    assert.equal(f.store.runs.getRun(first.id + 1), undefined, 'no second run was created');
+    assert.equal((await f.store.runs.activeRunOfSetting(setting.id))?.id, first.id);
+    assert.equal(await f.store.runs.getRun(first.id + 1), undefined, 'no second run was created');
     assert.equal(f.dispatcher.pendingNotices, 1);
 
     // Finished: the skipped slot is not made up for; the next slot starts a new run.
     f.clock.set('2026-06-03T11:00:00-04:00');
-    f.finish(first);
-    assert.deepEqual(f.tickAt('2026-06-03T11:01:00-04:00'), { started: [], skipped: [] });
-    assert.deepEqual(f.tickAt('2026-06-04T09:29:00-04:00'), { started: [], skipped: [] });
-    const next = f.tickAt('2026-06-04T09:30:00-04:00');
+    await f.finish(first);
+    assert.deepEqual(await f.tickAt('2026-06-03T11:01:00-04:00'), { started: [], skipped: [] });
+    assert.deepEqual(await f.tickAt('2026-06-04T09:29:00-04:00'), { started: [], skipped: [] });
+    const next = await f.tickAt('2026-06-04T09:30:00-04:00');
     assert.equal(next.started.length, 1);
     assert.notEqual(next.started[0]!.id, first.id);
     assert.notEqual(next.started[0]!.downloadKey, first.downloadKey);
     assert.equal(f.dispatcher.pendingNotices, 2);
   });
 
-  test('a run started on demand also makes the slot skip, and a scheduled run makes runNow busy', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
-    const manual = f.service.runNow(setting);
+  test('a run started on demand also makes the slot skip, and a scheduled run makes runNow busy', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input(daily(9, 30)));
+    const manual = await f.service.runNow(setting);
     assert.equal(manual.kind, 'started');
-    assert.deepEqual(f.tickAt('2026-06-01T09:30:00-04:00'), {
+    assert.deepEqual(await f.tickAt('2026-06-01T09:30:00-04:00'), {
       started: [],
       skipped: [{ settingId: setting.id, runId: manual.run.id }],
     });
-    f.finish(manual.run);
-    const scheduled = f.tickAt('2026-06-02T09:30:00-04:00').started[0]!;
-    const busy = f.service.runNow(setting);
+    await f.finish(manual.run);
+    const scheduled = (await f.tickAt('2026-06-02T09:30:00-04:00')).started[0]!;
+    const busy = await f.service.runNow(setting);
     assert.equal(busy.kind, 'busy');
     assert.equal(busy.run.id, scheduled.id);
   });
 
-  test('catch-up after downtime over several slots starts exactly one run', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    f.service.create(f.tenant, f.input(daily(9, 30)));
-    const first = f.tickAt('2026-06-01T09:30:00-04:00').started[0]!;
+  test('catch-up after downtime over several slots starts exactly one run', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    await f.service.create(f.tenant, f.input(daily(9, 30)));
+    const first = (await f.tickAt('2026-06-01T09:30:00-04:00')).started[0]!;
     f.clock.set('2026-06-01T10:00:00-04:00');
-    f.finish(first);
+    await f.finish(first);
 
     // Down from 10:00 on June 1st to noon on June 6th: five 09:30 slots passed.
-    const catchUp = f.tickAt('2026-06-06T12:00:00-04:00');
+    const catchUp = await f.tickAt('2026-06-06T12:00:00-04:00');
     assert.equal(catchUp.started.length, 1);
     assert.deepEqual(catchUp.skipped, []);
-    assert.deepEqual(f.tickAt('2026-06-06T12:00:00-04:00'), { started: [], skipped: [] });
-    assert.deepEqual(f.tickAt('2026-06-06T12:01:00-04:00'), { started: [], skipped: [] });
-    f.finish(catchUp.started[0]!);
-    assert.deepEqual(f.tickAt('2026-06-07T09:29:00-04:00'), { started: [], skipped: [] });
-    assert.equal(f.tickAt('2026-06-07T09:30:00-04:00').started.length, 1);
+    assert.deepEqual(await f.tickAt('2026-06-06T12:00:00-04:00'), { started: [], skipped: [] });
+    assert.deepEqual(await f.tickAt('2026-06-06T12:01:00-04:00'), { started: [], skipped: [] });
+    await f.finish(catchUp.started[0]!);
+    assert.deepEqual(await f.tickAt('2026-06-07T09:29:00-04:00'), { started: [], skipped: [] });
+    assert.equal((await f.tickAt('2026-06-07T09:30:00-04:00')).started.length, 1);
   });
 
-  test('several settings are ticked independently: one skipped does not hold up another', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const busy = f.service.create(f.tenant, f.input(daily(9, 30), { name: 'busy' }));
-    const free = f.service.create(f.tenant, f.input(daily(9, 30), { name: 'free' }));
-    const first = f.tickAt('2026-06-01T09:30:00-04:00');
+  test('several settings are ticked independently: one skipped does not hold up another', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const busy = await f.service.create(f.tenant, f.input(daily(9, 30), { name: 'busy' }));
+    const free = await f.service.create(f.tenant, f.input(daily(9, 30), { name: 'free' }));
+    const first = await f.tickAt('2026-06-01T09:30:00-04:00');
     assert.deepEqual(
       first.started.map((run) => run.serviceSettingId),
       [busy.id, free.id],
     );
-    f.finish(first.started[1]!);
-    const second = f.tickAt('2026-06-02T09:30:00-04:00');
+    await f.finish(first.started[1]!);
+    const second = await f.tickAt('2026-06-02T09:30:00-04:00');
     assert.deepEqual(
       second.started.map((run) => run.serviceSettingId),
       [free.id],
@@ -393,11 +393,11 @@ describe('ScheduledCrawlService.tick across the DST changes of New York', () => 
   ];
 
   for (const { name, schedule, created, ticks } of CASES) {
-    test(name, () => {
-      const f = fixture(created);
-      const setting = f.service.create(f.tenant, f.input(schedule));
+    test(name, async () => {
+      const f = await fixture(created);
+      const setting = await f.service.create(f.tenant, f.input(schedule));
       for (const [instant, starts] of ticks) {
-        const report = f.tickAt(instant);
+        const report = await f.tickAt(instant);
         assert.deepEqual(report.skipped, [], instant);
         assert.equal(
           report.started.length,
@@ -407,7 +407,7 @@ describe('ScheduledCrawlService.tick across the DST changes of New York', () => 
         for (const run of report.started) {
           assert.equal(run.serviceSettingId, setting.id);
           assert.equal(iso(run.createdMicros), new Date(instant).toISOString());
-          f.finish(run);
+          await f.finish(run);
         }
       }
     });
@@ -415,20 +415,20 @@ describe('ScheduledCrawlService.tick across the DST changes of New York', () => 
 });
 
 describe('ScheduledCrawlService: disabled settings and runNow', () => {
-  test('a disabled setting never starts; runNow starts a manual run, and a second is busy', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input({ interval: 0 }));
+  test('a disabled setting never starts; runNow starts a manual run, and a second is busy', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input({ interval: 0 }));
     for (const instant of [
       '2026-06-01T09:30:00-04:00',
       '2026-06-02T00:00:00-04:00',
       '2026-07-01T00:00:00-04:00',
       '2027-06-01T00:00:00-04:00',
     ]) {
-      assert.deepEqual(f.tickAt(instant), { started: [], skipped: [] }, instant);
+      assert.deepEqual(await f.tickAt(instant), { started: [], skipped: [] }, instant);
     }
     assert.equal(f.dispatcher.pendingNotices, 0);
 
-    const started = f.service.runNow(setting);
+    const started = await f.service.runNow(setting);
     assert.equal(started.kind, 'started');
     assert.equal(started.run.trigger, 'manual');
     assert.equal(started.run.serviceSettingId, setting.id);
@@ -437,17 +437,17 @@ describe('ScheduledCrawlService: disabled settings and runNow', () => {
     assert.deepEqual(started.run.setting, CRAWL_SETTING);
     assert.equal(f.dispatcher.pendingNotices, 1);
 
-    const busy = f.service.runNow(setting);
+    const busy = await f.service.runNow(setting);
     assert.equal(busy.kind, 'busy');
     assert.equal(busy.run.id, started.run.id);
     assert.equal(f.dispatcher.pendingNotices, 1, 'nothing new to claim');
-    assert.equal(f.store.runs.getRun(started.run.id + 1), undefined);
+    assert.equal(await f.store.runs.getRun(started.run.id + 1), undefined);
 
     // Running is busy too; finished, runNow starts again.
-    f.store.runs.claimNextPending(f.clock.nowMicros());
-    assert.equal(f.service.runNow(setting).kind, 'busy');
-    f.finish(started.run);
-    const again = f.service.runNow(setting);
+    await f.store.runs.claimNextPending(f.clock.nowMicros());
+    assert.equal((await f.service.runNow(setting)).kind, 'busy');
+    await f.finish(started.run);
+    const again = await f.service.runNow(setting);
     assert.equal(again.kind, 'started');
     assert.notEqual(again.run.id, started.run.id);
     assert.notEqual(again.run.downloadKey, started.run.downloadKey);
@@ -455,72 +455,76 @@ describe('ScheduledCrawlService: disabled settings and runNow', () => {
 });
 
 describe('ScheduledCrawlService: create, get, update and delete', () => {
-  test('a paused schedule starts nothing; resumed, it runs from its next slot, not the ones missed', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
-    const paused = f.service.pause(setting);
+  test('a paused schedule starts nothing; resumed, it runs from its next slot, not the ones missed', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input(daily(9, 30)));
+    const paused = await f.service.pause(setting);
     assert.equal(paused.pausedMicros, us('2026-06-01T08:00:00-04:00'));
-    assert.equal(f.service.pause(paused).pausedMicros, paused.pausedMicros, 'pausing again keeps the time');
+    assert.equal(
+      (await f.service.pause(paused)).pausedMicros,
+      paused.pausedMicros,
+      'pausing again keeps the time',
+    );
     for (const instant of [
       '2026-06-01T09:30:00-04:00',
       '2026-06-02T09:30:00-04:00',
       '2026-06-03T10:00:00-04:00',
     ]) {
-      assert.deepEqual(f.tickAt(instant), { started: [], skipped: [] }, instant);
+      assert.deepEqual(await f.tickAt(instant), { started: [], skipped: [] }, instant);
     }
     // Run now still works while paused.
-    const manual = f.service.runNow(paused);
+    const manual = await f.service.runNow(paused);
     assert.equal(manual.kind, 'started');
-    f.finish(manual.run);
+    await f.finish(manual.run);
 
-    const resumed = f.service.resume(f.service.get(f.tenant, setting.id)!);
+    const resumed = await f.service.resume((await f.service.get(f.tenant, setting.id))!);
     assert.equal(resumed.pausedMicros, null);
     // 06-03 09:30 passed while paused: it does not run as a catch-up.
-    assert.deepEqual(f.tickAt('2026-06-03T10:01:00-04:00'), {
+    assert.deepEqual(await f.tickAt('2026-06-03T10:01:00-04:00'), {
       started: [],
       skipped: [],
     });
-    assert.deepEqual(f.tickAt('2026-06-04T09:29:00-04:00'), {
+    assert.deepEqual(await f.tickAt('2026-06-04T09:29:00-04:00'), {
       started: [],
       skipped: [],
     });
-    const next = f.tickAt('2026-06-04T09:30:00-04:00');
+    const next = await f.tickAt('2026-06-04T09:30:00-04:00');
     assert.equal(next.started.length, 1);
     assert.equal(next.started[0]!.trigger, 'schedule');
   });
 
-  test('an update that changes the schedule starts no run for slots before the change', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
+  test('an update that changes the schedule starts no run for slots before the change', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input(daily(9, 30)));
     // 10:00: the 09:30 slot passed without a tick (the scheduler was busy or down).
     f.clock.set('2026-06-01T10:00:00-04:00');
-    const updated = f.service.update(setting, f.input(daily(9, 45)));
+    const updated = await f.service.update(setting, f.input(daily(9, 45)));
     assert.deepEqual(updated.schedule, daily(9, 45));
-    assert.deepEqual(f.tickAt('2026-06-01T10:00:00-04:00'), { started: [], skipped: [] });
-    assert.deepEqual(f.tickAt('2026-06-02T09:44:00-04:00'), { started: [], skipped: [] });
-    assert.equal(f.tickAt('2026-06-02T09:45:00-04:00').started.length, 1);
+    assert.deepEqual(await f.tickAt('2026-06-01T10:00:00-04:00'), { started: [], skipped: [] });
+    assert.deepEqual(await f.tickAt('2026-06-02T09:44:00-04:00'), { started: [], skipped: [] });
+    assert.equal((await f.tickAt('2026-06-02T09:45:00-04:00')).started.length, 1);
   });
 
-  test('an update that keeps the schedule keeps its pending slot, and later runs copy the new setting', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
+  test('an update that keeps the schedule keeps its pending slot, and later runs copy the new setting', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input(daily(9, 30)));
     f.clock.set('2026-06-01T10:00:00-04:00');
     const newSetting = { ...CRAWL_SETTING, seed_urls: ['https://docs.example.com/'] };
-    f.service.update(setting, f.input(daily(9, 30), { name: 'renamed', setting: newSetting }));
-    const report = f.tickAt('2026-06-01T10:00:00-04:00');
+    await f.service.update(setting, f.input(daily(9, 30), { name: 'renamed', setting: newSetting }));
+    const report = await f.tickAt('2026-06-01T10:00:00-04:00');
     assert.equal(report.started.length, 1, 'the 09:30 slot still runs');
     const run = report.started[0]!;
     assert.deepEqual(run.setting, newSetting);
 
     // Changing the setting again does not change the copy the run was started with.
-    f.service.update(f.service.get(f.tenant, setting.id)!, f.input(daily(9, 30)));
-    assert.deepEqual(f.store.runs.getRun(run.id)!.setting, newSetting);
+    await f.service.update((await f.service.get(f.tenant, setting.id))!, f.input(daily(9, 30)));
+    assert.deepEqual((await f.store.runs.getRun(run.id))!.setting, newSetting);
   });
 
-  test('a search service of another tenant (or none) is refused, naming service_id', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
+  test('a search service of another tenant (or none) is refused, naming service_id', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
     for (const searchServiceId of [f.foreignSearchService.id, 9999]) {
-      assert.throws(
+      await assert.rejects(
         () => f.service.create(f.tenant, f.input(daily(9, 30), { searchServiceId })),
         (error: unknown) => {
           assert.ok(error instanceof InvalidInputError);
@@ -533,55 +537,55 @@ describe('ScheduledCrawlService: create, get, update and delete', () => {
         `search service ${searchServiceId}`,
       );
     }
-    assert.deepEqual(f.service.list(f.tenant), [], 'nothing was created');
+    assert.deepEqual(await f.service.list(f.tenant), [], 'nothing was created');
 
-    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
-    assert.throws(
+    const setting = await f.service.create(f.tenant, f.input(daily(9, 30)));
+    await assert.rejects(
       () => f.service.update(setting, f.input(daily(9, 30), { searchServiceId: f.foreignSearchService.id })),
       InvalidInputError,
     );
-    assert.equal(f.service.get(f.tenant, setting.id)!.searchServiceId, f.searchService.id);
+    assert.equal((await f.service.get(f.tenant, setting.id))!.searchServiceId, f.searchService.id);
     // Crawl only: no search service.
-    const crawlOnly = f.service.create(f.tenant, f.input(daily(9, 30), { searchServiceId: null }));
+    const crawlOnly = await f.service.create(f.tenant, f.input(daily(9, 30), { searchServiceId: null }));
     assert.equal(crawlOnly.searchServiceId, null);
   });
 
-  test('get answers only the owning tenant', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input(daily(9, 30)));
-    assert.equal(f.service.get(f.tenant, setting.id)?.id, setting.id);
-    assert.equal(f.service.get(f.other, setting.id), undefined);
+  test('get answers only the owning tenant', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input(daily(9, 30)));
+    assert.equal((await f.service.get(f.tenant, setting.id))?.id, setting.id);
+    assert.equal(await f.service.get(f.other, setting.id), undefined);
     assert.equal(
-      f.service.get({ ...f.tenant, servicegroupId: f.other.servicegroupId }, setting.id),
+      await f.service.get({ ...f.tenant, servicegroupId: f.other.servicegroupId }, setting.id),
       undefined,
     );
-    assert.equal(f.service.get(f.tenant, setting.id + 100), undefined);
+    assert.equal(await f.service.get(f.tenant, setting.id + 100), undefined);
   });
 
-  test('delete cancels the run in progress, keeps its history and stops the schedule', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const runningSetting = f.service.create(f.tenant, f.input(daily(9, 30), { name: 'running' }));
-    const pendingSetting = f.service.create(f.tenant, f.input(daily(9, 30), { name: 'pending' }));
-    const [running, pending] = f.tickAt('2026-06-01T09:30:00-04:00').started;
+  test('delete cancels the run in progress, keeps its history and stops the schedule', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const runningSetting = await f.service.create(f.tenant, f.input(daily(9, 30), { name: 'running' }));
+    const pendingSetting = await f.service.create(f.tenant, f.input(daily(9, 30), { name: 'pending' }));
+    const [running, pending] = (await f.tickAt('2026-06-01T09:30:00-04:00')).started;
     // The worker pool claims the oldest pending run: the first setting's.
-    assert.equal(f.store.runs.claimNextPending(f.clock.nowMicros())?.id, running!.id);
+    assert.equal((await f.store.runs.claimNextPending(f.clock.nowMicros()))?.id, running!.id);
 
     f.clock.set('2026-06-01T09:40:00-04:00');
-    f.service.delete(pendingSetting);
-    f.service.delete(runningSetting);
+    await f.service.delete(pendingSetting);
+    await f.service.delete(runningSetting);
 
-    const cancelled = f.store.runs.getRun(pending!.id)!;
+    const cancelled = (await f.store.runs.getRun(pending!.id))!;
     assert.equal(cancelled.state, RunState.stoppedByCancel, 'a pending run ends at once');
     assert.deepEqual(f.dispatcher.ended, [pending!.id], 'the end of the pending run is announced (webhooks)');
     assert.deepEqual(f.dispatcher.cancelled, [running!.id], 'a running run is stopped by its worker');
-    assert.equal(f.store.runs.getRun(running!.id)!.isCancelRequest, true);
-    assert.equal(f.service.get(f.tenant, pendingSetting.id), undefined);
-    assert.equal(f.service.get(f.tenant, runningSetting.id), undefined);
-    assert.deepEqual(f.service.list(f.tenant), []);
-    assert.deepEqual(f.tickAt('2026-06-02T09:30:00-04:00'), { started: [], skipped: [] });
+    assert.equal((await f.store.runs.getRun(running!.id))!.isCancelRequest, true);
+    assert.equal(await f.service.get(f.tenant, pendingSetting.id), undefined);
+    assert.equal(await f.service.get(f.tenant, runningSetting.id), undefined);
+    assert.deepEqual(await f.service.list(f.tenant), []);
+    assert.deepEqual(await f.tickAt('2026-06-02T09:30:00-04:00'), { started: [], skipped: [] });
     // Its runs stay: the cancelled one is history.
     assert.deepEqual(
-      f.service.histories(pendingSetting, 0, f.clock.nowMicros()).map((run) => run.id),
+      (await f.service.histories(pendingSetting, 0, f.clock.nowMicros())).map((run) => run.id),
       [pending!.id],
     );
   });
@@ -589,44 +593,47 @@ describe('ScheduledCrawlService: create, get, update and delete', () => {
 
 describe('ScheduledCrawlService: histories and downloads', () => {
   /** A run of the setting started on demand at `start`, claimed, and finished five minutes later. */
-  function finishedRun(
+  async function finishedRun(
     f: Fixture,
     setting: ServiceSettingRecord,
     start: string,
     state: 2030 | 2040 = RunState.stopped,
-  ): RunRecord {
+  ): Promise<RunRecord> {
     f.clock.set(start);
-    const started = f.service.runNow(setting);
+    const started = await f.service.runNow(setting);
     assert.equal(started.kind, 'started');
-    assert.equal(f.store.runs.claimNextPending(f.clock.nowMicros())?.id, started.run.id);
+    assert.equal((await f.store.runs.claimNextPending(f.clock.nowMicros()))?.id, started.run.id);
     f.clock.micros += 5 * MINUTE_US;
-    f.finish(
+    await f.finish(
       started.run,
       state,
       state === RunState.stopped ? [ArtifactFile.objects, ArtifactFile.urlList] : [],
     );
-    return f.store.runs.getRun(started.run.id)!;
+    return (await f.store.runs.getRun(started.run.id))!;
   }
 
-  test('histories: at most 5 finished runs in the range, newest first, running ones left out', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input({ interval: 0 }));
-    const neighbour = f.service.create(f.tenant, f.input({ interval: 0 }, { name: 'neighbour' }));
-    const runs = [1, 2, 3, 4, 5, 6, 7].map((day) =>
-      finishedRun(
-        f,
-        setting,
-        `2026-06-0${day}T10:00:00-04:00`,
-        day === 4 ? RunState.troubled : RunState.stopped,
-      ),
-    );
-    finishedRun(f, neighbour, '2026-06-05T12:00:00-04:00');
+  test('histories: at most 5 finished runs in the range, newest first, running ones left out', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input({ interval: 0 }));
+    const neighbour = await f.service.create(f.tenant, f.input({ interval: 0 }, { name: 'neighbour' }));
+    const runs: RunRecord[] = [];
+    for (const day of [1, 2, 3, 4, 5, 6, 7]) {
+      runs.push(
+        await finishedRun(
+          f,
+          setting,
+          `2026-06-0${day}T10:00:00-04:00`,
+          day === 4 ? RunState.troubled : RunState.stopped,
+        ),
+      );
+    }
+    await finishedRun(f, neighbour, '2026-06-05T12:00:00-04:00');
     f.clock.set('2026-06-08T10:00:00-04:00');
-    const running = f.service.runNow(setting).run;
-    f.store.runs.claimNextPending(f.clock.nowMicros());
+    const running = (await f.service.runNow(setting)).run;
+    await f.store.runs.claimNextPending(f.clock.nowMicros());
 
     const ids = (list: RunRecord[]) => list.map((run) => run.id);
-    const whole = f.service.histories(
+    const whole = await f.service.histories(
       setting,
       us('2026-06-01T00:00:00-04:00'),
       us('2026-06-30T00:00:00-04:00'),
@@ -636,81 +643,100 @@ describe('ScheduledCrawlService: histories and downloads', () => {
     assert.ok(!ids(whole).includes(running.id));
 
     assert.deepEqual(
-      ids(f.service.histories(setting, us('2026-06-02T00:00:00-04:00'), us('2026-06-04T23:59:59-04:00'))),
+      ids(
+        await f.service.histories(setting, us('2026-06-02T00:00:00-04:00'), us('2026-06-04T23:59:59-04:00')),
+      ),
       [runs[3]!.id, runs[2]!.id, runs[1]!.id],
       'a troubled run is a finished run',
     );
     // Bounds are inclusive, on the start time.
-    assert.deepEqual(ids(f.service.histories(setting, runs[0]!.startMicros!, runs[0]!.startMicros!)), [
+    assert.deepEqual(ids(await f.service.histories(setting, runs[0]!.startMicros!, runs[0]!.startMicros!)), [
       runs[0]!.id,
     ]);
     assert.deepEqual(
-      f.service.histories(setting, us('2026-06-08T00:00:00-04:00'), us('2026-06-09T00:00:00-04:00')),
+      await f.service.histories(setting, us('2026-06-08T00:00:00-04:00'), us('2026-06-09T00:00:00-04:00')),
       [],
       'the running run is not history yet',
     );
     assert.deepEqual(
-      f.service.histories(setting, us('2026-05-01T00:00:00-04:00'), us('2026-05-31T00:00:00-04:00')),
+      await f.service.histories(setting, us('2026-05-01T00:00:00-04:00'), us('2026-05-31T00:00:00-04:00')),
       [],
     );
   });
 
-  test('lookupDownload by downloadKey: ready when finished, not_found otherwise, gone after retention', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const setting = f.service.create(f.tenant, f.input({ interval: 0 }));
-    const done = finishedRun(f, setting, '2026-06-01T10:00:00-04:00');
+  test('lookupDownload by downloadKey: ready when finished, not_found otherwise, gone after retention', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const setting = await f.service.create(f.tenant, f.input({ interval: 0 }));
+    const done = await finishedRun(f, setting, '2026-06-01T10:00:00-04:00');
     const key = done.downloadKey!;
 
-    const ready = f.service.lookupDownload(key, ArtifactFile.objects);
+    const ready = await f.service.lookupDownload(key, ArtifactFile.objects);
     assert.equal(ready.kind, 'ready');
     assert.equal(ready.kind === 'ready' && ready.run.id, done.id);
     assert.equal(ready.kind === 'ready' && ready.file, ArtifactFile.objects);
-    assert.equal(f.service.lookupDownload(key, ArtifactFile.urlList).kind, 'ready');
+    assert.equal((await f.service.lookupDownload(key, ArtifactFile.urlList)).kind, 'ready');
 
-    assert.equal(f.service.lookupDownload(key, ArtifactFile.linkList).kind, 'not_found', 'not produced');
-    assert.equal(f.service.lookupDownload(key, 'meta.json').kind, 'not_found', 'not an artifact name');
-    assert.equal(f.service.lookupDownload('A'.repeat(32), ArtifactFile.objects).kind, 'not_found');
-    assert.equal(f.service.lookupDownload('', ArtifactFile.objects).kind, 'not_found');
+    assert.equal(
+      (await f.service.lookupDownload(key, ArtifactFile.linkList)).kind,
+      'not_found',
+      'not produced',
+    );
+    assert.equal(
+      (await f.service.lookupDownload(key, 'meta.json')).kind,
+      'not_found',
+      'not an artifact name',
+    );
+    assert.equal((await f.service.lookupDownload('A'.repeat(32), ArtifactFile.objects)).kind, 'not_found');
+    assert.equal((await f.service.lookupDownload('', ArtifactFile.objects)).kind, 'not_found');
 
     f.clock.set('2026-06-02T10:00:00-04:00');
-    const active = f.service.runNow(setting).run;
-    assert.equal(f.service.lookupDownload(active.downloadKey!, ArtifactFile.objects).kind, 'not_found');
-    f.store.runs.claimNextPending(f.clock.nowMicros());
-    assert.equal(f.service.lookupDownload(active.downloadKey!, ArtifactFile.objects).kind, 'not_found');
+    const active = (await f.service.runNow(setting)).run;
+    assert.equal(
+      (await f.service.lookupDownload(active.downloadKey!, ArtifactFile.objects)).kind,
+      'not_found',
+    );
+    await f.store.runs.claimNextPending(f.clock.nowMicros());
+    assert.equal(
+      (await f.service.lookupDownload(active.downloadKey!, ArtifactFile.objects)).kind,
+      'not_found',
+    );
 
-    f.store.runs.markArtifactsDeleted(done.id, f.clock.nowMicros());
-    assert.deepEqual(f.service.lookupDownload(key, ArtifactFile.objects), { kind: 'gone' });
+    await f.store.runs.markArtifactsDeleted(done.id, f.clock.nowMicros());
+    assert.deepEqual(await f.service.lookupDownload(key, ArtifactFile.objects), { kind: 'gone' });
   });
 });
 
 describe('scheduled runs stay out of the instant crawl API', () => {
-  test('listHistory, listActive and getByRequest see instant runs only', () => {
-    const f = fixture('2026-06-01T08:00:00-04:00');
-    const one = f.service.create(f.tenant, f.input(daily(9, 30), { name: 'one' }));
-    const two = f.service.create(f.tenant, f.input({ interval: 0 }, { name: 'two' }));
+  test('listHistory, listActive and getByRequest see instant runs only', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    const one = await f.service.create(f.tenant, f.input(daily(9, 30), { name: 'one' }));
+    const two = await f.service.create(f.tenant, f.input({ interval: 0 }, { name: 'two' }));
 
     f.clock.set('2026-06-01T09:00:00-04:00');
-    const instantDone = f.store.runs.createInstantRun(f.tenant, CRAWL_SETTING, f.clock.nowMicros());
-    f.finish(instantDone);
-    const manualDone = f.service.runNow(two).run;
-    f.finish(manualDone);
-    const scheduledActive = f.tickAt('2026-06-01T09:30:00-04:00').started[0]!;
+    const instantDone = await f.store.runs.createInstantRun(f.tenant, CRAWL_SETTING, f.clock.nowMicros());
+    await f.finish(instantDone);
+    const manualDone = (await f.service.runNow(two)).run;
+    await f.finish(manualDone);
+    const scheduledActive = (await f.tickAt('2026-06-01T09:30:00-04:00')).started[0]!;
     assert.equal(scheduledActive.serviceSettingId, one.id);
-    const manualActive = f.service.runNow(two).run;
-    const instantActive = f.store.runs.createInstantRun(f.tenant, CRAWL_SETTING, f.clock.nowMicros());
+    const manualActive = (await f.service.runNow(two)).run;
+    const instantActive = await f.store.runs.createInstantRun(f.tenant, CRAWL_SETTING, f.clock.nowMicros());
 
     const ids = (list: RunRecord[]) => list.map((run) => run.id);
-    assert.deepEqual(ids(f.store.runs.listHistory(f.tenant, { limit: 10 })), [instantDone.id]);
-    assert.deepEqual(ids(f.store.runs.listActive(f.tenant)), [instantActive.id]);
+    assert.deepEqual(ids(await f.store.runs.listHistory(f.tenant, { limit: 10 })), [instantDone.id]);
+    assert.deepEqual(ids(await f.store.runs.listActive(f.tenant)), [instantActive.id]);
     assert.deepEqual(
-      f.store.runs.listActive(f.tenant, [scheduledActive.requestId, manualActive.requestId]),
+      await f.store.runs.listActive(f.tenant, [scheduledActive.requestId, manualActive.requestId]),
       [],
     );
     for (const scheduled of [manualDone, scheduledActive, manualActive]) {
-      assert.equal(f.store.runs.getByRequest(f.tenant, scheduled.requestId), undefined);
-      assert.deepEqual(f.store.runs.listHistory(f.tenant, { limit: 10, requestId: scheduled.requestId }), []);
+      assert.equal(await f.store.runs.getByRequest(f.tenant, scheduled.requestId), undefined);
+      assert.deepEqual(
+        await f.store.runs.listHistory(f.tenant, { limit: 10, requestId: scheduled.requestId }),
+        [],
+      );
     }
-    assert.equal(f.store.runs.getByRequest(f.tenant, instantDone.requestId)?.id, instantDone.id);
+    assert.equal((await f.store.runs.getByRequest(f.tenant, instantDone.requestId))?.id, instantDone.id);
     assert.equal(instantDone.trigger, 'api');
     assert.equal(instantDone.serviceSettingId, null);
     assert.equal(instantDone.downloadKey, null);

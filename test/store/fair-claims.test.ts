@@ -27,21 +27,26 @@ function freshFile(): string {
 const open = (file: string) => openSqliteServiceStore(file, { secretKey: SECRET_KEY });
 
 /** A new contract with one service group. */
-function contractIn(store: ServiceStore, name: string): TenantRef {
+async function contractIn(store: ServiceStore, name: string): Promise<TenantRef> {
   const now = systemClock.nowMicros();
-  const contract = store.tenants.createContract(name, now);
-  const group = store.tenants.createServiceGroup(contract.id, `${name}-1`, now);
+  const contract = await store.tenants.createContract(name, now);
+  const group = await store.tenants.createServiceGroup(contract.id, `${name}-1`, now);
   return { contractId: contract.id, servicegroupId: group.id };
 }
 
-function secondGroupOf(store: ServiceStore, tenant: TenantRef, name: string): TenantRef {
-  const group = store.tenants.createServiceGroup(tenant.contractId, name, systemClock.nowMicros());
+async function secondGroupOf(store: ServiceStore, tenant: TenantRef, name: string): Promise<TenantRef> {
+  const group = await store.tenants.createServiceGroup(tenant.contractId, name, systemClock.nowMicros());
   return { contractId: tenant.contractId, servicegroupId: group.id };
 }
 
 /** Queues an instant run named `label` (its seed URL carries the label). */
-function post(store: ServiceStore, tenant: TenantRef, label: string, names: Map<number, string>): void {
-  const run = store.runs.createInstantRun(
+async function post(
+  store: ServiceStore,
+  tenant: TenantRef,
+  label: string,
+  names: Map<number, string>,
+): Promise<void> {
+  const run = await store.runs.createInstantRun(
     tenant,
     { seed_urls: [`http://127.0.0.1:9/${label}`] },
     systemClock.nowMicros(),
@@ -50,159 +55,163 @@ function post(store: ServiceStore, tenant: TenantRef, label: string, names: Map<
 }
 
 /** Claims until nothing more may start; the labels in claim order. */
-function claimAll(store: ServiceStore, names: Map<number, string>, policy: ClaimPolicy = {}): string[] {
+async function claimAll(
+  store: ServiceStore,
+  names: Map<number, string>,
+  policy: ClaimPolicy = {},
+): Promise<string[]> {
   const order: string[] = [];
   for (;;) {
-    const run = store.runs.claimNextPending(systemClock.nowMicros(), policy);
+    const run = await store.runs.claimNextPending(systemClock.nowMicros(), policy);
     if (run === undefined) return order;
     assert.equal(run.state, RunState.running);
     order.push(names.get(run.id)!);
   }
 }
 
-test('contracts take turns: one run of each contract with pending runs, then the next round', () => {
+test('contracts take turns: one run of each contract with pending runs, then the next round', async () => {
   const store = open(freshFile());
   try {
     const names = new Map<number, string>();
-    const [a, b, c] = ['a', 'b', 'c'].map((name) => contractIn(store, name)) as [
-      TenantRef,
-      TenantRef,
-      TenantRef,
-    ];
+    const a = await contractIn(store, 'a');
+    const b = await contractIn(store, 'b');
+    const c = await contractIn(store, 'c');
     // Each contract posts its whole batch before the next one posts.
-    for (const label of ['a1', 'a2', 'a3']) post(store, a, label, names);
-    for (const label of ['b1', 'b2']) post(store, b, label, names);
-    for (const label of ['c1', 'c2', 'c3', 'c4']) post(store, c, label, names);
-    assert.deepEqual(claimAll(store, names), ['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'c3', 'c4']);
+    for (const label of ['a1', 'a2', 'a3']) await post(store, a, label, names);
+    for (const label of ['b1', 'b2']) await post(store, b, label, names);
+    for (const label of ['c1', 'c2', 'c3', 'c4']) await post(store, c, label, names);
+    assert.deepEqual(await claimAll(store, names), ['a1', 'b1', 'c1', 'a2', 'b2', 'c2', 'a3', 'c3', 'c4']);
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
-test('a contract that joins later goes before the contracts already served', () => {
+test('a contract that joins later goes before the contracts already served', async () => {
   const store = open(freshFile());
   try {
     const names = new Map<number, string>();
-    const a = contractIn(store, 'a');
-    const b = contractIn(store, 'b');
-    for (const label of ['a1', 'a2', 'a3']) post(store, a, label, names);
-    assert.deepEqual(claimAll(store, names, { maxRunningPerContract: 1 }), ['a1']);
-    post(store, b, 'b1', names);
-    for (const run of store.runs.listRunning()) store.runs.finish(run.id, RunState.stopped, 1, [], '');
+    const a = await contractIn(store, 'a');
+    const b = await contractIn(store, 'b');
+    for (const label of ['a1', 'a2', 'a3']) await post(store, a, label, names);
+    assert.deepEqual(await claimAll(store, names, { maxRunningPerContract: 1 }), ['a1']);
+    await post(store, b, 'b1', names);
+    for (const run of await store.runs.listRunning())
+      await store.runs.finish(run.id, RunState.stopped, 1, [], '');
     // a2 is older than b1, but contract a had the last turn.
-    assert.deepEqual(claimAll(store, names), ['b1', 'a2', 'a3']);
+    assert.deepEqual(await claimAll(store, names), ['b1', 'a2', 'a3']);
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
-test('the service groups of a contract take turns within its turn, oldest first within a group', () => {
+test('the service groups of a contract take turns within its turn, oldest first within a group', async () => {
   const store = open(freshFile());
   try {
     const names = new Map<number, string>();
-    const g1 = contractIn(store, 'a');
-    const g2 = secondGroupOf(store, g1, 'a-2');
-    const b = contractIn(store, 'b');
-    for (const label of ['g1-1', 'g1-2', 'g1-3']) post(store, g1, label, names);
-    for (const label of ['g2-1', 'g2-2']) post(store, g2, label, names);
-    for (const label of ['b1', 'b2']) post(store, b, label, names);
-    assert.deepEqual(claimAll(store, names), ['g1-1', 'b1', 'g2-1', 'b2', 'g1-2', 'g2-2', 'g1-3']);
+    const g1 = await contractIn(store, 'a');
+    const g2 = await secondGroupOf(store, g1, 'a-2');
+    const b = await contractIn(store, 'b');
+    for (const label of ['g1-1', 'g1-2', 'g1-3']) await post(store, g1, label, names);
+    for (const label of ['g2-1', 'g2-2']) await post(store, g2, label, names);
+    for (const label of ['b1', 'b2']) await post(store, b, label, names);
+    assert.deepEqual(await claimAll(store, names), ['g1-1', 'b1', 'g2-1', 'b2', 'g1-2', 'g2-2', 'g1-3']);
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
-test('a contract at its cap is passed over, its service groups together, until one of its runs ends', () => {
+test('a contract at its cap is passed over, its service groups together, until one of its runs ends', async () => {
   const store = open(freshFile());
   try {
     const names = new Map<number, string>();
-    const a = contractIn(store, 'a');
-    const a2 = secondGroupOf(store, a, 'a-2');
-    const b = contractIn(store, 'b');
-    post(store, a, 'a1', names);
-    post(store, a, 'a2', names);
-    post(store, a2, 'a2-1', names);
-    post(store, b, 'b1', names);
-    post(store, b, 'b2', names);
+    const a = await contractIn(store, 'a');
+    const a2 = await secondGroupOf(store, a, 'a-2');
+    const b = await contractIn(store, 'b');
+    await post(store, a, 'a1', names);
+    await post(store, a, 'a2', names);
+    await post(store, a2, 'a2-1', names);
+    await post(store, b, 'b1', names);
+    await post(store, b, 'b2', names);
     const cap = { maxRunningPerContract: 2 };
-    assert.deepEqual(claimAll(store, names, cap), ['a1', 'b1', 'a2-1', 'b2']);
-    assert.deepEqual(store.runs.countRunning(a.contractId), { total: 4, ofContract: 2 });
-    assert.deepEqual(store.runs.countRunning(b.contractId), { total: 4, ofContract: 2 });
+    assert.deepEqual(await claimAll(store, names, cap), ['a1', 'b1', 'a2-1', 'b2']);
+    assert.deepEqual(await store.runs.countRunning(a.contractId), { total: 4, ofContract: 2 });
+    assert.deepEqual(await store.runs.countRunning(b.contractId), { total: 4, ofContract: 2 });
     const a1 = [...names].find(([, label]) => label === 'a1')![0];
-    store.runs.finish(a1, RunState.stopped, systemClock.nowMicros(), [], '');
-    assert.deepEqual(claimAll(store, names, cap), ['a2']);
-    assert.deepEqual(store.runs.countRunning(a.contractId), { total: 4, ofContract: 2 });
+    await store.runs.finish(a1, RunState.stopped, systemClock.nowMicros(), [], '');
+    assert.deepEqual(await claimAll(store, names, cap), ['a2']);
+    assert.deepEqual(await store.runs.countRunning(a.contractId), { total: 4, ofContract: 2 });
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
-test('runs left running by an earlier process count toward the cap, and the turns are kept', () => {
+test('runs left running by an earlier process count toward the cap, and the turns are kept', async () => {
   const file = freshFile();
   const names = new Map<number, string>();
   let a: TenantRef;
   let b: TenantRef;
   const first = open(file);
   try {
-    a = contractIn(first, 'a');
-    b = contractIn(first, 'b');
-    post(first, a, 'a1', names);
-    post(first, a, 'a2', names);
-    assert.deepEqual(claimAll(first, names, { maxRunningPerContract: 1 }), ['a1']);
+    a = await contractIn(first, 'a');
+    b = await contractIn(first, 'b');
+    await post(first, a, 'a1', names);
+    await post(first, a, 'a2', names);
+    assert.deepEqual(await claimAll(first, names, { maxRunningPerContract: 1 }), ['a1']);
   } finally {
-    first.close();
+    await first.close();
   }
   // The process stopped with a1 running; the next one finds it in the store.
   const second = open(file);
   try {
-    post(second, b, 'b1', names);
-    post(second, b, 'b2', names);
-    assert.equal(second.runs.listRunning().length, 1);
-    assert.deepEqual(claimAll(second, names, { maxRunningPerContract: 1 }), ['b1']);
-    for (const run of second.runs.listRunning()) second.runs.finish(run.id, RunState.stopped, 1, [], '');
+    await post(second, b, 'b1', names);
+    await post(second, b, 'b2', names);
+    assert.equal((await second.runs.listRunning()).length, 1);
+    assert.deepEqual(await claimAll(second, names, { maxRunningPerContract: 1 }), ['b1']);
+    for (const run of await second.runs.listRunning())
+      await second.runs.finish(run.id, RunState.stopped, 1, [], '');
     // Contract a had the turn before b1's: a2 goes before b2 although the store was reopened.
-    assert.deepEqual(claimAll(second, names, { maxRunningPerContract: 1 }), ['a2', 'b2']);
+    assert.deepEqual(await claimAll(second, names, { maxRunningPerContract: 1 }), ['a2', 'b2']);
   } finally {
-    second.close();
+    await second.close();
   }
 });
 
-test('a run still running in the store but holding no slot (its end was not recorded) does not count', () => {
+test('a run still running in the store but holding no slot (its end was not recorded) does not count', async () => {
   const store = open(freshFile());
   try {
     const names = new Map<number, string>();
-    const a = contractIn(store, 'a');
-    post(store, a, 'a1', names);
-    post(store, a, 'a2', names);
-    post(store, a, 'a3', names);
-    const claim = (policy: ClaimPolicy) => {
-      const run = store.runs.claimNextPending(systemClock.nowMicros(), policy);
+    const a = await contractIn(store, 'a');
+    await post(store, a, 'a1', names);
+    await post(store, a, 'a2', names);
+    await post(store, a, 'a3', names);
+    const claim = async (policy: ClaimPolicy) => {
+      const run = await store.runs.claimNextPending(systemClock.nowMicros(), policy);
       return run && names.get(run.id);
     };
-    assert.equal(claim({ maxRunningPerContract: 1 }), 'a1');
+    assert.equal(await claim({ maxRunningPerContract: 1 }), 'a1');
     // a1 stays 2020 in the store, but the pool holds no slot for it: a2 may start.
-    assert.equal(claim({ maxRunningPerContract: 1, slotHolderRunIds: [] }), 'a2');
+    assert.equal(await claim({ maxRunningPerContract: 1, slotHolderRunIds: [] }), 'a2');
     const a2 = [...names].find(([, label]) => label === 'a2')![0];
-    assert.equal(claim({ maxRunningPerContract: 1, slotHolderRunIds: [a2] }), undefined);
+    assert.equal(await claim({ maxRunningPerContract: 1, slotHolderRunIds: [a2] }), undefined);
     // Left to the store alone, a1 counts as well.
-    assert.equal(claim({ maxRunningPerContract: 2 }), undefined);
-    assert.equal(claim({ maxRunningPerContract: 2, slotHolderRunIds: [a2] }), 'a3');
+    assert.equal(await claim({ maxRunningPerContract: 2 }), undefined);
+    assert.equal(await claim({ maxRunningPerContract: 2, slotHolderRunIds: [a2] }), 'a3');
   } finally {
-    store.close();
+    await store.close();
   }
 });
 
-test('a pending run whose cancel was requested is never claimed', () => {
+test('a pending run whose cancel was requested is never claimed', async () => {
   const store = open(freshFile());
   try {
     const names = new Map<number, string>();
-    const a = contractIn(store, 'a');
-    post(store, a, 'a1', names);
-    post(store, a, 'a2', names);
+    const a = await contractIn(store, 'a');
+    await post(store, a, 'a1', names);
+    await post(store, a, 'a2', names);
     const a1 = [...names].find(([, label]) => label === 'a1')![0];
-    store.runs.requestCancel(a1, systemClock.nowMicros());
-    assert.deepEqual(claimAll(store, names), ['a2']);
+    await store.runs.requestCancel(a1, systemClock.nowMicros());
+    assert.deepEqual(await claimAll(store, names), ['a2']);
   } finally {
-    store.close();
+    await store.close();
   }
 });

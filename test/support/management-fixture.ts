@@ -36,15 +36,15 @@ export interface ManagementFixture {
 const opened: { store: ServiceStore; folder: string }[] = [];
 
 /** Closes the stores and removes the folders of every fixture made so far. */
-export function closeManagementFixtures(): void {
+export async function closeManagementFixtures(): Promise<void> {
   for (const { store, folder } of opened.splice(0)) {
-    store.close();
+    await store.close();
     rmSync(folder, { recursive: true, force: true });
   }
 }
 
 /** A fresh store with two tenants (made in the store, so no change is reported for them). */
-export function managementFixture(timezone = 'UTC'): ManagementFixture {
+export async function managementFixture(timezone = 'UTC'): Promise<ManagementFixture> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-management-'));
   const store = openSqliteServiceStore(path.join(folder, 'kumo.db'));
   opened.push({ store, folder });
@@ -65,12 +65,12 @@ export function managementFixture(timezone = 'UTC'): ManagementFixture {
     onDeliveriesQueued: () => void (deliveriesQueued.count += 1),
     onChange: (change) => void changes.push(change),
   });
-  const tenantOf = (contract: string): TenantRef => {
-    const { id: contractId } = store.tenants.createContract(contract, START_MICROS);
-    const { id: servicegroupId } = store.tenants.createServiceGroup(contractId, 'web', START_MICROS);
+  const tenantOf = async (contract: string): Promise<TenantRef> => {
+    const { id: contractId } = await store.tenants.createContract(contract, START_MICROS);
+    const { id: servicegroupId } = await store.tenants.createServiceGroup(contractId, 'web', START_MICROS);
     return { contractId, servicegroupId };
   };
-  const tenant = tenantOf('acme');
-  const other = tenantOf('globex');
+  const tenant = await tenantOf('acme');
+  const other = await tenantOf('globex');
   return { store, management, clock, changes, dispatched, deliveriesQueued, tenant, other };
 }

@@ -11,11 +11,14 @@ import { systemClock } from '../../src/util/clock.js';
  * Creates the store in `dataDir`; with `demoTenant` also the demo tenant and its search service 1
  * (without an API key), otherwise the store stays empty, so a test's first contract is contract 1.
  */
-export function prepareDataDir(dataDir: string, { demoTenant }: { demoTenant: boolean }): void {
+export async function prepareDataDir(
+  dataDir: string,
+  { demoTenant }: { demoTenant: boolean },
+): Promise<void> {
   const store = openSqliteServiceStore(ensureDataDir(dataDir).database);
   try {
-    if (demoTenant) bootstrapDemoTenant(store, systemClock, undefined);
+    if (demoTenant) await bootstrapDemoTenant(store, systemClock, undefined);
   } finally {
-    store.close();
+    await store.close();
   }
 }

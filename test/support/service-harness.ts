@@ -55,9 +55,9 @@ export interface TestService {
   /** The demo tenant (contract 1, service group 1) with the bootstrap key. */
   tenant: TestTenant;
   /** Creates a new contract + service group with its own API key, straight in the store. */
-  createTenant(name?: string): TestTenant;
+  createTenant(name?: string): Promise<TestTenant>;
   /** Adds a service group with its own API key to the contract of `tenant`, straight in the store. */
-  createServiceGroup(tenant: TestTenant, name?: string): TestTenant;
+  createServiceGroup(tenant: TestTenant, name?: string): Promise<TestTenant>;
   /** `app.inject` with the JSON body parsed (undefined when the body is not JSON). */
   inject(options: InjectOptions): Promise<InjectResult>;
   /** Polls the histories until the run of `requestId` has finished; returns its history record. */
@@ -251,12 +251,12 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     return (response.json.crawl_histories as RunView[])[0];
   };
 
-  const groupWithKey = (contractId: number, name: string): TestTenant => {
+  const groupWithKey = async (contractId: number, name: string): Promise<TestTenant> => {
     const now = systemClock.nowMicros();
-    const group = service.store.tenants.createServiceGroup(contractId, name, now);
+    const group = await service.store.tenants.createServiceGroup(contractId, name, now);
     const apiKey = `kumo_test_${randomBytes(16).toString('hex')}`;
     const ref = { contractId, servicegroupId: group.id };
-    service.store.apiKeys.insert(ref, hashApiKey(apiKey), apiKeyPrefix(apiKey), 'test key', now);
+    await service.store.apiKeys.insert(ref, hashApiKey(apiKey), apiKeyPrefix(apiKey), 'test key', now);
     return { ...ref, apiKey, crawlerPath: crawlerPathOf(ref) };
   };
 
@@ -268,8 +268,8 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     service,
     tenant,
     inject,
-    createTenant(name = 'tenant') {
-      const contract = service.store.tenants.createContract(name, systemClock.nowMicros());
+    async createTenant(name = 'tenant') {
+      const contract = await service.store.tenants.createContract(name, systemClock.nowMicros());
       return groupWithKey(contract.id, name);
     },
     createServiceGroup(of, name = 'group') {

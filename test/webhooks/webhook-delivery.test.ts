@@ -37,9 +37,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function waitFor(what: string, predicate: () => boolean, timeoutMs = 2000): Promise<void> {
+async function waitFor(
+  what: string,
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs = 2000,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -130,29 +134,29 @@ async function openFixture(): Promise<Fixture> {
   const file = path.join(dir, 'service.db');
   const store = openStore(file);
   const now = systemClock.nowMicros();
-  const contract = store.tenants.createContract('t', now);
-  const group = store.tenants.createServiceGroup(contract.id, 'g', now);
+  const contract = await store.tenants.createContract('t', now);
+  const group = await store.tenants.createServiceGroup(contract.id, 'g', now);
   const tenant = { contractId: contract.id, servicegroupId: group.id };
-  const run = createRun(store, tenant);
+  const run = await createRun(store, tenant);
   return { file, store, tenant, run };
 }
 
 function openStore(file: string): ServiceStore {
   const store = openSqliteServiceStore(file);
   let open = true;
-  cleanups.push(() => {
-    if (open) store.close();
+  cleanups.push(async () => {
+    if (open) await store.close();
     open = false;
   });
   const close = store.close;
-  store.close = () => {
-    if (open) close();
+  store.close = async () => {
+    if (open) await close();
     open = false;
   };
   return store;
 }
 
-function createRun(store: ServiceStore, tenant: TenantRef): RunRecord {
+async function createRun(store: ServiceStore, tenant: TenantRef): Promise<RunRecord> {
   return store.runs.createInstantRun(
     tenant,
     { seed_urls: ['http://127.0.0.1:1/'] } as never,
@@ -198,12 +202,12 @@ function publisherFor(store: ServiceStore, dispatcher?: WebhookDispatcher): RunE
   });
 }
 
-function createWebhook(store: ServiceStore, tenant: TenantRef, url: string): WebhookRecord {
+async function createWebhook(store: ServiceStore, tenant: TenantRef, url: string): Promise<WebhookRecord> {
   return store.webhooks.create(tenant, url, SECRET, systemClock.nowMicros());
 }
 
-const settled = (store: ServiceStore, webhookId: number, count: number) => () => {
-  const list = store.deliveries.list(webhookId, 100);
+const settled = (store: ServiceStore, webhookId: number, count: number) => async () => {
+  const list = await store.deliveries.list(webhookId, 100);
   return list.length === count && list.every((delivery) => delivery.state !== 'pending');
 };
 
@@ -216,16 +220,16 @@ test('signed deliveries are retried after 500s and delivered once per event', as
     seen.set(id, count);
     return count <= 2 ? 500 : 200;
   });
-  const webhook = createWebhook(store, tenant, receiver.url);
+  const webhook = await createWebhook(store, tenant, receiver.url);
   const { dispatcher, logs } = startDispatcher(store);
   const publisher = publisherFor(store, dispatcher);
 
-  assert.equal(publisher.publish('crawl.started', run), 1);
-  assert.equal(publisher.publish('crawl.finished', run), 1);
+  assert.equal(await publisher.publish('crawl.started', run), 1);
+  assert.equal(await publisher.publish('crawl.finished', run), 1);
   await waitFor('both deliveries to settle', settled(store, webhook.id, 2));
 
   assert.ok(receiver.requests.every((request) => request.signatureValid));
-  const deliveries = store.deliveries.list(webhook.id, 10);
+  const deliveries = await store.deliveries.list(webhook.id, 10);
   for (const event of ['crawl.started', 'crawl.finished']) {
     const delivery = deliveries.find((candidate) => candidate.event === event);
     assert.ok(delivery, event);
@@ -285,13 +289,13 @@ test('a dead endpoint fails after the last retry and a replay delivers once it i
   const { store, tenant, run } = await openFixture();
   const placeholder = await startReceiver(() => 200);
   await placeholder.close();
-  const webhook = createWebhook(store, tenant, placeholder.url);
+  const webhook = await createWebhook(store, tenant, placeholder.url);
   // A short poll interval: the replay below is noticed by polling, as one made by the admin CLI is.
   const { dispatcher } = startDispatcher(store, { backoffSeconds: [0.02, 0.02], pollIntervalMs: 50 });
 
-  assert.equal(publisherFor(store, dispatcher).publish('crawl.finished', run), 1);
+  assert.equal(await publisherFor(store, dispatcher).publish('crawl.finished', run), 1);
   await waitFor('the delivery to fail', settled(store, webhook.id, 1));
-  const [failed] = store.deliveries.list(webhook.id, 10);
+  const [failed] = await store.deliveries.list(webhook.id, 10);
   assert.ok(failed);
   assert.equal(failed.state, 'failed');
   assert.equal(failed.attempts, 3);
@@ -299,9 +303,12 @@ test('a dead endpoint fails after the last retry and a replay delivers once it i
   assert.match(failed.lastError, /^connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
 
   const receiver = await startReceiver(() => 200, placeholder.port);
-  assert.equal(store.deliveries.replay(failed.id, systemClock.nowMicros()), true);
-  await waitFor('the replay to be delivered', () => store.deliveries.get(failed.id)?.state === 'delivered');
-  const replayed = store.deliveries.get(failed.id)!;
+  assert.equal(await store.deliveries.replay(failed.id, systemClock.nowMicros()), true);
+  await waitFor(
+    'the replay to be delivered',
+    async () => (await store.deliveries.get(failed.id))?.state === 'delivered',
+  );
+  const replayed = (await store.deliveries.get(failed.id))!;
   assert.equal(replayed.attempts, 4);
   assert.equal(replayed.lastStatus, 200);
   assert.equal(receiver.requests.length, 1);
@@ -312,23 +319,23 @@ test('a dead endpoint fails after the last retry and a replay delivers once it i
 test('a slow endpoint times out without holding up publishing', async () => {
   const { store, tenant, run } = await openFixture();
   const receiver = await startReceiver(() => 'hang');
-  const webhook = createWebhook(store, tenant, receiver.url);
+  const webhook = await createWebhook(store, tenant, receiver.url);
   const { dispatcher } = startDispatcher(store, { backoffSeconds: [], timeoutMs: 200 });
   const publisher = publisherFor(store, dispatcher);
 
-  publisher.publish('crawl.started', run);
+  await publisher.publish('crawl.started', run);
   await waitFor('the endpoint to hold the first request', () => receiver.requests.length === 1);
   const startedMs = performance.now();
-  assert.equal(publisher.publish('crawl.finished', run), 1);
+  assert.equal(await publisher.publish('crawl.finished', run), 1);
   const publishMs = performance.now() - startedMs;
   assert.ok(publishMs < 50, `publish took ${publishMs.toFixed(1)} ms`);
   assert.equal(
-    store.deliveries.list(webhook.id, 10).find((d) => d.event === 'crawl.started')?.state,
+    (await store.deliveries.list(webhook.id, 10)).find((d) => d.event === 'crawl.started')?.state,
     'pending',
   );
 
   await waitFor('both deliveries to time out', settled(store, webhook.id, 2));
-  for (const delivery of store.deliveries.list(webhook.id, 10)) {
+  for (const delivery of await store.deliveries.list(webhook.id, 10)) {
     assert.equal(delivery.state, 'failed');
     assert.equal(delivery.attempts, 1);
     assert.equal(delivery.lastStatus, null);
@@ -342,11 +349,11 @@ test('a slow endpoint times out without holding up publishing', async () => {
 test('redirects are not followed: a 3xx is a failed attempt', async () => {
   const { store, tenant, run } = await openFixture();
   const receiver = await startReceiver(() => 302);
-  const webhook = createWebhook(store, tenant, receiver.url);
+  const webhook = await createWebhook(store, tenant, receiver.url);
   const { dispatcher } = startDispatcher(store, { backoffSeconds: [] });
-  publisherFor(store, dispatcher).publish('crawl.started', run);
+  await publisherFor(store, dispatcher).publish('crawl.started', run);
   await waitFor('the delivery to fail', settled(store, webhook.id, 1));
-  const [delivery] = store.deliveries.list(webhook.id, 10);
+  const [delivery] = await store.deliveries.list(webhook.id, 10);
   assert.equal(delivery?.state, 'failed');
   assert.equal(delivery.lastStatus, 302);
   assert.equal(delivery.lastError, 'HTTP 302');
@@ -360,26 +367,29 @@ test('queued deliveries survive closing the store and stopping a dispatcher mid-
   const fixture = await openFixture();
   let answers = 0;
   const receiver = await startReceiver(() => (++answers === 1 ? 500 : 200));
-  const webhook = createWebhook(fixture.store, fixture.tenant, receiver.url);
+  const webhook = await createWebhook(fixture.store, fixture.tenant, receiver.url);
 
   // Queued while no dispatcher runs.
-  assert.equal(publisherFor(fixture.store).publish('crawl.started', fixture.run), 1);
-  fixture.store.close();
+  assert.equal(await publisherFor(fixture.store).publish('crawl.started', fixture.run), 1);
+  await fixture.store.close();
 
   // A dispatcher that sees one failed attempt, then stops before the retry.
   const second = openStore(fixture.file);
   const { dispatcher } = startDispatcher(second, { backoffSeconds: [0.3] });
-  await waitFor('the first attempt', () => second.deliveries.list(webhook.id, 1)[0]?.attempts === 1);
+  await waitFor(
+    'the first attempt',
+    async () => (await second.deliveries.list(webhook.id, 1))[0]?.attempts === 1,
+  );
   await dispatcher.stop();
-  const [midway] = second.deliveries.list(webhook.id, 1);
+  const [midway] = await second.deliveries.list(webhook.id, 1);
   assert.equal(midway?.state, 'pending');
   assert.equal(midway.lastStatus, 500);
-  second.close();
+  await second.close();
 
   const third = openStore(fixture.file);
   startDispatcher(third, { backoffSeconds: [0.3] });
   await waitFor('the retry after the restart', settled(third, webhook.id, 1));
-  const [delivery] = third.deliveries.list(webhook.id, 10);
+  const [delivery] = await third.deliveries.list(webhook.id, 10);
   assert.equal(delivery?.state, 'delivered');
   assert.equal(delivery.attempts, 2);
   assert.deepEqual(
@@ -392,40 +402,44 @@ test('queued deliveries survive closing the store and stopping a dispatcher mid-
 test('a webhook of another tenant receives nothing', async () => {
   const { store, tenant, run } = await openFixture();
   const now = systemClock.nowMicros();
-  const otherContract = store.tenants.createContract('other', now);
-  const otherGroup = store.tenants.createServiceGroup(otherContract.id, 'g', now);
+  const otherContract = await store.tenants.createContract('other', now);
+  const otherGroup = await store.tenants.createServiceGroup(otherContract.id, 'g', now);
   const other = { contractId: otherContract.id, servicegroupId: otherGroup.id };
   // Same contract, other service group: still another tenant.
   const sibling = {
     contractId: tenant.contractId,
-    servicegroupId: store.tenants.createServiceGroup(tenant.contractId, 's', now).id,
+    servicegroupId: (await store.tenants.createServiceGroup(tenant.contractId, 's', now)).id,
   };
   const own = await startReceiver(() => 200);
   const foreign = await startReceiver(() => 200);
-  const ownHook = createWebhook(store, tenant, own.url);
-  const otherHook = createWebhook(store, other, foreign.url);
-  const siblingHook = createWebhook(store, sibling, foreign.url);
+  const ownHook = await createWebhook(store, tenant, own.url);
+  const otherHook = await createWebhook(store, other, foreign.url);
+  const siblingHook = await createWebhook(store, sibling, foreign.url);
   const { dispatcher } = startDispatcher(store);
 
-  assert.equal(publisherFor(store, dispatcher).publish('crawl.started', run), 1);
+  assert.equal(await publisherFor(store, dispatcher).publish('crawl.started', run), 1);
   await waitFor('the own delivery', settled(store, ownHook.id, 1));
   assert.equal(own.requests.length, 1);
   assert.equal(foreign.requests.length, 0);
-  assert.deepEqual(store.deliveries.list(otherHook.id, 10), []);
-  assert.deepEqual(store.deliveries.list(siblingHook.id, 10), []);
+  assert.deepEqual(await store.deliveries.list(otherHook.id, 10), []);
+  assert.deepEqual(await store.deliveries.list(siblingHook.id, 10), []);
 });
 
 test('a delivery whose webhook was deleted fails without a request', async () => {
   const { store, tenant, run } = await openFixture();
   const receiver = await startReceiver(() => 200);
-  const webhook = createWebhook(store, tenant, receiver.url);
-  assert.equal(publisherFor(store).publish('crawl.finished', run), 1);
-  store.webhooks.delete(webhook.id, systemClock.nowMicros());
-  assert.equal(publisherFor(store).publish('crawl.finished', run), 0, 'deleted webhooks get no new events');
+  const webhook = await createWebhook(store, tenant, receiver.url);
+  assert.equal(await publisherFor(store).publish('crawl.finished', run), 1);
+  await store.webhooks.delete(webhook.id, systemClock.nowMicros());
+  assert.equal(
+    await publisherFor(store).publish('crawl.finished', run),
+    0,
+    'deleted webhooks get no new events',
+  );
 
   startDispatcher(store);
   await waitFor('the delivery to fail', settled(store, webhook.id, 1));
-  const [delivery] = store.deliveries.list(webhook.id, 10);
+  const [delivery] = await store.deliveries.list(webhook.id, 10);
   assert.equal(delivery?.state, 'failed');
   assert.equal(delivery.lastError, 'webhook deleted');
   assert.equal(receiver.requests.length, 0);
@@ -434,14 +448,14 @@ test('a delivery whose webhook was deleted fails without a request', async () =>
 test('a host refused by the address policy gets no request', async () => {
   const { store, tenant, run } = await openFixture();
   const receiver = await startReceiver(() => 200);
-  const webhook = createWebhook(store, tenant, receiver.url);
+  const webhook = await createWebhook(store, tenant, receiver.url);
   const { dispatcher } = startDispatcher(store, {
     backoffSeconds: [],
     addresses: { refusalOfHost: (host) => Promise.resolve(`${host} is a loopback address`) },
   });
-  publisherFor(store, dispatcher).publish('crawl.started', run);
+  await publisherFor(store, dispatcher).publish('crawl.started', run);
   await waitFor('the delivery to fail', settled(store, webhook.id, 1));
-  const [delivery] = store.deliveries.list(webhook.id, 10);
+  const [delivery] = await store.deliveries.list(webhook.id, 10);
   assert.equal(delivery?.state, 'failed');
   assert.equal(delivery.lastError, 'refused: 127.0.0.1 is a loopback address');
   assert.equal(receiver.requests.length, 0);
@@ -450,7 +464,7 @@ test('a host refused by the address policy gets no request', async () => {
 test('a store that cannot record an attempt is logged, not retried in a loop', async () => {
   const { store, tenant, run } = await openFixture();
   const receiver = await startReceiver(() => 200);
-  const webhook = createWebhook(store, tenant, receiver.url);
+  const webhook = await createWebhook(store, tenant, receiver.url);
   const real = store.deliveries;
   const failing: WebhookDeliveryStore = {
     enqueue: (...args) => real.enqueue(...args),
@@ -464,11 +478,11 @@ test('a store that cannot record an attempt is logged, not retried in a loop', a
     replay: (...args) => real.replay(...args),
   };
   const { dispatcher, logs } = startDispatcher(store, { deliveries: failing, pollIntervalMs: 1000 });
-  publisherFor(store, dispatcher).publish('crawl.started', run);
+  await publisherFor(store, dispatcher).publish('crawl.started', run);
   await waitFor('the error to be logged', () => logs.some((entry) => entry.level === 'error'));
   await new Promise((resolve) => setTimeout(resolve, 150));
   assert.equal(receiver.requests.length, 1, 'held back until the next poll');
-  assert.equal(store.deliveries.list(webhook.id, 1)[0]?.state, 'pending');
+  assert.equal((await store.deliveries.list(webhook.id, 1))[0]?.state, 'pending');
 });
 
 test('scheduled runs name their service setting instead of a request', () => {

@@ -53,7 +53,7 @@ function gapsOf(times: number[]): number[] {
 test('two runs of different tenants on one host keep its download_delay between all their requests', async () => {
   site.hits.length = 0;
   robotsText = '';
-  const other = kumo.createTenant('other');
+  const other = await kumo.createTenant('other');
   const setting = (run: string) => ({
     seed_urls: [`${site.baseUrl}/${run}/0`],
     download_delay: 1,

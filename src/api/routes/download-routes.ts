@@ -76,12 +76,12 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<DownloadRoutesOptions> = 
 
     if (expires === undefined && signature === undefined) {
       await authenticate(request);
-      readyDownload(service.lookupDownload(tenantOf(request), instant_crawl_request_id, file));
+      readyDownload(await service.lookupDownload(tenantOf(request), instant_crawl_request_id, file));
       return reply.redirect(`${options.publicUrl}${path}?${signer.sign(path, nowSeconds)}`, 302);
     }
 
     if (!signer.verify(path, expires, signature, nowSeconds)) throw new ApiError('invalid_signature');
-    const ready = readyDownload(service.lookupDownload(tenant, instant_crawl_request_id, file));
+    const ready = readyDownload(await service.lookupDownload(tenant, instant_crawl_request_id, file));
     return sendArtifact(reply, artifacts, ready.run.id, file, `${instant_crawl_request_id}_${file}`);
   });
 };

@@ -7,7 +7,7 @@ import type { MethodRegistry } from '../method-not-allowed.js';
 
 export interface HealthRoutesOptions {
   /** Answers whether the store (and every open search index) answers; throwing counts as no. */
-  storeHealthy: () => boolean;
+  storeHealthy: () => Promise<boolean>;
   /** Whether screenshots and wait_type 2 can run here; plain crawls do not need it. */
   browserStatus: () => BrowserAvailability | undefined;
   /** The artifact folder and the scheduler; without them those components are not reported. */
@@ -73,7 +73,7 @@ const componentOf = (problem: string | undefined): ComponentView =>
 export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = async (app, options) => {
   options.methods.record(`${options.basePath}/health_check`, 'GET');
   app.get('/health_check', { schema: HealthSchema }, async (request, reply) => {
-    const store = componentOf(storeProblem(options.storeHealthy));
+    const store = componentOf(await storeProblem(options.storeHealthy));
     const blobStore = options.sources && componentOf(await blobStoreProblem(options.sources));
     const scheduler = options.sources && schedulerView(options.sources, options.timezone);
     const browser = browserView(options.browserStatus());
@@ -97,9 +97,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
   });
 };
 
-function storeProblem(storeHealthy: () => boolean): string | undefined {
+async function storeProblem(storeHealthy: () => Promise<boolean>): Promise<string | undefined> {
   try {
-    if (storeHealthy()) return undefined;
+    if (await storeHealthy()) return undefined;
   } catch {
     // counted as not answering
   }

@@ -51,11 +51,12 @@ export const hostedSearchPageRoutes: FastifyPluginAsync<HostedSearchPageRoutesOp
   options.methods.record(HOSTED_PAGE_PATH, 'GET');
   app.get(
     HOSTED_PAGE_PATH,
+    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify awaits an error handler's promise
     { schema: { hide: true, params: SearchServiceParams }, errorHandler: answerHtmlError },
     async (request, reply) => {
       const lang = languageOf(request);
       const { contract_id, servicegroup_id, service_id } = request.params as PageParams;
-      const record = options.searchServices.get(service_id);
+      const record = await options.searchServices.get(service_id);
       if (
         record === undefined ||
         record.contractId !== contract_id ||

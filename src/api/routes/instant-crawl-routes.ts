@@ -60,7 +60,7 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     const errors = checkCrawlSetting(setting);
     // The message names the field like every other 400: `setting.allow_urls_patterns[0]: ...`.
     if (errors.length > 0) throw new InvalidInputError(errors);
-    const run = requestWithinCap(service, tenantOf(request), setting);
+    const run = await requestWithinCap(service, tenantOf(request), setting);
     return { message: 'crawl request accepted', status: 'OK', instant_crawl_request_id: run.requestId };
   });
 
@@ -68,8 +68,8 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
   app.get(`${TENANT_PATH}/statuses`, { schema: StatusesSchema }, async (request) => {
     const ids = parseIdList(request.query.instant_crawl_request_ids);
     const tenant = tenantOf(request);
-    const runs = service.activeRuns(tenant, ids);
-    const waiting = service.waitingReasons(tenant, runs);
+    const runs = await service.activeRuns(tenant, ids);
+    const waiting = await service.waitingReasons(tenant, runs);
     const statuses = runs.map((run) => crawlStatusView(run, timezone, waiting.get(run.id)));
     // crawl_status follows the order the client asked for; ids of finished runs are skipped.
     const first =
@@ -91,7 +91,7 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     `${TENANT_PATH}/statuses/requests/:instant_crawl_request_id/cancel`,
     { schema: CancelSchema },
     async (request) => {
-      const result = service.cancel(tenantOf(request), request.params.instant_crawl_request_id);
+      const result = await service.cancel(tenantOf(request), request.params.instant_crawl_request_id);
       if (result.kind === 'not_found') {
         throw new ApiError('not_found', `no crawl request ${request.params.instant_crawl_request_id}`);
       }
@@ -116,7 +116,7 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     const fromMicros = parseDatetimeParameter(from_datetime, 'from_datetime');
     const toMicros = parseDatetimeParameter(to_datetime, 'to_datetime');
     checkDatetimeRange(fromMicros, toMicros);
-    const runs = service.histories(tenantOf(request), {
+    const runs = await service.histories(tenantOf(request), {
       fromMicros,
       toMicros,
       requestId: instant_crawl_request_id,
@@ -137,9 +137,13 @@ function tooMany(message: string, field: string, reason: string, retryAfterSecon
 }
 
 /** Queues the run, or 429 when the tenant has KUMO_MAX_ACTIVE_RUNS_PER_TENANT pending or running. */
-function requestWithinCap(service: InstantCrawlService, tenant: TenantRef, setting: InstantCrawlerSetting) {
+async function requestWithinCap(
+  service: InstantCrawlService,
+  tenant: TenantRef,
+  setting: InstantCrawlerSetting,
+) {
   try {
-    return service.request(tenant, setting);
+    return await service.request(tenant, setting);
   } catch (error) {
     if (!(error instanceof ActiveRunLimitError)) throw error;
     throw activeRunsRefused(error);

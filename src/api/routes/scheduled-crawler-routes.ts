@@ -41,15 +41,15 @@ export const scheduledCrawlerRoutes: FastifyPluginAsyncTypebox<ScheduledCrawlerR
     options.methods.record(`${options.basePath}${SETTING_PATH}/${leaf}`, 'GET');
 
   /** The setting of the path, which must belong to the path's contract and service group. */
-  const settingOf = (params: SettingParams): ServiceSettingRecord => {
+  const settingOf = async (params: SettingParams): Promise<ServiceSettingRecord> => {
     const tenant = { contractId: params.contract_id, servicegroupId: params.servicegroup_id };
-    const setting = service.get(tenant, params.service_setting_id);
+    const setting = await service.get(tenant, params.service_setting_id);
     if (!setting) throw new ApiError('not_found', `no service setting ${params.service_setting_id}`);
     return setting;
   };
 
   app.get(`${SETTING_PATH}/histories`, { schema: SettingHistoriesSchema }, async (request) => {
-    const setting = settingOf(request.params);
+    const setting = await settingOf(request.params);
     const fromMicros = parseDatetimeParameter(request.query.from_datetime, 'from_datetime');
     const toMicros = parseDatetimeParameter(request.query.to_datetime, 'to_datetime');
     if (fromMicros === undefined || toMicros === undefined) {
@@ -59,7 +59,7 @@ export const scheduledCrawlerRoutes: FastifyPluginAsyncTypebox<ScheduledCrawlerR
       ]);
     }
     checkDatetimeRange(fromMicros, toMicros);
-    const runs = service.histories(setting, fromMicros, toMicros);
+    const runs = await service.histories(setting, fromMicros, toMicros);
     return {
       status: 'OK',
       message: `${runs.length} crawl history record(s)`,
@@ -71,12 +71,12 @@ export const scheduledCrawlerRoutes: FastifyPluginAsyncTypebox<ScheduledCrawlerR
     status: 'OK',
     message: 'crawler setting',
     // The API has no key: stored passwords are never shown.
-    setting: redactSetting(settingOf(request.params).setting),
+    setting: redactSetting((await settingOf(request.params)).setting),
   }));
 
   app.get(`${SETTING_PATH}/schedule`, { schema: StoredScheduleSchema }, async (request) => ({
     status: 'OK',
     message: 'schedule',
-    schedule: settingOf(request.params).schedule,
+    schedule: (await settingOf(request.params)).schedule,
   }));
 };

@@ -56,7 +56,7 @@ export const scheduledDownloadRoutes: FastifyPluginAsyncTypebox<ScheduledDownloa
       const reason = allowedValuesReason(ARTIFACT_FILE_NAMES);
       throw new ApiError('not_found', `path.file: ${reason}`, [{ field: 'path.file', reason }]);
     }
-    const lookup = options.service.lookupDownload(generated_string, requested);
+    const lookup = await options.service.lookupDownload(generated_string, requested);
     if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
     if (lookup.kind === 'gone') throw new ApiError('gone');
     const { run, file } = lookup;

@@ -69,9 +69,13 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
   });
 
   /** The search service at the path (404 when there is none), after the origin check (403). */
-  const serviceAt = (request: FastifyRequest, reply: FastifyReply, jsonp = false): OpenSearchService => {
+  const serviceAt = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    jsonp = false,
+  ): Promise<OpenSearchService> => {
     const { contract_id, servicegroup_id, service_id } = request.params as DocPathParams;
-    const service = openService(services, contract_id, servicegroup_id, service_id);
+    const service = await openService(services, contract_id, servicegroup_id, service_id);
     if (service === undefined) {
       throw new ApiError(
         'not_found',
@@ -84,7 +88,7 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
 
   app.get(`${DOC_PATH}/search`, routeOptions(SearchSchema), async (request, reply) => {
     const parameters = parseSearchParameters(request.url);
-    const { search } = serviceAt(request, reply, parameters.callback !== undefined);
+    const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
     const startedMs = performance.now();
     const result = await search.search({
       q: parameters.q,
@@ -114,21 +118,21 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
 
   app.get(`${DOC_PATH}/suggest`, routeOptions(SuggestSchema), async (request, reply) => {
     const parameters = parseSuggestParameters(request.url);
-    const { search } = serviceAt(request, reply, parameters.callback !== undefined);
+    const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
     const suggestions = search.suggest(parameters.q, parameters.number_per_suggestion);
     return answer(reply, { suggestions }, parameters.callback);
   });
 
   app.get(`${DOC_PATH}/related_keywords`, routeOptions(RelatedKeywordsSchema), async (request, reply) => {
     const parameters = parseRelatedKeywordsParameters(request.url);
-    const { search } = serviceAt(request, reply, parameters.callback !== undefined);
+    const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
     const words = search.relatedKeywords(parameters.q, parameters.prefix);
     return answer(reply, { related_keywords: words.map((word) => ({ word })) }, parameters.callback);
   });
 
   app.get(`${DOC_PATH}/click`, routeOptions(ClickSchema), async (request, reply) => {
     const parameters = parseClickParameters(request.url);
-    const { search } = serviceAt(request, reply);
+    const { search } = await serviceAt(request, reply);
     // Only URLs of the index are redirected to: anything else would make this an open redirect.
     if (!search.click(parameters.url, parameters.q)) {
       throw new ApiError('not_found', 'url: not a page of this search service', [
@@ -142,14 +146,14 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
 };
 
 /** The service, or 503 when its index cannot be opened (the cause is logged and named). */
-function openService(
+async function openService(
   services: SearchServices,
   contractId: number,
   servicegroupId: number,
   serviceId: number,
-): OpenSearchService | undefined {
+): Promise<OpenSearchService | undefined> {
   try {
-    return services.get(contractId, servicegroupId, serviceId);
+    return await services.get(contractId, servicegroupId, serviceId);
   } catch (error) {
     if (error instanceof SearchIndexUnavailableError) throw new ApiError('unavailable', error.message);
     throw error;

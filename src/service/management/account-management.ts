@@ -28,21 +28,25 @@ export interface CreatedInvitation {
  */
 export class AccountManagement extends ManagementOperations {
   /** The accounts of a contract (every role may read them), or NotFoundError for the contract. */
-  listUsers(scope: { contractId?: number }): AccountView[] {
-    if (scope.contractId !== undefined) this.contract(scope.contractId);
-    return this.store.accounts.list(scope.contractId).map(shown);
+  async listUsers(scope: { contractId?: number }): Promise<AccountView[]> {
+    if (scope.contractId !== undefined) await this.contract(scope.contractId);
+    return (await this.store.accounts.list(scope.contractId)).map(shown);
   }
 
-  invite(actor: Actor, contractId: number, input: { email: string; role: string }): CreatedInvitation {
+  async invite(
+    actor: Actor,
+    contractId: number,
+    input: { email: string; role: string },
+  ): Promise<CreatedInvitation> {
     this.mayChange(actor, { contractId }, 'invitation');
-    this.contract(contractId);
+    await this.contract(contractId);
     const email = normalEmail(input.email);
     const errors: FieldError[] = [];
     if (email.length > EMAIL_MAX_CHARS) {
       errors.push({ field: 'email', reason: `must be at most ${EMAIL_MAX_CHARS} characters long` });
     } else if (!EMAIL.test(email)) {
       errors.push({ field: 'email', reason: 'must be an email address (name@example.com)' });
-    } else if (this.store.accounts.findByEmail(email) !== undefined) {
+    } else if ((await this.store.accounts.findByEmail(email)) !== undefined) {
       errors.push({ field: 'email', reason: 'already has an account' });
     }
     if (!isAccountRole(input.role)) {
@@ -51,7 +55,7 @@ export class AccountManagement extends ManagementOperations {
     if (errors.length > 0) throw new InvalidInputError(errors);
     const token = newSecret();
     const now = this.now();
-    const invitation = this.store.accounts.createInvitation(
+    const invitation = await this.store.accounts.createInvitation(
       {
         contractId,
         email,
@@ -61,7 +65,7 @@ export class AccountManagement extends ManagementOperations {
       },
       hashSecret(token),
     );
-    this.changed(actor, 'create', 'invitation', { id: invitation.id, contractId }, now);
+    await this.changed(actor, 'create', 'invitation', { id: invitation.id, contractId }, now);
     return { invitation, token };
   }
 
@@ -70,22 +74,28 @@ export class AccountManagement extends ManagementOperations {
    * `token`) when the token is unknown, used or expired; the password's rules name `password`.
    */
   async acceptInvitation(input: { token: string; password: string }): Promise<AccountView> {
-    const invitation = this.store.accounts.findInvitation(hashSecret(input.token));
+    const invitation = await this.store.accounts.findInvitation(hashSecret(input.token));
     const tokenError = (reason: string) => new InvalidInputError([{ field: 'token', reason }]);
     if (invitation === undefined) throw tokenError('no such invitation');
     if (invitation.usedMicros !== null) throw tokenError('the invitation was already used');
     if (invitation.expiresMicros <= this.now()) throw tokenError('the invitation has expired');
     checkPassword(input.password, 'password');
-    if (this.store.accounts.findByEmail(invitation.email) !== undefined) {
+    if ((await this.store.accounts.findByEmail(invitation.email)) !== undefined) {
       throw new InvalidInputError([{ field: 'token', reason: 'its email address already has an account' }]);
     }
     const passwordHash = await hashPassword(input.password);
     const now = this.now();
-    const account = this.store.accounts.acceptInvitation(invitation.id, passwordHash, now);
+    const account = await this.store.accounts.acceptInvitation(invitation.id, passwordHash, now);
     if (account === undefined) throw tokenError('the invitation was already used');
     const actor: Actor = { kind: 'account', ...identity(account), sessionId: 0 };
-    this.changed(actor, 'accept', 'invitation', { id: invitation.id, contractId: account.contractId }, now);
-    this.changed(actor, 'create', 'account', { id: account.id, contractId: account.contractId }, now);
+    await this.changed(
+      actor,
+      'accept',
+      'invitation',
+      { id: invitation.id, contractId: account.contractId },
+      now,
+    );
+    await this.changed(actor, 'create', 'account', { id: account.id, contractId: account.contractId }, now);
     return shown(account);
   }
 
@@ -97,34 +107,34 @@ export class AccountManagement extends ManagementOperations {
     actor: AccountActor,
     input: { currentPassword: string; newPassword: string },
   ): Promise<number> {
-    const account = this.store.accounts.get(actor.accountId);
+    const account = await this.store.accounts.get(actor.accountId);
     if (account === undefined) throw new NotFoundError('account', actor.accountId, 'the account was removed');
     checkPassword(input.newPassword, 'new_password');
     if (!(await verifyPassword(input.currentPassword, account.passwordHash))) {
       throw new InvalidInputError([{ field: 'current_password', reason: 'is not the current password' }]);
     }
     const now = this.now();
-    this.store.accounts.setPassword(account.id, await hashPassword(input.newPassword), now);
-    const ended = this.store.sessions.revokeAll(account.id, now, actor.sessionId);
-    this.changed(actor, 'update', 'account', { id: account.id, contractId: account.contractId }, now);
+    await this.store.accounts.setPassword(account.id, await hashPassword(input.newPassword), now);
+    const ended = await this.store.sessions.revokeAll(account.id, now, actor.sessionId);
+    await this.changed(actor, 'update', 'account', { id: account.id, contractId: account.contractId }, now);
     return ended;
   }
 
   /** Ends every session of a user of the contract (an owner's or the operator's); answers how many. */
-  revokeSessions(actor: Actor, contractId: number, accountId: number): number {
+  async revokeSessions(actor: Actor, contractId: number, accountId: number): Promise<number> {
     this.mayChange(actor, { contractId }, 'session');
-    const account = this.store.accounts.get(accountId);
+    const account = await this.store.accounts.get(accountId);
     if (account === undefined || account.contractId !== contractId) {
       throw new NotFoundError('account', accountId, `no account ${accountId} in contract ${contractId}`);
     }
     const now = this.now();
-    const ended = this.store.sessions.revokeAll(account.id, now);
-    this.changed(actor, 'revoke', 'session', { id: account.id, contractId }, now);
+    const ended = await this.store.sessions.revokeAll(account.id, now);
+    await this.changed(actor, 'revoke', 'session', { id: account.id, contractId }, now);
     return ended;
   }
 
-  private contract(contractId: number): void {
-    if (!this.store.tenants.getContract(contractId))
+  private async contract(contractId: number): Promise<void> {
+    if (!(await this.store.tenants.getContract(contractId)))
       throw new NotFoundError('contract', contractId, `no contract ${contractId}`);
   }
 }

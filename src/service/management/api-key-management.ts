@@ -14,30 +14,36 @@ export interface CreatedApiKey {
 /** The API keys of service groups (the site search and crawl APIs' `x-mf-apikey`). */
 export class ApiKeyManagement extends ManagementOperations {
   /** Keys within the scope, revoked ones included. */
-  list(scope: Scope): ApiKeyRecord[] {
-    this.enter(scope);
-    return this.store.apiKeys.list(scope.contractId).filter((key) => reaches(scope, key));
+  async list(scope: Scope): Promise<ApiKeyRecord[]> {
+    await this.enter(scope);
+    return (await this.store.apiKeys.list(scope.contractId)).filter((key) => reaches(scope, key));
   }
 
-  create(actor: Actor, tenant: TenantRef, input: { label?: string }): CreatedApiKey {
+  async create(actor: Actor, tenant: TenantRef, input: { label?: string }): Promise<CreatedApiKey> {
     this.mayChange(actor, tenant, 'API key');
-    this.enter(tenant);
+    await this.enter(tenant);
     const label = checkedLength(input.label ?? '', 'label');
     const apiKey = generateApiKey();
     const now = this.now();
-    const record = this.store.apiKeys.insert(tenant, hashApiKey(apiKey), apiKeyPrefix(apiKey), label, now);
-    this.changed(actor, 'create', 'API key', record, now);
+    const record = await this.store.apiKeys.insert(
+      tenant,
+      hashApiKey(apiKey),
+      apiKeyPrefix(apiKey),
+      label,
+      now,
+    );
+    await this.changed(actor, 'create', 'API key', record, now);
     return { record, apiKey };
   }
 
   /** Revokes an active key within the scope; NotFoundError for an unknown or revoked one. */
-  revoke(actor: Actor, scope: Scope, id: number): void {
+  async revoke(actor: Actor, scope: Scope, id: number): Promise<void> {
     this.mayChange(actor, scope, 'API key');
-    const key = this.list(scope).find((one) => one.id === id);
+    const key = (await this.list(scope)).find((one) => one.id === id);
     const now = this.now();
-    if (!key || key.revokedMicros !== null || !this.store.apiKeys.revoke(id, now)) {
+    if (!key || key.revokedMicros !== null || !(await this.store.apiKeys.revoke(id, now))) {
       throw new NotFoundError('API key', id, `no active API key ${id}${withinText(scope)}`);
     }
-    this.changed(actor, 'revoke', 'API key', key, now);
+    await this.changed(actor, 'revoke', 'API key', key, now);
   }
 }

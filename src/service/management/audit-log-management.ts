@@ -18,12 +18,16 @@ export interface AuditPage {
  * (the operator or an account), what and when, newest first. Owners and the operator read it.
  */
 export class AuditLogManagement extends ManagementOperations {
-  list(actor: Actor, contractId: number, page: { limit?: number; beforeId?: number }): AuditPage {
+  async list(
+    actor: Actor,
+    contractId: number,
+    page: { limit?: number; beforeId?: number },
+  ): Promise<AuditPage> {
     authorize(actor, { contractId }, 'owner', 'audit log');
-    if (!this.store.tenants.getContract(contractId))
+    if (!(await this.store.tenants.getContract(contractId)))
       throw new NotFoundError('contract', contractId, `no contract ${contractId}`);
     const limit = Math.min(AUDIT_PAGE.max, Math.max(AUDIT_PAGE.min, page.limit ?? AUDIT_PAGE.default));
-    const fetched = this.store.audit.list({ contractId, beforeId: page.beforeId, limit: limit + 1 });
+    const fetched = await this.store.audit.list({ contractId, beforeId: page.beforeId, limit: limit + 1 });
     const entries = fetched.slice(0, limit);
     return { entries, nextBeforeId: fetched.length > limit ? entries[entries.length - 1]!.id : null };
   }

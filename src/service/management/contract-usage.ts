@@ -19,31 +19,35 @@ export interface ContractUsage {
 
 /** Every contract with its usage: the operator's alone. */
 export class ContractUsageManagement extends ManagementOperations {
-  list(actor: Actor): ContractUsage[] {
+  async list(actor: Actor): Promise<ContractUsage[]> {
     if (actor.kind !== 'operator') throw new ForbiddenError('only the operator sees every contract');
-    const runs = this.store.runs.usageByContract();
-    const groups = this.store.tenants.listServiceGroups();
-    const accounts = this.store.accounts.list();
-    const services = this.store.searchServices.list();
+    const runs = await this.store.runs.usageByContract();
+    const groups = await this.store.tenants.listServiceGroups();
+    const accounts = await this.store.accounts.list();
+    const services = await this.store.searchServices.list();
     const files = this.deps.runs?.files;
     const indexes = this.deps.searchIndexes;
-    return this.store.tenants.listContracts().map((contract) => {
-      const own = services.filter((service) => service.contractId === contract.id);
-      return {
-        contract,
-        serviceGroups: groups.filter((group) => group.contractId === contract.id).length,
-        users: accounts.filter((account) => account.contractId === contract.id).length,
-        runs: runs.get(contract.id)?.runs ?? 0,
-        pagesFetched: runs.get(contract.id)?.pagesFetched ?? 0,
-        artifactBytes:
-          files === undefined
-            ? 0
-            : this.store.runs
-                .runsWithArtifacts(contract.id)
-                .reduce((sum, id) => sum + files.storedBytes(id), 0),
-        searchServices: own.length,
-        indexBytes: own.reduce((sum, service) => sum + (indexes?.indexFileBytes(service.id) ?? 0), 0),
-      };
-    });
+    const contracts = await this.store.tenants.listContracts();
+    return Promise.all(
+      contracts.map(async (contract) => {
+        const own = services.filter((service) => service.contractId === contract.id);
+        return {
+          contract,
+          serviceGroups: groups.filter((group) => group.contractId === contract.id).length,
+          users: accounts.filter((account) => account.contractId === contract.id).length,
+          runs: runs.get(contract.id)?.runs ?? 0,
+          pagesFetched: runs.get(contract.id)?.pagesFetched ?? 0,
+          artifactBytes:
+            files === undefined
+              ? 0
+              : (await this.store.runs.runsWithArtifacts(contract.id)).reduce(
+                  (sum, id) => sum + files.storedBytes(id),
+                  0,
+                ),
+          searchServices: own.length,
+          indexBytes: own.reduce((sum, service) => sum + (indexes?.indexFileBytes(service.id) ?? 0), 0),
+        };
+      }),
+    );
   }
 }

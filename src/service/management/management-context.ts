@@ -90,8 +90,8 @@ export abstract class ManagementOperations {
   }
 
   /** Starts an operation within a scope: a service group must exist (NotFoundError naming it). */
-  protected enter(scope: Scope): void {
-    if (isGroupScope(scope)) requireServiceGroup(this.store.tenants, scope);
+  protected async enter(scope: Scope): Promise<void> {
+    if (isGroupScope(scope)) await requireServiceGroup(this.store.tenants, scope);
   }
 
   /**
@@ -106,13 +106,13 @@ export abstract class ManagementOperations {
    * Reports a change of a service group's resource (or of a contract: no servicegroupId): written
    * to the audit log, then told to `onChange`.
    */
-  protected changed(
+  protected async changed(
     actor: Actor,
     action: ChangeAction,
     resource: ManagedResource,
     target: { id: number } & Pick<TenantRef, 'contractId'> & Partial<Pick<TenantRef, 'servicegroupId'>>,
     atMicros: number,
-  ): void {
+  ): Promise<void> {
     const change: ManagementChange = {
       actor,
       action,
@@ -122,7 +122,7 @@ export abstract class ManagementOperations {
       servicegroupId: target.servicegroupId ?? null,
       atMicros,
     };
-    this.store.audit.append({
+    await this.store.audit.append({
       atMicros,
       contractId: change.contractId,
       servicegroupId: change.servicegroupId,

@@ -36,8 +36,11 @@ export function withinText(scope: Scope): string {
  * The service group of a tenant, or NotFoundError naming it: the one check every operation on
  * a service group's resources starts with.
  */
-export function requireServiceGroup(tenants: TenantStore, tenant: TenantRef): ServiceGroupRecord {
-  const group = tenants.getServiceGroup(tenant.contractId, tenant.servicegroupId);
+export async function requireServiceGroup(
+  tenants: TenantStore,
+  tenant: TenantRef,
+): Promise<ServiceGroupRecord> {
+  const group = await tenants.getServiceGroup(tenant.contractId, tenant.servicegroupId);
   if (!group) {
     throw new NotFoundError(
       'service group',

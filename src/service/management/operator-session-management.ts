@@ -30,11 +30,11 @@ export class OperatorSessionManagement extends ManagementOperations {
   private readonly limiter = new SignInLimiter();
 
   /** Checks `given` against the admin token; SignInRefusedError or SignInLimitedError. */
-  signIn(
+  async signIn(
     given: string,
     adminToken: string,
     client: SignInClient,
-  ): OperatorSessionContext & { secret: string } {
+  ): Promise<OperatorSessionContext & { secret: string }> {
     const key = `operator:${client.address}`;
     const wait = this.limiter.retryAfterSeconds([{ key, limit: SIGN_IN_LIMITS.perAccount }], this.now());
     if (wait !== undefined) throw new SignInLimitedError(wait);
@@ -45,7 +45,7 @@ export class OperatorSessionManagement extends ManagementOperations {
     this.limiter.clear(key);
     const now = this.now();
     const secret = newSecret();
-    const session = this.store.operatorSessions.create(
+    const session = await this.store.operatorSessions.create(
       {
         createdMicros: now,
         lastSeenMicros: now,
@@ -59,18 +59,18 @@ export class OperatorSessionManagement extends ManagementOperations {
   }
 
   /** The live operator session of a cookie's value, or undefined. */
-  authenticate(secret: string): OperatorSessionContext | undefined {
-    const session = this.store.operatorSessions.findByHash(hashSecret(secret));
+  async authenticate(secret: string): Promise<OperatorSessionContext | undefined> {
+    const session = await this.store.operatorSessions.findByHash(hashSecret(secret));
     const now = this.now();
     if (session === undefined || !isLive(session, now)) return undefined;
     if (now - session.lastSeenMicros >= TOUCH_EVERY_MICROS) {
-      this.store.operatorSessions.touch(session.id, now);
+      await this.store.operatorSessions.touch(session.id, now);
       session.lastSeenMicros = now;
     }
     return { actor: OPERATOR_ACTOR, session, csrfToken: csrfTokenOf(secret) };
   }
 
-  signOut(sessionId: number): void {
-    this.store.operatorSessions.revoke(sessionId, this.now());
+  async signOut(sessionId: number): Promise<void> {
+    await this.store.operatorSessions.revoke(sessionId, this.now());
   }
 }

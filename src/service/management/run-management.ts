@@ -30,48 +30,56 @@ export interface ManagedRun {
  * (URL rows, failures by kind, screenshots) and artifacts.
  */
 export class RunManagement extends ManagementOperations {
-  list(scope: TenantRef, query: Omit<RunListQuery, 'limit'> & { limit?: number }): ManagedRun[] {
-    this.enter(scope);
+  async list(
+    scope: TenantRef,
+    query: Omit<RunListQuery, 'limit'> & { limit?: number },
+  ): Promise<ManagedRun[]> {
+    await this.enter(scope);
     const limit = Math.min(query.limit ?? 50, RUNS_PAGE_LIMIT);
-    return this.store.runs.listRuns(scope, { ...query, limit }).map((run) => this.managed(run));
+    const runs = await this.store.runs.listRuns(scope, { ...query, limit });
+    return Promise.all(runs.map((run) => this.managed(run)));
   }
 
-  get(scope: TenantRef, runId: number): ManagedRun {
-    return this.managed(this.stored(scope, runId));
+  async get(scope: TenantRef, runId: number): Promise<ManagedRun> {
+    return this.managed(await this.stored(scope, runId));
   }
 
   /** Asks the run to stop; ConflictError when it has ended already. */
-  cancel(actor: Actor, scope: TenantRef, runId: number): ManagedRun {
+  async cancel(actor: Actor, scope: TenantRef, runId: number): Promise<ManagedRun> {
     this.mayChange(actor, scope, 'crawl run');
-    const run = this.stored(scope, runId);
+    const run = await this.stored(scope, runId);
     if (!isActiveState(run.state)) {
       throw new ConflictError('crawl run', runId, `run ${runId} has ended; there is nothing to cancel`);
     }
-    this.runDeps().instantCrawl.cancelRun(run);
-    this.changed(actor, 'cancel', 'crawl run', run, this.now());
+    await this.runDeps().instantCrawl.cancelRun(run);
+    await this.changed(actor, 'cancel', 'crawl run', run, this.now());
     return this.get(scope, runId);
   }
 
   /** Starts an instant crawl of the service group, as the instant crawl API does. */
-  startInstant(actor: Actor, scope: TenantRef, setting: InstantCrawlerSetting): RunRecord {
+  async startInstant(actor: Actor, scope: TenantRef, setting: InstantCrawlerSetting): Promise<RunRecord> {
     this.mayChange(actor, scope, 'crawl run');
-    this.enter(scope);
+    await this.enter(scope);
     const errors = checkCrawlSetting(setting, 'setting');
     if (errors.length > 0) throw new InvalidInputError(errors);
-    const run = this.runDeps().instantCrawl.request(scope, setting);
-    this.changed(actor, 'create', 'crawl run', run, run.createdMicros);
+    const run = await this.runDeps().instantCrawl.request(scope, setting);
+    await this.changed(actor, 'create', 'crawl run', run, run.createdMicros);
     return run;
   }
 
   /** Calls `listener` on every progress report of the run while it crawls in this process. */
-  watch(scope: TenantRef, runId: number, listener: (progress: LiveProgress) => void): () => void {
-    this.stored(scope, runId);
+  async watch(
+    scope: TenantRef,
+    runId: number,
+    listener: (progress: LiveProgress) => void,
+  ): Promise<() => void> {
+    await this.stored(scope, runId);
     return this.runDeps().live.subscribe(runId, listener);
   }
 
   /** Reads the run's report; NotFoundError when the run has none (see docs/console.md, Runs). */
-  withReport<T>(scope: TenantRef, runId: number, read: (report: RunReport) => T): T {
-    this.stored(scope, runId);
+  async withReport<T>(scope: TenantRef, runId: number, read: (report: RunReport) => T): Promise<T> {
+    await this.stored(scope, runId);
     const report = this.runDeps().files.openReport(runId);
     if (report === undefined) {
       throw new NotFoundError(
@@ -89,7 +97,7 @@ export class RunManagement extends ManagementOperations {
 
   /** The JPEG screenshot of a row of the run; undefined when that page has none. */
   async screenshot(scope: TenantRef, runId: number, rowId: number): Promise<Buffer | undefined> {
-    const member = this.withReport(scope, runId, (report) => report.member(rowId));
+    const member = await this.withReport(scope, runId, (report) => report.member(rowId));
     if (member === undefined) return undefined;
     const bytes = await this.runDeps().files.readBundle(runId, member.offset, member.bytes);
     if (bytes === undefined) return undefined;
@@ -98,8 +106,8 @@ export class RunManagement extends ManagementOperations {
   }
 
   /** Where an artifact of the run is, for a download with the session. */
-  artifact(scope: TenantRef, runId: number, file: ArtifactFileName): DownloadLookup {
-    return lookupRunFile(this.stored(scope, runId), file);
+  async artifact(scope: TenantRef, runId: number, file: ArtifactFileName): Promise<DownloadLookup> {
+    return lookupRunFile(await this.stored(scope, runId), file);
   }
 
   private runDeps(): RunDeps {
@@ -108,9 +116,9 @@ export class RunManagement extends ManagementOperations {
     return runs;
   }
 
-  private stored(scope: TenantRef, runId: number): RunRecord {
-    this.enter(scope);
-    const run = this.store.runs.getRun(runId);
+  private async stored(scope: TenantRef, runId: number): Promise<RunRecord> {
+    await this.enter(scope);
+    const run = await this.store.runs.getRun(runId);
     if (!run || run.contractId !== scope.contractId || run.servicegroupId !== scope.servicegroupId) {
       throw new NotFoundError(
         'crawl run',
@@ -121,9 +129,9 @@ export class RunManagement extends ManagementOperations {
     return run;
   }
 
-  private managed(run: RunRecord): ManagedRun {
+  private async managed(run: RunRecord): Promise<ManagedRun> {
     const setting =
-      run.serviceSettingId === null ? undefined : this.store.serviceSettings.get(run.serviceSettingId);
+      run.serviceSettingId === null ? undefined : await this.store.serviceSettings.get(run.serviceSettingId);
     return { run, settingName: setting?.name ?? null, live: this.deps.runs?.live.get(run.id) };
   }
 }

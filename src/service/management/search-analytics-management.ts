@@ -32,8 +32,13 @@ export interface AnalyticsReport {
  * the console's analytics page and its CSV export. Viewers may read it.
  */
 export class SearchAnalyticsManagement extends ManagementOperations {
-  report(scope: TenantRef, serviceId: number, range: AnalyticsRange, limit = 20): AnalyticsReport {
-    const { log, from, to } = this.open(scope, serviceId, range);
+  async report(
+    scope: TenantRef,
+    serviceId: number,
+    range: AnalyticsRange,
+    limit = 20,
+  ): Promise<AnalyticsReport> {
+    const { log, from, to } = await this.open(scope, serviceId, range);
     const counted = new Map(log.days(from, to).map((day) => [day.day, day]));
     const days: DayTotals[] = [];
     for (let day = DateTime.fromISO(from); day.toISODate()! <= to; day = day.plus({ days: 1 })) {
@@ -60,18 +65,18 @@ export class SearchAnalyticsManagement extends ManagementOperations {
   }
 
   /** Every day and query of the period, for the CSV export. */
-  rows(
+  async rows(
     scope: TenantRef,
     serviceId: number,
     range: AnalyticsRange,
-  ): { from: string; to: string; rows: Iterable<SearchDayCount> } {
-    const { log, from, to } = this.open(scope, serviceId, range);
+  ): Promise<{ from: string; to: string; rows: Iterable<SearchDayCount> }> {
+    const { log, from, to } = await this.open(scope, serviceId, range);
     return { from, to, rows: log.rows(from, to) };
   }
 
-  private open(scope: TenantRef, serviceId: number, range: AnalyticsRange) {
-    this.enter(scope);
-    const log = this.deps.searchIndexes?.analytics(scope, serviceId);
+  private async open(scope: TenantRef, serviceId: number, range: AnalyticsRange) {
+    await this.enter(scope);
+    const log = await this.deps.searchIndexes?.analytics(scope, serviceId);
     if (log === undefined) {
       throw new NotFoundError(
         'search service',

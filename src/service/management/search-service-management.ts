@@ -14,49 +14,50 @@ import { requiredName } from './input-rules.js';
  * express are checked here. A search service is never renamed or deleted.
  */
 export class SearchServiceManagement extends ManagementOperations {
-  list(scope: Scope): SearchServiceRecord[] {
-    this.enter(scope);
-    const services = this.store.searchServices.list(isGroupScope(scope) ? scope : undefined);
+  async list(scope: Scope): Promise<SearchServiceRecord[]> {
+    await this.enter(scope);
+    const services = await this.store.searchServices.list(isGroupScope(scope) ? scope : undefined);
     return services.filter((service) => reaches(scope, service));
   }
 
   /** The search service within the scope, or NotFoundError. */
-  get(scope: Scope, id: number): SearchServiceRecord {
-    this.enter(scope);
-    const service = this.store.searchServices.get(id);
+  async get(scope: Scope, id: number): Promise<SearchServiceRecord> {
+    await this.enter(scope);
+    const service = await this.store.searchServices.get(id);
     if (!service || !reaches(scope, service)) {
       throw new NotFoundError('search service', id, `no search service ${id}${withinText(scope)}`);
     }
     return service;
   }
 
-  create(
+  async create(
     actor: Actor,
     tenant: TenantRef,
     input: { name: string; config?: SearchServiceConfig },
-  ): SearchServiceRecord {
+  ): Promise<SearchServiceRecord> {
     this.mayChange(actor, tenant, 'search service');
-    this.enter(tenant);
+    await this.enter(tenant);
     const name = requiredName(input.name);
     const config = checkedConfig(input.config ?? {});
     const now = this.now();
-    const created = this.store.searchServices.create(tenant, name, config, now);
-    this.changed(actor, 'create', 'search service', created, now);
+    const created = await this.store.searchServices.create(tenant, name, config, now);
+    await this.changed(actor, 'create', 'search service', created, now);
     return created;
   }
 
   /** The index of the service: documents, size, last change and the last run that fed it. */
-  status(scope: TenantRef, id: number): SearchServiceStatus {
-    const service = this.get(scope, id);
-    const index = this.deps.searchIndexes?.indexStatus(scope, service.id);
-    const feeding = this.store.serviceSettings
-      .list(scope)
-      .filter((setting) => setting.searchServiceId === service.id);
-    const lastFeed = feeding
-      .flatMap((setting) =>
+  async status(scope: TenantRef, id: number): Promise<SearchServiceStatus> {
+    const service = await this.get(scope, id);
+    const index = await this.deps.searchIndexes?.indexStatus(scope, service.id);
+    const feeding = (await this.store.serviceSettings.list(scope)).filter(
+      (setting) => setting.searchServiceId === service.id,
+    );
+    const lastRuns = await Promise.all(
+      feeding.map((setting) =>
         this.store.runs.listRuns(scope, { serviceSettingId: setting.id, state: 'ended', limit: 1 }),
-      )
-      .sort((a, b) => (b.endMicros ?? 0) - (a.endMicros ?? 0))[0];
+      ),
+    );
+    const lastFeed = lastRuns.flat().sort((a, b) => (b.endMicros ?? 0) - (a.endMicros ?? 0))[0];
     return {
       documents: index?.documents ?? 0,
       bytes: index?.bytes ?? 0,
@@ -69,25 +70,30 @@ export class SearchServiceManagement extends ManagementOperations {
    * What a configuration's category and drill-down rules make of the indexed pages, stored or
    * not (the console previews a draft); the configuration is checked as configure() would.
    */
-  facetPreview(scope: TenantRef, id: number, config: SearchServiceConfig): FacetPreview {
-    const service = this.get(scope, id);
+  async facetPreview(scope: TenantRef, id: number, config: SearchServiceConfig): Promise<FacetPreview> {
+    const service = await this.get(scope, id);
     const checked = checkedConfig(config);
-    const urls = this.deps.searchIndexes?.documentUrls(scope, service.id, PREVIEW_DOCUMENTS) ?? [];
-    const total = this.deps.searchIndexes?.indexStatus(scope, service.id)?.documents ?? urls.length;
+    const urls = (await this.deps.searchIndexes?.documentUrls(scope, service.id, PREVIEW_DOCUMENTS)) ?? [];
+    const total = (await this.deps.searchIndexes?.indexStatus(scope, service.id))?.documents ?? urls.length;
     return facetPreviewOf(urls, Math.max(total, urls.length), checked);
   }
 
   /** Replaces the configuration; it applies to the next search, without a restart. */
-  configure(actor: Actor, scope: Scope, id: number, config: SearchServiceConfig): SearchServiceRecord {
+  async configure(
+    actor: Actor,
+    scope: Scope,
+    id: number,
+    config: SearchServiceConfig,
+  ): Promise<SearchServiceRecord> {
     this.mayChange(actor, scope, 'search service');
-    const service = this.get(scope, id);
+    const service = await this.get(scope, id);
     const checked = checkedConfig(config);
     const now = this.now();
-    if (!this.store.searchServices.updateConfig(service.id, checked, now)) {
+    if (!(await this.store.searchServices.updateConfig(service.id, checked, now))) {
       throw new NotFoundError('search service', id, `no search service ${id}${withinText(scope)}`);
     }
-    this.changed(actor, 'update', 'search service', service, now);
-    return this.store.searchServices.get(service.id)!;
+    await this.changed(actor, 'update', 'search service', service, now);
+    return (await this.store.searchServices.get(service.id))!;
   }
 }
 

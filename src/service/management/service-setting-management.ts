@@ -35,41 +35,48 @@ export interface ManagedServiceSetting extends Omit<ServiceSettingRecord, 'setti
  * service. Passwords are write-only: nothing here answers with a stored password.
  */
 export class ServiceSettingManagement extends ManagementOperations {
-  list(scope: Scope): ManagedServiceSetting[] {
-    this.enter(scope);
-    const settings = this.store.serviceSettings.list(isGroupScope(scope) ? scope : undefined);
-    return settings.filter((setting) => reaches(scope, setting)).map((setting) => this.shown(setting));
+  async list(scope: Scope): Promise<ManagedServiceSetting[]> {
+    await this.enter(scope);
+    const settings = await this.store.serviceSettings.list(isGroupScope(scope) ? scope : undefined);
+    return Promise.all(
+      settings.filter((setting) => reaches(scope, setting)).map((setting) => this.shown(setting)),
+    );
   }
 
   /** The setting within the scope, or NotFoundError. */
-  get(scope: Scope, id: number): ManagedServiceSetting {
-    return this.shown(this.stored(scope, id));
+  async get(scope: Scope, id: number): Promise<ManagedServiceSetting> {
+    return this.shown(await this.stored(scope, id));
   }
 
-  create(actor: Actor, tenant: TenantRef, draft: ServiceSettingDraft): ManagedServiceSetting {
+  async create(actor: Actor, tenant: TenantRef, draft: ServiceSettingDraft): Promise<ManagedServiceSetting> {
     this.mayChange(actor, tenant, 'crawl service setting');
-    this.enter(tenant);
-    const created = this.deps.scheduledCrawl.create(tenant, checkedInput(draft, '', undefined));
-    this.changed(actor, 'create', 'crawl service setting', created, created.createdMicros);
+    await this.enter(tenant);
+    const created = await this.deps.scheduledCrawl.create(tenant, checkedInput(draft, '', undefined));
+    await this.changed(actor, 'create', 'crawl service setting', created, created.createdMicros);
     return this.shown(created);
   }
 
   /** Replaces the setting, schedule and search service (and the name, when given). */
-  update(actor: Actor, scope: Scope, id: number, draft: ServiceSettingDraft): ManagedServiceSetting {
+  async update(
+    actor: Actor,
+    scope: Scope,
+    id: number,
+    draft: ServiceSettingDraft,
+  ): Promise<ManagedServiceSetting> {
     this.mayChange(actor, scope, 'crawl service setting');
-    const existing = this.stored(scope, id);
+    const existing = await this.stored(scope, id);
     const input = checkedInput(draft, existing.name, existing.setting);
-    const updated = this.deps.scheduledCrawl.update(existing, input);
-    this.changed(actor, 'update', 'crawl service setting', updated, updated.updatedMicros);
+    const updated = await this.deps.scheduledCrawl.update(existing, input);
+    await this.changed(actor, 'update', 'crawl service setting', updated, updated.updatedMicros);
     return this.shown(updated);
   }
 
   /** Deletes the setting and cancels its run in progress; its history and artifacts stay. */
-  delete(actor: Actor, scope: Scope, id: number): void {
+  async delete(actor: Actor, scope: Scope, id: number): Promise<void> {
     this.mayChange(actor, scope, 'crawl service setting');
-    const existing = this.stored(scope, id);
-    this.deps.scheduledCrawl.delete(existing);
-    this.changed(actor, 'delete', 'crawl service setting', existing, this.now());
+    const existing = await this.stored(scope, id);
+    await this.deps.scheduledCrawl.delete(existing);
+    await this.changed(actor, 'delete', 'crawl service setting', existing, this.now());
   }
 
   /**
@@ -77,16 +84,16 @@ export class ServiceSettingManagement extends ManagementOperations {
    * with the same field errors, or the next run times of its schedule and what its scope says of
    * `testUrls`. Viewers may check too: nothing changes.
    */
-  check(
+  async check(
     scope: TenantRef,
     settingId: number | undefined,
     draft: ServiceSettingDraft,
     testUrls: string[],
-  ): DraftCheck {
-    const existing = settingId === undefined ? undefined : this.stored(scope, settingId);
-    if (existing === undefined) this.enter(scope);
+  ): Promise<DraftCheck> {
+    const existing = settingId === undefined ? undefined : await this.stored(scope, settingId);
+    if (existing === undefined) await this.enter(scope);
     const input = checkedInput(draft, existing?.name ?? '', existing?.setting);
-    const errors = this.deps.scheduledCrawl.searchServiceErrors(scope, input.searchServiceId);
+    const errors = await this.deps.scheduledCrawl.searchServiceErrors(scope, input.searchServiceId);
     if (errors.length > 0) throw new InvalidInputError(errors);
     return {
       nextRunsMicros: nextRuns(input.schedule, this.now(), this.deps.timezone),
@@ -95,30 +102,30 @@ export class ServiceSettingManagement extends ManagementOperations {
   }
 
   /** Pauses the schedule (runs now still start); pausing a paused schedule changes nothing. */
-  pause(actor: Actor, scope: Scope, id: number): ManagedServiceSetting {
+  async pause(actor: Actor, scope: Scope, id: number): Promise<ManagedServiceSetting> {
     this.mayChange(actor, scope, 'crawl service setting');
-    const existing = this.stored(scope, id);
+    const existing = await this.stored(scope, id);
     if (existing.pausedMicros !== null) return this.shown(existing);
-    const paused = this.deps.scheduledCrawl.pause(existing);
-    this.changed(actor, 'pause', 'crawl service setting', paused, paused.updatedMicros);
+    const paused = await this.deps.scheduledCrawl.pause(existing);
+    await this.changed(actor, 'pause', 'crawl service setting', paused, paused.updatedMicros);
     return this.shown(paused);
   }
 
   /** Resumes the schedule from its next slot; resuming a running schedule changes nothing. */
-  resume(actor: Actor, scope: Scope, id: number): ManagedServiceSetting {
+  async resume(actor: Actor, scope: Scope, id: number): Promise<ManagedServiceSetting> {
     this.mayChange(actor, scope, 'crawl service setting');
-    const existing = this.stored(scope, id);
+    const existing = await this.stored(scope, id);
     if (existing.pausedMicros === null) return this.shown(existing);
-    const resumed = this.deps.scheduledCrawl.resume(existing);
-    this.changed(actor, 'resume', 'crawl service setting', resumed, resumed.updatedMicros);
+    const resumed = await this.deps.scheduledCrawl.resume(existing);
+    await this.changed(actor, 'resume', 'crawl service setting', resumed, resumed.updatedMicros);
     return this.shown(resumed);
   }
 
   /** Starts a run now; ConflictError while one of the setting is pending or running. */
-  runNow(actor: Actor, scope: Scope, id: number): RunRecord {
+  async runNow(actor: Actor, scope: Scope, id: number): Promise<RunRecord> {
     this.mayChange(actor, scope, 'crawl service setting');
-    const setting = this.stored(scope, id);
-    const result = this.deps.scheduledCrawl.runNow(setting);
+    const setting = await this.stored(scope, id);
+    const result = await this.deps.scheduledCrawl.runNow(setting);
     if (result.kind === 'busy') {
       throw new ConflictError(
         'crawl service setting',
@@ -126,13 +133,13 @@ export class ServiceSettingManagement extends ManagementOperations {
         `run ${result.run.id} of crawl service setting ${id} is still pending or running`,
       );
     }
-    this.changed(actor, 'run', 'crawl service setting', setting, result.run.createdMicros);
+    await this.changed(actor, 'run', 'crawl service setting', setting, result.run.createdMicros);
     return result.run;
   }
 
-  private stored(scope: Scope, id: number): ServiceSettingRecord {
-    this.enter(scope);
-    const setting = this.store.serviceSettings.get(id);
+  private async stored(scope: Scope, id: number): Promise<ServiceSettingRecord> {
+    await this.enter(scope);
+    const setting = await this.store.serviceSettings.get(id);
     if (!setting || !reaches(scope, setting)) {
       throw new NotFoundError(
         'crawl service setting',
@@ -143,7 +150,7 @@ export class ServiceSettingManagement extends ManagementOperations {
     return setting;
   }
 
-  private shown(setting: ServiceSettingRecord): ManagedServiceSetting {
+  private async shown(setting: ServiceSettingRecord): Promise<ManagedServiceSetting> {
     const next =
       setting.pausedMicros === null
         ? nextSlotAfter(setting.schedule, this.now(), this.deps.timezone)
@@ -152,7 +159,7 @@ export class ServiceSettingManagement extends ManagementOperations {
       ...setting,
       setting: redactSetting(setting.setting),
       nextRunMicros: next ?? null,
-      activeRunId: this.store.runs.activeRunOfSetting(setting.id)?.id ?? null,
+      activeRunId: (await this.store.runs.activeRunOfSetting(setting.id))?.id ?? null,
     };
   }
 }

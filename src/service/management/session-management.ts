@@ -58,7 +58,7 @@ export class SessionManagement extends ManagementOperations {
       this.now(),
     );
     if (wait !== undefined) throw new SignInLimitedError(wait);
-    const account = this.store.accounts.findByEmail(email);
+    const account = await this.store.accounts.findByEmail(email);
     this.decoy ??= hashPassword(newSecret());
     const stored = account?.passwordHash ?? (await this.decoy);
     const matches = await verifyPassword(input.password, stored);
@@ -69,10 +69,10 @@ export class SessionManagement extends ManagementOperations {
     this.limiter.clear(accountKey);
     const now = this.now();
     if (needsRehash(account.passwordHash)) {
-      this.store.accounts.setPassword(account.id, await hashPassword(input.password), now);
+      await this.store.accounts.setPassword(account.id, await hashPassword(input.password), now);
     }
     const secret = newSecret();
-    const session = this.store.sessions.create(
+    const session = await this.store.sessions.create(
       {
         accountId: account.id,
         createdMicros: now,
@@ -84,7 +84,7 @@ export class SessionManagement extends ManagementOperations {
       hashSecret(secret),
     );
     const signedIn = contextOf(account, session, secret);
-    this.changed(
+    await this.changed(
       signedIn.actor,
       'sign_in',
       'session',
@@ -98,40 +98,48 @@ export class SessionManagement extends ManagementOperations {
    * The session of a cookie's value, or undefined when it is unknown, revoked, idle longer than
    * SESSION_IDLE or older than SESSION_ABSOLUTE. A use keeps it from going idle.
    */
-  authenticate(secret: string): SessionContext | undefined {
-    const session = this.store.sessions.findByHash(hashSecret(secret));
+  async authenticate(secret: string): Promise<SessionContext | undefined> {
+    const session = await this.store.sessions.findByHash(hashSecret(secret));
     const now = this.now();
     if (session === undefined || !isLive(session, now)) return undefined;
-    const account = this.store.accounts.get(session.accountId);
+    const account = await this.store.accounts.get(session.accountId);
     if (account === undefined) return undefined;
     if (now - session.lastSeenMicros >= TOUCH_EVERY_MICROS) {
-      this.store.sessions.touch(session.id, now);
+      await this.store.sessions.touch(session.id, now);
       session.lastSeenMicros = now;
     }
     return contextOf(account, session, secret);
   }
 
   /** Ends the session of the request (signing out). */
-  signOut(actor: AccountActor): void {
+  async signOut(actor: AccountActor): Promise<void> {
     const now = this.now();
-    if (this.store.sessions.revoke(actor.sessionId, now))
-      this.changed(actor, 'sign_out', 'session', { id: actor.sessionId, contractId: actor.contractId }, now);
+    if (await this.store.sessions.revoke(actor.sessionId, now))
+      await this.changed(
+        actor,
+        'sign_out',
+        'session',
+        { id: actor.sessionId, contractId: actor.contractId },
+        now,
+      );
   }
 
   /** The account's live sessions, oldest first. */
-  list(actor: AccountActor): SessionRecord[] {
+  async list(actor: AccountActor): Promise<SessionRecord[]> {
     const now = this.now();
-    return this.store.sessions.listActive(actor.accountId, now).filter((session) => isLive(session, now));
+    return (await this.store.sessions.listActive(actor.accountId, now)).filter((session) =>
+      isLive(session, now),
+    );
   }
 
   /** Ends one of the account's own sessions; NotFoundError for another's or an ended one. */
-  revoke(actor: AccountActor, sessionId: number): void {
-    const session = this.list(actor).find((one) => one.id === sessionId);
+  async revoke(actor: AccountActor, sessionId: number): Promise<void> {
+    const session = (await this.list(actor)).find((one) => one.id === sessionId);
     const now = this.now();
-    if (session === undefined || !this.store.sessions.revoke(session.id, now)) {
+    if (session === undefined || !(await this.store.sessions.revoke(session.id, now))) {
       throw new NotFoundError('session', sessionId, `no active session ${sessionId} of this account`);
     }
-    this.changed(actor, 'revoke', 'session', { id: session.id, contractId: actor.contractId }, now);
+    await this.changed(actor, 'revoke', 'session', { id: session.id, contractId: actor.contractId }, now);
   }
 }
 

@@ -12,55 +12,55 @@ import { isLive } from './session-management.js';
  * always keeps an owner: the last one can be neither demoted nor removed.
  */
 export class UserManagement extends ManagementOperations {
-  changeRole(actor: Actor, contractId: number, accountId: number, role: string): AccountView {
+  async changeRole(actor: Actor, contractId: number, accountId: number, role: string): Promise<AccountView> {
     this.mayChange(actor, { contractId }, 'account');
-    const account = this.account(contractId, accountId);
+    const account = await this.account(contractId, accountId);
     if (!isAccountRole(role))
       throw new InvalidInputError([{ field: 'role', reason: 'must be one of owner, editor, viewer' }]);
-    if (account.role === 'owner' && role !== 'owner') this.keepAnOwner(account, 'demoted');
+    if (account.role === 'owner' && role !== 'owner') await this.keepAnOwner(account, 'demoted');
     const now = this.now();
-    this.store.accounts.setRole(account.id, role as AccountRole, now);
-    this.changed(actor, 'update', 'account', account, now);
-    return shown(this.store.accounts.get(account.id)!);
+    await this.store.accounts.setRole(account.id, role as AccountRole, now);
+    await this.changed(actor, 'update', 'account', account, now);
+    return shown((await this.store.accounts.get(account.id))!);
   }
 
   /** Removes the account and ends its sessions; its entries in the audit log stay. */
-  remove(actor: Actor, contractId: number, accountId: number): void {
+  async remove(actor: Actor, contractId: number, accountId: number): Promise<void> {
     this.mayChange(actor, { contractId }, 'account');
-    const account = this.account(contractId, accountId);
-    if (account.role === 'owner') this.keepAnOwner(account, 'removed');
-    this.store.accounts.remove(account.id);
-    this.changed(actor, 'delete', 'account', account, this.now());
+    const account = await this.account(contractId, accountId);
+    if (account.role === 'owner') await this.keepAnOwner(account, 'removed');
+    await this.store.accounts.remove(account.id);
+    await this.changed(actor, 'delete', 'account', account, this.now());
   }
 
   /** The user's live sessions, oldest first. */
-  sessions(actor: Actor, contractId: number, accountId: number): SessionRecord[] {
+  async sessions(actor: Actor, contractId: number, accountId: number): Promise<SessionRecord[]> {
     this.mayChange(actor, { contractId }, 'session');
-    const account = this.account(contractId, accountId);
+    const account = await this.account(contractId, accountId);
     const now = this.now();
-    return this.store.sessions.listActive(account.id, now).filter((session) => isLive(session, now));
+    return (await this.store.sessions.listActive(account.id, now)).filter((session) => isLive(session, now));
   }
 
   /** Ends one session of the user; NotFoundError when it is not one of theirs or has ended. */
-  endSession(actor: Actor, contractId: number, accountId: number, sessionId: number): void {
-    const session = this.sessions(actor, contractId, accountId).find((one) => one.id === sessionId);
+  async endSession(actor: Actor, contractId: number, accountId: number, sessionId: number): Promise<void> {
+    const session = (await this.sessions(actor, contractId, accountId)).find((one) => one.id === sessionId);
     const now = this.now();
-    if (session === undefined || !this.store.sessions.revoke(session.id, now)) {
+    if (session === undefined || !(await this.store.sessions.revoke(session.id, now))) {
       throw new NotFoundError('session', sessionId, `no active session ${sessionId} of account ${accountId}`);
     }
-    this.changed(actor, 'revoke', 'session', { id: session.id, contractId }, now);
+    await this.changed(actor, 'revoke', 'session', { id: session.id, contractId }, now);
   }
 
-  private account(contractId: number, accountId: number): AccountRecord {
-    const account = this.store.accounts.get(accountId);
+  private async account(contractId: number, accountId: number): Promise<AccountRecord> {
+    const account = await this.store.accounts.get(accountId);
     if (account === undefined || account.contractId !== contractId) {
       throw new NotFoundError('account', accountId, `no account ${accountId} in contract ${contractId}`);
     }
     return account;
   }
 
-  private keepAnOwner(account: AccountRecord, what: string): void {
-    const owners = this.store.accounts.list(account.contractId).filter((one) => one.role === 'owner');
+  private async keepAnOwner(account: AccountRecord, what: string): Promise<void> {
+    const owners = (await this.store.accounts.list(account.contractId)).filter((one) => one.role === 'owner');
     if (owners.length <= 1) {
       throw new ConflictError(
         'account',

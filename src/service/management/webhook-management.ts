@@ -21,20 +21,24 @@ export interface DeliveryRef {
  * again; the dispatcher of `kumo serve` sends it (woken at once when it runs in this process).
  */
 export class WebhookManagement extends ManagementOperations {
-  list(scope: Scope): ManagedWebhook[] {
-    this.enter(scope);
-    const webhooks = this.store.webhooks.list(isGroupScope(scope) ? scope : undefined);
+  async list(scope: Scope): Promise<ManagedWebhook[]> {
+    await this.enter(scope);
+    const webhooks = await this.store.webhooks.list(isGroupScope(scope) ? scope : undefined);
     return webhooks.filter((webhook) => reaches(scope, webhook)).map(withoutSecret);
   }
 
   /** The webhook within the scope, or NotFoundError. */
-  get(scope: Scope, id: number): ManagedWebhook {
-    return withoutSecret(this.stored(scope, id));
+  async get(scope: Scope, id: number): Promise<ManagedWebhook> {
+    return withoutSecret(await this.stored(scope, id));
   }
 
-  create(actor: Actor, tenant: TenantRef, input: { url: string; secret: string }): ManagedWebhook {
+  async create(
+    actor: Actor,
+    tenant: TenantRef,
+    input: { url: string; secret: string },
+  ): Promise<ManagedWebhook> {
     this.mayChange(actor, tenant, 'webhook');
-    this.enter(tenant);
+    await this.enter(tenant);
     const errors: FieldError[] = [];
     const urlProblem = webhookUrlProblem(input.url);
     if (urlProblem !== undefined) errors.push({ field: 'url', reason: urlProblem });
@@ -42,23 +46,23 @@ export class WebhookManagement extends ManagementOperations {
     if (secretProblem !== undefined) errors.push({ field: 'secret', reason: secretProblem });
     if (errors.length > 0) throw new InvalidInputError(errors);
     const now = this.now();
-    const created = this.store.webhooks.create(tenant, input.url, input.secret, now);
-    this.changed(actor, 'create', 'webhook', created, now);
+    const created = await this.store.webhooks.create(tenant, input.url, input.secret, now);
+    await this.changed(actor, 'create', 'webhook', created, now);
     return withoutSecret(created);
   }
 
   /** Deletes the webhook; deliveries not yet made fail with "webhook deleted". */
-  delete(actor: Actor, scope: Scope, id: number): void {
+  async delete(actor: Actor, scope: Scope, id: number): Promise<void> {
     this.mayChange(actor, scope, 'webhook');
-    const webhook = this.stored(scope, id);
+    const webhook = await this.stored(scope, id);
     const now = this.now();
-    if (!this.store.webhooks.delete(webhook.id, now)) throw this.noWebhook(scope, id);
-    this.changed(actor, 'delete', 'webhook', webhook, now);
+    if (!(await this.store.webhooks.delete(webhook.id, now))) throw this.noWebhook(scope, id);
+    await this.changed(actor, 'delete', 'webhook', webhook, now);
   }
 
   /** Deliveries of the webhook, newest first: at most `limit` (default 50, 1 to 200). */
-  deliveries(scope: Scope, webhookId: number, limit?: number): DeliveryRecord[] {
-    const webhook = this.stored(scope, webhookId);
+  async deliveries(scope: Scope, webhookId: number, limit?: number): Promise<DeliveryRecord[]> {
+    const webhook = await this.stored(scope, webhookId);
     return this.store.deliveries.list(webhook.id, deliveriesLimit(limit));
   }
 
@@ -66,9 +70,9 @@ export class WebhookManagement extends ManagementOperations {
    * Queues a `webhook.ping` delivery to the webhook now (docs/reference/webhooks.md, Ping), signed
    * and retried like any other, so an owner sees whether the endpoint answers and how fast.
    */
-  ping(actor: Actor, scope: Scope, webhookId: number): DeliveryRecord {
+  async ping(actor: Actor, scope: Scope, webhookId: number): Promise<DeliveryRecord> {
     this.mayChange(actor, scope, 'delivery');
-    const webhook = this.stored(scope, webhookId);
+    const webhook = await this.stored(scope, webhookId);
     const now = this.now();
     const eventId = randomUUID();
     const body = JSON.stringify({
@@ -79,18 +83,18 @@ export class WebhookManagement extends ManagementOperations {
       servicegroup_id: webhook.servicegroupId,
       webhook_id: webhook.id,
     });
-    const delivery = this.store.deliveries.enqueue(webhook.id, 'webhook.ping', eventId, body, now);
+    const delivery = await this.store.deliveries.enqueue(webhook.id, 'webhook.ping', eventId, body, now);
     this.deps.onDeliveriesQueued?.();
-    this.changed(actor, 'create', 'delivery', { ...webhook, id: delivery.id }, now);
+    await this.changed(actor, 'create', 'delivery', { ...webhook, id: delivery.id }, now);
     return delivery;
   }
 
   /** Queues a delivery again for now, whatever its state; answers it as queued. */
-  replay(actor: Actor, scope: Scope, ref: DeliveryRef): DeliveryRecord {
+  async replay(actor: Actor, scope: Scope, ref: DeliveryRef): Promise<DeliveryRecord> {
     this.mayChange(actor, scope, 'delivery');
     const { deliveryId } = ref;
-    const webhook = ref.webhookId === undefined ? undefined : this.stored(scope, ref.webhookId);
-    const delivery = this.store.deliveries.get(deliveryId);
+    const webhook = ref.webhookId === undefined ? undefined : await this.stored(scope, ref.webhookId);
+    const delivery = await this.store.deliveries.get(deliveryId);
     const missing = new NotFoundError(
       'delivery',
       deliveryId,
@@ -99,7 +103,7 @@ export class WebhookManagement extends ManagementOperations {
         : `no delivery ${deliveryId} of webhook ${webhook.id}`,
     );
     if (!delivery || (webhook !== undefined && delivery.webhookId !== webhook.id)) throw missing;
-    const owner = webhook ?? this.store.webhooks.get(delivery.webhookId);
+    const owner = webhook ?? (await this.store.webhooks.get(delivery.webhookId));
     if (owner === undefined) {
       // Whose the deleted webhook was is known no more: only the operator's reach may hear of it.
       if (!isEverywhere(scope)) throw missing;
@@ -111,15 +115,15 @@ export class WebhookManagement extends ManagementOperations {
     }
     if (!reaches(scope, owner)) throw missing;
     const now = this.now();
-    if (!this.store.deliveries.replay(deliveryId, now)) throw missing;
+    if (!(await this.store.deliveries.replay(deliveryId, now))) throw missing;
     this.deps.onDeliveriesQueued?.();
-    this.changed(actor, 'replay', 'delivery', { ...owner, id: deliveryId }, now);
-    return this.store.deliveries.get(deliveryId)!;
+    await this.changed(actor, 'replay', 'delivery', { ...owner, id: deliveryId }, now);
+    return (await this.store.deliveries.get(deliveryId))!;
   }
 
-  private stored(scope: Scope, id: number): WebhookRecord {
-    this.enter(scope);
-    const webhook = this.store.webhooks.get(id);
+  private async stored(scope: Scope, id: number): Promise<WebhookRecord> {
+    await this.enter(scope);
+    const webhook = await this.store.webhooks.get(id);
     if (!webhook || !reaches(scope, webhook)) throw this.noWebhook(scope, id);
     return webhook;
   }

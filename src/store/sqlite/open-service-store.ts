@@ -2,7 +2,17 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { SecretBox, SecretKeyMismatchError } from '../../security/secret-box.js';
 import { loadSecretKey } from '../../security/secret-key-file.js';
-import type { ServiceStore } from '../service-store.js';
+import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from '../account-store.js';
+import type {
+  ApiKeyStore,
+  CrawlRunStore,
+  SearchServiceStore,
+  ServiceSettingStore,
+  ServiceStore,
+  TenantStore,
+  WebhookDeliveryStore,
+  WebhookStore,
+} from '../service-store.js';
 import { openServiceDatabase } from './service-db.js';
 import { SqliteAccountStore } from './sqlite-account-store.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
@@ -15,6 +25,7 @@ import { SqliteOperatorSessionStore } from './sqlite-operator-session-store.js';
 import { SqliteSessionStore } from './sqlite-session-store.js';
 import { SqliteTenantStore } from './sqlite-tenant-store.js';
 import { SqliteWebhookStore } from './sqlite-webhook-store.js';
+import { asAsync } from './synchronous-store.js';
 
 export interface ServiceStoreOptions {
   /**
@@ -56,19 +67,22 @@ export function openSqliteServiceStore(filePath: string, options: ServiceStoreOp
     throw error;
   }
   return {
-    tenants: new SqliteTenantStore(db),
-    searchServices: new SqliteSearchServiceStore(db),
-    serviceSettings,
-    webhooks,
-    deliveries: new SqliteDeliveryStore(db),
-    apiKeys: new SqliteApiKeyStore(db),
-    runs,
-    accounts: new SqliteAccountStore(db),
-    sessions: new SqliteSessionStore(db),
-    operatorSessions: new SqliteOperatorSessionStore(db),
-    audit: new SqliteAuditStore(db),
-    ping: () => db.prepare('SELECT 1 AS one').get() !== undefined,
-    close: () => db.close(),
+    tenants: asAsync<TenantStore>(new SqliteTenantStore(db)),
+    searchServices: asAsync<SearchServiceStore>(new SqliteSearchServiceStore(db)),
+    serviceSettings: asAsync<ServiceSettingStore>(serviceSettings),
+    webhooks: asAsync<WebhookStore>(webhooks),
+    deliveries: asAsync<WebhookDeliveryStore>(new SqliteDeliveryStore(db)),
+    apiKeys: asAsync<ApiKeyStore>(new SqliteApiKeyStore(db)),
+    runs: asAsync<CrawlRunStore>(runs),
+    accounts: asAsync<AccountStore>(new SqliteAccountStore(db)),
+    sessions: asAsync<SessionStore>(new SqliteSessionStore(db)),
+    operatorSessions: asAsync<OperatorSessionStore>(new SqliteOperatorSessionStore(db)),
+    audit: asAsync<AuditStore>(new SqliteAuditStore(db)),
+    ping: () => Promise.resolve(db.prepare('SELECT 1 AS one').get() !== undefined),
+    close: () => {
+      db.close();
+      return Promise.resolve();
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { AccountRecord, AccountRole, AccountStore, InvitationRecord } from '../account-store.js';
 
@@ -7,7 +8,7 @@ const INVITATION = `id, contract_id AS contractId, email, role, created_us AS cr
   expires_us AS expiresMicros, used_us AS usedMicros`;
 
 /** Accounts and their invitations in the service database. */
-export class SqliteAccountStore implements AccountStore {
+export class SqliteAccountStore implements Synchronous<AccountStore> {
   constructor(private readonly db: Database.Database) {}
 
   findByEmail(email: string): AccountRecord | undefined {

@@ -1,10 +1,11 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { ApiKeyRecord, ApiKeyStore, TenantRef } from '../service-store.js';
 
 const COLUMNS = `id, contract_id AS contractId, servicegroup_id AS servicegroupId, prefix, label,
   created_us AS createdMicros, revoked_us AS revokedMicros, last_used_us AS lastUsedMicros`;
 
-export class SqliteApiKeyStore implements ApiKeyStore {
+export class SqliteApiKeyStore implements Synchronous<ApiKeyStore> {
   constructor(private readonly db: Database.Database) {}
 
   insert(tenant: TenantRef, keyHash: Buffer, prefix: string, label: string, nowMicros: number): ApiKeyRecord {

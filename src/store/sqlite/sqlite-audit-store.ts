@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { AuditEntry, AuditStore } from '../account-store.js';
 
@@ -6,7 +7,7 @@ const COLUMNS = `id, at_us AS atMicros, contract_id AS contractId, servicegroup_
   actor_email AS actorEmail, action, resource, resource_id AS resourceId`;
 
 /** The audit log of management changes: appended, never changed. */
-export class SqliteAuditStore implements AuditStore {
+export class SqliteAuditStore implements Synchronous<AuditStore> {
   constructor(private readonly db: Database.Database) {}
 
   append(entry: Omit<AuditEntry, 'id'>): void {

@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import { type ArtifactFileName, isArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
@@ -74,7 +75,7 @@ function toRecord(row: RunRow, box: SecretBox): RunRecord {
 }
 
 /** Crawl requests and runs; the passwords of a request's setting are stored encrypted. */
-export class SqliteCrawlRunStore implements CrawlRunStore {
+export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
   constructor(
     private readonly db: Database.Database,
     private readonly box: SecretBox,

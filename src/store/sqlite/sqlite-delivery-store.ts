@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type {
   AttemptOutcome,
@@ -23,7 +24,7 @@ interface Row {
   delivered_us: number | null;
 }
 
-export class SqliteDeliveryStore implements WebhookDeliveryStore {
+export class SqliteDeliveryStore implements Synchronous<WebhookDeliveryStore> {
   constructor(private readonly db: Database.Database) {}
 
   enqueue(

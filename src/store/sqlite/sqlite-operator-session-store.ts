@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { OperatorSessionRecord, OperatorSessionStore } from '../account-store.js';
 
@@ -5,7 +6,7 @@ const COLUMNS = `id, created_us AS createdMicros, last_seen_us AS lastSeenMicros
   revoked_us AS revokedMicros, user_agent AS userAgent, address`;
 
 /** The operator's console sessions, found by the SHA-256 of their id. */
-export class SqliteOperatorSessionStore implements OperatorSessionStore {
+export class SqliteOperatorSessionStore implements Synchronous<OperatorSessionStore> {
   constructor(private readonly db: Database.Database) {}
 
   create(

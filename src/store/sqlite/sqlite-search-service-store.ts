@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { SearchServiceConfig } from '../../domain/search-service-config.js';
 import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../service-store.js';
@@ -12,7 +13,7 @@ interface Row {
   updated_us: number;
 }
 
-export class SqliteSearchServiceStore implements SearchServiceStore {
+export class SqliteSearchServiceStore implements Synchronous<SearchServiceStore> {
   constructor(private readonly db: Database.Database) {}
 
   create(

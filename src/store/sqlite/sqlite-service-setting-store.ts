@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { Schedule } from '../../domain/schedule.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -27,7 +28,7 @@ interface Row {
 const LIVE = 'deleted_us IS NULL';
 
 /** Crawl service settings; the passwords of their authorizations are stored encrypted. */
-export class SqliteServiceSettingStore implements ServiceSettingStore {
+export class SqliteServiceSettingStore implements Synchronous<ServiceSettingStore> {
   constructor(
     private readonly db: Database.Database,
     private readonly box: SecretBox,

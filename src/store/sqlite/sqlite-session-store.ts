@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { SessionRecord, SessionStore } from '../account-store.js';
 
@@ -5,7 +6,7 @@ const COLUMNS = `id, account_id AS accountId, created_us AS createdMicros, last_
   expires_us AS expiresMicros, revoked_us AS revokedMicros, user_agent AS userAgent, address`;
 
 /** Console sessions, found by the SHA-256 of their id. */
-export class SqliteSessionStore implements SessionStore {
+export class SqliteSessionStore implements Synchronous<SessionStore> {
   constructor(private readonly db: Database.Database) {}
 
   create(session: Omit<SessionRecord, 'id' | 'revokedMicros'>, idHash: Buffer): SessionRecord {

@@ -1,10 +1,11 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { ContractRecord, ServiceGroupRecord, TenantStore } from '../service-store.js';
 
 const CONTRACT_COLUMNS = 'id, name, created_us AS createdMicros';
 const GROUP_COLUMNS = 'id, contract_id AS contractId, name, created_us AS createdMicros';
 
-export class SqliteTenantStore implements TenantStore {
+export class SqliteTenantStore implements Synchronous<TenantStore> {
   constructor(private readonly db: Database.Database) {}
 
   createContract(name: string, nowMicros: number, id?: number): ContractRecord {

@@ -1,3 +1,4 @@
+import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import { SecretBox } from '../../security/secret-box.js';
 import type { TenantRef, WebhookRecord, WebhookStore } from '../service-store.js';
@@ -19,7 +20,7 @@ const PURPOSE = 'webhook-secret';
  * (src/security/secret-box.ts), not hashed. Rows of older versions hold it in plain text until
  * `sealPlainSecrets` (run when the store opens) encrypts them.
  */
-export class SqliteWebhookStore implements WebhookStore {
+export class SqliteWebhookStore implements Synchronous<WebhookStore> {
   constructor(
     private readonly db: Database.Database,
     private readonly box: SecretBox,

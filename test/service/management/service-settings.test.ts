@@ -20,7 +20,7 @@ import {
   OPERATOR,
   START_MICROS,
 } from '../../support/management-fixture.js';
-import { thrown } from '../../support/thrown.js';
+import { rejected } from '../../support/thrown.js';
 
 after(closeManagementFixtures);
 
@@ -39,40 +39,47 @@ const draft = (overrides: Partial<ServiceSettingDraft> = {}): ServiceSettingDraf
 });
 
 describe('crawl service settings', () => {
-  test('a created setting is shown with its password redacted and its next run', () => {
-    const { store, management, tenant, changes } = managementFixture();
-    const service = store.searchServices.create(tenant, 'site', {}, START_MICROS);
-    const created = management.serviceSettings.create(
+  test('a created setting is shown with its password redacted and its next run', async () => {
+    const { store, management, tenant, changes } = await managementFixture();
+    const service = await store.searchServices.create(tenant, 'site', {}, START_MICROS);
+    const created = await management.serviceSettings.create(
       OPERATOR,
       tenant,
       draft({ searchServiceId: service.id }),
     );
     assert.equal(created.name, 'nightly');
     assert.equal(created.setting.authorizations?.[0]?.password, REDACTED);
-    assert.equal(store.serviceSettings.get(created.id)?.setting.authorizations?.[0]?.password, SECRET);
+    assert.equal(
+      (await store.serviceSettings.get(created.id))?.setting.authorizations?.[0]?.password,
+      SECRET,
+    );
     assert.equal(created.searchServiceId, service.id);
     assert.equal(created.nextRunMicros, Date.UTC(2030, 0, 16, 9, 30) * 1000);
     assert.equal(created.activeRunId, null);
-    assert.deepEqual(management.serviceSettings.get(tenant, created.id), created);
-    assert.deepEqual(management.serviceSettings.list(tenant), [created]);
+    assert.deepEqual(await management.serviceSettings.get(tenant, created.id), created);
+    assert.deepEqual(await management.serviceSettings.list(tenant), [created]);
     assert.deepEqual(
       changes.map(({ action, resource, id }) => [action, resource, id]),
       [['create', 'crawl service setting', created.id]],
     );
   });
 
-  test('the next run is counted in the service time zone; an off schedule has none', () => {
-    const { management, tenant } = managementFixture('Asia/Tokyo');
-    const created = management.serviceSettings.create(OPERATOR, tenant, draft());
+  test('the next run is counted in the service time zone; an off schedule has none', async () => {
+    const { management, tenant } = await managementFixture('Asia/Tokyo');
+    const created = await management.serviceSettings.create(OPERATOR, tenant, draft());
     // 12:00 UTC is 21:00 in Tokyo: the next 09:30 there is 00:30 UTC of the next day.
     assert.equal(created.nextRunMicros, Date.UTC(2030, 0, 16, 0, 30) * 1000);
-    const off = management.serviceSettings.create(OPERATOR, tenant, draft({ schedule: { interval: 0 } }));
+    const off = await management.serviceSettings.create(
+      OPERATOR,
+      tenant,
+      draft({ schedule: { interval: 0 } }),
+    );
     assert.equal(off.nextRunMicros, null);
   });
 
-  test('checks beyond the schema name every field; nothing is stored', () => {
-    const { management, tenant, other, store } = managementFixture();
-    const bad = thrown(InvalidInputError, () =>
+  test('checks beyond the schema name every field; nothing is stored', async () => {
+    const { management, tenant, other, store } = await managementFixture();
+    const bad = await rejected(InvalidInputError, () =>
       management.serviceSettings.create(
         OPERATOR,
         tenant,
@@ -83,14 +90,14 @@ describe('crawl service settings', () => {
       bad.errors.map((error) => error.field),
       ['setting.seed_urls[0]', 'schedule.min', 'schedule.hour'],
     );
-    const foreign = store.searchServices.create(other, 'theirs', {}, START_MICROS);
-    const theirs = thrown(InvalidInputError, () =>
+    const foreign = await store.searchServices.create(other, 'theirs', {}, START_MICROS);
+    const theirs = await rejected(InvalidInputError, () =>
       management.serviceSettings.create(OPERATOR, tenant, draft({ searchServiceId: foreign.id })),
     );
     assert.deepEqual(theirs.errors, [
       { field: 'service_id', reason: `no search service ${foreign.id} in this service group` },
     ]);
-    const copied = thrown(InvalidInputError, () =>
+    const copied = await rejected(InvalidInputError, () =>
       management.serviceSettings.create(
         OPERATOR,
         tenant,
@@ -101,67 +108,72 @@ describe('crawl service settings', () => {
       copied.errors.map((error) => error.field),
       ['setting.authorizations[0].password'],
     );
-    const long = thrown(InvalidInputError, () =>
+    const long = await rejected(InvalidInputError, () =>
       management.serviceSettings.create(OPERATOR, tenant, draft({ name: 'x'.repeat(201) })),
     );
     assert.deepEqual(long.errors, [{ field: 'name', reason: 'at most 200 characters' }]);
-    assert.deepEqual(management.serviceSettings.list(tenant), []);
+    assert.deepEqual(await management.serviceSettings.list(tenant), []);
   });
 
-  test('an update keeps the name when absent and a redacted password as stored', () => {
-    const { store, management, tenant, clock, changes } = managementFixture();
-    const created = management.serviceSettings.create(OPERATOR, tenant, draft());
+  test('an update keeps the name when absent and a redacted password as stored', async () => {
+    const { store, management, tenant, clock, changes } = await managementFixture();
+    const created = await management.serviceSettings.create(OPERATOR, tenant, draft());
     clock.micros += 60_000_000;
-    const updated = management.serviceSettings.update(OPERATOR, tenant, created.id, {
+    const updated = await management.serviceSettings.update(OPERATOR, tenant, created.id, {
       setting: created.setting,
       schedule: { interval: 1, min: 15 },
     });
     assert.equal(updated.name, 'nightly');
     assert.deepEqual(updated.schedule, { interval: 1, min: 15 });
     assert.equal(updated.updatedMicros, clock.micros);
-    assert.equal(store.serviceSettings.get(created.id)?.setting.authorizations?.[0]?.password, SECRET);
+    assert.equal(
+      (await store.serviceSettings.get(created.id))?.setting.authorizations?.[0]?.password,
+      SECRET,
+    );
     assert.deepEqual(
       changes.map(({ action }) => action),
       ['create', 'update'],
     );
   });
 
-  test("another group's setting is not found from this group; the operator reaches it", () => {
-    const { management, tenant, other } = managementFixture();
-    const theirs = management.serviceSettings.create(OPERATOR, other, draft());
+  test("another group's setting is not found from this group; the operator reaches it", async () => {
+    const { management, tenant, other } = await managementFixture();
+    const theirs = await management.serviceSettings.create(OPERATOR, other, draft());
     for (const call of [
       () => management.serviceSettings.get(tenant, theirs.id),
       () => management.serviceSettings.update(OPERATOR, tenant, theirs.id, draft()),
       () => management.serviceSettings.delete(OPERATOR, tenant, theirs.id),
       () => management.serviceSettings.runNow(OPERATOR, tenant, theirs.id),
     ]) {
-      const error = thrown(NotFoundError, call);
+      const error = await rejected(NotFoundError, call);
       assert.equal(error.message, `no crawl service setting ${theirs.id} in this service group`);
     }
-    assert.equal(management.serviceSettings.get(EVERYWHERE, theirs.id).id, theirs.id);
+    assert.equal((await management.serviceSettings.get(EVERYWHERE, theirs.id)).id, theirs.id);
     assert.deepEqual(
-      management.serviceSettings.list({ contractId: tenant.contractId }),
+      await management.serviceSettings.list({ contractId: tenant.contractId }),
       [],
       'a listing by contract shows only its settings',
     );
   });
 
-  test('run now queues one run at a time; delete cancels it and the setting is gone', () => {
-    const { management, tenant, dispatched, changes } = managementFixture();
-    const created = management.serviceSettings.create(OPERATOR, tenant, draft());
-    const run = management.serviceSettings.runNow(OPERATOR, tenant, created.id);
+  test('run now queues one run at a time; delete cancels it and the setting is gone', async () => {
+    const { management, tenant, dispatched, changes } = await managementFixture();
+    const created = await management.serviceSettings.create(OPERATOR, tenant, draft());
+    const run = await management.serviceSettings.runNow(OPERATOR, tenant, created.id);
     assert.equal(run.serviceSettingId, created.id);
     assert.equal(run.trigger, 'manual');
     assert.equal(dispatched.pending, 1);
-    assert.equal(management.serviceSettings.get(tenant, created.id).activeRunId, run.id);
-    const busy = thrown(ConflictError, () => management.serviceSettings.runNow(OPERATOR, tenant, created.id));
+    assert.equal((await management.serviceSettings.get(tenant, created.id)).activeRunId, run.id);
+    const busy = await rejected(ConflictError, () =>
+      management.serviceSettings.runNow(OPERATOR, tenant, created.id),
+    );
     assert.equal(
       busy.message,
       `run ${run.id} of crawl service setting ${created.id} is still pending or running`,
     );
-    management.serviceSettings.delete(OPERATOR, tenant, created.id);
+    await management.serviceSettings.delete(OPERATOR, tenant, created.id);
     assert.deepEqual(dispatched.ended, [run.id], 'the pending run ended with its setting');
-    const gone = thrown(NotFoundError, () => management.serviceSettings.get(tenant, created.id));
+    const gone = await rejected(NotFoundError, () => management.serviceSettings.get(tenant, created.id));
     assert.equal(gone.message, `no crawl service setting ${created.id} in this service group`);
     assert.deepEqual(
       changes.map(({ action }) => action),

@@ -146,7 +146,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
 
   record('DELETE', SESSION_PATH);
   app.delete(SESSION_PATH, { schema: SignOutSchema }, async (request, reply) => {
-    management.sessions.signOut(accountOf(request).actor);
+    await management.sessions.signOut(accountOf(request).actor);
     reply.header('set-cookie', clearedSessionCookie(secureCookies(request, publicUrl)));
     return { status: 'OK' as const, message: 'signed out' };
   });
@@ -167,7 +167,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
   record('GET', `${SESSION_PATH}/sessions`);
   app.get(`${SESSION_PATH}/sessions`, { schema: ListSessionsSchema }, async (request) => {
     const context = accountOf(request);
-    const listed = management.sessions.list(context.actor);
+    const listed = await management.sessions.list(context.actor);
     return {
       status: 'OK' as const,
       message: `${listed.length} session(s)`,
@@ -178,20 +178,24 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
   record('DELETE', `${SESSION_PATH}/sessions/:session_id`);
   app.delete(`${SESSION_PATH}/sessions/:session_id`, { schema: RevokeSessionSchema }, async (request) => {
     const { session_id: id } = request.params;
-    management.sessions.revoke(accountOf(request).actor, id);
+    await management.sessions.revoke(accountOf(request).actor, id);
     return { status: 'OK' as const, message: `session ${id} ended` };
   });
 
   record('GET', '/contracts/:contract_id/users');
   app.get('/contracts/:contract_id/users', { schema: ListUsersSchema }, async (request) => {
-    const users = management.accounts.listUsers({ contractId: request.params.contract_id });
+    const users = await management.accounts.listUsers({ contractId: request.params.contract_id });
     return { status: 'OK' as const, message: `${users.length} user(s)`, users: users.map(view.account) };
   });
 
   record('POST', '/contracts/:contract_id/invitations');
   app.post('/contracts/:contract_id/invitations', { schema: InviteSchema }, async (request, reply) => {
     const { contract_id: contractId } = request.params;
-    const { invitation, token } = management.accounts.invite(actorOf(request), contractId, request.body);
+    const { invitation, token } = await management.accounts.invite(
+      actorOf(request),
+      contractId,
+      request.body,
+    );
     noStore(reply);
     return {
       status: 'OK' as const,
@@ -211,7 +215,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
     { schema: RevokeUserSessionsSchema },
     async (request) => {
       const { contract_id: contractId, account_id: accountId } = request.params;
-      const revoked = management.accounts.revokeSessions(actorOf(request), contractId, accountId);
+      const revoked = await management.accounts.revokeSessions(actorOf(request), contractId, accountId);
       return {
         status: 'OK' as const,
         message: `${revoked} session(s) of account ${accountId} ended`,
@@ -222,7 +226,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
 
   record('GET', '/contracts/:contract_id/audit_log');
   app.get('/contracts/:contract_id/audit_log', { schema: AuditLogSchema }, async (request) => {
-    const page = management.auditLog.list(actorOf(request), request.params.contract_id, {
+    const page = await management.auditLog.list(actorOf(request), request.params.contract_id, {
       limit: request.query.limit,
       beforeId: request.query.before_id,
     });

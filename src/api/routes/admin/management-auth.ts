@@ -77,14 +77,14 @@ export function createManagementAuth(options: ManagementAuthOptions) {
     const operatorSecret = cookieOf(request, OPERATOR_COOKIE);
     if (request.headers.authorization !== undefined) return adminAuth(request);
     if (secret !== undefined && secret !== '') {
-      const context = options.management.sessions.authenticate(secret);
+      const context = await options.management.sessions.authenticate(secret);
       if (context === undefined) throw expired(request, SESSION_COOKIE);
       checkCsrf(request, context.csrfToken);
       sessions.set(request, context);
       return;
     }
     if (operatorSecret !== undefined && operatorSecret !== '') {
-      const context = options.management.operatorSessions.authenticate(operatorSecret);
+      const context = await options.management.operatorSessions.authenticate(operatorSecret);
       if (context === undefined) throw expired(request, OPERATOR_COOKIE);
       checkCsrf(request, context.csrfToken);
       operatorSessions.set(request, context);

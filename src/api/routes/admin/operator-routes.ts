@@ -30,7 +30,7 @@ export const publicOperatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   record('POST', OPERATOR_SESSION_PATH);
   app.post(OPERATOR_SESSION_PATH, { schema: OperatorSignInSchema }, async (request, reply) => {
     const userAgent = request.headers['user-agent'];
-    const signedIn = management.operatorSessions.signIn(request.body.admin_token, adminToken, {
+    const signedIn = await management.operatorSessions.signIn(request.body.admin_token, adminToken, {
       address: request.ip,
       userAgent: typeof userAgent === 'string' ? userAgent : '',
     });
@@ -78,14 +78,14 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asy
 
   record('DELETE', OPERATOR_SESSION_PATH);
   app.delete(OPERATOR_SESSION_PATH, { schema: OperatorSignOutSchema }, async (request, reply) => {
-    management.operatorSessions.signOut(current(request).session.id);
+    await management.operatorSessions.signOut(current(request).session.id);
     reply.header('set-cookie', clearedSessionCookie(secureCookies(request, publicUrl), OPERATOR_COOKIE));
     return { status: 'OK' as const, message: 'signed out' };
   });
 
   record('GET', '/contracts/usage');
   app.get('/contracts/usage', { schema: ContractUsageSchema }, async (request) => {
-    const usage = management.usage.list(actorOf(request));
+    const usage = await management.usage.list(actorOf(request));
     return {
       status: 'OK' as const,
       message: `${usage.length} contract(s)`,

@@ -17,15 +17,15 @@ const KEEP_ALIVE_MS = 15_000;
  * for the changes no report carries (the run starting or ending, a crawl in another process). An
  * unknown run is a 404 answered before the stream starts.
  */
-export function followRun(
+export async function followRun(
   request: FastifyRequest,
   reply: FastifyReply,
   runs: RunManagement,
   tenant: TenantRef,
   runId: number,
   view: (run: ManagedRun) => unknown,
-): void {
-  let last = runs.get(tenant, runId);
+): Promise<void> {
+  let last = await runs.get(tenant, runId);
   reply.hijack();
   const raw = reply.raw;
   // A hijacked reply skips the hooks that add headers: the ones set so far (X-Request-ID and the
@@ -52,9 +52,9 @@ export function followRun(
     unsubscribe();
     if (!raw.writableEnded) raw.end();
   };
-  const push = () => {
+  const push = async () => {
     try {
-      last = runs.get(tenant, runId);
+      last = await runs.get(tenant, runId);
       send('run', view(last));
       lastSentMs = Date.now();
       if (!isActiveState(last.run.state)) {
@@ -73,24 +73,34 @@ export function followRun(
     close();
     return;
   }
-  unsubscribe = runs.watch(tenant, runId, () => {
+  // push() reports its own failures and ends the stream, so nothing waits on it.
+  const stopWatching = await runs.watch(tenant, runId, () => {
     const waitMs = MIN_EVENT_GAP_MS - (Date.now() - lastSentMs);
-    if (waitMs <= 0) push();
+    if (waitMs <= 0) void push();
     else
       delayed ??= setTimeout(() => {
         delayed = undefined;
-        push();
+        void push();
       }, waitMs);
   });
+  // The client may have gone while the run was looked up.
+  if (raw.writableEnded) return stopWatching();
+  unsubscribe = stopWatching;
+  const pollStore = async () => {
+    const fresh = (await runs.get(tenant, runId)).run;
+    if (
+      fresh.state !== last.run.state ||
+      fresh.crawledCount !== last.run.crawledCount ||
+      fresh.isCancelRequest !== last.run.isCancelRequest
+    )
+      await push();
+  };
   timers.push(
     setInterval(() => {
-      const fresh = runs.get(tenant, runId).run;
-      if (
-        fresh.state !== last.run.state ||
-        fresh.crawledCount !== last.run.crawledCount ||
-        fresh.isCancelRequest !== last.run.isCancelRequest
-      )
-        push();
+      pollStore().catch((error: unknown) => {
+        request.log.warn({ err: error, run_id: runId }, 'run events stopped');
+        close();
+      });
     }, STORE_POLL_MS),
     setInterval(() => raw.write(': keep-alive\n\n'), KEEP_ALIVE_MS),
   );

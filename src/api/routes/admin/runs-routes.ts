@@ -59,7 +59,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
   record('GET', RUNS_PATH);
   app.get(RUNS_PATH, { schema: ListRunsSchema }, async (request) => {
     const { kind, state, service_setting_id, before_id, limit = 50 } = request.query;
-    const listed = runs.list(tenantOf(request.params), {
+    const listed = await runs.list(tenantOf(request.params), {
       kind,
       state:
         state === undefined || state === 'active' || state === 'ended'
@@ -81,8 +81,16 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
   app.post(RUNS_PATH, { schema: StartRunSchema }, async (request) => {
     const tenant = tenantOf(request.params);
     try {
-      const run = runs.startInstant(actorOf(request), tenant, request.body.setting as InstantCrawlerSetting);
-      return { status: 'OK' as const, message: `run ${run.id} queued`, run: view(runs.get(tenant, run.id)) };
+      const run = await runs.startInstant(
+        actorOf(request),
+        tenant,
+        request.body.setting as InstantCrawlerSetting,
+      );
+      return {
+        status: 'OK' as const,
+        message: `run ${run.id} queued`,
+        run: view(await runs.get(tenant, run.id)),
+      };
     } catch (error) {
       if (!(error instanceof ActiveRunLimitError)) throw error;
       throw activeRunsRefused(error);
@@ -91,25 +99,25 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
 
   record('GET', RUN_PATH);
   app.get(RUN_PATH, { schema: GetRunSchema }, async (request) => {
-    const run = runs.get(tenantOf(request.params), request.params.run_id);
+    const run = await runs.get(tenantOf(request.params), request.params.run_id);
     return { status: 'OK' as const, message: `run ${run.run.id}`, run: view(run) };
   });
 
   record('POST', `${RUN_PATH}/cancel`);
   app.post(`${RUN_PATH}/cancel`, { schema: CancelRunSchema }, async (request) => {
-    const run = runs.cancel(actorOf(request), tenantOf(request.params), request.params.run_id);
+    const run = await runs.cancel(actorOf(request), tenantOf(request.params), request.params.run_id);
     return { status: 'OK' as const, message: `run ${run.run.id}: cancel requested`, run: view(run) };
   });
 
   record('GET', `${RUN_PATH}/events`);
   app.get(`${RUN_PATH}/events`, { schema: RunEventsSchema }, async (request, reply) => {
-    followRun(request, reply, runs, tenantOf(request.params), request.params.run_id, view);
+    await followRun(request, reply, runs, tenantOf(request.params), request.params.run_id, view);
   });
 
   record('GET', `${RUN_PATH}/urls`);
   app.get(`${RUN_PATH}/urls`, { schema: RunUrlsSchema }, async (request) => {
     const { q, ok, status, content_type, depth, error_kind, offset = 0, limit = 50 } = request.query;
-    const page = runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
+    const page = await runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
       report.rows(
         {
           text: q,
@@ -133,7 +141,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
 
   record('GET', `${RUN_PATH}/report`);
   app.get(`${RUN_PATH}/report`, { schema: RunReportSchema }, async (request) => {
-    const { choices, groups } = runs.withReport(
+    const { choices, groups } = await runs.withReport(
       tenantOf(request.params),
       request.params.run_id,
       (report) => ({
@@ -154,7 +162,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
   record('GET', `${RUN_PATH}/screenshots`);
   app.get(`${RUN_PATH}/screenshots`, { schema: RunScreenshotsSchema }, async (request) => {
     const { offset = 0, limit = 24 } = request.query;
-    const page = runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
+    const page = await runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
       report.screenshotRows(offset, limit),
     );
     return {
@@ -181,7 +189,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
   record('GET', `${RUN_PATH}/files/:file`);
   app.get(`${RUN_PATH}/files/:file`, { schema: RunFileSchema }, async (request, reply) => {
     const { run_id, file } = request.params;
-    const lookup = runs.artifact(tenantOf(request.params), run_id, file as ArtifactFileName);
+    const lookup = await runs.artifact(tenantOf(request.params), run_id, file as ArtifactFileName);
     if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
     if (lookup.kind === 'gone') throw new ApiError('gone');
     return sendArtifact(reply, options.artifacts, run_id, lookup.file, `run-${run_id}_${lookup.file}`);

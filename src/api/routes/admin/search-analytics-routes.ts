@@ -26,7 +26,12 @@ export const searchAnalyticsRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions
   record('GET', ANALYTICS_PATH);
   app.get(ANALYTICS_PATH, { schema: SearchAnalyticsSchema }, async (request) => {
     const { from, to, limit = 20 } = request.query;
-    const report = analytics.report(tenantOf(request.params), request.params.service_id, { from, to }, limit);
+    const report = await analytics.report(
+      tenantOf(request.params),
+      request.params.service_id,
+      { from, to },
+      limit,
+    );
     return {
       status: 'OK' as const,
       message: `${report.totals.searches} search(es) from ${report.from} to ${report.to}`,
@@ -53,7 +58,7 @@ export const searchAnalyticsRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions
   record('GET', `${ANALYTICS_PATH}.csv`);
   app.get(`${ANALYTICS_PATH}.csv`, { schema: SearchAnalyticsCsvSchema }, async (request, reply) => {
     const { service_id: serviceId } = request.params;
-    const { from, to, rows } = analytics.rows(tenantOf(request.params), serviceId, request.query);
+    const { from, to, rows } = await analytics.rows(tenantOf(request.params), serviceId, request.query);
     const records = (function* () {
       for (const row of rows)
         yield [

@@ -39,7 +39,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
 
   record('GET', SERVICES_PATH);
   app.get(SERVICES_PATH, { schema: ListSearchServicesSchema }, async (request) => {
-    const listed = services.list(tenantOf(request.params));
+    const listed = await services.list(tenantOf(request.params));
     return {
       status: 'OK' as const,
       message: `${listed.length} search service(s)`,
@@ -49,20 +49,25 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
 
   record('POST', SERVICES_PATH);
   app.post(SERVICES_PATH, { schema: CreateSearchServiceSchema }, async (request) => {
-    const created = services.create(actorOf(request), tenantOf(request.params), request.body);
+    const created = await services.create(actorOf(request), tenantOf(request.params), request.body);
     return { status: 'OK' as const, message: `search service ${created.id} created`, service_id: created.id };
   });
 
   record('GET', SERVICE_PATH);
   app.get(SERVICE_PATH, { schema: GetSearchServiceSchema }, async (request) => {
-    const service = services.get(tenantOf(request.params), request.params.service_id);
+    const service = await services.get(tenantOf(request.params), request.params.service_id);
     return { status: 'OK' as const, message: `search service ${service.id}`, search_service: view(service) };
   });
 
   record('PUT', SERVICE_PATH);
   app.put(SERVICE_PATH, { schema: UpdateSearchServiceSchema }, async (request) => {
     const { service_id: id } = request.params;
-    const service = services.configure(actorOf(request), tenantOf(request.params), id, request.body.config);
+    const service = await services.configure(
+      actorOf(request),
+      tenantOf(request.params),
+      id,
+      request.body.config,
+    );
     return {
       status: 'OK' as const,
       message: `search service ${service.id} configured`,
@@ -72,7 +77,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
 
   record('GET', `${SERVICE_PATH}/status`);
   app.get(`${SERVICE_PATH}/status`, { schema: SearchServiceStatusSchema }, async (request) => {
-    const status = services.status(tenantOf(request.params), request.params.service_id);
+    const status = await services.status(tenantOf(request.params), request.params.service_id);
     const feed = status.lastFeed;
     return {
       status: 'OK' as const,
@@ -94,7 +99,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
 
   record('POST', `${SERVICE_PATH}/facet_preview`);
   app.post(`${SERVICE_PATH}/facet_preview`, { schema: FacetPreviewSchema }, async (request) => {
-    const preview = services.facetPreview(
+    const preview = await services.facetPreview(
       tenantOf(request.params),
       request.params.service_id,
       request.body.config,

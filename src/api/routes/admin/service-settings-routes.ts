@@ -69,7 +69,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
 
   record('GET', SETTINGS_PATH);
   app.get(SETTINGS_PATH, { schema: ListServiceSettingsSchema }, async (request) => {
-    const listed = settings.list(tenantOf(request.params));
+    const listed = await settings.list(tenantOf(request.params));
     return {
       status: 'OK' as const,
       message: `${listed.length} crawl service setting(s)`,
@@ -79,7 +79,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
 
   record('POST', SETTINGS_PATH);
   app.post(SETTINGS_PATH, { schema: CreateServiceSettingSchema }, async (request) => {
-    const created = settings.create(actorOf(request), tenantOf(request.params), draftOf(request.body));
+    const created = await settings.create(actorOf(request), tenantOf(request.params), draftOf(request.body));
     return {
       status: 'OK' as const,
       message: `crawl service setting ${created.id} created`,
@@ -98,7 +98,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   app.post(`${SETTINGS_PATH}/check`, { schema: CheckNewServiceSettingSchema }, async (request) => {
     const draft = draftOf(request.body);
     const testUrls = request.query.test_url ?? [];
-    return checkView(settings.check(tenantOf(request.params), undefined, draft, testUrls));
+    return checkView(await settings.check(tenantOf(request.params), undefined, draft, testUrls));
   });
 
   record('POST', `${SETTING_PATH}/check`);
@@ -106,7 +106,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
     const { service_setting_id: id } = request.params;
     const draft = draftOf(request.body);
     const testUrls = request.query.test_url ?? [];
-    return checkView(settings.check(tenantOf(request.params), id, draft, testUrls));
+    return checkView(await settings.check(tenantOf(request.params), id, draft, testUrls));
   });
 
   for (const [action, schema] of [
@@ -116,7 +116,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
     record('POST', `${SETTING_PATH}/${action}`);
     app.post(`${SETTING_PATH}/${action}`, { schema }, async (request) => {
       const { service_setting_id: id } = request.params;
-      const changed = settings[action](actorOf(request), tenantOf(request.params), id);
+      const changed = await settings[action](actorOf(request), tenantOf(request.params), id);
       return {
         status: 'OK' as const,
         message: `schedule of crawl service setting ${id} ${action === 'pause' ? 'paused' : 'resumed'}`,
@@ -127,7 +127,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
 
   record('GET', SETTING_PATH);
   app.get(SETTING_PATH, { schema: GetServiceSettingSchema }, async (request) => {
-    const setting = settings.get(tenantOf(request.params), request.params.service_setting_id);
+    const setting = await settings.get(tenantOf(request.params), request.params.service_setting_id);
     return {
       status: 'OK' as const,
       message: `crawl service setting ${setting.id}`,
@@ -138,7 +138,12 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   record('PUT', SETTING_PATH);
   app.put(SETTING_PATH, { schema: UpdateServiceSettingSchema }, async (request) => {
     const { service_setting_id: id } = request.params;
-    const updated = settings.update(actorOf(request), tenantOf(request.params), id, draftOf(request.body));
+    const updated = await settings.update(
+      actorOf(request),
+      tenantOf(request.params),
+      id,
+      draftOf(request.body),
+    );
     return {
       status: 'OK' as const,
       message: `crawl service setting ${updated.id} replaced`,
@@ -149,14 +154,14 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   record('DELETE', SETTING_PATH);
   app.delete(SETTING_PATH, { schema: DeleteServiceSettingSchema }, async (request) => {
     const { service_setting_id: id } = request.params;
-    settings.delete(actorOf(request), tenantOf(request.params), id);
+    await settings.delete(actorOf(request), tenantOf(request.params), id);
     return { status: 'OK' as const, message: `crawl service setting ${id} deleted` };
   });
 
   record('POST', `${SETTING_PATH}/run`);
   app.post(`${SETTING_PATH}/run`, { schema: RunServiceSettingSchema }, async (request) => {
     const { service_setting_id: id } = request.params;
-    const run = settings.runNow(actorOf(request), tenantOf(request.params), id);
+    const run = await settings.runNow(actorOf(request), tenantOf(request.params), id);
     return {
       status: 'OK' as const,
       message: `run ${run.id} of crawl service setting ${id} started`,

@@ -47,7 +47,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
 
   record('GET', '/contracts');
   app.get('/contracts', { schema: ListContractsSchema }, async () => {
-    const contracts = tenants.listContracts();
+    const contracts = await tenants.listContracts();
     return {
       status: 'OK' as const,
       message: `${contracts.length} contract(s)`,
@@ -57,20 +57,20 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
 
   record('POST', '/contracts');
   app.post('/contracts', { schema: CreateContractSchema }, async (request) => {
-    const contract = tenants.createContract(actorOf(request), request.body);
+    const contract = await tenants.createContract(actorOf(request), request.body);
     return { status: 'OK' as const, message: `contract ${contract.id} created`, contract_id: contract.id };
   });
 
   record('GET', '/contracts/:contract_id');
   app.get('/contracts/:contract_id', { schema: GetContractSchema }, async (request) => {
-    const contract = tenants.getContract(request.params.contract_id);
+    const contract = await tenants.getContract(request.params.contract_id);
     return { status: 'OK' as const, message: `contract ${contract.id}`, contract: contractView(contract) };
   });
 
   record('GET', '/contracts/:contract_id/servicegroups');
   app.get('/contracts/:contract_id/servicegroups', { schema: ListServiceGroupsSchema }, async (request) => {
-    const contract = tenants.getContract(request.params.contract_id);
-    const groups = tenants.listServiceGroups(contract.id);
+    const contract = await tenants.getContract(request.params.contract_id);
+    const groups = await tenants.listServiceGroups(contract.id);
     return {
       status: 'OK' as const,
       message: `${groups.length} service group(s) in contract ${contract.id}`,
@@ -81,7 +81,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
   record('POST', '/contracts/:contract_id/servicegroups');
   app.post('/contracts/:contract_id/servicegroups', { schema: CreateServiceGroupSchema }, async (request) => {
     const { contract_id: contractId } = request.params;
-    const group = tenants.createServiceGroup(actorOf(request), contractId, request.body);
+    const group = await tenants.createServiceGroup(actorOf(request), contractId, request.body);
     return {
       status: 'OK' as const,
       message: `service group ${group.id} created in contract ${contractId}`,
@@ -91,19 +91,19 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
 
   record('GET', GROUP_PATH);
   app.get(GROUP_PATH, { schema: GetServiceGroupSchema }, async (request) => {
-    const group = tenants.getServiceGroup(tenantOf(request.params));
+    const group = await tenants.getServiceGroup(tenantOf(request.params));
     return { status: 'OK' as const, message: `service group ${group.id}`, servicegroup: groupView(group) };
   });
 
   record('GET', `${GROUP_PATH}/api_keys`);
   app.get(`${GROUP_PATH}/api_keys`, { schema: ListApiKeysSchema }, async (request) => {
-    const keys = apiKeys.list(tenantOf(request.params));
+    const keys = await apiKeys.list(tenantOf(request.params));
     return { status: 'OK' as const, message: `${keys.length} API key(s)`, api_keys: keys.map(keyView) };
   });
 
   record('POST', `${GROUP_PATH}/api_keys`);
   app.post(`${GROUP_PATH}/api_keys`, { schema: CreateApiKeySchema }, async (request) => {
-    const created = apiKeys.create(actorOf(request), tenantOf(request.params), request.body);
+    const created = await apiKeys.create(actorOf(request), tenantOf(request.params), request.body);
     return {
       status: 'OK' as const,
       message: 'API key created; it is shown only in this response',
@@ -116,7 +116,7 @@ export const tenantRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async
   record('DELETE', `${GROUP_PATH}/api_keys/:api_key_id`);
   app.delete(`${GROUP_PATH}/api_keys/:api_key_id`, { schema: RevokeApiKeySchema }, async (request) => {
     const id = request.params.api_key_id;
-    apiKeys.revoke(actorOf(request), tenantOf(request.params), id);
+    await apiKeys.revoke(actorOf(request), tenantOf(request.params), id);
     return { status: 'OK' as const, message: `API key ${id} revoked` };
   });
 };

@@ -20,7 +20,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (
   record('PUT', `${USER_PATH}/role`);
   app.put(`${USER_PATH}/role`, { schema: ChangeRoleSchema }, async (request) => {
     const { contract_id: contractId, account_id: accountId } = request.params;
-    const user = management.users.changeRole(actorOf(request), contractId, accountId, request.body.role);
+    const user = await management.users.changeRole(
+      actorOf(request),
+      contractId,
+      accountId,
+      request.body.role,
+    );
     return {
       status: 'OK' as const,
       message: `account ${accountId} is now ${user.role}`,
@@ -31,14 +36,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (
   record('DELETE', USER_PATH);
   app.delete(USER_PATH, { schema: RemoveUserSchema }, async (request) => {
     const { contract_id: contractId, account_id: accountId } = request.params;
-    management.users.remove(actorOf(request), contractId, accountId);
+    await management.users.remove(actorOf(request), contractId, accountId);
     return { status: 'OK' as const, message: `account ${accountId} removed` };
   });
 
   record('GET', `${USER_PATH}/sessions`);
   app.get(`${USER_PATH}/sessions`, { schema: ListUserSessionsSchema }, async (request) => {
     const { contract_id: contractId, account_id: accountId } = request.params;
-    const sessions = management.users.sessions(actorOf(request), contractId, accountId);
+    const sessions = await management.users.sessions(actorOf(request), contractId, accountId);
     return {
       status: 'OK' as const,
       message: `${sessions.length} session(s)`,
@@ -49,7 +54,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (
   record('DELETE', `${USER_PATH}/sessions/:session_id`);
   app.delete(`${USER_PATH}/sessions/:session_id`, { schema: EndUserSessionSchema }, async (request) => {
     const { contract_id: contractId, account_id: accountId, session_id: sessionId } = request.params;
-    management.users.endSession(actorOf(request), contractId, accountId, sessionId);
+    await management.users.endSession(actorOf(request), contractId, accountId, sessionId);
     return { status: 'OK' as const, message: `session ${sessionId} ended` };
   });
 };

@@ -52,7 +52,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
 
   record('GET', WEBHOOKS_PATH);
   app.get(WEBHOOKS_PATH, { schema: ListWebhooksSchema }, async (request) => {
-    const listed = webhooks.list(tenantOf(request.params));
+    const listed = await webhooks.list(tenantOf(request.params));
     return {
       status: 'OK' as const,
       message: `${listed.length} webhook(s)`,
@@ -62,27 +62,27 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
 
   record('POST', WEBHOOKS_PATH);
   app.post(WEBHOOKS_PATH, { schema: CreateWebhookSchema }, async (request) => {
-    const created = webhooks.create(actorOf(request), tenantOf(request.params), request.body);
+    const created = await webhooks.create(actorOf(request), tenantOf(request.params), request.body);
     return { status: 'OK' as const, message: `webhook ${created.id} created`, webhook_id: created.id };
   });
 
   record('GET', WEBHOOK_PATH);
   app.get(WEBHOOK_PATH, { schema: GetWebhookSchema }, async (request) => {
-    const webhook = webhooks.get(tenantOf(request.params), request.params.webhook_id);
+    const webhook = await webhooks.get(tenantOf(request.params), request.params.webhook_id);
     return { status: 'OK' as const, message: `webhook ${webhook.id}`, webhook: webhookView(webhook) };
   });
 
   record('DELETE', WEBHOOK_PATH);
   app.delete(WEBHOOK_PATH, { schema: DeleteWebhookSchema }, async (request) => {
     const { webhook_id: id } = request.params;
-    webhooks.delete(actorOf(request), tenantOf(request.params), id);
+    await webhooks.delete(actorOf(request), tenantOf(request.params), id);
     return { status: 'OK' as const, message: `webhook ${id} deleted` };
   });
 
   record('GET', `${WEBHOOK_PATH}/deliveries`);
   app.get(`${WEBHOOK_PATH}/deliveries`, { schema: ListDeliveriesSchema }, async (request) => {
     const { webhook_id: id } = request.params;
-    const deliveries = webhooks.deliveries(tenantOf(request.params), id, request.query.limit);
+    const deliveries = await webhooks.deliveries(tenantOf(request.params), id, request.query.limit);
     return {
       status: 'OK' as const,
       message: `${deliveries.length} deliver(ies) of webhook ${id}`,
@@ -92,7 +92,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
 
   record('POST', `${WEBHOOK_PATH}/ping`);
   app.post(`${WEBHOOK_PATH}/ping`, { schema: PingWebhookSchema }, async (request) => {
-    const delivery = webhooks.ping(actorOf(request), tenantOf(request.params), request.params.webhook_id);
+    const delivery = await webhooks.ping(
+      actorOf(request),
+      tenantOf(request.params),
+      request.params.webhook_id,
+    );
     return { status: 'OK' as const, message: `ping ${delivery.id} queued`, delivery: deliveryView(delivery) };
   });
 
@@ -102,7 +106,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
     { schema: ReplayDeliverySchema },
     async (request) => {
       const { webhook_id: webhookId, delivery_id: deliveryId } = request.params;
-      const delivery = webhooks.replay(actorOf(request), tenantOf(request.params), { deliveryId, webhookId });
+      const delivery = await webhooks.replay(actorOf(request), tenantOf(request.params), {
+        deliveryId,
+        webhookId,
+      });
       return {
         status: 'OK' as const,
         message: `delivery ${deliveryId} queued again`,
