@@ -31,23 +31,27 @@ export interface InvitationRecord {
 }
 
 export interface AccountStore {
-  findByEmail(email: string): AccountRecord | undefined;
-  get(id: number): AccountRecord | undefined;
-  list(contractId?: number): AccountRecord[];
-  setPassword(id: number, passwordHash: string, nowMicros: number): boolean;
-  setRole(id: number, role: AccountRole, nowMicros: number): boolean;
+  findByEmail(email: string): Promise<AccountRecord | undefined>;
+  get(id: number): Promise<AccountRecord | undefined>;
+  list(contractId?: number): Promise<AccountRecord[]>;
+  setPassword(id: number, passwordHash: string, nowMicros: number): Promise<boolean>;
+  setRole(id: number, role: AccountRole, nowMicros: number): Promise<boolean>;
   /** Deletes the account and its sessions, in one transaction; false when there is none. */
-  remove(id: number): boolean;
+  remove(id: number): Promise<boolean>;
   createInvitation(
     invitation: Omit<InvitationRecord, 'id' | 'usedMicros'>,
     tokenHash: Buffer,
-  ): InvitationRecord;
-  findInvitation(tokenHash: Buffer): InvitationRecord | undefined;
+  ): Promise<InvitationRecord>;
+  findInvitation(tokenHash: Buffer): Promise<InvitationRecord | undefined>;
   /**
    * Marks the invitation used and creates its account, in one transaction; undefined when it was
    * used meanwhile (the account is not created then).
    */
-  acceptInvitation(invitationId: number, passwordHash: string, nowMicros: number): AccountRecord | undefined;
+  acceptInvitation(
+    invitationId: number,
+    passwordHash: string,
+    nowMicros: number,
+  ): Promise<AccountRecord | undefined>;
 }
 
 export interface SessionRecord {
@@ -63,25 +67,28 @@ export interface SessionRecord {
 }
 
 export interface SessionStore {
-  create(session: Omit<SessionRecord, 'id' | 'revokedMicros'>, idHash: Buffer): SessionRecord;
-  findByHash(idHash: Buffer): SessionRecord | undefined;
-  get(id: number): SessionRecord | undefined;
+  create(session: Omit<SessionRecord, 'id' | 'revokedMicros'>, idHash: Buffer): Promise<SessionRecord>;
+  findByHash(idHash: Buffer): Promise<SessionRecord | undefined>;
+  get(id: number): Promise<SessionRecord | undefined>;
   /** Sessions of the account neither revoked nor past their absolute end at `nowMicros`. */
-  listActive(accountId: number, nowMicros: number): SessionRecord[];
-  touch(id: number, nowMicros: number): void;
-  revoke(id: number, nowMicros: number): boolean;
+  listActive(accountId: number, nowMicros: number): Promise<SessionRecord[]>;
+  touch(id: number, nowMicros: number): Promise<void>;
+  revoke(id: number, nowMicros: number): Promise<boolean>;
   /** Revokes every active session of the account but `exceptId`; answers how many. */
-  revokeAll(accountId: number, nowMicros: number, exceptId?: number): number;
+  revokeAll(accountId: number, nowMicros: number, exceptId?: number): Promise<number>;
 }
 
 /** A console session of the operator, who signed in with the admin token: no account. */
 export type OperatorSessionRecord = Omit<SessionRecord, 'accountId'>;
 
 export interface OperatorSessionStore {
-  create(session: Omit<OperatorSessionRecord, 'id' | 'revokedMicros'>, idHash: Buffer): OperatorSessionRecord;
-  findByHash(idHash: Buffer): OperatorSessionRecord | undefined;
-  touch(id: number, nowMicros: number): void;
-  revoke(id: number, nowMicros: number): boolean;
+  create(
+    session: Omit<OperatorSessionRecord, 'id' | 'revokedMicros'>,
+    idHash: Buffer,
+  ): Promise<OperatorSessionRecord>;
+  findByHash(idHash: Buffer): Promise<OperatorSessionRecord | undefined>;
+  touch(id: number, nowMicros: number): Promise<void>;
+  revoke(id: number, nowMicros: number): Promise<boolean>;
 }
 
 /** One change made through the management operations (docs/api.md, Audit log). */
@@ -102,7 +109,7 @@ export interface AuditEntry {
 }
 
 export interface AuditStore {
-  append(entry: Omit<AuditEntry, 'id'>): void;
+  append(entry: Omit<AuditEntry, 'id'>): Promise<void>;
   /** A contract's entries (or all), newest first, those with an id below `beforeId` when given. */
-  list(filter: { contractId?: number; beforeId?: number; limit: number }): AuditEntry[];
+  list(filter: { contractId?: number; beforeId?: number; limit: number }): Promise<AuditEntry[]>;
 }

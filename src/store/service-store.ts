@@ -29,12 +29,17 @@ export interface ServiceGroupRecord {
 }
 
 export interface TenantStore {
-  createContract(name: string, nowMicros: number, id?: number): ContractRecord;
-  createServiceGroup(contractId: number, name: string, nowMicros: number, id?: number): ServiceGroupRecord;
-  getContract(id: number): ContractRecord | undefined;
-  getServiceGroup(contractId: number, servicegroupId: number): ServiceGroupRecord | undefined;
-  listContracts(): ContractRecord[];
-  listServiceGroups(contractId?: number): ServiceGroupRecord[];
+  createContract(name: string, nowMicros: number, id?: number): Promise<ContractRecord>;
+  createServiceGroup(
+    contractId: number,
+    name: string,
+    nowMicros: number,
+    id?: number,
+  ): Promise<ServiceGroupRecord>;
+  getContract(id: number): Promise<ContractRecord | undefined>;
+  getServiceGroup(contractId: number, servicegroupId: number): Promise<ServiceGroupRecord | undefined>;
+  listContracts(): Promise<ContractRecord[]>;
+  listServiceGroups(contractId?: number): Promise<ServiceGroupRecord[]>;
 }
 
 export interface ApiKeyRecord extends TenantRef {
@@ -50,12 +55,18 @@ export interface ApiKeyRecord extends TenantRef {
 
 export interface ApiKeyStore {
   /** Stores the hash of a new key. */
-  insert(tenant: TenantRef, keyHash: Buffer, prefix: string, label: string, nowMicros: number): ApiKeyRecord;
-  findActiveByHash(keyHash: Buffer): ApiKeyRecord | undefined;
-  list(contractId?: number): ApiKeyRecord[];
-  revoke(id: number, nowMicros: number): boolean;
+  insert(
+    tenant: TenantRef,
+    keyHash: Buffer,
+    prefix: string,
+    label: string,
+    nowMicros: number,
+  ): Promise<ApiKeyRecord>;
+  findActiveByHash(keyHash: Buffer): Promise<ApiKeyRecord | undefined>;
+  list(contractId?: number): Promise<ApiKeyRecord[]>;
+  revoke(id: number, nowMicros: number): Promise<boolean>;
   /** Records that the key authenticated a request now. */
-  markUsed(id: number, nowMicros: number): void;
+  markUsed(id: number, nowMicros: number): Promise<void>;
 }
 
 export interface RunRecord extends TenantRef {
@@ -158,32 +169,32 @@ export interface CrawlRunStore {
     setting: InstantCrawlerSetting,
     nowMicros: number,
     maxActiveRuns?: number,
-  ): RunRecord;
+  ): Promise<RunRecord>;
   /** How many runs of the tenant (instant and scheduled) are pending or running. */
-  countActiveRuns(tenant: TenantRef): number;
+  countActiveRuns(tenant: TenantRef): Promise<number>;
   /**
    * Stores a pending run of a crawl service setting with a copy of its crawler setting, unless
    * a run of that setting is still pending or running: then undefined (never two at once).
    */
-  createScheduledRun(input: ScheduledRunInput, nowMicros: number): RunRecord | undefined;
+  createScheduledRun(input: ScheduledRunInput, nowMicros: number): Promise<RunRecord | undefined>;
   /** The pending or running run of a crawl service setting, if any. */
-  activeRunOfSetting(serviceSettingId: number): RunRecord | undefined;
+  activeRunOfSetting(serviceSettingId: number): Promise<RunRecord | undefined>;
   /** Finished runs of a setting started in the range, newest first. */
-  listSettingHistory(serviceSettingId: number, query: SettingHistoryQuery): RunRecord[];
-  getByDownloadKey(downloadKey: string): RunRecord | undefined;
+  listSettingHistory(serviceSettingId: number, query: SettingHistoryQuery): Promise<RunRecord[]>;
+  getByDownloadKey(downloadKey: string): Promise<RunRecord | undefined>;
   /** An instant crawl request's run (scheduled runs are not instant requests). */
-  getByRequest(tenant: TenantRef, requestId: number): RunRecord | undefined;
-  getRun(runId: number): RunRecord | undefined;
+  getByRequest(tenant: TenantRef, requestId: number): Promise<RunRecord | undefined>;
+  getRun(runId: number): Promise<RunRecord | undefined>;
   /** Pending and running runs of the tenant, oldest first, optionally limited to request ids. */
-  listActive(tenant: TenantRef, requestIds?: readonly number[]): RunRecord[];
+  listActive(tenant: TenantRef, requestIds?: readonly number[]): Promise<RunRecord[]>;
   /** Finished runs, newest first. */
-  listHistory(tenant: TenantRef, query: HistoryQuery): RunRecord[];
+  listHistory(tenant: TenantRef, query: HistoryQuery): Promise<RunRecord[]>;
   /** Per contract: its runs and the URLs they fetched (the operator's usage page). */
-  usageByContract(): Map<number, { runs: number; pagesFetched: number }>;
+  usageByContract(): Promise<Map<number, { runs: number; pagesFetched: number }>>;
   /** The ids of the contract's runs whose artifacts are kept (not removed by retention). */
-  runsWithArtifacts(contractId: number): number[];
+  runsWithArtifacts(contractId: number): Promise<number[]>;
   /** Every run of the tenant (instant and scheduled), newest first, filtered (the console's list). */
-  listRuns(tenant: TenantRef, query: RunListQuery): RunRecord[];
+  listRuns(tenant: TenantRef, query: RunListQuery): Promise<RunRecord[]>;
   /**
    * Takes the next pending run in fair order and marks it running; undefined when none may start
    * (docs/reference/run-states.md, Waiting). Contracts take turns: the contract whose latest claim
@@ -192,27 +203,27 @@ export interface CrawlRunStore {
    * run goes first. A contract with `maxRunningPerContract` runs holding slots (resumed ones
    * included) is passed over. The turns are stored, so they hold across restarts and processes.
    */
-  claimNextPending(nowMicros: number, policy?: ClaimPolicy): RunRecord | undefined;
+  claimNextPending(nowMicros: number, policy?: ClaimPolicy): Promise<RunRecord | undefined>;
   /** Running runs, in all and of one contract (all its service groups): why a pending run waits. */
-  countRunning(contractId: number): RunningCounts;
+  countRunning(contractId: number): Promise<RunningCounts>;
   /** Runs left running by a process that stopped (to resume them). */
-  listRunning(): RunRecord[];
+  listRunning(): Promise<RunRecord[]>;
   /** How many runs are in each state (metrics); every state is present, 0 when none. */
-  countByState(): Record<RunStateId, number>;
-  requestCancel(runId: number, nowMicros: number): void;
+  countByState(): Promise<Record<RunStateId, number>>;
+  requestCancel(runId: number, nowMicros: number): Promise<void>;
   /** Ends a run that is still pending (no artifact); false when a worker has claimed it meanwhile. */
-  finishIfPending(runId: number, state: RunStateId, nowMicros: number, message: string): boolean;
-  updateProgress(runId: number, crawled: number, total: number, nowMicros: number): void;
+  finishIfPending(runId: number, state: RunStateId, nowMicros: number, message: string): Promise<boolean>;
+  updateProgress(runId: number, crawled: number, total: number, nowMicros: number): Promise<void>;
   finish(
     runId: number,
     state: RunStateId,
     nowMicros: number,
     artifacts: ArtifactFileName[],
     message: string,
-  ): void;
+  ): Promise<void>;
   /** Finished runs with artifacts older than the cut-off, to apply retention. */
-  listArtifactsEndedBefore(cutoffMicros: number): RunRecord[];
-  markArtifactsDeleted(runId: number, nowMicros: number): void;
+  listArtifactsEndedBefore(cutoffMicros: number): Promise<RunRecord[]>;
+  markArtifactsDeleted(runId: number, nowMicros: number): Promise<void>;
 }
 
 export interface SearchServiceRecord extends TenantRef {
@@ -230,11 +241,11 @@ export interface SearchServiceStore {
     config: SearchServiceConfig,
     nowMicros: number,
     id?: number,
-  ): SearchServiceRecord;
-  get(id: number): SearchServiceRecord | undefined;
-  list(tenant?: TenantRef): SearchServiceRecord[];
+  ): Promise<SearchServiceRecord>;
+  get(id: number): Promise<SearchServiceRecord | undefined>;
+  list(tenant?: TenantRef): Promise<SearchServiceRecord[]>;
   /** Replaces the configuration; false when there is no such service. */
-  updateConfig(id: number, config: SearchServiceConfig, nowMicros: number): boolean;
+  updateConfig(id: number, config: SearchServiceConfig, nowMicros: number): Promise<boolean>;
 }
 
 /** What an operator gives for a crawl service setting. */
@@ -263,25 +274,30 @@ export interface ServiceSettingStore {
     lastSlotMicros: number,
     nowMicros: number,
     id?: number,
-  ): ServiceSettingRecord;
+  ): Promise<ServiceSettingRecord>;
   /** A setting that was not deleted. */
-  get(id: number): ServiceSettingRecord | undefined;
-  list(tenant?: TenantRef): ServiceSettingRecord[];
+  get(id: number): Promise<ServiceSettingRecord | undefined>;
+  list(tenant?: TenantRef): Promise<ServiceSettingRecord[]>;
   /** Replaces the setting, schedule and search service; false when there is no such setting. */
-  update(id: number, input: ServiceSettingInput, lastSlotMicros: number, nowMicros: number): boolean;
+  update(id: number, input: ServiceSettingInput, lastSlotMicros: number, nowMicros: number): Promise<boolean>;
   /** Deletes the setting (its run history stays); false when there is no such setting. */
-  delete(id: number, nowMicros: number): boolean;
+  delete(id: number, nowMicros: number): Promise<boolean>;
   /** Records that the schedule slot at `slotMicros` was handled. */
-  markSlot(id: number, slotMicros: number): void;
+  markSlot(id: number, slotMicros: number): Promise<void>;
   /** Whether a setting with this id was ever created, deleted ones included. */
-  known(id: number): boolean;
+  known(id: number): Promise<boolean>;
   /**
    * Pauses the schedule (`pausedMicros`) or resumes it (null, counting slots from `lastSlotMicros`
    * so the slots passed while paused do not run); false when there is no such setting.
    */
-  setPaused(id: number, pausedMicros: number | null, lastSlotMicros: number, nowMicros: number): boolean;
+  setPaused(
+    id: number,
+    pausedMicros: number | null,
+    lastSlotMicros: number,
+    nowMicros: number,
+  ): Promise<boolean>;
   /** Settings whose schedule is neither disabled nor paused. */
-  listScheduled(): ServiceSettingRecord[];
+  listScheduled(): Promise<ServiceSettingRecord[]>;
 }
 
 export interface WebhookRecord extends TenantRef {
@@ -292,11 +308,11 @@ export interface WebhookRecord extends TenantRef {
 }
 
 export interface WebhookStore {
-  create(tenant: TenantRef, url: string, secret: string, nowMicros: number): WebhookRecord;
+  create(tenant: TenantRef, url: string, secret: string, nowMicros: number): Promise<WebhookRecord>;
   /** A webhook that was not deleted. */
-  get(id: number): WebhookRecord | undefined;
-  list(tenant?: TenantRef): WebhookRecord[];
-  delete(id: number, nowMicros: number): boolean;
+  get(id: number): Promise<WebhookRecord | undefined>;
+  list(tenant?: TenantRef): Promise<WebhookRecord[]>;
+  delete(id: number, nowMicros: number): Promise<boolean>;
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
@@ -331,19 +347,25 @@ export interface AttemptOutcome {
 
 /** The durable delivery queue: a delivery is stored before it is attempted, so a restart resumes it. */
 export interface WebhookDeliveryStore {
-  enqueue(webhookId: number, event: string, eventId: string, body: string, nowMicros: number): DeliveryRecord;
+  enqueue(
+    webhookId: number,
+    event: string,
+    eventId: string,
+    body: string,
+    nowMicros: number,
+  ): Promise<DeliveryRecord>;
   /** Pending deliveries due at `nowMicros`, oldest first. */
-  due(nowMicros: number, limit: number): DeliveryRecord[];
+  due(nowMicros: number, limit: number): Promise<DeliveryRecord[]>;
   /** The time of the next pending attempt, if any. */
-  nextDueMicros(): number | undefined;
-  recordAttempt(id: number, outcome: AttemptOutcome, nowMicros: number): void;
-  get(id: number): DeliveryRecord | undefined;
+  nextDueMicros(): Promise<number | undefined>;
+  recordAttempt(id: number, outcome: AttemptOutcome, nowMicros: number): Promise<void>;
+  get(id: number): Promise<DeliveryRecord | undefined>;
   /** Deliveries of a webhook, newest first. */
-  list(webhookId: number, limit: number): DeliveryRecord[];
+  list(webhookId: number, limit: number): Promise<DeliveryRecord[]>;
   /** Queues a delivery again for now (whatever its state); false when there is none. */
-  replay(id: number, nowMicros: number): boolean;
+  replay(id: number, nowMicros: number): Promise<boolean>;
   /** How many deliveries wait for an attempt or a retry (metrics); optional for wrappers. */
-  countPending?(): number;
+  countPending?(): Promise<number>;
 }
 
 export interface ServiceStore {
@@ -360,6 +382,6 @@ export interface ServiceStore {
   operatorSessions: OperatorSessionStore;
   audit: AuditStore;
   /** A cheap query proving the store answers (health check). */
-  ping(): boolean;
-  close(): void;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
 }
