@@ -54,18 +54,21 @@ export default {
       severity: 'error',
       from: { path: '^src/service/' },
       to: {
-        path: ['^src/store/sqlite/', '^node_modules/(fastify|@fastify/[^/]+|commander|better-sqlite3)/'],
+        path: [
+          '^src/store/(sqlite|postgres)/',
+          '^node_modules/(fastify|@fastify/[^/]+|commander|better-sqlite3|postgres)/',
+        ],
       },
     },
     {
       name: 'concrete-store-in-composition-roots',
       comment:
-        'Only the composition roots choose a SQLite store: src/server and src/cli the service ' +
-        "store, a run's thread in src/worker its run store. The API, webhooks and scheduler work " +
-        'on the interfaces of src/store.',
+        'Only the composition roots choose a concrete store (SQLite or PostgreSQL): src/server and ' +
+        "src/cli the service store, a run's thread in src/worker its run store. The API, webhooks " +
+        'and scheduler work on the interfaces of src/store.',
       severity: 'error',
       from: { path: '^src/(api|webhooks|scheduler|observability)/' },
-      to: { path: '^src/store/sqlite/' },
+      to: { path: '^src/store/(sqlite|postgres)/' },
     },
     {
       name: 'console-is-browser-code',

@@ -1,0 +1,87 @@
+import type {
+  AttemptOutcome,
+  DeliveryRecord,
+  DeliveryState,
+  WebhookDeliveryStore,
+} from '../service-store.js';
+import type { PgSql } from './pg-connection.js';
+
+const COLUMNS = `id, webhook_id AS "webhookId", event, event_id AS "eventId", body, state, attempts,
+  last_status AS "lastStatus", last_error AS "lastError", last_duration_ms AS "lastDurationMs",
+  next_attempt_us AS "nextAttemptMicros", created_us AS "createdMicros", updated_us AS "updatedMicros",
+  delivered_us AS "deliveredMicros"`;
+
+/** The durable queue of webhook deliveries. */
+export class PgDeliveryStore implements WebhookDeliveryStore {
+  constructor(private readonly sql: PgSql) {}
+
+  private readonly columns = () => this.sql.unsafe(COLUMNS);
+
+  async enqueue(
+    webhookId: number,
+    event: string,
+    eventId: string,
+    body: string,
+    nowMicros: number,
+  ): Promise<DeliveryRecord> {
+    const [row] = await this.sql<DeliveryRecord[]>`
+      INSERT INTO webhook_deliveries (webhook_id, event, event_id, body, state, next_attempt_us, created_us, updated_us)
+      VALUES (${webhookId}, ${event}, ${eventId}, ${body}, 'pending', ${nowMicros}, ${nowMicros}, ${nowMicros})
+      RETURNING ${this.columns()}`;
+    return row!;
+  }
+
+  async due(nowMicros: number, limit: number): Promise<DeliveryRecord[]> {
+    return [
+      ...(await this.sql<DeliveryRecord[]>`
+        SELECT ${this.columns()} FROM webhook_deliveries
+        WHERE state = 'pending' AND next_attempt_us <= ${nowMicros}
+        ORDER BY next_attempt_us, id LIMIT ${limit}`),
+    ];
+  }
+
+  async countPending(): Promise<number> {
+    const [row] = await this.sql<{ count: number }[]>`
+      SELECT count(*) AS count FROM webhook_deliveries WHERE state = 'pending'`;
+    return row!.count;
+  }
+
+  async nextDueMicros(): Promise<number | undefined> {
+    const [row] = await this.sql<{ next: number | null }[]>`
+      SELECT min(next_attempt_us) AS next FROM webhook_deliveries WHERE state = 'pending'`;
+    return row?.next ?? undefined;
+  }
+
+  async recordAttempt(id: number, outcome: AttemptOutcome, nowMicros: number): Promise<void> {
+    const { next } = outcome;
+    const state: DeliveryState = next.kind === 'retry' ? 'pending' : next.kind;
+    await this.sql`
+      UPDATE webhook_deliveries SET state = ${state}, attempts = attempts + 1, last_status = ${outcome.status},
+        last_error = ${outcome.error}, last_duration_ms = ${outcome.durationMs},
+        next_attempt_us = ${next.kind === 'retry' ? next.atMicros : null}, updated_us = ${nowMicros},
+        delivered_us = ${next.kind === 'delivered' ? nowMicros : null}
+      WHERE id = ${id}`;
+  }
+
+  async get(id: number): Promise<DeliveryRecord | undefined> {
+    const [row] = await this.sql<DeliveryRecord[]>`
+      SELECT ${this.columns()} FROM webhook_deliveries WHERE id = ${id}`;
+    return row;
+  }
+
+  async list(webhookId: number, limit: number): Promise<DeliveryRecord[]> {
+    return [
+      ...(await this.sql<DeliveryRecord[]>`
+        SELECT ${this.columns()} FROM webhook_deliveries WHERE webhook_id = ${webhookId}
+        ORDER BY id DESC LIMIT ${limit}`),
+    ];
+  }
+
+  async replay(id: number, nowMicros: number): Promise<boolean> {
+    const result = await this.sql`
+      UPDATE webhook_deliveries SET state = 'pending', next_attempt_us = ${nowMicros}, updated_us = ${nowMicros},
+        delivered_us = NULL
+      WHERE id = ${id}`;
+    return result.count > 0;
+  }
+}

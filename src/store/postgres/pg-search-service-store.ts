@@ -1,0 +1,69 @@
+import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../service-store.js';
+import type { PgSql } from './pg-connection.js';
+import { insertWithId } from './pg-identity.js';
+
+interface Row {
+  id: number;
+  contract_id: number;
+  servicegroup_id: number;
+  name: string;
+  config_json: string;
+  created_us: number;
+  updated_us: number;
+}
+
+export class PgSearchServiceStore implements SearchServiceStore {
+  constructor(private readonly sql: PgSql) {}
+
+  async create(
+    tenant: TenantRef,
+    name: string,
+    config: SearchServiceConfig,
+    nowMicros: number,
+    id?: number,
+  ): Promise<SearchServiceRecord> {
+    const serviceId = await insertWithId(this.sql, 'search_services', id, async (tx, chosen) => {
+      const [row] = await tx<{ id: number }[]>`
+        INSERT INTO search_services (id, contract_id, servicegroup_id, name, config_json, created_us, updated_us)
+        VALUES (${chosen === undefined ? tx`DEFAULT` : chosen}, ${tenant.contractId}, ${tenant.servicegroupId},
+          ${name}, ${JSON.stringify(config)}, ${nowMicros}, ${nowMicros})
+        RETURNING id`;
+      return row!.id;
+    });
+    return (await this.get(serviceId))!;
+  }
+
+  async get(id: number): Promise<SearchServiceRecord | undefined> {
+    const [row] = await this.sql<Row[]>`SELECT * FROM search_services WHERE id = ${id}`;
+    return row && recordOf(row);
+  }
+
+  async list(tenant?: TenantRef): Promise<SearchServiceRecord[]> {
+    const filter =
+      tenant === undefined
+        ? this.sql``
+        : this.sql`WHERE contract_id = ${tenant.contractId} AND servicegroup_id = ${tenant.servicegroupId}`;
+    const rows = await this.sql<Row[]>`SELECT * FROM search_services ${filter} ORDER BY id`;
+    return rows.map(recordOf);
+  }
+
+  async updateConfig(id: number, config: SearchServiceConfig, nowMicros: number): Promise<boolean> {
+    const result = await this.sql`
+      UPDATE search_services SET config_json = ${JSON.stringify(config)}, updated_us = ${nowMicros}
+      WHERE id = ${id}`;
+    return result.count > 0;
+  }
+}
+
+function recordOf(row: Row): SearchServiceRecord {
+  return {
+    id: row.id,
+    contractId: row.contract_id,
+    servicegroupId: row.servicegroup_id,
+    name: row.name,
+    config: JSON.parse(row.config_json) as SearchServiceConfig,
+    createdMicros: row.created_us,
+    updatedMicros: row.updated_us,
+  };
+}
