@@ -148,12 +148,16 @@ export class S3ArtifactStore implements ArtifactStore {
 
   /** Deletes the run's objects (every page of the listing), its staging folder and its cache. */
   async remove(runId: number): Promise<void> {
-    const objects = await this.objects.list(this.runPrefix(runId));
-    await this.objects.delete(objects.map((object) => object.key));
-    await Promise.all([
-      rm(this.folderFor(runId), { recursive: true, force: true }),
-      rm(path.join(this.options.cacheRoot, String(runId)), { recursive: true, force: true }),
-    ]);
+    try {
+      const objects = await this.objects.list(this.runPrefix(runId));
+      await this.objects.delete(objects.map((object) => object.key));
+    } finally {
+      // The local copies go even when the store cannot be reached: a full disk gets its space back.
+      await Promise.all([
+        rm(this.folderFor(runId), { recursive: true, force: true }),
+        rm(path.join(this.options.cacheRoot, String(runId)), { recursive: true, force: true }),
+      ]);
+    }
   }
 
   presignedUrl(runId: number, file: ArtifactFileName, filename: string, seconds: number): Promise<string> {

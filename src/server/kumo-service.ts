@@ -1,12 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { LiveRunProgress } from '../worker/live-run-progress.js';
-import { localRunFiles } from './local-run-files.js';
+import { runFilesOf } from './run-files.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/build-app.js';
 import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
-import { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import { openArtifactStore } from '../blob/open-artifact-store.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
 import { configuredBrowser } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
@@ -79,6 +79,11 @@ export interface StartServiceOptions {
    * `npm run build` writes it).
    */
   webFolder?: URL;
+  /**
+   * The environment the object storage client reads (AWS_ENDPOINT_URL_S3, AWS_REGION, credentials;
+   * docs/operations.md, Object storage); default the process's.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** dist/web, seen from dist/src/server (docs/architecture.md, Browser side). */
@@ -94,6 +99,13 @@ export async function startService(
   options: StartServiceOptions = {},
 ): Promise<RunningService> {
   const paths = ensureDataDir(config.dataDir);
+  // The data directory's artifact folder, or object storage with that folder as staging; built
+  // before the lock is taken, since a wrong AWS_* variable stops the start here.
+  const artifacts = openArtifactStore(
+    config.blobUrl,
+    { artifacts: paths.artifacts, cacheRoot: paths.artifactCache },
+    options.env,
+  );
   const releaseLock = acquireServeLock(paths.lock, paths.pid);
   let store: ServiceStore;
   try {
@@ -108,7 +120,6 @@ export async function startService(
   bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
-  const artifacts = new LocalArtifactStore(paths.artifacts);
   // The address policy of webhooks; each run thread applies the same policy to its page fetches,
   // redirects, robots.txt and rendered pages.
   const addresses = new AddressPolicy(config.allowPrivateNetworks);
@@ -166,7 +177,7 @@ export async function startService(
     scheduledCrawl,
     clock,
     timezone: config.timezone,
-    runs: { instantCrawl, live: liveProgress, files: localRunFiles(artifacts) },
+    runs: { instantCrawl, live: liveProgress, files: runFilesOf(artifacts) },
     searchIndexes: searchServices,
     onDeliveriesQueued: () => webhookRef.current?.nudge(),
   });
@@ -187,6 +198,7 @@ export async function startService(
       crawlerBasePath: config.crawlerBasePath,
       finderBasePath: config.finderBasePath,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      blobDownloads: config.blobDownloads,
     },
     logger,
     browserStatus: () => browserStatus,

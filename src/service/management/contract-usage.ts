@@ -19,7 +19,7 @@ export interface ContractUsage {
 
 /** Every contract with its usage: the operator's alone. */
 export class ContractUsageManagement extends ManagementOperations {
-  list(actor: Actor): ContractUsage[] {
+  async list(actor: Actor): Promise<ContractUsage[]> {
     if (actor.kind !== 'operator') throw new ForbiddenError('only the operator sees every contract');
     const runs = this.store.runs.usageByContract();
     const groups = this.store.tenants.listServiceGroups();
@@ -27,7 +27,14 @@ export class ContractUsageManagement extends ManagementOperations {
     const services = this.store.searchServices.list();
     const files = this.deps.runs?.files;
     const indexes = this.deps.searchIndexes;
-    return this.store.tenants.listContracts().map((contract) => {
+    const storedBytes = async (runIds: number[]): Promise<number> =>
+      files === undefined
+        ? 0
+        : (await Promise.all(runIds.map((id) => files.storedBytes(id)))).reduce(
+            (sum, bytes) => sum + bytes,
+            0,
+          );
+    const contracts = this.store.tenants.listContracts().map(async (contract) => {
       const own = services.filter((service) => service.contractId === contract.id);
       return {
         contract,
@@ -35,15 +42,14 @@ export class ContractUsageManagement extends ManagementOperations {
         users: accounts.filter((account) => account.contractId === contract.id).length,
         runs: runs.get(contract.id)?.runs ?? 0,
         pagesFetched: runs.get(contract.id)?.pagesFetched ?? 0,
-        artifactBytes:
-          files === undefined
-            ? 0
-            : this.store.runs
-                .runsWithArtifacts(contract.id)
-                .reduce((sum, id) => sum + files.storedBytes(id), 0),
+        // Object storage answers a listing per run (docs/operations.md, Object storage).
+        artifactBytes: await storedBytes(
+          files === undefined ? [] : this.store.runs.runsWithArtifacts(contract.id),
+        ),
         searchServices: own.length,
         indexBytes: own.reduce((sum, service) => sum + (indexes?.indexFileBytes(service.id) ?? 0), 0),
       };
     });
+    return Promise.all(contracts);
   }
 }

@@ -70,9 +70,9 @@ export class RunManagement extends ManagementOperations {
   }
 
   /** Reads the run's report; NotFoundError when the run has none (see docs/console.md, Runs). */
-  withReport<T>(scope: TenantRef, runId: number, read: (report: RunReport) => T): T {
+  async withReport<T>(scope: TenantRef, runId: number, read: (report: RunReport) => T): Promise<T> {
     this.stored(scope, runId);
-    const report = this.runDeps().files.openReport(runId);
+    const report = await this.runDeps().files.openReport(runId);
     if (report === undefined) {
       throw new NotFoundError(
         'crawl run',
@@ -89,7 +89,7 @@ export class RunManagement extends ManagementOperations {
 
   /** The JPEG screenshot of a row of the run; undefined when that page has none. */
   async screenshot(scope: TenantRef, runId: number, rowId: number): Promise<Buffer | undefined> {
-    const member = this.withReport(scope, runId, (report) => report.member(rowId));
+    const member = await this.withReport(scope, runId, (report) => report.member(rowId));
     if (member === undefined) return undefined;
     const bytes = await this.runDeps().files.readBundle(runId, member.offset, member.bytes);
     if (bytes === undefined) return undefined;

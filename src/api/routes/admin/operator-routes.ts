@@ -85,7 +85,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asy
 
   record('GET', '/contracts/usage');
   app.get('/contracts/usage', { schema: ContractUsageSchema }, async (request) => {
-    const usage = management.usage.list(actorOf(request));
+    const usage = await management.usage.list(actorOf(request));
     return {
       status: 'OK' as const,
       message: `${usage.length} contract(s)`,

@@ -109,7 +109,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
   record('GET', `${RUN_PATH}/urls`);
   app.get(`${RUN_PATH}/urls`, { schema: RunUrlsSchema }, async (request) => {
     const { q, ok, status, content_type, depth, error_kind, offset = 0, limit = 50 } = request.query;
-    const page = runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
+    const page = await runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
       report.rows(
         {
           text: q,
@@ -133,7 +133,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
 
   record('GET', `${RUN_PATH}/report`);
   app.get(`${RUN_PATH}/report`, { schema: RunReportSchema }, async (request) => {
-    const { choices, groups } = runs.withReport(
+    const { choices, groups } = await runs.withReport(
       tenantOf(request.params),
       request.params.run_id,
       (report) => ({
@@ -154,7 +154,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
   record('GET', `${RUN_PATH}/screenshots`);
   app.get(`${RUN_PATH}/screenshots`, { schema: RunScreenshotsSchema }, async (request) => {
     const { offset = 0, limit = 24 } = request.query;
-    const page = runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
+    const page = await runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
       report.screenshotRows(offset, limit),
     );
     return {
@@ -184,7 +184,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
     const lookup = runs.artifact(tenantOf(request.params), run_id, file as ArtifactFileName);
     if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
     if (lookup.kind === 'gone') throw new ApiError('gone');
-    return sendArtifact(reply, options.artifacts, run_id, lookup.file, `run-${run_id}_${lookup.file}`);
+    return sendArtifact(reply, options.downloads, run_id, lookup.file, `run-${run_id}_${lookup.file}`);
   });
 };
 
