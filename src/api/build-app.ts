@@ -2,7 +2,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import type { ArtifactStore } from '../blob/artifact-store.js';
+import type { BlobDownloads } from '../config/blob-config.js';
 import { withSecretRedaction } from '../security/log-redaction.js';
 import type { InstantCrawlService } from '../service/instant-crawl-service.js';
 import type { Management } from '../service/management/index.js';
@@ -53,7 +54,7 @@ export interface AppDeps {
   management: Management;
   /** Bearer token of the management API. */
   adminToken: string;
-  artifacts: LocalArtifactStore;
+  artifacts: ArtifactStore;
   signer: DownloadSigner;
   clock: Clock;
   settings: {
@@ -64,6 +65,8 @@ export interface AppDeps {
     finderBasePath: string;
     /** Instant crawl API requests a minute per API key (0 or unset: no limit). */
     rateLimitPerMinute?: number;
+    /** How downloads reach clients (KUMO_BLOB_DOWNLOADS); default through Kumo's signed URLs. */
+    blobDownloads?: BlobDownloads;
   };
   logger?: FastifyServerOptions['logger'];
   /** Browser availability for the health check (screenshots, wait_type 2). */
@@ -163,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
 
   const methods = new MethodRegistry();
+  const downloads = { store: deps.artifacts, mode: deps.settings.blobDownloads ?? 'kumo' } as const;
   const jsonOnly = async (request: Parameters<typeof acceptsJson>[0]) => {
     // A run's events are the one stream of the management API (docs/api.md, Run events).
     if (!acceptsJson(request) && !wantsRunEvents(request)) throw new ApiError('not_acceptable');
@@ -228,19 +232,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publicUrl: deps.settings.publicUrl,
       timezone: deps.settings.timezone,
       methods,
-      artifacts: deps.artifacts,
+      downloads,
       basePath: ADMIN_BASE_PATH,
     }),
   );
   await app.register(scheduledDownloadRoutes, {
     service: deps.scheduledCrawl,
-    artifacts: deps.artifacts,
+    downloads,
     methods,
   });
   await app.register(downloadRoutes, {
     service: deps.instantCrawl,
     apiKeys: deps.store.apiKeys,
-    artifacts: deps.artifacts,
+    downloads,
     signer: deps.signer,
     clock: deps.clock,
     publicUrl: deps.settings.publicUrl,

@@ -1,25 +1,23 @@
-import { createReadStream, type ReadStream } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { access, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactFileName } from '../domain/artifact-files.js';
+import type { ArtifactStore, OpenedArtifact } from './artifact-store.js';
 
-/**
- * Finished artifacts in a local folder, one sub-folder per run. The interface is what an
- * S3-compatible store would also offer (write a run's files, open one, remove a run's files).
- */
-export class LocalArtifactStore {
+/** Finished artifacts in a local folder, one sub-folder per run, where the packager writes them. */
+export class LocalArtifactStore implements ArtifactStore {
   constructor(private readonly root: string) {}
 
-  /** Folder the packager writes a run's artifacts into. */
+  /** Folder the packager writes a run's artifacts into; they stay there. */
   folderFor(runId: number): string {
     return path.join(this.root, String(runId));
   }
 
+  /** The packaged files are already where they are read from. */
+  async publish(): Promise<void> {}
+
   /** A readable stream and size of a run's file, or undefined when the file is missing. */
-  async open(
-    runId: number,
-    file: ArtifactFileName,
-  ): Promise<{ stream: ReadStream; bytes: number } | undefined> {
+  async open(runId: number, file: ArtifactFileName): Promise<OpenedArtifact | undefined> {
     const filePath = path.join(this.folderFor(runId), file);
     try {
       const info = await stat(filePath);
@@ -56,7 +54,42 @@ export class LocalArtifactStore {
     return path.join(this.folderFor(runId), reportFile);
   }
 
+  async reportFile(runId: number, reportFile: string): Promise<string | undefined> {
+    const file = this.reportPath(runId, reportFile);
+    return (await exists(file)) ? file : undefined;
+  }
+
+  async withLocalFile<T>(
+    runId: number,
+    file: ArtifactFileName,
+    use: (path: string) => Promise<T>,
+  ): Promise<T | undefined> {
+    const filePath = path.join(this.folderFor(runId), file);
+    return (await exists(filePath)) ? use(filePath) : undefined;
+  }
+
+  async storedBytes(runId: number): Promise<number> {
+    const folder = this.folderFor(runId);
+    try {
+      const sizes = await Promise.all(
+        (await readdir(folder)).map(async (name) => (await stat(path.join(folder, name))).size),
+      );
+      return sizes.reduce((sum, size) => sum + size, 0);
+    } catch {
+      return 0;
+    }
+  }
+
   async remove(runId: number): Promise<void> {
     await rm(this.folderFor(runId), { recursive: true, force: true });
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
   }
 }

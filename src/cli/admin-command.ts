@@ -1,8 +1,7 @@
 import type { KumoConfig } from '../config/config.js';
 import { EVERYWHERE, Management } from '../service/management/index.js';
 import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
-import { loadSecretKey } from '../server/data-dir.js';
-import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
+import { openServiceStore } from '../server/open-service-store.js';
 import { systemClock } from '../util/clock.js';
 import type { RunDispatcher } from '../worker/run-dispatcher.js';
 import { adminUsageError } from './admin-failures.js';
@@ -43,9 +42,7 @@ export async function adminCommand(
   const handler = HANDLERS[action];
   if (!handler) throw new Error(`no handler for kumo admin ${action}`);
   const paths = dataDirOfServe(config);
-  const store = openSqliteServiceStore(paths.database, {
-    secretKey: loadSecretKey(config.secretKey, paths.secretKey),
-  });
+  const store = await openServiceStore(config, paths);
   try {
     const { timezone } = config;
     const scheduledCrawl = new ScheduledCrawlService(store, STORE_POLLED, systemClock, timezone);

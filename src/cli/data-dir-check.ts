@@ -19,7 +19,7 @@ type DataPaths = ReturnType<typeof dataPaths>;
  * (docs/operations.md, Data directory).
  */
 export function dataDirOfServe(config: KumoConfig): DataPaths {
-  return refusedAsUsage(() => noted(config, existingDataDir(config.dataDir)));
+  return refusedAsUsage(() => noted(config, existingDataDir(config.dataDir, config)));
 }
 
 /** dataDirOfServe, and `--service N` one of its search services (refused with the list of them). */
@@ -28,7 +28,7 @@ export async function searchServiceOfServe(
   serviceId: number,
 ): Promise<{ paths: DataPaths; service: SearchServiceRecord }> {
   try {
-    const found = await existingSearchService(config.dataDir, config.secretKey, serviceId);
+    const found = await existingSearchService(config, serviceId);
     noted(config, found.paths);
     return found;
   } catch (error) {

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ArtifactFile } from '../domain/artifact-files.js';
-import { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import { openArtifactStore } from '../blob/open-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
 import { isActiveState } from '../domain/run-states.js';
 import { BundleReadError, bundleDocuments } from '../search/bundle-documents.js';
@@ -10,8 +10,8 @@ import { BatchIndexer } from '../search/batch-indexer.js';
 import { contentSelectorsOf } from '../search/content-selectors.js';
 import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
 import { SearchIndex } from '../search/search-index.js';
-import { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from '../server/data-dir.js';
-import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
+import { dataPaths, ensureDataDir, searchIndexFile } from '../server/data-dir.js';
+import { openServiceStore } from '../server/open-service-store.js';
 import type { SearchServiceRecord } from '../store/service-store.js';
 import { searchServiceOfServe } from './data-dir-check.js';
 import type { CommandHost } from './command-host.js';
@@ -58,10 +58,35 @@ export async function indexCommand(
 ): Promise<number> {
   const serviceId = serviceIdOption(values.service);
   const { service } = await searchServiceOfServe(config, serviceId);
-  const bundle = await bundleToIndex(config, service, values.run, positionals);
+  const source = await bundleToIndex(config, service, values.run, positionals);
   // The pages are claimed for this bundle or run: no scheduled run removes them (docs/api.md, Search feeding).
   const feed = values.run !== undefined ? instantRunFeed(Number(values.run)) : bundleFeed(positionals[0]!);
-  ensureDataDir(config.dataDir);
+  const paths = ensureDataDir(config.dataDir);
+  if (typeof source === 'string') return indexBundle(config, serviceId, service, feed, source, source);
+  // A run's bundle may be in object storage: read from a local copy removed afterwards.
+  const artifacts = openArtifactStore(config.blobUrl, {
+    artifacts: paths.artifacts,
+    cacheRoot: paths.artifactCache,
+  });
+  const code = await artifacts.withLocalFile(source.runId, ArtifactFile.objects, (bundle) =>
+    indexBundle(config, serviceId, service, feed, bundle, `run ${values.run}`),
+  );
+  if (code === undefined)
+    throw new UsageError(
+      `--run: the ${ArtifactFile.objects} of crawl request ${values.run} is missing from the artifact store`,
+    );
+  return code;
+}
+
+/** Loads one bundle file into the service's index; `named` is how the summary names it. */
+async function indexBundle(
+  config: KumoConfig,
+  serviceId: number,
+  service: SearchServiceRecord,
+  feed: string,
+  bundle: string,
+  named: string,
+): Promise<number> {
   const index = new SearchIndex(searchIndexFile(config.dataDir, serviceId));
   const started = Date.now();
   const indexer = new BatchIndexer(index.forFeed(feed), (totals) => {
@@ -89,19 +114,19 @@ export async function indexCommand(
   const totals = { ...indexer.totals, skipped };
   const pages = totals.added + totals.updated + totals.unchanged;
   process.stdout.write(
-    `search service ${serviceId}: ${pages} pages indexed from ${bundle} ` +
+    `search service ${serviceId}: ${pages} pages indexed from ${named} ` +
       `(${totals.added} new, ${totals.updated} changed, ${totals.unchanged} unchanged, ${totals.skipped} skipped)\n`,
   );
   return 0;
 }
 
-/** The bundle file named by the arguments: a file, a folder holding one, or a run's artifact. */
+/** The bundle file named by the arguments (a file, a folder holding one), or the run whose artifact it is. */
 async function bundleToIndex(
   config: KumoConfig,
   service: SearchServiceRecord,
   run: string | undefined,
   positionals: string[],
-): Promise<string> {
+): Promise<string | { runId: number }> {
   if (run !== undefined) {
     if (positionals.length > 0) throw new UsageError('give either --run ID or a bundle, not both');
     return runBundle(config, service, run);
@@ -120,13 +145,14 @@ async function bundleToIndex(
  * The bundle of a finished instant run (by its instant_crawl_request_id) of the search service's
  * own tenant: another tenant's crawl never reaches this tenant's search.
  */
-async function runBundle(config: KumoConfig, service: SearchServiceRecord, raw: string): Promise<string> {
+async function runBundle(
+  config: KumoConfig,
+  service: SearchServiceRecord,
+  raw: string,
+): Promise<{ runId: number }> {
   if (!/^[1-9]\d{0,15}$/.test(raw))
     throw new UsageError(`--run: expected a positive whole number, got "${raw}"`);
-  const paths = dataPaths(config.dataDir);
-  const store = openSqliteServiceStore(paths.database, {
-    secretKey: loadSecretKey(config.secretKey, paths.secretKey),
-  });
+  const store = await openServiceStore(config, dataPaths(config.dataDir));
   try {
     const record = await store.runs.getByRequest(service, Number(raw));
     if (record === undefined) {
@@ -140,7 +166,7 @@ async function runBundle(config: KumoConfig, service: SearchServiceRecord, raw: 
         `--run: crawl request ${raw} has no ${ArtifactFile.objects} (nothing collected, or removed)`,
       );
     }
-    return path.join(new LocalArtifactStore(paths.artifacts).folderFor(record.id), ArtifactFile.objects);
+    return { runId: record.id };
   } finally {
     await store.close();
   }

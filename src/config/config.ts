@@ -2,6 +2,17 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
 import { decodeSecretKey } from '../security/secret-box.js';
+import {
+  BLOB_DOWNLOADS,
+  type BlobDownloads,
+  type BlobLocation,
+  checkBlobDownloads,
+  parseBlobUrl,
+} from './blob-config.js';
+import { ConfigError } from './config-error.js';
+import { parseDatabaseUrl } from './database-config.js';
+
+export { ConfigError } from './config-error.js';
 
 /** Every service setting, read once at start from the environment and an optional JSON file. */
 export interface KumoConfig {
@@ -42,6 +53,11 @@ export interface KumoConfig {
   secretKey: string | undefined;
   rateLimitPerMinute: number;
   maxActiveRunsPerTenant: number;
+  /** Object storage of run artifacts; undefined: the data directory (docs/operations.md, Object storage). */
+  /** PostgreSQL for the service records; undefined: SQLite in the data directory. */
+  databaseUrl: string | undefined;
+  blobUrl: BlobLocation | undefined;
+  blobDownloads: BlobDownloads;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -53,10 +69,6 @@ interface SettingSpec<K extends keyof KumoConfig> {
   parse: Parser<KumoConfig[K]>;
   /** The default, or a function of the settings parsed before it. */
   fallback: KumoConfig[K] | ((c: Partial<KumoConfig>) => KumoConfig[K]);
-}
-
-export class ConfigError extends Error {
-  override name = 'ConfigError';
 }
 
 const text: Parser<string> = (raw) => raw;
@@ -404,6 +416,27 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     parse: integer(0, 1_000_000),
     fallback: 10,
   },
+  {
+    key: 'databaseUrl',
+    env: 'KUMO_DATABASE_URL',
+    doc: 'PostgreSQL database of the service records (tenants, keys, settings, runs, webhooks, accounts), postgres://user:password@host:port/database (unset: SQLite in the data directory)',
+    parse: parseDatabaseUrl,
+    fallback: undefined,
+  },
+  {
+    key: 'blobUrl',
+    env: 'KUMO_BLOB_URL',
+    doc: 'S3-compatible object storage of run artifacts, s3://bucket/optional/prefix (unset: the data directory); the client reads AWS_ENDPOINT_URL_S3, AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY',
+    parse: parseBlobUrl,
+    fallback: undefined,
+  },
+  {
+    key: 'blobDownloads',
+    env: 'KUMO_BLOB_DOWNLOADS',
+    doc: "how downloads reach clients: kumo (Kumo's signed URL streams the file) or presigned (a redirect to the object store, which clients must reach; needs KUMO_BLOB_URL)",
+    parse: oneOf(BLOB_DOWNLOADS),
+    fallback: 'kumo',
+  },
 ];
 
 /** The documented settings, for `kumo config` and docs/operations.md. */
@@ -454,6 +487,10 @@ export function loadConfig(
       target[spec.key] = typeof spec.fallback === 'function' ? spec.fallback(config) : spec.fallback;
     }
   }
+  checkBlobDownloads(config.blobUrl, config.blobDownloads!, {
+    url: 'KUMO_BLOB_URL',
+    downloads: 'KUMO_BLOB_DOWNLOADS',
+  });
   return config as KumoConfig;
 }
 

@@ -11,6 +11,8 @@ export function dataPaths(dataDir: string) {
     root,
     database: path.join(root, 'kumo.db'),
     artifacts: path.join(root, 'artifacts'),
+    /** Local copies of what object storage holds (run reports), kept to be read again. */
+    artifactCache: path.join(root, 'cache', 'artifacts'),
     work: path.join(root, 'work'),
     search: path.join(root, 'search'),
     signingSecret: path.join(root, 'signing-secret'),

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import type { SearchServiceRecord } from '../store/service-store.js';
-import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
-import { dataPaths, loadSecretKey } from './data-dir.js';
+import type { KumoConfig } from '../config/config.js';
+import { dataPaths } from './data-dir.js';
+import { openServiceStore } from './open-service-store.js';
 
 /**
  * The data directory a command needs is not there. Only `kumo serve` makes one (docs/operations.md,
@@ -17,10 +18,17 @@ export class UnknownSearchServiceError extends Error {
   override name = 'UnknownSearchServiceError';
 }
 
-/** The paths of a data directory `kumo serve` has made (it holds kumo.db); DataDirError otherwise. */
-export function existingDataDir(dataDir: string): ReturnType<typeof dataPaths> {
+/**
+ * The paths of a data directory `kumo serve` has made; DataDirError otherwise. With SQLite it
+ * holds kumo.db; with a PostgreSQL database (KUMO_DATABASE_URL) the records are there, and the
+ * folder holds the rest (secrets, search indexes).
+ */
+export function existingDataDir(
+  dataDir: string,
+  config: Pick<KumoConfig, 'databaseUrl'> = { databaseUrl: undefined },
+): ReturnType<typeof dataPaths> {
   const paths = dataPaths(dataDir);
-  if (existsSync(paths.database)) return paths;
+  if (config.databaseUrl === undefined ? existsSync(paths.database) : existsSync(paths.root)) return paths;
   const found = existsSync(paths.root)
     ? `${paths.root} is not a kumo data directory (it holds no kumo.db)`
     : `there is no data directory ${paths.root}`;
@@ -36,14 +44,11 @@ export function existingDataDir(dataDir: string): ReturnType<typeof dataPaths> {
  * be one no search API request reaches.
  */
 export async function existingSearchService(
-  dataDir: string,
-  configuredSecretKey: string | undefined,
+  config: Pick<KumoConfig, 'dataDir' | 'databaseUrl' | 'secretKey'>,
   serviceId: number,
 ): Promise<{ paths: ReturnType<typeof dataPaths>; service: SearchServiceRecord }> {
-  const paths = existingDataDir(dataDir);
-  const store = openSqliteServiceStore(paths.database, {
-    secretKey: loadSecretKey(configuredSecretKey, paths.secretKey),
-  });
+  const paths = existingDataDir(config.dataDir, config);
+  const store = await openServiceStore(config, paths);
   try {
     const service = await store.searchServices.get(serviceId);
     if (service !== undefined) return { paths, service };

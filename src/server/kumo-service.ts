@@ -1,25 +1,25 @@
 import { fileURLToPath } from 'node:url';
 import { LiveRunProgress } from '../worker/live-run-progress.js';
-import { localRunFiles } from './local-run-files.js';
+import { runFilesOf } from './run-files.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/build-app.js';
 import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
-import { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import { openArtifactStore } from '../blob/open-artifact-store.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
 import { configuredBrowser } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import type { ServiceStore } from '../store/service-store.js';
-import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { BrowserHost } from '../worker/browser-host.js';
 import { PaceThreadHost } from '../worker/pace-thread-host.js';
 import { RunThreads } from '../worker/run-thread-runner.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
+import { openServiceStore } from './open-service-store.js';
 import { bootstrapDemoTenant, issueDemoKey } from '../server/bootstrap.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { folderProblem } from '../observability/health.js';
@@ -30,7 +30,6 @@ import {
   acquireServeLock,
   ensureDataDir,
   loadAdminToken,
-  loadSecretKey,
   loadSigningSecret,
   saveAdminToken,
 } from '../server/data-dir.js';
@@ -79,6 +78,11 @@ export interface StartServiceOptions {
    * `npm run build` writes it).
    */
   webFolder?: URL;
+  /**
+   * The environment the object storage client reads (AWS_ENDPOINT_URL_S3, AWS_REGION, credentials;
+   * docs/operations.md, Object storage); default the process's.
+   */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** dist/web, seen from dist/src/server (docs/architecture.md, Browser side). */
@@ -94,12 +98,17 @@ export async function startService(
   options: StartServiceOptions = {},
 ): Promise<RunningService> {
   const paths = ensureDataDir(config.dataDir);
+  // The data directory's artifact folder, or object storage with that folder as staging; built
+  // before the lock is taken, since a wrong AWS_* variable stops the start here.
+  const artifacts = openArtifactStore(
+    config.blobUrl,
+    { artifacts: paths.artifacts, cacheRoot: paths.artifactCache },
+    options.env,
+  );
   const releaseLock = acquireServeLock(paths.lock, paths.pid);
   let store: ServiceStore;
   try {
-    store = openSqliteServiceStore(paths.database, {
-      secretKey: loadSecretKey(config.secretKey, paths.secretKey),
-    });
+    store = await openServiceStore(config, paths);
   } catch (error) {
     // A store that cannot be opened (another secret key, say) leaves the directory free again.
     releaseLock();
@@ -108,7 +117,6 @@ export async function startService(
   await bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
-  const artifacts = new LocalArtifactStore(paths.artifacts);
   // The address policy of webhooks; each run thread applies the same policy to its page fetches,
   // redirects, robots.txt and rendered pages.
   const addresses = new AddressPolicy(config.allowPrivateNetworks);
@@ -166,7 +174,7 @@ export async function startService(
     scheduledCrawl,
     clock,
     timezone: config.timezone,
-    runs: { instantCrawl, live: liveProgress, files: localRunFiles(artifacts) },
+    runs: { instantCrawl, live: liveProgress, files: runFilesOf(artifacts) },
     searchIndexes: searchServices,
     onDeliveriesQueued: () => webhookRef.current?.nudge(),
   });
@@ -187,6 +195,7 @@ export async function startService(
       crawlerBasePath: config.crawlerBasePath,
       finderBasePath: config.finderBasePath,
       rateLimitPerMinute: config.rateLimitPerMinute,
+      blobDownloads: config.blobDownloads,
     },
     logger,
     browserStatus: () => browserStatus,

@@ -1,4 +1,4 @@
-import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import type { ArtifactStore } from '../blob/artifact-store.js';
 import type { CrawlRunStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 
@@ -15,7 +15,7 @@ export interface SweepLogger {
  */
 export async function sweepExpiredArtifacts(
   runs: CrawlRunStore,
-  artifacts: LocalArtifactStore,
+  artifacts: ArtifactStore,
   clock: Clock,
   retentionDays: number,
   logger?: SweepLogger,

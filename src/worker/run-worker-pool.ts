@@ -2,7 +2,8 @@ import { rm } from 'node:fs/promises';
 import type { LiveRunProgress } from './live-run-progress.js';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LocalArtifactStore } from '../blob/local-artifact-store.js';
+import type { ArtifactStore } from '../blob/artifact-store.js';
+import { publishFailureReason } from '../blob/publish-failure.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import { ArtifactWriteError, storageReason } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
@@ -36,7 +37,7 @@ export interface SearchFeed {
 
 export interface WorkerPoolDeps {
   runs: CrawlRunStore;
-  artifacts: LocalArtifactStore;
+  artifacts: ArtifactStore;
   clock: Clock;
   /** Executes each run in a worker thread of its own (docs/architecture.md, Crawl threads). */
   threads: RunThreads;
@@ -252,7 +253,7 @@ export class RunWorkerPool implements RunDispatcher {
     const crawled = `${execution.outcome}: ${execution.progress.crawled} URL(s) crawled`;
     // The message a client reads (docs/api.md, Instant crawl): the seeds that got no answer, if any.
     const seedMessage = seedMessageOf(execution.seeds);
-    const ending = this.unreachable(execution)
+    const crawlEnding = this.unreachable(execution)
       ? { state: RunState.troubled, message: seedMessage }
       : searchServiceId === undefined
         ? { state: OUTCOME_STATE[execution.outcome], message: seedMessage }
@@ -261,6 +262,7 @@ export class RunWorkerPool implements RunDispatcher {
             message: seedMessage,
             crawled,
           });
+    const ending = await this.publish(run, execution, crawlEnding, crawled);
     await this.finish(
       run.id,
       ending.state,
@@ -323,6 +325,33 @@ export class RunWorkerPool implements RunDispatcher {
     ]).catch((cleanupError: unknown) =>
       deps.logger.warn({ err: cleanupError, run_id: run.id }, 'removing the data of the failed run failed'),
     );
+  }
+
+  /**
+   * Stores the run's files before its end is recorded, so an ended run's files are downloadable
+   * (docs/architecture.md, Artifact storage). When they cannot be stored, the run ends 2040 with
+   * the reason and what it did before (the troubled end removes what was staged or uploaded).
+   */
+  private async publish(
+    run: RunRecord,
+    execution: CrawlExecution,
+    ending: { state: RunStateId; message: string },
+    crawled: string,
+  ): Promise<{ state: RunStateId; message: string }> {
+    // A run that packaged nothing has no staging folder, and publish stores nothing.
+    if (ending.state === RunState.troubled) return ending;
+    try {
+      await this.deps.artifacts.publish(run.id);
+      return ending;
+    } catch (error) {
+      this.deps.logger.error({ err: error, run_id: run.id }, 'storing the artifacts of the run failed');
+      return {
+        state: RunState.troubled,
+        message:
+          `${crawled}; storing the artifacts failed: ${publishFailureReason(error)}` +
+          (ending.message === '' ? '' : `; ${ending.message}`),
+      };
+    }
   }
 
   /**

@@ -95,6 +95,11 @@ export interface StartTestServiceOptions {
   logStream?: { write(line: string): void };
   /** The folder of the browser build (default dist/web, as `kumo serve` finds it). */
   webFolder?: URL;
+  /**
+   * Environment variables of the start: KUMO_* settings (parsed as `kumo serve` would, before the
+   * overrides) and the AWS_* variables of the object storage client.
+   */
+  env?: Record<string, string>;
 }
 
 /** A port that was free a moment ago (a throwaway server on port 0). */
@@ -194,7 +199,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
   const url = `http://127.0.0.1:${port}`;
   const config = loadConfig(
     // The browser the machine has, as `kumo serve` would find it.
-    { KUMO_CHROMIUM_PATH: process.env.KUMO_CHROMIUM_PATH },
+    { KUMO_CHROMIUM_PATH: process.env.KUMO_CHROMIUM_PATH, ...options.env },
     {
       dataDir,
       host: '127.0.0.1',
@@ -217,6 +222,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
     service = await startService(config, options.clock, {
       logStream: options.logStream,
       webFolder: options.webFolder,
+      ...(options.env !== undefined && { env: { ...process.env, ...options.env } }),
     });
   } catch (error) {
     if (ownsDataDir) await rm(dataDir, { recursive: true, force: true });

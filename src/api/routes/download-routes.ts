@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ARTIFACT_FILE_NAMES, type ArtifactFileName } from '../../domain/artifact-files.js';
-import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
 import {
   type DownloadLookup,
   type InstantCrawlService,
@@ -14,12 +13,12 @@ import type { DownloadSigner } from '../download-signer.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { ApiKeyHeader, IdParam, NgBodySchema } from '../schemas/common-schemas.js';
 import { createTenantAuth, tenantOf } from '../tenant-auth.js';
-import { sendArtifact } from './send-artifact.js';
+import { type ArtifactDownloads, presignedLocation, streamArtifact } from './send-artifact.js';
 
 export interface DownloadRoutesOptions {
   service: InstantCrawlService;
   apiKeys: ApiKeyStore;
-  artifacts: LocalArtifactStore;
+  downloads: ArtifactDownloads;
   signer: DownloadSigner;
   clock: Clock;
   publicUrl: string;
@@ -33,7 +32,8 @@ const DownloadSchema = {
   summary: 'Download an artifact of a finished instant crawl',
   description:
     'With a valid x-mf-apikey: 302 to a signed URL usable for 30 seconds. The signed URL (expires, signature) serves ' +
-    'the file without a key. Files: url_list.csv.gz, crawl_objects.tar.gz, link_list.csv.gz.',
+    'the file without a key. With KUMO_BLOB_DOWNLOADS=presigned the 302 goes to the object store instead, for as ' +
+    'long. Files: url_list.csv.gz, crawl_objects.tar.gz, link_list.csv.gz.',
   tags: ['downloads'],
   headers: ApiKeyHeader,
   params: Type.Object({
@@ -62,7 +62,7 @@ const DownloadSchema = {
 
 /** Instant crawl downloads (docs/reference/downloads.md, Instant crawl downloads). */
 export const downloadRoutes: FastifyPluginAsyncTypebox<DownloadRoutesOptions> = async (app, options) => {
-  const { service, artifacts, signer, clock } = options;
+  const { service, downloads, signer, clock } = options;
   const authenticate = createTenantAuth(options.apiKeys);
   options.methods.record(DOWNLOAD_PATH, 'GET');
 
@@ -76,15 +76,36 @@ export const downloadRoutes: FastifyPluginAsyncTypebox<DownloadRoutesOptions> = 
 
     if (expires === undefined && signature === undefined) {
       await authenticate(request);
-      readyDownload(await service.lookupDownload(tenantOf(request), instant_crawl_request_id, file));
-      return reply.redirect(`${options.publicUrl}${path}?${signer.sign(path, nowSeconds)}`, 302);
+      const keyed = readyDownload(
+        await service.lookupDownload(tenantOf(request), instant_crawl_request_id, file),
+      );
+      const presigned = await presignedLocation(
+        downloads,
+        keyed.run.id,
+        file,
+        downloadNameOf(instant_crawl_request_id, file),
+      );
+      return reply.redirect(presigned ?? `${options.publicUrl}${path}?${signer.sign(path, nowSeconds)}`, 302);
     }
 
     if (!signer.verify(path, expires, signature, nowSeconds)) throw new ApiError('invalid_signature');
     const ready = readyDownload(await service.lookupDownload(tenant, instant_crawl_request_id, file));
-    return sendArtifact(reply, artifacts, ready.run.id, file, `${instant_crawl_request_id}_${file}`);
+    // Kumo's own signed URL streams the file whatever the download mode: a link handed out just
+    // before a change of mode still works.
+    return streamArtifact(
+      reply,
+      downloads.store,
+      ready.run.id,
+      file,
+      downloadNameOf(instant_crawl_request_id, file),
+    );
   });
 };
+
+/** The file name a client saves an instant crawl's file under. */
+function downloadNameOf(requestId: number, file: ArtifactFileName): string {
+  return `${requestId}_${file}`;
+}
 
 /** A lookup that found the file, or the 404 / 410 it amounts to. */
 function readyDownload(lookup: DownloadLookup): Extract<DownloadLookup, { kind: 'ready' }> {

@@ -1,17 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ARTIFACT_FILE_NAMES, isArtifactFileName } from '../../domain/artifact-files.js';
-import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
 import { allowedValuesReason } from '../../domain/allowed-values.js';
 import type { ScheduledCrawlService } from '../../service/scheduled-crawl-service.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { NgBodySchema } from '../schemas/common-schemas.js';
-import { sendArtifact } from './send-artifact.js';
+import { type ArtifactDownloads, sendArtifact } from './send-artifact.js';
 
 export interface ScheduledDownloadRoutesOptions {
   service: ScheduledCrawlService;
-  artifacts: LocalArtifactStore;
+  downloads: ArtifactDownloads;
   methods: MethodRegistry;
 }
 
@@ -22,7 +21,8 @@ const DownloadSchema = {
   description:
     'No key: the generated string (192 random bits) is the credential. Its path is the crawl_url_list_path of ' +
     'the scheduled history with the file name replaced. Unknown strings and file names answer 404 (an unknown ' +
-    'file name is named in errors with the valid ones), files removed by retention 410.',
+    'file name is named in errors with the valid ones), files removed by retention 410. With ' +
+    'KUMO_BLOB_DOWNLOADS=presigned: 302 to the object store, usable for 30 seconds.',
   tags: ['downloads'],
   // Any other string or file name is simply unknown: 404, as for a string never generated; the
   // route names the valid file names (which say nothing about the string, the credential).
@@ -36,6 +36,7 @@ const DownloadSchema = {
       format: 'binary',
       description: 'the gzip file',
     }),
+    302: Type.Null(),
     404: NgBodySchema,
     410: NgBodySchema,
   },
@@ -43,7 +44,7 @@ const DownloadSchema = {
 
 /**
  * Scheduled run downloads (docs/reference/downloads.md, Scheduled run downloads): served directly,
- * no redirect.
+ * no redirect, unless downloads are presigned object store URLs.
  */
 export const scheduledDownloadRoutes: FastifyPluginAsyncTypebox<ScheduledDownloadRoutesOptions> = async (
   app,
@@ -60,6 +61,6 @@ export const scheduledDownloadRoutes: FastifyPluginAsyncTypebox<ScheduledDownloa
     if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
     if (lookup.kind === 'gone') throw new ApiError('gone');
     const { run, file } = lookup;
-    return sendArtifact(reply, options.artifacts, run.id, file, `${run.id}_${file}`);
+    return sendArtifact(reply, options.downloads, run.id, file, `${run.id}_${file}`);
   });
 };

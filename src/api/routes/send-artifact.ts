@@ -1,12 +1,52 @@
 import type { FastifyReply } from 'fastify';
+import type { ArtifactStore } from '../../blob/artifact-store.js';
+import type { BlobDownloads } from '../../config/blob-config.js';
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
-import type { LocalArtifactStore } from '../../blob/local-artifact-store.js';
 import { ApiError } from '../api-error.js';
+import { SIGNED_URL_TTL_SECONDS } from '../download-signer.js';
 
-/** Streams a finished run's artifact file as a gzip attachment named `downloadName`; 404 when it is missing. */
+/** Where the downloads are read and how they reach clients (KUMO_BLOB_DOWNLOADS). */
+export interface ArtifactDownloads {
+  store: ArtifactStore;
+  mode: BlobDownloads;
+}
+
+/**
+ * With KUMO_BLOB_DOWNLOADS=presigned, the object store's own URL of the file, usable for as long as
+ * Kumo's signed links (docs/reference/downloads.md); undefined when downloads go through Kumo.
+ */
+export async function presignedLocation(
+  downloads: ArtifactDownloads,
+  runId: number,
+  file: ArtifactFileName,
+  downloadName: string,
+): Promise<string | undefined> {
+  const { store, mode } = downloads;
+  if (mode !== 'presigned' || store.presignedUrl === undefined) return undefined;
+  return store.presignedUrl(runId, file, downloadName, SIGNED_URL_TTL_SECONDS);
+}
+
+/**
+ * Answers a finished run's artifact file as a gzip attachment named `downloadName`: streamed from
+ * the store, or, with presigned downloads, a 302 to the object store; 404 when it is missing.
+ */
 export async function sendArtifact(
   reply: FastifyReply,
-  artifacts: LocalArtifactStore,
+  downloads: ArtifactDownloads,
+  runId: number,
+  file: ArtifactFileName,
+  downloadName: string,
+): Promise<FastifyReply> {
+  const location = await presignedLocation(downloads, runId, file, downloadName);
+  if (location !== undefined)
+    return reply.header('cache-control', 'private, no-store').redirect(location, 302);
+  return streamArtifact(reply, downloads.store, runId, file, downloadName);
+}
+
+/** Streams the file from the store (local or object storage) through this process. */
+export async function streamArtifact(
+  reply: FastifyReply,
+  artifacts: ArtifactStore,
   runId: number,
   file: ArtifactFileName,
   downloadName: string,

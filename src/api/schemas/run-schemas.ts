@@ -191,7 +191,8 @@ export const RunScreenshotSchema = {
 export const RunFileSchema = {
   ...route(
     "Download a run's artifact with a session",
-    '404 when the run has no such file; 410 after retention removed it.',
+    '404 when the run has no such file; 410 after retention removed it. With KUMO_BLOB_DOWNLOADS=presigned: ' +
+      '302 to the object store, usable for 30 seconds.',
   ),
   params: Type.Object({
     ...RunParams.properties,

@@ -27,27 +27,29 @@ export class ContractUsageManagement extends ManagementOperations {
     const services = await this.store.searchServices.list();
     const files = this.deps.runs?.files;
     const indexes = this.deps.searchIndexes;
-    const contracts = await this.store.tenants.listContracts();
-    return Promise.all(
-      contracts.map(async (contract) => {
-        const own = services.filter((service) => service.contractId === contract.id);
-        return {
-          contract,
-          serviceGroups: groups.filter((group) => group.contractId === contract.id).length,
-          users: accounts.filter((account) => account.contractId === contract.id).length,
-          runs: runs.get(contract.id)?.runs ?? 0,
-          pagesFetched: runs.get(contract.id)?.pagesFetched ?? 0,
-          artifactBytes:
-            files === undefined
-              ? 0
-              : (await this.store.runs.runsWithArtifacts(contract.id)).reduce(
-                  (sum, id) => sum + files.storedBytes(id),
-                  0,
-                ),
-          searchServices: own.length,
-          indexBytes: own.reduce((sum, service) => sum + (indexes?.indexFileBytes(service.id) ?? 0), 0),
-        };
-      }),
-    );
+    const storedBytes = async (runIds: number[]): Promise<number> =>
+      files === undefined
+        ? 0
+        : (await Promise.all(runIds.map((id) => files.storedBytes(id)))).reduce(
+            (sum, bytes) => sum + bytes,
+            0,
+          );
+    const contracts = (await this.store.tenants.listContracts()).map(async (contract) => {
+      const own = services.filter((service) => service.contractId === contract.id);
+      return {
+        contract,
+        serviceGroups: groups.filter((group) => group.contractId === contract.id).length,
+        users: accounts.filter((account) => account.contractId === contract.id).length,
+        runs: runs.get(contract.id)?.runs ?? 0,
+        pagesFetched: runs.get(contract.id)?.pagesFetched ?? 0,
+        // Object storage answers a listing per run (docs/operations.md, Object storage).
+        artifactBytes: await storedBytes(
+          files === undefined ? [] : await this.store.runs.runsWithArtifacts(contract.id),
+        ),
+        searchServices: own.length,
+        indexBytes: own.reduce((sum, service) => sum + (indexes?.indexFileBytes(service.id) ?? 0), 0),
+      };
+    });
+    return Promise.all(contracts);
   }
 }

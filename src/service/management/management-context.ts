@@ -64,11 +64,11 @@ export interface ManagementDeps {
 /** A run's report and its page bundle, wherever the artifacts are stored. */
 export interface RunFiles {
   /** The run's report, to be closed by the caller; undefined when the run has none. */
-  openReport(runId: number): RunReport | undefined;
+  openReport(runId: number): Promise<RunReport | undefined>;
   /** `bytes` bytes of the run's crawl_objects.tar.gz from `offset`; undefined when missing. */
   readBundle(runId: number, offset: number, bytes: number): Promise<Buffer | undefined>;
   /** The bytes the run's stored files take (artifacts and report); 0 when none. */
-  storedBytes(runId: number): number;
+  storedBytes(runId: number): Promise<number>;
 }
 
 export interface RunDeps {

@@ -80,7 +80,7 @@ export class RunManagement extends ManagementOperations {
   /** Reads the run's report; NotFoundError when the run has none (see docs/console.md, Runs). */
   async withReport<T>(scope: TenantRef, runId: number, read: (report: RunReport) => T): Promise<T> {
     await this.stored(scope, runId);
-    const report = this.runDeps().files.openReport(runId);
+    const report = await this.runDeps().files.openReport(runId);
     if (report === undefined) {
       throw new NotFoundError(
         'crawl run',

@@ -1,5 +1,4 @@
 import type { FastifyError, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { LocalArtifactStore } from '../../../blob/local-artifact-store.js';
 import type { FieldError } from '../../../domain/field-error.js';
 import {
   ConflictError,
@@ -15,6 +14,7 @@ import { formatApiTimestamp } from '../../../util/timestamps.js';
 import { ApiError } from '../../api-error.js';
 import { handleError } from '../../error-handler.js';
 import type { MethodRegistry } from '../../method-not-allowed.js';
+import type { ArtifactDownloads } from '../send-artifact.js';
 import { toFieldErrors } from '../../validation-errors.js';
 
 export interface AdminRoutesOptions {
@@ -26,8 +26,8 @@ export interface AdminRoutesOptions {
   publicUrl: string;
   timezone: string;
   methods: MethodRegistry;
-  /** Where the runs' artifacts are, for downloads with a session. */
-  artifacts: LocalArtifactStore;
+  /** Where the runs' artifacts are and how they are downloaded, for downloads with a session. */
+  downloads: ArtifactDownloads;
   /** Base path the plugin is mounted under, for the 405 registry. */
   basePath: string;
 }

@@ -192,7 +192,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
     const lookup = await runs.artifact(tenantOf(request.params), run_id, file as ArtifactFileName);
     if (lookup.kind === 'not_found') throw new ApiError('not_found', lookup.reason);
     if (lookup.kind === 'gone') throw new ApiError('gone');
-    return sendArtifact(reply, options.artifacts, run_id, lookup.file, `run-${run_id}_${lookup.file}`);
+    return sendArtifact(reply, options.downloads, run_id, lookup.file, `run-${run_id}_${lookup.file}`);
   });
 };
 

@@ -1,0 +1,21 @@
+import type { KumoConfig } from '../config/config.js';
+import type { dataPaths } from '../config/data-paths.js';
+import { openPostgresServiceStore } from '../store/postgres/open-postgres-service-store.js';
+import type { ServiceStore } from '../store/service-store.js';
+import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
+import { loadSecretKey } from './data-dir.js';
+
+/**
+ * The service store the configuration names (docs/operations.md, PostgreSQL): the PostgreSQL
+ * database of KUMO_DATABASE_URL, shared by every process of a cluster, or the SQLite file of the
+ * data directory. Both seal stored secrets with the same key (KUMO_SECRET_KEY, or the data
+ * directory's `secret-key` file).
+ */
+export async function openServiceStore(
+  config: Pick<KumoConfig, 'databaseUrl' | 'secretKey'>,
+  paths: Pick<ReturnType<typeof dataPaths>, 'database' | 'secretKey'>,
+): Promise<ServiceStore> {
+  const secretKey = loadSecretKey(config.secretKey, paths.secretKey);
+  if (config.databaseUrl !== undefined) return openPostgresServiceStore(config.databaseUrl, { secretKey });
+  return openSqliteServiceStore(paths.database, { secretKey });
+}
