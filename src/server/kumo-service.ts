@@ -108,7 +108,7 @@ export async function startService(
   const releaseLock = acquireServeLock(paths.lock, paths.pid);
   let store: ServiceStore;
   try {
-    store = await openServiceStore(config, paths);
+    store = await openServiceStore(config, paths, { soleServer: true });
   } catch (error) {
     // A store that cannot be opened (another secret key, say) leaves the directory free again.
     releaseLock();

@@ -4,6 +4,7 @@ import { openPostgresServiceStore } from '../store/postgres/open-postgres-servic
 import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { loadSecretKey } from './data-dir.js';
+import { databaseFailure } from './startup-error.js';
 
 /**
  * The service store the configuration names (docs/operations.md, PostgreSQL): the PostgreSQL
@@ -14,8 +15,17 @@ import { loadSecretKey } from './data-dir.js';
 export async function openServiceStore(
   config: Pick<KumoConfig, 'databaseUrl' | 'secretKey'>,
   paths: Pick<ReturnType<typeof dataPaths>, 'database' | 'secretKey'>,
+  /** `kumo serve`: the only server of a PostgreSQL database (ServerTakenError otherwise). */
+  options: { soleServer?: boolean } = {},
 ): Promise<ServiceStore> {
   const secretKey = loadSecretKey(config.secretKey, paths.secretKey);
-  if (config.databaseUrl !== undefined) return openPostgresServiceStore(config.databaseUrl, { secretKey });
+  const { databaseUrl } = config;
+  if (databaseUrl !== undefined) {
+    try {
+      return await openPostgresServiceStore(databaseUrl, { secretKey, soleServer: options.soleServer });
+    } catch (error) {
+      throw databaseFailure(error, databaseUrl) ?? error;
+    }
+  }
   return openSqliteServiceStore(paths.database, { secretKey });
 }

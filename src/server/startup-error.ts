@@ -1,3 +1,5 @@
+import { ServerTakenError } from '../store/postgres/open-postgres-service-store.js';
+
 /**
  * A reason `kumo serve` cannot start that the operator fixes by a setting or by stopping another
  * process; its message names the setting and is printed as one line, without a stack trace.
@@ -27,4 +29,32 @@ export function listenFailure(error: unknown, host: string, port: number): Start
     default:
       return undefined;
   }
+}
+
+/** PostgreSQL error codes a wrong KUMO_DATABASE_URL gives, and what to fix. */
+const DATABASE_REFUSALS: Record<string, string> = {
+  '28P01': 'the password was refused',
+  '28000': 'the user may not connect',
+  '3D000': 'the database does not exist',
+};
+
+/**
+ * Why the PostgreSQL database of KUMO_DATABASE_URL cannot be opened, naming the setting and the
+ * server but never the URL's password; undefined for another failure.
+ */
+export function databaseFailure(error: unknown, databaseUrl: string): StartupError | undefined {
+  if (error instanceof StartupError) return error;
+  if (error instanceof ServerTakenError) return new StartupError(`KUMO_DATABASE_URL: ${error.message}`);
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code !== 'string') return undefined;
+  const url = new URL(databaseUrl);
+  const server = `${url.hostname}:${url.port || '5432'}`;
+  const refusal = DATABASE_REFUSALS[code];
+  if (refusal !== undefined)
+    return new StartupError(`KUMO_DATABASE_URL: the PostgreSQL server ${server} answered: ${refusal}`);
+  if (
+    ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'CONNECT_TIMEOUT'].includes(code)
+  )
+    return new StartupError(`KUMO_DATABASE_URL: the PostgreSQL server ${server} cannot be reached (${code})`);
+  return undefined;
 }

@@ -24,7 +24,7 @@ import type {
   ServiceStore,
   TenantRef,
 } from '../../src/store/service-store.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { openTestServiceStore } from '../support/test-store.js';
 import type { Clock } from '../../src/util/clock.js';
 
 const NY = 'America/New_York';
@@ -119,7 +119,7 @@ after(() => {
 async function fixture(start: string): Promise<Fixture> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-scheduled-'));
   folders.push(folder);
-  const store = openSqliteServiceStore(path.join(folder, 'service.db'));
+  const store = await openTestServiceStore(path.join(folder, 'service.db'));
   stores.push(store);
   const clock = new TestClock(start);
   const dispatcher = new RecordingDispatcher();

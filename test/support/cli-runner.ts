@@ -1,6 +1,7 @@
 /** Runs the compiled `kumo` CLI in a child process, as a user does. */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { storeEnvOf } from './test-store.js';
 
 export const MAIN_JS = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -24,7 +25,7 @@ export function runCli(
 ): Promise<CliResult> & { child: ReturnType<typeof spawn> } {
   const child = spawn(process.execPath, [MAIN_JS, ...args], {
     cwd,
-    env: { ...process.env, KUMO_FETCH_TIMEOUT_SECONDS: '5', ...env },
+    env: { ...process.env, KUMO_FETCH_TIMEOUT_SECONDS: '5', ...storeEnvOf(env.KUMO_DATA_DIR), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

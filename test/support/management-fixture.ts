@@ -8,7 +8,7 @@ import path from 'node:path';
 import { type Actor, Management, type ManagementChange } from '../../src/service/management/index.js';
 import { ScheduledCrawlService } from '../../src/service/scheduled-crawl-service.js';
 import type { ServiceStore, TenantRef } from '../../src/store/service-store.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { openTestServiceStore } from './test-store.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { RunDispatcher } from '../../src/worker/run-dispatcher.js';
 
@@ -46,7 +46,7 @@ export async function closeManagementFixtures(): Promise<void> {
 /** A fresh store with two tenants (made in the store, so no change is reported for them). */
 export async function managementFixture(timezone = 'UTC'): Promise<ManagementFixture> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-management-'));
-  const store = openSqliteServiceStore(path.join(folder, 'kumo.db'));
+  const store = await openTestServiceStore(path.join(folder, 'kumo.db'));
   opened.push({ store, folder });
   const clock = { micros: START_MICROS, nowMicros: () => clock.micros };
   const dispatched = { pending: 0, cancelled: [] as number[], ended: [] as number[] };

@@ -14,6 +14,7 @@ import { type KumoConfig, loadConfig } from '../../src/config/config.js';
 import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
 import { type RunningService, startService } from '../../src/server/kumo-service.js';
 import { type Clock, systemClock } from '../../src/util/clock.js';
+import { testDatabaseUrl } from './test-store.js';
 
 export const TEST_API_KEY = 'kumo_test_bootstrap_key_0123456789';
 export const TEST_ADMIN_TOKEN = 'kumo_test_admin_token_0123456789';
@@ -197,6 +198,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
   const dataDir = options.dataDir ?? (await makeTempDir());
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
+  const databaseUrl = await testDatabaseUrl(dataDir);
   const config = loadConfig(
     // The browser the machine has, as `kumo serve` would find it.
     { KUMO_CHROMIUM_PATH: process.env.KUMO_CHROMIUM_PATH, ...options.env },
@@ -214,6 +216,7 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
       // Tests poll the API far faster than a client may: the limits are tested where asked for.
       rateLimitPerMinute: 0,
       maxActiveRunsPerTenant: 0,
+      ...(databaseUrl !== undefined && { databaseUrl }),
       ...options.overrides,
     },
   );

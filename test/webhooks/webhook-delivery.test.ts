@@ -19,7 +19,7 @@ import type {
   WebhookDeliveryStore,
   WebhookRecord,
 } from '../../src/store/service-store.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { openTestServiceStore } from '../support/test-store.js';
 import { systemClock } from '../../src/util/clock.js';
 import { RunEventPublisher, runEventBody } from '../../src/webhooks/run-event-publisher.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from '../../src/webhooks/webhook-dispatcher.js';
@@ -132,7 +132,7 @@ async function openFixture(): Promise<Fixture> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kumo-webhooks-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const file = path.join(dir, 'service.db');
-  const store = openStore(file);
+  const store = await openStore(file);
   const now = systemClock.nowMicros();
   const contract = await store.tenants.createContract('t', now);
   const group = await store.tenants.createServiceGroup(contract.id, 'g', now);
@@ -141,8 +141,8 @@ async function openFixture(): Promise<Fixture> {
   return { file, store, tenant, run };
 }
 
-function openStore(file: string): ServiceStore {
-  const store = openSqliteServiceStore(file);
+async function openStore(file: string): Promise<ServiceStore> {
+  const store = await openTestServiceStore(file);
   let open = true;
   cleanups.push(async () => {
     if (open) await store.close();
@@ -374,7 +374,7 @@ test('queued deliveries survive closing the store and stopping a dispatcher mid-
   await fixture.store.close();
 
   // A dispatcher that sees one failed attempt, then stops before the retry.
-  const second = openStore(fixture.file);
+  const second = await openStore(fixture.file);
   const { dispatcher } = startDispatcher(second, { backoffSeconds: [0.3] });
   await waitFor(
     'the first attempt',
@@ -386,7 +386,7 @@ test('queued deliveries survive closing the store and stopping a dispatcher mid-
   assert.equal(midway.lastStatus, 500);
   await second.close();
 
-  const third = openStore(fixture.file);
+  const third = await openStore(fixture.file);
   startDispatcher(third, { backoffSeconds: [0.3] });
   await waitFor('the retry after the restart', settled(third, webhook.id, 1));
   const [delivery] = await third.deliveries.list(webhook.id, 10);
