@@ -136,13 +136,15 @@ export class ScheduledCrawlService {
     for (const setting of await this.store.serviceSettings.listScheduled()) {
       const slot = dueSlot(setting.schedule, this.timezone, now, setting.lastSlotMicros);
       if (slot === undefined) continue;
-      const run = await this.store.runs.createScheduledRun(
+      // Taking the slot and storing its run are one step of the store: another scheduler (another
+      // process, or this one after a restart) finds the slot taken and starts nothing.
+      const result = await this.store.runs.createSlotRun(
         { setting, downloadKey: generateDownloadKey(), trigger: 'schedule' },
+        slot,
         now,
       );
-      await this.store.serviceSettings.markSlot(setting.id, slot);
-      if (run) report.started.push(run);
-      else
+      if (result.kind === 'started') report.started.push(result.run);
+      else if (result.kind === 'busy')
         report.skipped.push({
           settingId: setting.id,
           runId: (await this.store.runs.activeRunOfSetting(setting.id))?.id ?? 0,

@@ -102,6 +102,15 @@ export interface ScheduledRunInput {
   trigger: Exclude<RunTrigger, 'api'>;
 }
 
+/** What taking a schedule slot did (CrawlRunStore.createSlotRun). */
+export type SlotRunResult =
+  /** The slot was free: taken, and the run stored. */
+  | { kind: 'started'; run: RunRecord }
+  /** The slot was free and is now taken, but a run of the setting still goes: skipped. */
+  | { kind: 'busy' }
+  /** Another scheduler (or an earlier tick) took the slot already: nothing stored. */
+  | { kind: 'taken' };
+
 export interface SettingHistoryQuery {
   fromMicros: number;
   toMicros: number;
@@ -177,6 +186,12 @@ export interface CrawlRunStore {
    * a run of that setting is still pending or running: then undefined (never two at once).
    */
   createScheduledRun(input: ScheduledRunInput, nowMicros: number): Promise<RunRecord | undefined>;
+  /**
+   * Takes the schedule slot `slotMicros` of the setting (moves its last handled slot there,
+   * unless it is there or later already) and stores the slot's run as createScheduledRun does,
+   * in one transaction: over any number of schedulers and restarts, a slot fires once.
+   */
+  createSlotRun(input: ScheduledRunInput, slotMicros: number, nowMicros: number): Promise<SlotRunResult>;
   /** The pending or running run of a crawl service setting, if any. */
   activeRunOfSetting(serviceSettingId: number): Promise<RunRecord | undefined>;
   /** Finished runs of a setting started in the range, newest first. */
@@ -354,8 +369,13 @@ export interface WebhookDeliveryStore {
     body: string,
     nowMicros: number,
   ): Promise<DeliveryRecord>;
-  /** Pending deliveries due at `nowMicros`, oldest first. */
-  due(nowMicros: number, limit: number): Promise<DeliveryRecord[]>;
+  /**
+   * Takes pending deliveries due at `nowMicros`, oldest first, for an attempt: their next attempt
+   * time moves to `leaseUntilMicros`, so no other dispatcher (another process) takes them
+   * meanwhile. recordAttempt sets it anew; a delivery whose attempt is never recorded (its process
+   * died) is due again when the lease ends, so each one is attempted at least once, from any node.
+   */
+  claimDue(nowMicros: number, limit: number, leaseUntilMicros: number): Promise<DeliveryRecord[]>;
   /** The time of the next pending attempt, if any. */
   nextDueMicros(): Promise<number | undefined>;
   recordAttempt(id: number, outcome: AttemptOutcome, nowMicros: number): Promise<void>;

@@ -49,17 +49,14 @@ export interface WebhookDispatcherOptions {
 }
 
 const ERROR_MAX_CHARS = 200;
+/** What a lease allows beyond the attempt's timeout: reading the webhook and recording the outcome. */
+const LEASE_MARGIN_MS = 30_000;
 
 export class WebhookDispatcher {
   private readonly agent: Agent;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly inFlight = new Map<number, Promise<void>>();
-  /**
-   * Deliveries whose outcome could not be written (the store failing), held back until this
-   * performance.now() time: still pending, they would otherwise be sent again at once, in a loop.
-   */
-  private readonly heldUntilMs = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private pumpQueued = false;
   private running = false;
@@ -116,19 +113,19 @@ export class WebhookDispatcher {
     try {
       const now = this.options.clock.nowMicros();
       const free = this.concurrency - this.inFlight.size;
-      const nowMs = performance.now();
-      for (const [id, untilMs] of this.heldUntilMs) if (untilMs <= nowMs) this.heldUntilMs.delete(id);
       if (free > 0) {
-        // Attempts in flight (and held ones) are still pending in the queue: ask for enough rows to skip them.
-        const limit = free + this.inFlight.size + this.heldUntilMs.size;
-        for (const delivery of await deliveries.due(now, limit)) {
-          if (this.inFlight.size >= this.concurrency) break;
-          if (!this.inFlight.has(delivery.id) && !this.heldUntilMs.has(delivery.id)) this.launch(delivery);
+        // The deliveries taken are leased to this dispatcher for the longest an attempt and its
+        // recording take: another process does not take them meanwhile, and one whose outcome
+        // could not be written (the store failing) waits for the lease to end rather than being
+        // sent again at once, in a loop.
+        const leaseUntil = now + (this.options.timeoutMs + LEASE_MARGIN_MS) * 1000;
+        for (const delivery of await deliveries.claimDue(now, free, leaseUntil)) {
+          if (!this.inFlight.has(delivery.id)) this.launch(delivery);
         }
       }
       const next = await deliveries.nextDueMicros();
-      // A due time already passed belongs to an attempt in flight, one waiting for a slot (the
-      // attempt that finishes pumps again) or a held one: only the poll interval is armed for it.
+      // A due time already passed belongs to an attempt waiting for a slot (the attempt that
+      // finishes pumps again): only the poll interval is armed for it.
       const untilNextMs =
         next !== undefined && next > now ? Math.ceil((next - now) / 1000) : Number.POSITIVE_INFINITY;
       this.arm(Math.min(untilNextMs, this.pollIntervalMs));
@@ -148,7 +145,7 @@ export class WebhookDispatcher {
   private launch(delivery: DeliveryRecord): void {
     const attempt = this.attempt(delivery)
       .catch((error: unknown) => {
-        this.heldUntilMs.set(delivery.id, performance.now() + this.pollIntervalMs);
+        // The delivery stays leased: it is attempted again when the lease ends.
         this.options.logger.error(
           { err: error, deliveryId: delivery.id, webhookId: delivery.webhookId },
           'webhook attempt could not be recorded',

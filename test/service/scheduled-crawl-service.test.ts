@@ -92,6 +92,8 @@ class RecordingDispatcher implements RunDispatcher {
 
 interface Fixture {
   store: ServiceStore;
+  /** The store's SQLite file (in the PostgreSQL pass, the name of its database): to open it again. */
+  file: string;
   clock: TestClock;
   dispatcher: RecordingDispatcher;
   tenant: TenantRef;
@@ -119,7 +121,8 @@ after(() => {
 async function fixture(start: string): Promise<Fixture> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-scheduled-'));
   folders.push(folder);
-  const store = await openTestServiceStore(path.join(folder, 'service.db'));
+  const file = path.join(folder, 'service.db');
+  const store = await openTestServiceStore(file);
   stores.push(store);
   const clock = new TestClock(start);
   const dispatcher = new RecordingDispatcher();
@@ -135,6 +138,7 @@ async function fixture(start: string): Promise<Fixture> {
   const service = new ScheduledCrawlService(store, dispatcher, clock, NY);
   return {
     store,
+    file,
     clock,
     dispatcher,
     tenant,
@@ -188,6 +192,44 @@ describe('ScheduledCrawlService.tick: a daily 09:30 setting in New York', () => 
     assert.deepEqual(await f.tickAt('2026-06-01T09:30:30-04:00'), { started: [], skipped: [] });
     assert.deepEqual(await f.tickAt('2026-06-01T09:31:00-04:00'), { started: [], skipped: [] });
     assert.equal(f.dispatcher.pendingNotices, 1);
+  });
+
+  test('two schedulers on one database: each slot fires once, also when one restarts in the slot', async () => {
+    const f = await fixture('2026-06-01T08:00:00-04:00');
+    await f.service.create(f.tenant, f.input(daily(9, 30)));
+    // A second scheduler: another process with its own connection to the same records.
+    const secondStore = await openTestServiceStore(f.file);
+    const secondClock = new TestClock('2026-06-01T09:30:00-04:00');
+    const second = new ScheduledCrawlService(secondStore, new RecordingDispatcher(), secondClock, NY);
+    try {
+      f.clock.set('2026-06-01T09:30:00-04:00');
+      const reports = await Promise.all([f.service.tick(), second.tick(), f.service.tick(), second.tick()]);
+      const started = reports.flatMap((report) => report.started);
+      assert.equal(started.length, 1, 'one run for the slot');
+      assert.deepEqual(
+        reports.flatMap((report) => report.skipped),
+        [],
+      );
+    } finally {
+      await secondStore.close();
+    }
+    // The second one restarts within the slot: it finds the slot taken.
+    const restartedStore = await openTestServiceStore(f.file);
+    try {
+      secondClock.set('2026-06-01T09:30:20-04:00');
+      const restarted = new ScheduledCrawlService(restartedStore, new RecordingDispatcher(), secondClock, NY);
+      assert.deepEqual(await restarted.tick(), { started: [], skipped: [] });
+      const run = (await f.store.runs.listRuns(f.tenant, { limit: 10 }))[0]!;
+      await f.finish(run);
+      // The next day's slot fires once again, whichever scheduler looks first.
+      f.clock.set('2026-06-02T09:30:00-04:00');
+      secondClock.set('2026-06-02T09:30:00-04:00');
+      const next = await Promise.all([restarted.tick(), f.service.tick()]);
+      assert.equal(next.flatMap((report) => report.started).length, 1);
+      assert.equal((await f.store.runs.listRuns(f.tenant, { limit: 10 })).length, 2);
+    } finally {
+      await restartedStore.close();
+    }
   });
 
   test('never two at once: a slot that comes while the run is pending or running is skipped', async () => {

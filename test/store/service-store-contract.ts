@@ -249,7 +249,7 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
     );
 
     test(
-      'deliveries: due oldest first, attempts recorded, replayed',
+      'deliveries: taken oldest first with a lease, attempts recorded, replayed',
       withStore(async (store) => {
         const a = await contractIn(store, 'a');
         const hook = await store.webhooks.create(a, 'https://hooks.example/a', 's', T0);
@@ -272,15 +272,17 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           updatedMicros: T0,
           deliveredMicros: null,
         });
-        assert.deepEqual(
-          (await store.deliveries.due(T0 + 5, 10)).map((d) => d.id),
-          [first.id],
-        );
-        assert.deepEqual(
-          (await store.deliveries.due(T0 + 10, 1)).map((d) => d.id),
-          [first.id],
-        );
         assert.equal(await store.deliveries.nextDueMicros(), T0);
+        const claimedIds = async (now: number, limit: number, leaseUntil: number) =>
+          (await store.deliveries.claimDue(now, limit, leaseUntil)).map((d) => [d.id, d.nextAttemptMicros]);
+        // Taken with a lease: not due again for anyone until the lease ends.
+        assert.deepEqual(await claimedIds(T0 + 5, 10, T0 + 1000), [[first.id, T0 + 1000]]);
+        assert.deepEqual(await claimedIds(T0 + 10, 10, T0 + 1000), [[second.id, T0 + 1000]]);
+        assert.deepEqual(await claimedIds(T0 + 999, 10, T0 + 2000), []);
+        assert.equal(await store.deliveries.nextDueMicros(), T0 + 1000);
+        // An attempt never recorded (its process died): due again when the lease ends.
+        assert.deepEqual(await claimedIds(T0 + 1000, 1, T0 + 2000), [[first.id, T0 + 2000]]);
+        assert.deepEqual(await claimedIds(T0 + 1000, 5, T0 + 2000), [[second.id, T0 + 2000]]);
         assert.equal(await store.deliveries.countPending?.(), 2);
         await store.deliveries.recordAttempt(
           first.id,
@@ -299,7 +301,7 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           ],
           ['pending', 1, 500, 'HTTP 500', 12, T0 + 100],
         );
-        assert.equal(await store.deliveries.nextDueMicros(), T0 + 10);
+        assert.equal(await store.deliveries.nextDueMicros(), T0 + 100);
         await store.deliveries.recordAttempt(
           second.id,
           { status: 200, error: '', durationMs: 3, next: { kind: 'delivered' } },
@@ -475,6 +477,69 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           ),
         );
         assert.equal(created.filter((run) => run !== undefined).length, 1);
+      }),
+    );
+
+    test(
+      'a schedule slot fires once: taken with its run, then taken for good, skipped while a run goes',
+      withStore(async (store) => {
+        const a = await contractIn(store, 'a');
+        const stored = await store.serviceSettings.create(a, scheduleInput('nightly'), T0, T0);
+        const input = (key: string) => ({ setting: stored, downloadKey: key, trigger: 'schedule' as const });
+        const slot = T0 + 3_600_000_000;
+        const first = await store.runs.createSlotRun(input('dk-1'), slot, slot + 5);
+        assert.equal(first.kind, 'started');
+        assert.equal(first.kind === 'started' && first.run.downloadKey, 'dk-1');
+        assert.equal((await store.serviceSettings.get(stored.id))?.lastSlotMicros, slot);
+        // The same slot again (another scheduler, or this one after a restart): nothing.
+        assert.deepEqual(await store.runs.createSlotRun(input('dk-2'), slot, slot + 6), { kind: 'taken' });
+        assert.deepEqual(await store.runs.createSlotRun(input('dk-2'), slot - 1, slot + 6), {
+          kind: 'taken',
+        });
+        // The next slot while the run still goes: taken, and skipped.
+        const next = slot + 3_600_000_000;
+        assert.deepEqual(await store.runs.createSlotRun(input('dk-3'), next, next + 1), { kind: 'busy' });
+        assert.equal((await store.serviceSettings.get(stored.id))?.lastSlotMicros, next);
+        assert.equal(
+          first.kind === 'started' && (await store.runs.activeRunOfSetting(stored.id))?.id,
+          first.run.id,
+        );
+        // Once the run ended, a slot already taken stays taken; the next one runs.
+        if (first.kind === 'started')
+          await store.runs.finish(first.run.id, RunState.stopped, next + 2, [ArtifactFile.urlList], '');
+        assert.deepEqual(await store.runs.createSlotRun(input('dk-4'), next, next + 3), { kind: 'taken' });
+        const third = await store.runs.createSlotRun(
+          input('dk-5'),
+          next + 3_600_000_000,
+          next + 3_600_000_001,
+        );
+        assert.equal(third.kind, 'started');
+      }),
+    );
+
+    test(
+      'concurrent takers of one slot: exactly one run',
+      withStore(async (store) => {
+        const a = await contractIn(store, 'a');
+        const stored = await store.serviceSettings.create(a, scheduleInput('nightly'), T0, T0);
+        const slot = T0 + 3_600_000_000;
+        const results = await Promise.all(
+          Array.from({ length: 6 }, (_, index) =>
+            store.runs.createSlotRun(
+              { setting: stored, downloadKey: `dk-${index}`, trigger: 'schedule' },
+              slot,
+              slot + index,
+            ),
+          ),
+        );
+        assert.deepEqual(results.map((result) => result.kind).sort(), [
+          'started',
+          'taken',
+          'taken',
+          'taken',
+          'taken',
+          'taken',
+        ]);
       }),
     );
 

@@ -468,7 +468,7 @@ test('a store that cannot record an attempt is logged, not retried in a loop', a
   const real = store.deliveries;
   const failing: WebhookDeliveryStore = {
     enqueue: (...args) => real.enqueue(...args),
-    due: (...args) => real.due(...args),
+    claimDue: (...args) => real.claimDue(...args),
     nextDueMicros: () => real.nextDueMicros(),
     recordAttempt: () => {
       throw new Error('disk I/O error');

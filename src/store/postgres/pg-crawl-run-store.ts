@@ -13,6 +13,7 @@ import {
   type RunningCounts,
   type ScheduledRunInput,
   type SettingHistoryQuery,
+  type SlotRunResult,
   type TenantRef,
 } from '../service-store.js';
 import type { PgQueryable, PgSql } from './pg-connection.js';
@@ -68,17 +69,43 @@ export class PgCrawlRunStore implements CrawlRunStore {
   }
 
   async createScheduledRun(input: ScheduledRunInput, nowMicros: number): Promise<RunRecord | undefined> {
-    const { setting } = input;
-    const runId = await this.sql.begin(async (tx) => {
-      // One creation per setting at a time: the check and the insert cannot interleave with another.
-      await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`kumo.setting-runs:${setting.id}`}, 0))`;
-      const [existing] = await tx`
-        SELECT 1 FROM crawl_runs r WHERE r.service_setting_id = ${setting.id} AND ${tx.unsafe(ACTIVE)} LIMIT 1`;
-      if (existing !== undefined) return undefined;
-      const tenant = { contractId: setting.contractId, servicegroupId: setting.servicegroupId };
-      return this.insertRun(tx, { tenant, setting: setting.setting, scheduled: input }, nowMicros);
-    });
+    const runId = await this.sql.begin((tx) => this.insertUnlessActive(tx, input, nowMicros));
     return runId === undefined ? undefined : this.getRun(runId);
+  }
+
+  async createSlotRun(
+    input: ScheduledRunInput,
+    slotMicros: number,
+    nowMicros: number,
+  ): Promise<SlotRunResult> {
+    const outcome = await this.sql.begin(async (tx) => {
+      // The conditional update takes the slot: a second scheduler's waits for this transaction,
+      // then finds the slot handled and changes nothing.
+      const taken = await tx`
+        UPDATE service_settings SET last_slot_us = ${slotMicros}
+        WHERE id = ${input.setting.id} AND last_slot_us < ${slotMicros}`;
+      if (taken.count === 0) return { kind: 'taken' as const };
+      const runId = await this.insertUnlessActive(tx, input, nowMicros);
+      return runId === undefined ? { kind: 'busy' as const } : { kind: 'started' as const, runId };
+    });
+    if (outcome.kind !== 'started') return outcome;
+    return { kind: 'started', run: (await this.getRun(outcome.runId))! };
+  }
+
+  /** Stores the setting's run unless one is pending or running; the new run's id, or undefined. */
+  private async insertUnlessActive(
+    tx: PgQueryable,
+    input: ScheduledRunInput,
+    nowMicros: number,
+  ): Promise<number | undefined> {
+    const { setting } = input;
+    // One creation per setting at a time: the check and the insert cannot interleave with another.
+    await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`kumo.setting-runs:${setting.id}`}, 0))`;
+    const [existing] = await tx`
+      SELECT 1 FROM crawl_runs r WHERE r.service_setting_id = ${setting.id} AND ${tx.unsafe(ACTIVE)} LIMIT 1`;
+    if (existing !== undefined) return undefined;
+    const tenant = { contractId: setting.contractId, servicegroupId: setting.servicegroupId };
+    return this.insertRun(tx, { tenant, setting: setting.setting, scheduled: input }, nowMicros);
   }
 
   private async insertRun(tx: PgQueryable, run: NewRun, nowMicros: number): Promise<number> {

@@ -31,13 +31,17 @@ export class PgDeliveryStore implements WebhookDeliveryStore {
     return row!;
   }
 
-  async due(nowMicros: number, limit: number): Promise<DeliveryRecord[]> {
-    return [
-      ...(await this.sql<DeliveryRecord[]>`
-        SELECT ${this.columns()} FROM webhook_deliveries
+  async claimDue(nowMicros: number, limit: number, leaseUntilMicros: number): Promise<DeliveryRecord[]> {
+    // SKIP LOCKED: dispatchers claiming at once take different deliveries, none waits for another.
+    const rows = await this.sql<DeliveryRecord[]>`
+      UPDATE webhook_deliveries SET next_attempt_us = ${leaseUntilMicros}
+      WHERE id IN (
+        SELECT id FROM webhook_deliveries
         WHERE state = 'pending' AND next_attempt_us <= ${nowMicros}
-        ORDER BY next_attempt_us, id LIMIT ${limit}`),
-    ];
+        ORDER BY next_attempt_us, id LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING ${this.columns()}`;
+    return [...rows].sort((a, b) => a.id - b.id);
   }
 
   async countPending(): Promise<number> {

@@ -17,6 +17,7 @@ import {
   type RunningCounts,
   type RunTrigger,
   type ScheduledRunInput,
+  type SlotRunResult,
   type SettingHistoryQuery,
   type TenantRef,
 } from '../service-store.js';
@@ -134,6 +135,19 @@ export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
         `SELECT count(*) AS count FROM crawl_runs r WHERE r.contract_id = ? AND r.servicegroup_id = ? AND ${ACTIVE}`,
       )
       .get(tenant.contractId, tenant.servicegroupId)!.count;
+  }
+
+  createSlotRun(input: ScheduledRunInput, slotMicros: number, nowMicros: number): SlotRunResult {
+    return this.db
+      .transaction((): SlotRunResult => {
+        const taken = this.db
+          .prepare('UPDATE service_settings SET last_slot_us = ? WHERE id = ? AND last_slot_us < ?')
+          .run(slotMicros, input.setting.id, slotMicros);
+        if (taken.changes === 0) return { kind: 'taken' };
+        const run = this.createScheduledRun(input, nowMicros);
+        return run === undefined ? { kind: 'busy' } : { kind: 'started', run };
+      })
+      .immediate();
   }
 
   createScheduledRun(input: ScheduledRunInput, nowMicros: number): RunRecord | undefined {

@@ -43,14 +43,20 @@ export class SqliteDeliveryStore implements Synchronous<WebhookDeliveryStore> {
     return this.get(Number(result.lastInsertRowid))!;
   }
 
-  due(nowMicros: number, limit: number): DeliveryRecord[] {
+  claimDue(nowMicros: number, limit: number, leaseUntilMicros: number): DeliveryRecord[] {
     return this.db
-      .prepare<[number, number], Row>(
-        `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_us <= ?
-         ORDER BY next_attempt_us, id LIMIT ?`,
-      )
-      .all(nowMicros, limit)
-      .map(recordOf);
+      .transaction(() => {
+        const rows = this.db
+          .prepare<[number, number], Row>(
+            `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_us <= ?
+             ORDER BY next_attempt_us, id LIMIT ?`,
+          )
+          .all(nowMicros, limit);
+        const lease = this.db.prepare('UPDATE webhook_deliveries SET next_attempt_us = ? WHERE id = ?');
+        for (const row of rows) lease.run(leaseUntilMicros, row.id);
+        return rows.map((row) => recordOf({ ...row, next_attempt_us: leaseUntilMicros }));
+      })
+      .immediate();
   }
 
   countPending(): number {
