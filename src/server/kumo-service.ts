@@ -114,7 +114,18 @@ export async function startService(
     releaseLock();
     throw error;
   }
-  await bootstrapDemoTenant(store, clock, config.bootstrapApiKey);
+  // Until the server listens, a store that fails closes (its PostgreSQL connections would keep
+  // the process alive) and frees the data directory, so the start ends with its error.
+  const storeStep = async <T>(step: () => Promise<T>): Promise<T> => {
+    try {
+      return await step();
+    } catch (error) {
+      await store.close().catch(() => undefined);
+      releaseLock();
+      throw error;
+    }
+  };
+  await storeStep(() => bootstrapDemoTenant(store, clock, config.bootstrapApiKey));
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
   // The address policy of webhooks; each run thread applies the same policy to its page fetches,
@@ -210,7 +221,7 @@ export async function startService(
   });
   searchLog.current = app;
   // Settings stored before patterns ran on RE2 (docs/operations.md, Patterns stored before RE2).
-  await warnAboutStoredSettings(store, app.log);
+  await storeStep(() => warnAboutStoredSettings(store, app.log));
   if (browserStatus.available)
     app.log.info({ browser: browserStatus.version }, 'browser rendering available');
   else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
@@ -317,8 +328,10 @@ export async function startService(
     sweepTimer = setInterval(sweep, RETENTION_SWEEP_INTERVAL_MS);
     sweepTimer.unref();
   }
-  poolRef.current = pool;
+  // Known to the routes once it has read the runs to resume, so a run queued meanwhile waits for
+  // them (they hold their slots).
   await pool.start();
+  poolRef.current = pool;
   webhooks.start();
   scheduler.start();
   let closing: Promise<void> | undefined;

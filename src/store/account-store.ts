@@ -30,13 +30,30 @@ export interface InvitationRecord {
   usedMicros: number | null;
 }
 
+/** setRole or remove would leave a contract without an owner: refused, nothing changed. */
+export class LastOwnerError extends Error {
+  override name = 'LastOwnerError';
+
+  constructor(readonly accountId: number) {
+    super(`account ${accountId} is the contract's last owner`);
+  }
+}
+
 export interface AccountStore {
   findByEmail(email: string): Promise<AccountRecord | undefined>;
   get(id: number): Promise<AccountRecord | undefined>;
   list(contractId?: number): Promise<AccountRecord[]>;
   setPassword(id: number, passwordHash: string, nowMicros: number): Promise<boolean>;
+  /**
+   * Sets the role; false when there is no such account. Demoting the contract's last owner
+   * throws LastOwnerError: the count of owners and the change are one transaction, so two
+   * concurrent demotions cannot leave a contract without one.
+   */
   setRole(id: number, role: AccountRole, nowMicros: number): Promise<boolean>;
-  /** Deletes the account and its sessions, in one transaction; false when there is none. */
+  /**
+   * Deletes the account and its sessions, in one transaction; false when there is none.
+   * Removing the contract's last owner throws LastOwnerError, as setRole.
+   */
   remove(id: number): Promise<boolean>;
   createInvitation(
     invitation: Omit<InvitationRecord, 'id' | 'usedMicros'>,

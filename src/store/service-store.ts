@@ -188,8 +188,9 @@ export interface CrawlRunStore {
   createScheduledRun(input: ScheduledRunInput, nowMicros: number): Promise<RunRecord | undefined>;
   /**
    * Takes the schedule slot `slotMicros` of the setting (moves its last handled slot there,
-   * unless it is there or later already) and stores the slot's run as createScheduledRun does,
-   * in one transaction: over any number of schedulers and restarts, a slot fires once.
+   * unless it is there or later already, or the setting was deleted or paused meanwhile: `taken`)
+   * and stores the slot's run, with the crawler setting as stored now, as createScheduledRun
+   * does, in one transaction: over any number of schedulers and restarts, a slot fires once.
    */
   createSlotRun(input: ScheduledRunInput, slotMicros: number, nowMicros: number): Promise<SlotRunResult>;
   /** The pending or running run of a crawl service setting, if any. */
@@ -293,7 +294,11 @@ export interface ServiceSettingStore {
   /** A setting that was not deleted. */
   get(id: number): Promise<ServiceSettingRecord | undefined>;
   list(tenant?: TenantRef): Promise<ServiceSettingRecord[]>;
-  /** Replaces the setting, schedule and search service; false when there is no such setting. */
+  /**
+   * Replaces the setting, schedule and search service; false when there is no such setting. The
+   * last handled slot moves to `lastSlotMicros` only forward: a slot a scheduler took meanwhile
+   * stays taken.
+   */
   update(id: number, input: ServiceSettingInput, lastSlotMicros: number, nowMicros: number): Promise<boolean>;
   /** Deletes the setting (its run history stays); false when there is no such setting. */
   delete(id: number, nowMicros: number): Promise<boolean>;

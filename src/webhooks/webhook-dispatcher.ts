@@ -59,6 +59,9 @@ export class WebhookDispatcher {
   private readonly inFlight = new Map<number, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private pumpQueued = false;
+  /** The queue read in progress, if any (see pump). */
+  private pumping: Promise<void> | undefined;
+  private pumpAgain = false;
   private running = false;
   private stopping: Promise<void> | undefined;
 
@@ -101,14 +104,33 @@ export class WebhookDispatcher {
       this.running = false;
       if (this.timer !== undefined) clearTimeout(this.timer);
       this.timer = undefined;
+      // A queue read in progress launches nothing more (readQueue); then the attempts are all known.
+      await this.pumping;
       await Promise.allSettled([...this.inFlight.values()]);
       await this.agent.close();
     })();
     return this.stopping;
   }
 
+  /**
+   * Reads the queue and launches what is due. One read at a time: two would each count the same
+   * free slots; a call meanwhile reads again once the current one ends.
+   */
   private async pump(): Promise<void> {
     if (!this.running) return;
+    if (this.pumping !== undefined) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = this.readQueue().finally(() => {
+      this.pumping = undefined;
+      if (!this.pumpAgain) return;
+      this.pumpAgain = false;
+      void this.pump();
+    });
+  }
+
+  private async readQueue(): Promise<void> {
     const { deliveries, logger } = this.options;
     try {
       const now = this.options.clock.nowMicros();
@@ -119,9 +141,10 @@ export class WebhookDispatcher {
         // could not be written (the store failing) waits for the lease to end rather than being
         // sent again at once, in a loop.
         const leaseUntil = now + (this.options.timeoutMs + LEASE_MARGIN_MS) * 1000;
-        for (const delivery of await deliveries.claimDue(now, free, leaseUntil)) {
-          if (!this.inFlight.has(delivery.id)) this.launch(delivery);
-        }
+        const claimed = await deliveries.claimDue(now, free, leaseUntil);
+        // Stopped meanwhile: what was taken stays leased and is sent when the lease ends.
+        if (!this.running) return;
+        for (const delivery of claimed) if (!this.inFlight.has(delivery.id)) this.launch(delivery);
       }
       const next = await deliveries.nextDueMicros();
       // A due time already passed belongs to an attempt waiting for a slot (the attempt that
@@ -136,6 +159,7 @@ export class WebhookDispatcher {
   }
 
   private arm(delayMs: number): void {
+    if (!this.running) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.pump(), delayMs);
     // The queue alone must not keep the process alive.

@@ -88,7 +88,8 @@ export class RunWorkerPool implements RunDispatcher {
   private pollTimer: NodeJS.Timeout | undefined;
   /** Runs a previous process left running, read once at start and resumed before new ones. */
   private leftOver: RunRecord[] = [];
-  private filling = false;
+  /** The claim loop in progress, if any (see fill). */
+  private filling: Promise<void> | undefined;
   private fillAgain = false;
 
   constructor(private readonly deps: WorkerPoolDeps) {}
@@ -119,6 +120,8 @@ export class RunWorkerPool implements RunDispatcher {
   async stop(): Promise<void> {
     clearInterval(this.pollTimer);
     this.shutdown.abort();
+    // A claim in progress ends without launching (claimUntilFull); then the runs are all known.
+    await this.filling;
     const hardStop = setTimeout(() => this.hardStop.abort(), SHUTDOWN_DRAIN_MS);
     await Promise.allSettled([...this.active.values()].map((entry) => entry.done));
     clearTimeout(hardStop);
@@ -130,16 +133,15 @@ export class RunWorkerPool implements RunDispatcher {
    * loop again once it ends.
    */
   private fill(): void {
-    if (this.filling) {
+    if (this.filling !== undefined) {
       this.fillAgain = true;
       return;
     }
-    this.filling = true;
-    this.claimUntilFull()
+    this.filling = this.claimUntilFull()
       // A store that cannot answer now is asked again at the next poll.
       .catch((error: unknown) => this.deps.logger.error({ err: error }, 'claiming a run failed'))
       .finally(() => {
-        this.filling = false;
+        this.filling = undefined;
         if (!this.fillAgain) return;
         this.fillAgain = false;
         this.fill();
@@ -160,6 +162,9 @@ export class RunWorkerPool implements RunDispatcher {
           slotHolderRunIds: [...this.active.keys()],
         }));
       if (!run) return;
+      // Stopped while the claim was asked: the run stays running in the store and resumes at the
+      // next start, like the runs the stop drains.
+      if (this.shutdown.signal.aborted) return;
       if (!resumed) void this.notify('started', run.id);
       this.launch(run);
     }

@@ -10,6 +10,7 @@ import { ArtifactFile } from '../../src/domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
 import { RunState } from '../../src/domain/run-states.js';
 import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
+import { LastOwnerError } from '../../src/store/account-store.js';
 import {
   ActiveRunLimitError,
   type ClaimPolicy,
@@ -777,6 +778,40 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
 
   describe(`${name}: accounts, sessions, audit`, () => {
     test(
+      'a contract keeps an owner: the last one is neither demoted nor removed, also by two changes at once',
+      withStore(async (store) => {
+        const a = await contractIn(store, 'a');
+        const owner = async (email: string) => {
+          const invitation = await store.accounts.createInvitation(
+            { contractId: a.contractId, email, role: 'owner', createdMicros: T0, expiresMicros: T0 + 9 },
+            hash(email),
+          );
+          return (await store.accounts.acceptInvitation(invitation.id, 'scrypt$1', T0 + 1))!;
+        };
+        const first = await owner('one@example.com');
+        const second = await owner('two@example.com');
+        // Both demoted at once: one change goes through, the other finds the last owner.
+        const outcomes = await Promise.allSettled([
+          store.accounts.setRole(first.id, 'editor', T0 + 2),
+          store.accounts.setRole(second.id, 'viewer', T0 + 2),
+        ]);
+        assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 1);
+        const refused = outcomes.find((outcome) => outcome.status === 'rejected');
+        assert.ok(refused?.status === 'rejected' && refused.reason instanceof LastOwnerError);
+        const owners = (await store.accounts.list(a.contractId)).filter((one) => one.role === 'owner');
+        assert.equal(owners.length, 1);
+        const last = owners[0]!;
+        await assert.rejects(store.accounts.remove(last.id), LastOwnerError);
+        await assert.rejects(store.accounts.setRole(last.id, 'editor', T0 + 3), LastOwnerError);
+        assert.equal((await store.accounts.get(last.id))?.role, 'owner', 'nothing changed');
+        // With another owner, the first may go.
+        const other = last.id === first.id ? second : first;
+        assert.equal(await store.accounts.setRole(other.id, 'owner', T0 + 4), true);
+        assert.equal(await store.accounts.remove(last.id), true);
+      }),
+    );
+
+    test(
       'an invitation is accepted once and makes the account; accounts change and go with their sessions',
       withStore(async (store) => {
         const a = await contractIn(store, 'a');
@@ -821,12 +856,12 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
         assert.deepEqual(await store.accounts.findByEmail('ed@example.com'), made);
         assert.equal(await store.accounts.findByEmail('nobody@example.com'), undefined);
         assert.equal(await store.accounts.setPassword(made.id, 'scrypt$3', T0 + 2), true);
-        assert.equal(await store.accounts.setRole(made.id, 'owner', T0 + 3), true);
+        assert.equal(await store.accounts.setRole(made.id, 'viewer', T0 + 3), true);
         assert.equal(await store.accounts.setRole(999, 'owner', T0 + 3), false);
         const read = await store.accounts.get(made.id);
         assert.deepEqual(
           [read?.passwordHash, read?.role, read?.updatedMicros],
-          ['scrypt$3', 'owner', T0 + 3],
+          ['scrypt$3', 'viewer', T0 + 3],
         );
         assert.deepEqual(await store.accounts.list(a.contractId), [read]);
         assert.deepEqual(await store.accounts.list(999), []);

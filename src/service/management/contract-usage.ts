@@ -2,6 +2,10 @@ import type { ContractRecord } from '../../store/service-store.js';
 import type { Actor } from './account-roles.js';
 import { ManagementOperations } from './management-context.js';
 import { ForbiddenError } from './management-errors.js';
+import { Semaphore } from '../../util/semaphore.js';
+
+/** Stored sizes read at once for the usage page. */
+const USAGE_READS_AT_ONCE = 8;
 
 /** What a contract uses of the service (docs/console.md, Operator pages). */
 export interface ContractUsage {
@@ -27,13 +31,23 @@ export class ContractUsageManagement extends ManagementOperations {
     const services = await this.store.searchServices.list();
     const files = this.deps.runs?.files;
     const indexes = this.deps.searchIndexes;
-    const storedBytes = async (runIds: number[]): Promise<number> =>
-      files === undefined
-        ? 0
-        : (await Promise.all(runIds.map((id) => files.storedBytes(id)))).reduce(
-            (sum, bytes) => sum + bytes,
-            0,
-          );
+    // Object storage answers one listing per run (docs/operations.md, Object storage): a few at
+    // a time over every contract, not thousands at once.
+    const listings = new Semaphore(USAGE_READS_AT_ONCE);
+    const storedBytes = async (runIds: number[]): Promise<number> => {
+      if (files === undefined) return 0;
+      const sizes = await Promise.all(
+        runIds.map(async (runId) => {
+          await listings.acquire();
+          try {
+            return await files.storedBytes(runId);
+          } finally {
+            listings.release();
+          }
+        }),
+      );
+      return sizes.reduce((sum, bytes) => sum + bytes, 0);
+    };
     const contracts = (await this.store.tenants.listContracts()).map(async (contract) => {
       const own = services.filter((service) => service.contractId === contract.id);
       return {

@@ -1,5 +1,10 @@
 import { InvalidInputError } from '../../domain/field-error.js';
-import type { AccountRecord, AccountRole, SessionRecord } from '../../store/account-store.js';
+import {
+  type AccountRecord,
+  type AccountRole,
+  LastOwnerError,
+  type SessionRecord,
+} from '../../store/account-store.js';
 import { type Actor, isAccountRole } from './account-roles.js';
 import { shown, type AccountView } from './account-management.js';
 import { ManagementOperations } from './management-context.js';
@@ -17,9 +22,10 @@ export class UserManagement extends ManagementOperations {
     const account = await this.account(contractId, accountId);
     if (!isAccountRole(role))
       throw new InvalidInputError([{ field: 'role', reason: 'must be one of owner, editor, viewer' }]);
-    if (account.role === 'owner' && role !== 'owner') await this.keepAnOwner(account, 'demoted');
     const now = this.now();
-    await this.store.accounts.setRole(account.id, role as AccountRole, now);
+    await keepingAnOwner(account, 'demoted', () =>
+      this.store.accounts.setRole(account.id, role as AccountRole, now),
+    );
     await this.changed(actor, 'update', 'account', account, now);
     return shown((await this.store.accounts.get(account.id))!);
   }
@@ -28,8 +34,7 @@ export class UserManagement extends ManagementOperations {
   async remove(actor: Actor, contractId: number, accountId: number): Promise<void> {
     this.mayChange(actor, { contractId }, 'account');
     const account = await this.account(contractId, accountId);
-    if (account.role === 'owner') await this.keepAnOwner(account, 'removed');
-    await this.store.accounts.remove(account.id);
+    await keepingAnOwner(account, 'removed', () => this.store.accounts.remove(account.id));
     await this.changed(actor, 'delete', 'account', account, this.now());
   }
 
@@ -58,15 +63,22 @@ export class UserManagement extends ManagementOperations {
     }
     return account;
   }
+}
 
-  private async keepAnOwner(account: AccountRecord, what: string): Promise<void> {
-    const owners = (await this.store.accounts.list(account.contractId)).filter((one) => one.role === 'owner');
-    if (owners.length <= 1) {
-      throw new ConflictError(
-        'account',
-        account.id,
-        `account ${account.id} is the contract's last owner and cannot be ${what}; make another user owner first`,
-      );
-    }
+/** Runs a change the store refuses for a contract's last owner (LastOwnerError): a ConflictError then. */
+async function keepingAnOwner(
+  account: AccountRecord,
+  what: string,
+  change: () => Promise<boolean>,
+): Promise<void> {
+  try {
+    await change();
+  } catch (error) {
+    if (!(error instanceof LastOwnerError)) throw error;
+    throw new ConflictError(
+      'account',
+      account.id,
+      `account ${account.id} is the contract's last owner and cannot be ${what}; make another user owner first`,
+    );
   }
 }

@@ -1,5 +1,11 @@
-import type { AccountRecord, AccountRole, AccountStore, InvitationRecord } from '../account-store.js';
-import type { PgSql } from './pg-connection.js';
+import {
+  type AccountRecord,
+  type AccountRole,
+  type AccountStore,
+  type InvitationRecord,
+  LastOwnerError,
+} from '../account-store.js';
+import type { PgQueryable, PgSql } from './pg-connection.js';
 
 const ACCOUNT = `id, contract_id AS "contractId", email, role, password_hash AS "passwordHash",
   created_us AS "createdMicros", updated_us AS "updatedMicros"`;
@@ -39,13 +45,16 @@ export class PgAccountStore implements AccountStore {
   }
 
   async setRole(id: number, role: AccountRole, nowMicros: number): Promise<boolean> {
-    const result = await this
-      .sql`UPDATE accounts SET role = ${role}, updated_us = ${nowMicros} WHERE id = ${id}`;
-    return result.count > 0;
+    return this.sql.begin(async (tx) => {
+      if (role !== 'owner') await keepAnOwner(tx, id);
+      const result = await tx`UPDATE accounts SET role = ${role}, updated_us = ${nowMicros} WHERE id = ${id}`;
+      return result.count > 0;
+    });
   }
 
   async remove(id: number): Promise<boolean> {
     return this.sql.begin(async (tx) => {
+      await keepAnOwner(tx, id);
       await tx`DELETE FROM sessions WHERE account_id = ${id}`;
       const result = await tx`DELETE FROM accounts WHERE id = ${id}`;
       return result.count > 0;
@@ -89,4 +98,19 @@ export class PgAccountStore implements AccountStore {
       return account;
     });
   }
+}
+
+/**
+ * Throws LastOwnerError when the account is its contract's only owner. The owners of a contract
+ * are counted under a lock of that contract held to the end of the change's transaction, so two
+ * concurrent demotions or removals are counted one after the other.
+ */
+async function keepAnOwner(tx: PgQueryable, id: number): Promise<void> {
+  const [account] = await tx<{ contract_id: number; role: string }[]>`
+    SELECT contract_id, role FROM accounts WHERE id = ${id}`;
+  if (account === undefined || account.role !== 'owner') return;
+  await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`kumo.owners:${account.contract_id}`}, 0))`;
+  const [owners] = await tx<{ count: number }[]>`
+    SELECT count(*) AS count FROM accounts WHERE contract_id = ${account.contract_id} AND role = 'owner'`;
+  if (owners!.count <= 1) throw new LastOwnerError(id);
 }

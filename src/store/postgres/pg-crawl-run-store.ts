@@ -2,7 +2,7 @@ import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { storedSettingJson } from '../../security/setting-secrets.js';
+import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
 import {
   ActiveRunLimitError,
   type ClaimPolicy,
@@ -81,11 +81,16 @@ export class PgCrawlRunStore implements CrawlRunStore {
     const outcome = await this.sql.begin(async (tx) => {
       // The conditional update takes the slot: a second scheduler's waits for this transaction,
       // then finds the slot handled and changes nothing.
-      const taken = await tx`
+      // Deleted or paused since the scheduler listed it: the slot is not taken.
+      const [taken] = await tx<{ setting_json: string }[]>`
         UPDATE service_settings SET last_slot_us = ${slotMicros}
-        WHERE id = ${input.setting.id} AND last_slot_us < ${slotMicros}`;
-      if (taken.count === 0) return { kind: 'taken' as const };
-      const runId = await this.insertUnlessActive(tx, input, nowMicros);
+        WHERE id = ${input.setting.id} AND last_slot_us < ${slotMicros}
+          AND deleted_us IS NULL AND paused_us IS NULL
+        RETURNING setting_json`;
+      if (taken === undefined) return { kind: 'taken' as const };
+      // The crawler setting as it is now: an edit made since the listing applies to this run.
+      const current = { ...input.setting, setting: settingFromStoredJson(taken.setting_json, this.box) };
+      const runId = await this.insertUnlessActive(tx, { ...input, setting: current }, nowMicros);
       return runId === undefined ? { kind: 'busy' as const } : { kind: 'started' as const, runId };
     });
     if (outcome.kind !== 'started') return outcome;

@@ -33,15 +33,19 @@ export class PgDeliveryStore implements WebhookDeliveryStore {
 
   async claimDue(nowMicros: number, limit: number, leaseUntilMicros: number): Promise<DeliveryRecord[]> {
     // SKIP LOCKED: dispatchers claiming at once take different deliveries, none waits for another.
-    const rows = await this.sql<DeliveryRecord[]>`
-      UPDATE webhook_deliveries SET next_attempt_us = ${leaseUntilMicros}
-      WHERE id IN (
-        SELECT id FROM webhook_deliveries
+    // The due time each had is kept (due_us) to answer them in the queue's order.
+    const rows = await this.sql<(DeliveryRecord & { dueMicros: number })[]>`
+      WITH due AS (
+        SELECT id AS due_id, next_attempt_us AS due_us FROM webhook_deliveries
         WHERE state = 'pending' AND next_attempt_us <= ${nowMicros}
         ORDER BY next_attempt_us, id LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-      RETURNING ${this.columns()}`;
-    return [...rows].sort((a, b) => a.id - b.id);
+      UPDATE webhook_deliveries SET next_attempt_us = ${leaseUntilMicros}
+      FROM due WHERE id = due.due_id
+      RETURNING ${this.columns()}, due.due_us AS "dueMicros"`;
+    return [...rows]
+      .sort((a, b) => a.dueMicros - b.dueMicros || a.id - b.id)
+      .map(({ dueMicros: _due, ...delivery }) => delivery);
   }
 
   async countPending(): Promise<number> {

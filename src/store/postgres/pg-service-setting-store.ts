@@ -77,7 +77,7 @@ export class PgServiceSettingStore implements ServiceSettingStore {
     const result = await this.sql`
       UPDATE service_settings SET name = ${input.name}, setting_json = ${storedSettingJson(input.setting, this.box)},
         schedule_json = ${JSON.stringify(input.schedule)}, search_service_id = ${input.searchServiceId},
-        last_slot_us = ${lastSlotMicros}, updated_us = ${nowMicros}
+        last_slot_us = greatest(last_slot_us, ${lastSlotMicros}), updated_us = ${nowMicros}
       WHERE id = ${id} AND deleted_us IS NULL`;
     return result.count > 0;
   }

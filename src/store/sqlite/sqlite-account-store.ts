@@ -1,6 +1,12 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
-import type { AccountRecord, AccountRole, AccountStore, InvitationRecord } from '../account-store.js';
+import {
+  type AccountRecord,
+  type AccountRole,
+  type AccountStore,
+  type InvitationRecord,
+  LastOwnerError,
+} from '../account-store.js';
 
 const ACCOUNT = `id, contract_id AS contractId, email, role, password_hash AS passwordHash,
   created_us AS createdMicros, updated_us AS updatedMicros`;
@@ -38,17 +44,41 @@ export class SqliteAccountStore implements Synchronous<AccountStore> {
   }
 
   setRole(id: number, role: AccountRole, nowMicros: number): boolean {
-    return (
-      this.db.prepare('UPDATE accounts SET role = ?, updated_us = ? WHERE id = ?').run(role, nowMicros, id)
-        .changes > 0
-    );
+    return this.db
+      .transaction(() => {
+        if (role !== 'owner') this.keepAnOwner(id);
+        return (
+          this.db
+            .prepare('UPDATE accounts SET role = ?, updated_us = ? WHERE id = ?')
+            .run(role, nowMicros, id).changes > 0
+        );
+      })
+      .immediate();
   }
 
   remove(id: number): boolean {
-    return this.db.transaction(() => {
-      this.db.prepare('DELETE FROM sessions WHERE account_id = ?').run(id);
-      return this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id).changes > 0;
-    })();
+    return this.db
+      .transaction(() => {
+        this.keepAnOwner(id);
+        this.db.prepare('DELETE FROM sessions WHERE account_id = ?').run(id);
+        return this.db.prepare('DELETE FROM accounts WHERE id = ?').run(id).changes > 0;
+      })
+      .immediate();
+  }
+
+  /** Throws LastOwnerError when the account is its contract's only owner (inside the change's transaction). */
+  private keepAnOwner(id: number): void {
+    const account = this.db
+      .prepare<[number], { contract_id: number; role: string }>(
+        'SELECT contract_id, role FROM accounts WHERE id = ?',
+      )
+      .get(id);
+    if (account?.role !== 'owner') return;
+    const owners = this.db
+      .prepare<[number], number>(`SELECT count(*) FROM accounts WHERE contract_id = ? AND role = 'owner'`)
+      .pluck()
+      .get(account.contract_id)!;
+    if (owners <= 1) throw new LastOwnerError(id);
   }
 
   createInvitation(

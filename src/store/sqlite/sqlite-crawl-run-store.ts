@@ -140,11 +140,21 @@ export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
   createSlotRun(input: ScheduledRunInput, slotMicros: number, nowMicros: number): SlotRunResult {
     return this.db
       .transaction((): SlotRunResult => {
+        // Deleted or paused since the scheduler listed it: the slot is not taken.
         const taken = this.db
-          .prepare('UPDATE service_settings SET last_slot_us = ? WHERE id = ? AND last_slot_us < ?')
+          .prepare(
+            `UPDATE service_settings SET last_slot_us = ?
+             WHERE id = ? AND last_slot_us < ? AND deleted_us IS NULL AND paused_us IS NULL`,
+          )
           .run(slotMicros, input.setting.id, slotMicros);
         if (taken.changes === 0) return { kind: 'taken' };
-        const run = this.createScheduledRun(input, nowMicros);
+        // The crawler setting as it is now: an edit made since the listing applies to this run.
+        const stored = this.db
+          .prepare<[number], string>('SELECT setting_json FROM service_settings WHERE id = ?')
+          .pluck()
+          .get(input.setting.id)!;
+        const current = { ...input.setting, setting: settingFromStoredJson(stored, this.box) };
+        const run = this.createScheduledRun({ ...input, setting: current }, nowMicros);
         return run === undefined ? { kind: 'busy' } : { kind: 'started', run };
       })
       .immediate();

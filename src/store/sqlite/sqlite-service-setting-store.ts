@@ -85,7 +85,7 @@ export class SqliteServiceSettingStore implements Synchronous<ServiceSettingStor
     const result = this.db
       .prepare(
         `UPDATE service_settings SET name = ?, setting_json = ?, schedule_json = ?, search_service_id = ?,
-           last_slot_us = ?, updated_us = ? WHERE id = ? AND ${LIVE}`,
+           last_slot_us = max(last_slot_us, ?), updated_us = ? WHERE id = ? AND ${LIVE}`,
       )
       .run(
         input.name,

@@ -52,9 +52,28 @@ export async function followRun(
     unsubscribe();
     if (!raw.writableEnded) raw.end();
   };
-  const push = async () => {
+  // One read and send at a time, so events leave in the order the run changed; a push asked
+  // meanwhile reads again once the current one is sent.
+  let pushing: Promise<void> | undefined;
+  let pushAgain = false;
+  const push = (): Promise<void> => {
+    if (pushing !== undefined) {
+      pushAgain = true;
+      return pushing;
+    }
+    pushing = readAndSend().finally(() => {
+      pushing = undefined;
+      if (!pushAgain) return;
+      pushAgain = false;
+      void push();
+    });
+    return pushing;
+  };
+  const readAndSend = async () => {
     try {
       last = await runs.get(tenant, runId);
+      // The client went (or the run ended) while the run was read.
+      if (raw.writableEnded) return;
       send('run', view(last));
       lastSentMs = Date.now();
       if (!isActiveState(last.run.state)) {
