@@ -95,7 +95,8 @@ export interface KumoServe {
  */
 export async function startKumoServe(
   dataDir: string,
-  options: { browser?: boolean } = {},
+  /** `env`: further variables (a database, object storage), over the defaults below. */
+  options: { browser?: boolean; env?: Record<string, string> } = {},
 ): Promise<KumoServe> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -118,6 +119,7 @@ export async function startKumoServe(
         // No browser unless asked for: neither the search API nor a plain crawl renders, and probing
         // one costs a start.
         ...(options.browser ? {} : { KUMO_CHROMIUM_PATH: '/nonexistent/chromium' }),
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

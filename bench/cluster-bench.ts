@@ -1,0 +1,135 @@
+/**
+ * `npm run bench:cluster`: what the shared backends cost a crawl. The same instant crawl of a
+ * generated local site (bench-site.ts) through a real `kumo serve`, in turns:
+ *
+ * - `embedded`: SQLite and the data directory (the default);
+ * - `postgres`: the service records in PostgreSQL (Debian's server, started in a temporary folder),
+ *   reached through a relay that counts round trips and bytes (pg-wire-counter.ts);
+ * - `postgres+s3`: and the artifacts in an S3-compatible store (s3rver on loopback).
+ *
+ * Each turn starts a fresh server and data directory, requests the crawl and waits until its
+ * history says it ended (artifacts packaged, and uploaded with S3). Prints per mode the median of
+ * the turns: pages/s from the request to the end, the ratio to the embedded mode (the issue's
+ * goal: at least 80%), and PostgreSQL round trips and bytes per crawled page (goal: at most 2
+ * round trips). Options (environment): BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20),
+ * BENCH_PAGE_BYTES (15000).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { startPostgresServer } from '../test/support/postgres-server.js';
+import { startS3Server } from '../test/support/s3-server.js';
+import { startBenchSite } from './bench-site.js';
+import { startWireCounter, type WireCounts } from './pg-wire-counter.js';
+import { startKumoServe } from './search-load-processes.js';
+
+type Mode = 'embedded' | 'postgres' | 'postgres+s3';
+const MODES: readonly Mode[] = ['embedded', 'postgres', 'postgres+s3'];
+
+interface Turn {
+  pages: number;
+  seconds: number;
+  wire?: WireCounts;
+}
+
+const numberOf = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}: expected a positive whole number`);
+  return value;
+};
+const pages = numberOf('BENCH_PAGES', 2000);
+const turns = numberOf('BENCH_TURNS', 3);
+const linksPerPage = numberOf('BENCH_LINKS', 20);
+const pageBytes = numberOf('BENCH_PAGE_BYTES', 15000);
+
+const site = await startBenchSite({ pages, linksPerPage, pageBytes });
+const postgres = await startPostgresServer();
+const s3 = await startS3Server('kumo-bench');
+const serverUrl = new URL(postgres.url);
+const relay = await startWireCounter({ host: serverUrl.hostname, port: Number(serverUrl.port) });
+process.stdout.write(
+  `bench:cluster  ${pages} pages of ~${pageBytes} bytes, ${linksPerPage} links each; ${turns} turns of ${MODES.join(', ')}\n`,
+);
+
+async function crawlOnce(mode: Mode, turn: number): Promise<Turn> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kumo-cluster-bench-'));
+  const env: Record<string, string> = {};
+  if (mode !== 'embedded') {
+    const database = new URL(await postgres.createDatabase());
+    database.port = String(relay.port);
+    env.KUMO_DATABASE_URL = database.toString();
+  }
+  if (mode === 'postgres+s3') Object.assign(env, s3.env, { KUMO_BLOB_URL: `s3://${s3.bucket}/turn-${turn}` });
+  const serve = await startKumoServe(dataDir, { env });
+  try {
+    const before = relay.counts();
+    const started = performance.now();
+    const requestId = await serve.requestCrawl({
+      seed_urls: [`${site.baseUrl}/`],
+      documents_limit: pages,
+      depth_limit: 20,
+      robots_txt: false,
+    });
+    let progress = await serve.crawlProgress(requestId);
+    while (progress.active) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      progress = await serve.crawlProgress(requestId);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    if (progress.state !== 'stopped') throw new Error(`${mode}: the crawl ended ${progress.state}`);
+    const after = relay.counts();
+    const wire =
+      mode === 'embedded'
+        ? undefined
+        : {
+            roundTrips: after.roundTrips - before.roundTrips,
+            bytesToServer: after.bytesToServer - before.bytesToServer,
+            bytesToClient: after.bytesToClient - before.bytesToClient,
+          };
+    process.stderr.write(
+      `  ${mode.padEnd(12)} turn ${turn}: ${progress.crawled} pages in ${seconds.toFixed(2)} s\n`,
+    );
+    return { pages: progress.crawled, seconds, ...(wire && { wire }) };
+  } finally {
+    await serve.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+try {
+  const results = new Map<Mode, Turn[]>(MODES.map((mode) => [mode, []]));
+  // Interleaved, so a change in the machine's load falls on every mode alike.
+  for (let turn = 1; turn <= turns; turn++)
+    for (const mode of MODES) results.get(mode)!.push(await crawlOnce(mode, turn));
+
+  const rate = (mode: Mode) => median(results.get(mode)!.map((one) => one.pages / one.seconds));
+  const embedded = rate('embedded');
+  process.stdout.write(
+    `\n${'mode'.padEnd(14)}${'pages/s'.padStart(10)}${'vs embedded'.padStart(13)}${'PG round trips/page'.padStart(21)}${'PG bytes/page'.padStart(15)}\n`,
+  );
+  for (const mode of MODES) {
+    const list = results.get(mode)!;
+    const perPage = (pick: (wire: WireCounts) => number) =>
+      list[0]!.wire === undefined ? '-' : median(list.map((one) => pick(one.wire!) / one.pages)).toFixed(2);
+    process.stdout.write(
+      `${mode.padEnd(14)}${rate(mode).toFixed(1).padStart(10)}${`${((rate(mode) / embedded) * 100).toFixed(0)}%`.padStart(13)}` +
+        `${perPage((wire) => wire.roundTrips).padStart(21)}` +
+        `${perPage((wire) => wire.bytesToServer + wire.bytesToClient).padStart(15)}\n`,
+    );
+  }
+  process.stdout.write(
+    `\nGoals: one-worker PostgreSQL throughput >= 80% of embedded; <= 2 PostgreSQL round trips per crawled page.\n`,
+  );
+} finally {
+  await relay.close();
+  await s3.stop();
+  await postgres.stop();
+  await site.close();
+}
