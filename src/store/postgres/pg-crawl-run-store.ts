@@ -18,7 +18,8 @@ import {
 } from '../service-store.js';
 import type { PgQueryable, PgSql } from './pg-connection.js';
 import { claimFairly, countRunning } from './pg-run-claims.js';
-import { ACTIVE, INSTANT, type RunRow, runRecordOf, SELECT_RUN } from './pg-run-rows.js';
+import { type RunRow, runRecordOf } from '../record-rows.js';
+import { ACTIVE, INSTANT, SELECT_RUN } from './pg-run-rows.js';
 
 interface NewRun {
   tenant: TenantRef;

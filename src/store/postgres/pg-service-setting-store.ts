@@ -1,28 +1,14 @@
-import type { Schedule } from '../../domain/schedule.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
+import { storedSettingJson } from '../../security/setting-secrets.js';
 import type {
   ServiceSettingInput,
   ServiceSettingRecord,
   ServiceSettingStore,
   TenantRef,
 } from '../service-store.js';
+import { type ServiceSettingRow as Row, serviceSettingRecordOf } from '../record-rows.js';
 import type { PgSql } from './pg-connection.js';
 import { insertWithId } from './pg-identity.js';
-
-interface Row {
-  id: number;
-  contract_id: number;
-  servicegroup_id: number;
-  search_service_id: number | null;
-  name: string;
-  setting_json: string;
-  schedule_json: string;
-  last_slot_us: number;
-  paused_us: number | null;
-  created_us: number;
-  updated_us: number;
-}
 
 /** Crawl service settings; the passwords of their authorizations are stored encrypted. */
 export class PgServiceSettingStore implements ServiceSettingStore {
@@ -121,18 +107,6 @@ export class PgServiceSettingStore implements ServiceSettingStore {
   }
 
   private recordOf(row: Row): ServiceSettingRecord {
-    return {
-      id: row.id,
-      contractId: row.contract_id,
-      servicegroupId: row.servicegroup_id,
-      searchServiceId: row.search_service_id,
-      name: row.name,
-      setting: settingFromStoredJson(row.setting_json, this.box),
-      schedule: JSON.parse(row.schedule_json) as Schedule,
-      lastSlotMicros: row.last_slot_us,
-      pausedMicros: row.paused_us,
-      createdMicros: row.created_us,
-      updatedMicros: row.updated_us,
-    };
+    return serviceSettingRecordOf(row, this.box);
   }
 }

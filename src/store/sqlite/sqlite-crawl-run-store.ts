@@ -1,6 +1,6 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
-import { type ArtifactFileName, isArtifactFileName } from '../../domain/artifact-files.js';
+import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -15,65 +15,17 @@ import {
   type RunListQuery,
   type RunRecord,
   type RunningCounts,
-  type RunTrigger,
   type ScheduledRunInput,
   type SlotRunResult,
   type SettingHistoryQuery,
   type TenantRef,
 } from '../service-store.js';
-
-interface RunRow {
-  id: number;
-  request_id: number;
-  contract_id: number;
-  servicegroup_id: number;
-  state: number;
-  is_cancel_request: number;
-  created_us: number;
-  updated_us: number;
-  received_us: number;
-  start_us: number | null;
-  end_us: number | null;
-  crawled_count: number;
-  total_count: number;
-  artifacts: string;
-  artifacts_deleted_us: number | null;
-  message: string;
-  setting_json: string;
-  service_setting_id: number | null;
-  download_key: string | null;
-  trigger: string;
-}
+import { type RunRow, runRecordOf } from '../record-rows.js';
 
 const SELECT_RUN = `SELECT r.*, q.setting_json, q.received_us FROM crawl_runs r JOIN crawl_requests q ON q.id = r.request_id`;
 const ACTIVE = `r.state IN (${RunState.pending}, ${RunState.running})`;
 /** Instant crawl requests only: scheduled runs share the tables but not the instant API. */
 const INSTANT = 'r.service_setting_id IS NULL';
-
-function toRecord(row: RunRow, box: SecretBox): RunRecord {
-  return {
-    id: row.id,
-    requestId: row.request_id,
-    contractId: row.contract_id,
-    servicegroupId: row.servicegroup_id,
-    state: row.state as RunStateId,
-    isCancelRequest: row.is_cancel_request === 1,
-    createdMicros: row.created_us,
-    requestReceivedMicros: row.received_us,
-    updatedMicros: row.updated_us,
-    startMicros: row.start_us,
-    endMicros: row.end_us,
-    crawledCount: row.crawled_count,
-    totalCount: row.total_count,
-    artifacts: row.artifacts.split(',').filter(isArtifactFileName),
-    artifactsDeletedMicros: row.artifacts_deleted_us,
-    message: row.message,
-    setting: settingFromStoredJson(row.setting_json, box),
-    serviceSettingId: row.service_setting_id,
-    downloadKey: row.download_key,
-    trigger: row.trigger as RunTrigger,
-  };
-}
 
 /** Crawl requests and runs; the passwords of a request's setting are stored encrypted. */
 export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
@@ -82,7 +34,7 @@ export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
     private readonly box: SecretBox,
   ) {}
 
-  private readonly toRecord = (row: RunRow): RunRecord => toRecord(row, this.box);
+  private readonly toRecord = (row: RunRow): RunRecord => runRecordOf(row, this.box);
 
   createInstantRun(
     tenant: TenantRef,

@@ -1,0 +1,91 @@
+/**
+ * The rows of crawl runs and crawl service settings as the SQLite and PostgreSQL stores read them
+ * (the same tables and columns in both), and the records they make: one reading for both stores.
+ */
+import { isArtifactFileName } from '../domain/artifact-files.js';
+import type { RunStateId } from '../domain/run-states.js';
+import type { Schedule } from '../domain/schedule.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { settingFromStoredJson } from '../security/setting-secrets.js';
+import type { RunRecord, RunTrigger, ServiceSettingRecord } from './service-store.js';
+
+/** A crawl run joined with its request, as SELECT_RUN reads it. */
+export interface RunRow {
+  id: number;
+  request_id: number;
+  contract_id: number;
+  servicegroup_id: number;
+  state: number;
+  /** BOOLEAN in PostgreSQL, 0 or 1 in SQLite. */
+  is_cancel_request: boolean | number;
+  created_us: number;
+  updated_us: number;
+  received_us: number;
+  start_us: number | null;
+  end_us: number | null;
+  crawled_count: number;
+  total_count: number;
+  artifacts: string;
+  artifacts_deleted_us: number | null;
+  message: string;
+  setting_json: string;
+  service_setting_id: number | null;
+  download_key: string | null;
+  trigger: string;
+}
+
+export function runRecordOf(row: RunRow, box: SecretBox): RunRecord {
+  return {
+    id: row.id,
+    requestId: row.request_id,
+    contractId: row.contract_id,
+    servicegroupId: row.servicegroup_id,
+    state: row.state as RunStateId,
+    isCancelRequest: row.is_cancel_request === true || row.is_cancel_request === 1,
+    createdMicros: row.created_us,
+    requestReceivedMicros: row.received_us,
+    updatedMicros: row.updated_us,
+    startMicros: row.start_us,
+    endMicros: row.end_us,
+    crawledCount: row.crawled_count,
+    totalCount: row.total_count,
+    artifacts: row.artifacts.split(',').filter(isArtifactFileName),
+    artifactsDeletedMicros: row.artifacts_deleted_us,
+    message: row.message,
+    setting: settingFromStoredJson(row.setting_json, box),
+    serviceSettingId: row.service_setting_id,
+    downloadKey: row.download_key,
+    trigger: row.trigger as RunTrigger,
+  };
+}
+
+/** A crawl service setting as both stores keep it. */
+export interface ServiceSettingRow {
+  id: number;
+  contract_id: number;
+  servicegroup_id: number;
+  search_service_id: number | null;
+  name: string;
+  setting_json: string;
+  schedule_json: string;
+  last_slot_us: number;
+  paused_us: number | null;
+  created_us: number;
+  updated_us: number;
+}
+
+export function serviceSettingRecordOf(row: ServiceSettingRow, box: SecretBox): ServiceSettingRecord {
+  return {
+    id: row.id,
+    contractId: row.contract_id,
+    servicegroupId: row.servicegroup_id,
+    searchServiceId: row.search_service_id,
+    name: row.name,
+    setting: settingFromStoredJson(row.setting_json, box),
+    schedule: JSON.parse(row.schedule_json) as Schedule,
+    lastSlotMicros: row.last_slot_us,
+    pausedMicros: row.paused_us,
+    createdMicros: row.created_us,
+    updatedMicros: row.updated_us,
+  };
+}
