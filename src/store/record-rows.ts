@@ -1,5 +1,5 @@
 /**
- * The rows of crawl runs and crawl service settings as the SQLite and PostgreSQL stores read them
+ * The rows of crawl runs, crawl service settings, search services and webhooks as the SQLite and PostgreSQL stores read them
  * (the same tables and columns in both), and the records they make: one reading for both stores.
  */
 import { isArtifactFileName } from '../domain/artifact-files.js';
@@ -7,7 +7,14 @@ import type { RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { settingFromStoredJson } from '../security/setting-secrets.js';
-import type { RunRecord, RunTrigger, ServiceSettingRecord } from './service-store.js';
+import type { SearchServiceConfig } from '../domain/search-service-config.js';
+import type {
+  RunRecord,
+  RunTrigger,
+  SearchServiceRecord,
+  ServiceSettingRecord,
+  WebhookRecord,
+} from './service-store.js';
 
 /** A crawl run joined with its request, as SELECT_RUN reads it. */
 export interface RunRow {
@@ -87,5 +94,52 @@ export function serviceSettingRecordOf(row: ServiceSettingRow, box: SecretBox): 
     pausedMicros: row.paused_us,
     createdMicros: row.created_us,
     updatedMicros: row.updated_us,
+  };
+}
+
+/** A search service as both stores keep it. */
+export interface SearchServiceRow {
+  id: number;
+  contract_id: number;
+  servicegroup_id: number;
+  name: string;
+  config_json: string;
+  created_us: number;
+  updated_us: number;
+}
+
+export function searchServiceRecordOf(row: SearchServiceRow): SearchServiceRecord {
+  return {
+    id: row.id,
+    contractId: row.contract_id,
+    servicegroupId: row.servicegroup_id,
+    name: row.name,
+    config: JSON.parse(row.config_json) as SearchServiceConfig,
+    createdMicros: row.created_us,
+    updatedMicros: row.updated_us,
+  };
+}
+
+/** What a webhook secret is sealed for (SecretBox purpose), in both stores. */
+export const WEBHOOK_SECRET_PURPOSE = 'webhook-secret';
+
+/** A webhook as both stores keep it; its secret sealed. */
+export interface WebhookRow {
+  id: number;
+  contract_id: number;
+  servicegroup_id: number;
+  url: string;
+  secret: string;
+  created_us: number;
+}
+
+export function webhookRecordOf(row: WebhookRow, box: SecretBox): WebhookRecord {
+  return {
+    id: row.id,
+    contractId: row.contract_id,
+    servicegroupId: row.servicegroup_id,
+    url: row.url,
+    secret: box.openOrPlain(row.secret, WEBHOOK_SECRET_PURPOSE),
+    createdMicros: row.created_us,
   };
 }

@@ -1,17 +1,8 @@
 import type { SearchServiceConfig } from '../../domain/search-service-config.js';
 import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../service-store.js';
+import { type SearchServiceRow, searchServiceRecordOf } from '../record-rows.js';
 import type { PgSql } from './pg-connection.js';
 import { insertWithId } from './pg-identity.js';
-
-interface Row {
-  id: number;
-  contract_id: number;
-  servicegroup_id: number;
-  name: string;
-  config_json: string;
-  created_us: number;
-  updated_us: number;
-}
 
 export class PgSearchServiceStore implements SearchServiceStore {
   constructor(private readonly sql: PgSql) {}
@@ -35,8 +26,8 @@ export class PgSearchServiceStore implements SearchServiceStore {
   }
 
   async get(id: number): Promise<SearchServiceRecord | undefined> {
-    const [row] = await this.sql<Row[]>`SELECT * FROM search_services WHERE id = ${id}`;
-    return row && recordOf(row);
+    const [row] = await this.sql<SearchServiceRow[]>`SELECT * FROM search_services WHERE id = ${id}`;
+    return row && searchServiceRecordOf(row);
   }
 
   async list(tenant?: TenantRef): Promise<SearchServiceRecord[]> {
@@ -44,8 +35,8 @@ export class PgSearchServiceStore implements SearchServiceStore {
       tenant === undefined
         ? this.sql``
         : this.sql`WHERE contract_id = ${tenant.contractId} AND servicegroup_id = ${tenant.servicegroupId}`;
-    const rows = await this.sql<Row[]>`SELECT * FROM search_services ${filter} ORDER BY id`;
-    return rows.map(recordOf);
+    const rows = await this.sql<SearchServiceRow[]>`SELECT * FROM search_services ${filter} ORDER BY id`;
+    return rows.map(searchServiceRecordOf);
   }
 
   async updateConfig(id: number, config: SearchServiceConfig, nowMicros: number): Promise<boolean> {
@@ -54,16 +45,4 @@ export class PgSearchServiceStore implements SearchServiceStore {
       WHERE id = ${id}`;
     return result.count > 0;
   }
-}
-
-function recordOf(row: Row): SearchServiceRecord {
-  return {
-    id: row.id,
-    contractId: row.contract_id,
-    servicegroupId: row.servicegroup_id,
-    name: row.name,
-    config: JSON.parse(row.config_json) as SearchServiceConfig,
-    createdMicros: row.created_us,
-    updatedMicros: row.updated_us,
-  };
 }

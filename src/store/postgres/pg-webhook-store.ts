@@ -1,17 +1,7 @@
 import type { SecretBox } from '../../security/secret-box.js';
 import type { TenantRef, WebhookRecord, WebhookStore } from '../service-store.js';
+import { WEBHOOK_SECRET_PURPOSE, type WebhookRow as Row, webhookRecordOf } from '../record-rows.js';
 import type { PgSql } from './pg-connection.js';
-
-interface Row {
-  id: number;
-  contract_id: number;
-  servicegroup_id: number;
-  url: string;
-  secret: string;
-  created_us: number;
-}
-
-const PURPOSE = 'webhook-secret';
 
 /**
  * Webhooks; the signing secret must be read back to sign deliveries, so it is stored encrypted
@@ -26,7 +16,7 @@ export class PgWebhookStore implements WebhookStore {
   async create(tenant: TenantRef, url: string, secret: string, nowMicros: number): Promise<WebhookRecord> {
     const [row] = await this.sql<Row[]>`
       INSERT INTO webhooks (contract_id, servicegroup_id, url, secret, created_us)
-      VALUES (${tenant.contractId}, ${tenant.servicegroupId}, ${url}, ${this.box.seal(secret, PURPOSE)}, ${nowMicros})
+      VALUES (${tenant.contractId}, ${tenant.servicegroupId}, ${url}, ${this.box.seal(secret, WEBHOOK_SECRET_PURPOSE)}, ${nowMicros})
       RETURNING *`;
     return this.recordOf(row!);
   }
@@ -52,13 +42,6 @@ export class PgWebhookStore implements WebhookStore {
   }
 
   private recordOf(row: Row): WebhookRecord {
-    return {
-      id: row.id,
-      contractId: row.contract_id,
-      servicegroupId: row.servicegroup_id,
-      url: row.url,
-      secret: this.box.openOrPlain(row.secret, PURPOSE),
-      createdMicros: row.created_us,
-    };
+    return webhookRecordOf(row, this.box);
   }
 }

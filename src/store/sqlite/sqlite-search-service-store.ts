@@ -2,16 +2,7 @@ import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { SearchServiceConfig } from '../../domain/search-service-config.js';
 import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../service-store.js';
-
-interface Row {
-  id: number;
-  contract_id: number;
-  servicegroup_id: number;
-  name: string;
-  config_json: string;
-  created_us: number;
-  updated_us: number;
-}
+import { type SearchServiceRow, searchServiceRecordOf } from '../record-rows.js';
 
 export class SqliteSearchServiceStore implements Synchronous<SearchServiceStore> {
   constructor(private readonly db: Database.Database) {}
@@ -41,20 +32,22 @@ export class SqliteSearchServiceStore implements Synchronous<SearchServiceStore>
   }
 
   get(id: number): SearchServiceRecord | undefined {
-    const row = this.db.prepare<[number], Row>('SELECT * FROM search_services WHERE id = ?').get(id);
-    return row && recordOf(row);
+    const row = this.db
+      .prepare<[number], SearchServiceRow>('SELECT * FROM search_services WHERE id = ?')
+      .get(id);
+    return row && searchServiceRecordOf(row);
   }
 
   list(tenant?: TenantRef): SearchServiceRecord[] {
     const rows =
       tenant === undefined
-        ? this.db.prepare<[], Row>('SELECT * FROM search_services ORDER BY id').all()
+        ? this.db.prepare<[], SearchServiceRow>('SELECT * FROM search_services ORDER BY id').all()
         : this.db
-            .prepare<[number, number], Row>(
+            .prepare<[number, number], SearchServiceRow>(
               'SELECT * FROM search_services WHERE contract_id = ? AND servicegroup_id = ? ORDER BY id',
             )
             .all(tenant.contractId, tenant.servicegroupId);
-    return rows.map(recordOf);
+    return rows.map(searchServiceRecordOf);
   }
 
   updateConfig(id: number, config: SearchServiceConfig, nowMicros: number): boolean {
@@ -63,16 +56,4 @@ export class SqliteSearchServiceStore implements Synchronous<SearchServiceStore>
       .run(JSON.stringify(config), nowMicros, id);
     return result.changes > 0;
   }
-}
-
-function recordOf(row: Row): SearchServiceRecord {
-  return {
-    id: row.id,
-    contractId: row.contract_id,
-    servicegroupId: row.servicegroup_id,
-    name: row.name,
-    config: JSON.parse(row.config_json) as SearchServiceConfig,
-    createdMicros: row.created_us,
-    updatedMicros: row.updated_us,
-  };
 }

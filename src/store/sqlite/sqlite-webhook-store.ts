@@ -2,18 +2,9 @@ import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import { SecretBox } from '../../security/secret-box.js';
 import type { TenantRef, WebhookRecord, WebhookStore } from '../service-store.js';
-
-interface Row {
-  id: number;
-  contract_id: number;
-  servicegroup_id: number;
-  url: string;
-  secret: string;
-  created_us: number;
-}
+import { WEBHOOK_SECRET_PURPOSE, type WebhookRow as Row, webhookRecordOf } from '../record-rows.js';
 
 const LIVE = 'deleted_us IS NULL';
-const PURPOSE = 'webhook-secret';
 
 /**
  * Webhooks; the signing secret must be read back to sign deliveries, so it is stored encrypted
@@ -31,7 +22,13 @@ export class SqliteWebhookStore implements Synchronous<WebhookStore> {
       .prepare(
         'INSERT INTO webhooks (contract_id, servicegroup_id, url, secret, created_us) VALUES (?, ?, ?, ?, ?)',
       )
-      .run(tenant.contractId, tenant.servicegroupId, url, this.box.seal(secret, PURPOSE), nowMicros);
+      .run(
+        tenant.contractId,
+        tenant.servicegroupId,
+        url,
+        this.box.seal(secret, WEBHOOK_SECRET_PURPOSE),
+        nowMicros,
+      );
     return this.get(Number(result.lastInsertRowid))!;
   }
 
@@ -69,7 +66,7 @@ export class SqliteWebhookStore implements Synchronous<WebhookStore> {
     let sealed = 0;
     for (const row of rows) {
       if (SecretBox.isSealed(row.secret)) continue;
-      update.run(this.box.seal(row.secret, PURPOSE), row.id);
+      update.run(this.box.seal(row.secret, WEBHOOK_SECRET_PURPOSE), row.id);
       sealed++;
     }
     return sealed;
@@ -81,17 +78,10 @@ export class SqliteWebhookStore implements Synchronous<WebhookStore> {
       .prepare<[], string>(`SELECT secret FROM webhooks WHERE secret LIKE 'v1:%' ORDER BY id DESC LIMIT 1`)
       .pluck()
       .get();
-    if (secret !== undefined) this.box.openOrPlain(secret, PURPOSE);
+    if (secret !== undefined) this.box.openOrPlain(secret, WEBHOOK_SECRET_PURPOSE);
   }
 
   private recordOf(row: Row): WebhookRecord {
-    return {
-      id: row.id,
-      contractId: row.contract_id,
-      servicegroupId: row.servicegroup_id,
-      url: row.url,
-      secret: this.box.openOrPlain(row.secret, PURPOSE),
-      createdMicros: row.created_us,
-    };
+    return webhookRecordOf(row, this.box);
   }
 }
