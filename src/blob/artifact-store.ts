@@ -59,7 +59,13 @@ export interface ArtifactStore {
 
   /**
    * A URL from which a client downloads the file directly for `seconds`, as an attachment named
-   * `filename`. Only stores that clients can reach themselves have it.
+   * `filename`; undefined when the file is missing. Only stores that clients can reach themselves
+   * have it.
    */
-  presignedUrl?(runId: number, file: ArtifactFileName, filename: string, seconds: number): Promise<string>;
+  presignedUrl?(
+    runId: number,
+    file: ArtifactFileName,
+    filename: string,
+    seconds: number,
+  ): Promise<string | undefined>;
 }

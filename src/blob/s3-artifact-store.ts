@@ -160,7 +160,14 @@ export class S3ArtifactStore implements ArtifactStore {
     }
   }
 
-  presignedUrl(runId: number, file: ArtifactFileName, filename: string, seconds: number): Promise<string> {
+  async presignedUrl(
+    runId: number,
+    file: ArtifactFileName,
+    filename: string,
+    seconds: number,
+  ): Promise<string | undefined> {
+    // A link to a missing object would answer the object store's own error page, not Kumo's 404.
+    if (!(await this.objects.exists(this.keyOf(runId, file)))) return undefined;
     const command = new GetObjectCommand({
       Bucket: this.objects.bucket,
       Key: this.keyOf(runId, file),

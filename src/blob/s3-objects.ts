@@ -2,6 +2,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
+  HeadObjectCommand,
   ListObjectsV2Command,
   type S3Client,
 } from '@aws-sdk/client-s3';
@@ -27,6 +28,17 @@ export class S3Objects {
     }
     if (answer.Body === undefined) return undefined;
     return { body: answer.Body as Readable, bytes: answer.ContentLength ?? 0 };
+  }
+
+  /** Whether the object is there (one HEAD request). */
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return true;
+    } catch (error) {
+      if (isMissing(error)) return false;
+      throw error;
+    }
   }
 
   /** Every object under `prefix` with its size, over as many pages as the listing takes. */

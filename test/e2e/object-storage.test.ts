@@ -11,6 +11,7 @@ import { createServer } from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { DeleteObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { openArtifactStore } from '../../src/blob/open-artifact-store.js';
 import { S3Objects } from '../../src/blob/s3-objects.js';
@@ -215,6 +216,29 @@ describe('presigned downloads (KUMO_BLOB_DOWNLOADS=presigned)', () => {
       `attachment; filename="run-${runId}_${URL_LIST}"`,
     );
     assert.equal(parseCsv(gunzipSync(Buffer.from(await object.arrayBuffer())).toString('utf8')).length, 4);
+  });
+
+  test("an object gone from the store is Kumo's 404, not a link to the store's error", async () => {
+    const key = `${PREFIX}/runs/${runId}/${URL_LIST}`;
+    const held = await new S3Objects(s3.client, s3.bucket).get(key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of held!.body) chunks.push(chunk as Buffer);
+    await s3.client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: key }));
+    try {
+      const answer = await undiciFetch(`${kumo!.url}${downloadPathOf(kumo!.tenant, requestId, URL_LIST)}`, {
+        headers: { 'x-mf-apikey': kumo!.apiKey },
+        redirect: 'manual',
+        dispatcher: client,
+      });
+      assert.equal(answer.status, 404);
+      const body = (await answer.json()) as { status: string; message: string };
+      assert.equal(body.status, 'NG');
+      assert.match(body.message, /url_list\.csv\.gz is missing from the artifact store/);
+    } finally {
+      await s3.client.send(
+        new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: Buffer.concat(chunks) }),
+      );
+    }
   });
 
   test('retention deletes the objects; the downloads answer 410', async () => {

@@ -23,7 +23,9 @@ export async function presignedLocation(
 ): Promise<string | undefined> {
   const { store, mode } = downloads;
   if (mode !== 'presigned' || store.presignedUrl === undefined) return undefined;
-  return store.presignedUrl(runId, file, downloadName, SIGNED_URL_TTL_SECONDS);
+  const url = await store.presignedUrl(runId, file, downloadName, SIGNED_URL_TTL_SECONDS);
+  if (url === undefined) throw new ApiError('not_found', `${file} is missing from the artifact store`);
+  return url;
 }
 
 /**
