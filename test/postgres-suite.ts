@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL pass of the test suite (package.json `test`): starts one PostgreSQL server for
  * the run (test/support/postgres-server.ts) and runs the API, end-to-end, service and webhook
- * tests again with every service store on it (test/support/test-store.ts). Files that read or
+ * tests, and those of the commands that use the records, again with every service store on it
+ * (test/support/test-store.ts). Files that read or
  * edit the SQLite file itself run on SQLite only.
  */
 import { spawn } from 'node:child_process';
@@ -12,6 +13,15 @@ import { startPostgresServer } from './support/postgres-server.js';
 
 const TEST_ROOT = path.dirname(fileURLToPath(import.meta.url));
 const FOLDERS = ['api', 'e2e', 'service', 'webhooks'];
+/** The commands that read and write the records (the others never open the store). */
+const COMMANDS = [
+  'cli/admin-schedule-cli.test.js',
+  'cli/admin-search-cli.test.js',
+  'cli/admin-shared-rules-cli.test.js',
+  'cli/admin-user-cli.test.js',
+  'cli/index-search-cli.test.js',
+  'cli/search-answers-cli.test.js',
+];
 /** They open kumo.db with better-sqlite3 to see or change what a store file holds. */
 const SQLITE_ONLY = new Set([
   'e2e/graceful-shutdown.test.js',
@@ -32,7 +42,13 @@ function testFiles(folder: string): string[] {
 
 // Test files given as arguments run instead of the whole pass (to repeat one).
 const given = process.argv.slice(2);
-const files = given.length > 0 ? given : FOLDERS.flatMap((folder) => testFiles(path.join(TEST_ROOT, folder)));
+const files =
+  given.length > 0
+    ? given
+    : [
+        ...FOLDERS.flatMap((folder) => testFiles(path.join(TEST_ROOT, folder))),
+        ...COMMANDS.map((file) => path.join(TEST_ROOT, file)),
+      ];
 process.stdout.write(`# PostgreSQL pass: ${files.length} test files\n`);
 const server = await startPostgresServer();
 let code: number;

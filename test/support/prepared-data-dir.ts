@@ -4,18 +4,21 @@
  */
 import { ensureDataDir } from '../../src/server/data-dir.js';
 import { bootstrapDemoTenant } from '../../src/server/bootstrap.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { openServiceStore } from '../../src/server/open-service-store.js';
 import { systemClock } from '../../src/util/clock.js';
+import { testDatabaseUrl } from './test-store.js';
 
 /**
- * Creates the store in `dataDir`; with `demoTenant` also the demo tenant and its search service 1
+ * Creates the store of `dataDir` (its kumo.db, or in the PostgreSQL pass its database, which
+ * the `kumo` commands a test runs with that KUMO_DATA_DIR are given); with `demoTenant` also the demo tenant and its search service 1
  * (without an API key), otherwise the store stays empty, so a test's first contract is contract 1.
  */
 export async function prepareDataDir(
   dataDir: string,
   { demoTenant }: { demoTenant: boolean },
 ): Promise<void> {
-  const store = openSqliteServiceStore(ensureDataDir(dataDir).database);
+  const databaseUrl = await testDatabaseUrl(dataDir);
+  const store = await openServiceStore({ databaseUrl, secretKey: undefined }, ensureDataDir(dataDir));
   try {
     if (demoTenant) await bootstrapDemoTenant(store, systemClock, undefined);
   } finally {
