@@ -98,7 +98,10 @@ describe('console sign-in', () => {
     const { page } = await suite.signIn('me@acme.example');
     await page.getByRole('link', { name: 'me@acme.example' }).click();
     await page.getByRole('heading', { name: 'Your account' }).waitFor();
-    assert.equal(await page.getByRole('cell', { name: 'This session', exact: true }).count(), 1);
+    // The sessions are read after the page shows: wait for the table before counting its rows.
+    const thisSession = page.getByRole('cell', { name: 'This session', exact: true });
+    await thisSession.first().waitFor();
+    assert.equal(await thisSession.count(), 1);
     await assertAccessible(page, 'the account page');
 
     await page.getByLabel('Current password').fill('not the current one');
