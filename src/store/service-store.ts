@@ -302,8 +302,6 @@ export interface ServiceSettingStore {
   update(id: number, input: ServiceSettingInput, lastSlotMicros: number, nowMicros: number): Promise<boolean>;
   /** Deletes the setting (its run history stays); false when there is no such setting. */
   delete(id: number, nowMicros: number): Promise<boolean>;
-  /** Records that the schedule slot at `slotMicros` was handled. */
-  markSlot(id: number, slotMicros: number): Promise<void>;
   /** Whether a setting with this id was ever created, deleted ones included. */
   known(id: number): Promise<boolean>;
   /**

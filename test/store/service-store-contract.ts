@@ -194,8 +194,9 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           (await store.serviceSettings.listScheduled()).map((s) => s.name),
           ['nightly'],
         );
-        await store.serviceSettings.markSlot(created.id, T0 + 100);
-        await store.serviceSettings.markSlot(created.id, T0 + 50);
+        // The last handled slot only moves forward: a slot a scheduler took stays taken.
+        await store.serviceSettings.update(created.id, scheduleInput('nightly'), T0 + 100, T0 + 1);
+        await store.serviceSettings.update(created.id, scheduleInput('nightly'), T0 + 50, T0 + 1);
         assert.equal((await store.serviceSettings.get(created.id))?.lastSlotMicros, T0 + 100);
         const updated = { ...scheduleInput('renamed'), setting: setting('new') };
         assert.equal(await store.serviceSettings.update(created.id, updated, T0 + 200, T0 + 2), true);

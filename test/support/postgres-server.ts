@@ -28,6 +28,25 @@ const POSTGRES_ROOT = '/usr/lib/postgresql';
 const SERVER_USER = 'postgres';
 const START_TIMEOUT_MS = 30_000;
 
+let databases = 0;
+
+/**
+ * Creates a new empty database on the server of `serverUrl` (a URL of any of its databases); the
+ * new database's URL. Names carry the process id, so the test files sharing one server never meet.
+ */
+export async function createDatabaseOn(serverUrl: string): Promise<string> {
+  const name = `kumo_${process.pid}_${++databases}`;
+  const sql = postgres(serverUrl, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  try {
+    await sql.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** The bin folder of the newest PostgreSQL version installed, or undefined when none is. */
 export function postgresBinDir(): string | undefined {
   if (!existsSync(POSTGRES_ROOT)) return undefined;
@@ -103,7 +122,6 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   process.once('exit', killOnExit);
 
   const base = `postgres://postgres@127.0.0.1:${port}`;
-  let serial = 0;
   const admin = async <T>(work: (sql: postgres.Sql) => Promise<T>): Promise<T> => {
     const sql = postgres(`${base}/postgres`, { max: 1, onnotice: () => {}, connect_timeout: 5 });
     try {
@@ -128,11 +146,7 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   }
   return {
     url: `${base}/kumo`,
-    createDatabase: async () => {
-      const name = `kumo_${process.pid}_${++serial}`;
-      await admin((sql) => sql.unsafe(`CREATE DATABASE ${name}`));
-      return `${base}/${name}`;
-    },
+    createDatabase: () => createDatabaseOn(`${base}/postgres`),
     stop,
   };
 }

@@ -3,11 +3,10 @@
  * the test's, and on PostgreSQL, where test/postgres-suite.ts starts one server for the run and
  * names it in KUMO_TEST_POSTGRES_URL; each data directory or store then gets a database of its own.
  */
-import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
 import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres-service-store.js';
 import type { ServiceStore } from '../../src/store/service-store.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { createDatabaseOn } from './postgres-server.js';
 
 /** The server of the PostgreSQL pass; undefined in the SQLite pass. */
 const SERVER_URL = process.env.KUMO_TEST_POSTGRES_URL || undefined;
@@ -29,7 +28,7 @@ export function testDatabaseUrl(dataDir: string): Promise<string | undefined> {
   if (SERVER_URL === undefined) return Promise.resolve(undefined);
   let made = databases.get(dataDir);
   if (made === undefined) {
-    made = createDatabase(SERVER_URL).then((url) => {
+    made = createDatabaseOn(SERVER_URL).then((url) => {
       madeDatabases.set(dataDir, url);
       return url;
     });
@@ -56,17 +55,4 @@ export async function openTestServiceStore(
   return url === undefined
     ? openSqliteServiceStore(sqliteFile, { secretKey })
     : openPostgresServiceStore(url, { secretKey });
-}
-
-async function createDatabase(serverUrl: string): Promise<string> {
-  const name = `kumo_test_${randomBytes(6).toString('hex')}`;
-  const sql = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  try {
-    await sql.unsafe(`CREATE DATABASE ${name}`);
-  } finally {
-    await sql.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }

@@ -75,11 +75,6 @@ export class PgServiceSettingStore implements ServiceSettingStore {
     return result.count > 0;
   }
 
-  async markSlot(id: number, slotMicros: number): Promise<void> {
-    await this.sql`
-      UPDATE service_settings SET last_slot_us = greatest(last_slot_us, ${slotMicros}) WHERE id = ${id}`;
-  }
-
   async setPaused(
     id: number,
     pausedMicros: number | null,

@@ -92,12 +92,6 @@ export class SqliteServiceSettingStore implements Synchronous<ServiceSettingStor
     return result.changes > 0;
   }
 
-  markSlot(id: number, slotMicros: number): void {
-    this.db
-      .prepare('UPDATE service_settings SET last_slot_us = max(last_slot_us, ?) WHERE id = ?')
-      .run(slotMicros, id);
-  }
-
   setPaused(id: number, pausedMicros: number | null, lastSlotMicros: number, nowMicros: number): boolean {
     const result = this.db
       .prepare(
