@@ -31,6 +31,10 @@ export interface KumoConfig {
   maxRunningPerContract: number;
   hostConcurrency: number;
   runHeapMb: number;
+  /** How long a worker's hold on a run lasts unrenewed, with a shared store (docs/operations.md, Settings). */
+  runLeaseSeconds: number;
+  /** How often a worker checkpoints a run into a shared store. */
+  checkpointSeconds: number;
   allowPrivateNetworks: boolean | string[];
   instantCrawlerBasePath: string;
   crawlerBasePath: string;
@@ -262,6 +266,20 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'JavaScript heap of each crawl run thread in MB; a run that needs more ends 2040',
     parse: integer(32, 65536),
     fallback: 1024,
+  },
+  {
+    key: 'runLeaseSeconds',
+    env: 'KUMO_RUN_LEASE_SECONDS',
+    doc: 'with KUMO_DATABASE_URL: seconds a dead worker keeps its runs before another worker resumes them',
+    parse: integer(3, 3600),
+    fallback: 30,
+  },
+  {
+    key: 'checkpointSeconds',
+    env: 'KUMO_CHECKPOINT_SECONDS',
+    doc: 'with KUMO_DATABASE_URL: seconds between checkpoints of a running run (what a takeover fetches again)',
+    parse: integer(1, 600),
+    fallback: 2,
   },
   {
     key: 'allowPrivateNetworks',

@@ -14,6 +14,8 @@ export function dataPaths(dataDir: string) {
     /** Local copies of what object storage holds (run reports), kept to be read again. */
     artifactCache: path.join(root, 'cache', 'artifacts'),
     work: path.join(root, 'work'),
+    /** The page files of running runs' checkpoints, without object storage (src/blob/run-pieces.ts). */
+    pieces: path.join(root, 'pieces'),
     search: path.join(root, 'search'),
     signingSecret: path.join(root, 'signing-secret'),
     adminToken: path.join(root, 'admin-token'),

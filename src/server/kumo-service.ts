@@ -6,7 +6,8 @@ import { buildApp } from '../api/build-app.js';
 import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
-import { openArtifactStore } from '../blob/open-artifact-store.js';
+import { openArtifactStore, openRunPieceStore } from '../blob/open-artifact-store.js';
+import { RunLeasing } from '../worker/run-leasing.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
 import { configuredBrowser } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
@@ -290,6 +291,16 @@ export async function startService(
     },
     searchFeed: new SearchFeeder(store.serviceSettings, store.runs, searchServices),
     live: liveProgress,
+    leasing:
+      store.runLeases &&
+      new RunLeasing({
+        leases: store.runLeases,
+        pieces: openRunPieceStore(config.blobUrl, paths.pieces, options.env),
+        clock,
+        logger: app.log,
+        leaseMs: config.runLeaseSeconds * 1000,
+        checkpointMs: config.checkpointSeconds * 1000,
+      }),
   });
   const scheduler = new Scheduler(scheduledCrawl, config.schedulerIntervalSeconds * 1000, app.log, () =>
     clock.nowMicros(),

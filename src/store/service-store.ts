@@ -4,6 +4,13 @@ import type { RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { SearchServiceConfig } from '../domain/search-service-config.js';
 import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from './account-store.js';
+import type {
+  CheckpointEntry,
+  CheckpointLink,
+  CheckpointRow,
+  RunCheckpoint,
+  RunLease,
+} from './run-leases.js';
 
 /**
  * The service's own records, one interface per resource (tenants, keys, crawl runs). SQLite is
@@ -158,6 +165,11 @@ export interface ClaimPolicy {
    * Undefined: every run 2020 in the store counts.
    */
   slotHolderRunIds?: readonly number[] | undefined;
+  /**
+   * The claimer's lease on the run it takes, in a store shared by several processes
+   * (run-leases.ts); a store of one process keeps no leases.
+   */
+  lease?: RunLease | undefined;
 }
 
 export interface RunningCounts {
@@ -391,7 +403,37 @@ export interface WebhookDeliveryStore {
   countPending?(): Promise<number>;
 }
 
+/** Run leases and checkpoints of a store several processes share (run-leases.ts). */
+export interface RunLeaseStore {
+  /**
+   * Takes a running run whose lease has ended (its worker died or handed it back), the oldest
+   * first, with `lease`; undefined when there is none.
+   */
+  takeAbandoned(lease: RunLease, nowMicros: number): Promise<RunRecord | undefined>;
+  /**
+   * Extends the owner's leases on `runIds` to `untilMicros`. Answers the runs still held, each
+   * with whether a cancel was asked meanwhile; a run missing from the answer is lost to this
+   * owner (its lease ended and another worker took it, or it is no longer running).
+   */
+  renew(owner: string, runIds: readonly number[], untilMicros: number): Promise<Map<number, boolean>>;
+  /** Ends the owner's lease on the run now, so another worker takes it at once (a drain). */
+  release(owner: string, runId: number): Promise<void>;
+  /**
+   * Adds a checkpoint in one transaction, if the owner still holds the run; false when it does
+   * not (nothing is written). A row or link already stored (a checkpoint retried) is kept as it was.
+   */
+  saveCheckpoint(owner: string, runId: number, checkpoint: RunCheckpoint): Promise<boolean>;
+  /** The run's checkpointed entries in seq order, rows and links in id order, a batch at a time. */
+  checkpointEntries(runId: number): AsyncIterable<CheckpointEntry[]>;
+  checkpointRows(runId: number): AsyncIterable<CheckpointRow[]>;
+  checkpointLinks(runId: number): AsyncIterable<CheckpointLink[]>;
+  /** Deletes the run's checkpoints (the run has ended). */
+  dropCheckpoints(runId: number): Promise<void>;
+}
+
 export interface ServiceStore {
+  /** Run leases and checkpoints, in a store several processes share (run-leases.ts). */
+  runLeases?: RunLeaseStore;
   tenants: TenantStore;
   searchServices: SearchServiceStore;
   serviceSettings: ServiceSettingStore;

@@ -20,7 +20,7 @@ import type { RunProgress, SeedOutcomes, UrlRow } from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
 import { RUN_REPORT_FILE } from '../store/sqlite/run-report-schema.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
-import { RUN_STORE_FILE } from './work-folder-progress.js';
+import { RUN_SPOOL_FILE, RUN_STORE_FILE } from './work-folder-progress.js';
 
 export interface CrawlWorkspace {
   /** Folder of the run's working data (run store, object spool); kept until the run ends. */
@@ -82,7 +82,7 @@ export async function executeCrawl(
 ): Promise<CrawlExecution> {
   await mkdir(workspace.workFolder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
   const store = new SqliteRunDataStore(path.join(workspace.workFolder, RUN_STORE_FILE));
-  const spool = new ObjectSpool(path.join(workspace.workFolder, 'objects.spool'));
+  const spool = new ObjectSpool(path.join(workspace.workFolder, RUN_SPOOL_FILE));
   try {
     const outcome = await runCrawl(settings, { ...deps, store, spool }, control);
     const progress = store.progress();

@@ -15,6 +15,7 @@ import type { Clock } from '../util/clock.js';
 import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
 import type { RunThreads } from './run-thread-runner.js';
 import { noSeedFetched, seedMessageOf } from './seed-report.js';
+import type { HeldRunControl, RunLeasing } from './run-leasing.js';
 
 /** Told when a run starts (not when it resumes after a restart) and when it ends: webhooks. */
 export interface RunLifecycleListener {
@@ -53,6 +54,11 @@ export interface WorkerPoolDeps {
   searchFeed?: SearchFeed;
   /** Told every page's progress of the runs of this process (the console's live run page). */
   live?: LiveRunProgress;
+  /**
+   * With a store several processes share: runs are held with leases and checkpointed, so another
+   * worker resumes a run this one leaves (docs/architecture.md, Run leases).
+   */
+  leasing?: RunLeasing;
 }
 
 /** How long a shutdown lets pages in flight finish before aborting them. */
@@ -95,7 +101,10 @@ export class RunWorkerPool implements RunDispatcher {
   constructor(private readonly deps: WorkerPoolDeps) {}
 
   async start(): Promise<void> {
-    this.leftOver = await this.deps.runs.listRunning();
+    // With leases, the runs left running are those whose lease ended, taken one by one as any
+    // worker may take them (claimUntilFull).
+    this.leftOver = this.deps.leasing === undefined ? await this.deps.runs.listRunning() : [];
+    this.deps.leasing?.start();
     this.pollTimer = setInterval(() => this.fill(), this.deps.pollIntervalMs ?? 1000);
     this.pollTimer.unref();
     this.fill();
@@ -125,6 +134,7 @@ export class RunWorkerPool implements RunDispatcher {
     const hardStop = setTimeout(() => this.hardStop.abort(), SHUTDOWN_DRAIN_MS);
     await Promise.allSettled([...this.active.values()].map((entry) => entry.done));
     clearTimeout(hardStop);
+    await this.deps.leasing?.stop();
   }
 
   /**
@@ -149,17 +159,20 @@ export class RunWorkerPool implements RunDispatcher {
   }
 
   private async claimUntilFull(): Promise<void> {
+    const { leasing } = this.deps;
     while (!this.shutdown.signal.aborted && this.active.size < this.deps.concurrency) {
-      const resumed = this.leftOver.shift();
+      const resumed = this.leftOver.shift() ?? (await leasing?.takeAbandoned());
       if (resumed)
-        this.deps.logger.info({ run_id: resumed.id }, 'resuming run left running by the previous process');
+        this.deps.logger.info({ run_id: resumed.id }, 'resuming run left running by a stopped process');
       // Fair order and the contract cap are the store's (CrawlRunStore.claimNextPending). The runs
-      // left running by the previous process are resumed first, so they are among the holders.
+      // left running by the previous process are resumed first, so they are among the holders;
+      // with leases every running run holds a slot, whichever worker executes it.
       const run =
         resumed ??
         (await this.deps.runs.claimNextPending(this.deps.clock.nowMicros(), {
           maxRunningPerContract: this.deps.maxRunningPerContract,
-          slotHolderRunIds: [...this.active.keys()],
+          slotHolderRunIds: leasing === undefined ? [...this.active.keys()] : undefined,
+          lease: leasing?.lease(),
         }));
       if (!run) return;
       // Stopped while the claim was asked: the run stays running in the store and resumes at the
@@ -172,9 +185,10 @@ export class RunWorkerPool implements RunDispatcher {
 
   private launch(run: RunRecord): void {
     const cancel = new AbortController();
+    const lost = new AbortController();
     if (run.isCancelRequest) cancel.abort();
-    const done = this.execute(run, cancel)
-      .catch((error: unknown) => this.fail(run, error))
+    const done = this.execute(run, { cancel, lost })
+      .catch((error: unknown) => this.fail(run, error, lost.signal))
       // Nothing a run does may end the process: the other tenants' runs and requests go on.
       .catch((error: unknown) =>
         this.deps.logger.error({ err: error, run_id: run.id }, 'ending the run failed'),
@@ -187,13 +201,16 @@ export class RunWorkerPool implements RunDispatcher {
     this.active.set(run.id, { cancel, done });
   }
 
-  private async execute(run: RunRecord, cancel: AbortController): Promise<void> {
+  private async execute(run: RunRecord, control: HeldRunControl): Promise<void> {
     const { deps } = this;
+    const { cancel, lost } = control;
     const searchServiceId =
       run.serviceSettingId === null ? undefined : await deps.searchFeed?.searchServiceOf(run);
     const workFolder = path.join(deps.workRoot, String(run.id));
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
-    const signal = AbortSignal.any([cancel.signal, this.hardStop.signal]);
+    // With leases, the work folder is rebuilt from the run's checkpoints (a run another worker left).
+    await deps.leasing?.hold(run, workFolder, control);
+    const signal = AbortSignal.any([cancel.signal, this.hardStop.signal, lost.signal]);
     let lastWriteMs = 0;
     let progressWrite: Promise<void> | undefined;
     deps.logger.info(
@@ -235,6 +252,13 @@ export class RunWorkerPool implements RunDispatcher {
     );
     // The final counts are written after any interim ones.
     await progressWrite;
+    await deps.leasing?.stopCheckpoints(run.id);
+    if (lost.signal.aborted) {
+      // Another worker holds the run now and resumes it from its checkpoints: nothing to record.
+      deps.leasing?.letGo(run.id);
+      await rm(workFolder, { recursive: true, force: true });
+      return;
+    }
     // Drained, or aborted by the shutdown's hard stop rather than by a cancel: resume later.
     if (
       execution.outcome === 'interrupted' ||
@@ -246,7 +270,13 @@ export class RunWorkerPool implements RunDispatcher {
         execution.progress.total,
         deps.clock.nowMicros(),
       );
-      deps.logger.info({ run_id: run.id }, 'run interrupted by shutdown; it resumes at next start');
+      if (deps.leasing === undefined) {
+        deps.logger.info({ run_id: run.id }, 'run interrupted by shutdown; it resumes at next start');
+        return;
+      }
+      await deps.leasing.handBack(run.id);
+      await rm(workFolder, { recursive: true, force: true });
+      deps.logger.info({ run_id: run.id }, 'run handed back at shutdown; another worker resumes it');
       return;
     }
     await deps.runs.updateProgress(
@@ -296,8 +326,9 @@ export class RunWorkerPool implements RunDispatcher {
           ),
         );
     // The run has ended: a failure now must not turn it into 2040 (see fail()).
-    await rm(workFolder, { recursive: true, force: true }).catch((error: unknown) =>
-      deps.logger.warn({ err: error, run_id: run.id }, 'removing the working data of the run failed'),
+    await Promise.all([rm(workFolder, { recursive: true, force: true }), deps.leasing?.ended(run.id)]).catch(
+      (error: unknown) =>
+        deps.logger.warn({ err: error, run_id: run.id }, 'removing the working data of the run failed'),
     );
   }
 
@@ -307,19 +338,23 @@ export class RunWorkerPool implements RunDispatcher {
    * back. When even that cannot be recorded (the service store itself fails) the run stays 2020
    * and resumes at the next start; so does a run whose pages were aborted by a shutdown.
    */
-  private async fail(run: RunRecord, error: unknown): Promise<void> {
+  private async fail(run: RunRecord, error: unknown, lost: AbortSignal): Promise<void> {
     const { deps } = this;
-    if (this.hardStop.signal.aborted) {
-      deps.logger.warn({ err: error, run_id: run.id }, 'run failed while stopping; it resumes at next start');
+    if (this.hardStop.signal.aborted || lost.aborted) {
+      // The lease, if any, ends unrenewed and another worker (or the next start) resumes the run.
+      deps.leasing?.letGo(run.id);
+      deps.logger.warn({ err: error, run_id: run.id }, 'run failed while stopping; it resumes later');
       return;
     }
     deps.logger.error({ err: error, run_id: run.id }, 'run failed');
     try {
       await this.finish(run.id, RunState.troubled, [], failureMessage(error));
     } catch (storeError) {
+      // With leases, the lease ends unrenewed and the run is resumed once it has (here or elsewhere).
+      deps.leasing?.letGo(run.id);
       deps.logger.error(
         { err: storeError, run_id: run.id },
-        'recording the failed run failed; it stays running and resumes at next start',
+        'recording the failed run failed; it stays running and resumes later',
       );
       return;
     }
@@ -327,6 +362,7 @@ export class RunWorkerPool implements RunDispatcher {
     await Promise.all([
       rm(path.join(deps.workRoot, String(run.id)), { recursive: true, force: true }),
       deps.artifacts.remove(run.id),
+      deps.leasing?.ended(run.id),
     ]).catch((cleanupError: unknown) =>
       deps.logger.warn({ err: cleanupError, run_id: run.id }, 'removing the data of the failed run failed'),
     );

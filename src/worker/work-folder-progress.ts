@@ -5,6 +5,8 @@ import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
 
 /** The run store's file in a crawl's work folder (see executeCrawl). */
 export const RUN_STORE_FILE = 'crawl.db';
+/** The object spool's file in a crawl's work folder. */
+export const RUN_SPOOL_FILE = 'objects.spool';
 
 /**
  * The progress an interrupted crawl left in its work folder (pages fetched, URLs known), or

@@ -6,17 +6,14 @@
  * archive with one folder per page.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { afterEach, test } from 'node:test';
-import { metaOf, readTar } from '../support/artifact-readers.js';
-import { listenLocally, type LocalServer } from '../support/local-server.js';
+import { assertEveryPageOnce, startTreeSite } from '../support/tree-site.js';
 import {
   DEMO_TENANT,
   downloadArtifact,
   freePort,
   makeTempDir,
-  parseCsv,
   pollUntil,
   TEST_API_KEY,
 } from '../support/service-harness.js';
@@ -32,47 +29,16 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-interface TreeSite extends LocalServer {
-  /** Requests per page path. */
-  hits: Map<string, number>;
-}
-
-/** Pages /p/0 .. /p/299 as a binary tree: /p/N links to /p/2N+1 and /p/2N+2. */
-async function startTreeSite(): Promise<TreeSite> {
-  const hits = new Map<string, number>();
-  const server = createServer((req, res) => {
-    const url = req.url ?? '/';
-    const match = /^\/p\/(\d+)$/.exec(url);
-    const page = match ? Number(match[1]) : -1;
-    if (page < 0 || page >= PAGE_COUNT) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    hits.set(url, (hits.get(url) ?? 0) + 1);
-    const links = [2 * page + 1, 2 * page + 2]
-      .filter((child) => child < PAGE_COUNT)
-      .map((child) => `<a href="/p/${child}">page ${child}</a>`)
-      .join(' ');
-    const body = `<!doctype html><html><head><title>Page ${page}</title></head><body><p>Page ${page}</p>${links}</body></html>`;
-    setTimeout(
-      () => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body),
-      PAGE_DELAY_MS,
-    );
-  });
-  return { ...(await listenLocally(server)), hits };
-}
-
 /** Warnings only, and no rate limit: the status polls below are not what this test is about. */
 const SERVE_ENV = { KUMO_LOG_LEVEL: 'warn', KUMO_RATE_LIMIT_PER_MINUTE: '0' };
 
 test('SIGKILL twice in the middle of a crawl: the resumed run lists every page once and bundles a whole archive', async () => {
-  const site = await startTreeSite();
+  const site = await startTreeSite(PAGE_COUNT, PAGE_DELAY_MS);
   cleanups.push(() => site.close());
   const dataDir = await makeTempDir('kumo-crash-');
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const expected = Array.from({ length: PAGE_COUNT }, (_, page) => `${site.baseUrl}/p/${page}`);
 
   let serve = await startServeProcess({ dataDir, port, env: SERVE_ENV, cleanups });
   const id = await serve.requestCrawl({
@@ -107,39 +73,9 @@ test('SIGKILL twice in the middle of a crawl: the resumed run lists every page o
   assert.equal(history.crawl_execution_status_dtype_id, 2030, JSON.stringify(history));
   assert.equal(history.crawled_url_count, PAGE_COUNT);
 
-  // The URL list: one row per page, none twice, none lost, each fetched fine.
-  const csv = (await downloadArtifact(baseUrl, TEST_API_KEY, DEMO_TENANT, id, 'url_list.csv.gz')).toString();
-  const [header, ...rows] = parseCsv(csv);
-  assert.equal(header?.[0], 'crawl_url');
-  const listed = rows.map((row) => row[0]!);
-  const duplicates = listed.filter((url, index) => listed.indexOf(url) !== index);
-  assert.deepEqual(duplicates, [], 'no URL is listed twice');
-  assert.deepEqual([...listed].sort(), [...expected].sort(), 'every page is listed');
-  for (const row of rows) assert.equal(row[2], 'true', `row ${row.join(',')}`);
-
-  // The bundle: a whole archive (every gzip member and tar entry parses), one folder per page.
-  const tar = await downloadArtifact(baseUrl, TEST_API_KEY, DEMO_TENANT, id, 'crawl_objects.tar.gz');
-  const entries = await readTar(tar);
-  const folders = new Map<string, string[]>();
-  for (const name of entries.keys()) {
-    const cut = name.lastIndexOf('/') + 1;
-    const folder = name.slice(0, cut);
-    folders.set(folder, [...(folders.get(folder) ?? []), name.slice(cut)]);
-  }
-  const host = new URL(site.baseUrl).host;
-  assert.deepEqual(
-    [...folders.keys()].sort(),
-    expected.map((url) => `http/${host}${new URL(url).pathname}-/-/`).sort(),
-    'one folder per page',
+  await assertEveryPageOnce(site, PAGE_COUNT, (file) =>
+    downloadArtifact(baseUrl, TEST_API_KEY, DEMO_TENANT, id, file),
   );
-  for (const [folder, files] of folders)
-    assert.deepEqual(files.sort(), ['meta.json', 'source.html'], `files of ${folder}`);
-  for (const url of expected) {
-    const folder = `http/${host}${new URL(url).pathname}-/-/`;
-    assert.equal(metaOf(entries, folder).url, url);
-    const page = new URL(url).pathname.slice('/p/'.length);
-    assert.match(entries.get(`${folder}source.html`)!.toString(), new RegExp(`<p>Page ${page}</p>`));
-  }
 
   // Only pages in flight at a kill (at most CONCURRENCY each time) were fetched again.
   const refetched = [...site.hits].filter(([, count]) => count > 1);

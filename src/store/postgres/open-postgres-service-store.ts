@@ -1,3 +1,4 @@
+import { PgRunLeaseStore } from './pg-run-leases.js';
 import type postgres from 'postgres';
 import { SecretBox } from '../../security/secret-box.js';
 import type { ServiceStore } from '../service-store.js';
@@ -78,6 +79,7 @@ export async function openPostgresServiceStore(
     deliveries: new PgDeliveryStore(sql),
     apiKeys: new PgApiKeyStore(sql),
     runs: new PgCrawlRunStore(sql, box),
+    runLeases: new PgRunLeaseStore(sql, box),
     accounts: new PgAccountStore(sql),
     sessions: new PgSessionStore(sql),
     operatorSessions: new PgOperatorSessionStore(sql),

@@ -275,7 +275,8 @@ export class PgCrawlRunStore implements CrawlRunStore {
   ): Promise<void> {
     await this.sql`
       UPDATE crawl_runs SET state = ${state}, end_us = ${nowMicros}, updated_us = ${nowMicros},
-        artifacts = ${artifacts.join(',')}, message = ${message}, start_us = coalesce(start_us, ${nowMicros})
+        artifacts = ${artifacts.join(',')}, message = ${message}, start_us = coalesce(start_us, ${nowMicros}),
+        lease_owner = NULL, lease_until_us = NULL
       WHERE id = ${runId}`;
   }
 

@@ -115,7 +115,8 @@ async function tryClaim(tx: PgQueryable, nowMicros: number, policy: ClaimPolicy)
     }
     await tx`
       UPDATE crawl_runs SET state = ${RunState.running}, start_us = coalesce(start_us, ${nowMicros}),
-        updated_us = ${nowMicros}
+        updated_us = ${nowMicros}, lease_owner = ${policy.lease?.owner ?? null},
+        lease_until_us = ${policy.lease?.untilMicros ?? null}
       WHERE id = ${run.id}`;
     await tx`
       INSERT INTO run_claim_turns (contract_id, servicegroup_id, last_turn)

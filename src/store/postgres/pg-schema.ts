@@ -195,4 +195,47 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX crawl_runs_pending ON crawl_runs(contract_id, servicegroup_id, id)
     WHERE state = ${RunState.pending} AND NOT is_cancel_request;
   `,
+  // Run leases and checkpoints (pg-run-leases.ts, docs/architecture.md, Run leases): the worker
+  // holding a running run and until when, and the run's working data as last checkpointed.
+  `
+  ALTER TABLE crawl_runs ADD COLUMN lease_owner TEXT, ADD COLUMN lease_until_us BIGINT;
+  CREATE INDEX crawl_runs_leases ON crawl_runs(lease_until_us, id) WHERE state = ${RunState.running};
+  CREATE TABLE run_frontier (
+    run_id BIGINT NOT NULL,
+    seq BIGINT NOT NULL,
+    fingerprint BYTEA NOT NULL,
+    url TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    referrer TEXT,
+    state SMALLINT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+  );
+  CREATE TABLE run_url_rows (
+    run_id BIGINT NOT NULL,
+    id BIGINT NOT NULL,
+    crawl_url TEXT NOT NULL,
+    last_url TEXT,
+    ok BOOLEAN NOT NULL,
+    crawl_us BIGINT NOT NULL,
+    http_status INTEGER,
+    last_modified TEXT,
+    content_type TEXT,
+    content_length BIGINT,
+    fetch_error TEXT,
+    depth INTEGER,
+    piece TEXT,
+    piece_offset BIGINT,
+    object_bytes BIGINT,
+    PRIMARY KEY (run_id, id)
+  );
+  CREATE TABLE run_link_rows (
+    run_id BIGINT NOT NULL,
+    id BIGINT NOT NULL,
+    source_url TEXT NOT NULL,
+    link_url TEXT NOT NULL,
+    anchor_text TEXT NOT NULL,
+    rel TEXT NOT NULL,
+    PRIMARY KEY (run_id, id)
+  );
+  `,
 ];

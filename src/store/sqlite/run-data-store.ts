@@ -22,7 +22,9 @@ CREATE TABLE IF NOT EXISTS frontier (
   url TEXT NOT NULL,
   depth INTEGER NOT NULL,
   referrer TEXT,
-  state INTEGER NOT NULL DEFAULT 0 -- 0 queued, 1 fetched, 2 skipped
+  state INTEGER NOT NULL DEFAULT 0, -- 0 queued, 1 fetched, 2 skipped
+  -- The order in which entries left the queue: a checkpoint takes those marked since the last one.
+  marked INTEGER
 );
 CREATE INDEX IF NOT EXISTS frontier_queued ON frontier(seq) WHERE state = 0;
 CREATE TABLE IF NOT EXISTS url_rows (
@@ -58,6 +60,11 @@ INSERT OR IGNORE INTO progress (id, crawled, total) VALUES (1, 0, 0);
 /** Rows without an HTTP answer, by URL: the run's seed outcomes are looked up there. */
 const UNANSWERED_INDEX = `
 CREATE INDEX IF NOT EXISTS url_rows_unanswered ON url_rows(crawl_url) WHERE http_status IS NULL;
+`;
+
+/** Entries by the order they left the queue (see run-checkpoint-reader.ts). */
+const MARKED_INDEX = `
+CREATE INDEX IF NOT EXISTS frontier_marked ON frontier(marked) WHERE marked IS NOT NULL;
 `;
 
 interface UrlRowRecord {
@@ -103,14 +110,21 @@ export class SqliteRunDataStore implements RunDataStore {
       this.db.exec('ALTER TABLE url_rows ADD COLUMN fetch_error TEXT');
     if (!columns.some((column) => column.name === 'depth'))
       this.db.exec('ALTER TABLE url_rows ADD COLUMN depth INTEGER');
+    const entryColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(frontier)').all();
+    if (!entryColumns.some((column) => column.name === 'marked'))
+      this.db.exec('ALTER TABLE frontier ADD COLUMN marked INTEGER');
     this.db.exec(UNANSWERED_INDEX);
+    this.db.exec(MARKED_INDEX);
     this.insertEntry = this.db.prepare(
       'INSERT OR IGNORE INTO frontier (fingerprint, url, depth, referrer) VALUES (?, ?, ?, ?)',
     );
     this.selectQueued = this.db.prepare(
       'SELECT seq, url, depth, referrer FROM frontier WHERE state = 0 AND seq > ? ORDER BY seq LIMIT ?',
     );
-    this.markEntry = this.db.prepare('UPDATE frontier SET state = ? WHERE seq = ?');
+    this.markEntry = this.db.prepare(
+      `UPDATE frontier SET state = ?, marked = (SELECT coalesce(max(marked), 0) + 1 FROM frontier)
+       WHERE seq = ?`,
+    );
     this.insertRow = this.db.prepare(
       `INSERT INTO url_rows (crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type,
         content_length, object_offset, object_bytes, fetch_error, depth)

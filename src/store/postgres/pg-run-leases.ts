@@ -1,0 +1,169 @@
+import { RunState } from '../../domain/run-states.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { type RunRow, runRecordOf } from '../record-rows.js';
+import type {
+  CheckpointEntry,
+  CheckpointLink,
+  CheckpointRow,
+  RunCheckpoint,
+  RunLease,
+} from '../run-leases.js';
+import type { RunLeaseStore, RunRecord } from '../service-store.js';
+import type { PgQueryable, PgSql } from './pg-connection.js';
+import { SELECT_RUN } from './pg-run-rows.js';
+
+/** Rows read at a time when a worker restores a run from its checkpoints. */
+const READ_BATCH = 2000;
+
+/**
+ * Run leases and checkpoints on PostgreSQL (docs/architecture.md, Run leases). A checkpoint is one
+ * transaction that first locks the run's row and checks the lease, so a worker that lost its run
+ * (paused past its lease while another took over) can never write into it. Rows go in as arrays
+ * (`unnest`): one statement per table whatever the number of pages since the last checkpoint.
+ */
+export class PgRunLeaseStore implements RunLeaseStore {
+  constructor(
+    private readonly sql: PgSql,
+    private readonly box: SecretBox,
+  ) {}
+
+  async takeAbandoned(lease: RunLease, nowMicros: number): Promise<RunRecord | undefined> {
+    const [taken] = await this.sql<{ id: number }[]>`
+      UPDATE crawl_runs SET lease_owner = ${lease.owner}, lease_until_us = ${lease.untilMicros},
+        updated_us = ${nowMicros}
+      WHERE id = (
+        SELECT id FROM crawl_runs
+        WHERE state = ${RunState.running} AND (lease_until_us IS NULL OR lease_until_us < ${nowMicros})
+        ORDER BY id LIMIT 1
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id`;
+    if (taken === undefined) return undefined;
+    const [row] = await this.sql<RunRow[]>`${this.sql.unsafe(SELECT_RUN)} WHERE r.id = ${taken.id}`;
+    return row && runRecordOf(row, this.box);
+  }
+
+  async renew(owner: string, runIds: readonly number[], untilMicros: number): Promise<Map<number, boolean>> {
+    if (runIds.length === 0) return new Map();
+    const held = await this.sql<{ id: number; is_cancel_request: boolean }[]>`
+      UPDATE crawl_runs SET lease_until_us = ${untilMicros}
+      WHERE id = ANY(${idArray(runIds)}::bigint[]) AND lease_owner = ${owner} AND state = ${RunState.running}
+      RETURNING id, is_cancel_request`;
+    return new Map(held.map((run) => [run.id, run.is_cancel_request]));
+  }
+
+  async release(owner: string, runId: number): Promise<void> {
+    await this.sql`
+      UPDATE crawl_runs SET lease_until_us = 0 WHERE id = ${runId} AND lease_owner = ${owner}`;
+  }
+
+  saveCheckpoint(owner: string, runId: number, checkpoint: RunCheckpoint): Promise<boolean> {
+    return this.sql.begin(async (tx) => {
+      const [held] = await tx`
+        SELECT id FROM crawl_runs
+        WHERE id = ${runId} AND lease_owner = ${owner} AND state = ${RunState.running}
+        FOR UPDATE`;
+      if (held === undefined) return false;
+      await insertEntries(tx, runId, checkpoint.entries);
+      await insertRows(tx, runId, checkpoint.rows);
+      await insertLinks(tx, runId, checkpoint.links);
+      return true;
+    });
+  }
+
+  async *checkpointEntries(runId: number): AsyncIterable<CheckpointEntry[]> {
+    const batches = this.sql<CheckpointEntry[]>`
+      SELECT seq, fingerprint, url, depth, referrer, state FROM run_frontier
+      WHERE run_id = ${runId} ORDER BY seq`.cursor(READ_BATCH);
+    for await (const batch of batches) yield batch;
+  }
+
+  async *checkpointRows(runId: number): AsyncIterable<CheckpointRow[]> {
+    const batches = this.sql<CheckpointRow[]>`
+      SELECT id, crawl_url AS "crawlUrl", last_url AS "lastUrl", ok, crawl_us AS "crawlMicros",
+        http_status AS "httpStatus", last_modified AS "lastModified", content_type AS "contentType",
+        content_length AS "contentLength", fetch_error AS "fetchError", depth, piece,
+        piece_offset AS "pieceOffset", object_bytes AS "objectBytes"
+      FROM run_url_rows WHERE run_id = ${runId} ORDER BY id`.cursor(READ_BATCH);
+    for await (const batch of batches) yield batch;
+  }
+
+  async *checkpointLinks(runId: number): AsyncIterable<CheckpointLink[]> {
+    const batches = this.sql<CheckpointLink[]>`
+      SELECT id, source_url AS "sourceUrl", link_url AS "linkUrl", anchor_text AS "anchorText", rel
+      FROM run_link_rows WHERE run_id = ${runId} ORDER BY id`.cursor(READ_BATCH);
+    for await (const batch of batches) yield batch;
+  }
+
+  async dropCheckpoints(runId: number): Promise<void> {
+    await this.sql.begin(async (tx) => {
+      await tx`DELETE FROM run_frontier WHERE run_id = ${runId}`;
+      await tx`DELETE FROM run_url_rows WHERE run_id = ${runId}`;
+      await tx`DELETE FROM run_link_rows WHERE run_id = ${runId}`;
+    });
+  }
+}
+
+/** `{1,2,3}`: ids as a BIGINT[] literal. */
+function idArray(ids: readonly number[]): string {
+  return `{${ids.map(Number).join(',')}}`;
+}
+
+/** New entries, and the state of entries already stored (a page fetched or skipped since). */
+async function insertEntries(
+  tx: PgQueryable,
+  runId: number,
+  entries: readonly CheckpointEntry[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  await tx`
+    INSERT INTO run_frontier (run_id, seq, fingerprint, url, depth, referrer, state)
+    SELECT ${runId}, seq, decode(fingerprint, 'hex'), url, depth, referrer, state
+    FROM unnest(
+      ${tx.array(entries.map((entry) => entry.seq))}::bigint[],
+      ${tx.array(entries.map((entry) => Buffer.from(entry.fingerprint).toString('hex')))}::text[],
+      ${tx.array(entries.map((entry) => entry.url))}::text[],
+      ${tx.array(entries.map((entry) => entry.depth))}::integer[],
+      ${tx.array(entries.map((entry) => entry.referrer))}::text[],
+      ${tx.array(entries.map((entry) => entry.state))}::smallint[]
+    ) AS e(seq, fingerprint, url, depth, referrer, state)
+    ON CONFLICT (run_id, seq) DO UPDATE SET state = excluded.state`;
+}
+
+async function insertRows(tx: PgQueryable, runId: number, rows: readonly CheckpointRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <T>(pick: (row: CheckpointRow) => T) => tx.array(rows.map(pick) as never[]);
+  await tx`
+    INSERT INTO run_url_rows (run_id, id, crawl_url, last_url, ok, crawl_us, http_status, last_modified,
+      content_type, content_length, fetch_error, depth, piece, piece_offset, object_bytes)
+    SELECT ${runId}, * FROM unnest(
+      ${column((row) => row.id)}::bigint[],
+      ${column((row) => row.crawlUrl)}::text[],
+      ${column((row) => row.lastUrl)}::text[],
+      ${column((row) => row.ok)}::boolean[],
+      ${column((row) => row.crawlMicros)}::bigint[],
+      ${column((row) => row.httpStatus)}::integer[],
+      ${column((row) => row.lastModified)}::text[],
+      ${column((row) => row.contentType)}::text[],
+      ${column((row) => row.contentLength)}::bigint[],
+      ${column((row) => row.fetchError)}::text[],
+      ${column((row) => row.depth)}::integer[],
+      ${column((row) => row.piece)}::text[],
+      ${column((row) => row.pieceOffset)}::bigint[],
+      ${column((row) => row.objectBytes)}::bigint[]
+    )
+    ON CONFLICT (run_id, id) DO NOTHING`;
+}
+
+async function insertLinks(tx: PgQueryable, runId: number, links: readonly CheckpointLink[]): Promise<void> {
+  if (links.length === 0) return;
+  await tx`
+    INSERT INTO run_link_rows (run_id, id, source_url, link_url, anchor_text, rel)
+    SELECT ${runId}, * FROM unnest(
+      ${tx.array(links.map((link) => link.id))}::bigint[],
+      ${tx.array(links.map((link) => link.sourceUrl))}::text[],
+      ${tx.array(links.map((link) => link.linkUrl))}::text[],
+      ${tx.array(links.map((link) => link.anchorText))}::text[],
+      ${tx.array(links.map((link) => link.rel))}::text[]
+    )
+    ON CONFLICT (run_id, id) DO NOTHING`;
+}

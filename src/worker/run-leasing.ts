@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RunPieceStore } from '../blob/run-pieces.js';
+import type { RunLease } from '../store/run-leases.js';
+import type { RunLeaseStore, RunRecord } from '../store/service-store.js';
+import { restoreRunData } from '../store/sqlite/run-data-restore.js';
+import type { Clock } from '../util/clock.js';
+import { RunCheckpointer } from './run-checkpointer.js';
+import { RUN_SPOOL_FILE, RUN_STORE_FILE } from './work-folder-progress.js';
+
+export interface RunLeasingDeps {
+  leases: RunLeaseStore;
+  pieces: RunPieceStore;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+  /** How long a hold lasts unrenewed (KUMO_RUN_LEASE_SECONDS). */
+  leaseMs: number;
+  /** How often each run is checkpointed (KUMO_CHECKPOINT_SECONDS). */
+  checkpointMs: number;
+}
+
+/** What the leasing may do to a run it holds: cancel it (asked elsewhere), or stop it (lost). */
+export interface HeldRunControl {
+  cancel: AbortController;
+  /** Aborted when the lease is lost: the run stops at once and is left to its new worker. */
+  lost: AbortController;
+}
+
+/** Renewals at most this far apart: a cancel asked on another process reaches the run this fast. */
+const MAX_HEARTBEAT_MS = 2000;
+
+/**
+ * The runs this worker holds in a store several processes share (docs/architecture.md, Run
+ * leases): it takes abandoned runs and leases new ones, renews every hold in one statement a
+ * heartbeat (which also brings the cancels asked on other processes), checkpoints each run while
+ * it executes, and rebuilds a run's working data from its checkpoints when it takes one.
+ */
+export class RunLeasing {
+  /** Unique to this process, so its leases and pieces are told from any other worker's. */
+  readonly owner = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+  private readonly pieceTag = this.owner.replace(/[^A-Za-z0-9.-]/g, '_');
+  private readonly held = new Map<number, { control: HeldRunControl; checkpointer?: RunCheckpointer }>();
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private beating: Promise<void> | undefined;
+
+  constructor(private readonly deps: RunLeasingDeps) {}
+
+  /** A lease from now, for a run claimed or taken over. */
+  lease(): RunLease {
+    return { owner: this.owner, untilMicros: this.deps.clock.nowMicros() + this.deps.leaseMs * 1000 };
+  }
+
+  start(): void {
+    const interval = Math.min(MAX_HEARTBEAT_MS, this.deps.leaseMs / 3);
+    this.heartbeatTimer = setInterval(() => {
+      // One renewal at a time: a slow store skips a beat rather than stacking them.
+      this.beating ??= this.heartbeat().finally(() => {
+        this.beating = undefined;
+      });
+    }, interval);
+    this.heartbeatTimer.unref();
+  }
+
+  /** A running run whose worker died or handed it back, now leased to this one. */
+  takeAbandoned(): Promise<RunRecord | undefined> {
+    return this.deps.leases.takeAbandoned(this.lease(), this.deps.clock.nowMicros());
+  }
+
+  /**
+   * Rebuilds the run's working data in `workFolder` from its checkpoints (nothing when it has
+   * none: a new run) and starts checkpointing it while it executes.
+   */
+  async hold(run: RunRecord, workFolder: string, control: HeldRunControl): Promise<void> {
+    this.held.set(run.id, { control });
+    const { leases, pieces } = this.deps;
+    const files = {
+      folder: workFolder,
+      store: path.join(workFolder, RUN_STORE_FILE),
+      spool: path.join(workFolder, RUN_SPOOL_FILE),
+    };
+    const marks = await restoreRunData(files, {
+      entries: () => leases.checkpointEntries(run.id),
+      rows: () => leases.checkpointRows(run.id),
+      links: () => leases.checkpointLinks(run.id),
+      openPiece: (name) => pieces.open(run.id, name),
+    });
+    const entry = this.held.get(run.id);
+    if (entry === undefined) return;
+    entry.checkpointer = new RunCheckpointer({
+      runId: run.id,
+      owner: this.owner,
+      pieceTag: this.pieceTag,
+      files,
+      marks,
+      leases,
+      pieces,
+      intervalMs: this.deps.checkpointMs,
+      logger: this.deps.logger,
+      onLost: () => control.lost.abort(),
+    });
+  }
+
+  /** The run's execution returned: checkpointing stops (after the one in progress). */
+  async stopCheckpoints(runId: number): Promise<void> {
+    await this.held.get(runId)?.checkpointer?.stop();
+  }
+
+  /**
+   * Gives a drained run back: what it did since the last checkpoint is checkpointed, and the
+   * lease ends now, so another worker resumes it at once.
+   */
+  async handBack(runId: number): Promise<void> {
+    const checkpointer = this.held.get(runId)?.checkpointer;
+    this.held.delete(runId);
+    if (checkpointer !== undefined && !(await checkpointer.saveNow())) return;
+    await this.deps.leases.release(this.owner, runId);
+  }
+
+  /** The run ended (its end is recorded): its checkpoints and pieces go. */
+  async ended(runId: number): Promise<void> {
+    this.held.delete(runId);
+    await Promise.all([this.deps.leases.dropCheckpoints(runId), this.deps.pieces.removeAll(runId)]);
+  }
+
+  /** The run stopped without an end to record (its lease was lost, or the process is stopping). */
+  letGo(runId: number): void {
+    this.held.delete(runId);
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.heartbeatTimer);
+    await this.beating;
+  }
+
+  /** Renews every hold; a run no longer held stops, and a cancel asked elsewhere reaches its run. */
+  private async heartbeat(): Promise<void> {
+    const runIds = [...this.held.keys()];
+    if (runIds.length === 0) return;
+    let renewed: Map<number, boolean>;
+    try {
+      renewed = await this.deps.leases.renew(this.owner, runIds, this.lease().untilMicros);
+    } catch (error) {
+      // The lease has its whole length to be renewed at a later beat.
+      this.deps.logger.warn({ err: error }, 'renewing the run leases failed');
+      return;
+    }
+    for (const runId of runIds) {
+      const entry = this.held.get(runId);
+      if (entry === undefined) continue;
+      const cancelAsked = renewed.get(runId);
+      if (cancelAsked === undefined) {
+        this.deps.logger.warn({ run_id: runId }, 'the run lease was lost; another worker resumes the run');
+        entry.control.lost.abort();
+      } else if (cancelAsked) entry.control.cancel.abort();
+    }
+  }
+}

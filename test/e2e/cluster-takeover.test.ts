@@ -1,0 +1,104 @@
+/**
+ * A run taken over by another machine (docs/architecture.md, Run leases): two `kumo serve`
+ * processes with data directories of their own share one PostgreSQL database and one
+ * S3-compatible bucket. The first is killed with SIGKILL in the middle of an instant crawl of a
+ * 300-page local site; the second takes the run when the lease ends and resumes it from the last
+ * checkpoint, in the database and the bucket only (it has none of the first one's files). The URL
+ * list then has each page once and the bundle is whole; the pages fetched again are only some of
+ * those the first process had fetched.
+ */
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { startS3Server, type TestS3Server } from '../support/s3-server.js';
+import { startServeProcess } from '../support/serve-process.js';
+import {
+  DEMO_TENANT,
+  downloadArtifact,
+  freePort,
+  makeTempDir,
+  pollUntil,
+  TEST_API_KEY,
+} from '../support/service-harness.js';
+import { assertEveryPageOnce, startTreeSite } from '../support/tree-site.js';
+
+const PAGE_COUNT = 300;
+const PAGE_DELAY_MS = 40;
+const CONCURRENCY = 4;
+const LEASE_SECONDS = 3;
+
+let postgres: PostgresServer;
+let s3: TestS3Server;
+before(async () => {
+  [postgres, s3] = await Promise.all([startPostgresServer(), startS3Server()]);
+});
+after(async () => {
+  await Promise.all([postgres.stop(), s3.stop()]);
+});
+
+const cleanups: (() => Promise<unknown>)[] = [];
+after(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+test('a worker killed mid-run: another machine resumes the run from its checkpoints, every page listed once', async () => {
+  const site = await startTreeSite(PAGE_COUNT, PAGE_DELAY_MS);
+  cleanups.push(() => site.close());
+  const env = {
+    ...s3.env,
+    KUMO_DATABASE_URL: await postgres.createDatabase(),
+    KUMO_SECRET_KEY: 'ab'.repeat(32),
+    KUMO_BLOB_URL: `s3://${s3.bucket}/cluster`,
+    KUMO_RUN_LEASE_SECONDS: String(LEASE_SECONDS),
+    KUMO_CHECKPOINT_SECONDS: '1',
+    KUMO_LOG_LEVEL: 'warn',
+    KUMO_RATE_LIMIT_PER_MINUTE: '0',
+  };
+  const startWorker = async () => {
+    const dataDir = await makeTempDir('kumo-cluster-');
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    return startServeProcess({ dataDir, port: await freePort(), env, cleanups });
+  };
+
+  const first = await startWorker();
+  const id = await first.requestCrawl({
+    seed_urls: [`${site.baseUrl}/p/0`],
+    base_concurrent_requests: CONCURRENCY,
+  });
+  // Past a checkpoint or two (one a second), well before the end (about 3 s in all).
+  await pollUntil(
+    '100 pages crawled',
+    async () => ((await first.statusOf(id))?.crawled_url_count ?? 0) >= 100 || undefined,
+    15_000,
+    50,
+  );
+  assert.deepEqual(await first.kill(), { code: null, signal: 'SIGKILL' });
+  const fetchedByFirst = new Set(site.hits.keys());
+  assert.ok(
+    fetchedByFirst.size < PAGE_COUNT,
+    `the kill came in the middle: ${fetchedByFirst.size} pages fetched`,
+  );
+
+  const killedAt = Date.now();
+  const second = await startWorker();
+  const history = await second.waitForFinished(id, 30_000);
+  assert.equal(history.crawl_execution_status_dtype_id, 2030, JSON.stringify(history));
+  assert.equal(history.crawled_url_count, PAGE_COUNT);
+  // The lease had to end first: the run did not finish before it could be taken.
+  assert.ok(Date.now() - killedAt >= LEASE_SECONDS * 1000 - 500);
+
+  await assertEveryPageOnce(site, PAGE_COUNT, (file) =>
+    downloadArtifact(second.url, TEST_API_KEY, DEMO_TENANT, id, file),
+  );
+  // What the checkpoints held was not fetched again: only pages after the last one (at most a
+  // second of crawling) and those in flight at the kill.
+  const refetched = [...site.hits].filter(([, count]) => count > 1).map(([url]) => url);
+  for (const url of refetched) assert.ok(fetchedByFirst.has(url), url);
+  assert.ok(
+    refetched.length < fetchedByFirst.size / 2,
+    `fetched twice: ${refetched.length} of ${fetchedByFirst.size}`,
+  );
+
+  assert.deepEqual(await second.stop('SIGTERM'), { code: 0, signal: null }, second.output());
+});
