@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { HostTenures } from '../store/host-tenures.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { whenRequestSent } from './request-sent.js';
 
@@ -28,6 +29,15 @@ export interface HostPace {
   acquire(host: string, gapMs: number, signal: AbortSignal): Promise<HostPermit>;
 }
 
+/** The pace shared by several processes: one holds a host at a time (store/host-tenures.ts). */
+export interface SharedPace {
+  tenures: HostTenures;
+  /** A host another process waits for is handed over once held this long (default 5 s). */
+  minTenureMs?: number;
+  /** A held host with nothing to do is given back after this long (default 1 s). */
+  idleTenureMs?: number;
+}
+
 interface Waiter {
   gapMs: number;
   grant(permit: HostPermit): void;
@@ -40,12 +50,27 @@ interface HostState {
   inProgress: number;
   waiters: Waiter[];
   timer: NodeJS.Timeout | undefined;
+  /**
+   * With tenures shared by several processes: whether this one holds the host, is asking for it,
+   * or is handing it over (no new start; given back once its requests have ended).
+   */
+  tenure: 'none' | 'asking' | 'held' | 'yielding';
+  /** Monotonic ms before which no request may start (the previous holder's pace). */
+  notBeforeMs: number;
+  /** Monotonic ms the hold began: a host is held a while before it is handed over. */
+  heldSinceMs: number;
+  /** The gap of the last request started, which the next holder keeps after it. */
+  lastGapMs: number;
 }
 
 /** Hosts idle this long are forgotten: no pace allowed by the settings is longer. */
 const FORGET_IDLE_MS = 10 * 60_000;
 /** The table is swept for idle hosts when it has grown by this many entries. */
 const SWEEP_EVERY_HOSTS = 1000;
+/** A held host with nothing to do is given back after this long (with tenures). */
+const IDLE_TENURE_MS = 1000;
+/** A host another process waits for is handed over once held this long (with tenures). */
+const MIN_TENURE_MS = 5000;
 
 /**
  * The pace of every host in one place: its last request start, its requests in progress and the
@@ -55,15 +80,36 @@ const SWEEP_EVERY_HOSTS = 1000;
 export class HostPacer implements HostPace {
   private readonly hosts = new Map<string, HostState>();
   private sweepAt = SWEEP_EVERY_HOSTS;
+  private readonly tenures: HostTenures | undefined;
+  private readonly minTenureMs: number;
+  private readonly idleTenureMs: number;
 
   /**
    * @param perHostLimit requests to one host in progress at once, over all runs.
    * @param nowMs monotonic milliseconds.
+   * @param shared which process may send to each host, when several share the pace, and how
+   *   long a host is held at least before it is handed over and at most while idle.
    */
   constructor(
     private readonly perHostLimit: number,
     private readonly nowMs: () => number = () => performance.now(),
-  ) {}
+    shared?: SharedPace,
+  ) {
+    this.tenures = shared?.tenures;
+    this.minTenureMs = shared?.minTenureMs ?? MIN_TENURE_MS;
+    this.idleTenureMs = shared?.idleTenureMs ?? IDLE_TENURE_MS;
+    this.tenures?.onYield((host, lost) => {
+      const state = this.hosts.get(host);
+      if (state?.tenure !== 'held') return;
+      const heldMs = this.nowMs() - state.heldSinceMs;
+      if (!lost && heldMs < this.minTenureMs) {
+        // Asked again by the waiting process at its next try; held a little longer meanwhile.
+        return;
+      }
+      state.tenure = 'yielding';
+      this.pump(host, state);
+    });
+  }
 
   acquire(host: string, gapMs: number, signal: AbortSignal): Promise<HostPermit> {
     if (signal.aborted) return Promise.reject(abortReason(signal));
@@ -99,6 +145,10 @@ export class HostPacer implements HostPace {
         inProgress: 0,
         waiters: [],
         timer: undefined,
+        tenure: this.tenures === undefined ? 'held' : 'none',
+        notBeforeMs: Number.NEGATIVE_INFINITY,
+        heldSinceMs: 0,
+        lastGapMs: 0,
       };
       this.hosts.set(host, state);
     }
@@ -109,22 +159,74 @@ export class HostPacer implements HostPace {
   private pump(host: string, state: HostState): void {
     clearTimeout(state.timer);
     state.timer = undefined;
+    if (this.tenures !== undefined && !this.tenureAllows(host, state)) return;
     for (;;) {
       const head = state.waiters[0];
       if (head === undefined || state.starting || state.inProgress >= this.perHostLimit) return;
       const now = this.nowMs();
-      const readyAt = state.lastStartMs + head.gapMs;
+      const readyAt = Math.max(state.lastStartMs + head.gapMs, state.notBeforeMs);
       if (readyAt > now) {
         state.timer = setTimeout(() => this.pump(host, state), Math.max(1, Math.ceil(readyAt - now)));
         return;
       }
       state.waiters.shift();
       state.lastStartMs = now;
+      state.lastGapMs = head.gapMs;
       state.inProgress += 1;
       // Without a gap the start time does not matter, and requests need not wait for each other.
       state.starting = head.gapMs > 0;
       head.grant(this.permitFor(host, state, state.starting));
     }
+  }
+
+  /**
+   * Whether this process may start requests to the host now (with tenures); asks for the host,
+   * gives it back when idle or yielding, and arms the timers that do so later.
+   */
+  private tenureAllows(host: string, state: HostState): boolean {
+    const tenures = this.tenures!;
+    const idle = state.inProgress === 0 && !state.starting;
+    if (state.tenure === 'none' || state.tenure === 'asking') {
+      if (state.tenure === 'none' && state.waiters.length > 0) {
+        state.tenure = 'asking';
+        tenures.take(host).then(
+          (freeAtMs) => {
+            state.tenure = 'held';
+            state.heldSinceMs = this.nowMs();
+            // The wall-clock time of the previous holder, on this process's monotonic clock.
+            state.notBeforeMs = freeAtMs - Date.now() + this.nowMs();
+            this.pump(host, state);
+          },
+          () => {
+            state.tenure = 'none';
+          },
+        );
+      }
+      return false;
+    }
+    if (state.tenure === 'yielding' || (state.waiters.length === 0 && idle)) {
+      if (!idle) return false;
+      const give = () => {
+        state.timer = undefined;
+        state.tenure = 'none';
+        // Never started here: the previous holder's own pace still stands.
+        const freeAtMs =
+          state.lastStartMs === Number.NEGATIVE_INFINITY
+            ? state.notBeforeMs - this.nowMs() + Date.now()
+            : Date.now() - (this.nowMs() - state.lastStartMs) + state.lastGapMs;
+        tenures.give(host, Math.max(0, Math.round(freeAtMs)));
+        // Waiters left after a hand-over ask again, behind the process that wanted the host.
+        if (state.waiters.length > 0) this.pump(host, state);
+      };
+      if (state.tenure === 'yielding') give();
+      else {
+        state.timer = setTimeout(give, this.idleTenureMs);
+        // A process ending meanwhile need not give the host back: its hold lapses.
+        state.timer.unref();
+      }
+      return false;
+    }
+    return true;
   }
 
   private permitFor(host: string, state: HostState, paced: boolean): HostPermit {

@@ -7,7 +7,7 @@ import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.j
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
 import { openArtifactStore, openRunPieceStore } from '../blob/open-artifact-store.js';
-import { RunLeasing } from '../worker/run-leasing.js';
+import { newWorkerName, RunLeasing } from '../worker/run-leasing.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
 import { configuredBrowser } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
@@ -254,6 +254,8 @@ export async function startService(
     timezone: config.timezone,
     onQueued: () => webhooks.nudge(),
   });
+  // Names this process in the run leases and host tenures of a shared database.
+  const workerName = newWorkerName();
   const threads = new RunThreads({
     limits: fetchLimitsOf(config),
     defaultUserAgent: userAgent,
@@ -263,8 +265,10 @@ export async function startService(
     clock,
     // One pace per host over every run (docs/reference/crawl-rules.md, Pacing), kept in a thread
     // of its own so a busy API thread never slows a request start.
-    pace: new PaceThreadHost(config.hostConcurrency, (error) =>
-      app.log.error({ err: error }, 'the host pace thread failed; the runs it served fail'),
+    pace: new PaceThreadHost(
+      config.hostConcurrency,
+      (error) => app.log.error({ err: error }, 'the host pace thread failed; the runs it served fail'),
+      config.databaseUrl === undefined ? undefined : { databaseUrl: config.databaseUrl, owner: workerName },
     ),
     browser: {
       host: browser,
@@ -294,6 +298,7 @@ export async function startService(
     leasing:
       store.runLeases &&
       new RunLeasing({
+        owner: workerName,
         leases: store.runLeases,
         pieces: openRunPieceStore(config.blobUrl, paths.pieces, options.env),
         clock,

@@ -11,6 +11,11 @@ import type { HostPace, HostPermit, HostPacer } from '../crawler/host-pacer.js';
 export interface PaceThreadData {
   /** Requests to one host in progress at once, over all runs (KUMO_HOST_CONCURRENCY). */
   perHostLimit: number;
+  /**
+   * With a database several processes share: its URL and this process's worker name, so one
+   * process at a time sends requests to a host (docs/architecture.md, Shared host pace).
+   */
+  shared?: { databaseUrl: string; owner: string };
 }
 
 /** To the pace thread: serve one more run thread, on this port. */

@@ -12,6 +12,8 @@ export class PaceThreadHost {
   constructor(
     private readonly perHostLimit: number,
     private readonly failed: (error: Error) => void,
+    /** With a shared database: the pace is shared with its other processes (PaceThreadData). */
+    private readonly shared?: PaceThreadData['shared'],
   ) {}
 
   /** A port for one run thread, to be transferred to it. */
@@ -30,7 +32,10 @@ export class PaceThreadHost {
   }
 
   private start(): Worker {
-    const workerData: PaceThreadData = { perHostLimit: this.perHostLimit };
+    const workerData: PaceThreadData = {
+      perHostLimit: this.perHostLimit,
+      ...(this.shared && { shared: this.shared }),
+    };
     const thread = new Worker(new URL('./pace-thread.js', import.meta.url), { workerData });
     // Run threads keep the process busy while they work; this one alone must not keep it alive.
     thread.unref();

@@ -5,6 +5,8 @@
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { HostPacer } from '../crawler/host-pacer.js';
+import { connectPostgres } from '../store/postgres/pg-connection.js';
+import { PgHostTenures } from '../store/postgres/pg-host-tenures.js';
 import {
   PaceBroker,
   type PaceRequest,
@@ -12,8 +14,15 @@ import {
   type PaceThreadMessage,
 } from './pace-protocol.js';
 
-const { perHostLimit } = workerData as PaceThreadData;
-const pacer = new HostPacer(perHostLimit);
+const { perHostLimit, shared } = workerData as PaceThreadData;
+const tenures =
+  shared &&
+  new PgHostTenures(connectPostgres(shared.databaseUrl, { maxConnections: 2 }), {
+    owner: shared.owner,
+    // A renewal that failed is tried again; the holds lapse only if the database stays away.
+    onError: () => {},
+  });
+const pacer = new HostPacer(perHostLimit, undefined, tenures && { tenures });
 
 if (parentPort === null) throw new Error('pace-thread.js runs as a worker thread only');
 parentPort.on('message', (message: PaceThreadMessage) => serve(message.port));

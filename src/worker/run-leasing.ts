@@ -10,7 +10,14 @@ import type { Clock } from '../util/clock.js';
 import { RunCheckpointer } from './run-checkpointer.js';
 import { RUN_SPOOL_FILE, RUN_STORE_FILE } from './work-folder-progress.js';
 
+/** A name unique to this worker process (host, pid and a random part), for its leases and tenures. */
+export function newWorkerName(): string {
+  return `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
+}
+
 export interface RunLeasingDeps {
+  /** This process's worker name (newWorkerName). */
+  owner: string;
   leases: RunLeaseStore;
   pieces: RunPieceStore;
   clock: Clock;
@@ -39,13 +46,16 @@ const MAX_HEARTBEAT_MS = 2000;
  */
 export class RunLeasing {
   /** Unique to this process, so its leases and pieces are told from any other worker's. */
-  readonly owner = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
-  private readonly pieceTag = this.owner.replace(/[^A-Za-z0-9.-]/g, '_');
+  readonly owner: string;
+  private readonly pieceTag: string;
   private readonly held = new Map<number, { control: HeldRunControl; checkpointer?: RunCheckpointer }>();
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private beating: Promise<void> | undefined;
 
-  constructor(private readonly deps: RunLeasingDeps) {}
+  constructor(private readonly deps: RunLeasingDeps) {
+    this.owner = deps.owner;
+    this.pieceTag = deps.owner.replace(/[^A-Za-z0-9.-]/g, '_');
+  }
 
   /** A lease from now, for a run claimed or taken over. */
   lease(): RunLease {

@@ -238,4 +238,15 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (run_id, id)
   );
   `,
+  // Which process sends requests to each host (pg-host-tenures.ts, docs/architecture.md, Shared
+  // host pace).
+  `
+  CREATE TABLE host_tenures (
+    host TEXT PRIMARY KEY,
+    owner TEXT,
+    until_us BIGINT NOT NULL,
+    free_at_us BIGINT NOT NULL DEFAULT 0,
+    wanted_us BIGINT
+  );
+  `,
 ];

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { PRIVATE_FILE_MODE } from '../../util/private-files.js';
+import type { UrlRowRecord } from './run-data-store.js';
 import type { CheckpointEntry, CheckpointLink, CheckpointRow, RunCheckpoint } from '../run-leases.js';
 
 /** How far a run's checkpoints have read its run store: the last entry, mark, row and link taken. */
@@ -21,17 +22,8 @@ export interface ReadCheckpoint {
   pieceBytes: number;
 }
 
-interface RowRecord {
+interface RowRecord extends UrlRowRecord {
   id: number;
-  crawl_url: string;
-  last_url: string | null;
-  ok: number;
-  crawl_us: number;
-  http_status: number | null;
-  last_modified: string | null;
-  content_type: string | null;
-  content_length: number | null;
-  fetch_error: string | null;
   depth: number | null;
   object_offset: number | null;
   object_bytes: number | null;

@@ -67,7 +67,8 @@ const MARKED_INDEX = `
 CREATE INDEX IF NOT EXISTS frontier_marked ON frontier(marked) WHERE marked IS NOT NULL;
 `;
 
-interface UrlRowRecord {
+/** A url_rows row as read. */
+export interface UrlRowRecord {
   crawl_url: string;
   last_url: string | null;
   ok: number;
