@@ -61,6 +61,8 @@ interface HostState {
   heldSinceMs: number;
   /** The gap of the last request started, which the next holder keeps after it. */
   lastGapMs: number;
+  /** While asking for the host: aborted when nothing waits for it any more. */
+  asking: AbortController | undefined;
 }
 
 /** Hosts idle this long are forgotten: no pace allowed by the settings is longer. */
@@ -71,6 +73,8 @@ const SWEEP_EVERY_HOSTS = 1000;
 const IDLE_TENURE_MS = 1000;
 /** A host another process waits for is handed over once held this long (with tenures). */
 const MIN_TENURE_MS = 5000;
+/** A host the tenures could not be asked for (the store failing) is asked for again after this long. */
+const RETRY_TENURE_MS = 1000;
 
 /**
  * The pace of every host in one place: its last request start, its requests in progress and the
@@ -118,6 +122,7 @@ export class HostPacer implements HostPace {
       const onAbort = () => {
         const index = state.waiters.indexOf(waiter);
         if (index >= 0) state.waiters.splice(index, 1);
+        if (state.waiters.length === 0) state.asking?.abort();
         reject(abortReason(signal));
         // The head may have been what held the others back.
         this.pump(host, state);
@@ -149,6 +154,7 @@ export class HostPacer implements HostPace {
         notBeforeMs: Number.NEGATIVE_INFINITY,
         heldSinceMs: 0,
         lastGapMs: 0,
+        asking: undefined,
       };
       this.hosts.set(host, state);
     }
@@ -189,8 +195,11 @@ export class HostPacer implements HostPace {
     if (state.tenure === 'none' || state.tenure === 'asking') {
       if (state.tenure === 'none' && state.waiters.length > 0) {
         state.tenure = 'asking';
-        tenures.take(host).then(
+        const asking = new AbortController();
+        state.asking = asking;
+        tenures.take(host, asking.signal).then(
           (freeAtMs) => {
+            state.asking = undefined;
             state.tenure = 'held';
             state.heldSinceMs = this.nowMs();
             // The wall-clock time of the previous holder, on this process's monotonic clock.
@@ -198,7 +207,11 @@ export class HostPacer implements HostPace {
             this.pump(host, state);
           },
           () => {
+            state.asking = undefined;
             state.tenure = 'none';
+            // The store failed (not a wait abandoned): ask again a little later.
+            if (!asking.signal.aborted && state.waiters.length > 0)
+              setTimeout(() => this.pump(host, state), RETRY_TENURE_MS).unref();
           },
         );
       }
@@ -209,11 +222,9 @@ export class HostPacer implements HostPace {
       const give = () => {
         state.timer = undefined;
         state.tenure = 'none';
-        // Never started here: the previous holder's own pace still stands.
-        const freeAtMs =
-          state.lastStartMs === Number.NEGATIVE_INFINITY
-            ? state.notBeforeMs - this.nowMs() + Date.now()
-            : Date.now() - (this.nowMs() - state.lastStartMs) + state.lastGapMs;
+        // The later of this holder's own pace and the one it was given (it may have started nothing).
+        const readyAtMs = Math.max(state.notBeforeMs, state.lastStartMs + state.lastGapMs);
+        const freeAtMs = readyAtMs - this.nowMs() + Date.now();
         tenures.give(host, Math.max(0, Math.round(freeAtMs)));
         // Waiters left after a hand-over ask again, behind the process that wanted the host.
         if (state.waiters.length > 0) this.pump(host, state);
@@ -257,8 +268,10 @@ export class HostPacer implements HostPace {
   private sweep(): void {
     const now = this.nowMs();
     for (const [host, state] of this.hosts) {
-      const idle = state.inProgress === 0 && state.waiters.length === 0;
-      if (idle && now - state.lastStartMs > FORGET_IDLE_MS) this.hosts.delete(host);
+      const idle = state.inProgress === 0 && state.waiters.length === 0 && state.tenure !== 'asking';
+      // A host still held is forgotten once given back (its give timer holds the state meanwhile).
+      const given = this.tenures === undefined || state.tenure === 'none';
+      if (idle && given && now - state.lastStartMs > FORGET_IDLE_MS) this.hosts.delete(host);
     }
     this.sweepAt = this.hosts.size + SWEEP_EVERY_HOSTS;
   }

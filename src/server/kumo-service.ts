@@ -8,6 +8,7 @@ import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
 import { openArtifactStore, openRunPieceStore } from '../blob/open-artifact-store.js';
 import { newWorkerName, RunLeasing } from '../worker/run-leasing.js';
+import { CheckpointThreadHost } from '../worker/checkpoint-thread-host.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
 import { configuredBrowser } from '../browser/create-renderer.js';
 import type { KumoConfig } from '../config/config.js';
@@ -301,6 +302,10 @@ export async function startService(
         owner: workerName,
         leases: store.runLeases,
         pieces: openRunPieceStore(config.blobUrl, paths.pieces, options.env),
+        checkpoints: new CheckpointThreadHost(
+          { databaseUrl: config.databaseUrl ?? '', blobUrl: config.blobUrl, piecesRoot: paths.pieces },
+          options.env,
+        ),
         clock,
         logger: app.log,
         leaseMs: config.runLeaseSeconds * 1000,

@@ -8,9 +8,10 @@ export interface HostTenures {
   /**
    * Resolves once this process holds `host`, with the wall-clock time (ms) before which its next
    * request to the host may not start: the previous holder's last start plus its gap. Waits
-   * while another process holds it. Rejects when the tenures are closed.
+   * while another process holds it. Rejects when the signal aborts (nothing waits for the host
+   * any more), when the tenures are closed, or when the store fails.
    */
-  take(host: string): Promise<number>;
+  take(host: string, signal: AbortSignal): Promise<number>;
   /** Gives the host back; the next holder starts no request before `freeAtMs` (wall clock). */
   give(host: string, freeAtMs: number): void;
   /**

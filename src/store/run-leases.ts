@@ -16,6 +16,11 @@ export interface RunLease {
   untilMicros: number;
 }
 
+/** A piece a checkpointed row names is not in storage: the run cannot be resumed. */
+export class CheckpointMissingError extends Error {
+  override name = 'CheckpointMissingError';
+}
+
 /** A frontier entry as checkpointed, with its state: 0 queued, 1 fetched, 2 skipped. */
 export interface CheckpointEntry {
   seq: number;

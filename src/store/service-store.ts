@@ -407,9 +407,14 @@ export interface WebhookDeliveryStore {
 export interface RunLeaseStore {
   /**
    * Takes a running run whose lease has ended (its worker died or handed it back), the oldest
-   * first, with `lease`; undefined when there is none.
+   * first, with `lease`; undefined when there is none. The runs the caller still executes
+   * (`executing`: its own lease lapsed while the store was away) are never taken.
    */
-  takeAbandoned(lease: RunLease, nowMicros: number): Promise<RunRecord | undefined>;
+  takeAbandoned(
+    lease: RunLease,
+    nowMicros: number,
+    executing?: readonly number[],
+  ): Promise<RunRecord | undefined>;
   /**
    * Extends the owner's leases on `runIds` to `untilMicros`. Answers the runs still held, each
    * with whether a cancel was asked meanwhile; a run missing from the answer is lost to this

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RunPieceStore } from '../blob/run-pieces.js';
+import type { CheckpointThreadHost } from './checkpoint-thread-host.js';
 import type { RunLease } from '../store/run-leases.js';
 import type { RunLeaseStore, RunRecord } from '../store/service-store.js';
 import { restoreRunData } from '../store/sqlite/run-data-restore.js';
@@ -20,6 +21,8 @@ export interface RunLeasingDeps {
   owner: string;
   leases: RunLeaseStore;
   pieces: RunPieceStore;
+  /** Writes the checkpoints, off the thread answering the API. */
+  checkpoints: CheckpointThreadHost;
   clock: Clock;
   logger: FastifyBaseLogger;
   /** How long a hold lasts unrenewed (KUMO_RUN_LEASE_SECONDS). */
@@ -73,9 +76,19 @@ export class RunLeasing {
     this.heartbeatTimer.unref();
   }
 
-  /** A running run whose worker died or handed it back, now leased to this one. */
-  takeAbandoned(): Promise<RunRecord | undefined> {
-    return this.deps.leases.takeAbandoned(this.lease(), this.deps.clock.nowMicros());
+  /**
+   * A running run whose worker died or handed it back, now leased to this one. A run this
+   * process still executes is never taken (its own lease lapsed while the store was away: the
+   * next heartbeat renews it again, or finds it lost); one it let go may be.
+   */
+  takeAbandoned(executing: readonly number[]): Promise<RunRecord | undefined> {
+    return this.deps.leases.takeAbandoned(this.lease(), this.deps.clock.nowMicros(), executing);
+  }
+
+  /** Whether this process still holds the run: asked before its end is recorded. */
+  async stillHeld(runId: number): Promise<boolean> {
+    const renewed = await this.deps.leases.renew(this.owner, [runId], this.lease().untilMicros);
+    return renewed.has(runId);
   }
 
   /**
@@ -104,8 +117,7 @@ export class RunLeasing {
       pieceTag: this.pieceTag,
       files,
       marks,
-      leases,
-      pieces,
+      save: (request) => this.deps.checkpoints.save(request),
       intervalMs: this.deps.checkpointMs,
       logger: this.deps.logger,
       onLost: () => control.lost.abort(),
@@ -122,26 +134,53 @@ export class RunLeasing {
    * lease ends now, so another worker resumes it at once.
    */
   async handBack(runId: number): Promise<void> {
+    // Still renewed while the last checkpoint is written.
     const checkpointer = this.held.get(runId)?.checkpointer;
-    this.held.delete(runId);
-    if (checkpointer !== undefined && !(await checkpointer.saveNow())) return;
-    await this.deps.leases.release(this.owner, runId);
+    try {
+      if (checkpointer !== undefined && !(await checkpointer.saveNow())) return;
+      await this.deps.leases.release(this.owner, runId);
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error, run_id: runId },
+        'handing the run back failed; its lease ends unrenewed',
+      );
+    } finally {
+      this.held.delete(runId);
+    }
+  }
+
+  /** Gives back a run taken but not started (the process began stopping meanwhile). */
+  async giveBack(runId: number): Promise<void> {
+    await this.deps.leases
+      .release(this.owner, runId)
+      .catch((error: unknown) =>
+        this.deps.logger.warn(
+          { err: error, run_id: runId },
+          'handing the run back failed; its lease ends unrenewed',
+        ),
+      );
   }
 
   /** The run ended (its end is recorded): its checkpoints and pieces go. */
   async ended(runId: number): Promise<void> {
-    this.held.delete(runId);
+    await this.letGo(runId);
     await Promise.all([this.deps.leases.dropCheckpoints(runId), this.deps.pieces.removeAll(runId)]);
   }
 
-  /** The run stopped without an end to record (its lease was lost, or the process is stopping). */
-  letGo(runId: number): void {
+  /**
+   * The run stopped without an end to record (its lease was lost, its end could not be
+   * recorded, or the process is stopping): no more renewals nor checkpoints.
+   */
+  async letGo(runId: number): Promise<void> {
+    const entry = this.held.get(runId);
     this.held.delete(runId);
+    await entry?.checkpointer?.stop();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.heartbeatTimer);
     await this.beating;
+    await this.deps.checkpoints.close();
   }
 
   /** Renews every hold; a run no longer held stops, and a cancel asked elsewhere reaches its run. */

@@ -16,6 +16,7 @@ import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
 import type { RunThreads } from './run-thread-runner.js';
 import { noSeedFetched, seedMessageOf } from './seed-report.js';
 import type { HeldRunControl, RunLeasing } from './run-leasing.js';
+import { CheckpointMissingError } from '../store/run-leases.js';
 
 /** Told when a run starts (not when it resumes after a restart) and when it ends: webhooks. */
 export interface RunLifecycleListener {
@@ -161,7 +162,7 @@ export class RunWorkerPool implements RunDispatcher {
   private async claimUntilFull(): Promise<void> {
     const { leasing } = this.deps;
     while (!this.shutdown.signal.aborted && this.active.size < this.deps.concurrency) {
-      const resumed = this.leftOver.shift() ?? (await leasing?.takeAbandoned());
+      const resumed = this.leftOver.shift() ?? (await leasing?.takeAbandoned([...this.active.keys()]));
       if (resumed)
         this.deps.logger.info({ run_id: resumed.id }, 'resuming run left running by a stopped process');
       // Fair order and the contract cap are the store's (CrawlRunStore.claimNextPending). The runs
@@ -176,8 +177,11 @@ export class RunWorkerPool implements RunDispatcher {
         }));
       if (!run) return;
       // Stopped while the claim was asked: the run stays running in the store and resumes at the
-      // next start, like the runs the stop drains.
-      if (this.shutdown.signal.aborted) return;
+      // next start, like the runs the stop drains (with leases, another worker takes it at once).
+      if (this.shutdown.signal.aborted) {
+        await leasing?.giveBack(run.id);
+        return;
+      }
       if (!resumed) void this.notify('started', run.id);
       this.launch(run);
     }
@@ -209,7 +213,7 @@ export class RunWorkerPool implements RunDispatcher {
     const workFolder = path.join(deps.workRoot, String(run.id));
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
     // With leases, the work folder is rebuilt from the run's checkpoints (a run another worker left).
-    await deps.leasing?.hold(run, workFolder, control);
+    if (!(await this.restore(run, workFolder, control))) return;
     const signal = AbortSignal.any([cancel.signal, this.hardStop.signal, lost.signal]);
     let lastWriteMs = 0;
     let progressWrite: Promise<void> | undefined;
@@ -253,9 +257,9 @@ export class RunWorkerPool implements RunDispatcher {
     // The final counts are written after any interim ones.
     await progressWrite;
     await deps.leasing?.stopCheckpoints(run.id);
-    if (lost.signal.aborted) {
+    if (lost.signal.aborted || !(await this.stillHeld(run.id))) {
       // Another worker holds the run now and resumes it from its checkpoints: nothing to record.
-      deps.leasing?.letGo(run.id);
+      await deps.leasing?.letGo(run.id);
       await rm(workFolder, { recursive: true, force: true });
       return;
     }
@@ -275,7 +279,7 @@ export class RunWorkerPool implements RunDispatcher {
         return;
       }
       await deps.leasing.handBack(run.id);
-      await rm(workFolder, { recursive: true, force: true });
+      await rm(workFolder, { recursive: true, force: true }).catch(() => undefined);
       deps.logger.info({ run_id: run.id }, 'run handed back at shutdown; another worker resumes it');
       return;
     }
@@ -340,9 +344,9 @@ export class RunWorkerPool implements RunDispatcher {
    */
   private async fail(run: RunRecord, error: unknown, lost: AbortSignal): Promise<void> {
     const { deps } = this;
-    if (this.hardStop.signal.aborted || lost.aborted) {
+    if (this.hardStop.signal.aborted || lost.aborted || !(await this.stillHeld(run.id))) {
       // The lease, if any, ends unrenewed and another worker (or the next start) resumes the run.
-      deps.leasing?.letGo(run.id);
+      await deps.leasing?.letGo(run.id);
       deps.logger.warn({ err: error, run_id: run.id }, 'run failed while stopping; it resumes later');
       return;
     }
@@ -351,7 +355,7 @@ export class RunWorkerPool implements RunDispatcher {
       await this.finish(run.id, RunState.troubled, [], failureMessage(error));
     } catch (storeError) {
       // With leases, the lease ends unrenewed and the run is resumed once it has (here or elsewhere).
-      deps.leasing?.letGo(run.id);
+      await deps.leasing?.letGo(run.id);
       deps.logger.error(
         { err: storeError, run_id: run.id },
         'recording the failed run failed; it stays running and resumes later',
@@ -444,6 +448,41 @@ export class RunWorkerPool implements RunDispatcher {
           `${crawled}; updating search service ${serviceId} failed: ${(error as Error).message}` +
           (message === '' ? '' : `; ${message}`),
       };
+    }
+  }
+
+  /**
+   * With leases: rebuilds the work folder from the run's checkpoints and starts checkpointing;
+   * false when the checkpoints cannot be read now (the store or the bucket away), in which case
+   * the run is let go and resumed once its lease has ended. A missing piece throws: the run
+   * cannot be resumed, and ends 2040.
+   */
+  private async restore(run: RunRecord, workFolder: string, control: HeldRunControl): Promise<boolean> {
+    const { leasing } = this.deps;
+    if (leasing === undefined) return true;
+    try {
+      await leasing.hold(run, workFolder, control);
+      return true;
+    } catch (error) {
+      if (error instanceof CheckpointMissingError) throw error;
+      this.deps.logger.error(
+        { err: error, run_id: run.id },
+        'reading the checkpoints of the run failed; it is resumed once its lease has ended',
+      );
+      await leasing.letGo(run.id);
+      return false;
+    }
+  }
+
+  /** Whether this worker may still record the run's end: with leases, it still holds the run. */
+  private async stillHeld(runId: number): Promise<boolean> {
+    const { leasing } = this.deps;
+    if (leasing === undefined) return true;
+    try {
+      return await leasing.stillHeld(runId);
+    } catch {
+      // The store is away: the end could not be recorded either.
+      return false;
     }
   }
 

@@ -14,6 +14,7 @@ export interface PgHostTenuresOptions {
 
 const HOLD_MS = 10_000;
 const RETRY_MS = 250;
+const FORGET_EVERY_BEATS = 150;
 
 /**
  * Host tenures in PostgreSQL (docs/architecture.md, Shared host pace): a row per host names its
@@ -30,6 +31,7 @@ export class PgHostTenures implements HostTenures {
   private readonly timer: NodeJS.Timeout;
   private renewing: Promise<void> | undefined;
   private closed = false;
+  private beats = 0;
   private readonly holdMs: number;
   private readonly retryMs: number;
 
@@ -47,11 +49,13 @@ export class PgHostTenures implements HostTenures {
     this.timer.unref();
   }
 
-  async take(host: string): Promise<number> {
+  async take(host: string, signal: AbortSignal): Promise<number> {
     const courtesyUntil = (this.yieldedAt.get(host) ?? 0) + 4 * this.retryMs;
-    if (courtesyUntil > Date.now()) await sleep(courtesyUntil - Date.now());
+    this.yieldedAt.delete(host);
+    if (courtesyUntil > Date.now()) await sleep(courtesyUntil - Date.now(), signal);
     for (;;) {
       if (this.closed) throw new Error('the host tenures are closed');
+      signal.throwIfAborted();
       const nowUs = Date.now() * 1000;
       // The host is free for this owner: nobody holds it, this owner does, or the hold lapsed.
       const free = this.sql`(host_tenures.owner IS NULL OR host_tenures.owner = ${this.options.owner}
@@ -68,7 +72,7 @@ export class PgHostTenures implements HostTenures {
         this.held.add(host);
         return row.free_at_us / 1000;
       }
-      await sleep(this.retryMs);
+      await sleep(this.retryMs, signal);
     }
   }
 
@@ -94,6 +98,12 @@ export class PgHostTenures implements HostTenures {
   }
 
   private async renew(): Promise<void> {
+    // Now and then, the rows of hosts nobody has held for an hour go (one row per host crawled).
+    if (++this.beats % FORGET_EVERY_BEATS === 0)
+      await this.sql`
+        DELETE FROM host_tenures WHERE owner IS NULL AND free_at_us < ${(Date.now() - 3600_000) * 1000}`.catch(
+        (error: unknown) => this.options.onError?.(error),
+      );
     const hosts = [...this.held];
     if (hosts.length === 0) return;
     let renewed: { host: string; wanted: boolean }[];
@@ -117,6 +127,16 @@ export class PgHostTenures implements HostTenures {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -27,13 +27,18 @@ export class PgRunLeaseStore implements RunLeaseStore {
     private readonly box: SecretBox,
   ) {}
 
-  async takeAbandoned(lease: RunLease, nowMicros: number): Promise<RunRecord | undefined> {
+  async takeAbandoned(
+    lease: RunLease,
+    nowMicros: number,
+    executing: readonly number[] = [],
+  ): Promise<RunRecord | undefined> {
     const [taken] = await this.sql<{ id: number }[]>`
       UPDATE crawl_runs SET lease_owner = ${lease.owner}, lease_until_us = ${lease.untilMicros},
         updated_us = ${nowMicros}
       WHERE id = (
         SELECT id FROM crawl_runs
         WHERE state = ${RunState.running} AND (lease_until_us IS NULL OR lease_until_us < ${nowMicros})
+          AND NOT (id = ANY(${idArray(executing)}::bigint[]))
         ORDER BY id LIMIT 1
         FOR UPDATE SKIP LOCKED)
       RETURNING id`;
@@ -57,17 +62,7 @@ export class PgRunLeaseStore implements RunLeaseStore {
   }
 
   saveCheckpoint(owner: string, runId: number, checkpoint: RunCheckpoint): Promise<boolean> {
-    return this.sql.begin(async (tx) => {
-      const [held] = await tx`
-        SELECT id FROM crawl_runs
-        WHERE id = ${runId} AND lease_owner = ${owner} AND state = ${RunState.running}
-        FOR UPDATE`;
-      if (held === undefined) return false;
-      await insertEntries(tx, runId, checkpoint.entries);
-      await insertRows(tx, runId, checkpoint.rows);
-      await insertLinks(tx, runId, checkpoint.links);
-      return true;
-    });
+    return saveRunCheckpoint(this.sql, owner, runId, checkpoint);
   }
 
   async *checkpointEntries(runId: number): AsyncIterable<CheckpointEntry[]> {
@@ -101,6 +96,29 @@ export class PgRunLeaseStore implements RunLeaseStore {
       await tx`DELETE FROM run_link_rows WHERE run_id = ${runId}`;
     });
   }
+}
+
+/**
+ * RunLeaseStore.saveCheckpoint on a connection of its own (the checkpoint thread's): one
+ * transaction that locks the run's row, checks the lease, and adds the entries, rows and links.
+ */
+export function saveRunCheckpoint(
+  sql: PgSql,
+  owner: string,
+  runId: number,
+  checkpoint: RunCheckpoint,
+): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const [held] = await tx`
+      SELECT id FROM crawl_runs
+      WHERE id = ${runId} AND lease_owner = ${owner} AND state = ${RunState.running}
+      FOR UPDATE`;
+    if (held === undefined) return false;
+    await insertEntries(tx, runId, checkpoint.entries);
+    await insertRows(tx, runId, checkpoint.rows);
+    await insertLinks(tx, runId, checkpoint.links);
+    return true;
+  });
 }
 
 /** `{1,2,3}`: ids as a BIGINT[] literal. */

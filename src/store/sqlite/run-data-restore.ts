@@ -4,7 +4,12 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../util/private-files.js';
-import type { CheckpointEntry, CheckpointLink, CheckpointRow } from '../run-leases.js';
+import {
+  type CheckpointEntry,
+  type CheckpointLink,
+  type CheckpointRow,
+  CheckpointMissingError,
+} from '../run-leases.js';
 import type { CheckpointMarks } from './run-checkpoint-reader.js';
 import { SqliteRunDataStore } from './run-data-store.js';
 
@@ -89,7 +94,8 @@ async function restoreRows(
     for (const row of batch) {
       if (row.piece === null || pieceStarts.has(row.piece)) continue;
       const piece = await source.openPiece(row.piece);
-      if (piece === undefined) throw new Error(`the page files of checkpoint piece ${row.piece} are missing`);
+      if (piece === undefined)
+        throw new CheckpointMissingError(`the page files of checkpoint piece ${row.piece} are missing`);
       pieceStarts.set(row.piece, spoolBytes);
       await pipeline(piece, createWriteStream(spoolFile, { flags: 'a', mode: PRIVATE_FILE_MODE }));
       spoolBytes = statSync(spoolFile).size;

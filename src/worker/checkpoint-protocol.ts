@@ -1,0 +1,31 @@
+/**
+ * Messages of the checkpoint thread (checkpoint-thread.ts, docs/architecture.md, Run leases):
+ * reading a run store, storing its piece and writing the checkpoint happen there, so the API's
+ * event loop never waits for a large checkpoint.
+ */
+import type { BlobLocation } from '../config/blob-config.js';
+import type { CheckpointMarks } from '../store/sqlite/run-checkpoint-reader.js';
+
+/** What the checkpoint thread is started with. */
+export interface CheckpointThreadData {
+  databaseUrl: string;
+  /** Where pieces go: the bucket, or (undefined) the local folder. */
+  blobUrl: BlobLocation | undefined;
+  piecesRoot: string;
+}
+
+export interface CheckpointRequest {
+  id: number;
+  runId: number;
+  owner: string;
+  files: { store: string; spool: string; piece: string };
+  pieceName: string;
+  marks: CheckpointMarks;
+}
+
+export type CheckpointAnswer =
+  /** Stored (or nothing new to store); the next checkpoint reads from `marks`. */
+  | { id: number; outcome: 'saved'; marks: CheckpointMarks }
+  /** The run's lease is no longer this worker's: nothing was written. */
+  | { id: number; outcome: 'lost' }
+  | { id: number; outcome: 'failed'; message: string };
