@@ -60,6 +60,9 @@ describe('run leases', () => {
       await leases.takeAbandoned({ owner: 'worker-b', untilMicros: 0 }, T0 + 35 * SECOND),
       undefined,
     );
+    // A worker never takes a run it still executes (its own lease lapsed while the store was away).
+    const own = { owner: 'worker-a', untilMicros: T0 + 100 * SECOND };
+    assert.equal(await leases.takeAbandoned(own, T0 + 41 * SECOND, [runId]), undefined);
     const taken = await leases.takeAbandoned(
       { owner: 'worker-b', untilMicros: T0 + 100 * SECOND },
       T0 + 41 * SECOND,
