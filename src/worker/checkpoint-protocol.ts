@@ -14,7 +14,21 @@ export interface CheckpointThreadData {
   piecesRoot: string;
 }
 
+/** Rebuild a run's work folder from its checkpoints (run-data-restore.ts). */
+export interface RestoreRequest {
+  type: 'restore';
+  id: number;
+  runId: number;
+  files: { folder: string; store: string; spool: string };
+}
+
+export type RestoreAnswer =
+  | { id: number; outcome: 'restored'; marks: CheckpointMarks }
+  /** `missing`: a piece is not in storage, so the run cannot be resumed at all. */
+  | { id: number; outcome: 'failed'; message: string; missing: boolean };
+
 export interface CheckpointRequest {
+  type: 'save';
   id: number;
   runId: number;
   owner: string;

@@ -1,16 +1,28 @@
 /**
- * Entry of the thread that writes the checkpoints of the runs of this process (docs/architecture.md,
- * Run leases), one at a time, on a PostgreSQL connection of its own: it reads what a run store
- * gained, stores the page files as a piece, then writes the rest in one transaction that checks
- * the lease.
+ * Entry of the thread that writes the checkpoints of the runs of this process and rebuilds the
+ * work folders of the runs it takes (docs/architecture.md, Run leases), one request at a time, on
+ * a PostgreSQL connection of its own, so the API's event loop never waits for either.
  */
 import { rm } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openRunPieceStore } from '../blob/open-artifact-store.js';
 import { connectPostgres } from '../store/postgres/pg-connection.js';
-import { saveRunCheckpoint } from '../store/postgres/pg-run-leases.js';
+import {
+  checkpointEntries,
+  checkpointLinks,
+  checkpointRows,
+  saveRunCheckpoint,
+} from '../store/postgres/pg-run-leases.js';
+import { CheckpointMissingError } from '../store/run-leases.js';
 import { readCheckpoint } from '../store/sqlite/run-checkpoint-reader.js';
-import type { CheckpointAnswer, CheckpointRequest, CheckpointThreadData } from './checkpoint-protocol.js';
+import { restoreRunData } from '../store/sqlite/run-data-restore.js';
+import type {
+  CheckpointAnswer,
+  CheckpointRequest,
+  CheckpointThreadData,
+  RestoreAnswer,
+  RestoreRequest,
+} from './checkpoint-protocol.js';
 
 const data = workerData as CheckpointThreadData;
 const sql = connectPostgres(data.databaseUrl, { maxConnections: 1 });
@@ -19,10 +31,13 @@ const pieces = openRunPieceStore(data.blobUrl, data.piecesRoot);
 if (parentPort === null) throw new Error('checkpoint-thread.js runs as a worker thread only');
 const port = parentPort;
 let queue = Promise.resolve();
-port.on('message', (request: CheckpointRequest) => {
-  queue = queue.then(async () => port.postMessage(await save(request)));
+port.on('message', (request: CheckpointRequest | RestoreRequest) => {
+  queue = queue.then(async () =>
+    port.postMessage(request.type === 'save' ? await save(request) : await restore(request)),
+  );
 });
 
+/** Reads what the run store gained, stores the page files as a piece, writes the rest checking the lease. */
 async function save(request: CheckpointRequest): Promise<CheckpointAnswer> {
   const { id, runId, owner, files, pieceName } = request;
   try {
@@ -34,8 +49,32 @@ async function save(request: CheckpointRequest): Promise<CheckpointAnswer> {
     if (!(await saveRunCheckpoint(sql, owner, runId, read.checkpoint))) return { id, outcome: 'lost' };
     return { id, outcome: 'saved', marks: read.marks };
   } catch (error) {
-    return { id, outcome: 'failed', message: error instanceof Error ? error.message : String(error) };
+    return { id, outcome: 'failed', message: messageOf(error) };
   } finally {
     await rm(files.piece, { force: true });
   }
+}
+
+async function restore(request: RestoreRequest): Promise<RestoreAnswer> {
+  const { id, runId, files } = request;
+  try {
+    const marks = await restoreRunData(files, {
+      entries: () => checkpointEntries(sql, runId),
+      rows: () => checkpointRows(sql, runId),
+      links: () => checkpointLinks(sql, runId),
+      openPiece: (name) => pieces.open(runId, name),
+    });
+    return { id, outcome: 'restored', marks };
+  } catch (error) {
+    return {
+      id,
+      outcome: 'failed',
+      message: messageOf(error),
+      missing: error instanceof CheckpointMissingError,
+    };
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -13,7 +13,7 @@ export interface RunCheckpointerOptions {
   /** Where the run's checkpoints stand (restored, or nothing yet). */
   marks: CheckpointMarks;
   /** Writes one checkpoint (the checkpoint thread). */
-  save(request: Omit<CheckpointRequest, 'id'>): Promise<CheckpointAnswer>;
+  save(request: Omit<CheckpointRequest, 'id' | 'type'>): Promise<CheckpointAnswer>;
   intervalMs: number;
   logger: FastifyBaseLogger;
   /** The store refused a checkpoint: another worker holds the run now. */

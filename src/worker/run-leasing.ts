@@ -6,7 +6,7 @@ import type { RunPieceStore } from '../blob/run-pieces.js';
 import type { CheckpointThreadHost } from './checkpoint-thread-host.js';
 import type { RunLease } from '../store/run-leases.js';
 import type { RunLeaseStore, RunRecord } from '../store/service-store.js';
-import { restoreRunData } from '../store/sqlite/run-data-restore.js';
+import { CheckpointMissingError } from '../store/run-leases.js';
 import type { Clock } from '../util/clock.js';
 import { RunCheckpointer } from './run-checkpointer.js';
 import { RUN_SPOOL_FILE, RUN_STORE_FILE } from './work-folder-progress.js';
@@ -97,18 +97,15 @@ export class RunLeasing {
    */
   async hold(run: RunRecord, workFolder: string, control: HeldRunControl): Promise<void> {
     this.held.set(run.id, { control });
-    const { leases, pieces } = this.deps;
     const files = {
       folder: workFolder,
       store: path.join(workFolder, RUN_STORE_FILE),
       spool: path.join(workFolder, RUN_SPOOL_FILE),
     };
-    const marks = await restoreRunData(files, {
-      entries: () => leases.checkpointEntries(run.id),
-      rows: () => leases.checkpointRows(run.id),
-      links: () => leases.checkpointLinks(run.id),
-      openPiece: (name) => pieces.open(run.id, name),
-    });
+    const restored = await this.deps.checkpoints.restore({ runId: run.id, files });
+    if (restored.outcome === 'failed')
+      throw restored.missing ? new CheckpointMissingError(restored.message) : new Error(restored.message);
+    const { marks } = restored;
     const entry = this.held.get(run.id);
     if (entry === undefined) return;
     entry.checkpointer = new RunCheckpointer({

@@ -65,28 +65,16 @@ export class PgRunLeaseStore implements RunLeaseStore {
     return saveRunCheckpoint(this.sql, owner, runId, checkpoint);
   }
 
-  async *checkpointEntries(runId: number): AsyncIterable<CheckpointEntry[]> {
-    const batches = this.sql<CheckpointEntry[]>`
-      SELECT seq, fingerprint, url, depth, referrer, state FROM run_frontier
-      WHERE run_id = ${runId} ORDER BY seq`.cursor(READ_BATCH);
-    for await (const batch of batches) yield batch;
+  checkpointEntries(runId: number): AsyncIterable<CheckpointEntry[]> {
+    return checkpointEntries(this.sql, runId);
   }
 
-  async *checkpointRows(runId: number): AsyncIterable<CheckpointRow[]> {
-    const batches = this.sql<CheckpointRow[]>`
-      SELECT id, crawl_url AS "crawlUrl", last_url AS "lastUrl", ok, crawl_us AS "crawlMicros",
-        http_status AS "httpStatus", last_modified AS "lastModified", content_type AS "contentType",
-        content_length AS "contentLength", fetch_error AS "fetchError", depth, piece,
-        piece_offset AS "pieceOffset", object_bytes AS "objectBytes"
-      FROM run_url_rows WHERE run_id = ${runId} ORDER BY id`.cursor(READ_BATCH);
-    for await (const batch of batches) yield batch;
+  checkpointRows(runId: number): AsyncIterable<CheckpointRow[]> {
+    return checkpointRows(this.sql, runId);
   }
 
-  async *checkpointLinks(runId: number): AsyncIterable<CheckpointLink[]> {
-    const batches = this.sql<CheckpointLink[]>`
-      SELECT id, source_url AS "sourceUrl", link_url AS "linkUrl", anchor_text AS "anchorText", rel
-      FROM run_link_rows WHERE run_id = ${runId} ORDER BY id`.cursor(READ_BATCH);
-    for await (const batch of batches) yield batch;
+  checkpointLinks(runId: number): AsyncIterable<CheckpointLink[]> {
+    return checkpointLinks(this.sql, runId);
   }
 
   async dropCheckpoints(runId: number): Promise<void> {
@@ -96,6 +84,31 @@ export class PgRunLeaseStore implements RunLeaseStore {
       await tx`DELETE FROM run_link_rows WHERE run_id = ${runId}`;
     });
   }
+}
+
+/** The run's checkpointed entries in seq order, a batch at a time (also read by the checkpoint thread). */
+export async function* checkpointEntries(sql: PgSql, runId: number): AsyncIterable<CheckpointEntry[]> {
+  const batches = sql<CheckpointEntry[]>`
+    SELECT seq, fingerprint, url, depth, referrer, state FROM run_frontier
+    WHERE run_id = ${runId} ORDER BY seq`.cursor(READ_BATCH);
+  for await (const batch of batches) yield batch;
+}
+
+export async function* checkpointRows(sql: PgSql, runId: number): AsyncIterable<CheckpointRow[]> {
+  const batches = sql<CheckpointRow[]>`
+    SELECT id, crawl_url AS "crawlUrl", last_url AS "lastUrl", ok, crawl_us AS "crawlMicros",
+      http_status AS "httpStatus", last_modified AS "lastModified", content_type AS "contentType",
+      content_length AS "contentLength", fetch_error AS "fetchError", depth, piece,
+      piece_offset AS "pieceOffset", object_bytes AS "objectBytes"
+    FROM run_url_rows WHERE run_id = ${runId} ORDER BY id`.cursor(READ_BATCH);
+  for await (const batch of batches) yield batch;
+}
+
+export async function* checkpointLinks(sql: PgSql, runId: number): AsyncIterable<CheckpointLink[]> {
+  const batches = sql<CheckpointLink[]>`
+    SELECT id, source_url AS "sourceUrl", link_url AS "linkUrl", anchor_text AS "anchorText", rel
+    FROM run_link_rows WHERE run_id = ${runId} ORDER BY id`.cursor(READ_BATCH);
+  for await (const batch of batches) yield batch;
 }
 
 /**
