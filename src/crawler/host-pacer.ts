@@ -265,6 +265,19 @@ export class HostPacer implements HostPace {
     };
   }
 
+  /**
+   * Gives back every held host nothing is sent to (with tenures): the process is stopping, so
+   * another process's crawl of them goes on without waiting for the holds to lapse.
+   */
+  giveBackIdleHosts(): void {
+    for (const [host, state] of this.hosts) {
+      if (state.tenure !== 'held' && state.tenure !== 'yielding') continue;
+      if (state.inProgress > 0 || state.starting || state.waiters.length > 0) continue;
+      state.tenure = 'yielding';
+      this.pump(host, state);
+    }
+  }
+
   private sweep(): void {
     const now = this.nowMs();
     for (const [host, state] of this.hosts) {

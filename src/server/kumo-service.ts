@@ -90,6 +90,9 @@ export interface StartServiceOptions {
 /** dist/web, seen from dist/src/server (docs/architecture.md, Browser side). */
 const WEB_FOLDER = new URL('../../web/', import.meta.url);
 
+/** How long a process's hold on a host lasts unrenewed (at most its run leases). */
+const HOST_HOLD_MS = 10_000;
+
 /**
  * Starts `kumo serve`: store, bootstrap, worker pool, HTTP server, retention sweeps. A listen
  * that fails for a setting (port in use, ...) throws a StartupError naming it.
@@ -269,7 +272,13 @@ export async function startService(
     pace: new PaceThreadHost(
       config.hostConcurrency,
       (error) => app.log.error({ err: error }, 'the host pace thread failed; the runs it served fail'),
-      config.databaseUrl === undefined ? undefined : { databaseUrl: config.databaseUrl, owner: workerName },
+      config.databaseUrl === undefined
+        ? undefined
+        : {
+            databaseUrl: config.databaseUrl,
+            owner: workerName,
+            holdMs: Math.min(HOST_HOLD_MS, config.runLeaseSeconds * 1000),
+          },
     ),
     browser: {
       host: browser,

@@ -15,13 +15,23 @@ export interface PaceThreadData {
    * With a database several processes share: its URL and this process's worker name, so one
    * process at a time sends requests to a host (docs/architecture.md, Shared host pace).
    */
-  shared?: { databaseUrl: string; owner: string };
+  shared?: {
+    databaseUrl: string;
+    owner: string;
+    /** How long a host is held unrenewed: a dead process's hosts are free no later than its runs. */
+    holdMs: number;
+  };
 }
 
 /** To the pace thread: serve one more run thread, on this port. */
-export interface PaceThreadMessage {
-  type: 'connect';
-  port: MessagePort;
+export type PaceThreadMessage =
+  | { type: 'connect'; port: MessagePort }
+  /** The service is stopping (its runs have ended): hosts held in a shared database go back. */
+  | { type: 'close' };
+
+/** From the pace thread: the hosts are given back (an answer to `close`). */
+export interface PaceThreadClosed {
+  type: 'closed';
 }
 
 export type PaceRequest =

@@ -6,6 +6,9 @@ import type { PaceThreadData, PaceThreadMessage } from './pace-protocol.js';
  * first run and hands each run thread a port to it. A thread that died is started again for the
  * next run; the runs it served fail, since their requests can no longer be paced.
  */
+/** How long a stop waits for the pace thread to give its hosts back. */
+const CLOSE_WAIT_MS = 2000;
+
 export class PaceThreadHost {
   private thread: Worker | undefined;
 
@@ -28,7 +31,21 @@ export class PaceThreadHost {
   async close(): Promise<void> {
     const thread = this.thread;
     this.thread = undefined;
-    await thread?.terminate();
+    if (thread === undefined) return;
+    if (this.shared !== undefined) {
+      // Hosts held in the shared database go back first (a moment at most), then the thread ends.
+      const closed = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, CLOSE_WAIT_MS);
+        thread.once('message', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        thread.once('exit', () => resolve());
+      });
+      thread.postMessage({ type: 'close' } satisfies PaceThreadMessage);
+      await closed;
+    }
+    await thread.terminate();
   }
 
   private start(): Worker {

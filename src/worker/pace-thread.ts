@@ -11,6 +11,7 @@ import {
   PaceBroker,
   type PaceRequest,
   type PaceThreadData,
+  type PaceThreadClosed,
   type PaceThreadMessage,
 } from './pace-protocol.js';
 
@@ -19,13 +20,24 @@ const tenures =
   shared &&
   new PgHostTenures(connectPostgres(shared.databaseUrl, { maxConnections: 2 }), {
     owner: shared.owner,
+    holdMs: shared.holdMs,
     // A renewal that failed is tried again; the holds lapse only if the database stays away.
     onError: () => {},
   });
 const pacer = new HostPacer(perHostLimit, undefined, tenures && { tenures });
 
 if (parentPort === null) throw new Error('pace-thread.js runs as a worker thread only');
-parentPort.on('message', (message: PaceThreadMessage) => serve(message.port));
+const parent = parentPort;
+parent.on('message', (message: PaceThreadMessage) => {
+  if (message.type === 'connect') serve(message.port);
+  else void closeTenures().finally(() => parent.postMessage({ type: 'closed' } satisfies PaceThreadClosed));
+});
+
+/** Gives back the hosts this process holds, so another process's crawl of them goes on at once. */
+async function closeTenures(): Promise<void> {
+  pacer.giveBackIdleHosts();
+  await tenures?.close();
+}
 
 /** Answers one run thread; when its port closes (the run ended or its thread died), gives back what it held. */
 function serve(port: MessagePort): void {

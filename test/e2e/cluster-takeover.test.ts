@@ -5,11 +5,13 @@
  * 300-page local site; the second takes the run when the lease ends and resumes it from the last
  * checkpoint, in the database and the bucket only (it has none of the first one's files). The URL
  * list then has each page once and the bundle is whole; the pages fetched again are only some of
- * those the first process had fetched.
+ * those the first process had fetched. A process stopped gracefully hands its run back at once,
+ * and a cancel recorded in the database by another process reaches the worker within a heartbeat.
  */
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
+import postgresClient from 'postgres';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import { startServeProcess } from '../support/serve-process.js';
@@ -42,26 +44,32 @@ after(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-test('a worker killed mid-run: another machine resumes the run from its checkpoints, every page listed once', async () => {
-  const site = await startTreeSite(PAGE_COUNT, PAGE_DELAY_MS);
-  cleanups.push(() => site.close());
-  const env = {
+/** Two processes' worth of settings on one database and bucket: the cluster of these tests. */
+async function clusterEnv(leaseSeconds: number): Promise<Record<string, string>> {
+  return {
     ...s3.env,
     KUMO_DATABASE_URL: await postgres.createDatabase(),
     KUMO_SECRET_KEY: 'ab'.repeat(32),
     KUMO_BLOB_URL: `s3://${s3.bucket}/cluster`,
-    KUMO_RUN_LEASE_SECONDS: String(LEASE_SECONDS),
+    KUMO_RUN_LEASE_SECONDS: String(leaseSeconds),
     KUMO_CHECKPOINT_SECONDS: '1',
     KUMO_LOG_LEVEL: 'warn',
     KUMO_RATE_LIMIT_PER_MINUTE: '0',
   };
-  const startWorker = async () => {
-    const dataDir = await makeTempDir('kumo-cluster-');
-    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-    return startServeProcess({ dataDir, port: await freePort(), env, cleanups });
-  };
+}
 
-  const first = await startWorker();
+/** A `kumo serve` of the cluster, with a data directory of its own (another machine). */
+async function startWorker(env: Record<string, string>) {
+  const dataDir = await makeTempDir('kumo-cluster-');
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  return startServeProcess({ dataDir, port: await freePort(), env, cleanups });
+}
+
+test('a worker killed mid-run: another machine resumes the run from its checkpoints, every page listed once', async () => {
+  const site = await startTreeSite(PAGE_COUNT, PAGE_DELAY_MS);
+  cleanups.push(() => site.close());
+  const env = await clusterEnv(LEASE_SECONDS);
+  const first = await startWorker(env);
   const id = await first.requestCrawl({
     seed_urls: [`${site.baseUrl}/p/0`],
     base_concurrent_requests: CONCURRENCY,
@@ -81,7 +89,7 @@ test('a worker killed mid-run: another machine resumes the run from its checkpoi
   );
 
   const killedAt = Date.now();
-  const second = await startWorker();
+  const second = await startWorker(env);
   const history = await second.waitForFinished(id, 30_000);
   assert.equal(history.crawl_execution_status_dtype_id, 2030, JSON.stringify(history));
   assert.equal(history.crawled_url_count, PAGE_COUNT);
@@ -101,4 +109,63 @@ test('a worker killed mid-run: another machine resumes the run from its checkpoi
   );
 
   assert.deepEqual(await second.stop('SIGTERM'), { code: 0, signal: null }, second.output());
+});
+
+test('a worker stopped gracefully hands its run back: another machine resumes it at once, fetching nothing twice', async () => {
+  const site = await startTreeSite(PAGE_COUNT, PAGE_DELAY_MS);
+  cleanups.push(() => site.close());
+  // A lease far longer than the test: only a hand-back lets the second process take the run.
+  const env = await clusterEnv(600);
+  const first = await startWorker(env);
+  const id = await first.requestCrawl({
+    seed_urls: [`${site.baseUrl}/p/0`],
+    base_concurrent_requests: CONCURRENCY,
+  });
+  await pollUntil(
+    '60 pages crawled',
+    async () => ((await first.statusOf(id))?.crawled_url_count ?? 0) >= 60 || undefined,
+    15_000,
+    50,
+  );
+  assert.deepEqual(await first.stop('SIGTERM'), { code: 0, signal: null }, first.output());
+  const fetchedByFirst = new Set(site.hits.keys());
+  assert.ok(
+    fetchedByFirst.size < PAGE_COUNT,
+    `the stop came in the middle: ${fetchedByFirst.size} pages fetched`,
+  );
+
+  const second = await startWorker(env);
+  const history = await second.waitForFinished(id, 20_000);
+  assert.equal(history.crawl_execution_status_dtype_id, 2030, JSON.stringify(history));
+  await assertEveryPageOnce(site, PAGE_COUNT, (file) =>
+    downloadArtifact(second.url, TEST_API_KEY, DEMO_TENANT, id, file),
+  );
+  // The drain stored the pages in flight and checkpointed them: no page was fetched twice.
+  assert.deepEqual(
+    [...site.hits].filter(([, count]) => count > 1),
+    [],
+  );
+  assert.deepEqual(await second.stop('SIGTERM'), { code: 0, signal: null }, second.output());
+});
+
+test('a cancel recorded by another process reaches the worker within one heartbeat', async () => {
+  const site = await startTreeSite(PAGE_COUNT, 200);
+  cleanups.push(() => site.close());
+  const env = await clusterEnv(30);
+  const worker = await startWorker(env);
+  const id = await worker.requestCrawl({ seed_urls: [`${site.baseUrl}/p/0`], base_concurrent_requests: 1 });
+  await pollUntil(
+    'the run to start',
+    async () => ((await worker.statusOf(id))?.crawled_url_count ?? 0) >= 1 || undefined,
+  );
+  // What another process's API does on a cancel: the flag in the shared database, nothing more.
+  const database = postgresClient(env.KUMO_DATABASE_URL!);
+  cleanups.push(() => database.end());
+  const askedAt = Date.now();
+  await database`UPDATE crawl_runs SET is_cancel_request = TRUE WHERE request_id = ${id}`;
+  const history = await worker.waitForFinished(id, 10_000);
+  const tookMs = Date.now() - askedAt;
+  assert.equal(history.crawl_execution_status_dtype_id, 2050, JSON.stringify(history));
+  // One heartbeat (2 s), the page in flight (0.2 s) and the history poll.
+  assert.ok(tookMs < 4000, `the cancel took ${tookMs} ms to end the run`);
 });

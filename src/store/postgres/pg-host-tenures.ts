@@ -32,6 +32,8 @@ export class PgHostTenures implements HostTenures {
   private renewing: Promise<void> | undefined;
   private closed = false;
   private beats = 0;
+  /** Hosts being given back, awaited by close(). */
+  private readonly giving = new Set<Promise<void>>();
   private readonly holdMs: number;
   private readonly retryMs: number;
 
@@ -79,22 +81,27 @@ export class PgHostTenures implements HostTenures {
   give(host: string, freeAtMs: number): void {
     this.held.delete(host);
     this.yieldedAt.set(host, Date.now());
-    this.sql`
+    const giving = this.sql`
       UPDATE host_tenures SET owner = NULL, free_at_us = ${Math.round(freeAtMs * 1000)}, wanted_us = NULL
-      WHERE host = ${host} AND owner = ${this.options.owner}`.catch((error: unknown) =>
-      this.options.onError?.(error),
-    );
+      WHERE host = ${host} AND owner = ${this.options.owner}`
+      .then(() => undefined)
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => this.giving.delete(giving));
+    this.giving.add(giving);
   }
 
   onYield(listener: (host: string, lost: boolean) => void): void {
     this.listeners.push(listener);
   }
 
-  /** Stops renewing: the holds lapse, so the last gaps are kept whatever they were. */
+  /**
+   * Stops renewing, once the hosts being given back are: the holds still held lapse, so their
+   * last gaps are kept whatever they were.
+   */
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.timer);
-    await this.renewing;
+    await Promise.all([this.renewing, ...this.giving]);
   }
 
   private async renew(): Promise<void> {
