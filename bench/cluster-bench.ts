@@ -11,8 +11,10 @@
  * history says it ended (artifacts packaged, and uploaded with S3). Prints per mode the median of
  * the turns: pages/s from the request to the end, the ratio to the embedded mode (the issue's
  * goal: at least 80%), and PostgreSQL round trips and bytes per crawled page (goal: at most 2
- * round trips). Options (environment): BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20),
- * BENCH_PAGE_BYTES (15000).
+ * round trips). Then, on PostgreSQL, how long a cancel recorded in the database by another
+ * process (the flag alone, as another process's API sets it) takes to end a running crawl: the
+ * worker learns it from its lease heartbeat (docs/architecture.md, Run leases). Options
+ * (environment): BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20), BENCH_PAGE_BYTES (15000).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -22,6 +24,7 @@ import { startS3Server } from '../test/support/s3-server.js';
 import { startBenchSite } from './bench-site.js';
 import { startWireCounter, type WireCounts } from './pg-wire-counter.js';
 import { startKumoServe } from './search-load-processes.js';
+import postgresClient from 'postgres';
 
 type Mode = 'embedded' | 'postgres' | 'postgres+s3';
 const MODES: readonly Mode[] = ['embedded', 'postgres', 'postgres+s3'];
@@ -97,6 +100,40 @@ async function crawlOnce(mode: Mode, turn: number): Promise<Turn> {
   }
 }
 
+/** Milliseconds from a cancel flag set in the database to the crawl's end as its history says. */
+async function cancelFromElsewhere(turn: number): Promise<number> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kumo-cluster-bench-'));
+  const databaseUrl = await postgres.createDatabase();
+  const serve = await startKumoServe(dataDir, { env: { KUMO_DATABASE_URL: databaseUrl } });
+  const database = postgresClient(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    // Paced, so the crawl is still running when the cancel comes.
+    const requestId = await serve.requestCrawl({
+      seed_urls: [`${site.baseUrl}/`],
+      documents_limit: pages,
+      download_delay: 0.1,
+      robots_txt: false,
+    });
+    while ((await serve.crawlProgress(requestId)).crawled < 3)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const asked = performance.now();
+    await database`UPDATE crawl_runs SET is_cancel_request = TRUE WHERE request_id = ${requestId}`;
+    let progress = await serve.crawlProgress(requestId);
+    while (progress.active) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      progress = await serve.crawlProgress(requestId);
+    }
+    const ms = performance.now() - asked;
+    if (progress.state !== 'stopped by cancel') throw new Error(`cancel: the crawl ended ${progress.state}`);
+    process.stderr.write(`  cancel       turn ${turn}: ended ${ms.toFixed(0)} ms after the flag\n`);
+    return ms;
+  } finally {
+    await database.end();
+    await serve.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -124,6 +161,12 @@ try {
         `${perPage((wire) => wire.bytesToServer + wire.bytesToClient).padStart(15)}\n`,
     );
   }
+  const cancels: number[] = [];
+  for (let turn = 1; turn <= turns; turn++) cancels.push(await cancelFromElsewhere(turn));
+  process.stdout.write(
+    `\ncancel recorded by another process -> run ended: median ${median(cancels).toFixed(0)} ms, ` +
+      `max ${Math.max(...cancels).toFixed(0)} ms (${turns} turns; heartbeat every 2 s)\n`,
+  );
   process.stdout.write(
     `\nGoals: one-worker PostgreSQL throughput >= 80% of embedded; <= 2 PostgreSQL round trips per crawled page.\n`,
   );
