@@ -2,7 +2,7 @@ import { settingFeed, settingOfFeed } from '../domain/feed-keys.js';
 import { contentSelectorsOf } from '../search/content-selectors.js';
 import { applyRunToIndex } from '../search/run-index-update.js';
 import type { SearchIndex } from '../search/search-index.js';
-import type { SearchFeed } from '../worker/run-worker-pool.js';
+import type { SearchFeed } from '../worker/run-ending.js';
 import { isActiveState } from '../domain/run-states.js';
 import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../store/service-store.js';
 import type { SearchServices } from './search-services.js';

@@ -3,18 +3,13 @@ import type { LiveRunProgress } from './live-run-progress.js';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArtifactStore } from '../blob/artifact-store.js';
-import { publishFailureReason } from '../blob/publish-failure.js';
-import { ArtifactFile } from '../domain/artifact-files.js';
-import { ArtifactWriteError, storageReason } from '../artifacts/package-artifacts.js';
-import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import { executionTimeoutSecondsOf } from '../domain/crawl-settings.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunDispatcher } from './run-dispatcher.js';
+import { failureMessage, packagesOnOf, RunEnding, type SearchFeed } from './run-ending.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
-import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
 import type { RunThreads } from './run-thread-runner.js';
-import { noSeedFetched, seedMessageOf } from './seed-report.js';
 import type { HeldRunControl, RunLeasing } from './run-leasing.js';
 import { CheckpointMissingError } from '../store/run-leases.js';
 
@@ -22,19 +17,6 @@ import { CheckpointMissingError } from '../store/run-leases.js';
 export interface RunLifecycleListener {
   started(run: RunRecord): Promise<unknown>;
   finished(run: RunRecord): Promise<unknown>;
-}
-
-/** Feeds scheduled runs into the search service of their setting. */
-export interface SearchFeed {
-  /** The search service the run's setting feeds, if any. */
-  searchServiceOf(run: RunRecord): Promise<number | undefined>;
-  /** Applies the run to the index in one step; returns a summary for the run's message. Throws when it cannot. */
-  feed(
-    run: RunRecord,
-    serviceId: number,
-    bundleFile: string,
-    outcomes: Omit<PageOutcomes, 'seedsFetched'> & { complete: boolean },
-  ): Promise<string>;
 }
 
 export interface WorkerPoolDeps {
@@ -65,20 +47,6 @@ export interface WorkerPoolDeps {
 /** How long a shutdown lets pages in flight finish before aborting them. */
 const SHUTDOWN_DRAIN_MS = 10_000;
 
-const OUTCOME_STATE: Record<Exclude<CrawlOutcome, 'interrupted'>, RunStateId> = {
-  completed: RunState.stopped,
-  limit_reached: RunState.stopped,
-  cancelled: RunState.stoppedByCancel,
-  timed_out: RunState.stoppedByTimeout,
-};
-
-/** Instant runs produce artifacts only on a normal end (docs/reference/run-states.md, States). */
-const INSTANT_PACKAGES_ON: ReadonlySet<CrawlOutcome> = new Set(['completed', 'limit_reached']);
-/**
- * A cancelled scheduled run counts as a normal end and keeps what it crawled
- * (docs/reference/run-states.md, Cancel).
- */
-const SCHEDULED_PACKAGES_ON: ReadonlySet<CrawlOutcome> = new Set(['completed', 'limit_reached', 'cancelled']);
 const PROGRESS_WRITE_INTERVAL_MS = 1000;
 
 /**
@@ -99,7 +67,11 @@ export class RunWorkerPool implements RunDispatcher {
   private filling: Promise<void> | undefined;
   private fillAgain = false;
 
-  constructor(private readonly deps: WorkerPoolDeps) {}
+  private readonly ending: RunEnding;
+
+  constructor(private readonly deps: WorkerPoolDeps) {
+    this.ending = new RunEnding(deps);
+  }
 
   async start(): Promise<void> {
     // With leases, the runs left running are those whose lease ended, taken one by one as any
@@ -232,7 +204,7 @@ export class RunWorkerPool implements RunDispatcher {
         // Wall time since the run first started, across restarts (docs/reference/run-states.md,
         // Time limit).
         deadlineMicros: startMicros + executionTimeoutSecondsOf(run.setting) * 1_000_000,
-        packagesOn: run.serviceSettingId === null ? INSTANT_PACKAGES_ON : SCHEDULED_PACKAGES_ON,
+        packagesOn: packagesOnOf(run),
         pageOutcomes: searchServiceId !== undefined,
       },
       {
@@ -289,19 +261,7 @@ export class RunWorkerPool implements RunDispatcher {
       execution.progress.total,
       deps.clock.nowMicros(),
     );
-    const crawled = `${execution.outcome}: ${execution.progress.crawled} URL(s) crawled`;
-    // The message a client reads (docs/api.md, Instant crawl): the seeds that got no answer, if any.
-    const seedMessage = seedMessageOf(execution.seeds);
-    const crawlEnding = this.unreachable(execution)
-      ? { state: RunState.troubled, message: seedMessage }
-      : searchServiceId === undefined
-        ? { state: OUTCOME_STATE[execution.outcome], message: seedMessage }
-        : await this.feedSearch(run, searchServiceId, execution, {
-            state: OUTCOME_STATE[execution.outcome],
-            message: seedMessage,
-            crawled,
-          });
-    const ending = await this.publish(run, execution, crawlEnding, crawled);
+    const ending = await this.ending.endingOf(run, execution, searchServiceId);
     await this.finish(
       run.id,
       ending.state,
@@ -373,85 +333,6 @@ export class RunWorkerPool implements RunDispatcher {
   }
 
   /**
-   * Stores the run's files before its end is recorded, so an ended run's files are downloadable
-   * (docs/architecture.md, Artifact storage). When they cannot be stored, the run ends 2040 with
-   * the reason and what it did before (the troubled end removes what was staged or uploaded).
-   */
-  private async publish(
-    run: RunRecord,
-    execution: CrawlExecution,
-    ending: { state: RunStateId; message: string },
-    crawled: string,
-  ): Promise<{ state: RunStateId; message: string }> {
-    // A run that packaged nothing has no staging folder, and publish stores nothing.
-    if (ending.state === RunState.troubled) return ending;
-    try {
-      await this.deps.artifacts.publish(run.id);
-      return ending;
-    } catch (error) {
-      this.deps.logger.error({ err: error, run_id: run.id }, 'storing the artifacts of the run failed');
-      return {
-        state: RunState.troubled,
-        message:
-          `${crawled}; storing the artifacts failed: ${publishFailureReason(error)}` +
-          (ending.message === '' ? '' : `; ${ending.message}`),
-      };
-    }
-  }
-
-  /**
-   * A run that ended normally without a single seed answering could crawl nothing of its site:
-   * it ends 2040 with the seeds' reasons (docs/reference/crawl-rules.md, Seeds that cannot be
-   * fetched), and a scheduled one leaves its search index as it was.
-   */
-  private unreachable(execution: CrawlExecution): boolean {
-    const normal = execution.outcome === 'completed' || execution.outcome === 'limit_reached';
-    return normal && noSeedFetched(execution.seeds);
-  }
-
-  /**
-   * A scheduled run that ended normally goes into its search service before it is reported
-   * finished; when the index cannot be updated the run is troubled and the index stays as it was.
-   */
-  private async feedSearch(
-    run: RunRecord,
-    serviceId: number,
-    execution: CrawlExecution,
-    crawlEnding: { state: RunStateId; message: string; crawled: string },
-  ): Promise<{ state: RunStateId; message: string }> {
-    const { state, message, crawled } = crawlEnding;
-    const outcomes = execution.pageOutcomes;
-    if (
-      outcomes === undefined ||
-      !execution.artifacts.some((artifact) => artifact.name === ArtifactFile.objects)
-    )
-      return { state, message };
-    const bundleFile = path.join(this.deps.artifacts.folderFor(run.id), ArtifactFile.objects);
-    try {
-      const summary = await this.deps.searchFeed!.feed(run, serviceId, bundleFile, {
-        gone: outcomes.gone,
-        failed: outcomes.failed,
-        // A run that could not fetch its seeds (site down, robots.txt unavailable) removes nothing it did not see.
-        complete: execution.outcome === 'completed' && outcomes.seedsFetched,
-      });
-      this.deps.logger.info({ run_id: run.id, service_id: serviceId, summary }, 'search index updated');
-      // What the run did to the index is part of its history (docs/api.md, Search feeding).
-      return { state, message: message === '' ? summary : `${message}; ${summary}` };
-    } catch (error) {
-      this.deps.logger.error(
-        { err: error, run_id: run.id, service_id: serviceId },
-        'search index update failed',
-      );
-      return {
-        state: RunState.troubled,
-        message:
-          `${crawled}; updating search service ${serviceId} failed: ${(error as Error).message}` +
-          (message === '' ? '' : `; ${message}`),
-      };
-    }
-  }
-
-  /**
    * With leases: rebuilds the work folder from the run's checkpoints and starts checkpointing;
    * false when the checkpoints cannot be read now (the store or the bucket away), in which case
    * the run is let go and resumed once its lease has ended. A missing piece throws: the run
@@ -516,16 +397,4 @@ export class RunWorkerPool implements RunDispatcher {
   ): Promise<void> {
     await this.deps.runs.finish(runId, state, this.deps.clock.nowMicros(), artifacts, message);
   }
-}
-
-/**
- * The 2040 message of a run that threw. A storage error says what failed (ENOSPC, SQLITE_FULL,
- * ...) without the server's paths, which the tenant has no business seeing.
- */
-function failureMessage(error: unknown): string {
-  if (error instanceof ArtifactWriteError) return error.message;
-  const code = (error as { code?: unknown } | null | undefined)?.code;
-  if (typeof code === 'string' && /^(E[A-Z0-9]+|SQLITE_\w+)$/.test(code))
-    return `storage failure: ${storageReason(error)}`;
-  return `crawler failure: ${error instanceof Error ? error.message : String(error)}`;
 }
