@@ -131,6 +131,9 @@ export async function startService(
     }
   };
   await storeStep(() => bootstrapDemoTenant(store, clock, config.bootstrapApiKey));
+  // The database is this process's alone (soleServer): whatever held a run before is gone, so the
+  // runs a crashed process left resume now rather than when their leases end.
+  await storeStep(async () => store.runLeases?.releaseAll());
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
   // The address policy of webhooks; each run thread applies the same policy to its page fetches,
@@ -279,6 +282,7 @@ export async function startService(
             owner: workerName,
             holdMs: Math.min(HOST_HOLD_MS, config.runLeaseSeconds * 1000),
           },
+      (message) => app.log.warn(message),
     ),
     browser: {
       host: browser,

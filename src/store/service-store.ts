@@ -424,6 +424,11 @@ export interface RunLeaseStore {
   /** Ends the owner's lease on the run now, so another worker takes it at once (a drain). */
   release(owner: string, runId: number): Promise<void>;
   /**
+   * Ends every lease: for a process that knows no other worker runs (the one server a database
+   * has while search indexes are not shared), so the runs a crashed process left resume at once.
+   */
+  releaseAll(): Promise<void>;
+  /**
    * Adds a checkpoint in one transaction, if the owner still holds the run; false when it does
    * not (nothing is written). A row or link already stored (a checkpoint retried) is kept as it was.
    */

@@ -34,6 +34,12 @@ export interface PaceThreadClosed {
   type: 'closed';
 }
 
+/** From the pace thread: the shared database failed a tenure statement (it is tried again). */
+export interface PaceThreadWarning {
+  type: 'warning';
+  message: string;
+}
+
 export type PaceRequest =
   | { type: 'pace-acquire'; id: number; host: string; gapMs: number }
   /** The thread stopped waiting (its run stopped): the wait is dropped, or the permit released. */

@@ -1,5 +1,10 @@
 import { MessageChannel, type MessagePort, Worker } from 'node:worker_threads';
-import type { PaceThreadData, PaceThreadMessage } from './pace-protocol.js';
+import type {
+  PaceThreadClosed,
+  PaceThreadData,
+  PaceThreadMessage,
+  PaceThreadWarning,
+} from './pace-protocol.js';
 
 /**
  * The service's side of the pace thread (docs/architecture.md, Crawl threads): starts it with the
@@ -17,6 +22,8 @@ export class PaceThreadHost {
     private readonly failed: (error: Error) => void,
     /** With a shared database: the pace is shared with its other processes (PaceThreadData). */
     private readonly shared?: PaceThreadData['shared'],
+    /** Told what the thread warns of (a tenure statement the shared database failed). */
+    private readonly warn: (message: string) => void = () => undefined,
   ) {}
 
   /** A port for one run thread, to be transferred to it. */
@@ -36,10 +43,13 @@ export class PaceThreadHost {
       // Hosts held in the shared database go back first (a moment at most), then the thread ends.
       const closed = new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, CLOSE_WAIT_MS);
-        thread.once('message', () => {
+        const onMessage = (message: PaceThreadClosed | PaceThreadWarning) => {
+          if (message.type !== 'closed') return;
+          thread.off('message', onMessage);
           clearTimeout(timer);
           resolve();
-        });
+        };
+        thread.on('message', onMessage);
         thread.once('exit', () => resolve());
       });
       thread.postMessage({ type: 'close' } satisfies PaceThreadMessage);
@@ -57,6 +67,9 @@ export class PaceThreadHost {
     // Run threads keep the process busy while they work; this one alone must not keep it alive.
     thread.unref();
     thread.on('error', (error) => this.failed(error));
+    thread.on('message', (message: PaceThreadClosed | PaceThreadWarning) => {
+      if (message.type === 'warning') this.warn(message.message);
+    });
     thread.on('exit', () => {
       if (this.thread === thread) this.thread = undefined;
     });

@@ -12,6 +12,7 @@ import {
   type PaceRequest,
   type PaceThreadData,
   type PaceThreadClosed,
+  type PaceThreadWarning,
   type PaceThreadMessage,
 } from './pace-protocol.js';
 
@@ -22,7 +23,11 @@ const tenures =
     owner: shared.owner,
     holdMs: shared.holdMs,
     // A renewal that failed is tried again; the holds lapse only if the database stays away.
-    onError: () => {},
+    onError: (error) =>
+      parentPort?.postMessage({
+        type: 'warning',
+        message: `a host tenure statement failed: ${error instanceof Error ? error.message : String(error)}`,
+      } satisfies PaceThreadWarning),
   });
 const pacer = new HostPacer(perHostLimit, undefined, tenures && { tenures });
 

@@ -2,8 +2,9 @@
  * A run taken over by another machine (docs/architecture.md, Run leases): two `kumo serve`
  * processes with data directories of their own share one PostgreSQL database and one
  * S3-compatible bucket. The first is killed with SIGKILL in the middle of an instant crawl of a
- * 300-page local site; the second takes the run when the lease ends and resumes it from the last
- * checkpoint, in the database and the bucket only (it has none of the first one's files). The URL
+ * 300-page local site; the second, started then, takes the run (it holds the database alone, so
+ * it ends the dead one's leases at start) and resumes it from the last checkpoint, in the database
+ * and the bucket only (it has none of the first one's files). The URL
  * list then has each page once and the bundle is whole; the pages fetched again are only some of
  * those the first process had fetched. A process stopped gracefully hands its run back at once,
  * and a cancel recorded in the database by another process reaches the worker within a heartbeat.
@@ -88,13 +89,10 @@ test('a worker killed mid-run: another machine resumes the run from its checkpoi
     `the kill came in the middle: ${fetchedByFirst.size} pages fetched`,
   );
 
-  const killedAt = Date.now();
   const second = await startWorker(env);
   const history = await second.waitForFinished(id, 30_000);
   assert.equal(history.crawl_execution_status_dtype_id, 2030, JSON.stringify(history));
   assert.equal(history.crawled_url_count, PAGE_COUNT);
-  // The lease had to end first: the run did not finish before it could be taken.
-  assert.ok(Date.now() - killedAt >= LEASE_SECONDS * 1000 - 500);
 
   await assertEveryPageOnce(site, PAGE_COUNT, (file) =>
     downloadArtifact(second.url, TEST_API_KEY, DEMO_TENANT, id, file),

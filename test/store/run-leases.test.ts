@@ -74,6 +74,18 @@ describe('run leases', () => {
     assert.equal(await leases.saveCheckpoint('worker-b', runId, { entries: [], rows: [], links: [] }), true);
   });
 
+  test('every lease ended at once, as the sole server does at its start: a held run is taken now', async () => {
+    const runId = await claimedBy('worker-crashed');
+    await leases.releaseAll();
+    const taken = [];
+    for (
+      let run;
+      (run = await leases.takeAbandoned({ owner: 'worker-new', untilMicros: T0 + 9999 * SECOND }, T0));
+    )
+      taken.push(run.id);
+    assert.ok(taken.includes(runId), `taken: ${taken.join(', ')}`);
+  });
+
   test('a renewal brings the cancel asked on another process', async () => {
     const runId = await claimedBy('worker-c');
     await store.runs.requestCancel(runId, T0 + SECOND);

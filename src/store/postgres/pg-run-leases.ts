@@ -61,6 +61,11 @@ export class PgRunLeaseStore implements RunLeaseStore {
       UPDATE crawl_runs SET lease_until_us = 0 WHERE id = ${runId} AND lease_owner = ${owner}`;
   }
 
+  async releaseAll(): Promise<void> {
+    await this.sql`
+      UPDATE crawl_runs SET lease_until_us = 0 WHERE state = ${RunState.running} AND lease_until_us > 0`;
+  }
+
   saveCheckpoint(owner: string, runId: number, checkpoint: RunCheckpoint): Promise<boolean> {
     return saveRunCheckpoint(this.sql, owner, runId, checkpoint);
   }
