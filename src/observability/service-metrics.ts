@@ -75,7 +75,35 @@ export class ServiceMetrics {
     buckets: SEARCH_BUCKETS,
     registers: [this.registry],
   });
+  private readonly checkpoints = new Counter({
+    name: 'kumo_run_checkpoints_total',
+    help: 'Checkpoints of running runs into a shared database, by outcome (saved, failed, lost)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly checkpointDuration = new Histogram({
+    name: 'kumo_run_checkpoint_duration_seconds',
+    help: 'Time to read, store and write one checkpoint of a running run',
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly runsTakenOver = new Counter({
+    name: 'kumo_runs_taken_over_total',
+    help: 'Running runs this instance took from a worker that died or handed them back',
+    registers: [this.registry],
+  });
   private sources: MetricSources | undefined;
+
+  /** A checkpoint of a running run ended (docs/architecture.md, Run leases). */
+  checkpointEnded(outcome: 'saved' | 'failed' | 'lost', seconds: number): void {
+    this.checkpoints.inc({ outcome });
+    this.checkpointDuration.observe(seconds);
+  }
+
+  /** A run left by another worker was taken by this instance. */
+  runTakenOver(): void {
+    this.runsTakenOver.inc();
+  }
 
   /** Counts the pages runs crawl and their failures; handed to the worker pool. */
   readonly crawlObserver: CrawlObserver = {

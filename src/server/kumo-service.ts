@@ -322,6 +322,7 @@ export async function startService(
         clock,
         logger: app.log,
         leaseMs: config.runLeaseSeconds * 1000,
+        observer: metrics,
         checkpointMs: config.checkpointSeconds * 1000,
       }),
   });

@@ -29,6 +29,13 @@ export interface RunLeasingDeps {
   leaseMs: number;
   /** How often each run is checkpointed (KUMO_CHECKPOINT_SECONDS). */
   checkpointMs: number;
+  /** Told of each checkpoint and each run taken over (the service's metrics). */
+  observer?: LeasingObserver;
+}
+
+export interface LeasingObserver {
+  checkpointEnded(outcome: 'saved' | 'failed' | 'lost', seconds: number): void;
+  runTakenOver(): void;
 }
 
 /** What the leasing may do to a run it holds: cancel it (asked elsewhere), or stop it (lost). */
@@ -81,8 +88,10 @@ export class RunLeasing {
    * process still executes is never taken (its own lease lapsed while the store was away: the
    * next heartbeat renews it again, or finds it lost); one it let go may be.
    */
-  takeAbandoned(executing: readonly number[]): Promise<RunRecord | undefined> {
-    return this.deps.leases.takeAbandoned(this.lease(), this.deps.clock.nowMicros(), executing);
+  async takeAbandoned(executing: readonly number[]): Promise<RunRecord | undefined> {
+    const run = await this.deps.leases.takeAbandoned(this.lease(), this.deps.clock.nowMicros(), executing);
+    if (run !== undefined) this.deps.observer?.runTakenOver();
+    return run;
   }
 
   /** Whether this process still holds the run: asked before its end is recorded. */
@@ -114,7 +123,12 @@ export class RunLeasing {
       pieceTag: this.pieceTag,
       files,
       marks,
-      save: (request) => this.deps.checkpoints.save(request),
+      save: async (request) => {
+        const started = performance.now();
+        const answer = await this.deps.checkpoints.save(request);
+        this.deps.observer?.checkpointEnded(answer.outcome, (performance.now() - started) / 1000);
+        return answer;
+      },
       intervalMs: this.deps.checkpointMs,
       logger: this.deps.logger,
       onLost: () => control.lost.abort(),

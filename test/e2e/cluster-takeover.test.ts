@@ -30,6 +30,7 @@ const PAGE_COUNT = 300;
 const PAGE_DELAY_MS = 40;
 const CONCURRENCY = 4;
 const LEASE_SECONDS = 3;
+const ADMIN_TOKEN = 'kumo_cluster_admin_token_0123456789abcdef';
 
 let postgres: PostgresServer;
 let s3: TestS3Server;
@@ -56,7 +57,16 @@ async function clusterEnv(leaseSeconds: number): Promise<Record<string, string>>
     KUMO_CHECKPOINT_SECONDS: '1',
     KUMO_LOG_LEVEL: 'warn',
     KUMO_RATE_LIMIT_PER_MINUTE: '0',
+    KUMO_ADMIN_TOKEN: ADMIN_TOKEN,
   };
+}
+
+/** A counter's value in a process's /metrics (0 when absent). */
+async function metricOf(url: string, line: string): Promise<number> {
+  const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+  assert.equal(response.status, 200);
+  const found = (await response.text()).split('\n').find((text) => text.startsWith(`${line} `));
+  return found === undefined ? 0 : Number(found.slice(line.length + 1));
 }
 
 /** A `kumo serve` of the cluster, with a data directory of its own (another machine). */
@@ -105,6 +115,9 @@ test('a worker killed mid-run: another machine resumes the run from its checkpoi
     refetched.length < fetchedByFirst.size / 2,
     `fetched twice: ${refetched.length} of ${fetchedByFirst.size}`,
   );
+  // The second process says what it did: one run taken over, checkpoints written.
+  assert.equal(await metricOf(second.url, 'kumo_runs_taken_over_total'), 1);
+  assert.ok((await metricOf(second.url, 'kumo_run_checkpoints_total{outcome="saved"}')) > 0);
 
   assert.deepEqual(await second.stop('SIGTERM'), { code: 0, signal: null }, second.output());
 });
