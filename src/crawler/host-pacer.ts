@@ -209,9 +209,10 @@ export class HostPacer implements HostPace {
           () => {
             state.asking = undefined;
             state.tenure = 'none';
-            // The store failed (not a wait abandoned): ask again a little later.
-            if (!asking.signal.aborted && state.waiters.length > 0)
-              setTimeout(() => this.pump(host, state), RETRY_TENURE_MS).unref();
+            if (state.waiters.length === 0) return;
+            // Requests came while an abandoned take ended: ask now. The store failed: a little later.
+            if (asking.signal.aborted) this.pump(host, state);
+            else setTimeout(() => this.pump(host, state), RETRY_TENURE_MS).unref();
           },
         );
       }

@@ -424,8 +424,9 @@ export interface RunLeaseStore {
   /** Ends the owner's lease on the run now, so another worker takes it at once (a drain). */
   release(owner: string, runId: number): Promise<void>;
   /**
-   * Ends every lease: for a process that knows no other worker runs (the one server a database
-   * has while search indexes are not shared), so the runs a crashed process left resume at once.
+   * Ends every lease, and every hold on a host (store/host-tenures.ts): for a process that knows
+   * no other worker runs (the one server a database has while search indexes are not shared), so
+   * the runs a crashed process left resume at once.
    */
   releaseAll(): Promise<void>;
   /**

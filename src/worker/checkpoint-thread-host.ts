@@ -10,14 +10,27 @@ import type {
 type Answer = CheckpointAnswer | RestoreAnswer;
 
 /**
+ * A request the thread has not answered in this long is taken as hung (a query or an upload that
+ * never ends): the thread is ended, its requests fail (checkpoints are read again at the next
+ * interval), and the next request starts a new one. A stop never waits longer than this.
+ */
+const REQUEST_DEADLINE_MS = 120_000;
+
+/** One thread and the requests it has not answered yet. */
+interface CheckpointThread {
+  worker: Worker;
+  waiting: Map<number, (answer: Answer) => void>;
+}
+
+/**
  * The service's side of the checkpoint thread (docs/architecture.md, Run leases): started with the
- * first checkpoint, asked one request at a time per run. A thread that died fails the checkpoints
- * it had (they are read again at the next interval) and is started again for the next one.
+ * first request. A thread that died or hung fails the requests it had, and only those (checkpoints
+ * are read again at the next interval, a restore lets its run go), and is started again for the
+ * next one.
  */
 export class CheckpointThreadHost {
-  private thread: Worker | undefined;
+  private current: CheckpointThread | undefined;
   private nextId = 1;
-  private readonly waiting = new Map<number, (answer: Answer) => void>();
 
   /** @param env the thread's environment (the AWS SDK's variables of object storage). */
   constructor(
@@ -33,38 +46,49 @@ export class CheckpointThreadHost {
     return this.ask({ ...request, type: 'restore' }) as Promise<RestoreAnswer>;
   }
 
+  async close(): Promise<void> {
+    const current = this.current;
+    this.current = undefined;
+    await current?.worker.terminate();
+  }
+
   private ask(request: Omit<CheckpointRequest, 'id'> | Omit<RestoreRequest, 'id'>): Promise<Answer> {
-    const thread = (this.thread ??= this.start());
+    const thread = (this.current ??= this.start());
     const id = this.nextId++;
     return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
-      thread.postMessage({ ...request, id });
+      const deadline = setTimeout(() => {
+        this.fail(thread, `the checkpoint thread did not answer within ${REQUEST_DEADLINE_MS / 1000} s`);
+        void thread.worker.terminate();
+      }, REQUEST_DEADLINE_MS);
+      deadline.unref();
+      thread.waiting.set(id, (answer) => {
+        clearTimeout(deadline);
+        resolve(answer);
+      });
+      thread.worker.postMessage({ ...request, id });
     });
   }
 
-  async close(): Promise<void> {
-    const thread = this.thread;
-    this.thread = undefined;
-    await thread?.terminate();
-  }
-
-  private start(): Worker {
-    const thread = new Worker(new URL('./checkpoint-thread.js', import.meta.url), {
+  private start(): CheckpointThread {
+    const worker = new Worker(new URL('./checkpoint-thread.js', import.meta.url), {
       workerData: this.data,
       env: this.env,
     });
-    thread.unref();
-    thread.on('message', (answer: Answer) => {
-      this.waiting.get(answer.id)?.(answer);
-      this.waiting.delete(answer.id);
+    worker.unref();
+    const thread: CheckpointThread = { worker, waiting: new Map() };
+    worker.on('message', (answer: Answer) => {
+      thread.waiting.get(answer.id)?.(answer);
+      thread.waiting.delete(answer.id);
     });
-    const failAll = (message: string) => {
-      if (this.thread === thread) this.thread = undefined;
-      for (const [id, resolve] of this.waiting) resolve({ id, outcome: 'failed', message, missing: false });
-      this.waiting.clear();
-    };
-    thread.on('error', (error) => failAll(`the checkpoint thread failed: ${error.message}`));
-    thread.on('exit', (code) => failAll(`the checkpoint thread exited (code ${code})`));
+    worker.on('error', (error) => this.fail(thread, `the checkpoint thread failed: ${error.message}`));
+    worker.on('exit', (code) => this.fail(thread, `the checkpoint thread exited (code ${code})`));
     return thread;
+  }
+
+  /** The thread is gone or hung: its requests fail, and the next request starts a new thread. */
+  private fail(thread: CheckpointThread, message: string): void {
+    if (this.current === thread) this.current = undefined;
+    for (const [id, resolve] of thread.waiting) resolve({ id, outcome: 'failed', message, missing: false });
+    thread.waiting.clear();
   }
 }

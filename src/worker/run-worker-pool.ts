@@ -262,6 +262,15 @@ export class RunWorkerPool implements RunDispatcher {
       deps.clock.nowMicros(),
     );
     const ending = await this.ending.endingOf(run, execution, searchServiceId);
+    // Feeding a large index may take long: the run must still be this worker's to be ended.
+    if (lost.signal.aborted || !(await this.stillHeld(run.id))) {
+      await deps.leasing?.letGo(run.id);
+      deps.logger.warn(
+        { run_id: run.id },
+        'the run was lost while it was being ended; its new worker ends it',
+      );
+      return;
+    }
     await this.finish(
       run.id,
       ending.state,

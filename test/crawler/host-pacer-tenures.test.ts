@@ -143,3 +143,26 @@ test('an idle host is given back, and so is every held host when the process sto
   pacer.giveBackIdleHosts();
   assert.deepEqual(tenures.gives.map((give) => give.host).sort(), ['f.test:80', 'g.test:80']);
 });
+
+test('a request that comes while an abandoned take is still asking is served once that take ends', async () => {
+  // Like the store's take: a query under way does not stop when its wait is abandoned.
+  const tenures = new ScriptedTenures();
+  const slowTenures: HostTenures = {
+    take: (host) =>
+      new Promise((resolve, reject) => tenures.takes.push({ host, signal: signal(), resolve, reject })),
+    give: (host, freeAtMs) => tenures.give(host, freeAtMs),
+    onYield: (listener) => tenures.onYield(listener),
+  };
+  const pacer = new HostPacer(4, undefined, { tenures: slowTenures, idleTenureMs: 50 });
+  const abandoned = new AbortController();
+  const first = pacer.acquire('h.test:80', 0, abandoned.signal);
+  await sleep(5);
+  abandoned.abort(new Error('run stopped'));
+  await assert.rejects(first, /run stopped/);
+  const second = pacer.acquire('h.test:80', 0, signal());
+  tenures.takes[0]!.reject(new Error('abandoned'));
+  await sleep(5);
+  assert.equal(tenures.takes.length, 2, 'asked again at once for the request that came');
+  tenures.takes[1]!.resolve(0);
+  (await second).release();
+});

@@ -69,7 +69,11 @@ export class PgHostTenures implements HostTenures {
           owner = CASE WHEN ${free} THEN excluded.owner ELSE host_tenures.owner END,
           until_us = CASE WHEN ${free} THEN excluded.until_us ELSE host_tenures.until_us END,
           wanted_us = CASE WHEN ${free} THEN NULL ELSE ${nowUs}::bigint END
-        RETURNING owner = ${this.options.owner} AS taken, free_at_us`;
+        RETURNING owner = ${this.options.owner} AS taken, free_at_us`.catch((error: unknown) => {
+        // Said here, since the pacer only asks again.
+        this.options.onError?.(error);
+        throw error;
+      });
       if (row?.taken) {
         this.held.add(host);
         return row.free_at_us / 1000;
@@ -135,6 +139,7 @@ export class PgHostTenures implements HostTenures {
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);

@@ -52,6 +52,7 @@ export class PgRunLeaseStore implements RunLeaseStore {
     const held = await this.sql<{ id: number; is_cancel_request: boolean }[]>`
       UPDATE crawl_runs SET lease_until_us = ${untilMicros}
       WHERE id = ANY(${idArray(runIds)}::bigint[]) AND lease_owner = ${owner} AND state = ${RunState.running}
+        AND lease_until_us <> 0
       RETURNING id, is_cancel_request`;
     return new Map(held.map((run) => [run.id, run.is_cancel_request]));
   }
@@ -62,8 +63,12 @@ export class PgRunLeaseStore implements RunLeaseStore {
   }
 
   async releaseAll(): Promise<void> {
-    await this.sql`
-      UPDATE crawl_runs SET lease_until_us = 0 WHERE state = ${RunState.running} AND lease_until_us > 0`;
+    await this.sql.begin(async (tx) => {
+      await tx`
+        UPDATE crawl_runs SET lease_until_us = 0 WHERE state = ${RunState.running} AND lease_until_us > 0`;
+      // The hosts a dead process held too (each still free only after its last gap).
+      await tx`UPDATE host_tenures SET owner = NULL, wanted_us = NULL WHERE owner IS NOT NULL`;
+    });
   }
 
   saveCheckpoint(owner: string, runId: number, checkpoint: RunCheckpoint): Promise<boolean> {
