@@ -14,7 +14,7 @@ import {
   saveRunCheckpoint,
 } from '../store/postgres/pg-run-leases.js';
 import { CheckpointMissingError } from '../store/run-leases.js';
-import { readCheckpoint } from '../store/sqlite/run-checkpoint-reader.js';
+import { CheckpointReader } from '../store/sqlite/run-checkpoint-reader.js';
 import { restoreRunData } from '../store/sqlite/run-data-restore.js';
 import type {
   CheckpointAnswer,
@@ -37,20 +37,29 @@ port.on('message', (request: CheckpointRequest | RestoreRequest) => {
   );
 });
 
-/** Reads what the run store gained, stores the page files as a piece, writes the rest checking the lease. */
+/**
+ * Reads what the run store gained, a batch at a time into the checkpoint's transaction, stores
+ * the page files as a piece before the commit, and commits if the lease is still this worker's.
+ */
 async function save(request: CheckpointRequest): Promise<CheckpointAnswer> {
   const { id, runId, owner, files, pieceName } = request;
+  let reader: CheckpointReader | undefined;
   try {
-    const read = readCheckpoint(files, pieceName, request.marks);
-    const { entries, rows, links } = read.checkpoint;
-    if (entries.length === 0 && rows.length === 0 && links.length === 0)
-      return { id, outcome: 'saved', marks: read.marks };
-    if (read.pieceBytes > 0) await pieces.save(runId, pieceName, files.piece);
-    if (!(await saveRunCheckpoint(sql, owner, runId, read.checkpoint))) return { id, outcome: 'lost' };
-    return { id, outcome: 'saved', marks: read.marks };
+    reader = new CheckpointReader(files, pieceName, request.marks);
+    const batches = reader.batches(BATCH_SIZE);
+    const first = batches.next();
+    // Nothing new: no transaction at all.
+    if (first.done === true) return { id, outcome: 'saved', marks: reader.result().marks };
+    const opened = reader;
+    const saved = await saveRunCheckpoint(sql, owner, runId, following(first.value, batches), async () => {
+      if (opened.result().pieceBytes > 0) await pieces.save(runId, pieceName, files.piece);
+    });
+    if (!saved) return { id, outcome: 'lost' };
+    return { id, outcome: 'saved', marks: reader.result().marks };
   } catch (error) {
     return { id, outcome: 'failed', message: messageOf(error) };
   } finally {
+    reader?.close();
     await rm(files.piece, { force: true });
   }
 }
@@ -74,6 +83,15 @@ async function restore(request: RestoreRequest): Promise<RestoreAnswer> {
     };
   }
 }
+
+/** The first batch, then the rest as they are read (never all of them in memory). */
+function* following<T>(first: T, rest: Iterator<T>): Generator<T> {
+  yield first;
+  for (let next = rest.next(); next.done !== true; next = rest.next()) yield next.value;
+}
+
+/** Entries, rows or links read and written at a time: what a checkpoint holds in memory. */
+const BATCH_SIZE = 5000;
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

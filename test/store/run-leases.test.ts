@@ -15,7 +15,9 @@ import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres
 import type { PageCommit } from '../../src/store/run-data.js';
 import type { RunLeaseStore } from '../../src/store/service-store.js';
 import type { ServiceStore } from '../../src/store/service-store.js';
-import { NO_MARKS, readCheckpoint } from '../../src/store/sqlite/run-checkpoint-reader.js';
+import { CheckpointReader, NO_MARKS, readCheckpoint } from '../../src/store/sqlite/run-checkpoint-reader.js';
+import { connectPostgres, type PgSql } from '../../src/store/postgres/pg-connection.js';
+import { saveRunCheckpoint } from '../../src/store/postgres/pg-run-leases.js';
 import { restoreRunData } from '../../src/store/sqlite/run-data-restore.js';
 import { SqliteRunDataStore } from '../../src/store/sqlite/run-data-store.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
@@ -28,12 +30,16 @@ const T0 = 1_700_000_000 * SECOND;
 let server: PostgresServer;
 let store: ServiceStore;
 let leases: RunLeaseStore;
+let sql: PgSql;
 before(async () => {
   server = await startPostgresServer();
-  store = await openPostgresServiceStore(await server.createDatabase(), { secretKey: SECRET_KEY });
+  const url = await server.createDatabase();
+  store = await openPostgresServiceStore(url, { secretKey: SECRET_KEY });
   leases = store.runLeases!;
+  sql = connectPostgres(url);
 });
 after(async () => {
+  await sql.end();
   await store.close();
   await server.stop();
 });
@@ -226,6 +232,64 @@ describe('checkpoints', () => {
       await rm(folder, { recursive: true, force: true });
     }
   });
+});
+
+test('a checkpoint written batch by batch is whole, or not there at all when the lease went during the upload', async () => {
+  const folder = await mkdtemp(path.join(tmpdir(), 'kumo-checkpoint-'));
+  try {
+    const files = {
+      store: path.join(folder, 'crawl.db'),
+      spool: path.join(folder, 'objects.spool'),
+      piece: path.join(folder, 'piece'),
+    };
+    const crawl = new SqliteRunDataStore(files.store);
+    const spool = new ObjectSpool(files.spool);
+    crawl.enqueue([{ fingerprint: Buffer.from('/'), url: '/', depth: 0, referrer: null }]);
+    crawl.commitPage(page(1, '/', ['/a', '/b', '/c'], spool, 1));
+    crawl.commitPage(page(2, '/a', ['/d'], spool, 2));
+    crawl.close();
+    spool.close();
+    const saveWith = async (runId: number, owner: string, beforeCommit: () => Promise<void>) => {
+      const reader = new CheckpointReader(files, 'p-1', NO_MARKS);
+      try {
+        // One entry, row or link a batch: each its own statements, one transaction.
+        const saved = await saveRunCheckpoint(sql, owner, runId, reader.batches(1), beforeCommit);
+        return { saved, ...reader.result() };
+      } finally {
+        reader.close();
+      }
+    };
+
+    const kept = await claimedBy('worker-i');
+    let uploaded = false;
+    const whole = await saveWith(kept, 'worker-i', async () => {
+      uploaded = true;
+    });
+    assert.equal(whole.saved, true);
+    assert.equal(uploaded, true);
+    assert.deepEqual(whole.marks, { entrySeq: 5, marked: 2, rowId: 2, linkId: 4 });
+    assert.equal(whole.pieceBytes, 101 + 102);
+    assert.deepEqual(
+      (await collect(leases.checkpointRows(kept))).map((row) => [row.crawlUrl, row.pieceOffset]),
+      [
+        ['/', 0],
+        ['/a', 101],
+      ],
+    );
+    assert.equal((await collect(leases.checkpointLinks(kept))).length, 4);
+    assert.equal((await collect(leases.checkpointEntries(kept))).length, 5);
+
+    const gone = await claimedBy('worker-j');
+    // Another worker ends the run while the piece uploads: the checkpoint is rolled back.
+    const late = await saveWith(gone, 'worker-j', () =>
+      store.runs.finish(gone, RunState.stoppedByCancel, T0 + SECOND, [], ''),
+    );
+    assert.equal(late.saved, false);
+    assert.deepEqual(await collect(leases.checkpointRows(gone)), []);
+    assert.deepEqual(await collect(leases.checkpointEntries(gone)), []);
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 });
 
 async function collect<T>(batches: AsyncIterable<T[]>): Promise<T[]> {

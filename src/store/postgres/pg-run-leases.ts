@@ -72,7 +72,7 @@ export class PgRunLeaseStore implements RunLeaseStore {
   }
 
   saveCheckpoint(owner: string, runId: number, checkpoint: RunCheckpoint): Promise<boolean> {
-    return saveRunCheckpoint(this.sql, owner, runId, checkpoint);
+    return saveRunCheckpoint(this.sql, owner, runId, [checkpoint]);
   }
 
   checkpointEntries(runId: number): AsyncIterable<CheckpointEntry[]> {
@@ -121,27 +121,46 @@ export async function* checkpointLinks(sql: PgSql, runId: number): AsyncIterable
   for await (const batch of batches) yield batch;
 }
 
+/** Thrown inside a checkpoint's transaction to roll it back: the lease was lost meanwhile. */
+class LeaseLost extends Error {}
+
 /**
- * RunLeaseStore.saveCheckpoint on a connection of its own (the checkpoint thread's): one
- * transaction that locks the run's row, checks the lease, and adds the entries, rows and links.
+ * RunLeaseStore.saveCheckpoint, batch by batch, on a connection of its own (the checkpoint
+ * thread's): one transaction that checks the lease, adds the batches, runs `beforeCommit` (the
+ * piece's upload: rows never name a piece that is not stored), and commits only if the lease is
+ * still the owner's, the run's row locked for that last check alone (a long upload never holds
+ * up the renewals). False when the lease is not, or no longer, the owner's: nothing is written.
  */
-export function saveRunCheckpoint(
+export async function saveRunCheckpoint(
   sql: PgSql,
   owner: string,
   runId: number,
-  checkpoint: RunCheckpoint,
+  batches: Iterable<RunCheckpoint>,
+  beforeCommit: () => Promise<void> = async () => undefined,
 ): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    const [held] = await tx`
-      SELECT id FROM crawl_runs
-      WHERE id = ${runId} AND lease_owner = ${owner} AND state = ${RunState.running}
-      FOR UPDATE`;
-    if (held === undefined) return false;
-    await insertEntries(tx, runId, checkpoint.entries);
-    await insertRows(tx, runId, checkpoint.rows);
-    await insertLinks(tx, runId, checkpoint.links);
-    return true;
-  });
+  try {
+    return await sql.begin(async (tx) => {
+      const held = await tx`
+        SELECT id FROM crawl_runs
+        WHERE id = ${runId} AND lease_owner = ${owner} AND state = ${RunState.running}`;
+      if (held.length === 0) return false;
+      for (const batch of batches) {
+        await insertEntries(tx, runId, batch.entries);
+        await insertRows(tx, runId, batch.rows);
+        await insertLinks(tx, runId, batch.links);
+      }
+      await beforeCommit();
+      const [still] = await tx`
+        SELECT id FROM crawl_runs
+        WHERE id = ${runId} AND lease_owner = ${owner} AND state = ${RunState.running}
+        FOR UPDATE`;
+      if (still === undefined) throw new LeaseLost();
+      return true;
+    });
+  } catch (error) {
+    if (error instanceof LeaseLost) return false;
+    throw error;
+  }
 }
 
 /** `{1,2,3}`: ids as a BIGINT[] literal. */

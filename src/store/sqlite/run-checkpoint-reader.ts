@@ -31,82 +31,88 @@ interface RowRecord extends UrlRowRecord {
 
 /**
  * Reads what a running crawl's run store (run-data-store.ts) gained since `marks`, while the run's
- * thread goes on writing it: one read transaction of the WAL database, so the entries, rows and
- * links read agree (a page's row, links and new entries are committed together). The page files
- * of the rows read are copied from the object spool into `pieceFile`, back to back, and each row
- * says where its own are in the piece.
+ * thread goes on writing it: one read transaction of the WAL database, held until close(), so the
+ * entries, rows and links read agree (a page's row, links and new entries are committed
+ * together). They come in batches, so a checkpoint after a long outage never holds all it has to
+ * send in memory. The page files of the rows read are copied from the object spool into the
+ * piece file, back to back, and each row says where its own are in the piece.
  */
-export function readCheckpoint(
-  files: { store: string; spool: string; piece: string },
-  pieceName: string,
-  marks: CheckpointMarks,
-): ReadCheckpoint {
-  const db = new Database(files.store, { readonly: true, fileMustExist: true });
-  try {
-    db.exec('BEGIN');
-    const entries = db
+export class CheckpointReader {
+  private readonly db: Database.Database;
+  private next: CheckpointMarks;
+  private pieceBytes = 0;
+  private spool: number | undefined;
+  private piece: number | undefined;
+
+  constructor(
+    private readonly files: { store: string; spool: string; piece: string },
+    private readonly pieceName: string,
+    private readonly marks: CheckpointMarks,
+  ) {
+    this.next = { ...marks };
+    this.db = new Database(files.store, { readonly: true, fileMustExist: true });
+    this.db.exec('BEGIN');
+  }
+
+  /** The checkpoint, `size` entries, rows or links at a time (entries first, then rows, then links). */
+  *batches(size: number): Generator<RunCheckpoint> {
+    const { marks } = this;
+    const entries = this.db
       .prepare<[number, number], CheckpointEntry & { marked: number | null }>(
         `SELECT seq, fingerprint, url, depth, referrer, state, marked FROM frontier WHERE seq > ?
          UNION SELECT seq, fingerprint, url, depth, referrer, state, marked FROM frontier WHERE marked > ?
          ORDER BY seq`,
       )
-      .all(marks.entrySeq, marks.marked);
-    const rows = db
+      .iterate(marks.entrySeq, marks.marked);
+    for (const batch of inBatches(entries, size)) {
+      for (const entry of batch) {
+        this.next.entrySeq = Math.max(this.next.entrySeq, entry.seq);
+        this.next.marked = Math.max(this.next.marked, entry.marked ?? 0);
+      }
+      yield { entries: batch.map(({ marked: _marked, ...entry }) => entry), rows: [], links: [] };
+    }
+    const rows = this.db
       .prepare<[number], RowRecord>('SELECT * FROM url_rows WHERE id > ? ORDER BY id')
-      .all(marks.rowId);
-    const links = db
+      .iterate(marks.rowId);
+    for (const batch of inBatches(rows, size)) {
+      this.next.rowId = batch.at(-1)!.id;
+      yield { entries: [], rows: batch.map((row) => this.withPageFiles(row)), links: [] };
+    }
+    const links = this.db
       .prepare<[number], CheckpointLink>(
         `SELECT id, source_url AS sourceUrl, link_url AS linkUrl, anchor_text AS anchorText, rel
          FROM link_rows WHERE id > ? ORDER BY id`,
       )
-      .all(marks.linkId);
-    db.exec('COMMIT');
-    const { checkpointRows, pieceBytes } = copyPageFiles(rows, files, pieceName);
-    return {
-      checkpoint: {
-        entries: entries.map(({ marked: _marked, ...entry }) => entry),
-        rows: checkpointRows,
-        links,
-      },
-      marks: {
-        entrySeq: entries.reduce((last, entry) => Math.max(last, entry.seq), marks.entrySeq),
-        marked: entries.reduce((last, entry) => Math.max(last, entry.marked ?? 0), marks.marked),
-        rowId: rows.at(-1)?.id ?? marks.rowId,
-        linkId: links.at(-1)?.id ?? marks.linkId,
-      },
-      pieceBytes,
-    };
-  } finally {
-    db.close();
-  }
-}
-
-/** Copies the rows' page files from the spool into the piece file; the rows as checkpointed. */
-function copyPageFiles(
-  rows: readonly RowRecord[],
-  files: { spool: string; piece: string },
-  pieceName: string,
-): { checkpointRows: CheckpointRow[]; pieceBytes: number } {
-  const withFiles = rows.filter((row) => row.object_offset !== null && row.object_bytes !== null);
-  let pieceBytes = 0;
-  const pieceOffsets = new Map<number, number>();
-  if (withFiles.length > 0) {
-    const spool = openSync(files.spool, 'r');
-    const piece = openSync(files.piece, 'w', PRIVATE_FILE_MODE);
-    try {
-      for (const row of withFiles) {
-        const bytes = readExactly(spool, row.object_offset!, row.object_bytes!, files.spool);
-        writeAll(piece, bytes);
-        pieceOffsets.set(row.id, pieceBytes);
-        pieceBytes += bytes.length;
-      }
-    } finally {
-      closeSync(spool);
-      closeSync(piece);
+      .iterate(marks.linkId);
+    for (const batch of inBatches(links, size)) {
+      this.next.linkId = batch.at(-1)!.id;
+      yield { entries: [], rows: [], links: batch };
     }
   }
-  const checkpointRows = rows.map((row): CheckpointRow => {
-    const pieceOffset = pieceOffsets.get(row.id);
+
+  /** Once every batch was read: the marks to read the next checkpoint from, and the piece's size. */
+  result(): { marks: CheckpointMarks; pieceBytes: number } {
+    return { marks: { ...this.next }, pieceBytes: this.pieceBytes };
+  }
+
+  close(): void {
+    if (this.spool !== undefined) closeSync(this.spool);
+    if (this.piece !== undefined) closeSync(this.piece);
+    if (this.db.inTransaction) this.db.exec('COMMIT');
+    this.db.close();
+  }
+
+  /** The row as checkpointed, its page files (if any) appended to the piece. */
+  private withPageFiles(row: RowRecord): CheckpointRow {
+    let pieceOffset: number | null = null;
+    if (row.object_offset !== null && row.object_bytes !== null) {
+      this.spool ??= openSync(this.files.spool, 'r');
+      this.piece ??= openSync(this.files.piece, 'w', PRIVATE_FILE_MODE);
+      const bytes = readExactly(this.spool, row.object_offset, row.object_bytes, this.files.spool);
+      writeAll(this.piece, bytes);
+      pieceOffset = this.pieceBytes;
+      this.pieceBytes += bytes.length;
+    }
     return {
       id: row.id,
       crawlUrl: row.crawl_url,
@@ -119,12 +125,43 @@ function copyPageFiles(
       contentLength: row.content_length,
       fetchError: row.fetch_error,
       depth: row.depth,
-      piece: pieceOffset === undefined ? null : pieceName,
-      pieceOffset: pieceOffset ?? null,
-      objectBytes: pieceOffset === undefined ? null : row.object_bytes,
+      piece: pieceOffset === null ? null : this.pieceName,
+      pieceOffset,
+      objectBytes: pieceOffset === null ? null : row.object_bytes,
     };
-  });
-  return { checkpointRows, pieceBytes };
+  }
+}
+
+/** The whole checkpoint at once (CheckpointReader, for a small one). */
+export function readCheckpoint(
+  files: { store: string; spool: string; piece: string },
+  pieceName: string,
+  marks: CheckpointMarks,
+): ReadCheckpoint {
+  const reader = new CheckpointReader(files, pieceName, marks);
+  try {
+    const checkpoint: RunCheckpoint = { entries: [], rows: [], links: [] };
+    for (const batch of reader.batches(10_000)) {
+      for (const entry of batch.entries) checkpoint.entries.push(entry);
+      for (const row of batch.rows) checkpoint.rows.push(row);
+      for (const link of batch.links) checkpoint.links.push(link);
+    }
+    return { checkpoint, ...reader.result() };
+  } finally {
+    reader.close();
+  }
+}
+
+function* inBatches<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = [];
+  for (const item of items) {
+    batch.push(item);
+    if (batch.length >= size) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 function readExactly(fd: number, offset: number, length: number, file: string): Buffer {
