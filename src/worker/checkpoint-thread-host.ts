@@ -46,6 +46,11 @@ export class CheckpointThreadHost {
     return this.ask({ ...request, type: 'restore' }) as Promise<RestoreAnswer>;
   }
 
+  /** Starts the thread ahead of the first request. */
+  warm(): void {
+    this.current ??= this.start();
+  }
+
   async close(): Promise<void> {
     const current = this.current;
     this.current = undefined;

@@ -6,7 +6,11 @@ import type { RunPieceStore } from '../blob/run-pieces.js';
 import type { CheckpointThreadHost } from './checkpoint-thread-host.js';
 import type { RunLease } from '../store/run-leases.js';
 import type { RunLeaseStore, RunRecord } from '../store/service-store.js';
+import { mkdir, rm } from 'node:fs/promises';
 import { CheckpointMissingError } from '../store/run-leases.js';
+import { NO_MARKS } from '../store/sqlite/run-checkpoint-reader.js';
+import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
+import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 import type { Clock } from '../util/clock.js';
 import { RunCheckpointer } from './run-checkpointer.js';
 import { RUN_SPOOL_FILE, RUN_STORE_FILE } from './work-folder-progress.js';
@@ -73,6 +77,8 @@ export class RunLeasing {
   }
 
   start(): void {
+    // Started now rather than with the first run, which would wait for it.
+    this.deps.checkpoints.warm();
     const interval = Math.min(MAX_HEARTBEAT_MS, this.deps.leaseMs / 3);
     this.heartbeatTimer = setInterval(() => {
       // One renewal at a time: a slow store skips a beat rather than stacking them.
@@ -101,20 +107,29 @@ export class RunLeasing {
   }
 
   /**
-   * Rebuilds the run's working data in `workFolder` from its checkpoints (nothing when it has
-   * none: a new run) and starts checkpointing it while it executes.
+   * Rebuilds the run's working data in `workFolder` from its checkpoints (a run taken over) or
+   * starts it empty (`fresh`: a run just claimed from the queue), and starts checkpointing it
+   * while it executes.
    */
-  async hold(run: RunRecord, workFolder: string, control: HeldRunControl): Promise<void> {
+  async hold(run: RunRecord, workFolder: string, control: HeldRunControl, fresh: boolean): Promise<void> {
     this.held.set(run.id, { control });
     const files = {
       folder: workFolder,
       store: path.join(workFolder, RUN_STORE_FILE),
       spool: path.join(workFolder, RUN_SPOOL_FILE),
     };
-    const restored = await this.deps.checkpoints.restore({ runId: run.id, files });
-    if (restored.outcome === 'failed')
-      throw restored.missing ? new CheckpointMissingError(restored.message) : new Error(restored.message);
-    const { marks } = restored;
+    let marks = NO_MARKS;
+    if (fresh) {
+      // A run just claimed from the queue has no checkpoints: an empty run store, here and now.
+      await rm(workFolder, { recursive: true, force: true });
+      await mkdir(workFolder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+      new SqliteRunDataStore(files.store).close();
+    } else {
+      const restored = await this.deps.checkpoints.restore({ runId: run.id, files });
+      if (restored.outcome === 'failed')
+        throw restored.missing ? new CheckpointMissingError(restored.message) : new Error(restored.message);
+      marks = restored.marks;
+    }
     const entry = this.held.get(run.id);
     if (entry === undefined) return;
     entry.checkpointer = new RunCheckpointer({

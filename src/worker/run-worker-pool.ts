@@ -155,15 +155,16 @@ export class RunWorkerPool implements RunDispatcher {
         return;
       }
       if (!resumed) void this.notify('started', run.id);
-      this.launch(run);
+      this.launch(run, resumed !== undefined);
     }
   }
 
-  private launch(run: RunRecord): void {
+  /** Executes the run; `resumed`: it ran before (left by a stopped process), not just claimed. */
+  private launch(run: RunRecord, resumed: boolean): void {
     const cancel = new AbortController();
     const lost = new AbortController();
     if (run.isCancelRequest) cancel.abort();
-    const done = this.execute(run, { cancel, lost })
+    const done = this.execute(run, { cancel, lost }, resumed)
       .catch((error: unknown) => this.fail(run, error, lost.signal))
       // Nothing a run does may end the process: the other tenants' runs and requests go on.
       .catch((error: unknown) =>
@@ -177,7 +178,7 @@ export class RunWorkerPool implements RunDispatcher {
     this.active.set(run.id, { cancel, done });
   }
 
-  private async execute(run: RunRecord, control: HeldRunControl): Promise<void> {
+  private async execute(run: RunRecord, control: HeldRunControl, resumed: boolean): Promise<void> {
     const { deps } = this;
     const { cancel, lost } = control;
     const searchServiceId =
@@ -185,7 +186,7 @@ export class RunWorkerPool implements RunDispatcher {
     const workFolder = path.join(deps.workRoot, String(run.id));
     const startMicros = run.startMicros ?? deps.clock.nowMicros();
     // With leases, the work folder is rebuilt from the run's checkpoints (a run another worker left).
-    if (!(await this.restore(run, workFolder, control))) return;
+    if (!(await this.restore(run, workFolder, control, resumed))) return;
     const signal = AbortSignal.any([cancel.signal, this.hardStop.signal, lost.signal]);
     let lastWriteMs = 0;
     let progressWrite: Promise<void> | undefined;
@@ -347,11 +348,16 @@ export class RunWorkerPool implements RunDispatcher {
    * the run is let go and resumed once its lease has ended. A missing piece throws: the run
    * cannot be resumed, and ends 2040.
    */
-  private async restore(run: RunRecord, workFolder: string, control: HeldRunControl): Promise<boolean> {
+  private async restore(
+    run: RunRecord,
+    workFolder: string,
+    control: HeldRunControl,
+    resumed: boolean,
+  ): Promise<boolean> {
     const { leasing } = this.deps;
     if (leasing === undefined) return true;
     try {
-      await leasing.hold(run, workFolder, control);
+      await leasing.hold(run, workFolder, control, !resumed);
       return true;
     } catch (error) {
       if (error instanceof CheckpointMissingError) throw error;
