@@ -40,8 +40,8 @@ export interface PostgresServiceStoreOptions {
   maxConnections?: number;
   /**
    * Holds the database for this process alone while the store is open (`kumo serve`): another
-   * one asking fails with ServerTakenError. Runs left running are resumed by the process that
-   * starts, which is right only when no other process executes runs (docs/operations.md, PostgreSQL).
+   * one asking fails with ServerTakenError. Search indexes are still kept by each process, so two
+   * serving one database would answer from different indexes (docs/operations.md, PostgreSQL).
    */
   soleServer?: boolean;
 }
