@@ -54,6 +54,12 @@ export interface ArtifactStore {
   /** The bytes the run's stored files take (artifacts and report); 0 when none. */
   storedBytes(runId: number): Promise<number>;
 
+  /**
+   * Why runs' files cannot be stored now (the folder, or the bucket), or undefined when they can:
+   * the health check's `blob_store`. Names no path nor endpoint.
+   */
+  healthProblem(): Promise<string | undefined>;
+
   /** Removes every file of the run (stored, staged and cached). */
   remove(runId: number): Promise<void>;
 

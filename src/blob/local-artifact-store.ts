@@ -3,10 +3,15 @@ import { access, open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactFileName } from '../domain/artifact-files.js';
 import type { ArtifactStore, OpenedArtifact } from './artifact-store.js';
+import { folderProblem } from './folder-problem.js';
 
 /** Finished artifacts in a local folder, one sub-folder per run, where the packager writes them. */
 export class LocalArtifactStore implements ArtifactStore {
   constructor(private readonly root: string) {}
+
+  healthProblem(): Promise<string | undefined> {
+    return folderProblem(this.root);
+  }
 
   /** Folder the packager writes a run's artifacts into; they stay there. */
   folderFor(runId: number): string {

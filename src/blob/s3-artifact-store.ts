@@ -11,6 +11,7 @@ import type { BlobLocation } from '../config/blob-config.js';
 import type { ArtifactFileName } from '../domain/artifact-files.js';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 import type { ArtifactStore, OpenedArtifact } from './artifact-store.js';
+import { folderProblem } from './folder-problem.js';
 import type { S3Objects } from './s3-objects.js';
 
 /**
@@ -41,6 +42,11 @@ export class S3ArtifactStore implements ArtifactStore {
 
   constructor(private readonly options: S3ArtifactStoreOptions) {
     this.objects = options.objects;
+  }
+
+  /** The bucket, and the staging folder the packager writes into before the upload. */
+  async healthProblem(): Promise<string | undefined> {
+    return (await this.objects.bucketProblem()) ?? (await folderProblem(this.options.stagingRoot));
   }
 
   folderFor(runId: number): string {

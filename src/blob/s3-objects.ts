@@ -2,6 +2,7 @@ import {
   DeleteObjectsCommand,
   GetObjectCommand,
   type GetObjectCommandOutput,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   type S3Client,
@@ -38,6 +39,28 @@ export class S3Objects {
     } catch (error) {
       if (isMissing(error)) return false;
       throw error;
+    }
+  }
+
+  /**
+   * Why the bucket cannot be used, or undefined when it answers (one HEAD request). Names the
+   * bucket's answer, never the endpoint or the credentials (the health check is public).
+   */
+  async bucketProblem(): Promise<string | undefined> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+      return undefined;
+    } catch (error) {
+      const { name, $metadata, code } = (error ?? {}) as {
+        name?: string;
+        code?: string;
+        $metadata?: { httpStatusCode?: number };
+      };
+      const status = $metadata?.httpStatusCode;
+      if (status === 404 || name === 'NotFound' || name === 'NoSuchBucket')
+        return 'the bucket does not exist';
+      if (status === 403) return 'the bucket refuses the credentials';
+      return `the object storage cannot be reached (${code ?? name ?? (status === undefined ? 'error' : `HTTP ${status}`)})`;
     }
   }
 

@@ -1,6 +1,3 @@
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-
 /** What the scheduler says of itself (Scheduler.state()). */
 export interface SchedulerHealth {
   running: boolean;
@@ -14,29 +11,10 @@ export interface SchedulerHealth {
 
 /** Health sources of the check besides the store and the browser, wired by the service. */
 export interface HealthSources {
-  /** Why the artifact folder cannot be used, or undefined when it can. */
+  /** Why runs' files cannot be stored (the artifact folder, or the bucket), or undefined when they can. */
   blobStoreProblem(): Promise<string | undefined>;
   /** The scheduler's state; undefined before it exists. */
   scheduler(): SchedulerHealth | undefined;
-}
-
-/**
- * Why a folder cannot hold artifacts, or undefined when it can: it exists, is a folder, and the
- * process may list, read and write it. Says nothing of the path (the health check is public).
- */
-export async function folderProblem(folder: string): Promise<string | undefined> {
-  try {
-    const info = await stat(folder);
-    if (!info.isDirectory()) return 'the artifact folder is not a folder';
-  } catch (error) {
-    return `the artifact folder cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
-  }
-  try {
-    await access(folder, constants.R_OK | constants.W_OK | constants.X_OK);
-  } catch (error) {
-    return `the artifact folder is not readable and writable (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
-  }
-  return undefined;
 }
 
 /** Ticks missed before the scheduler counts as stalled (a tick failing, or the event loop blocked). */

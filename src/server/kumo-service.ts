@@ -24,7 +24,6 @@ import { RunWorkerPool } from '../worker/run-worker-pool.js';
 import { openServiceStore } from './open-service-store.js';
 import { bootstrapDemoTenant, issueDemoKey } from '../server/bootstrap.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { folderProblem } from '../observability/health.js';
 import { ServiceMetrics } from '../observability/service-metrics.js';
 import { RunEventPublisher } from '../webhooks/run-event-publisher.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
@@ -221,7 +220,7 @@ export async function startService(
     observability: {
       metrics,
       health: {
-        blobStoreProblem: () => folderProblem(paths.artifacts),
+        blobStoreProblem: () => artifacts.healthProblem(),
         scheduler: () => schedulerRef.current?.state(),
       },
     },

@@ -117,6 +117,16 @@ after(async () => {
   if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
 });
 
+const HEALTH = '/api/v1.0/finder_service/health_check';
+
+test('the health check asks the bucket: it answers, so blob_store is OK', async () => {
+  const health = await kumo!.inject({ method: 'GET', url: HEALTH });
+  assert.equal(health.statusCode, 200, health.body);
+  assert.deepEqual((health.json as { components: { blob_store: unknown } }).components.blob_store, {
+    status: 'OK',
+  });
+});
+
 describe('downloads through Kumo (KUMO_BLOB_DOWNLOADS=kumo)', () => {
   test('the ended run has its files in the bucket, and none left in the staging folder', async () => {
     assert.deepEqual(await objectKeys(), STORED);
@@ -264,6 +274,18 @@ describe('a store that refuses the upload', () => {
   before(async () => {
     await kumo!.close();
     kumo = await startKumo('kumo', 'no-such-bucket');
+  });
+
+  test('the health check names the bucket as what fails, never the endpoint', async () => {
+    const health = await kumo!.inject({ method: 'GET', url: HEALTH });
+    assert.equal(health.statusCode, 503, health.body);
+    const body = health.json as {
+      message: string;
+      components: { blob_store: { status: string; message?: string } };
+    };
+    assert.equal(body.message, 'unhealthy: blob_store');
+    assert.deepEqual(body.components.blob_store, { status: 'NG', message: 'the bucket does not exist' });
+    assert.ok(!health.body.includes('127.0.0.1'), health.body);
   });
 
   test('ends the run 2040 with the reason, keeping nothing staged', async () => {

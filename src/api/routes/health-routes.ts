@@ -10,7 +10,7 @@ export interface HealthRoutesOptions {
   storeHealthy: () => Promise<boolean>;
   /** Whether screenshots and wait_type 2 can run here; plain crawls do not need it. */
   browserStatus: () => BrowserAvailability | undefined;
-  /** The artifact folder and the scheduler; without them those components are not reported. */
+  /** The artifact storage and the scheduler; without them those components are not reported. */
   sources?: HealthSources;
   /** Time zone of `last_tick_datetime`. */
   timezone: string;
@@ -110,7 +110,7 @@ async function blobStoreProblem(sources: HealthSources): Promise<string | undefi
   try {
     return await sources.blobStoreProblem();
   } catch {
-    return 'the artifact folder cannot be checked';
+    return 'the artifact storage cannot be checked';
   }
 }
 
