@@ -15,6 +15,29 @@ export interface HealthSources {
   blobStoreProblem(): Promise<string | undefined>;
   /** The scheduler's state; undefined before it exists. */
   scheduler(): SchedulerHealth | undefined;
+  /** With a shared database: how the worker's run leases are renewed (docs/architecture.md, Run leases). */
+  runLeases?(): RunLeaseHealth;
+}
+
+/** What the worker says of its run leases (RunLeasing.health()). */
+export interface RunLeaseHealth {
+  /** Runs this process holds. */
+  held: number;
+  /** Milliseconds since the leases were last renewed, on a monotonic clock; undefined: never. */
+  sinceRenewedMs: number | undefined;
+  /** How long a lease lasts unrenewed. */
+  leaseMs: number;
+}
+
+/**
+ * Why the run leases are unhealthy, or undefined when they are fine: a process that holds runs
+ * and has not renewed their leases for half their length is about to lose them to another worker
+ * (the database is away, or the process too busy to beat).
+ */
+export function runLeaseProblem(state: RunLeaseHealth): string | undefined {
+  if (state.held === 0 || state.sinceRenewedMs === undefined) return undefined;
+  if (state.sinceRenewedMs <= state.leaseMs / 2) return undefined;
+  return `the leases of ${state.held} running run(s) were last renewed ${Math.round(state.sinceRenewedMs / 1000)} s ago`;
 }
 
 /** Ticks missed before the scheduler counts as stalled (a tick failing, or the event loop blocked). */

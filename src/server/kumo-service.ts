@@ -184,6 +184,7 @@ export async function startService(
     pendingDeliveries: async () => store.deliveries.countPending?.(),
   });
   const schedulerRef: { current?: Scheduler } = {};
+  const leasingRef: { current?: RunLeasing } = {};
   const webAssets = loadWebAssets(options.webFolder ?? WEB_FOLDER);
   // Every page's progress of the runs this process crawls, for the console's run page.
   const liveProgress = new LiveRunProgress();
@@ -222,6 +223,14 @@ export async function startService(
       health: {
         blobStoreProblem: () => artifacts.healthProblem(),
         scheduler: () => schedulerRef.current?.state(),
+        ...(store.runLeases && {
+          runLeases: () =>
+            leasingRef.current?.health() ?? {
+              held: 0,
+              sinceRenewedMs: undefined,
+              leaseMs: config.runLeaseSeconds * 1000,
+            },
+        }),
       },
     },
     webAssets,
@@ -293,6 +302,23 @@ export async function startService(
     },
     observer: metrics,
   });
+  const leasing =
+    store.runLeases &&
+    new RunLeasing({
+      owner: workerName,
+      leases: store.runLeases,
+      pieces: openRunPieceStore(config.blobUrl, paths.pieces, options.env),
+      checkpoints: new CheckpointThreadHost(
+        { databaseUrl: config.databaseUrl ?? '', blobUrl: config.blobUrl, piecesRoot: paths.pieces },
+        options.env,
+      ),
+      clock,
+      logger: app.log,
+      leaseMs: config.runLeaseSeconds * 1000,
+      observer: metrics,
+      checkpointMs: config.checkpointSeconds * 1000,
+    });
+  leasingRef.current = leasing;
   const pool = new RunWorkerPool({
     runs: store.runs,
     artifacts,
@@ -308,22 +334,7 @@ export async function startService(
     },
     searchFeed: new SearchFeeder(store.serviceSettings, store.runs, searchServices),
     live: liveProgress,
-    leasing:
-      store.runLeases &&
-      new RunLeasing({
-        owner: workerName,
-        leases: store.runLeases,
-        pieces: openRunPieceStore(config.blobUrl, paths.pieces, options.env),
-        checkpoints: new CheckpointThreadHost(
-          { databaseUrl: config.databaseUrl ?? '', blobUrl: config.blobUrl, piecesRoot: paths.pieces },
-          options.env,
-        ),
-        clock,
-        logger: app.log,
-        leaseMs: config.runLeaseSeconds * 1000,
-        observer: metrics,
-        checkpointMs: config.checkpointSeconds * 1000,
-      }),
+    leasing,
   });
   const scheduler = new Scheduler(scheduledCrawl, config.schedulerIntervalSeconds * 1000, app.log, () =>
     clock.nowMicros(),

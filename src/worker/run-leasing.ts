@@ -64,11 +64,21 @@ export class RunLeasing {
   private readonly pieceTag: string;
   private readonly held = new Map<number, { control: HeldRunControl; checkpointer?: RunCheckpointer }>();
   private heartbeatTimer: NodeJS.Timeout | undefined;
+  /** When the leases were last renewed (monotonic ms), for the health check. */
+  private renewedAtMs: number | undefined;
   private beating: Promise<void> | undefined;
 
   constructor(private readonly deps: RunLeasingDeps) {
     this.owner = deps.owner;
     this.pieceTag = deps.owner.replace(/[^A-Za-z0-9.-]/g, '_');
+  }
+
+  /** The health check's view of the leases (observability/health.ts, runLeaseProblem). */
+  health(): { held: number; sinceRenewedMs: number | undefined; leaseMs: number } {
+    const held = this.held.size;
+    // Nothing held, or held since less than a beat: measured from the moment it was first held.
+    const since = this.renewedAtMs === undefined ? undefined : performance.now() - this.renewedAtMs;
+    return { held, sinceRenewedMs: since, leaseMs: this.deps.leaseMs };
   }
 
   /** A lease from now, for a run claimed or taken over. */
@@ -212,10 +222,15 @@ export class RunLeasing {
   /** Renews every hold; a run no longer held stops, and a cancel asked elsewhere reaches its run. */
   private async heartbeat(): Promise<void> {
     const runIds = [...this.held.keys()];
-    if (runIds.length === 0) return;
+    if (runIds.length === 0) {
+      // Nothing to renew counts as renewed: a run held next is judged from its own first beat.
+      this.renewedAtMs = performance.now();
+      return;
+    }
     let renewed: Map<number, boolean>;
     try {
       renewed = await this.deps.leases.renew(this.owner, runIds, this.lease().untilMicros);
+      this.renewedAtMs = performance.now();
     } catch (error) {
       // The lease has its whole length to be renewed at a later beat.
       this.deps.logger.warn({ err: error }, 'renewing the run leases failed');

@@ -115,6 +115,12 @@ test('a worker killed mid-run: another machine resumes the run from its checkpoi
     refetched.length < fetchedByFirst.size / 2,
     `fetched twice: ${refetched.length} of ${fetchedByFirst.size}`,
   );
+  // Its health check reports the leases it renews.
+  const health = await fetch(`${second.url}/api/v1.0/finder_service/health_check`);
+  assert.equal(health.status, 200);
+  const components = ((await health.json()) as { components: { run_leases?: { status: string } } })
+    .components;
+  assert.equal(components.run_leases?.status, 'OK');
   // The second process says what it did: one run taken over, checkpoints written.
   assert.equal(await metricOf(second.url, 'kumo_runs_taken_over_total'), 1);
   assert.ok((await metricOf(second.url, 'kumo_run_checkpoints_total{outcome="saved"}')) > 0);

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { BrowserAvailability } from '../../browser/chromium-launch.js';
-import { type HealthSources, schedulerProblem } from '../../observability/health.js';
+import { type HealthSources, runLeaseProblem, schedulerProblem } from '../../observability/health.js';
 import { formatApiTimestamp } from '../../util/timestamps.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 
@@ -35,6 +35,7 @@ const HealthBody = Type.Object({
     blob_store: Type.Optional(Type.Object(Component)),
     /** Availability only: a missing browser does not make the service unhealthy. */
     browser: Type.Optional(Type.Object({ available: Type.Boolean() })),
+    run_leases: Type.Optional(Type.Object({ ...Component, held: Type.Integer() })),
     scheduler: Type.Optional(
       Type.Object({
         ...Component,
@@ -77,7 +78,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
     const blobStore = options.sources && componentOf(await blobStoreProblem(options.sources));
     const scheduler = options.sources && schedulerView(options.sources, options.timezone);
     const browser = browserView(options.browserStatus());
-    const failing = Object.entries({ store, blob_store: blobStore, scheduler })
+    const leases = options.sources?.runLeases?.();
+    const runLeases = leases && { ...componentOf(runLeaseProblem(leases)), held: leases.held };
+    const failing = Object.entries({ store, blob_store: blobStore, scheduler, run_leases: runLeases })
       .filter(([, component]) => component?.status === 'NG')
       .map(([name]) => name);
     const body = {
@@ -89,6 +92,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
         blob_store: blobStore,
         browser,
         scheduler,
+        ...(runLeases && { run_leases: runLeases }),
       },
     };
     if (failing.length === 0) return body;
