@@ -5,6 +5,8 @@ export interface SchedulerHealth {
   lastTickMicros: number | undefined;
   /** How long ago that was, measured on a monotonic clock. */
   sinceLastTickMs: number | undefined;
+  /** How long ago it started, on the same clock. */
+  sinceStartMs: number | undefined;
   /** How often it looks. */
   intervalMs: number;
 }
@@ -46,10 +48,16 @@ const STALLED_AFTER_TICKS = 3;
 /** Why the scheduler is unhealthy, or undefined when it is fine. */
 export function schedulerProblem(state: SchedulerHealth | undefined): string | undefined {
   if (state === undefined || !state.running) return 'the scheduler is not running';
-  const sinceMs = state.sinceLastTickMs;
-  if (sinceMs === undefined) return 'the scheduler has not looked at the schedules yet';
   // A second of slack for a slow tick over a large number of settings.
-  if (sinceMs > state.intervalMs * STALLED_AFTER_TICKS + 1000)
+  const stalledAfterMs = state.intervalMs * STALLED_AFTER_TICKS + 1000;
+  const sinceMs = state.sinceLastTickMs;
+  if (sinceMs === undefined) {
+    // Its first look, at start, may still be under way (a few round trips to a shared database).
+    const sinceStartMs = state.sinceStartMs ?? Number.POSITIVE_INFINITY;
+    if (sinceStartMs <= stalledAfterMs) return undefined;
+    return `the scheduler has not looked at the schedules since it started ${Math.round(sinceStartMs / 1000)} s ago`;
+  }
+  if (sinceMs > stalledAfterMs)
     return `the scheduler last looked at the schedules ${Math.round(sinceMs / 1000)} s ago`;
   return undefined;
 }

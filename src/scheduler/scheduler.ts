@@ -16,6 +16,8 @@ export class Scheduler {
   /** performance.now() of the last successful tick: staleness is judged on it, not on the service clock. */
   private lastTickMs: number | undefined;
   private ticking = false;
+  /** performance.now() of start(): a first tick still under way is not a stall. */
+  private startedMs: number | undefined;
 
   constructor(
     private readonly service: ScheduledCrawlService,
@@ -25,6 +27,7 @@ export class Scheduler {
   ) {}
 
   start(): void {
+    this.startedMs = performance.now();
     void this.tick();
     this.timer = setInterval(() => void this.tick(), this.intervalMs);
     this.timer.unref();
@@ -40,12 +43,14 @@ export class Scheduler {
     running: boolean;
     lastTickMicros: number | undefined;
     sinceLastTickMs: number | undefined;
+    sinceStartMs: number | undefined;
     intervalMs: number;
   } {
     return {
       running: this.timer !== undefined,
       lastTickMicros: this.lastTickMicros,
       sinceLastTickMs: this.lastTickMs === undefined ? undefined : performance.now() - this.lastTickMs,
+      sinceStartMs: this.startedMs === undefined ? undefined : performance.now() - this.startedMs,
       intervalMs: this.intervalMs,
     };
   }

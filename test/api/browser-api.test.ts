@@ -36,7 +36,7 @@ describe('a service with Chromium', { skip }, () => {
 
   test('the health check says the browser is available', async () => {
     const response = await kumo.inject({ method: 'GET', url: HEALTH });
-    assert.equal(response.statusCode, 200);
+    assert.equal(response.statusCode, 200, response.body);
     assert.deepEqual(response.json.browser, { available: true });
   });
 
@@ -71,7 +71,7 @@ describe('a service without Chromium', () => {
 
   test('the health check stays OK and says the browser is unavailable; serve knows why', async () => {
     const response = await kumo.inject({ method: 'GET', url: HEALTH });
-    assert.equal(response.statusCode, 200);
+    assert.equal(response.statusCode, 200, response.body);
     assert.equal(response.json.status, 'OK');
     // Public: whether it works, not the path or version (those are in the start-up output).
     assert.deepEqual(response.json.browser, { available: false });
