@@ -4,13 +4,7 @@ import type { RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { SearchServiceConfig } from '../domain/search-service-config.js';
 import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from './account-store.js';
-import type {
-  CheckpointEntry,
-  CheckpointLink,
-  CheckpointRow,
-  RunCheckpoint,
-  RunLease,
-} from './run-leases.js';
+import type { RunLease } from './run-leases.js';
 
 /**
  * The service's own records, one interface per resource (tenants, keys, crawl runs). SQLite is
@@ -430,15 +424,9 @@ export interface RunLeaseStore {
    */
   releaseAll(): Promise<void>;
   /**
-   * Adds a checkpoint in one transaction, if the owner still holds the run; false when it does
-   * not (nothing is written). A row or link already stored (a checkpoint retried) is kept as it was.
+   * Deletes the run's checkpoints (the run has ended). They are written and read by the
+   * checkpoint thread, on a connection of its own (pg-run-leases.ts, saveRunCheckpoint).
    */
-  saveCheckpoint(owner: string, runId: number, checkpoint: RunCheckpoint): Promise<boolean>;
-  /** The run's checkpointed entries in seq order, rows and links in id order, a batch at a time. */
-  checkpointEntries(runId: number): AsyncIterable<CheckpointEntry[]>;
-  checkpointRows(runId: number): AsyncIterable<CheckpointRow[]>;
-  checkpointLinks(runId: number): AsyncIterable<CheckpointLink[]>;
-  /** Deletes the run's checkpoints (the run has ended). */
   dropCheckpoints(runId: number): Promise<void>;
 }
 

@@ -32,10 +32,10 @@ export class CheckpointThreadHost {
   private current: CheckpointThread | undefined;
   private nextId = 1;
 
-  /** @param env the thread's environment (the AWS SDK's variables of object storage). */
+  /** @param env the thread's environment (the AWS SDK's variables); undefined: the process's. */
   constructor(
     private readonly data: CheckpointThreadData,
-    private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly env?: NodeJS.ProcessEnv,
   ) {}
 
   save(request: Omit<CheckpointRequest, 'id' | 'type'>): Promise<CheckpointAnswer> {
@@ -77,7 +77,7 @@ export class CheckpointThreadHost {
   private start(): CheckpointThread {
     const worker = new Worker(new URL('./checkpoint-thread.js', import.meta.url), {
       workerData: this.data,
-      env: this.env,
+      ...(this.env && { env: this.env }),
     });
     worker.unref();
     const thread: CheckpointThread = { worker, waiting: new Map() };

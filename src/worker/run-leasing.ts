@@ -11,6 +11,7 @@ import { CheckpointMissingError } from '../store/run-leases.js';
 import { NO_MARKS } from '../store/sqlite/run-checkpoint-reader.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
 import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+import type { RunLeaseHealth } from '../observability/health.js';
 import type { Clock } from '../util/clock.js';
 import { RunCheckpointer } from './run-checkpointer.js';
 import { RUN_SPOOL_FILE, RUN_STORE_FILE } from './work-folder-progress.js';
@@ -74,7 +75,7 @@ export class RunLeasing {
   }
 
   /** The health check's view of the leases (observability/health.ts, runLeaseProblem). */
-  health(): { held: number; sinceRenewedMs: number | undefined; leaseMs: number } {
+  health(): RunLeaseHealth {
     const held = this.held.size;
     // Nothing held, or held since less than a beat: measured from the moment it was first held.
     const since = this.renewedAtMs === undefined ? undefined : performance.now() - this.renewedAtMs;

@@ -15,9 +15,19 @@ import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres
 import type { PageCommit } from '../../src/store/run-data.js';
 import type { RunLeaseStore } from '../../src/store/service-store.js';
 import type { ServiceStore } from '../../src/store/service-store.js';
-import { CheckpointReader, NO_MARKS, readCheckpoint } from '../../src/store/sqlite/run-checkpoint-reader.js';
+import {
+  type CheckpointMarks,
+  CheckpointReader,
+  NO_MARKS,
+} from '../../src/store/sqlite/run-checkpoint-reader.js';
+import type { RunCheckpoint } from '../../src/store/run-leases.js';
 import { connectPostgres, type PgSql } from '../../src/store/postgres/pg-connection.js';
-import { saveRunCheckpoint } from '../../src/store/postgres/pg-run-leases.js';
+import {
+  checkpointEntries,
+  checkpointLinks,
+  checkpointRows,
+  saveRunCheckpoint,
+} from '../../src/store/postgres/pg-run-leases.js';
 import { restoreRunData } from '../../src/store/sqlite/run-data-restore.js';
 import { SqliteRunDataStore } from '../../src/store/sqlite/run-data-store.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
@@ -76,8 +86,14 @@ describe('run leases', () => {
     assert.equal(taken?.id, runId);
     assert.equal(taken?.state, RunState.running);
     assert.deepEqual(await leases.renew('worker-a', [runId], T0 + 50 * SECOND), new Map());
-    assert.equal(await leases.saveCheckpoint('worker-a', runId, { entries: [], rows: [], links: [] }), false);
-    assert.equal(await leases.saveCheckpoint('worker-b', runId, { entries: [], rows: [], links: [] }), true);
+    assert.equal(
+      await saveRunCheckpoint(sql, 'worker-a', runId, [{ entries: [], rows: [], links: [] }]),
+      false,
+    );
+    assert.equal(
+      await saveRunCheckpoint(sql, 'worker-b', runId, [{ entries: [], rows: [], links: [] }]),
+      true,
+    );
   });
 
   test('every lease ended at once, as the sole server does at its start: a held run is taken now', async () => {
@@ -171,7 +187,7 @@ describe('checkpoints', () => {
       crawl.commitPage(page(1, '/', ['/a', '/b'], spool, 1));
       const first = readCheckpoint(files, 'g-1', NO_MARKS);
       await pieces.save(runId, 'g-1', files.piece);
-      assert.equal(await leases.saveCheckpoint('worker-g', runId, first.checkpoint), true);
+      assert.equal(await saveRunCheckpoint(sql, 'worker-g', runId, [first.checkpoint]), true);
       // Then a page, a skip (an entry checkpointed queued, now skipped), and a page not checkpointed.
       crawl.commitPage(page(3, '/a', ['/b', '/c'], spool, 2));
       crawl.skip(2);
@@ -185,9 +201,9 @@ describe('checkpoints', () => {
         ],
       );
       await pieces.save(runId, 'g-2', files.piece);
-      assert.equal(await leases.saveCheckpoint('worker-g', runId, second.checkpoint), true);
+      assert.equal(await saveRunCheckpoint(sql, 'worker-g', runId, [second.checkpoint]), true);
       // A retried checkpoint (its answer lost) changes nothing.
-      assert.equal(await leases.saveCheckpoint('worker-g', runId, second.checkpoint), true);
+      assert.equal(await saveRunCheckpoint(sql, 'worker-g', runId, [second.checkpoint]), true);
       crawl.commitPage(page(4, '/b', [], spool, 3));
 
       const restored = path.join(folder, 'b');
@@ -198,9 +214,9 @@ describe('checkpoints', () => {
           spool: path.join(restored, 'objects.spool'),
         },
         {
-          entries: () => leases.checkpointEntries(runId),
-          rows: () => leases.checkpointRows(runId),
-          links: () => leases.checkpointLinks(runId),
+          entries: () => checkpointEntries(sql, runId),
+          rows: () => checkpointRows(sql, runId),
+          links: () => checkpointLinks(sql, runId),
           openPiece: (name) => pieces.open(runId, name),
         },
       );
@@ -226,7 +242,7 @@ describe('checkpoints', () => {
       }
       await leases.dropCheckpoints(runId);
       await pieces.removeAll(runId);
-      assert.deepEqual(await collect(leases.checkpointRows(runId)), []);
+      assert.deepEqual(await collect(checkpointRows(sql, runId)), []);
       await assert.rejects(readFile(path.join(folder, 'pieces', String(runId), 'g-1')), { code: 'ENOENT' });
     } finally {
       await rm(folder, { recursive: true, force: true });
@@ -270,14 +286,14 @@ test('a checkpoint written batch by batch is whole, or not there at all when the
     assert.deepEqual(whole.marks, { entrySeq: 5, marked: 2, rowId: 2, linkId: 4 });
     assert.equal(whole.pieceBytes, 101 + 102);
     assert.deepEqual(
-      (await collect(leases.checkpointRows(kept))).map((row) => [row.crawlUrl, row.pieceOffset]),
+      (await collect(checkpointRows(sql, kept))).map((row) => [row.crawlUrl, row.pieceOffset]),
       [
         ['/', 0],
         ['/a', 101],
       ],
     );
-    assert.equal((await collect(leases.checkpointLinks(kept))).length, 4);
-    assert.equal((await collect(leases.checkpointEntries(kept))).length, 5);
+    assert.equal((await collect(checkpointLinks(sql, kept))).length, 4);
+    assert.equal((await collect(checkpointEntries(sql, kept))).length, 5);
 
     const gone = await claimedBy('worker-j');
     // Another worker ends the run while the piece uploads: the checkpoint is rolled back.
@@ -285,12 +301,32 @@ test('a checkpoint written batch by batch is whole, or not there at all when the
       store.runs.finish(gone, RunState.stoppedByCancel, T0 + SECOND, [], ''),
     );
     assert.equal(late.saved, false);
-    assert.deepEqual(await collect(leases.checkpointRows(gone)), []);
-    assert.deepEqual(await collect(leases.checkpointEntries(gone)), []);
+    assert.deepEqual(await collect(checkpointRows(sql, gone)), []);
+    assert.deepEqual(await collect(checkpointEntries(sql, gone)), []);
   } finally {
     await rm(folder, { recursive: true, force: true });
   }
 });
+
+/** A whole checkpoint at once, as the checkpoint thread reads it batch by batch. */
+function readCheckpoint(
+  files: { store: string; spool: string; piece: string },
+  pieceName: string,
+  marks: CheckpointMarks,
+): { checkpoint: RunCheckpoint; marks: CheckpointMarks } {
+  const reader = new CheckpointReader(files, pieceName, marks);
+  try {
+    const checkpoint: RunCheckpoint = { entries: [], rows: [], links: [] };
+    for (const batch of reader.batches(1000)) {
+      checkpoint.entries.push(...batch.entries);
+      checkpoint.rows.push(...batch.rows);
+      checkpoint.links.push(...batch.links);
+    }
+    return { checkpoint, marks: reader.result().marks };
+  } finally {
+    reader.close();
+  }
+}
 
 async function collect<T>(batches: AsyncIterable<T[]>): Promise<T[]> {
   const all: T[] = [];

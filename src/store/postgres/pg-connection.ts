@@ -11,6 +11,11 @@ export interface PgConnectionOptions {
   maxConnections?: number;
 }
 
+/** `{1,2,3}`: ids as a BIGINT[] literal, for `= ANY(...::bigint[])`. */
+export function bigintArrayLiteral(ids: readonly number[]): string {
+  return `{${ids.map(Number).join(',')}}`;
+}
+
 /** OID of BIGINT (int8). */
 const INT8 = 20;
 

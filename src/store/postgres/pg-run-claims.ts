@@ -1,6 +1,6 @@
 import { RunState } from '../../domain/run-states.js';
 import type { ClaimPolicy, RunningCounts } from '../service-store.js';
-import type { PgQueryable, PgSql } from './pg-connection.js';
+import { bigintArrayLiteral, type PgQueryable, type PgSql } from './pg-connection.js';
 
 /**
  * Fair claiming of pending runs on PostgreSQL (docs/reference/run-states.md, Waiting), in the order
@@ -42,7 +42,7 @@ export async function claimFairly(
 
 /** `{1,2,3}`: the slot holders as a BIGINT[] literal; null when every running run holds a slot. */
 function holdersOf(policy: ClaimPolicy): string | null {
-  return policy.slotHolderRunIds === undefined ? null : `{${policy.slotHolderRunIds.map(Number).join(',')}}`;
+  return policy.slotHolderRunIds === undefined ? null : bigintArrayLiteral(policy.slotHolderRunIds);
 }
 
 async function tryClaim(tx: PgQueryable, nowMicros: number, policy: ClaimPolicy): Promise<Outcome> {

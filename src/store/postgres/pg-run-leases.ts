@@ -9,7 +9,7 @@ import type {
   RunLease,
 } from '../run-leases.js';
 import type { RunLeaseStore, RunRecord } from '../service-store.js';
-import type { PgQueryable, PgSql } from './pg-connection.js';
+import { bigintArrayLiteral, type PgQueryable, type PgSql } from './pg-connection.js';
 import { SELECT_RUN } from './pg-run-rows.js';
 
 /** Rows read at a time when a worker restores a run from its checkpoints. */
@@ -38,7 +38,7 @@ export class PgRunLeaseStore implements RunLeaseStore {
       WHERE id = (
         SELECT id FROM crawl_runs
         WHERE state = ${RunState.running} AND (lease_until_us IS NULL OR lease_until_us < ${nowMicros})
-          AND NOT (id = ANY(${idArray(executing)}::bigint[]))
+          AND NOT (id = ANY(${bigintArrayLiteral(executing)}::bigint[]))
         ORDER BY id LIMIT 1
         FOR UPDATE SKIP LOCKED)
       RETURNING id`;
@@ -51,7 +51,7 @@ export class PgRunLeaseStore implements RunLeaseStore {
     if (runIds.length === 0) return new Map();
     const held = await this.sql<{ id: number; is_cancel_request: boolean }[]>`
       UPDATE crawl_runs SET lease_until_us = ${untilMicros}
-      WHERE id = ANY(${idArray(runIds)}::bigint[]) AND lease_owner = ${owner} AND state = ${RunState.running}
+      WHERE id = ANY(${bigintArrayLiteral(runIds)}::bigint[]) AND lease_owner = ${owner} AND state = ${RunState.running}
         AND lease_until_us <> 0
       RETURNING id, is_cancel_request`;
     return new Map(held.map((run) => [run.id, run.is_cancel_request]));
@@ -69,22 +69,6 @@ export class PgRunLeaseStore implements RunLeaseStore {
       // The hosts a dead process held too (each still free only after its last gap).
       await tx`UPDATE host_tenures SET owner = NULL, wanted_us = NULL WHERE owner IS NOT NULL`;
     });
-  }
-
-  saveCheckpoint(owner: string, runId: number, checkpoint: RunCheckpoint): Promise<boolean> {
-    return saveRunCheckpoint(this.sql, owner, runId, [checkpoint]);
-  }
-
-  checkpointEntries(runId: number): AsyncIterable<CheckpointEntry[]> {
-    return checkpointEntries(this.sql, runId);
-  }
-
-  checkpointRows(runId: number): AsyncIterable<CheckpointRow[]> {
-    return checkpointRows(this.sql, runId);
-  }
-
-  checkpointLinks(runId: number): AsyncIterable<CheckpointLink[]> {
-    return checkpointLinks(this.sql, runId);
   }
 
   async dropCheckpoints(runId: number): Promise<void> {
@@ -161,11 +145,6 @@ export async function saveRunCheckpoint(
     if (error instanceof LeaseLost) return false;
     throw error;
   }
-}
-
-/** `{1,2,3}`: ids as a BIGINT[] literal. */
-function idArray(ids: readonly number[]): string {
-  return `{${ids.map(Number).join(',')}}`;
 }
 
 /** New entries, and the state of entries already stored (a page fetched or skipped since). */

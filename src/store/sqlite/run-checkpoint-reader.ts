@@ -14,14 +14,6 @@ export interface CheckpointMarks {
 
 export const NO_MARKS: CheckpointMarks = { entrySeq: 0, marked: 0, rowId: 0, linkId: 0 };
 
-/** A checkpoint read from a run store, with the marks to read the next one from. */
-export interface ReadCheckpoint {
-  checkpoint: RunCheckpoint;
-  marks: CheckpointMarks;
-  /** Bytes written to the piece file (0: the rows have no page files, the piece is not needed). */
-  pieceBytes: number;
-}
-
 interface RowRecord extends UrlRowRecord {
   id: number;
   depth: number | null;
@@ -129,26 +121,6 @@ export class CheckpointReader {
       pieceOffset,
       objectBytes: pieceOffset === null ? null : row.object_bytes,
     };
-  }
-}
-
-/** The whole checkpoint at once (CheckpointReader, for a small one). */
-export function readCheckpoint(
-  files: { store: string; spool: string; piece: string },
-  pieceName: string,
-  marks: CheckpointMarks,
-): ReadCheckpoint {
-  const reader = new CheckpointReader(files, pieceName, marks);
-  try {
-    const checkpoint: RunCheckpoint = { entries: [], rows: [], links: [] };
-    for (const batch of reader.batches(10_000)) {
-      for (const entry of batch.entries) checkpoint.entries.push(entry);
-      for (const row of batch.rows) checkpoint.rows.push(row);
-      for (const link of batch.links) checkpoint.links.push(link);
-    }
-    return { checkpoint, ...reader.result() };
-  } finally {
-    reader.close();
   }
 }
 
