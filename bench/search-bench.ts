@@ -159,7 +159,7 @@ try {
 
   // Suggest over a query log: the mix's queries plus visitors' queries drawn by word frequency.
   for (const query of loggedQueries(LOGGED_QUERIES)) site.activity.recordQuery(query, 1);
-  site.activity.flush();
+  await site.activity.flush();
   const built = await timedAsync(() => site.suggesterBuilt());
   const perPrefix = SUGGEST_PREFIXES.map(() => [] as number[]);
   const suggestions = await profiled('suggest', () =>

@@ -175,6 +175,7 @@ export async function startService(
     (error) => searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
     (fields, message) => searchLog.current?.log.warn(fields, message),
     { timezone: config.timezone, retentionDays: config.searchLogRetentionDays },
+    store.searchActivity,
   );
   const webhookRef: { current?: WebhookDispatcher } = {};
   // One registry per instance (several services may run in one process); read by GET /metrics.
@@ -350,7 +351,7 @@ export async function startService(
       await app.close();
       await threads.close();
     } finally {
-      searchServices.close();
+      await searchServices.close();
       await store.close();
       releaseLock();
     }
@@ -403,7 +404,7 @@ export async function startService(
     } finally {
       // Whatever failed above, the store is closed and the lock released, so a restart can start.
       try {
-        searchServices.close();
+        await searchServices.close();
         await store.close();
       } finally {
         releaseLock();

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import { SearchIndex } from '../search/search-index.js';
 import { FacetPool } from '../search/site/facet-pool.js';
-import { SearchActivity } from '../search/site/search-activity.js';
+import { type ActivitySource, MAX_TRACKED_QUERIES, SearchActivity } from '../search/site/search-activity.js';
 import type { AnalyticsOptions } from '../search/site/search-analytics.js';
-import type { SearchAnalyticsLog } from '../store/search-analytics.js';
+import type { SearchActivityStore, SearchAnalyticsReader } from '../store/search-activity-log.js';
 import { SiteSearch } from '../search/site/site-search.js';
 import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
@@ -35,7 +35,12 @@ export interface OpenSearchService {
  */
 export class SearchServices {
   private readonly open = new Map<number, SiteSearch>();
+  /** Services being opened (a shared log is read first): one opening per service. */
+  private readonly opening = new Map<number, Promise<SiteSearch>>();
   private readonly flushTimer: NodeJS.Timeout;
+  /** The flush of every service under way, if any: the timer starts none while one runs. */
+  private flushing: Promise<void> | undefined;
+  private closed = false;
   /** Facets of every service are computed in these threads, off the thread answering the API. */
   private readonly facetPool = new FacetPool();
 
@@ -49,8 +54,14 @@ export class SearchServices {
       undefined,
     /** The per-day search analytics: their days' time zone and how long they are kept. */
     private readonly analyticsOptions: AnalyticsOptions = { timezone: 'UTC', retentionDays: 90 },
+    /** The query and click logs of a cluster's shared store; without it each index file keeps its own. */
+    private readonly sharedActivity?: SearchActivityStore,
   ) {
-    this.flushTimer = setInterval(() => this.flush(), FLUSH_INTERVAL_MS);
+    this.flushTimer = setInterval(() => {
+      this.flushing ??= this.flush().finally(() => {
+        this.flushing = undefined;
+      });
+    }, FLUSH_INTERVAL_MS);
     this.flushTimer.unref();
   }
 
@@ -70,29 +81,45 @@ export class SearchServices {
     }
     let search = this.open.get(serviceId);
     if (search === undefined) {
-      let index: SearchIndex;
-      try {
-        index = new SearchIndex(searchIndexFile(this.dataDir, serviceId));
-      } catch (error) {
-        throw new SearchIndexUnavailableError(
-          `the index of search service ${serviceId}: ${(error as Error).message}`,
-        );
+      let opening = this.opening.get(serviceId);
+      if (opening === undefined) {
+        opening = this.openService(serviceId, record).finally(() => this.opening.delete(serviceId));
+        this.opening.set(serviceId, opening);
       }
-      search = new SiteSearch(
-        index,
-        record.config,
-        new SearchActivity(index.store, this.clock, this.analyticsOptions),
-        {
-          name: `search service ${serviceId}`,
-          facetPool: this.facetPool,
-          warn: (message) => this.onWarning({ search_service_id: serviceId }, message),
-        },
-      );
-      this.open.set(serviceId, search);
+      search = await opening;
     } else {
       search.configure(record.config);
     }
     return { record, search };
+  }
+
+  private async openService(serviceId: number, record: SearchServiceRecord): Promise<SiteSearch> {
+    let source: ActivitySource | undefined;
+    if (this.sharedActivity !== undefined) {
+      const log = this.sharedActivity.forService(serviceId);
+      source = { log, counts: await log.counts(MAX_TRACKED_QUERIES) };
+      if (this.closed) throw new SearchIndexUnavailableError('the search services are closing');
+    }
+    let index: SearchIndex;
+    try {
+      index = new SearchIndex(searchIndexFile(this.dataDir, serviceId));
+    } catch (error) {
+      throw new SearchIndexUnavailableError(
+        `the index of search service ${serviceId}: ${(error as Error).message}`,
+      );
+    }
+    const search = new SiteSearch(
+      index,
+      record.config,
+      new SearchActivity(index.store, this.clock, this.analyticsOptions, source),
+      {
+        name: `search service ${serviceId}`,
+        facetPool: this.facetPool,
+        warn: (message) => this.onWarning({ search_service_id: serviceId }, message),
+      },
+    );
+    this.open.set(serviceId, search);
+    return search;
   }
 
   /**
@@ -145,15 +172,15 @@ export class SearchServices {
    * The per-day analytics of a service, with what this process counted so far written first (a
    * search made a moment ago is in them); undefined when there is no such service.
    */
-  async analytics(tenant: TenantRef, serviceId: number): Promise<SearchAnalyticsLog | undefined> {
+  async analytics(tenant: TenantRef, serviceId: number): Promise<SearchAnalyticsReader | undefined> {
     const open = await this.get(tenant.contractId, tenant.servicegroupId, serviceId);
     if (open === undefined) return undefined;
     try {
-      open.search.activity.flush();
+      await open.search.activity.flush();
     } catch (error) {
       this.onFlushError(error);
     }
-    return open.search.index.store.analytics;
+    return open.search.activity.analyticsLog;
   }
 
   /** Whether every open index answers (health check). */
@@ -165,19 +192,20 @@ export class SearchServices {
     }
   }
 
-  flush(): void {
-    for (const search of this.open.values()) {
-      try {
-        search.activity.flush();
-      } catch (error) {
-        this.onFlushError(error);
-      }
-    }
+  /** Writes what every open service counted; a failure is reported, and its counts kept for the next. */
+  async flush(): Promise<void> {
+    await Promise.all(
+      [...this.open.values()].map((search) =>
+        search.activity.flush().catch((error: unknown) => this.onFlushError(error)),
+      ),
+    );
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.flushTimer);
-    this.flush();
+    await this.flushing;
+    await this.flush();
     for (const search of this.open.values()) search.index.close();
     this.open.clear();
     void this.facetPool.close();

@@ -1,5 +1,5 @@
 /**
- * The per-day search analytics of a search service (docs/architecture.md, Search analytics):
+ * The per-day search analytics of a search service (docs/architecture.md, Search activity):
  * what is counted, and what the console reads of it.
  */
 export interface SearchDayCount {
@@ -35,15 +35,4 @@ export interface ClickedResult {
   query: string;
   url: string;
   clicks: number;
-}
-
-/** Reading and adding to a search service's per-day analytics. */
-export interface SearchAnalyticsLog {
-  add(searches: readonly SearchDayCount[], clicks: readonly ClickDayCount[]): void;
-  pruneBefore(day: string): void;
-  days(from: string, to: string): DayTotals[];
-  queries(from: string, to: string, order: 'searches' | 'noResults', limit: number): QueryTotals[];
-  clickedResults(from: string, to: string, limit: number): ClickedResult[];
-  /** Every day and query of the range, oldest day first and most searched first (the CSV export). */
-  rows(from: string, to: string): IterableIterator<SearchDayCount>;
 }

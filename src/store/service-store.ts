@@ -5,6 +5,7 @@ import type { Schedule } from '../domain/schedule.js';
 import type { SearchServiceConfig } from '../domain/search-service-config.js';
 import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from './account-store.js';
 import type { RunLease } from './run-leases.js';
+import type { SearchActivityStore } from './search-activity-log.js';
 
 /**
  * The service's own records, one interface per resource (tenants, keys, crawl runs). SQLite is
@@ -433,6 +434,8 @@ export interface RunLeaseStore {
 export interface ServiceStore {
   /** Run leases and checkpoints, in a store several processes share (run-leases.ts). */
   runLeases?: RunLeaseStore;
+  /** The query and click logs of search services, in a store several processes share. */
+  searchActivity?: SearchActivityStore;
   tenants: TenantStore;
   searchServices: SearchServiceStore;
   serviceSettings: ServiceSettingStore;

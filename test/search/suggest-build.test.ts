@@ -89,7 +89,7 @@ describe('suggest on a large index', () => {
       index.upsert(LARGE_MANUAL, 'bundle:test');
       const activity = new SearchActivity(index.store, systemClock);
       activity.recordQuery('create trigger examples', 1);
-      activity.flush();
+      await activity.flush();
       const site = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), {
         facetPool: pool,
       });

@@ -122,12 +122,12 @@ describe('suggest on an SQL manual', () => {
     );
   });
 
-  test('clicks per query are kept in the index file and count after a restart', () => {
+  test('clicks per query are kept in the index file and count after a restart', async () => {
     const { index, activity } = siteOf(POSTGRESQL_PAGES);
     activity.recordQuery('create table', 1);
     for (let n = 0; n < 3; n += 1) activity.recordQuery('create sequence', 1);
     activity.recordClick(`${PG}/sql-createtable.html`, 'create table');
-    activity.flush();
+    await activity.flush();
     const restarted = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), {
       facetPool: pool,
     });
@@ -213,7 +213,7 @@ describe('suggest on a Japanese manual', () => {
 });
 
 describe('an index file of format 6', () => {
-  test('gains the per-query click counts and the phrase readings in place', () => {
+  test('gains the per-query click counts and the phrase readings in place', async () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-suggest-'));
     folders.push(folder);
     const file = path.join(folder, 'format6.db');
@@ -230,7 +230,7 @@ describe('an index file of format 6', () => {
       const activity = new SearchActivity(index.store, systemClock);
       activity.recordQuery('create table', 1);
       activity.recordClick(`${PG}/sql-createtable.html`, 'create table');
-      activity.flush();
+      await activity.flush();
       assert.deepEqual([...index.store.queryClickCounts(10)], [['create table', 1]]);
     } finally {
       index.close();

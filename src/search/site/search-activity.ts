@@ -1,3 +1,11 @@
+import {
+  type ActivityBatch,
+  type ActivityCounts,
+  isEmptyBatch,
+  type SearchActivityLog,
+  type SearchAnalyticsReader,
+} from '../../store/search-activity-log.js';
+import { IndexFileActivityLog } from '../../store/sqlite/index-file-activity-log.js';
 import type { SearchIndexStore } from '../../store/sqlite/search-index-store.js';
 import { type AnalyticsOptions, SearchAnalytics } from './search-analytics.js';
 import type { Clock } from '../../util/clock.js';
@@ -12,8 +20,10 @@ import { runInSlices, runNow, type Work } from './work-slices.js';
 
 const PRUNE_INTERVAL_MICROS = 3600 * 1_000_000;
 const ONE_OFF_QUERY_KEPT_MICROS = 90 * 24 * 3600 * 1_000_000;
-/** Distinct queries held in memory at most. */
-const MAX_TRACKED_QUERIES = 200_000;
+/** Distinct queries held in memory at most (and read from the log when a service is opened). */
+export const MAX_TRACKED_QUERIES = 200_000;
+/** A search node reads what the other nodes counted this often, when the log is shared. */
+const SHARED_RELOAD_MS = 30_000;
 /** New queries reach suggestions within this time: rebuilding the suggester costs a full sort. */
 const SUGGESTER_REFRESH_MS = 10_000;
 /**
@@ -32,17 +42,24 @@ export interface SuggestIndexSources {
   templateBlocks: () => TemplateBlocks;
 }
 
+/** Where a service's activity is kept, and what it held when the service was opened. */
+export interface ActivitySource {
+  log: SearchActivityLog;
+  counts: ActivityCounts;
+}
+
 /**
  * What visitors do on a search service: successful queries (they feed suggest), clicks per URL
  * (they feed `click desc`) and clicks per query (they feed suggest). All are counted in memory and
- * written to the index file by `flush`, which the service calls every second, so a search never
- * waits for a disk write or for another process holding the write lock.
+ * added to the service's log (docs/architecture.md, Search activity) by `flush`, which the service
+ * calls every second, so a search never waits for a write or for another process holding the
+ * write lock. With a shared log, what the other search nodes counted is read every 30 s.
  */
 export class SearchActivity {
-  private readonly queries: Map<string, number>;
-  private readonly clicks: Map<string, number>;
+  private queries: Map<string, number>;
+  private clicks: Map<string, number>;
   /** Clicks per normalized query, for the queries held in `queries` only. */
-  private readonly queryClicks: Map<string, number>;
+  private queryClicks: Map<string, number>;
   private pendingQueries = new Map<string, { count: number; hits: number }>();
   private pendingClicks = new Map<string, number>();
   private pendingQueryClicks = new Map<string, number>();
@@ -59,23 +76,46 @@ export class SearchActivity {
   private readingsChanged = false;
   private queriesChanged = false;
   private prunedMicros = 0;
+  private readonly log: SearchActivityLog;
+  private reloadedMs: number;
+  /** Flushes one after the other: a batch is written before the next is taken. */
+  private flushed: Promise<void> = Promise.resolve();
 
   /** Searches and clicks per day for the console's analytics; none for `kumo search`. */
   private readonly analytics: SearchAnalytics | undefined;
 
+  /** `source` is the service's log; by default the index file's own. */
   constructor(
     private readonly store: SearchIndexStore,
     private readonly clock: Clock,
     analytics?: AnalyticsOptions,
+    source?: ActivitySource,
   ) {
-    this.analytics = analytics && new SearchAnalytics(store.analytics, clock, analytics);
-    this.queries = new Map(store.queryLog(MAX_TRACKED_QUERIES).map((entry) => [entry.query, entry.count]));
-    this.clicks = store.clickCounts();
-    this.queryClicks = new Map(
-      [...store.queryClickCounts(MAX_TRACKED_QUERIES)].filter(([query]) => this.queries.has(query)),
-    );
+    this.analytics = analytics && new SearchAnalytics(clock, analytics);
+    const local = source === undefined ? new IndexFileActivityLog(store) : undefined;
+    this.log = source?.log ?? local!;
+    const counts = source?.counts ?? local!.countsNow(MAX_TRACKED_QUERIES);
+    this.queries = new Map();
+    this.clicks = new Map();
+    this.queryClicks = new Map();
+    this.adopt(counts);
+    this.reloadedMs = clock.nowMicros() / 1000;
     this.phraseCounter = new PhraseCounter(store);
     this.readings = new PhraseReadings(store, (message) => process.emitWarning(message));
+  }
+
+  /** The counts as kept, with what this process counted and has not written yet added. */
+  private adopt(counts: ActivityCounts): void {
+    this.queries = new Map(counts.queries.map((entry) => [entry.query, entry.count]));
+    for (const [query, entry] of this.pendingQueries)
+      this.queries.set(query, (this.queries.get(query) ?? 0) + entry.count);
+    this.clicks = new Map(counts.clicks);
+    for (const [url, count] of this.pendingClicks) this.clicks.set(url, (this.clicks.get(url) ?? 0) + count);
+    this.queryClicks = new Map([...counts.queryClicks].filter(([query]) => this.queries.has(query)));
+    for (const [query, count] of this.pendingQueryClicks)
+      if (this.queries.has(query)) this.queryClicks.set(query, (this.queryClicks.get(query) ?? 0) + count);
+    if (this.queries.size > MAX_TRACKED_QUERIES) this.forgetRarestQueries();
+    this.queriesChanged = true;
   }
 
   /** Counts a query that found documents (by its normalized text). */
@@ -123,6 +163,11 @@ export class SearchActivity {
     if (!this.queries.has(key)) return;
     this.queryClicks.set(key, (this.queryClicks.get(key) ?? 0) + 1);
     this.queriesChanged = true;
+  }
+
+  /** What the console reads of the per-day analytics, from the service's log. */
+  get analyticsLog(): SearchAnalyticsReader {
+    return this.log.analytics;
   }
 
   /** Distinct queries held in memory (bounded). */
@@ -242,51 +287,90 @@ export class SearchActivity {
     return yield* IndexCompletions.of({ phrases, template, readings, vocabulary });
   }
 
-  /** Once an hour, drops from the index file the queries asked (or clicked from) once and not for 90 days. */
-  private pruneNowAndThen(): void {
+  /**
+   * Writes what was counted since the last flush, after the previous flush. When the log cannot
+   * take it (another process holds the index file's write lock, or the shared store is away) the
+   * counts stay pending for the next flush instead of holding up searches; an error other than a
+   * busy file is thrown after that.
+   */
+  flush(): Promise<void> {
+    const next = this.flushed.then(() => this.writePending());
+    this.flushed = next.catch(() => undefined);
+    return next;
+  }
+
+  private async writePending(): Promise<void> {
+    this.readings.flush();
     const nowMicros = this.clock.nowMicros();
-    if (nowMicros - this.prunedMicros < PRUNE_INTERVAL_MICROS) return;
-    this.prunedMicros = nowMicros;
-    try {
-      this.store.withoutWaiting(() => this.store.pruneQueryLog(nowMicros - ONE_OFF_QUERY_KEPT_MICROS));
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+    await this.pruneNowAndThen(nowMicros);
+    const batch = this.takePending();
+    if (!isEmptyBatch(batch)) {
+      try {
+        await this.log.add(batch, nowMicros);
+      } catch (error) {
+        this.restorePending(batch);
+        if (!isBusy(error)) throw error;
+      }
+    }
+    if (this.log.shared && nowMicros / 1000 - this.reloadedMs >= SHARED_RELOAD_MS) {
+      this.reloadedMs = nowMicros / 1000;
+      this.adopt(await this.log.counts(MAX_TRACKED_QUERIES));
     }
   }
 
   /**
-   * Writes what was counted since the last flush. When another process holds the write lock the
-   * counts stay pending for the next flush instead of blocking searches.
+   * Once an hour: drops the queries asked (or clicked from) once and not for 90 days, and the
+   * analytics days older than their retention.
    */
-  flush(): void {
-    this.pruneNowAndThen();
-    this.readings.flush();
+  private async pruneNowAndThen(nowMicros: number): Promise<void> {
+    const day = this.analytics?.pruneDue();
+    const queries = nowMicros - this.prunedMicros >= PRUNE_INTERVAL_MICROS;
+    if (queries) this.prunedMicros = nowMicros;
     try {
-      this.store.withoutWaiting(() => this.analytics?.flush());
+      if (queries) await this.log.pruneQueries(nowMicros - ONE_OFF_QUERY_KEPT_MICROS);
+      if (day !== undefined) await this.log.pruneDays(day);
     } catch (error) {
-      // Another process holds the write lock: the counts stay pending for the next flush.
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
-    }
-    if (this.pendingQueries.size === 0 && this.pendingClicks.size === 0 && this.pendingQueryClicks.size === 0)
-      return;
-    const queries = this.pendingQueries;
-    const clicks = this.pendingClicks;
-    const queryClicks = this.pendingQueryClicks;
-    try {
-      this.store.withoutWaiting(() => {
-        const nowMicros = this.clock.nowMicros();
-        const queryEntries = [...queries].map(([query, entry]) => ({
-          query,
-          count: entry.count,
-          hits: entry.hits,
-        }));
-        this.store.logActivity(queryEntries, clicks, nowMicros, queryClicks);
-      });
-      this.pendingQueries = new Map();
-      this.pendingClicks = new Map();
-      this.pendingQueryClicks = new Map();
-    } catch (error) {
-      if ((error as { code?: string }).code !== 'SQLITE_BUSY') throw error;
+      if (!isBusy(error)) throw error;
     }
   }
+
+  private takePending(): ActivityBatch {
+    const days = this.analytics?.take() ?? { searchDays: [], clickDays: [] };
+    const batch: ActivityBatch = {
+      queries: [...this.pendingQueries].map(([query, entry]) => ({
+        query,
+        count: entry.count,
+        hits: entry.hits,
+      })),
+      clicks: this.pendingClicks,
+      queryClicks: this.pendingQueryClicks,
+      ...days,
+    };
+    this.pendingQueries = new Map();
+    this.pendingClicks = new Map();
+    this.pendingQueryClicks = new Map();
+    return batch;
+  }
+
+  /** A batch the log refused: its counts join those counted since, for the next flush. */
+  private restorePending(batch: ActivityBatch): void {
+    for (const entry of batch.queries) {
+      const pending = this.pendingQueries.get(entry.query);
+      // Counted since: its hits are the newer ones.
+      this.pendingQueries.set(entry.query, {
+        count: entry.count + (pending?.count ?? 0),
+        hits: pending?.hits ?? entry.hits,
+      });
+    }
+    for (const [url, count] of batch.clicks)
+      this.pendingClicks.set(url, (this.pendingClicks.get(url) ?? 0) + count);
+    for (const [query, count] of batch.queryClicks)
+      this.pendingQueryClicks.set(query, (this.pendingQueryClicks.get(query) ?? 0) + count);
+    this.analytics?.restore(batch);
+  }
+}
+
+/** Another process holds the index file's write lock. */
+function isBusy(error: unknown): boolean {
+  return (error as { code?: string }).code === 'SQLITE_BUSY';
 }

@@ -1,9 +1,9 @@
 import { DateTime } from 'luxon';
-import type { ClickDayCount, SearchAnalyticsLog, SearchDayCount } from '../../store/search-analytics.js';
+import type { ClickDayCount, SearchDayCount } from '../../store/search-analytics.js';
 import type { Clock } from '../../util/clock.js';
 import { suggestionKey } from './suggester.js';
 
-/** How the per-day analytics of a search service are kept (docs/operations.md, Search analytics). */
+/** How the per-day analytics of a search service are kept (docs/architecture.md, Search activity). */
 export interface AnalyticsOptions {
   /** IANA zone whose dates the days are. */
   timezone: string;
@@ -15,8 +15,9 @@ const PRUNE_INTERVAL_MS = 3600_000;
 
 /**
  * Counts the searches (the first page of each, with or without results) and clicks of a search
- * service per normalized query and day, in memory, and adds them to the index file when flushed
- * (every second, with the rest of the search activity), so no search waits for a disk write.
+ * service per normalized query and day, in memory; SearchActivity takes the counts every second
+ * and adds them to the service's log with the rest of the search activity, so no search waits
+ * for a write.
  */
 export class SearchAnalytics {
   private pendingSearches = new Map<string, SearchDayCount>();
@@ -26,7 +27,6 @@ export class SearchAnalytics {
   private day = { date: '', startsMs: 0, endsMs: 0 };
 
   constructor(
-    private readonly store: SearchAnalyticsLog,
     private readonly clock: Clock,
     private readonly options: AnalyticsOptions,
   ) {}
@@ -49,17 +49,39 @@ export class SearchAnalytics {
     this.pendingClicks.set(clickKey, entry);
   }
 
-  /** Adds what was counted to the store; throws what the store throws (the caller keeps it pending). */
-  flush(): void {
-    const nowMs = this.clock.nowMicros() / 1000;
-    if (nowMs - this.prunedMs >= PRUNE_INTERVAL_MS) {
-      this.prunedMs = nowMs;
-      this.store.pruneBefore(this.dayOf(nowMs - this.options.retentionDays * 86_400_000));
-    }
-    if (this.pendingSearches.size === 0 && this.pendingClicks.size === 0) return;
-    this.store.add([...this.pendingSearches.values()], [...this.pendingClicks.values()]);
+  /** The counts since the last take, handed over (restore them if they cannot be written). */
+  take(): { searchDays: SearchDayCount[]; clickDays: ClickDayCount[] } {
+    const taken = {
+      searchDays: [...this.pendingSearches.values()],
+      clickDays: [...this.pendingClicks.values()],
+    };
     this.pendingSearches = new Map();
     this.pendingClicks = new Map();
+    return taken;
+  }
+
+  /** Counts taken but not written: they are added to those counted since. */
+  restore(taken: { searchDays: readonly SearchDayCount[]; clickDays: readonly ClickDayCount[] }): void {
+    for (const entry of taken.searchDays) {
+      const pending = this.searchEntry(entry.day, entry.query);
+      pending.searches += entry.searches;
+      pending.noResults += entry.noResults;
+      pending.clicks += entry.clicks;
+    }
+    for (const entry of taken.clickDays) {
+      const key = `${entry.day}\u0000${entry.query}\u0000${entry.url}`;
+      const pending = this.pendingClicks.get(key) ?? { ...entry, clicks: 0 };
+      pending.clicks += entry.clicks;
+      this.pendingClicks.set(key, pending);
+    }
+  }
+
+  /** About once an hour, the first day retention keeps (older days are to be removed); else undefined. */
+  pruneDue(): string | undefined {
+    const nowMs = this.clock.nowMicros() / 1000;
+    if (nowMs - this.prunedMs < PRUNE_INTERVAL_MS) return undefined;
+    this.prunedMs = nowMs;
+    return this.dayOf(nowMs - this.options.retentionDays * 86_400_000);
   }
 
   /** The service's date today (the analytics' day). */

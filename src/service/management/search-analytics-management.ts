@@ -39,7 +39,7 @@ export class SearchAnalyticsManagement extends ManagementOperations {
     limit = 20,
   ): Promise<AnalyticsReport> {
     const { log, from, to } = await this.open(scope, serviceId, range);
-    const counted = new Map(log.days(from, to).map((day) => [day.day, day]));
+    const counted = new Map((await log.days(from, to)).map((day) => [day.day, day]));
     const days: DayTotals[] = [];
     for (let day = DateTime.fromISO(from); day.toISODate()! <= to; day = day.plus({ days: 1 })) {
       const date = day.toISODate()!;
@@ -58,9 +58,9 @@ export class SearchAnalyticsManagement extends ManagementOperations {
       to,
       days,
       totals,
-      topQueries: log.queries(from, to, 'searches', limit),
-      noResultQueries: log.queries(from, to, 'noResults', limit),
-      clickedResults: log.clickedResults(from, to, limit),
+      topQueries: await log.queries(from, to, 'searches', limit),
+      noResultQueries: await log.queries(from, to, 'noResults', limit),
+      clickedResults: await log.clickedResults(from, to, limit),
     };
   }
 
@@ -69,7 +69,7 @@ export class SearchAnalyticsManagement extends ManagementOperations {
     scope: TenantRef,
     serviceId: number,
     range: AnalyticsRange,
-  ): Promise<{ from: string; to: string; rows: Iterable<SearchDayCount> }> {
+  ): Promise<{ from: string; to: string; rows: AsyncIterable<SearchDayCount> }> {
     const { log, from, to } = await this.open(scope, serviceId, range);
     return { from, to, rows: log.rows(from, to) };
   }

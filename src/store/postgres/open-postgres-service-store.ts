@@ -1,3 +1,4 @@
+import { PgSearchActivityStore } from './pg-search-activity.js';
 import { PgRunLeaseStore } from './pg-run-leases.js';
 import type postgres from 'postgres';
 import { SecretBox } from '../../security/secret-box.js';
@@ -80,6 +81,7 @@ export async function openPostgresServiceStore(
     apiKeys: new PgApiKeyStore(sql),
     runs: new PgCrawlRunStore(sql, box),
     runLeases: new PgRunLeaseStore(sql, box),
+    searchActivity: new PgSearchActivityStore(sql),
     accounts: new PgAccountStore(sql),
     sessions: new PgSessionStore(sql),
     operatorSessions: new PgOperatorSessionStore(sql),

@@ -249,4 +249,47 @@ export const MIGRATIONS: readonly string[] = [
     wanted_us BIGINT
   );
   `,
+  // The query and click logs of every search node (pg-search-activity.ts, docs/architecture.md,
+  // Search activity): the index file's tables, with the service they belong to.
+  `
+  CREATE TABLE search_query_log (
+    service_id BIGINT NOT NULL REFERENCES search_services(id) ON DELETE CASCADE,
+    query TEXT NOT NULL,
+    count BIGINT NOT NULL,
+    hits BIGINT NOT NULL,
+    last_us BIGINT NOT NULL,
+    PRIMARY KEY (service_id, query)
+  );
+  CREATE TABLE search_clicks (
+    service_id BIGINT NOT NULL REFERENCES search_services(id) ON DELETE CASCADE,
+    url TEXT NOT NULL,
+    count BIGINT NOT NULL,
+    last_us BIGINT NOT NULL,
+    PRIMARY KEY (service_id, url)
+  );
+  CREATE TABLE search_query_clicks (
+    service_id BIGINT NOT NULL REFERENCES search_services(id) ON DELETE CASCADE,
+    query TEXT NOT NULL,
+    count BIGINT NOT NULL,
+    last_us BIGINT NOT NULL,
+    PRIMARY KEY (service_id, query)
+  );
+  CREATE TABLE search_days (
+    service_id BIGINT NOT NULL REFERENCES search_services(id) ON DELETE CASCADE,
+    day TEXT NOT NULL,
+    query TEXT NOT NULL,
+    searches BIGINT NOT NULL,
+    no_results BIGINT NOT NULL,
+    clicks BIGINT NOT NULL,
+    PRIMARY KEY (service_id, day, query)
+  );
+  CREATE TABLE search_click_days (
+    service_id BIGINT NOT NULL REFERENCES search_services(id) ON DELETE CASCADE,
+    day TEXT NOT NULL,
+    query TEXT NOT NULL,
+    url TEXT NOT NULL,
+    clicks BIGINT NOT NULL,
+    PRIMARY KEY (service_id, day, query, url)
+  );
+  `,
 ];

@@ -4,13 +4,12 @@ import type {
   ClickedResult,
   DayTotals,
   QueryTotals,
-  SearchAnalyticsLog,
   SearchDayCount,
 } from '../search-analytics.js';
 
 /**
  * Per-day search analytics of one search service, kept in its index file (docs/architecture.md,
- * Search analytics): searches, searches without results and clicks per normalized query and
+ * Search activity): searches, searches without results and clicks per normalized query and
  * day, and clicks per query, result and day. Days are dates in the service time zone
  * (`2026-11-26`). Created in place in files of any format: the tables are independent of the
  * index format.
@@ -33,7 +32,7 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
-export class SearchAnalyticsStore implements SearchAnalyticsLog {
+export class SearchAnalyticsStore {
   private readonly addSearch: Database.Statement;
   private readonly addClick: Database.Statement;
 

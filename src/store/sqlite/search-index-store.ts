@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { SearchAnalyticsStore } from './search-analytics-store.js';
+import type { ActivityBatch, QueryLogEntry } from '../search-activity-log.js';
 import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
 import { DocumentPhraseRows } from './document-phrase-rows.js';
@@ -45,12 +46,6 @@ export interface DocumentLocation {
   contentHash: Buffer;
 }
 
-export interface QueryLogEntry {
-  query: string;
-  count: number;
-  hits: number;
-}
-
 /**
  * Every SQL statement of a search service's index file: documents, the segments of the inverted
  * index (see src/search/engine), the query log and click counts. WAL mode lets searches read
@@ -65,7 +60,7 @@ export class SearchIndexStore {
   readonly templates: TemplateBlockStore;
   /** Phrases of titles and headings per document, for suggest (docs/architecture.md, Suggest). */
   readonly phrases: DocumentPhraseRows;
-  /** Searches and clicks per day (docs/architecture.md, Search analytics). */
+  /** Searches and clicks per day (docs/architecture.md, Search activity). */
   readonly analytics: SearchAnalyticsStore;
 
   constructor(
@@ -327,20 +322,18 @@ export class SearchIndexStore {
   }
 
   /**
-   * Adds query counts (successful searches), click counts per URL and per query (the normalized
-   * query the click came from) in one transaction.
+   * Adds what a process counted (docs/architecture.md, Search activity) in one transaction: query
+   * counts (successful searches), clicks per URL and per query (the normalized query the click
+   * came from), and the per-day analytics.
    */
-  logActivity(
-    queries: readonly QueryLogEntry[],
-    clicks: ReadonlyMap<string, number>,
-    nowMicros: number,
-    queryClicks: ReadonlyMap<string, number> = new Map(),
-  ): void {
+  logActivity(batch: ActivityBatch, nowMicros: number): void {
     this.db.transaction(() => {
-      for (const entry of queries)
+      for (const entry of batch.queries)
         this.statements.logQuery.run(entry.query, entry.count, entry.hits, nowMicros);
-      for (const [url, count] of clicks) this.statements.logClick.run(url, count, nowMicros);
-      for (const [query, count] of queryClicks) this.statements.logQueryClick.run(query, count, nowMicros);
+      for (const [url, count] of batch.clicks) this.statements.logClick.run(url, count, nowMicros);
+      for (const [query, count] of batch.queryClicks)
+        this.statements.logQueryClick.run(query, count, nowMicros);
+      this.analytics.add(batch.searchDays, batch.clickDays);
     })();
   }
 

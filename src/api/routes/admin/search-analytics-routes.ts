@@ -59,17 +59,16 @@ export const searchAnalyticsRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions
   app.get(`${ANALYTICS_PATH}.csv`, { schema: SearchAnalyticsCsvSchema }, async (request, reply) => {
     const { service_id: serviceId } = request.params;
     const { from, to, rows } = await analytics.rows(tenantOf(request.params), serviceId, request.query);
-    const records = (function* () {
-      for (const row of rows)
-        yield [
-          row.day,
-          row.query,
-          String(row.searches),
-          String(row.noResults),
-          String(row.clicks),
-          String(rate(row.clicks, row.searches)),
-        ];
-    })();
+    const records: string[][] = [];
+    for await (const row of rows)
+      records.push([
+        row.day,
+        row.query,
+        String(row.searches),
+        String(row.noResults),
+        String(row.clicks),
+        String(rate(row.clicks, row.searches)),
+      ]);
     const lines = spreadsheetCsvLines(
       ['day', 'query', 'searches', 'no_results', 'clicks', 'click_through_rate'],
       records,
