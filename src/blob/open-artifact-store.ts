@@ -4,7 +4,7 @@ import { LocalArtifactStore } from './local-artifact-store.js';
 import { S3ArtifactStore } from './s3-artifact-store.js';
 import { s3ClientFromEnv } from './s3-client.js';
 import { S3Objects } from './s3-objects.js';
-import { LocalRunPieceStore, type RunPieceStore, S3RunPieceStore } from './run-pieces.js';
+import { type FileGroupStore, LocalFileGroups, S3FileGroups } from './file-groups.js';
 
 /**
  * The artifact store of KUMO_BLOB_URL (docs/operations.md, Object storage): the data directory's
@@ -25,12 +25,17 @@ export function openArtifactStore(
   });
 }
 
-/** Where the page files of running runs' checkpoints go: beside the artifacts, local or in the bucket. */
-export function openRunPieceStore(
+/**
+ * Where files kept in groups go (file-groups.ts): the bucket's `<folder>` when artifacts go to
+ * object storage, else `localRoot` in the data directory, which only processes on that directory
+ * can read.
+ */
+export function openFileGroups(
+  folder: 'pieces' | 'indexes',
   blobUrl: BlobLocation | undefined,
-  piecesRoot: string,
+  localRoot: string,
   env: NodeJS.ProcessEnv = process.env,
-): RunPieceStore {
-  if (blobUrl === undefined) return new LocalRunPieceStore(piecesRoot);
-  return new S3RunPieceStore(new S3Objects(s3ClientFromEnv(env), blobUrl.bucket), blobUrl);
+): FileGroupStore {
+  if (blobUrl === undefined) return new LocalFileGroups(localRoot);
+  return new S3FileGroups(new S3Objects(s3ClientFromEnv(env), blobUrl.bucket), blobUrl, folder);
 }

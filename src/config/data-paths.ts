@@ -14,9 +14,13 @@ export function dataPaths(dataDir: string) {
     /** Local copies of what object storage holds (run reports), kept to be read again. */
     artifactCache: path.join(root, 'cache', 'artifacts'),
     work: path.join(root, 'work'),
-    /** The page files of running runs' checkpoints, without object storage (src/blob/run-pieces.ts). */
+    /** The page files of running runs' checkpoints, without object storage (src/blob/file-groups.ts). */
     pieces: path.join(root, 'pieces'),
     search: path.join(root, 'search'),
+    /** Published generations of search indexes, without object storage (docs/architecture.md, Search nodes). */
+    generations: path.join(root, 'generations'),
+    /** The generations a search node serves, copied from where they were published. */
+    searchCache: path.join(root, 'cache', 'search'),
     signingSecret: path.join(root, 'signing-secret'),
     adminToken: path.join(root, 'admin-token'),
     secretKey: path.join(root, 'secret-key'),

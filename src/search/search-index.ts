@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
 import { LEGACY_FEED } from '../domain/feed-keys.js';
 import type { BatchTarget } from './batch-indexer.js';
@@ -518,5 +519,29 @@ export class SearchIndex {
     this.loaded = [...this.loaded];
     this.statistics = statisticsOf(this.loaded.map((loaded) => loaded.segment));
     this.generation += 1;
+  }
+}
+
+/**
+ * The generation an index file was last published as or restored from (0 when none, or no file),
+ * read without loading its segments (docs/architecture.md, Search nodes).
+ */
+export function publishedGenerationOf(file: string): number {
+  if (!existsSync(file)) return 0;
+  const store = new SearchIndexStore(file, ANALYZER_VERSION);
+  try {
+    return store.publishedGeneration();
+  } finally {
+    store.close();
+  }
+}
+
+/** Records the generation an index file now holds, without loading its segments. */
+export function markPublishedGeneration(file: string, generation: number): void {
+  const store = new SearchIndexStore(file, ANALYZER_VERSION);
+  try {
+    store.setPublishedGeneration(generation);
+  } finally {
+    store.close();
   }
 }

@@ -6,7 +6,7 @@ import { buildApp } from '../api/build-app.js';
 import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
-import { openArtifactStore, openRunPieceStore } from '../blob/open-artifact-store.js';
+import { openArtifactStore, openFileGroups } from '../blob/open-artifact-store.js';
 import { newWorkerName, RunLeasing } from '../worker/run-leasing.js';
 import { CheckpointThreadHost } from '../worker/checkpoint-thread-host.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
@@ -39,6 +39,7 @@ import { Management } from '../service/management/index.js';
 import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import { SearchFeeder } from '../service/search-feeder.js';
 import { SearchServices } from '../service/search-services.js';
+import { searchGenerationParts } from './search-generation-parts.js';
 import { sweepExpiredArtifacts } from '../service/retention-sweeper.js';
 import { warnAboutStoredSettings } from '../service/stored-pattern-check.js';
 import { listenFailure } from '../server/startup-error.js';
@@ -132,7 +133,10 @@ export async function startService(
   await storeStep(() => bootstrapDemoTenant(store, clock, config.bootstrapApiKey));
   // The database is this process's alone (soleServer): whatever held a run before is gone, so the
   // runs a crashed process left resume now rather than when their leases end.
-  await storeStep(async () => store.runLeases?.releaseAll());
+  await storeStep(async () => {
+    await store.runLeases?.releaseAll();
+    await store.searchGenerations?.releaseAllWriters();
+  });
   const admin = loadAdminToken(config.adminToken, paths.adminToken);
   const signer = new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret));
   // The address policy of webhooks; each run thread applies the same policy to its page fetches,
@@ -168,15 +172,33 @@ export async function startService(
   });
   const scheduledCrawl = new ScheduledCrawlService(store, dispatcher, clock, config.timezone);
   const searchLog: { current?: FastifyInstance } = {};
-  const searchServices = new SearchServices(
-    store.searchServices,
-    config.dataDir,
+  // Names this process in the run leases, host tenures and search writer leases of a shared database.
+  const workerName = newWorkerName();
+  const searchGenerations = searchGenerationParts(
+    store,
+    config,
+    paths,
     clock,
-    (error) => searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
-    (fields, message) => searchLog.current?.log.warn(fields, message),
-    { timezone: config.timezone, retentionDays: config.searchLogRetentionDays },
-    store.searchActivity,
+    workerName,
+    options.env,
+    (serviceId) =>
+      searchLog.current?.log.info(
+        { search_service_id: serviceId },
+        'waiting for another process to finish writing this search service',
+      ),
   );
+  const searchServices = new SearchServices(store.searchServices, config.dataDir, clock, {
+    onFlushError: (error) => searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
+    onWarning: (fields, message) => searchLog.current?.log.warn(fields, message),
+    analytics: { timezone: config.timezone, retentionDays: config.searchLogRetentionDays },
+    sharedActivity: store.searchActivity,
+    // The sole server of a database serves the indexes it writes; search nodes follow them.
+    generations: searchGenerations && {
+      store: searchGenerations.store,
+      cache: searchGenerations.cache,
+      mode: 'restore',
+    },
+  });
   const webhookRef: { current?: WebhookDispatcher } = {};
   // One registry per instance (several services may run in one process); read by GET /metrics.
   const metrics = new ServiceMetrics();
@@ -239,6 +261,8 @@ export async function startService(
   searchLog.current = app;
   // Settings stored before patterns ran on RE2 (docs/operations.md, Patterns stored before RE2).
   await storeStep(() => warnAboutStoredSettings(store, app.log));
+  // Told of every generation published from now on (docs/architecture.md, Search nodes).
+  await storeStep(() => searchServices.follow());
   if (browserStatus.available)
     app.log.info({ browser: browserStatus.version }, 'browser rendering available');
   else app.log.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
@@ -270,8 +294,6 @@ export async function startService(
     timezone: config.timezone,
     onQueued: () => webhooks.nudge(),
   });
-  // Names this process in the run leases and host tenures of a shared database.
-  const workerName = newWorkerName();
   const threads = new RunThreads({
     limits: fetchLimitsOf(config),
     defaultUserAgent: userAgent,
@@ -308,7 +330,7 @@ export async function startService(
     new RunLeasing({
       owner: workerName,
       leases: store.runLeases,
-      pieces: openRunPieceStore(config.blobUrl, paths.pieces, options.env),
+      pieces: openFileGroups('pieces', config.blobUrl, paths.pieces, options.env),
       checkpoints: new CheckpointThreadHost(
         { databaseUrl: config.databaseUrl ?? '', blobUrl: config.blobUrl, piecesRoot: paths.pieces },
         options.env,
@@ -333,7 +355,12 @@ export async function startService(
       started: (run) => events.publish('crawl.started', run),
       finished: (run) => events.publish('crawl.finished', run),
     },
-    searchFeed: new SearchFeeder(store.serviceSettings, store.runs, searchServices),
+    searchFeed: new SearchFeeder(
+      store.serviceSettings,
+      store.runs,
+      searchServices,
+      searchGenerations?.writer,
+    ),
     live: liveProgress,
     leasing,
   });
@@ -352,6 +379,7 @@ export async function startService(
       await threads.close();
     } finally {
       await searchServices.close();
+      searchGenerations?.writer.close();
       await store.close();
       releaseLock();
     }
@@ -405,6 +433,7 @@ export async function startService(
       // Whatever failed above, the store is closed and the lock released, so a restart can start.
       try {
         await searchServices.close();
+        searchGenerations?.writer.close();
         await store.close();
       } finally {
         releaseLock();

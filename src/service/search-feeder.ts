@@ -6,10 +6,14 @@ import type { SearchFeed } from '../worker/run-ending.js';
 import { isActiveState } from '../domain/run-states.js';
 import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../store/service-store.js';
 import type { SearchServices } from './search-services.js';
+import type { SearchIndexWriter } from './search-index-writer.js';
 
 /**
  * Feeds scheduled runs into the search service their setting names, through the index `kumo
- * serve` searches with, so the new state is visible to the next search once applied.
+ * serve` searches with, so the new state is visible to the next search once applied. In a cluster
+ * (`writer`) a run is applied to this process's working copy under the service's writer lease and
+ * published as a new generation, which this process serves before the run is reported finished
+ * (docs/architecture.md, Search nodes).
  */
 export class SearchFeeder implements SearchFeed {
   /** Per search service, the feed in progress: runs feeding one service are applied one after another. */
@@ -19,6 +23,7 @@ export class SearchFeeder implements SearchFeed {
     private readonly settings: ServiceSettingStore,
     private readonly runs: CrawlRunStore,
     private readonly services: SearchServices,
+    private readonly writer?: SearchIndexWriter,
   ) {}
 
   async searchServiceOf(run: RunRecord): Promise<number | undefined> {
@@ -55,7 +60,25 @@ export class SearchFeeder implements SearchFeed {
   ): Promise<string> {
     const open = await this.services.get(run.contractId, run.servicegroupId, serviceId);
     if (open === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
-    const index = open.search.index;
+    // The service's content selectors as they stand when the run is indexed.
+    const selectors = contentSelectorsOf(open.record.config);
+    const apply = (index: SearchIndex) =>
+      this.applyRun(index, run, serviceId, bundleFile, outcomes, selectors);
+    if (this.writer === undefined) return apply(open.search.index);
+    const served = this.services.writesInPlace() ? open.search.index : undefined;
+    const { result, published } = await this.writer.write(serviceId, apply, served);
+    await this.services.adopt(serviceId, published.generation, published.file);
+    return `${result}, generation ${published.generation}`;
+  }
+
+  private async applyRun(
+    index: SearchIndex,
+    run: RunRecord,
+    serviceId: number,
+    bundleFile: string,
+    outcomes: Parameters<SearchFeed['feed']>[3],
+    selectors: ReturnType<typeof contentSelectorsOf>,
+  ): Promise<string> {
     // Stagings of runs that ended without applying them (stopped for good mid-way) are dropped.
     for (const key of index.stagedRunKeys()) {
       const other = await this.runs.getRun(Number(/^run-(\d+)$/.exec(key)?.[1]));
@@ -64,8 +87,6 @@ export class SearchFeeder implements SearchFeed {
     if (run.serviceSettingId === null) throw new Error(`run ${run.id} has no crawl service setting`);
     await this.retireStaleSettings(index, serviceId);
     const feed = settingFeed(run.serviceSettingId);
-    // The service's content selectors as they stand when the run is indexed.
-    const selectors = contentSelectorsOf(open.record.config);
     const summary = await applyRunToIndex(
       index,
       runKeyOf(run),

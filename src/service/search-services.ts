@@ -1,5 +1,10 @@
 import { statSync } from 'node:fs';
-import { SearchIndex } from '../search/search-index.js';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+import type { GenerationCache, LocalGeneration } from './generation-cache.js';
+import type { SearchGenerationStore } from '../store/search-generations.js';
+import { markPublishedGeneration, publishedGenerationOf, SearchIndex } from '../search/search-index.js';
 import { FacetPool } from '../search/site/facet-pool.js';
 import { type ActivitySource, MAX_TRACKED_QUERIES, SearchActivity } from '../search/site/search-activity.js';
 import type { AnalyticsOptions } from '../search/site/search-analytics.js';
@@ -11,6 +16,8 @@ import { searchIndexFile } from '../config/data-paths.js';
 
 /** Query and click counts are written this often. */
 const FLUSH_INTERVAL_MS = 1000;
+/** A generation no longer served is closed this long after the switch, once searches on it are done. */
+const RETIRED_CLOSE_MS = 30_000;
 
 /** The index of a search service cannot be opened (written by another version, or damaged). */
 export class SearchIndexUnavailableError extends Error {
@@ -29,14 +36,55 @@ export interface OpenSearchService {
 }
 
 /**
+ * How a process uses published generations (docs/architecture.md, Search nodes): a search node
+ * `follow`s them (serves the newest, switches when told); the sole server of a database serves its
+ * data directory's indexes, which it writes, and `restore`s one from the newest generation when
+ * the directory's copy is older (a new machine, a lost disk).
+ */
+export interface PublishedGenerations {
+  store: SearchGenerationStore;
+  cache: GenerationCache;
+  mode: 'follow' | 'restore';
+}
+
+export interface SearchServicesOptions {
+  /** Told when writing the query and click counts failed (they are kept for the next flush). */
+  onFlushError?: (error: unknown) => void;
+  /** Told when a service's facets are unavailable, or a new generation could not be taken in. */
+  onWarning?: (fields: { search_service_id: number }, message: string) => void;
+  /** The per-day search analytics: their days' time zone and how long they are kept. */
+  analytics?: AnalyticsOptions;
+  /** The query and click logs of a cluster's shared store; without it each index file keeps its own. */
+  sharedActivity?: SearchActivityStore;
+  /** Published generations of a cluster, followed or restored from. */
+  generations?: PublishedGenerations;
+}
+
+/** An open service: what answers its searches, and the file it was opened on. */
+interface Served {
+  search: SiteSearch;
+  /** The configuration it was last given (a newer generation starts with it). */
+  config: SearchServiceRecord['config'];
+  file: string;
+  generation: number;
+}
+
+/**
  * The search services of `kumo serve`: each index is opened on first use and kept open; the
  * service's configuration is read from the store on every call (one indexed row), so a change
- * made by `kumo admin` applies to the next search without a restart.
+ * made by `kumo admin` applies to the next search without a restart. In a cluster each service is
+ * served from its newest published generation, and switched to the next one when told of it: a
+ * search runs on one generation from start to end.
  */
 export class SearchServices {
-  private readonly open = new Map<number, SiteSearch>();
+  private readonly open = new Map<number, Served>();
   /** Services being opened (a shared log is read first): one opening per service. */
-  private readonly opening = new Map<number, Promise<SiteSearch>>();
+  private readonly opening = new Map<number, Promise<Served>>();
+  /** Per service, the switch to a newer generation under way: one at a time. */
+  private readonly switching = new Map<number, Promise<void>>();
+  /** Generations no longer served, closed a while after the switch. */
+  private readonly retiring = new Map<NodeJS.Timeout, Served>();
+  private listening: { close(): Promise<void> } | undefined;
   private readonly flushTimer: NodeJS.Timeout;
   /** The flush of every service under way, if any: the timer starts none while one runs. */
   private flushing: Promise<void> | undefined;
@@ -44,25 +92,42 @@ export class SearchServices {
   /** Facets of every service are computed in these threads, off the thread answering the API. */
   private readonly facetPool = new FacetPool();
 
+  private readonly onFlushError: (error: unknown) => void;
+  private readonly onWarning: (fields: { search_service_id: number }, message: string) => void;
+  private readonly analyticsOptions: AnalyticsOptions;
+
   constructor(
     private readonly records: SearchServiceStore,
     private readonly dataDir: string,
     private readonly clock: Clock,
-    private readonly onFlushError: (error: unknown) => void = () => undefined,
-    /** Told when a service's facets are unavailable (its rules took too long on its URLs). */
-    private readonly onWarning: (fields: { search_service_id: number }, message: string) => void = () =>
-      undefined,
-    /** The per-day search analytics: their days' time zone and how long they are kept. */
-    private readonly analyticsOptions: AnalyticsOptions = { timezone: 'UTC', retentionDays: 90 },
-    /** The query and click logs of a cluster's shared store; without it each index file keeps its own. */
-    private readonly sharedActivity?: SearchActivityStore,
+    private readonly options: SearchServicesOptions = {},
   ) {
+    this.onFlushError = options.onFlushError ?? (() => undefined);
+    this.onWarning = options.onWarning ?? (() => undefined);
+    this.analyticsOptions = options.analytics ?? { timezone: 'UTC', retentionDays: 90 };
     this.flushTimer = setInterval(() => {
       this.flushing ??= this.flush().finally(() => {
         this.flushing = undefined;
       });
     }, FLUSH_INTERVAL_MS);
     this.flushTimer.unref();
+  }
+
+  /**
+   * Starts following published generations (a cluster): told of each one, an open service
+   * switches to it; after the listening connection was away, every open service looks again.
+   */
+  async follow(): Promise<void> {
+    const generations = this.following();
+    if (generations === undefined || this.listening !== undefined) return;
+    this.listening = await generations.store.listen(
+      (serviceId, generation) => {
+        if ((this.open.get(serviceId)?.generation ?? generation) < generation) this.switchSoon(serviceId);
+      },
+      () => {
+        for (const serviceId of this.open.keys()) this.switchSoon(serviceId);
+      },
+    );
   }
 
   /** The search service at a tenant path, or undefined when there is none there. */
@@ -79,30 +144,79 @@ export class SearchServices {
     ) {
       return undefined;
     }
-    let search = this.open.get(serviceId);
-    if (search === undefined) {
+    let served = this.open.get(serviceId);
+    if (served === undefined) {
       let opening = this.opening.get(serviceId);
       if (opening === undefined) {
         opening = this.openService(serviceId, record).finally(() => this.opening.delete(serviceId));
         this.opening.set(serviceId, opening);
       }
-      search = await opening;
+      served = await opening;
     } else {
-      search.configure(record.config);
+      served.config = record.config;
+      served.search.configure(record.config);
     }
-    return { record, search };
+    return { record, search: served.search };
   }
 
-  private async openService(serviceId: number, record: SearchServiceRecord): Promise<SiteSearch> {
+  private async openService(serviceId: number, record: SearchServiceRecord): Promise<Served> {
     let source: ActivitySource | undefined;
-    if (this.sharedActivity !== undefined) {
-      const log = this.sharedActivity.forService(serviceId);
+    const shared = this.options.sharedActivity;
+    if (shared !== undefined) {
+      const log = shared.forService(serviceId);
       source = { log, counts: await log.counts(MAX_TRACKED_QUERIES) };
-      if (this.closed) throw new SearchIndexUnavailableError('the search services are closing');
     }
+    const cache = this.following()?.cache;
+    const local: LocalGeneration =
+      cache === undefined
+        ? await this.restored(serviceId)
+        : ((await cache.current(serviceId)) ?? (await cache.empty(serviceId)));
+    if (this.closed) throw new SearchIndexUnavailableError('the search services are closing');
+    const served = this.served(serviceId, record.config, local, source);
+    this.open.set(serviceId, served);
+    return served;
+  }
+
+  private following(): PublishedGenerations | undefined {
+    const generations = this.options.generations;
+    return generations?.mode === 'follow' ? generations : undefined;
+  }
+
+  /**
+   * The data directory's index of a service; on a shared store, first replaced by the newest
+   * published generation when that is newer than the file (or the file is missing).
+   */
+  private async restored(serviceId: number): Promise<LocalGeneration> {
+    const file = searchIndexFile(this.dataDir, serviceId);
+    const generations = this.options.generations;
+    if (generations === undefined) return { generation: 0, file };
+    const current = await generations.store.current(serviceId);
+    if (current === undefined || current.generation <= publishedGenerationOf(file))
+      return { generation: 0, file };
+    const fetched = await generations.cache.current(serviceId);
+    if (fetched !== undefined) {
+      await generations.cache.discard(file);
+      await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+      await rename(fetched.file, file);
+      markPublishedGeneration(file, fetched.generation);
+      this.onWarning(
+        { search_service_id: serviceId },
+        `the index of this data directory was older than the published generation ${fetched.generation}: restored from it`,
+      );
+    }
+    return { generation: 0, file };
+  }
+
+  /** A service opened on a local file. */
+  private served(
+    serviceId: number,
+    config: SearchServiceRecord['config'],
+    local: LocalGeneration,
+    source: ActivitySource | undefined,
+  ): Served {
     let index: SearchIndex;
     try {
-      index = new SearchIndex(searchIndexFile(this.dataDir, serviceId));
+      index = new SearchIndex(local.file);
     } catch (error) {
       throw new SearchIndexUnavailableError(
         `the index of search service ${serviceId}: ${(error as Error).message}`,
@@ -110,7 +224,7 @@ export class SearchServices {
     }
     const search = new SiteSearch(
       index,
-      record.config,
+      config,
       new SearchActivity(index.store, this.clock, this.analyticsOptions, source),
       {
         name: `search service ${serviceId}`,
@@ -118,8 +232,92 @@ export class SearchServices {
         warn: (message) => this.onWarning({ search_service_id: serviceId }, message),
       },
     );
-    this.open.set(serviceId, search);
-    return search;
+    return { search, config, file: local.file, generation: local.generation };
+  }
+
+  /**
+   * Serves a generation this process just published (`snapshot`, its local copy), before the run
+   * that made it is reported finished: its pages are searchable here at once, on other nodes when
+   * they are told.
+   */
+  async adopt(serviceId: number, generation: number, snapshot: string): Promise<void> {
+    const cache = this.following()?.cache;
+    if (cache === undefined) {
+      // This process serves the file it wrote the generation from.
+      await rm(snapshot, { force: true });
+      return;
+    }
+    const local = await cache.adopt(serviceId, generation, snapshot);
+    await this.inTurn(serviceId, async () => this.switchTo(serviceId, local));
+  }
+
+  /** Whether the indexes served are those a writer here changes in place (not followed generations). */
+  writesInPlace(): boolean {
+    return this.following() === undefined;
+  }
+
+  /** The generation a service is served from (0: none published yet, or not a cluster); undefined when not open. */
+  servedGeneration(serviceId: number): number | undefined {
+    return this.open.get(serviceId)?.generation;
+  }
+
+  private switchSoon(serviceId: number): void {
+    const cache = this.following()?.cache;
+    if (cache === undefined) return;
+    void this.inTurn(serviceId, async () => {
+      const local = await cache.current(serviceId);
+      if (local !== undefined) this.switchTo(serviceId, local);
+    }).catch((error: unknown) =>
+      this.onWarning(
+        { search_service_id: serviceId },
+        `the newest index generation could not be taken in: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+    );
+  }
+
+  private inTurn(serviceId: number, work: () => Promise<void>): Promise<void> {
+    const next = (this.switching.get(serviceId) ?? Promise.resolve()).catch(() => undefined).then(work);
+    this.switching.set(serviceId, next);
+    void next
+      .finally(() => {
+        if (this.switching.get(serviceId) === next) this.switching.delete(serviceId);
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * Replaces an open service's generation with a newer one in one step: a search started before
+   * ends on the old one, every later one runs on the new one. What visitors did is carried over.
+   * The old generation is closed and its copy removed once its searches are long done.
+   */
+  private switchTo(serviceId: number, local: LocalGeneration): void {
+    const old = this.open.get(serviceId);
+    if (old === undefined || old.generation >= local.generation || this.closed) return;
+    const source = this.options.sharedActivity && {
+      log: this.options.sharedActivity.forService(serviceId),
+      counts: old.search.activity.heldCounts(),
+    };
+    const next = this.served(serviceId, old.config, local, source);
+    this.open.set(serviceId, next);
+    this.retire(old);
+  }
+
+  private retire(old: Served): void {
+    void old.search.activity.flush().catch((error: unknown) => this.onFlushError(error));
+    const timer = setTimeout(() => {
+      this.retiring.delete(timer);
+      this.closeServed(old);
+    }, RETIRED_CLOSE_MS);
+    timer.unref();
+    this.retiring.set(timer, old);
+  }
+
+  private closeServed(served: Served): void {
+    served.search.index.close();
+    void this.following()
+      ?.cache.discard(served.file)
+      .catch(() => undefined);
   }
 
   /**
@@ -142,9 +340,9 @@ export class SearchServices {
     return this.indexFiles(serviceId).bytes;
   }
 
-  /** The size and last change of a service's index file and its WAL (either may be missing). */
+  /** The size and last change of a service's index file (the one served) and its WAL (either may be missing). */
   private indexFiles(serviceId: number): { bytes: number; modifiedMicros: number } {
-    const file = searchIndexFile(this.dataDir, serviceId);
+    const file = this.open.get(serviceId)?.file ?? searchIndexFile(this.dataDir, serviceId);
     let bytes = 0;
     let modifiedMs = 0;
     for (const part of [file, `${file}-wal`]) {
@@ -186,7 +384,7 @@ export class SearchServices {
   /** Whether every open index answers (health check). */
   healthy(): boolean {
     try {
-      return [...this.open.values()].every((search) => search.index.store.ping());
+      return [...this.open.values()].every((served) => served.search.index.store.ping());
     } catch {
       return false;
     }
@@ -195,8 +393,8 @@ export class SearchServices {
   /** Writes what every open service counted; a failure is reported, and its counts kept for the next. */
   async flush(): Promise<void> {
     await Promise.all(
-      [...this.open.values()].map((search) =>
-        search.activity.flush().catch((error: unknown) => this.onFlushError(error)),
+      [...this.open.values()].map((served) =>
+        served.search.activity.flush().catch((error: unknown) => this.onFlushError(error)),
       ),
     );
   }
@@ -204,10 +402,17 @@ export class SearchServices {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.flushTimer);
+    await this.listening?.close().catch(() => undefined);
+    await Promise.all([...this.switching.values()].map((switching) => switching.catch(() => undefined)));
     await this.flushing;
     await this.flush();
-    for (const search of this.open.values()) search.index.close();
+    for (const served of this.open.values()) served.search.index.close();
     this.open.clear();
+    for (const [timer, served] of this.retiring) {
+      clearTimeout(timer);
+      served.search.index.close();
+    }
+    this.retiring.clear();
     void this.facetPool.close();
   }
 }

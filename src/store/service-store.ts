@@ -6,6 +6,7 @@ import type { SearchServiceConfig } from '../domain/search-service-config.js';
 import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from './account-store.js';
 import type { RunLease } from './run-leases.js';
 import type { SearchActivityStore } from './search-activity-log.js';
+import type { SearchGenerationStore } from './search-generations.js';
 
 /**
  * The service's own records, one interface per resource (tenants, keys, crawl runs). SQLite is
@@ -436,6 +437,8 @@ export interface ServiceStore {
   runLeases?: RunLeaseStore;
   /** The query and click logs of search services, in a store several processes share. */
   searchActivity?: SearchActivityStore;
+  /** Published generations of search indexes and their writer leases (search-generations.ts). */
+  searchGenerations?: SearchGenerationStore;
   tenants: TenantStore;
   searchServices: SearchServiceStore;
   serviceSettings: ServiceSettingStore;

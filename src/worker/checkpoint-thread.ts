@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openRunPieceStore } from '../blob/open-artifact-store.js';
+import { openFileGroups } from '../blob/open-artifact-store.js';
 import { connectPostgres } from '../store/postgres/pg-connection.js';
 import {
   checkpointEntries,
@@ -26,7 +26,7 @@ import type {
 
 const data = workerData as CheckpointThreadData;
 const sql = connectPostgres(data.databaseUrl, { maxConnections: 1 });
-const pieces = openRunPieceStore(data.blobUrl, data.piecesRoot);
+const pieces = openFileGroups('pieces', data.blobUrl, data.piecesRoot);
 
 if (parentPort === null) throw new Error('checkpoint-thread.js runs as a worker thread only');
 const port = parentPort;

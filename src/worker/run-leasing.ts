@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { RunPieceStore } from '../blob/run-pieces.js';
+import type { FileGroupStore } from '../blob/file-groups.js';
 import type { CheckpointThreadHost } from './checkpoint-thread-host.js';
 import type { RunLease } from '../store/run-leases.js';
 import type { RunLeaseStore, RunRecord } from '../store/service-store.js';
@@ -25,7 +25,7 @@ export interface RunLeasingDeps {
   /** This process's worker name (newWorkerName). */
   owner: string;
   leases: RunLeaseStore;
-  pieces: RunPieceStore;
+  pieces: FileGroupStore;
   /** Writes the checkpoints, off the thread answering the API. */
   checkpoints: CheckpointThreadHost;
   clock: Clock;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ObjectSpool } from '../../src/artifacts/object-spool.js';
-import { LocalRunPieceStore } from '../../src/blob/run-pieces.js';
+import { LocalFileGroups } from '../../src/blob/file-groups.js';
 import { RunState } from '../../src/domain/run-states.js';
 import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres-service-store.js';
 import type { PageCommit } from '../../src/store/run-data.js';
@@ -170,7 +170,7 @@ describe('checkpoints', () => {
   test('a run store checkpointed twice while it grows is rebuilt elsewhere with the same rows, links and page files', async () => {
     const runId = await claimedBy('worker-g');
     const folder = await mkdtemp(path.join(tmpdir(), 'kumo-checkpoint-'));
-    const pieces = new LocalRunPieceStore(path.join(folder, 'pieces'));
+    const pieces = new LocalFileGroups(path.join(folder, 'pieces'));
     try {
       const files = {
         store: path.join(folder, 'a', 'crawl.db'),

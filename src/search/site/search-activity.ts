@@ -170,6 +170,15 @@ export class SearchActivity {
     return this.log.analytics;
   }
 
+  /** The counts held in memory, what was not written yet included (a newer generation starts from them). */
+  heldCounts(): ActivityCounts {
+    return {
+      queries: [...this.queries].map(([query, count]) => ({ query, count, hits: 1 })),
+      clicks: new Map(this.clicks),
+      queryClicks: new Map(this.queryClicks),
+    };
+  }
+
   /** Distinct queries held in memory (bounded). */
   get trackedQueries(): number {
     return this.queries.size;

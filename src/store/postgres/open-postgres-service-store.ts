@@ -1,4 +1,5 @@
 import { PgSearchActivityStore } from './pg-search-activity.js';
+import { PgSearchGenerationStore } from './pg-search-generations.js';
 import { PgRunLeaseStore } from './pg-run-leases.js';
 import type postgres from 'postgres';
 import { SecretBox } from '../../security/secret-box.js';
@@ -82,6 +83,7 @@ export async function openPostgresServiceStore(
     runs: new PgCrawlRunStore(sql, box),
     runLeases: new PgRunLeaseStore(sql, box),
     searchActivity: new PgSearchActivityStore(sql),
+    searchGenerations: new PgSearchGenerationStore(sql),
     accounts: new PgAccountStore(sql),
     sessions: new PgSessionStore(sql),
     operatorSessions: new PgOperatorSessionStore(sql),

@@ -292,4 +292,22 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (service_id, day, query, url)
   );
   `,
+  // Published index generations and the writer lease of each search service
+  // (pg-search-generations.ts, docs/architecture.md, Search nodes).
+  `
+  CREATE TABLE search_generations (
+    service_id BIGINT NOT NULL REFERENCES search_services(id) ON DELETE CASCADE,
+    generation BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    bytes BIGINT NOT NULL,
+    documents BIGINT NOT NULL,
+    published_us BIGINT NOT NULL,
+    PRIMARY KEY (service_id, generation)
+  );
+  CREATE TABLE search_writers (
+    service_id BIGINT PRIMARY KEY REFERENCES search_services(id) ON DELETE CASCADE,
+    owner TEXT NOT NULL,
+    until_us BIGINT NOT NULL
+  );
+  `,
 ];

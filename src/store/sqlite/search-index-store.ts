@@ -387,6 +387,29 @@ export class SearchIndexStore {
     return this.db.open;
   }
 
+  /**
+   * The generation this file was last published as, or installed from (docs/architecture.md,
+   * Search nodes); 0 when never.
+   */
+  publishedGeneration(): number {
+    const value = this.db
+      .prepare("SELECT value FROM index_meta WHERE key = 'published_generation'")
+      .pluck()
+      .get();
+    return value === undefined ? 0 : Number(value);
+  }
+
+  setPublishedGeneration(generation: number): void {
+    this.db
+      .prepare("INSERT OR REPLACE INTO index_meta (key, value) VALUES ('published_generation', ?)")
+      .run(String(generation));
+  }
+
+  /** Copies the file as it stands to `file`, a consistent snapshot whatever is written meanwhile. */
+  async backupTo(file: string): Promise<void> {
+    await this.db.backup(file);
+  }
+
   ping(): boolean {
     return this.db.prepare('SELECT 1').pluck().get() === 1;
   }

@@ -1,0 +1,95 @@
+import { Upload } from '@aws-sdk/lib-storage';
+import { createReadStream } from 'node:fs';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { BlobLocation } from '../config/blob-config.js';
+import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+import { UPLOAD_PART_BYTES } from './s3-artifact-store.js';
+import type { S3Objects } from './s3-objects.js';
+
+/**
+ * Files kept in groups, by name: the page files of running runs saved with their checkpoints
+ * (docs/architecture.md, Run leases; a group per run) and the published generations of search
+ * indexes (docs/architecture.md, Search nodes; a group per search service). Names are chosen by
+ * the writer to be unique, so no upload ever replaces a file another process may be reading.
+ */
+export interface FileGroupStore {
+  /** Stores the local file as `name` of the group. */
+  save(group: number, name: string, file: string): Promise<void>;
+  /** The file's bytes, or undefined when it is missing. */
+  open(group: number, name: string): Promise<Readable | undefined>;
+  /** Removes one file (missing is fine). */
+  remove(group: number, name: string): Promise<void>;
+  /** Removes every file of the group. */
+  removeAll(group: number): Promise<void>;
+}
+
+/** Files in a folder of the data directory (`<root>/<group>/<name>`, e.g. `<data>/pieces/<run id>/<name>`). */
+export class LocalFileGroups implements FileGroupStore {
+  constructor(private readonly root: string) {}
+
+  async save(group: number, name: string, file: string): Promise<void> {
+    const folder = path.join(this.root, String(group));
+    await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    await copyFile(file, path.join(folder, name));
+  }
+
+  async open(group: number, name: string): Promise<Readable | undefined> {
+    const stream = createReadStream(path.join(this.root, String(group), name));
+    return new Promise((resolve) => {
+      stream.once('open', () => resolve(stream));
+      stream.once('error', () => resolve(undefined));
+    });
+  }
+
+  async remove(group: number, name: string): Promise<void> {
+    await rm(path.join(this.root, String(group), name), { force: true });
+  }
+
+  async removeAll(group: number): Promise<void> {
+    await rm(path.join(this.root, String(group)), { recursive: true, force: true });
+  }
+}
+
+/** Files as objects `<prefix>/<folder>/<group>/<name>` in the bucket of the artifacts (folder `pieces`, `indexes`). */
+export class S3FileGroups implements FileGroupStore {
+  constructor(
+    private readonly objects: S3Objects,
+    private readonly location: BlobLocation,
+    private readonly folder: string,
+  ) {}
+
+  private prefixOf(group: number): string {
+    const { prefix } = this.location;
+    return `${prefix === '' ? '' : `${prefix}/`}${this.folder}/${group}/`;
+  }
+
+  async save(group: number, name: string, file: string): Promise<void> {
+    const upload = new Upload({
+      client: this.objects.client,
+      params: {
+        Bucket: this.objects.bucket,
+        Key: `${this.prefixOf(group)}${name}`,
+        Body: createReadStream(file),
+      },
+      partSize: UPLOAD_PART_BYTES,
+      queueSize: 2,
+      leavePartsOnError: false,
+    });
+    await upload.done();
+  }
+
+  async open(group: number, name: string): Promise<Readable | undefined> {
+    return (await this.objects.get(`${this.prefixOf(group)}${name}`))?.body;
+  }
+
+  async remove(group: number, name: string): Promise<void> {
+    await this.objects.delete([`${this.prefixOf(group)}${name}`]);
+  }
+
+  async removeAll(group: number): Promise<void> {
+    const objects = await this.objects.list(this.prefixOf(group));
+    await this.objects.delete(objects.map((object) => object.key));
+  }
+}

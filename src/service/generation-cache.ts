@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { access, mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FileGroupStore } from '../blob/file-groups.js';
+import type { SearchGenerationStore } from '../store/search-generations.js';
+import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+
+/** A generation on local disk, ready to be opened. */
+export interface LocalGeneration {
+  generation: number;
+  file: string;
+}
+
+/**
+ * The reading side of search nodes (docs/architecture.md, Search nodes): the local copies of the
+ * generations a node serves, `<cache>/<service id>/<generation>.db`, each fetched once from where
+ * it was published (downloaded to a part file, then renamed, so a half-fetched file is never
+ * opened). A copy is private to its node: SQLite may write to it (its WAL, cached readings) without
+ * touching the published file.
+ */
+export class GenerationCache {
+  constructor(
+    private readonly generations: SearchGenerationStore,
+    private readonly files: FileGroupStore,
+    private readonly root: string,
+  ) {}
+
+  /** The newest generation of the service on local disk, fetched if needed; undefined when none was published. */
+  async current(serviceId: number): Promise<LocalGeneration | undefined> {
+    const current = await this.generations.current(serviceId);
+    if (current === undefined) return undefined;
+    const file = this.fileOf(serviceId, current.generation);
+    if (await exists(file)) return { generation: current.generation, file };
+    const body = await this.files.open(serviceId, current.name);
+    if (body === undefined)
+      throw new Error(
+        `generation ${current.generation} of search service ${serviceId} (${current.name}) is missing from storage`,
+      );
+    const part = `${file}.${randomBytes(4).toString('hex')}.part`;
+    await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    try {
+      await pipeline(body, createWriteStream(part, { mode: 0o600 }));
+      await rename(part, file);
+    } catch (error) {
+      await rm(part, { force: true });
+      throw error;
+    }
+    return { generation: current.generation, file };
+  }
+
+  /** An empty index for a service nothing was published for yet. */
+  async empty(serviceId: number): Promise<LocalGeneration> {
+    const file = this.fileOf(serviceId, 0);
+    await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    return { generation: 0, file };
+  }
+
+  /** Takes in a generation this process published (its snapshot file, moved in place of a download). */
+  async adopt(serviceId: number, generation: number, snapshot: string): Promise<LocalGeneration> {
+    const file = this.fileOf(serviceId, generation);
+    await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    await rename(snapshot, file);
+    return { generation, file };
+  }
+
+  /** Removes a copy no longer served, with SQLite's side files. */
+  async discard(file: string): Promise<void> {
+    await Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${file}${suffix}`, { force: true })));
+  }
+
+  private fileOf(serviceId: number, generation: number): string {
+    return path.join(this.root, String(serviceId), `${generation}.db`);
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}

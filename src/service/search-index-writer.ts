@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { createWriteStream } from 'node:fs';
+import type { FileGroupStore } from '../blob/file-groups.js';
+import { searchIndexFile } from '../config/data-paths.js';
+import { SearchIndex } from '../search/search-index.js';
+import type { SearchGenerationStore } from '../store/search-generations.js';
+import type { Clock } from '../util/clock.js';
+import { sleep } from '../util/sleep.js';
+import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+
+/** How long a writer lease lasts unrenewed; renewed every third of it while the writer works. */
+const WRITER_LEASE_MS = 60_000;
+/** How often a process waiting for another's writer lease asks again. */
+const WRITER_RETRY_MS = 500;
+/** Generations kept besides the newest, for nodes still fetching or serving them. */
+export const GENERATIONS_KEPT = 3;
+
+export interface IndexWriterDeps {
+  generations: SearchGenerationStore;
+  /** Where generations are published (folder `indexes`). */
+  files: FileGroupStore;
+  /** This process, as its run leases name it. */
+  owner: string;
+  /** The data directory: the working copies are its search indexes. */
+  dataDir: string;
+  /** A folder on the same file system as the search nodes' cache, for snapshots and downloads. */
+  scratch: string;
+  clock: Clock;
+  /** Told while the lease is held by another process, once per wait. */
+  onWaiting?: (serviceId: number) => void;
+}
+
+/** A generation this process published: its number and a local copy of its file, for this node. */
+export interface PublishedGeneration {
+  generation: number;
+  file: string;
+}
+
+/**
+ * The writing side of search nodes (docs/architecture.md, Search nodes): a process feeding runs
+ * into a search service holds the service's writer lease, brings its working copy of the index up
+ * to the newest published generation (another process may have written it last), applies the run,
+ * and publishes the result as a new immutable generation.
+ */
+export class SearchIndexWriter {
+  private readonly working = new Map<number, SearchIndex>();
+
+  constructor(private readonly deps: IndexWriterDeps) {}
+
+  /**
+   * Runs `work` on the service's up-to-date working index under its writer lease, then publishes
+   * it. `served` is the index this process serves and writes in place (the sole server of a
+   * database); without it the writer keeps working copies of its own.
+   */
+  async write<T>(
+    serviceId: number,
+    work: (index: SearchIndex) => Promise<T>,
+    served?: SearchIndex,
+  ): Promise<{ result: T; published: PublishedGeneration }> {
+    await this.takeLease(serviceId);
+    let renewal: Promise<boolean> | undefined;
+    const renewer = setInterval(() => {
+      renewal = this.deps.generations
+        .takeWriter(serviceId, this.deps.owner, WRITER_LEASE_MS)
+        .catch(() => false);
+    }, WRITER_LEASE_MS / 3);
+    try {
+      const index =
+        served === undefined ? await this.upToDate(serviceId) : await this.checkedServed(serviceId, served);
+      const result = await work(index);
+      await renewal;
+      const published = await this.publish(serviceId, index);
+      return { result, published };
+    } finally {
+      clearInterval(renewer);
+      await this.deps.generations.releaseWriter(serviceId, this.deps.owner).catch(() => undefined);
+    }
+  }
+
+  close(): void {
+    for (const index of this.working.values()) index.close();
+    this.working.clear();
+  }
+
+  private async takeLease(serviceId: number): Promise<void> {
+    let told = false;
+    while (!(await this.deps.generations.takeWriter(serviceId, this.deps.owner, WRITER_LEASE_MS))) {
+      if (!told) this.deps.onWaiting?.(serviceId);
+      told = true;
+      await sleep(WRITER_RETRY_MS);
+    }
+  }
+
+  /**
+   * The index served here, which no other writer changes while this process holds the database
+   * alone (`kumo index` on its data directory records what it publishes in the same file). One
+   * behind the newest generation is refused rather than published over it.
+   */
+  private async checkedServed(serviceId: number, served: SearchIndex): Promise<SearchIndex> {
+    const current = await this.deps.generations.current(serviceId);
+    if (current !== undefined && current.generation > served.store.publishedGeneration())
+      throw new Error(
+        `the index of search service ${serviceId} here is older than generation ${current.generation} ` +
+          'published by another process: restart kumo serve to take it in',
+      );
+    return served;
+  }
+
+  /** The working copy, replaced by the newest generation when another process published after it. */
+  private async upToDate(serviceId: number): Promise<SearchIndex> {
+    const file = searchIndexFile(this.deps.dataDir, serviceId);
+    let index = this.working.get(serviceId);
+    if (index === undefined) {
+      await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+      index = new SearchIndex(file);
+      this.working.set(serviceId, index);
+    }
+    const current = await this.deps.generations.current(serviceId);
+    if (current === undefined || current.generation <= index.store.publishedGeneration()) return index;
+    const incoming = await this.download(serviceId, current.name);
+    index.close();
+    this.working.delete(serviceId);
+    await Promise.all(['-wal', '-shm'].map((suffix) => rm(`${file}${suffix}`, { force: true })));
+    await rename(incoming, file);
+    index = new SearchIndex(file);
+    index.store.setPublishedGeneration(current.generation);
+    this.working.set(serviceId, index);
+    return index;
+  }
+
+  private async download(serviceId: number, name: string): Promise<string> {
+    const body = await this.deps.files.open(serviceId, name);
+    if (body === undefined)
+      throw new Error(`the published index of search service ${serviceId} (${name}) is missing from storage`);
+    const file = await this.scratchFile(serviceId);
+    await pipeline(body, createWriteStream(file, { mode: 0o600 }));
+    return file;
+  }
+
+  private async publish(serviceId: number, index: SearchIndex): Promise<PublishedGeneration> {
+    const file = await this.scratchFile(serviceId);
+    try {
+      return await this.publishFile(serviceId, index, file);
+    } catch (error) {
+      await rm(file, { force: true });
+      throw error;
+    }
+  }
+
+  private async publishFile(
+    serviceId: number,
+    index: SearchIndex,
+    file: string,
+  ): Promise<PublishedGeneration> {
+    await index.store.backupTo(file);
+    const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.db`;
+    await this.deps.files.save(serviceId, name, file);
+    const generation = await this.deps.generations.publish(
+      serviceId,
+      this.deps.owner,
+      { name, bytes: (await stat(file)).size, documents: index.documentCount },
+      this.deps.clock.nowMicros(),
+    );
+    index.store.setPublishedGeneration(generation);
+    const forgotten = await this.deps.generations.prune(serviceId, GENERATIONS_KEPT);
+    // A node still serving a forgotten generation keeps its own copy; removal is tidying.
+    await Promise.all(
+      forgotten.map((old) => this.deps.files.remove(serviceId, old.name).catch(() => undefined)),
+    );
+    return { generation, file };
+  }
+
+  private async scratchFile(serviceId: number): Promise<string> {
+    await mkdir(this.deps.scratch, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    return path.join(this.deps.scratch, `${serviceId}-${randomBytes(6).toString('hex')}.db`);
+  }
+}
