@@ -23,6 +23,7 @@ import { addDecimalIdCheck } from './hooks/decimal-ids.js';
 import { requestIdOf } from './hooks/request-id.js';
 import { addShuttingDownHook } from './hooks/shutting-down.js';
 import { MethodRegistry } from './method-not-allowed.js';
+import type { ArtifactDownloads } from './routes/send-artifact.js';
 import { PrefixGuards } from './prefix-guards.js';
 import { RateLimiter } from './rate-limiter.js';
 import { createAdminAuth } from './routes/admin/admin-auth.js';
@@ -72,7 +73,12 @@ export interface AppDeps {
   /** Browser availability for the health check (screenshots, wait_type 2). */
   browserStatus?: () => BrowserAvailability | undefined;
   /** GET /metrics and what it counts, and the health check's artifact folder and scheduler. */
-  observability?: { metrics: ServiceMetrics; health: HealthSources };
+  observability?: { metrics: ServiceMetrics; health?: HealthSources };
+  /**
+   * Which API groups are answered: `all`, or `search` (a search node: site search, health,
+   * widget and hosted search pages, metrics; docs/operations.md, Roles).
+   */
+  surface?: 'all' | 'search';
   /**
    * The browser build (dist/web) read at start, or why it cannot be served: the widget paths and
    * the hosted search page answer 503 then (docs/reference/widget.md).
@@ -182,19 +188,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       { prefix },
     );
 
-  await registerJsonOnly(deps.settings.instantCrawlerBasePath, (scope) =>
-    scope.register(instantCrawlRoutes, {
-      service: deps.instantCrawl,
-      apiKeys: deps.store.apiKeys,
-      timezone: deps.settings.timezone,
-      methods,
-      basePath: deps.settings.instantCrawlerBasePath,
-      rateLimiter: new RateLimiter({
-        perMinute: deps.settings.rateLimitPerMinute ?? 0,
-        nowMs: () => deps.clock.nowMicros() / 1000,
+  const everything = (deps.surface ?? 'all') === 'all';
+  if (everything)
+    await registerJsonOnly(deps.settings.instantCrawlerBasePath, (scope) =>
+      scope.register(instantCrawlRoutes, {
+        service: deps.instantCrawl,
+        apiKeys: deps.store.apiKeys,
+        timezone: deps.settings.timezone,
+        methods,
+        basePath: deps.settings.instantCrawlerBasePath,
+        rateLimiter: new RateLimiter({
+          perMinute: deps.settings.rateLimitPerMinute ?? 0,
+          nowMs: () => deps.clock.nowMicros() / 1000,
+        }),
       }),
-    }),
-  );
+    );
   await app.register(
     async (scope) => {
       scope.addHook('onRequest', async (request) => {
@@ -217,6 +225,37 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: deps.settings.finderBasePath },
   );
+  if (everything) await registerCrawlAndManagement(app, deps, { registerJsonOnly, methods, downloads });
+  // Scripts and an HTML page: outside the JSON-only prefixes, so no Accept header makes them a 406.
+  const webAssets = deps.webAssets ?? { problem: 'the widget build was not given to this server' };
+  await app.register(widgetAssetRoutes, { assets: webAssets, methods });
+  if (everything) await app.register(consoleRoutes, { assets: webAssets, methods });
+  await app.register(hostedSearchPageRoutes, {
+    searchServices: deps.store.searchServices,
+    assets: webAssets,
+    finderBasePath: deps.settings.finderBasePath,
+    methods,
+  });
+  if (metrics !== undefined)
+    await app.register(metricsRoutes, { metrics, adminToken: deps.adminToken, methods });
+  methods.registerFallbacks(app, (url) => guards.guardOf(url));
+  return app;
+}
+
+/** The crawl, scheduled crawler, management and download routes: every role but a search node's. */
+async function registerCrawlAndManagement(
+  app: FastifyInstance,
+  deps: AppDeps,
+  parts: {
+    registerJsonOnly: (
+      prefix: string,
+      register: (scope: FastifyInstance) => PromiseLike<unknown>,
+    ) => PromiseLike<unknown>;
+    methods: MethodRegistry;
+    downloads: ArtifactDownloads;
+  },
+): Promise<void> {
+  const { registerJsonOnly, methods, downloads } = parts;
   await registerJsonOnly(deps.settings.crawlerBasePath, (scope) =>
     scope.register(scheduledCrawlerRoutes, {
       service: deps.scheduledCrawl,
@@ -250,20 +289,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.settings.publicUrl,
     methods,
   });
-  // Scripts and an HTML page: outside the JSON-only prefixes, so no Accept header makes them a 406.
-  const webAssets = deps.webAssets ?? { problem: 'the widget build was not given to this server' };
-  await app.register(widgetAssetRoutes, { assets: webAssets, methods });
-  await app.register(consoleRoutes, { assets: webAssets, methods });
-  await app.register(hostedSearchPageRoutes, {
-    searchServices: deps.store.searchServices,
-    assets: webAssets,
-    finderBasePath: deps.settings.finderBasePath,
-    methods,
-  });
-  if (metrics !== undefined)
-    await app.register(metricsRoutes, { metrics, adminToken: deps.adminToken, methods });
-  methods.registerFallbacks(app, (url) => guards.guardOf(url));
-  return app;
 }
 
 /**

@@ -11,7 +11,8 @@ export class CommandHost {
   running: Command | undefined;
 
   /** The settings from the environment and the config file; `defaults` are the command's own. */
-  config(defaults: Partial<KumoConfig> = {}): KumoConfig {
-    return loadConfig(undefined, {}, defaults);
+  /** `overrides` are a command's options, which win over the environment. */
+  config(defaults: Partial<KumoConfig> = {}, overrides: Partial<KumoConfig> = {}): KumoConfig {
+    return loadConfig(undefined, overrides, defaults);
   }
 }

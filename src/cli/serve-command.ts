@@ -5,6 +5,8 @@ import { type RunningService, startService } from '../server/kumo-service.js';
 import { StartupError } from '../server/startup-error.js';
 import type { CommandHost } from './command-host.js';
 import { StopSignals } from './stop-signals.js';
+import { isSearchNode, parseRoles } from '../config/roles.js';
+import { type RunningSearchNode, startSearchNode } from '../server/search-node.js';
 
 /** Adds `kumo serve`. */
 export function addServeCommand(program: Command, host: CommandHost): void {
@@ -13,15 +15,20 @@ export function addServeCommand(program: Command, host: CommandHost): void {
     .summary('run the API service (instant crawl, downloads, search) on KUMO_HOST:KUMO_PORT')
     .description(
       'Runs every API group on one port until SIGINT or SIGTERM, with the data in KUMO_DATA_DIR; ' +
-        'kumo config lists the settings.',
+        'kumo config lists the settings. With --roles search (or KUMO_ROLES=search) it is a search ' +
+        'node of a cluster: the site search API from the indexes the other processes publish.',
     )
-    .action(async () => {
-      host.exitCode = await serveCommand(host.config());
+    .option('--roles <roles>', 'all (the default), or search: what this process runs (KUMO_ROLES)')
+    .action(async (options: { roles?: string }) => {
+      host.exitCode = await serveCommand(
+        host.config({}, options.roles === undefined ? {} : { roles: parseRoles(options.roles, '--roles') }),
+      );
     });
 }
 
 /** `kumo serve`: runs every API group on one port until SIGINT / SIGTERM. */
 export async function serveCommand(config: KumoConfig): Promise<number> {
+  if (isSearchNode(config.roles)) return searchNodeCommand(config);
   let service: RunningService;
   try {
     service = await startService(config);
@@ -70,6 +77,30 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
   return stopService(service, signals);
 }
 
+/** `kumo serve --roles search`: a search node, until SIGINT / SIGTERM. */
+async function searchNodeCommand(config: KumoConfig): Promise<number> {
+  let node: RunningSearchNode;
+  try {
+    node = await startSearchNode(config);
+  } catch (error) {
+    if (!(error instanceof StartupError)) throw error;
+    process.stderr.write(`kumo: ${error.message}\n`);
+    return 1;
+  }
+  const signals = new StopSignals();
+  process.stdout.write(
+    `kumo serve: search node listening on ${node.url} (site search from the published indexes, ` +
+      `cache in ${path.resolve(config.dataDir)})\n`,
+  );
+  if (node.createdAdminToken !== undefined)
+    process.stdout.write(
+      `Management API token for /metrics (shown once; kept in the data directory as admin-token): ${node.createdAdminToken}\n`,
+    );
+  const signal = await signals.first;
+  process.stdout.write(`kumo serve: ${signal} received, stopping: requests answer 503\n`);
+  return stopService(node, signals);
+}
+
 /** The stop is bounded: the pool drains 10 s, then aborted pages unwind a few seconds more. */
 const SHUTDOWN_BOUND_SECONDS = 30;
 /** After the stop, how long a handle left open (a stray socket or timer) may keep the process. */
@@ -80,7 +111,7 @@ const EXIT_GRACE_MS = 5000;
  * the process at once: running crawls are then in the state a crash leaves them in, and resume
  * at the next start as well.
  */
-async function stopService(service: RunningService, signals: StopSignals): Promise<number> {
+async function stopService(service: { close(): Promise<void> }, signals: StopSignals): Promise<number> {
   const forced = new Promise<number>((resolve) => {
     const now = (signal: string) => {
       process.stderr.write(`kumo serve: ${signal} received again, exiting without waiting for the drain\n`);

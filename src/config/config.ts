@@ -11,6 +11,7 @@ import {
 } from './blob-config.js';
 import { ConfigError } from './config-error.js';
 import { parseDatabaseUrl } from './database-config.js';
+import { isSearchNode, parseRoles, SERVICE_ROLES, type ServiceRole } from './roles.js';
 
 export { ConfigError } from './config-error.js';
 
@@ -61,6 +62,8 @@ export interface KumoConfig {
   /** PostgreSQL for the service records; undefined: SQLite in the data directory. */
   databaseUrl: string | undefined;
   blobUrl: BlobLocation | undefined;
+  /** What this process does (roles.ts). */
+  roles: ServiceRole[];
   blobDownloads: BlobDownloads;
 }
 
@@ -449,6 +452,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     fallback: undefined,
   },
   {
+    key: 'roles',
+    env: 'KUMO_ROLES',
+    doc: 'what kumo serve runs: all, or search (a search node: the site search API from the published indexes; needs KUMO_DATABASE_URL)',
+    parse: parseRoles,
+    fallback: [...SERVICE_ROLES],
+  },
+  {
     key: 'blobDownloads',
     env: 'KUMO_BLOB_DOWNLOADS',
     doc: "how downloads reach clients: kumo (Kumo's signed URL streams the file) or presigned (a redirect to the object store, which clients must reach; needs KUMO_BLOB_URL)",
@@ -505,6 +515,10 @@ export function loadConfig(
       target[spec.key] = typeof spec.fallback === 'function' ? spec.fallback(config) : spec.fallback;
     }
   }
+  if (isSearchNode(config.roles!) && config.databaseUrl === undefined)
+    throw new ConfigError(
+      'KUMO_ROLES: a search node (KUMO_ROLES=search or --roles search) needs KUMO_DATABASE_URL, where search indexes are published',
+    );
   checkBlobDownloads(config.blobUrl, config.blobDownloads!, {
     url: 'KUMO_BLOB_URL',
     downloads: 'KUMO_BLOB_DOWNLOADS',

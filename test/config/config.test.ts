@@ -47,3 +47,37 @@ describe('configuration', () => {
     });
   }
 });
+
+describe('roles', () => {
+  it('every role by default; all, or search alone (a search node on a shared database)', () => {
+    assert.deepEqual(loadConfig({}).roles, ['api', 'worker', 'scheduler', 'search']);
+    assert.deepEqual(loadConfig({ KUMO_ROLES: ' ALL ' }).roles, ['api', 'worker', 'scheduler', 'search']);
+    assert.deepEqual(loadConfig({ KUMO_ROLES: 'search,worker,scheduler,api' }).roles, [
+      'api',
+      'worker',
+      'scheduler',
+      'search',
+    ]);
+    const env = { KUMO_ROLES: 'search', KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo' };
+    assert.deepEqual(loadConfig(env).roles, ['search']);
+  });
+
+  it('refuses an unknown role, an empty list, a set this version does not run and a search node without a database', () => {
+    assert.throws(
+      () => loadConfig({ KUMO_ROLES: 'search,indexer' }),
+      (error: Error) =>
+        error instanceof ConfigError &&
+        error.message ===
+          'KUMO_ROLES: expected all, or roles among api, worker, scheduler, search separated by commas, got "search,indexer"',
+    );
+    assert.throws(() => loadConfig({ KUMO_ROLES: ' , ' }), /KUMO_ROLES: expected all, or roles/);
+    assert.throws(
+      () => loadConfig({ KUMO_ROLES: 'api,worker', KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo' }),
+      /KUMO_ROLES: a process takes every role \(all\) or search alone; "api,worker" is not a set this version runs/,
+    );
+    assert.throws(
+      () => loadConfig({ KUMO_ROLES: 'search' }),
+      /KUMO_ROLES: a search node \(KUMO_ROLES=search or --roles search\) needs KUMO_DATABASE_URL, where search indexes are published/,
+    );
+  });
+});

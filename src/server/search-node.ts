@@ -1,0 +1,171 @@
+import type { FastifyInstance } from 'fastify';
+import { DownloadSigner } from '../api/download-signer.js';
+import { buildApp } from '../api/build-app.js';
+import { markShuttingDown } from '../api/hooks/shutting-down.js';
+import { loadWebAssets } from '../api/routes/widget-assets.js';
+import { openArtifactStore } from '../blob/open-artifact-store.js';
+import type { KumoConfig } from '../config/config.js';
+import { ServiceMetrics } from '../observability/service-metrics.js';
+import { InstantCrawlService } from '../service/instant-crawl-service.js';
+import { Management } from '../service/management/index.js';
+import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
+import { SearchServices } from '../service/search-services.js';
+import type { ServiceStore } from '../store/service-store.js';
+import { type Clock, systemClock } from '../util/clock.js';
+import { LiveRunProgress } from '../worker/live-run-progress.js';
+import { newWorkerName } from '../worker/run-leasing.js';
+import {
+  acquireServeLock,
+  ensureDataDir,
+  loadAdminToken,
+  loadSigningSecret,
+  saveAdminToken,
+} from './data-dir.js';
+import { openServiceStore } from './open-service-store.js';
+import { runFilesOf } from './run-files.js';
+import { searchGenerationParts } from './search-generation-parts.js';
+import { listenFailure, StartupError } from './startup-error.js';
+import type { StartServiceOptions } from './kumo-service.js';
+
+/** A running search node (`kumo serve --roles search`). */
+export interface RunningSearchNode {
+  app: FastifyInstance;
+  store: ServiceStore;
+  url: string;
+  searchServices: SearchServices;
+  /** The management API token when this start generated it (it guards /metrics), else undefined. */
+  createdAdminToken: string | undefined;
+  close(): Promise<void>;
+}
+
+/** dist/web, seen from dist/src/server (docs/architecture.md, Browser side). */
+const WEB_FOLDER = new URL('../../web/', import.meta.url);
+
+/** Crawls are never started here: a search node has no worker. */
+const NO_DISPATCH = { notifyPending: () => undefined, cancelRun: () => undefined, runEnded: () => undefined };
+
+/**
+ * Starts a search node (docs/operations.md, Roles): the site search API, widget and hosted search
+ * pages, health check and metrics, answered from the search indexes other processes publish
+ * (docs/architecture.md, Search nodes), with its query and click counts in the shared store. Any
+ * number may run beside the process that crawls and feeds the indexes; none holds the database.
+ */
+export async function startSearchNode(
+  config: KumoConfig,
+  clock: Clock = systemClock,
+  options: StartServiceOptions = {},
+): Promise<RunningSearchNode> {
+  if (config.databaseUrl === undefined)
+    throw new StartupError(
+      'KUMO_ROLES: a search node (KUMO_ROLES=search or --roles search) needs KUMO_DATABASE_URL, where search indexes are published',
+    );
+  const paths = ensureDataDir(config.dataDir);
+  const artifacts = openArtifactStore(
+    config.blobUrl,
+    { artifacts: paths.artifacts, cacheRoot: paths.artifactCache },
+    options.env,
+  );
+  const releaseLock = acquireServeLock(paths.lock, paths.pid);
+  let store: ServiceStore;
+  try {
+    store = await openServiceStore(config, paths);
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const appRef: { current?: FastifyInstance } = {};
+  const generations = searchGenerationParts(
+    store,
+    config,
+    paths,
+    clock,
+    newWorkerName(),
+    options.env,
+    () => undefined,
+  );
+  const searchServices = new SearchServices(store.searchServices, config.dataDir, clock, {
+    onFlushError: (error) => appRef.current?.log.error({ err: error }, 'writing search activity failed'),
+    onWarning: (fields, message) => appRef.current?.log.warn(fields, message),
+    analytics: { timezone: config.timezone, retentionDays: config.searchLogRetentionDays },
+    sharedActivity: store.searchActivity,
+    generations: generations && { store: generations.store, cache: generations.cache, mode: 'follow' },
+  });
+  const release = async () => {
+    try {
+      await searchServices.close();
+      await store.close();
+    } finally {
+      releaseLock();
+    }
+  };
+  const admin = loadAdminToken(config.adminToken, paths.adminToken);
+  const instantCrawl = new InstantCrawlService(store.runs, NO_DISPATCH, clock);
+  const scheduledCrawl = new ScheduledCrawlService(store, NO_DISPATCH, clock, config.timezone);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      store,
+      instantCrawl,
+      scheduledCrawl,
+      searchServices,
+      management: new Management({
+        store,
+        scheduledCrawl,
+        clock,
+        timezone: config.timezone,
+        runs: { instantCrawl, live: new LiveRunProgress(), files: runFilesOf(artifacts) },
+        searchIndexes: searchServices,
+      }),
+      adminToken: admin.token,
+      artifacts,
+      signer: new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret)),
+      clock,
+      settings: {
+        publicUrl: config.publicUrl,
+        timezone: config.timezone,
+        instantCrawlerBasePath: config.instantCrawlerBasePath,
+        crawlerBasePath: config.crawlerBasePath,
+        finderBasePath: config.finderBasePath,
+        rateLimitPerMinute: config.rateLimitPerMinute,
+        blobDownloads: config.blobDownloads,
+      },
+      logger: { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
+      observability: { metrics: new ServiceMetrics() },
+      webAssets: loadWebAssets(options.webFolder ?? WEB_FOLDER),
+      surface: 'search',
+    });
+    appRef.current = app;
+    await searchServices.follow();
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  let address: string;
+  try {
+    address = await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    await app.close();
+    await release();
+    throw listenFailure(error, config.host, config.port) ?? error;
+  }
+  if (admin.created) saveAdminToken(paths.adminToken, admin.token);
+  let closing: Promise<void> | undefined;
+  const shutDown = async () => {
+    markShuttingDown(app);
+    const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+    try {
+      await app.close();
+    } finally {
+      clearInterval(reaper);
+      await release();
+    }
+  };
+  return {
+    app,
+    store,
+    url: address,
+    searchServices,
+    createdAdminToken: admin.created ? admin.token : undefined,
+    close: () => (closing ??= shutDown()),
+  };
+}

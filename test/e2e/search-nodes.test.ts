@@ -1,0 +1,185 @@
+/**
+ * Search nodes of a cluster (docs/architecture.md, Search nodes; docs/operations.md, Roles): one
+ * `kumo serve` crawls and feeds the demo search service, two `kumo serve --roles search`
+ * processes with data directories of their own answer its searches from the generations it
+ * publishes to the database and the bucket. A run's pages reach both nodes; searches on the nodes
+ * are counted in the analytics the first process shows; a generation published while the nodes
+ * answer a search load is seen whole or not at all; a node killed with SIGKILL during the load
+ * leaves the other answering every request.
+ */
+import assert from 'node:assert/strict';
+import { rm } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
+import { startS3Server, type TestS3Server } from '../support/s3-server.js';
+import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
+import { freePort, makeTempDir, pollUntil } from '../support/service-harness.js';
+import { startTreeSite } from '../support/tree-site.js';
+
+const ADMIN_TOKEN = 'kumo_search_nodes_admin_token_0123456789';
+const GROUP = '/admin/v1/contracts/1/servicegroups/1';
+const SEARCH = '/api/v1.0/finder_service/documents/1/1/1/search';
+
+let postgres: PostgresServer;
+let s3: TestS3Server;
+before(async () => {
+  [postgres, s3] = await Promise.all([startPostgresServer(), startS3Server()]);
+});
+const cleanups: (() => Promise<unknown>)[] = [];
+after(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await Promise.all([postgres.stop(), s3.stop()]);
+});
+
+async function start(env: Record<string, string>): Promise<ServeProcess> {
+  const dataDir = await makeTempDir('kumo-search-node-');
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  return startServeProcess({ dataDir, port: await freePort(), env, cleanups });
+}
+
+async function admin(process: ServeProcess, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${process.url}${GROUP}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${ADMIN_TOKEN}`,
+      ...(body !== undefined && { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+  return response.json();
+}
+
+/** The number of documents a node finds for `page` (every page of the fixture sites). */
+async function hits(node: ServeProcess): Promise<number> {
+  const response = await fetch(`${node.url}${SEARCH}?q=page`);
+  assert.equal(response.status, 200, await response.clone().text());
+  return ((await response.json()) as { organic: { hits: number } }).organic.hits;
+}
+
+/** A setting of the demo search service crawling `seed`, run now; resolves when its run has finished. */
+async function crawlIntoSearch(full: ServeProcess, seed: string): Promise<void> {
+  const created = (await admin(full, 'POST', '/service_settings', {
+    setting: { seed_urls: [seed] },
+    schedule: { interval: 2, hour: 3, min: 0 },
+    service_id: 1,
+  })) as { service_setting_id: number };
+  const settingId = created.service_setting_id;
+  await admin(full, 'POST', `/service_settings/${settingId}/run`);
+  const range = 'from_datetime=2026-01-01T00:00:00%2B09:00&to_datetime=2099-01-01T00:00:00%2B09:00';
+  await pollUntil(
+    `the run of setting ${settingId} to finish`,
+    async () => {
+      const response = await fetch(
+        `${full.url}/api/v1.0/crawler_service/contracts/1/servicegroups/1/service_settings/${settingId}/histories?${range}`,
+      );
+      const body = (await response.json()) as { contents: { crawl_execution_status_dtype_id: number }[] };
+      return body.contents.find((run) => run.crawl_execution_status_dtype_id === 2030);
+    },
+    30_000,
+    50,
+  );
+}
+
+test('two search nodes serve what the crawling process publishes, count their searches centrally, and survive each other', async () => {
+  const [first, second] = await Promise.all([startTreeSite(30, 0), startTreeSite(20, 0)]);
+  cleanups.push(
+    () => first.close(),
+    () => second.close(),
+  );
+  const env = {
+    ...s3.env,
+    KUMO_DATABASE_URL: await postgres.createDatabase(),
+    KUMO_SECRET_KEY: 'cd'.repeat(32),
+    KUMO_BLOB_URL: `s3://${s3.bucket}/nodes`,
+    KUMO_LOG_LEVEL: 'warn',
+    KUMO_RATE_LIMIT_PER_MINUTE: '0',
+    KUMO_ADMIN_TOKEN: ADMIN_TOKEN,
+  };
+  const full = await start(env);
+  const nodes = await Promise.all([
+    start({ ...env, KUMO_ROLES: 'search' }),
+    start({ ...env, KUMO_ROLES: 'search' }),
+  ]);
+  assert.match(nodes[0]!.output(), /search node listening on/);
+  // A search node answers the site search API only.
+  assert.equal(
+    (
+      await fetch(`${nodes[0]!.url}${GROUP}/service_settings`, {
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      })
+    ).status,
+    404,
+  );
+  assert.equal(await hits(nodes[0]!), 0);
+
+  await crawlIntoSearch(full, `${first.baseUrl}/p/0`);
+  assert.equal(await hits(full), 30);
+  for (const node of nodes)
+    await pollUntil(
+      'the run to be searchable on the node',
+      async () => (await hits(node)) === 30 || undefined,
+      10_000,
+      20,
+    );
+
+  // Every answer during the load comes from one generation: 30 pages, or 30 + 20 once the second
+  // site's run is published. One node is killed in the middle; the other answers every request.
+  const seen = new Set<number>();
+  const failures: { node: number; error: unknown }[] = [];
+  let loading = true;
+  const load = nodes.map(async (node, at) => {
+    let requests = 0;
+    while (loading) {
+      try {
+        seen.add(await hits(node));
+        requests += 1;
+      } catch (error) {
+        failures.push({ node: at, error });
+        if (at === 0) return requests;
+      }
+    }
+    return requests;
+  });
+  await crawlIntoSearch(full, `${second.baseUrl}/p/0`);
+  assert.deepEqual(await nodes[0]!.kill(), { code: null, signal: 'SIGKILL' });
+  await pollUntil(
+    'the second site to be searchable on the live node',
+    async () => seen.has(50) || undefined,
+    10_000,
+    20,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  loading = false;
+  const [, survivorRequests] = await Promise.all(load);
+  assert.deepEqual(
+    failures.filter((failure) => failure.node === 1),
+    [],
+    'the live node answered every request',
+  );
+  assert.ok(
+    failures.filter((failure) => failure.node === 0).length <= 1,
+    'only the request in flight on the killed node failed',
+  );
+  assert.ok(survivorRequests! > 10, `the live node answered ${survivorRequests} requests`);
+  assert.deepEqual(
+    [...seen].sort((a, b) => a - b),
+    [30, 50],
+  );
+
+  // The searches the nodes answered are in the analytics the crawling process shows.
+  await pollUntil(
+    'the nodes searches in the analytics',
+    async () => {
+      const report = (await admin(full, 'GET', '/search_services/1/analytics')) as {
+        totals: { searches: number };
+        top_queries: { query: string; searches: number }[];
+      };
+      return report.totals.searches >= survivorRequests! && report.top_queries[0]?.query === 'page'
+        ? report
+        : undefined;
+    },
+    10_000,
+    100,
+  );
+});
