@@ -13,8 +13,11 @@
  * goal: at least 80%), and PostgreSQL round trips and bytes per crawled page (goal: at most 2
  * round trips). Then, on PostgreSQL, how long a cancel recorded in the database by another
  * process (the flag alone, as another process's API sets it) takes to end a running crawl: the
- * worker learns it from its lease heartbeat (docs/architecture.md, Run leases). Options
- * (environment): BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20), BENCH_PAGE_BYTES (15000).
+ * worker learns it from its lease heartbeat (docs/architecture.md, Run leases). Last, search
+ * nodes (cluster-search.ts): the time from a run's end to its pages being searchable on two
+ * search nodes, and search requests/s with one node and with two. Options (environment):
+ * BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20), BENCH_PAGE_BYTES (15000),
+ * BENCH_SEARCH_SECONDS (10).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -24,6 +27,7 @@ import { startS3Server } from '../test/support/s3-server.js';
 import { startBenchSite } from './bench-site.js';
 import { startWireCounter, type WireCounts } from './pg-wire-counter.js';
 import { startKumoServe } from './search-load-processes.js';
+import { measureSearchNodes } from './cluster-search.js';
 import postgresClient from 'postgres';
 
 type Mode = 'embedded' | 'postgres' | 'postgres+s3';
@@ -45,6 +49,7 @@ const pages = numberOf('BENCH_PAGES', 2000);
 const turns = numberOf('BENCH_TURNS', 3);
 const linksPerPage = numberOf('BENCH_LINKS', 20);
 const pageBytes = numberOf('BENCH_PAGE_BYTES', 15000);
+const searchSeconds = numberOf('BENCH_SEARCH_SECONDS', 10);
 
 const site = await startBenchSite({ pages, linksPerPage, pageBytes });
 const postgres = await startPostgresServer();
@@ -167,8 +172,27 @@ try {
     `\ncancel recorded by another process -> run ended: median ${median(cancels).toFixed(0)} ms, ` +
       `max ${Math.max(...cancels).toFixed(0)} ms (${turns} turns; heartbeat every 2 s)\n`,
   );
+  const search = await measureSearchNodes(
+    { databaseUrl: await postgres.createDatabase(), s3Env: s3.env, bucket: s3.bucket, siteUrl: site.baseUrl },
+    [Math.ceil(pages / 4), Math.ceil(pages / 2), pages],
+    searchSeconds,
+  );
+  process.stdout.write('\nsearch nodes (two, beside the crawling process):\n');
+  for (const run of search.runs)
+    process.stdout.write(
+      `  run of ${String(run.documents).padStart(5)} pages: searchable on every node ${Math.max(...run.msPerNode).toFixed(0)} ms after its end\n`,
+    );
+  if (search.generationBytes !== undefined)
+    process.stdout.write(
+      `  one generation (the whole index file): ${(search.generationBytes / 1e6).toFixed(1)} MB\n`,
+    );
+  const rateLine = (label: string, figures: typeof search.oneNode) =>
+    `  ${label}: ${figures.requestsPerSecond.toFixed(0)} requests/s, p99 ${figures.p99} ms, ${figures.errors} errors\n`;
+  process.stdout.write(rateLine('search, 1 node ', search.oneNode));
+  process.stdout.write(rateLine('search, 2 nodes', search.twoNodes));
   process.stdout.write(
-    `\nGoals: one-worker PostgreSQL throughput >= 80% of embedded; <= 2 PostgreSQL round trips per crawled page.\n`,
+    `\nGoals: one-worker PostgreSQL throughput >= 80% of embedded; <= 2 PostgreSQL round trips per crawled page; ` +
+      `a new generation searchable on every node within 2 s.\n`,
   );
 } finally {
   await relay.close();

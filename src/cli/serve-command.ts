@@ -89,7 +89,7 @@ async function searchNodeCommand(config: KumoConfig): Promise<number> {
   }
   const signals = new StopSignals();
   process.stdout.write(
-    `kumo serve: search node listening on ${node.url} (site search from the published indexes, ` +
+    `kumo serve: listening on ${node.url} as a search node (site search from the published indexes, ` +
       `cache in ${path.resolve(config.dataDir)})\n`,
   );
   if (node.createdAdminToken !== undefined)

@@ -68,7 +68,8 @@ export class SearchFeeder implements SearchFeed {
     const served = this.services.writesInPlace() ? open.search.index : undefined;
     const { result, published } = await this.writer.write(serviceId, apply, served);
     await this.services.adopt(serviceId, published.generation, published.file);
-    return `${result}, generation ${published.generation}`;
+    // The run's message is the same whichever store keeps the service (docs/api.md, Search feeding).
+    return result;
   }
 
   private async applyRun(

@@ -101,7 +101,7 @@ test('two search nodes serve what the crawling process publishes, count their se
     start({ ...env, KUMO_ROLES: 'search' }),
     start({ ...env, KUMO_ROLES: 'search' }),
   ]);
-  assert.match(nodes[0]!.output(), /search node listening on/);
+  assert.match(nodes[0]!.output(), /listening on http:\/\/127\.0\.0\.1:\d+ as a search node/);
   // A search node answers the site search API only.
   assert.equal(
     (

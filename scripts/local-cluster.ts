@@ -1,0 +1,123 @@
+/**
+ * `npm run cluster:local`: a Kumo cluster on this machine, for trying one (docs/operations.md,
+ * Roles): Debian's PostgreSQL (scripts/install-postgresql.sh) and an S3-compatible server (s3rver)
+ * in a temporary folder, one `kumo serve` that crawls and answers every API, and search nodes
+ * (`kumo serve --roles search`), each with a data directory of its own. Prints where each one
+ * listens and the credentials, then runs until Ctrl-C, which stops everything and removes the
+ * temporary files.
+ *
+ * Options: --search-nodes N (2), --port P (8080: the crawling process; the nodes take the next
+ * ports).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startPostgresServer } from '../test/support/postgres-server.js';
+import { startS3Server } from '../test/support/s3-server.js';
+
+const MAIN_JS = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const ADMIN_TOKEN = 'kumo_local_cluster_admin_token_0123456789';
+const API_KEY = 'kumo_local_cluster_api_key_0123456789abcdef';
+
+const { values } = parseArgs({
+  options: { 'search-nodes': { type: 'string', default: '2' }, port: { type: 'string', default: '8080' } },
+});
+const searchNodes = Number(values['search-nodes']);
+const firstPort = Number(values.port);
+if (!Number.isInteger(searchNodes) || searchNodes < 0 || searchNodes > 16) {
+  process.stderr.write('--search-nodes: expected a whole number from 0 to 16\n');
+  process.exit(2);
+}
+if (!Number.isInteger(firstPort) || firstPort < 1024 || firstPort + searchNodes > 65535) {
+  process.stderr.write('--port: expected a port from 1024 on, with room for the search nodes after it\n');
+  process.exit(2);
+}
+
+interface Member {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  dataDir: string;
+}
+
+process.stdout.write('starting PostgreSQL and the S3-compatible server...\n');
+const [postgres, s3] = await Promise.all([startPostgresServer(), startS3Server('kumo')]);
+const databaseUrl = await postgres.createDatabase();
+const env: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('KUMO_'))),
+  ...s3.env,
+  KUMO_DATABASE_URL: databaseUrl,
+  KUMO_SECRET_KEY: '5a'.repeat(32),
+  KUMO_BLOB_URL: `s3://${s3.bucket}/cluster`,
+  KUMO_ADMIN_TOKEN: ADMIN_TOKEN,
+  KUMO_BOOTSTRAP_API_KEY: API_KEY,
+  KUMO_ALLOW_PRIVATE_NETWORKS: 'true',
+  KUMO_HOST: '127.0.0.1',
+};
+
+/** Starts one `kumo serve` and waits for it to listen; its lines are shown with its name. */
+async function startMember(name: string, port: number, roles: string): Promise<Member> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `kumo-${name}-`));
+  const child = spawn(process.execPath, [MAIN_JS, 'serve', '--roles', roles], {
+    env: { ...env, KUMO_DATA_DIR: dataDir, KUMO_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const listening = new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${name} exited (${String(code)}) before listening`)));
+    for (const stream of [child.stdout!, child.stderr!])
+      createInterface({ input: stream }).on('line', (line) => {
+        process.stdout.write(`[${name}] ${line}\n`);
+        if (line.startsWith('kumo serve: listening on')) resolve();
+      });
+  });
+  await listening;
+  return { name, url: `http://127.0.0.1:${port}`, child, dataDir };
+}
+
+const members: Member[] = [];
+const stopAll = async () => {
+  await Promise.all(
+    members.map(async (member) => {
+      if (member.child.exitCode === null && member.child.signalCode === null) {
+        const exited = once(member.child, 'exit');
+        member.child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(member.dataDir, { recursive: true, force: true });
+    }),
+  );
+  await Promise.all([s3.stop(), postgres.stop()]);
+};
+
+try {
+  members.push(await startMember('kumo', firstPort, 'all'));
+  for (let node = 1; node <= searchNodes; node++)
+    members.push(await startMember(`search-${node}`, firstPort + node, 'search'));
+} catch (error) {
+  await stopAll();
+  throw error;
+}
+
+const [crawling, ...nodes] = members;
+process.stdout.write(
+  `\nLocal cluster running (Ctrl-C stops it and removes its files):\n` +
+    `  crawling process, every API and the console: ${crawling!.url}\n` +
+    nodes.map((node) => `  search node ${node.name}: ${node.url}/api/v1.0/finder_service/...\n`).join('') +
+    `  PostgreSQL: ${databaseUrl}\n` +
+    `  object storage: ${s3.endpoint}, bucket ${s3.bucket}\n` +
+    `  management API token: ${ADMIN_TOKEN}\n` +
+    `  demo tenant (contract 1, service group 1, search service 1) API key: ${API_KEY}\n\n`,
+);
+
+const signal = await new Promise<string>((resolve) => {
+  process.once('SIGINT', () => resolve('SIGINT'));
+  process.once('SIGTERM', () => resolve('SIGTERM'));
+});
+process.stdout.write(`\n${signal} received: stopping the cluster\n`);
+await stopAll();
+process.stdout.write('stopped\n');
