@@ -119,5 +119,8 @@ const signal = await new Promise<string>((resolve) => {
   process.once('SIGTERM', () => resolve('SIGTERM'));
 });
 process.stdout.write(`\n${signal} received: stopping the cluster\n`);
+// Ctrl-C reaches the members too, and may be pressed again: the stop goes on and cleans up.
+for (const again of ['SIGINT', 'SIGTERM'] as const)
+  process.on(again, () => process.stdout.write('still stopping the cluster...\n'));
 await stopAll();
 process.stdout.write('stopped\n');

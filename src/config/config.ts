@@ -515,9 +515,10 @@ export function loadConfig(
       target[spec.key] = typeof spec.fallback === 'function' ? spec.fallback(config) : spec.fallback;
     }
   }
-  if (isSearchNode(config.roles!) && config.databaseUrl === undefined)
+  if (isSearchNode(config.roles!) && (config.databaseUrl === undefined || config.blobUrl === undefined))
     throw new ConfigError(
-      'KUMO_ROLES: a search node (KUMO_ROLES=search or --roles search) needs KUMO_DATABASE_URL, where search indexes are published',
+      'KUMO_ROLES: a search node (KUMO_ROLES=search or --roles search) needs KUMO_DATABASE_URL and KUMO_BLOB_URL, ' +
+        'where search indexes are published',
     );
   checkBlobDownloads(config.blobUrl, config.blobDownloads!, {
     url: 'KUMO_BLOB_URL',

@@ -55,9 +55,9 @@ export async function startSearchNode(
   clock: Clock = systemClock,
   options: StartServiceOptions = {},
 ): Promise<RunningSearchNode> {
-  if (config.databaseUrl === undefined)
+  if (config.databaseUrl === undefined || config.blobUrl === undefined)
     throw new StartupError(
-      'KUMO_ROLES: a search node (KUMO_ROLES=search or --roles search) needs KUMO_DATABASE_URL, where search indexes are published',
+      'KUMO_ROLES: a search node needs KUMO_DATABASE_URL and KUMO_BLOB_URL, where search indexes are published',
     );
   const paths = ensureDataDir(config.dataDir);
   const artifacts = openArtifactStore(

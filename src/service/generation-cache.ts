@@ -65,6 +65,11 @@ export class GenerationCache {
     return { generation, file };
   }
 
+  /** Removes every copy (a node starting: what it served before is fetched again if still newest). */
+  async clear(): Promise<void> {
+    await rm(this.root, { recursive: true, force: true });
+  }
+
   /** Removes a copy no longer served, with SQLite's side files. */
   async discard(file: string): Promise<void> {
     await Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${file}${suffix}`, { force: true })));

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import type { FileGroupStore } from '../blob/file-groups.js';
 import { searchIndexFile } from '../config/data-paths.js';
 import { SearchIndex } from '../search/search-index.js';
-import type { SearchGenerationStore } from '../store/search-generations.js';
+import { type SearchGenerationStore, WriterLeaseLostError } from '../store/search-generations.js';
 import type { Clock } from '../util/clock.js';
 import { sleep } from '../util/sleep.js';
 import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
@@ -15,7 +15,7 @@ import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 const WRITER_LEASE_MS = 60_000;
 /** How often a process waiting for another's writer lease asks again. */
 const WRITER_RETRY_MS = 500;
-/** Generations kept besides the newest, for nodes still fetching or serving them. */
+/** Generations kept, the newest included: the older ones for nodes still fetching or serving them. */
 export const GENERATIONS_KEPT = 3;
 
 export interface IndexWriterDeps {
@@ -61,21 +61,34 @@ export class SearchIndexWriter {
     served?: SearchIndex,
   ): Promise<{ result: T; published: PublishedGeneration }> {
     await this.takeLease(serviceId);
-    let renewal: Promise<boolean> | undefined;
+    // A renewal that fails or finds the lease taken ends the write: the lease lapsed meanwhile,
+    // so another process may have written, and a renewal must not take the lease back.
+    let lost = false;
+    let renewal: Promise<void> = Promise.resolve();
     const renewer = setInterval(() => {
-      renewal = this.deps.generations
-        .takeWriter(serviceId, this.deps.owner, WRITER_LEASE_MS)
-        .catch(() => false);
+      renewal = renewal.then(async () => {
+        if (lost) return;
+        lost = !(await this.deps.generations
+          .takeWriter(serviceId, this.deps.owner, WRITER_LEASE_MS)
+          .catch(() => false));
+      });
     }, WRITER_LEASE_MS / 3);
     try {
       const index =
         served === undefined ? await this.upToDate(serviceId) : await this.checkedServed(serviceId, served);
+      const basedOn = index.store.publishedGeneration();
       const result = await work(index);
       await renewal;
-      const published = await this.publish(serviceId, index);
+      if (lost)
+        throw new WriterLeaseLostError(
+          `the writer lease of search service ${serviceId} lapsed while it was written`,
+        );
+      const published = await this.publish(serviceId, index, basedOn);
       return { result, published };
     } finally {
       clearInterval(renewer);
+      // No renewal may reach the database after the release and take the lease again.
+      await renewal;
       await this.deps.generations.releaseWriter(serviceId, this.deps.owner).catch(() => undefined);
     }
   }
@@ -95,8 +108,8 @@ export class SearchIndexWriter {
   }
 
   /**
-   * The index served here, which no other writer changes while this process holds the database
-   * alone (`kumo index` on its data directory records what it publishes in the same file). One
+   * The index served here, which no other process publishes from while this one holds the database
+   * alone (`kumo index` on its data directory writes the same file and publishes nothing). One
    * behind the newest generation is refused rather than published over it.
    */
   private async checkedServed(serviceId: number, served: SearchIndex): Promise<SearchIndex> {
@@ -136,40 +149,49 @@ export class SearchIndexWriter {
     if (body === undefined)
       throw new Error(`the published index of search service ${serviceId} (${name}) is missing from storage`);
     const file = await this.scratchFile(serviceId);
-    await pipeline(body, createWriteStream(file, { mode: 0o600 }));
-    return file;
-  }
-
-  private async publish(serviceId: number, index: SearchIndex): Promise<PublishedGeneration> {
-    const file = await this.scratchFile(serviceId);
     try {
-      return await this.publishFile(serviceId, index, file);
+      await pipeline(body, createWriteStream(file, { mode: 0o600 }));
     } catch (error) {
       await rm(file, { force: true });
       throw error;
     }
+    return file;
   }
 
-  private async publishFile(
+  private async publish(
     serviceId: number,
     index: SearchIndex,
-    file: string,
+    basedOn: number,
   ): Promise<PublishedGeneration> {
-    await index.store.backupTo(file);
+    const file = await this.scratchFile(serviceId);
     const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.db`;
-    await this.deps.files.save(serviceId, name, file);
-    const generation = await this.deps.generations.publish(
-      serviceId,
-      this.deps.owner,
-      { name, bytes: (await stat(file)).size, documents: index.documentCount },
-      this.deps.clock.nowMicros(),
-    );
+    let generation: number;
+    try {
+      await index.store.backupTo(file);
+      await this.deps.files.save(serviceId, name, file);
+      generation = await this.deps.generations.publish(
+        serviceId,
+        this.deps.owner,
+        { name, bytes: (await stat(file)).size, documents: index.documentCount },
+        basedOn,
+        this.deps.clock.nowMicros(),
+      );
+    } catch (error) {
+      await rm(file, { force: true });
+      await this.deps.files.remove(serviceId, name).catch(() => undefined);
+      throw error;
+    }
     index.store.setPublishedGeneration(generation);
-    const forgotten = await this.deps.generations.prune(serviceId, GENERATIONS_KEPT);
-    // A node still serving a forgotten generation keeps its own copy; removal is tidying.
-    await Promise.all(
-      forgotten.map((old) => this.deps.files.remove(serviceId, old.name).catch(() => undefined)),
-    );
+    // Published: tidying old generations may fail without failing the run (the next one tries).
+    try {
+      const forgotten = await this.deps.generations.prune(serviceId, GENERATIONS_KEPT);
+      // A node still serving a forgotten generation keeps its own copy.
+      await Promise.all(
+        forgotten.map((old) => this.deps.files.remove(serviceId, old.name).catch(() => undefined)),
+      );
+    } catch {
+      // Left for the next publication's prune.
+    }
     return { generation, file };
   }
 

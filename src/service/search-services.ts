@@ -120,6 +120,8 @@ export class SearchServices {
   async follow(): Promise<void> {
     const generations = this.following();
     if (generations === undefined || this.listening !== undefined) return;
+    // Copies left by an earlier run of this node (it may have been killed mid-download) are not served again.
+    await generations.cache.clear();
     this.listening = await generations.store.listen(
       (serviceId, generation) => {
         if ((this.open.get(serviceId)?.generation ?? generation) < generation) this.switchSoon(serviceId);
@@ -174,6 +176,8 @@ export class SearchServices {
     if (this.closed) throw new SearchIndexUnavailableError('the search services are closing');
     const served = this.served(serviceId, record.config, local, source);
     this.open.set(serviceId, served);
+    // A generation published while this one was fetched was told before the service was open.
+    if (cache !== undefined) this.switchSoon(serviceId);
     return served;
   }
 
@@ -307,15 +311,17 @@ export class SearchServices {
     void old.search.activity.flush().catch((error: unknown) => this.onFlushError(error));
     const timer = setTimeout(() => {
       this.retiring.delete(timer);
-      this.closeServed(old);
+      void this.closeServed(old);
     }, RETIRED_CLOSE_MS);
     timer.unref();
     this.retiring.set(timer, old);
   }
 
-  private closeServed(served: Served): void {
+  /** Writes what searches still counted on a retired generation, then closes it and removes its copy. */
+  private async closeServed(served: Served): Promise<void> {
+    await served.search.activity.flush().catch((error: unknown) => this.onFlushError(error));
     served.search.index.close();
-    void this.following()
+    await this.following()
       ?.cache.discard(served.file)
       .catch(() => undefined);
   }
@@ -408,11 +414,10 @@ export class SearchServices {
     await this.flush();
     for (const served of this.open.values()) served.search.index.close();
     this.open.clear();
-    for (const [timer, served] of this.retiring) {
-      clearTimeout(timer);
-      served.search.index.close();
-    }
+    const retired = [...this.retiring];
     this.retiring.clear();
+    for (const [timer] of retired) clearTimeout(timer);
+    await Promise.all(retired.map(([, served]) => this.closeServed(served)));
     void this.facetPool.close();
   }
 }

@@ -28,12 +28,14 @@ export interface SearchGenerationStore {
   releaseAllWriters(): Promise<void>;
   /**
    * Records the next generation of a service and tells every listener, if `owner` still holds the
-   * writer lease (else WriterLeaseLostError); answers its number.
+   * writer lease and the newest generation is still `basedOn`, the one its index was written
+   * from (else WriterLeaseLostError: another process wrote meanwhile); answers its number.
    */
   publish(
     serviceId: number,
     owner: string,
     file: { name: string; bytes: number; documents: number },
+    basedOn: number,
     nowMicros: number,
   ): Promise<number>;
   /** The newest generation of a service, if any was published. */

@@ -58,7 +58,11 @@ describe('roles', () => {
       'scheduler',
       'search',
     ]);
-    const env = { KUMO_ROLES: 'search', KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo' };
+    const env = {
+      KUMO_ROLES: 'search',
+      KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo',
+      KUMO_BLOB_URL: 's3://kumo/prod',
+    };
     assert.deepEqual(loadConfig(env).roles, ['search']);
   });
 
@@ -75,9 +79,13 @@ describe('roles', () => {
       () => loadConfig({ KUMO_ROLES: 'api,worker', KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo' }),
       /KUMO_ROLES: a process takes every role \(all\) or search alone; "api,worker" is not a set this version runs/,
     );
-    assert.throws(
-      () => loadConfig({ KUMO_ROLES: 'search' }),
-      /KUMO_ROLES: a search node \(KUMO_ROLES=search or --roles search\) needs KUMO_DATABASE_URL, where search indexes are published/,
-    );
+    for (const env of [
+      { KUMO_ROLES: 'search' },
+      { KUMO_ROLES: 'search', KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo' },
+    ])
+      assert.throws(
+        () => loadConfig(env),
+        /KUMO_ROLES: a search node \(KUMO_ROLES=search or --roles search\) needs KUMO_DATABASE_URL and KUMO_BLOB_URL/,
+      );
   });
 });

@@ -213,6 +213,25 @@ describe('search nodes', () => {
     assert.equal(await generations.current(on.serviceId), undefined);
   });
 
+  test('a generation written from an older one than the newest is refused, even under the lease', async () => {
+    const on = await cluster();
+    const generations = on.store.searchGenerations!;
+    const file = { name: 'a.db', bytes: 1, documents: 1 };
+    assert.equal(await generations.takeWriter(on.serviceId, 'writer-a', 60_000), true);
+    assert.equal(await generations.publish(on.serviceId, 'writer-a', file, 0, 1), 1);
+    // Its lease lapsed, another writer published generation 2, and the lease came back to it.
+    await generations.releaseWriter(on.serviceId, 'writer-a');
+    assert.equal(await generations.takeWriter(on.serviceId, 'writer-b', 60_000), true);
+    assert.equal(await generations.publish(on.serviceId, 'writer-b', { ...file, name: 'b.db' }, 1, 2), 2);
+    await generations.releaseWriter(on.serviceId, 'writer-b');
+    assert.equal(await generations.takeWriter(on.serviceId, 'writer-a', 60_000), true);
+    await assert.rejects(generations.publish(on.serviceId, 'writer-a', { ...file, name: 'c.db' }, 1, 3), {
+      name: 'WriterLeaseLostError',
+      message: /published as generation 2 by another process while this one wrote from generation 1/,
+    });
+    assert.equal((await generations.current(on.serviceId))?.name, 'b.db');
+  });
+
   test('what visitors did is carried over a switch and reaches the shared log once', async () => {
     const on = await cluster();
     const [writing, reading] = [node(on), node(on)];

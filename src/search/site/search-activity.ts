@@ -100,6 +100,12 @@ export class SearchActivity {
     this.queryClicks = new Map();
     this.adopt(counts);
     this.reloadedMs = clock.nowMicros() / 1000;
+    if (this.log.shared) {
+      // Every node prunes a shared log hourly: one opening a service (or a newer generation of it)
+      // waits its hour rather than pruning at once.
+      this.prunedMicros = clock.nowMicros();
+      this.analytics?.deferPrune();
+    }
     this.phraseCounter = new PhraseCounter(store);
     this.readings = new PhraseReadings(store, (message) => process.emitWarning(message));
   }

@@ -76,6 +76,11 @@ export class SearchAnalytics {
     }
   }
 
+  /** The next prune comes an hour from now. */
+  deferPrune(): void {
+    this.prunedMs = this.clock.nowMicros() / 1000;
+  }
+
   /** About once an hour, the first day retention keeps (older days are to be removed); else undefined. */
   pruneDue(): string | undefined {
     const nowMs = this.clock.nowMicros() / 1000;

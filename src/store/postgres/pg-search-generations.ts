@@ -48,6 +48,7 @@ export class PgSearchGenerationStore implements SearchGenerationStore {
     serviceId: number,
     owner: string,
     file: { name: string; bytes: number; documents: number },
+    basedOn: number,
     nowMicros: number,
   ): Promise<number> {
     return this.sql.begin(async (tx) => {
@@ -57,6 +58,13 @@ export class PgSearchGenerationStore implements SearchGenerationStore {
         FOR UPDATE`;
       if (held.length === 0)
         throw new WriterLeaseLostError(`the writer lease of search service ${serviceId} has ended`);
+      const [newest] = await tx<{ generation: number | null }[]>`
+        SELECT max(generation) AS generation FROM search_generations WHERE service_id = ${serviceId}`;
+      if ((newest?.generation ?? 0) !== basedOn)
+        throw new WriterLeaseLostError(
+          `search service ${serviceId} was published as generation ${newest?.generation ?? 0} by another process ` +
+            `while this one wrote from generation ${basedOn}`,
+        );
       const [row] = await tx<{ generation: number }[]>`
         INSERT INTO search_generations (service_id, generation, name, bytes, documents, published_us)
         SELECT ${serviceId}, coalesce(max(generation), 0) + 1, ${file.name}, ${file.bytes}, ${file.documents},
