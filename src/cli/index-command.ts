@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ArtifactFile } from '../domain/artifact-files.js';
@@ -12,6 +13,10 @@ import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, searchIndexFile } from '../server/data-dir.js';
 import { openServiceStore } from '../server/open-service-store.js';
+import { searchGenerationParts } from '../server/search-generation-parts.js';
+import type { SearchIndexWriter } from '../service/search-index-writer.js';
+import { systemClock } from '../util/clock.js';
+import { newWorkerName } from '../worker/run-leasing.js';
 import type { SearchServiceRecord } from '../store/service-store.js';
 import { searchServiceOfServe } from './data-dir-check.js';
 import type { CommandHost } from './command-host.js';
@@ -78,7 +83,18 @@ export async function indexCommand(
   return code;
 }
 
-/** Loads one bundle file into the service's index; `named` is how the summary names it. */
+interface LoadTotals {
+  added: number;
+  updated: number;
+  unchanged: number;
+  skipped: number;
+}
+
+/**
+ * Loads one bundle file into the service's index; `named` is how the summary names it. On a
+ * shared database the result is published as a new generation for the search nodes
+ * (docs/architecture.md, Search nodes), under the service's writer lease.
+ */
 async function indexBundle(
   config: KumoConfig,
   serviceId: number,
@@ -88,6 +104,41 @@ async function indexBundle(
   named: string,
 ): Promise<number> {
   const index = new SearchIndex(searchIndexFile(config.dataDir, serviceId));
+  let totals: LoadTotals;
+  let generation: number | undefined;
+  try {
+    const load = () => loadBundle(index, feed, bundle, service);
+    const publishing = await openPublishing(config);
+    if (publishing === undefined) totals = await load();
+    else {
+      try {
+        const { result, published } = await publishing.writer.write(serviceId, load, index);
+        // kumo serve on this data directory serves the file just written; the copy was for the nodes.
+        await rm(published.file, { force: true });
+        totals = result;
+        generation = published.generation;
+      } finally {
+        await publishing.close();
+      }
+    }
+  } finally {
+    index.close();
+  }
+  const pages = totals.added + totals.updated + totals.unchanged;
+  process.stdout.write(
+    `search service ${serviceId}: ${pages} pages indexed from ${named} ` +
+      `(${totals.added} new, ${totals.updated} changed, ${totals.unchanged} unchanged, ${totals.skipped} skipped)` +
+      `${generation === undefined ? '' : `, published as generation ${generation}`}\n`,
+  );
+  return 0;
+}
+
+async function loadBundle(
+  index: SearchIndex,
+  feed: string,
+  bundle: string,
+  service: SearchServiceRecord,
+): Promise<LoadTotals> {
   const started = Date.now();
   const indexer = new BatchIndexer(index.forFeed(feed), (totals) => {
     const pages = totals.added + totals.updated + totals.unchanged;
@@ -108,16 +159,38 @@ async function indexBundle(
     await indexer.finish();
     const pages = indexer.totals.added + indexer.totals.updated + indexer.totals.unchanged;
     throw new UsageError(`${error.message} (the ${pages} pages read before it are indexed)`);
-  } finally {
-    index.close();
   }
-  const totals = { ...indexer.totals, skipped };
-  const pages = totals.added + totals.updated + totals.unchanged;
-  process.stdout.write(
-    `search service ${serviceId}: ${pages} pages indexed from ${named} ` +
-      `(${totals.added} new, ${totals.updated} changed, ${totals.unchanged} unchanged, ${totals.skipped} skipped)\n`,
+  return { ...indexer.totals, skipped };
+}
+
+/** The writer of search generations on a shared database; undefined on SQLite. */
+async function openPublishing(
+  config: KumoConfig,
+): Promise<{ writer: SearchIndexWriter; close(): Promise<void> } | undefined> {
+  if (config.databaseUrl === undefined) return undefined;
+  const paths = dataPaths(config.dataDir);
+  const store = await openServiceStore(config, paths);
+  const parts = searchGenerationParts(
+    store,
+    config,
+    paths,
+    systemClock,
+    newWorkerName(),
+    undefined,
+    (serviceId) =>
+      process.stderr.write(`waiting for another process to finish writing search service ${serviceId}\n`),
   );
-  return 0;
+  if (parts === undefined) {
+    await store.close();
+    return undefined;
+  }
+  return {
+    writer: parts.writer,
+    close: async () => {
+      parts.writer.close();
+      await store.close();
+    },
+  };
 }
 
 /** The bundle file named by the arguments (a file, a folder holding one), or the run whose artifact it is. */

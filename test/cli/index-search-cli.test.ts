@@ -40,6 +40,9 @@ describe('kumo index and kumo search', () => {
     assert.equal(indexed.code, 0, indexed.stderr);
     assert.match(indexed.stdout, /^search service 1: \d+ pages indexed from /m);
     assert.match(indexed.stderr, /indexed \d+ pages/);
+    // On a shared database the result is published for the search nodes (docs/operations.md, Roles).
+    if (process.env.KUMO_TEST_POSTGRES_URL) assert.match(indexed.stdout, /, published as generation 1$/m);
+    else assert.doesNotMatch(indexed.stdout, /published/);
 
     // 検索 is in the body of both the Shift_JIS and the EUC-JP page, and nowhere else.
     const found = await runCli(['search', '--service', '1', '検索'], 30_000, env());
@@ -58,6 +61,7 @@ describe('kumo index and kumo search', () => {
     // The folder kumo crawl wrote is taken for the bundle inside it.
     const again = await runCli(['index', '--service', '1', path.dirname(bundle)], 30_000, env());
     assert.equal(again.code, 0, again.stderr);
+    if (process.env.KUMO_TEST_POSTGRES_URL) assert.match(again.stdout, /, published as generation 2$/m);
     const after = await runCli(['search', '--service', '1', '検索'], 30_000, env());
     assert.equal(after.stdout, before.stdout);
   });
