@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
-import { access, open, readdir, rm, stat } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ArtifactFileName } from '../domain/artifact-files.js';
 import type { ArtifactStore, OpenedArtifact } from './artifact-store.js';
 import { folderProblem } from './folder-problem.js';
+import { fileExists } from '../util/file-exists.js';
 
 /** Finished artifacts in a local folder, one sub-folder per run, where the packager writes them. */
 export class LocalArtifactStore implements ArtifactStore {
@@ -61,7 +62,7 @@ export class LocalArtifactStore implements ArtifactStore {
 
   async reportFile(runId: number, reportFile: string): Promise<string | undefined> {
     const file = this.reportPath(runId, reportFile);
-    return (await exists(file)) ? file : undefined;
+    return (await fileExists(file)) ? file : undefined;
   }
 
   async withLocalFile<T>(
@@ -70,7 +71,7 @@ export class LocalArtifactStore implements ArtifactStore {
     use: (path: string) => Promise<T>,
   ): Promise<T | undefined> {
     const filePath = path.join(this.folderFor(runId), file);
-    return (await exists(filePath)) ? use(filePath) : undefined;
+    return (await fileExists(filePath)) ? use(filePath) : undefined;
   }
 
   async storedBytes(runId: number): Promise<number> {
@@ -87,14 +88,5 @@ export class LocalArtifactStore implements ArtifactStore {
 
   async remove(runId: number): Promise<void> {
     await rm(this.folderFor(runId), { recursive: true, force: true });
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
   }
 }

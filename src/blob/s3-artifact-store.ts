@@ -3,7 +3,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -13,6 +13,7 @@ import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/private-files.js
 import type { ArtifactStore, OpenedArtifact } from './artifact-store.js';
 import { folderProblem } from './folder-problem.js';
 import type { S3Objects } from './s3-objects.js';
+import { fileExists } from '../util/file-exists.js';
 
 /**
  * Parts of a multipart upload: S3 takes 5 MiB at least; 8 MiB parts keep a 10 000-part upload
@@ -123,7 +124,7 @@ export class S3ArtifactStore implements ArtifactStore {
 
   async reportFile(runId: number, reportFile: string): Promise<string | undefined> {
     const cached = this.cachePath(runId, reportFile);
-    if (await exists(cached)) return cached;
+    if (await fileExists(cached)) return cached;
     const key = this.keyOf(runId, reportFile);
     let download = this.reportDownloads.get(key);
     if (download === undefined) {
@@ -224,13 +225,4 @@ async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,7 +6,7 @@ import { buildApp } from '../api/build-app.js';
 import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { DownloadSigner } from '../api/download-signer.js';
-import { openArtifactStore, openFileGroups } from '../blob/open-artifact-store.js';
+import { openFileGroups } from '../blob/open-artifact-store.js';
 import { newWorkerName, RunLeasing } from '../worker/run-leasing.js';
 import { CheckpointThreadHost } from '../worker/checkpoint-thread-host.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
@@ -21,19 +21,13 @@ import { BrowserHost } from '../worker/browser-host.js';
 import { PaceThreadHost } from '../worker/pace-thread-host.js';
 import { RunThreads } from '../worker/run-thread-runner.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
-import { openServiceStore } from './open-service-store.js';
+import { appSettingsOf, openServingDataDir } from './serving-data-dir.js';
 import { bootstrapDemoTenant, issueDemoKey } from '../server/bootstrap.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { ServiceMetrics } from '../observability/service-metrics.js';
 import { RunEventPublisher } from '../webhooks/run-event-publisher.js';
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
-import {
-  acquireServeLock,
-  ensureDataDir,
-  loadAdminToken,
-  loadSigningSecret,
-  saveAdminToken,
-} from '../server/data-dir.js';
+import { loadAdminToken, loadSigningSecret, saveAdminToken } from '../server/data-dir.js';
 import { InstantCrawlService } from '../service/instant-crawl-service.js';
 import { Management } from '../service/management/index.js';
 import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
@@ -102,23 +96,7 @@ export async function startService(
   clock: Clock = systemClock,
   options: StartServiceOptions = {},
 ): Promise<RunningService> {
-  const paths = ensureDataDir(config.dataDir);
-  // The data directory's artifact folder, or object storage with that folder as staging; built
-  // before the lock is taken, since a wrong AWS_* variable stops the start here.
-  const artifacts = openArtifactStore(
-    config.blobUrl,
-    { artifacts: paths.artifacts, cacheRoot: paths.artifactCache },
-    options.env,
-  );
-  const releaseLock = acquireServeLock(paths.lock, paths.pid);
-  let store: ServiceStore;
-  try {
-    store = await openServiceStore(config, paths, { soleServer: true });
-  } catch (error) {
-    // A store that cannot be opened (another secret key, say) leaves the directory free again.
-    releaseLock();
-    throw error;
-  }
+  const { paths, artifacts, store, releaseLock } = await openServingDataDir(config, options.env, true);
   // Until the server listens, a store that fails closes (its PostgreSQL connections would keep
   // the process alive) and frees the data directory, so the start ends with its error.
   const storeStep = async <T>(step: () => Promise<T>): Promise<T> => {
@@ -230,15 +208,7 @@ export async function startService(
     artifacts,
     signer,
     clock,
-    settings: {
-      publicUrl: config.publicUrl,
-      timezone: config.timezone,
-      instantCrawlerBasePath: config.instantCrawlerBasePath,
-      crawlerBasePath: config.crawlerBasePath,
-      finderBasePath: config.finderBasePath,
-      rateLimitPerMinute: config.rateLimitPerMinute,
-      blobDownloads: config.blobDownloads,
-    },
+    settings: appSettingsOf(config),
     logger,
     browserStatus: () => browserStatus,
     observability: {

@@ -3,7 +3,6 @@ import { DownloadSigner } from '../api/download-signer.js';
 import { buildApp } from '../api/build-app.js';
 import { markShuttingDown } from '../api/hooks/shutting-down.js';
 import { loadWebAssets } from '../api/routes/widget-assets.js';
-import { openArtifactStore } from '../blob/open-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
 import { ServiceMetrics } from '../observability/service-metrics.js';
 import { InstantCrawlService } from '../service/instant-crawl-service.js';
@@ -14,14 +13,8 @@ import type { ServiceStore } from '../store/service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { LiveRunProgress } from '../worker/live-run-progress.js';
 import { newWorkerName } from '../worker/run-leasing.js';
-import {
-  acquireServeLock,
-  ensureDataDir,
-  loadAdminToken,
-  loadSigningSecret,
-  saveAdminToken,
-} from './data-dir.js';
-import { openServiceStore } from './open-service-store.js';
+import { loadAdminToken, loadSigningSecret, saveAdminToken } from './data-dir.js';
+import { appSettingsOf, openServingDataDir } from './serving-data-dir.js';
 import { runFilesOf } from './run-files.js';
 import { searchGenerationParts } from './search-generation-parts.js';
 import { listenFailure, StartupError } from './startup-error.js';
@@ -59,20 +52,7 @@ export async function startSearchNode(
     throw new StartupError(
       'KUMO_ROLES: a search node needs KUMO_DATABASE_URL and KUMO_BLOB_URL, where search indexes are published',
     );
-  const paths = ensureDataDir(config.dataDir);
-  const artifacts = openArtifactStore(
-    config.blobUrl,
-    { artifacts: paths.artifacts, cacheRoot: paths.artifactCache },
-    options.env,
-  );
-  const releaseLock = acquireServeLock(paths.lock, paths.pid);
-  let store: ServiceStore;
-  try {
-    store = await openServiceStore(config, paths);
-  } catch (error) {
-    releaseLock();
-    throw error;
-  }
+  const { paths, artifacts, store, releaseLock } = await openServingDataDir(config, options.env, false);
   const appRef: { current?: FastifyInstance } = {};
   const generations = searchGenerationParts(
     store,
@@ -120,15 +100,7 @@ export async function startSearchNode(
       artifacts,
       signer: new DownloadSigner(loadSigningSecret(config.signingSecret, paths.signingSecret)),
       clock,
-      settings: {
-        publicUrl: config.publicUrl,
-        timezone: config.timezone,
-        instantCrawlerBasePath: config.instantCrawlerBasePath,
-        crawlerBasePath: config.crawlerBasePath,
-        finderBasePath: config.finderBasePath,
-        rateLimitPerMinute: config.rateLimitPerMinute,
-        blobDownloads: config.blobDownloads,
-      },
+      settings: appSettingsOf(config),
       logger: { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
       observability: { metrics: new ServiceMetrics() },
       webAssets: loadWebAssets(options.webFolder ?? WEB_FOLDER),

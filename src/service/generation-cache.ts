@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { access, mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileGroupStore } from '../blob/file-groups.js';
 import type { SearchGenerationStore } from '../store/search-generations.js';
 import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+import { fileExists } from '../util/file-exists.js';
 
 /** A generation on local disk, ready to be opened. */
 export interface LocalGeneration {
@@ -32,7 +33,7 @@ export class GenerationCache {
     const current = await this.generations.current(serviceId);
     if (current === undefined) return undefined;
     const file = this.fileOf(serviceId, current.generation);
-    if (await exists(file)) return { generation: current.generation, file };
+    if (await fileExists(file)) return { generation: current.generation, file };
     const body = await this.files.open(serviceId, current.name);
     if (body === undefined)
       throw new Error(
@@ -77,14 +78,5 @@ export class GenerationCache {
 
   private fileOf(serviceId: number, generation: number): string {
     return path.join(this.root, String(serviceId), `${generation}.db`);
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
   }
 }
