@@ -15,8 +15,8 @@ export interface SchedulerHealth {
 export interface HealthSources {
   /** Why runs' files cannot be stored (the artifact folder, or the bucket), or undefined when they can. */
   blobStoreProblem(): Promise<string | undefined>;
-  /** The scheduler's state; undefined before it exists. */
-  scheduler(): SchedulerHealth | undefined;
+  /** The scheduler's state; undefined before it exists. Absent on a process without a scheduler (a search node). */
+  scheduler?(): SchedulerHealth | undefined;
   /** With a shared database: how the worker's run leases are renewed (docs/architecture.md, Run leases). */
   runLeases?(): RunLeaseHealth;
 }

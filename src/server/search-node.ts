@@ -102,7 +102,11 @@ export async function startSearchNode(
       clock,
       settings: appSettingsOf(config),
       logger: { level: config.logLevel, ...(options.logStream && { stream: options.logStream }) },
-      observability: { metrics: new ServiceMetrics() },
+      // What a node depends on: the database (store) and the bucket its generations come from.
+      observability: {
+        metrics: new ServiceMetrics(),
+        health: { blobStoreProblem: () => artifacts.healthProblem() },
+      },
       webAssets: loadWebAssets(options.webFolder ?? WEB_FOLDER),
       surface: 'search',
     });

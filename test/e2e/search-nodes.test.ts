@@ -112,6 +112,13 @@ test('two search nodes serve what the crawling process publishes, count their se
     404,
   );
   assert.equal(await hits(nodes[0]!), 0);
+  // Its health check names what it depends on: the database and the bucket, no scheduler.
+  const health = (await (await fetch(`${nodes[0]!.url}/api/v1.0/finder_service/health_check`)).json()) as {
+    status: string;
+    components: Record<string, { status: string }>;
+  };
+  assert.equal(health.status, 'OK');
+  assert.deepEqual(Object.keys(health.components).sort(), ['blob_store', 'store']);
 
   await crawlIntoSearch(full, `${first.baseUrl}/p/0`);
   assert.equal(await hits(full), 30);

@@ -1,7 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { BrowserAvailability } from '../../browser/chromium-launch.js';
-import { type HealthSources, runLeaseProblem, schedulerProblem } from '../../observability/health.js';
+import {
+  type HealthSources,
+  runLeaseProblem,
+  type SchedulerHealth,
+  schedulerProblem,
+} from '../../observability/health.js';
 import { formatApiTimestamp } from '../../util/timestamps.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 
@@ -76,7 +81,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
   app.get('/health_check', { schema: HealthSchema }, async (request, reply) => {
     const store = componentOf(await storeProblem(options.storeHealthy));
     const blobStore = options.sources && componentOf(await blobStoreProblem(options.sources));
-    const scheduler = options.sources && schedulerView(options.sources, options.timezone);
+    const scheduler =
+      options.sources?.scheduler && schedulerView(options.sources.scheduler(), options.timezone);
     const browser = browserView(options.browserStatus());
     const leases = options.sources?.runLeases?.();
     const runLeases = leases && { ...componentOf(runLeaseProblem(leases)), held: leases.held };
@@ -118,8 +124,7 @@ async function blobStoreProblem(sources: HealthSources): Promise<string | undefi
   }
 }
 
-function schedulerView(sources: HealthSources, timezone: string) {
-  const state = sources.scheduler();
+function schedulerView(state: SchedulerHealth | undefined, timezone: string) {
   const last = state?.lastTickMicros;
   return {
     ...componentOf(schedulerProblem(state)),
