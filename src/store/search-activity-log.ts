@@ -53,6 +53,11 @@ export interface SearchActivityLog {
   /** Whether other processes add to this log too (then a node reads their counts now and then). */
   readonly shared: boolean;
   counts(limit: number): Promise<ActivityCounts>;
+  /**
+   * At least the entries added to since `sinceMicros` (by the adders' clocks), with their whole
+   * counts: what a node reads of the others' activity without reading the whole log again.
+   */
+  changedSince(sinceMicros: number, limit: number): Promise<ActivityCounts>;
   /** Adds a batch at once: all of it or, when this throws, nothing. */
   add(batch: ActivityBatch, nowMicros: number): Promise<void>;
   /** Forgets queries asked (and queries clicked from) only once and not since `beforeMicros`. */

@@ -200,6 +200,34 @@ for (const [name, openLog] of [
 }
 
 describe('search activity on PostgreSQL: several search nodes', () => {
+  test('a node reads only the entries added to since its last read, with their whole counts', async () => {
+    const { store, serviceId } = await sharedStore();
+    const log = store.searchActivity!.forService(serviceId);
+    await log.add(
+      batch({
+        queries: [
+          { query: 'tomato', count: 3, hits: 2 },
+          { query: 'basil', count: 1, hits: 1 },
+        ],
+        clicks: new Map([['https://garden.example/tomato', 1]]),
+        queryClicks: new Map([['tomato', 1]]),
+      }),
+      T0,
+    );
+    await log.add(
+      batch({
+        queries: [{ query: 'tomato', count: 2, hits: 2 }],
+        clicks: new Map([['https://garden.example/basil', 4]]),
+      }),
+      T0 + 10_000_000,
+    );
+    const changed = await log.changedSince(T0 + 5_000_000, 10);
+    assert.deepEqual(changed.queries, [{ query: 'tomato', count: 5, hits: 2 }]);
+    assert.deepEqual(changed.clicks, new Map([['https://garden.example/basil', 4]]));
+    assert.equal(changed.queryClicks.size, 0);
+    assert.deepEqual((await log.changedSince(T0 + 20_000_000, 10)).queries, []);
+  });
+
   test('nodes add to one log at once, the analytics count both, and each reads the other’s clicks', async () => {
     const { store, serviceId } = await sharedStore();
     const clock = { micros: T0, nowMicros: () => clock.micros };
@@ -268,6 +296,7 @@ describe('search activity on PostgreSQL: several search nodes', () => {
       shared: true,
       analytics: shared.analytics,
       counts: (limit) => shared.counts(limit),
+      changedSince: (since, limit) => shared.changedSince(since, limit),
       add: (entries, now) =>
         refuse ? Promise.reject(new Error('connection lost')) : shared.add(entries, now),
       pruneQueries: (before) => shared.pruneQueries(before),

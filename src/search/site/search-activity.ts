@@ -24,6 +24,11 @@ const ONE_OFF_QUERY_KEPT_MICROS = 90 * 24 * 3600 * 1_000_000;
 export const MAX_TRACKED_QUERIES = 200_000;
 /** A search node reads what the other nodes counted this often, when the log is shared. */
 const SHARED_RELOAD_MS = 30_000;
+/**
+ * Entries are read again from this long before the previous read: the times are the adding
+ * nodes' clocks, which may lag, and an entry read twice is only set to its count again.
+ */
+const RELOAD_OVERLAP_MICROS = 60_000_000;
 /** New queries reach suggestions within this time: rebuilding the suggester costs a full sort. */
 const SUGGESTER_REFRESH_MS = 10_000;
 /**
@@ -122,6 +127,22 @@ export class SearchActivity {
       if (this.queries.has(query)) this.queryClicks.set(query, (this.queryClicks.get(query) ?? 0) + count);
     if (this.queries.size > MAX_TRACKED_QUERIES) this.forgetRarestQueries();
     this.queriesChanged = true;
+  }
+
+  /**
+   * Entries changed in the log since the last read: their counts as kept (every node's), with
+   * what this process counted and has not written yet added; the other entries stay as held.
+   */
+  private merge(changed: ActivityCounts): void {
+    for (const entry of changed.queries)
+      this.queries.set(entry.query, entry.count + (this.pendingQueries.get(entry.query)?.count ?? 0));
+    for (const [url, count] of changed.clicks)
+      this.clicks.set(url, count + (this.pendingClicks.get(url) ?? 0));
+    for (const [query, count] of changed.queryClicks)
+      if (this.queries.has(query))
+        this.queryClicks.set(query, count + (this.pendingQueryClicks.get(query) ?? 0));
+    if (this.queries.size > MAX_TRACKED_QUERIES) this.forgetRarestQueries();
+    if (changed.queries.length > 0 || changed.queryClicks.size > 0) this.queriesChanged = true;
   }
 
   /** Counts a query that found documents (by its normalized text). */
@@ -328,8 +349,9 @@ export class SearchActivity {
       }
     }
     if (this.log.shared && nowMicros / 1000 - this.reloadedMs >= SHARED_RELOAD_MS) {
+      const since = this.reloadedMs * 1000 - RELOAD_OVERLAP_MICROS;
       this.reloadedMs = nowMicros / 1000;
-      this.adopt(await this.log.counts(MAX_TRACKED_QUERIES));
+      this.merge(await this.log.changedSince(since, MAX_TRACKED_QUERIES));
     }
   }
 

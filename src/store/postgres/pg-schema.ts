@@ -310,4 +310,10 @@ export const MIGRATIONS: readonly string[] = [
     until_us BIGINT NOT NULL
   );
   `,
+  // What changed in a search service's activity since a node last read it (pg-search-activity.ts).
+  `
+  CREATE INDEX search_query_log_changed ON search_query_log(service_id, last_us);
+  CREATE INDEX search_clicks_changed ON search_clicks(service_id, last_us);
+  CREATE INDEX search_query_clicks_changed ON search_query_clicks(service_id, last_us);
+  `,
 ];
