@@ -52,6 +52,15 @@ export class Widget {
         wanted.includes((element as unknown as HostElement).getAttribute('data-state') ?? ''),
       [handle, states] as const,
     );
+    // The results are dimmed while a search is in flight and fade back in (0.15 s): what a person
+    // sees, and what axe-core measures contrast on, is a settled answer once the fade has ended.
+    await this.page.waitForFunction((element) => {
+      const scope = globalThis as unknown as { getComputedStyle(node: unknown): { opacity: string } };
+      const host = element as unknown as HostElement;
+      if (host.getAttribute('data-state') === 'loading') return true;
+      const main = host.shadowRoot?.querySelector('.main');
+      return main === null || main === undefined || scope.getComputedStyle(main).opacity === '1';
+    }, handle);
     return (await this.host.getAttribute('data-state')) as WidgetState;
   }
 
