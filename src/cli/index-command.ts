@@ -13,7 +13,7 @@ import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, searchIndexFile } from '../server/data-dir.js';
 import { openServiceStore } from '../server/open-service-store.js';
-import { searchGenerationParts } from '../server/search-generation-parts.js';
+import { publishedGenerationParts, searchIndexWriterOf } from '../server/search-generation-parts.js';
 import type { SearchIndexWriter } from '../service/search-index-writer.js';
 import { systemClock } from '../util/clock.js';
 import { newWorkerName } from '../worker/run-leasing.js';
@@ -170,24 +170,18 @@ async function openPublishing(
   if (config.databaseUrl === undefined) return undefined;
   const paths = dataPaths(config.dataDir);
   const store = await openServiceStore(config, paths);
-  const parts = searchGenerationParts(
-    store,
-    config,
-    paths,
-    systemClock,
-    newWorkerName(),
-    undefined,
-    (serviceId) =>
-      process.stderr.write(`waiting for another process to finish writing search service ${serviceId}\n`),
-  );
-  if (parts === undefined) {
+  const published = publishedGenerationParts(store, config, paths, undefined);
+  if (published === undefined) {
     await store.close();
     return undefined;
   }
+  const writer = searchIndexWriterOf(published, config, paths, systemClock, newWorkerName(), (serviceId) =>
+    process.stderr.write(`waiting for another process to finish writing search service ${serviceId}\n`),
+  );
   return {
-    writer: parts.writer,
+    writer,
     close: async () => {
-      parts.writer.close();
+      writer.close();
       await store.close();
     },
   };

@@ -33,7 +33,7 @@ import { Management } from '../service/management/index.js';
 import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import { SearchFeeder } from '../service/search-feeder.js';
 import { SearchServices } from '../service/search-services.js';
-import { searchGenerationParts } from './search-generation-parts.js';
+import { publishedGenerationParts, searchIndexWriterOf } from './search-generation-parts.js';
 import { sweepExpiredArtifacts } from '../service/retention-sweeper.js';
 import { warnAboutStoredSettings } from '../service/stored-pattern-check.js';
 import { listenFailure } from '../server/startup-error.js';
@@ -152,30 +152,22 @@ export async function startService(
   const searchLog: { current?: FastifyInstance } = {};
   // Names this process in the run leases, host tenures and search writer leases of a shared database.
   const workerName = newWorkerName();
-  const searchGenerations = searchGenerationParts(
-    store,
-    config,
-    paths,
-    clock,
-    workerName,
-    options.env,
-    (serviceId) =>
+  const published = publishedGenerationParts(store, config, paths, options.env);
+  const searchWriter =
+    published &&
+    searchIndexWriterOf(published, config, paths, clock, workerName, (serviceId) =>
       searchLog.current?.log.info(
         { search_service_id: serviceId },
         'waiting for another process to finish writing this search service',
       ),
-  );
+    );
   const searchServices = new SearchServices(store.searchServices, config.dataDir, clock, {
     onFlushError: (error) => searchLog.current?.log.error({ err: error }, 'writing search activity failed'),
     onWarning: (fields, message) => searchLog.current?.log.warn(fields, message),
     analytics: { timezone: config.timezone, retentionDays: config.searchLogRetentionDays },
     sharedActivity: store.searchActivity,
     // The sole server of a database serves the indexes it writes; search nodes follow them.
-    generations: searchGenerations && {
-      store: searchGenerations.store,
-      cache: searchGenerations.cache,
-      mode: 'restore',
-    },
+    generations: published && { store: published.store, cache: published.cache, mode: 'restore' },
   });
   const webhookRef: { current?: WebhookDispatcher } = {};
   // One registry per instance (several services may run in one process); read by GET /metrics.
@@ -325,12 +317,7 @@ export async function startService(
       started: (run) => events.publish('crawl.started', run),
       finished: (run) => events.publish('crawl.finished', run),
     },
-    searchFeed: new SearchFeeder(
-      store.serviceSettings,
-      store.runs,
-      searchServices,
-      searchGenerations?.writer,
-    ),
+    searchFeed: new SearchFeeder(store.serviceSettings, store.runs, searchServices, searchWriter),
     live: liveProgress,
     leasing,
   });
@@ -349,7 +336,7 @@ export async function startService(
       await threads.close();
     } finally {
       await searchServices.close();
-      searchGenerations?.writer.close();
+      searchWriter?.close();
       await store.close();
       releaseLock();
     }
@@ -403,7 +390,7 @@ export async function startService(
       // Whatever failed above, the store is closed and the lock released, so a restart can start.
       try {
         await searchServices.close();
-        searchGenerations?.writer.close();
+        searchWriter?.close();
         await store.close();
       } finally {
         releaseLock();

@@ -12,11 +12,10 @@ import { SearchServices } from '../service/search-services.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { type Clock, systemClock } from '../util/clock.js';
 import { LiveRunProgress } from '../worker/live-run-progress.js';
-import { newWorkerName } from '../worker/run-leasing.js';
 import { loadAdminToken, loadSigningSecret, saveAdminToken } from './data-dir.js';
 import { appSettingsOf, openServingDataDir } from './serving-data-dir.js';
 import { runFilesOf } from './run-files.js';
-import { searchGenerationParts } from './search-generation-parts.js';
+import { publishedGenerationParts } from './search-generation-parts.js';
 import { listenFailure, StartupError } from './startup-error.js';
 import type { StartServiceOptions } from './kumo-service.js';
 
@@ -54,15 +53,7 @@ export async function startSearchNode(
     );
   const { paths, artifacts, store, releaseLock } = await openServingDataDir(config, options.env, false);
   const appRef: { current?: FastifyInstance } = {};
-  const generations = searchGenerationParts(
-    store,
-    config,
-    paths,
-    clock,
-    newWorkerName(),
-    options.env,
-    () => undefined,
-  );
+  const generations = publishedGenerationParts(store, config, paths, options.env);
   const searchServices = new SearchServices(store.searchServices, config.dataDir, clock, {
     onFlushError: (error) => appRef.current?.log.error({ err: error }, 'writing search activity failed'),
     onWarning: (fields, message) => appRef.current?.log.warn(fields, message),

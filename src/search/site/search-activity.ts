@@ -61,10 +61,10 @@ export interface ActivitySource {
  * write lock. With a shared log, what the other search nodes counted is read every 30 s.
  */
 export class SearchActivity {
-  private queries: Map<string, number>;
-  private clicks: Map<string, number>;
+  private readonly queries = new Map<string, number>();
+  private readonly clicks = new Map<string, number>();
   /** Clicks per normalized query, for the queries held in `queries` only. */
-  private queryClicks: Map<string, number>;
+  private readonly queryClicks = new Map<string, number>();
   private pendingQueries = new Map<string, { count: number; hits: number }>();
   private pendingClicks = new Map<string, number>();
   private pendingQueryClicks = new Map<string, number>();
@@ -100,10 +100,7 @@ export class SearchActivity {
     const local = source === undefined ? new IndexFileActivityLog(store) : undefined;
     this.log = source?.log ?? local!;
     const counts = source?.counts ?? local!.countsNow(MAX_TRACKED_QUERIES);
-    this.queries = new Map();
-    this.clicks = new Map();
-    this.queryClicks = new Map();
-    this.adopt(counts);
+    this.merge(counts);
     this.reloadedMs = clock.nowMicros() / 1000;
     if (this.log.shared) {
       // Every node prunes a shared log hourly: one opening a service (or a newer generation of it)
@@ -115,23 +112,10 @@ export class SearchActivity {
     this.readings = new PhraseReadings(store, (message) => process.emitWarning(message));
   }
 
-  /** The counts as kept, with what this process counted and has not written yet added. */
-  private adopt(counts: ActivityCounts): void {
-    this.queries = new Map(counts.queries.map((entry) => [entry.query, entry.count]));
-    for (const [query, entry] of this.pendingQueries)
-      this.queries.set(query, (this.queries.get(query) ?? 0) + entry.count);
-    this.clicks = new Map(counts.clicks);
-    for (const [url, count] of this.pendingClicks) this.clicks.set(url, (this.clicks.get(url) ?? 0) + count);
-    this.queryClicks = new Map([...counts.queryClicks].filter(([query]) => this.queries.has(query)));
-    for (const [query, count] of this.pendingQueryClicks)
-      if (this.queries.has(query)) this.queryClicks.set(query, (this.queryClicks.get(query) ?? 0) + count);
-    if (this.queries.size > MAX_TRACKED_QUERIES) this.forgetRarestQueries();
-    this.queriesChanged = true;
-  }
-
   /**
-   * Entries changed in the log since the last read: their counts as kept (every node's), with
-   * what this process counted and has not written yet added; the other entries stay as held.
+   * Entries read from the log (all of it when the service opens, then those changed since the last
+   * read): their counts as kept (every node's), with what this process counted and has not written
+   * yet added; the other entries stay as held.
    */
   private merge(changed: ActivityCounts): void {
     for (const entry of changed.queries)
