@@ -74,6 +74,8 @@ export class PanelView {
 
   idle(): void {
     show(this.element, false);
+    // Back to a state without a search while one was in flight: nothing is loading any more.
+    this.element.removeAttribute('aria-busy');
     fill(this.#status);
   }
 

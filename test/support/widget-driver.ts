@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 
 export type WidgetState = 'idle' | 'loading' | 'ready' | 'empty' | 'error';
 
@@ -20,6 +20,17 @@ interface LinkLike {
 interface HostElement {
   getAttribute(name: string): string | null;
   shadowRoot: { querySelector(selector: string): { textContent: string | null } | null } | null;
+}
+
+/** Holds the search answers whose request matches `held` until `release` is called. */
+export async function holdSearches(page: Page, held: (url: URL) => boolean) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/search\?/, async (route: Route) => {
+    if (held(new URL(route.request().url()))) await released;
+    await route.continue().catch(() => undefined);
+  });
+  return release;
 }
 
 export class Widget {

@@ -8,9 +8,10 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
-import type { Locator, Page, Route } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { COMMON_QUERY, OVERLONG_QUERY, OVERLONG_TITLE } from '../support/widget-fixture-docs.js';
 import { pageHtml, snippet } from '../support/widget-host-page.js';
+import { holdSearches } from '../support/widget-driver.js';
 import { widgetSuite } from '../support/widget-suite.js';
 
 const suite = widgetSuite({
@@ -40,17 +41,6 @@ const documentBox = (locator: Locator): Promise<Box> =>
     const scope = globalThis as unknown as { scrollX: number; scrollY: number };
     return { x: rect.x + scope.scrollX, y: rect.y + scope.scrollY, width: rect.width, height: rect.height };
   });
-
-/** Holds the search answers whose request matches `held` until `release` is called. */
-async function holdSearches(page: Page, held: (url: URL) => boolean) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/search\?/, async (route: Route) => {
-    if (held(new URL(route.request().url()))) await released;
-    await route.continue().catch(() => undefined);
-  });
-  return release;
-}
 
 interface Shift {
   value: number;

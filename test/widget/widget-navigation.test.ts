@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { pollUntil } from '../support/service-harness.js';
+import { holdSearches } from '../support/widget-driver.js';
 import { COMMON_QUERY } from '../support/widget-fixture-docs.js';
 import { widgetSuite } from '../support/widget-suite.js';
 
@@ -112,6 +113,23 @@ describe('widget clicks and URL state', () => {
         ),
       );
     assert.equal(await widget.part('result').filter({ visible: true }).count(), 0, 'no result is shown');
+  });
+
+  test('going back to the entry without a search while one is loading leaves the widget idle, not busy', async () => {
+    const { page, widget } = await suite.open('plain');
+    const startUrl = page.url();
+    const release = await holdSearches(page, () => true);
+    await widget.input.fill(COMMON_QUERY);
+    await widget.input.press('Enter');
+    await widget.settled(['loading']);
+    const panel = widget.host.locator('[role="region"]');
+    assert.equal(await panel.getAttribute('aria-busy'), 'true');
+    await page.goBack();
+    await page.waitForURL(startUrl);
+    release();
+    assert.equal(await widget.settled(['idle']), 'idle');
+    assert.equal(await panel.getAttribute('aria-busy'), null, 'the panel no longer says it is busy');
+    assert.equal(await panel.isVisible(), false, 'the results panel is hidden');
   });
 
   test('typing alone pushes no history entry', async () => {
