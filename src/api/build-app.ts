@@ -75,10 +75,12 @@ export interface AppDeps {
   /** GET /metrics and what it counts, and the health check's artifact folder and scheduler. */
   observability?: { metrics: ServiceMetrics; health?: HealthSources };
   /**
-   * Which API groups are answered: `all`, or `search` (a search node: site search, health,
-   * widget and hosted search pages, metrics; docs/operations.md, Roles).
+   * Which API groups are answered besides the health check and metrics (default both; a process
+   * of a cluster answers those of its roles, docs/operations.md, Roles): `api` the crawl,
+   * scheduled crawler, management and download APIs and the console; `search` the site search
+   * API, the widget and the hosted search pages.
    */
-  surface?: 'all' | 'search';
+  answers?: { api: boolean; search: boolean };
   /**
    * The browser build (dist/web) read at start, or why it cannot be served: the widget paths and
    * the hosted search page answer 503 then (docs/reference/widget.md).
@@ -188,8 +190,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       { prefix },
     );
 
-  const everything = (deps.surface ?? 'all') === 'all';
-  if (everything)
+  const answers = deps.answers ?? { api: true, search: true };
+  if (answers.api)
     await registerJsonOnly(deps.settings.instantCrawlerBasePath, (scope) =>
       scope.register(instantCrawlRoutes, {
         service: deps.instantCrawl,
@@ -208,12 +210,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       scope.addHook('onRequest', async (request) => {
         if (!acceptsJsonOrScript(request)) throw new ApiError('not_acceptable');
       });
-      await scope.register(siteSearchRoutes, {
-        services: deps.searchServices,
-        methods,
-        basePath: deps.settings.finderBasePath,
-        searchTimer: metrics,
-      });
+      if (answers.search)
+        await scope.register(siteSearchRoutes, {
+          services: deps.searchServices,
+          methods,
+          basePath: deps.settings.finderBasePath,
+          searchTimer: metrics,
+        });
       await scope.register(healthRoutes, {
         storeHealthy: async () => (await deps.store.ping()) && deps.searchServices.healthy(),
         browserStatus: () => deps.browserStatus?.(),
@@ -225,24 +228,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     { prefix: deps.settings.finderBasePath },
   );
-  if (everything) await registerCrawlAndManagement(app, deps, { registerJsonOnly, methods, downloads });
+  if (answers.api) await registerCrawlAndManagement(app, deps, { registerJsonOnly, methods, downloads });
   // Scripts and an HTML page: outside the JSON-only prefixes, so no Accept header makes them a 406.
   const webAssets = deps.webAssets ?? { problem: 'the widget build was not given to this server' };
-  await app.register(widgetAssetRoutes, { assets: webAssets, methods });
-  if (everything) await app.register(consoleRoutes, { assets: webAssets, methods });
-  await app.register(hostedSearchPageRoutes, {
-    searchServices: deps.store.searchServices,
-    assets: webAssets,
-    finderBasePath: deps.settings.finderBasePath,
-    methods,
-  });
+  if (answers.search) await app.register(widgetAssetRoutes, { assets: webAssets, methods });
+  if (answers.api) await app.register(consoleRoutes, { assets: webAssets, methods });
+  if (answers.search)
+    await app.register(hostedSearchPageRoutes, {
+      searchServices: deps.store.searchServices,
+      assets: webAssets,
+      finderBasePath: deps.settings.finderBasePath,
+      methods,
+    });
   if (metrics !== undefined)
     await app.register(metricsRoutes, { metrics, adminToken: deps.adminToken, methods });
   methods.registerFallbacks(app, (url) => guards.guardOf(url));
   return app;
 }
 
-/** The crawl, scheduled crawler, management and download routes: every role but a search node's. */
+/** The crawl, scheduled crawler, management and download routes: the api role's. */
 async function registerCrawlAndManagement(
   app: FastifyInstance,
   deps: AppDeps,

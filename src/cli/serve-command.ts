@@ -5,8 +5,7 @@ import { type RunningService, startService } from '../server/kumo-service.js';
 import { StartupError } from '../server/startup-error.js';
 import type { CommandHost } from './command-host.js';
 import { StopSignals } from './stop-signals.js';
-import { isSearchNode, parseRoles } from '../config/roles.js';
-import { type RunningSearchNode, startSearchNode } from '../server/search-node.js';
+import { parseRoles, rolesText, takesEveryRole } from '../config/roles.js';
 
 /** Adds `kumo serve`. */
 export function addServeCommand(program: Command, host: CommandHost): void {
@@ -15,10 +14,13 @@ export function addServeCommand(program: Command, host: CommandHost): void {
     .summary('run the API service (instant crawl, downloads, search) on KUMO_HOST:KUMO_PORT')
     .description(
       'Runs every API group on one port until SIGINT or SIGTERM, with the data in KUMO_DATA_DIR; ' +
-        'kumo config lists the settings. With --roles search (or KUMO_ROLES=search) it is a search ' +
-        'node of a cluster: the site search API from the indexes the other processes publish.',
+        'kumo config lists the settings. With --roles (or KUMO_ROLES) it is a process of a cluster on ' +
+        'a shared database and bucket: api, worker, scheduler, search, any of them.',
     )
-    .option('--roles <roles>', 'all (the default), or search: what this process runs (KUMO_ROLES)')
+    .option(
+      '--roles <roles>',
+      'all (the default), or roles among api, worker, scheduler, search separated by commas (KUMO_ROLES)',
+    )
     .action(async (options: { roles?: string }) => {
       host.exitCode = await serveCommand(
         host.config({}, options.roles === undefined ? {} : { roles: parseRoles(options.roles, '--roles') }),
@@ -26,9 +28,8 @@ export function addServeCommand(program: Command, host: CommandHost): void {
     });
 }
 
-/** `kumo serve`: runs every API group on one port until SIGINT / SIGTERM. */
+/** `kumo serve`: runs the configured roles (every API group by default) until SIGINT / SIGTERM. */
 export async function serveCommand(config: KumoConfig): Promise<number> {
-  if (isSearchNode(config.roles)) return searchNodeCommand(config);
   let service: RunningService;
   try {
     service = await startService(config);
@@ -41,14 +42,15 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
   // Listening before saying so: a supervisor may stop the service the moment the line appears, and
   // a signal with no listener yet would end the process without the stop.
   const signals = new StopSignals();
-  process.stdout.write(`kumo serve: listening on ${service.url} (data in ${path.resolve(config.dataDir)})\n`);
-  process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
+  process.stdout.write(`kumo serve: listening on ${service.url} ${whatItRuns(config)}\n`);
+  if (config.roles.includes('api')) process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
   const browser = service.browserStatus();
-  process.stdout.write(
-    browser.available
-      ? `browser rendering: available (${browser.version})\n`
-      : `browser rendering: unavailable, runs with a screenshot or wait_type 2 fail (${browser.reason})\n`,
-  );
+  if (browser !== undefined)
+    process.stdout.write(
+      browser.available
+        ? `browser rendering: available (${browser.version})\n`
+        : `browser rendering: unavailable, runs with a screenshot or wait_type 2 fail (${browser.reason})\n`,
+    );
   if (service.createdDemoKey !== undefined || service.pinnedDemoKeyIssued) {
     // A key the operator chose (KUMO_BOOTSTRAP_API_KEY) is never echoed: output is often kept in
     // logs that more people read than the environment (docs/operations.md, First start).
@@ -70,35 +72,24 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
     );
   }
   const signal = await signals.first;
-  process.stdout.write(
-    `kumo serve: ${signal} received, stopping: requests answer 503, running crawls drain ` +
-      `(at most ${SHUTDOWN_BOUND_SECONDS} s) and resume at next start\n`,
-  );
+  process.stdout.write(`kumo serve: ${signal} received, stopping: ${howItStops(config)}\n`);
   return stopService(service, signals);
 }
 
-/** `kumo serve --roles search`: a search node, until SIGINT / SIGTERM. */
-async function searchNodeCommand(config: KumoConfig): Promise<number> {
-  let node: RunningSearchNode;
-  try {
-    node = await startSearchNode(config);
-  } catch (error) {
-    if (!(error instanceof StartupError)) throw error;
-    process.stderr.write(`kumo: ${error.message}\n`);
-    return 1;
-  }
-  const signals = new StopSignals();
-  process.stdout.write(
-    `kumo serve: listening on ${node.url} as a search node (site search from the published indexes, ` +
-      `cache in ${path.resolve(config.dataDir)})\n`,
-  );
-  if (node.createdAdminToken !== undefined)
-    process.stdout.write(
-      `Management API token for /metrics (shown once; kept in the data directory as admin-token): ${node.createdAdminToken}\n`,
-    );
-  const signal = await signals.first;
-  process.stdout.write(`kumo serve: ${signal} received, stopping: requests answer 503\n`);
-  return stopService(node, signals);
+/** The rest of the line saying the service listens: its roles and its data directory. */
+function whatItRuns(config: KumoConfig): string {
+  const dataDir = path.resolve(config.dataDir);
+  if (takesEveryRole(config.roles)) return `(data in ${dataDir})`;
+  if (config.roles.length === 1 && config.roles[0] === 'search')
+    return `as a search node (site search from the published indexes, cache in ${dataDir})`;
+  return `with the roles ${rolesText(config.roles)} of a cluster (data in ${dataDir})`;
+}
+
+/** What the stop does, said when it begins. */
+function howItStops(config: KumoConfig): string {
+  if (!config.roles.includes('worker')) return 'requests answer 503';
+  const resumed = takesEveryRole(config.roles) ? 'resume at next start' : 'go back to the other workers';
+  return `requests answer 503, running crawls drain (at most ${SHUTDOWN_BOUND_SECONDS} s) and ${resumed}`;
 }
 
 /** The stop is bounded: the pool drains 10 s, then aborted pages unwind a few seconds more. */

@@ -11,7 +11,7 @@ import {
 } from './blob-config.js';
 import { ConfigError } from './config-error.js';
 import { parseDatabaseUrl } from './database-config.js';
-import { isSearchNode, parseRoles, SERVICE_ROLES, type ServiceRole } from './roles.js';
+import { parseRoles, rolesText, SERVICE_ROLES, type ServiceRole, takesEveryRole } from './roles.js';
 
 export { ConfigError } from './config-error.js';
 
@@ -454,7 +454,7 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
   {
     key: 'roles',
     env: 'KUMO_ROLES',
-    doc: 'what kumo serve runs: all, or search (a search node: the site search API from the published indexes; needs KUMO_DATABASE_URL)',
+    doc: 'what kumo serve runs: all, or roles among api, worker, scheduler, search separated by commas (a process of a cluster; needs KUMO_DATABASE_URL and KUMO_BLOB_URL)',
     parse: parseRoles,
     fallback: [...SERVICE_ROLES],
   },
@@ -515,16 +515,39 @@ export function loadConfig(
       target[spec.key] = typeof spec.fallback === 'function' ? spec.fallback(config) : spec.fallback;
     }
   }
-  if (isSearchNode(config.roles!) && (config.databaseUrl === undefined || config.blobUrl === undefined))
-    throw new ConfigError(
-      'KUMO_ROLES: a search node (KUMO_ROLES=search or --roles search) needs KUMO_DATABASE_URL and KUMO_BLOB_URL, ' +
-        'where search indexes are published',
-    );
+  checkRoles(config);
   checkBlobDownloads(config.blobUrl, config.blobDownloads!, {
     url: 'KUMO_BLOB_URL',
     downloads: 'KUMO_BLOB_DOWNLOADS',
   });
   return config as KumoConfig;
+}
+
+/**
+ * A process that takes some roles only is one of a cluster: it shares the database and the bucket
+ * with the others, and an API process shares the management token and the download signing
+ * secret with every other one, since a load balancer may send the next request to any of them
+ * (docs/operations.md, Roles).
+ */
+function checkRoles(config: Partial<KumoConfig>): void {
+  const roles = config.roles!;
+  if (takesEveryRole(roles)) return;
+  const text = rolesText(roles);
+  if (config.databaseUrl === undefined || config.blobUrl === undefined)
+    throw new ConfigError(
+      `KUMO_ROLES: a process of a cluster (${text}) needs KUMO_DATABASE_URL and KUMO_BLOB_URL, ` +
+        'the database and the bucket every process shares',
+    );
+  if (!roles.includes('api')) return;
+  for (const [key, env] of [
+    ['adminToken', 'KUMO_ADMIN_TOKEN'],
+    ['signingSecret', 'KUMO_SIGNING_SECRET'],
+  ] as const)
+    if (config[key] === undefined)
+      throw new ConfigError(
+        `${env}: an API process of a cluster (${text}) needs it set, the same on every API process ` +
+          '(a generated one would differ from process to process)',
+      );
 }
 
 function readConfigFile(file: string | undefined): Record<string, string> {

@@ -2,15 +2,12 @@ import { ConfigError } from './config-error.js';
 
 /**
  * What one `kumo serve` process does (docs/operations.md, Roles): `api` the crawl, scheduled
- * crawler, management and download APIs and the console; `worker` executes runs and feeds search
- * services; `scheduler` starts scheduled runs and sends webhooks; `search` answers the site
- * search API and serves the widget.
+ * crawler, management and download APIs and the console; `worker` executes runs and publishes
+ * the search indexes they feed; `scheduler` starts scheduled runs, sends webhooks and sweeps
+ * expired artifacts; `search` answers the site search API and serves the widget.
  */
 export const SERVICE_ROLES = ['api', 'worker', 'scheduler', 'search'] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
-
-/** The role sets a process may take: every role (the default), or a search node. */
-const AVAILABLE = ['api,scheduler,search,worker', 'search'];
 
 /** `all`, or roles separated by commas, in any order; `name` names the setting in errors. */
 export function parseRoles(raw: string, name: string): ServiceRole[] {
@@ -24,15 +21,18 @@ export function parseRoles(raw: string, name: string): ServiceRole[] {
     throw new ConfigError(
       `${name}: expected all, or roles among ${SERVICE_ROLES.join(', ')} separated by commas, got "${raw}"`,
     );
-  const roles = SERVICE_ROLES.filter((role) => words.includes(role));
-  if (!AVAILABLE.includes([...roles].sort().join(',')))
-    throw new ConfigError(
-      `${name}: a process takes every role (all) or search alone; "${raw}" is not a set this version runs`,
-    );
-  return roles;
+  return SERVICE_ROLES.filter((role) => words.includes(role));
 }
 
-/** Whether the roles are those of a search node only. */
-export function isSearchNode(roles: readonly ServiceRole[]): boolean {
-  return roles.length === 1 && roles[0] === 'search';
+/**
+ * Whether the process takes every role: the embedded service, and on a shared database the one
+ * crawling process, which serves the indexes it writes in place (docs/operations.md, Roles).
+ */
+export function takesEveryRole(roles: readonly ServiceRole[]): boolean {
+  return SERVICE_ROLES.every((role) => roles.includes(role));
+}
+
+/** How the roles read in messages: `all`, or the list. */
+export function rolesText(roles: readonly ServiceRole[]): string {
+  return takesEveryRole(roles) ? 'all' : roles.join(',');
 }

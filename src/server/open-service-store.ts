@@ -1,6 +1,9 @@
 import type { KumoConfig } from '../config/config.js';
 import type { dataPaths } from '../config/data-paths.js';
-import { openPostgresServiceStore } from '../store/postgres/open-postgres-service-store.js';
+import {
+  type CrawlingLockMode,
+  openPostgresServiceStore,
+} from '../store/postgres/open-postgres-service-store.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { loadSecretKey } from './data-dir.js';
@@ -15,14 +18,17 @@ import { databaseFailure } from './startup-error.js';
 export async function openServiceStore(
   config: Pick<KumoConfig, 'databaseUrl' | 'secretKey'>,
   paths: Pick<ReturnType<typeof dataPaths>, 'database' | 'secretKey'>,
-  /** `kumo serve`: the only server of a PostgreSQL database (ServerTakenError otherwise). */
-  options: { soleServer?: boolean } = {},
+  /** `kumo serve` with the worker role: how it holds a PostgreSQL database for crawling. */
+  options: { crawlingLock?: CrawlingLockMode } = {},
 ): Promise<ServiceStore> {
   const secretKey = loadSecretKey(config.secretKey, paths.secretKey);
   const { databaseUrl } = config;
   if (databaseUrl !== undefined) {
     try {
-      return await openPostgresServiceStore(databaseUrl, { secretKey, soleServer: options.soleServer });
+      return await openPostgresServiceStore(databaseUrl, {
+        secretKey,
+        crawlingLock: options.crawlingLock,
+      });
     } catch (error) {
       throw databaseFailure(error, databaseUrl) ?? error;
     }

@@ -2,6 +2,7 @@ import type { AppDeps } from '../api/build-app.js';
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import { openArtifactStore } from '../blob/open-artifact-store.js';
 import type { KumoConfig } from '../config/config.js';
+import type { CrawlingLockMode } from '../store/postgres/open-postgres-service-store.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { acquireServeLock, ensureDataDir } from './data-dir.js';
 import { openServiceStore } from './open-service-store.js';
@@ -18,13 +19,13 @@ export interface ServingDataDir {
 /**
  * Opens what `kumo serve` (any role) starts on: the data directory, created and locked for this
  * process; the artifact storage, built before the lock is taken, since a wrong AWS_* variable
- * stops the start there; and the service store (`soleServer`: the only crawling process of a
- * PostgreSQL database). A store that cannot be opened leaves the directory free again.
+ * stops the start there; and the service store, held for crawling as `crawlingLock` says. A
+ * store that cannot be opened leaves the directory free again.
  */
 export async function openServingDataDir(
   config: KumoConfig,
   env: NodeJS.ProcessEnv | undefined,
-  soleServer: boolean,
+  crawlingLock: CrawlingLockMode | undefined,
 ): Promise<ServingDataDir> {
   const paths = ensureDataDir(config.dataDir);
   const artifacts = openArtifactStore(
@@ -34,7 +35,7 @@ export async function openServingDataDir(
   );
   const releaseLock = acquireServeLock(paths.lock, paths.pid);
   try {
-    const store = await openServiceStore(config, paths, { soleServer });
+    const store = await openServiceStore(config, paths, { crawlingLock });
     return { paths, artifacts, store, releaseLock };
   } catch (error) {
     releaseLock();

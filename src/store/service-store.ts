@@ -453,5 +453,11 @@ export interface ServiceStore {
   audit: AuditStore;
   /** A cheap query proving the store answers (health check). */
   ping(): Promise<boolean>;
+  /**
+   * Runs `work` while no other process of a shared store runs work given here (start-up steps of
+   * processes starting at once, such as creating the demo tenant); absent on a store only one
+   * process opens.
+   */
+  serialized?<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

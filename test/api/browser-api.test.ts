@@ -75,8 +75,8 @@ describe('a service without Chromium', () => {
     assert.equal(response.json.status, 'OK');
     // Public: whether it works, not the path or version (those are in the start-up output).
     assert.deepEqual(response.json.browser, { available: false });
-    assert.equal(kumo.service.browserStatus().available, false);
-    assert.match(kumo.service.browserStatus().reason ?? '', /apt-get install chromium/);
+    assert.equal(kumo.service.browserStatus()?.available, false);
+    assert.match(kumo.service.browserStatus()?.reason ?? '', /apt-get install chromium/);
   });
 
   test('a run that needs the browser ends 2040 at once with how to install it; a plain run works', async () => {

@@ -320,14 +320,14 @@ describe('health check', () => {
   });
 
   test('the scheduler stopped makes it 503', async () => {
-    service.scheduler.stop();
+    service.scheduler!.stop();
     try {
       const response = await call('GET', HEALTH);
       assert.equal(response.statusCode, 503, response.body);
       assert.equal(response.json.components.scheduler.status, 'NG');
       assert.equal(response.json.components.scheduler.running, false);
     } finally {
-      service.scheduler.start();
+      service.scheduler!.start();
     }
     assert.equal((await call('GET', HEALTH)).statusCode, 200);
   });

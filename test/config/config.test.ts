@@ -49,7 +49,11 @@ describe('configuration', () => {
 });
 
 describe('roles', () => {
-  it('every role by default; all, or search alone (a search node on a shared database)', () => {
+  const cluster = {
+    KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo',
+    KUMO_BLOB_URL: 's3://kumo/prod',
+  };
+  it('every role by default; all, or any set of roles on a shared database and bucket', () => {
     assert.deepEqual(loadConfig({}).roles, ['api', 'worker', 'scheduler', 'search']);
     assert.deepEqual(loadConfig({ KUMO_ROLES: ' ALL ' }).roles, ['api', 'worker', 'scheduler', 'search']);
     assert.deepEqual(loadConfig({ KUMO_ROLES: 'search,worker,scheduler,api' }).roles, [
@@ -58,15 +62,23 @@ describe('roles', () => {
       'scheduler',
       'search',
     ]);
-    const env = {
-      KUMO_ROLES: 'search',
-      KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo',
-      KUMO_BLOB_URL: 's3://kumo/prod',
-    };
-    assert.deepEqual(loadConfig(env).roles, ['search']);
+    assert.deepEqual(loadConfig({ ...cluster, KUMO_ROLES: 'search' }).roles, ['search']);
+    assert.deepEqual(loadConfig({ ...cluster, KUMO_ROLES: 'scheduler, worker' }).roles, [
+      'worker',
+      'scheduler',
+    ]);
+    assert.deepEqual(
+      loadConfig({
+        ...cluster,
+        KUMO_ROLES: 'api',
+        KUMO_ADMIN_TOKEN: 'kumo_admin_token_0123456789abcdef',
+        KUMO_SIGNING_SECRET: 'signing-secret-of-the-cluster',
+      }).roles,
+      ['api'],
+    );
   });
 
-  it('refuses an unknown role, an empty list, a set this version does not run and a search node without a database', () => {
+  it('refuses an unknown role, an empty list, a cluster process without a database or bucket, and an API process without the shared secrets', () => {
     assert.throws(
       () => loadConfig({ KUMO_ROLES: 'search,indexer' }),
       (error: Error) =>
@@ -75,17 +87,23 @@ describe('roles', () => {
           'KUMO_ROLES: expected all, or roles among api, worker, scheduler, search separated by commas, got "search,indexer"',
     );
     assert.throws(() => loadConfig({ KUMO_ROLES: ' , ' }), /KUMO_ROLES: expected all, or roles/);
-    assert.throws(
-      () => loadConfig({ KUMO_ROLES: 'api,worker', KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo' }),
-      /KUMO_ROLES: a process takes every role \(all\) or search alone; "api,worker" is not a set this version runs/,
-    );
     for (const env of [
       { KUMO_ROLES: 'search' },
-      { KUMO_ROLES: 'search', KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo' },
+      { KUMO_ROLES: 'worker', KUMO_DATABASE_URL: 'postgres://kumo@db.internal/kumo' },
+      { KUMO_ROLES: 'scheduler', KUMO_BLOB_URL: 's3://kumo/prod' },
     ])
       assert.throws(
         () => loadConfig(env),
-        /KUMO_ROLES: a search node \(KUMO_ROLES=search or --roles search\) needs KUMO_DATABASE_URL and KUMO_BLOB_URL/,
+        /KUMO_ROLES: a process of a cluster \((search|worker|scheduler)\) needs KUMO_DATABASE_URL and KUMO_BLOB_URL/,
       );
+    assert.throws(
+      () => loadConfig({ ...cluster, KUMO_ROLES: 'api,scheduler', KUMO_SIGNING_SECRET: 'signing-secret' }),
+      /KUMO_ADMIN_TOKEN: an API process of a cluster \(api,scheduler\) needs it set, the same on every API process/,
+    );
+    assert.throws(
+      () =>
+        loadConfig({ ...cluster, KUMO_ROLES: 'api', KUMO_ADMIN_TOKEN: 'kumo_admin_token_0123456789abcdef' }),
+      /KUMO_SIGNING_SECRET: an API process of a cluster \(api\) needs it set/,
+    );
   });
 });

@@ -63,7 +63,7 @@ describe('kumo serve on PostgreSQL', () => {
       assert.ok(error instanceof StartupError);
       assert.match(
         error.message,
-        /^KUMO_DATABASE_URL: another kumo serve already uses this PostgreSQL database/,
+        /^KUMO_DATABASE_URL: another kumo serve already crawls with this PostgreSQL database; a process with every role crawls alone/,
       );
       return true;
     });

@@ -19,21 +19,36 @@ import { PgSessionStore } from './pg-session-store.js';
 import { PgTenantStore } from './pg-tenant-store.js';
 import { PgWebhookStore } from './pg-webhook-store.js';
 
-/** The session lock of the one `kumo serve` of a database (two keys: a namespace and the lock). */
-const SOLE_SERVER_LOCK = "hashtext('kumo.serve'), 0";
+/**
+ * The session lock of the processes that crawl a database (two keys: a namespace and the lock):
+ * a process with every role holds it alone, the workers of a split cluster share it.
+ */
+const CRAWLING_LOCK = "hashtext('kumo.serve'), 0";
+/** The lock serializing the start-up steps of processes starting at once (ServiceStore.serialized). */
+const START_LOCK = "hashtext('kumo.serve'), 1";
 
-/** Takes the sole server lock on a connection of its own, kept until the store closes. */
-async function holdSoleServer(sql: PgSql): Promise<postgres.ReservedSql> {
+/** Takes the crawling lock on a connection of its own, kept until the store closes. */
+async function holdCrawlingLock(sql: PgSql, mode: CrawlingLockMode): Promise<postgres.ReservedSql> {
   const connection = await sql.reserve();
-  const [row] = await connection.unsafe<{ held: boolean }[]>(
-    `SELECT pg_try_advisory_lock(${SOLE_SERVER_LOCK}) AS held`,
-  );
+  const take = mode === 'exclusive' ? 'pg_try_advisory_lock' : 'pg_try_advisory_lock_shared';
+  const [row] = await connection.unsafe<{ held: boolean }[]>(`SELECT ${take}(${CRAWLING_LOCK}) AS held`);
   if (row?.held === true) return connection;
   connection.release();
   throw new ServerTakenError(
-    'another kumo serve already uses this PostgreSQL database; one process per database for now (docs/operations.md, PostgreSQL)',
+    mode === 'exclusive'
+      ? 'another kumo serve already crawls with this PostgreSQL database; a process with every role ' +
+          'crawls alone, to run several workers split the roles (docs/operations.md, Roles)'
+      : 'a kumo serve with every role crawls with this PostgreSQL database alone; stop it, or run it ' +
+          'with split roles too (docs/operations.md, Roles)',
   );
 }
+
+/**
+ * How a process holds the database for crawling: `exclusive` (every role: it ends the leases a
+ * crashed predecessor left and writes the indexes it serves in place), or `shared` (a worker of a
+ * split cluster, beside the others).
+ */
+export type CrawlingLockMode = 'exclusive' | 'shared';
 
 export interface PostgresServiceStoreOptions {
   /** The key encrypting stored secrets (webhook secrets, setting passwords); 32 bytes. */
@@ -41,14 +56,13 @@ export interface PostgresServiceStoreOptions {
   /** Connections of the pool at most (default 10). */
   maxConnections?: number;
   /**
-   * Holds the database for this process alone while the store is open (`kumo serve`): another
-   * one asking fails with ServerTakenError. Search indexes are still kept by each process, so two
-   * serving one database would answer from different indexes (docs/operations.md, PostgreSQL).
+   * Holds the database for crawling while the store is open (`kumo serve` with the worker role):
+   * a mode that conflicts with another process's fails with ServerTakenError.
    */
-  soleServer?: boolean;
+  crawlingLock?: CrawlingLockMode;
 }
 
-/** Another `kumo serve` holds the database (PostgresServiceStoreOptions.soleServer). */
+/** Another `kumo serve` holds the database (PostgresServiceStoreOptions.crawlingLock). */
 export class ServerTakenError extends Error {
   override name = 'ServerTakenError';
 }
@@ -64,11 +78,11 @@ export async function openPostgresServiceStore(
 ): Promise<ServiceStore> {
   const box = new SecretBox(options.secretKey);
   const sql = connectPostgres(url, { maxConnections: options.maxConnections });
-  let sole: postgres.ReservedSql | undefined;
+  let crawling: postgres.ReservedSql | undefined;
   try {
     await migratePostgres(sql);
     await checkSecretKey(sql, box);
-    if (options.soleServer === true) sole = await holdSoleServer(sql);
+    if (options.crawlingLock !== undefined) crawling = await holdCrawlingLock(sql, options.crawlingLock);
   } catch (error) {
     await sql.end({ timeout: 5 });
     throw error;
@@ -89,9 +103,22 @@ export async function openPostgresServiceStore(
     operatorSessions: new PgOperatorSessionStore(sql),
     audit: new PgAuditStore(sql),
     ping: async () => (await sql`SELECT 1 AS one`).length === 1,
+    serialized: async (work) => {
+      const connection = await sql.reserve();
+      try {
+        await connection.unsafe(`SELECT pg_advisory_lock(${START_LOCK})`);
+        try {
+          return await work();
+        } finally {
+          await connection.unsafe(`SELECT pg_advisory_unlock(${START_LOCK})`);
+        }
+      } finally {
+        connection.release();
+      }
+    },
     close: async () => {
       // Ending the session releases its advisory lock.
-      sole?.release();
+      crawling?.release();
       await sql.end({ timeout: 5 });
     },
   };
