@@ -35,7 +35,11 @@ const SQLITE_ONLY = new Set([
 ]);
 
 /** They start a PostgreSQL server of their own, so the first pass runs them on it already. */
-const OWN_SERVER = new Set(['e2e/cluster-takeover.test.js', 'e2e/search-nodes.test.js']);
+const OWN_SERVER = new Set([
+  'e2e/cluster-takeover.test.js',
+  'e2e/search-nodes.test.js',
+  'e2e/split-cluster.test.js',
+]);
 
 function testFiles(folder: string): string[] {
   const files: string[] = [];

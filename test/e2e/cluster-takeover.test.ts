@@ -10,27 +10,18 @@
  * and a cancel recorded in the database by another process reaches the worker within a heartbeat.
  */
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import postgresClient from 'postgres';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
-import { startServeProcess } from '../support/serve-process.js';
-import {
-  DEMO_TENANT,
-  downloadArtifact,
-  freePort,
-  makeTempDir,
-  pollUntil,
-  TEST_API_KEY,
-} from '../support/service-harness.js';
+import { CLUSTER_ADMIN_TOKEN, metricOf, startClusterProcess } from '../support/cluster-processes.js';
+import { DEMO_TENANT, downloadArtifact, pollUntil, TEST_API_KEY } from '../support/service-harness.js';
 import { assertEveryPageOnce, startTreeSite } from '../support/tree-site.js';
 
 const PAGE_COUNT = 300;
 const PAGE_DELAY_MS = 40;
 const CONCURRENCY = 4;
 const LEASE_SECONDS = 3;
-const ADMIN_TOKEN = 'kumo_cluster_admin_token_0123456789abcdef';
 
 let postgres: PostgresServer;
 let s3: TestS3Server;
@@ -57,24 +48,12 @@ async function clusterEnv(leaseSeconds: number): Promise<Record<string, string>>
     KUMO_CHECKPOINT_SECONDS: '1',
     KUMO_LOG_LEVEL: 'warn',
     KUMO_RATE_LIMIT_PER_MINUTE: '0',
-    KUMO_ADMIN_TOKEN: ADMIN_TOKEN,
+    KUMO_ADMIN_TOKEN: CLUSTER_ADMIN_TOKEN,
   };
 }
 
-/** A counter's value in a process's /metrics (0 when absent). */
-async function metricOf(url: string, line: string): Promise<number> {
-  const response = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-  assert.equal(response.status, 200);
-  const found = (await response.text()).split('\n').find((text) => text.startsWith(`${line} `));
-  return found === undefined ? 0 : Number(found.slice(line.length + 1));
-}
-
 /** A `kumo serve` of the cluster, with a data directory of its own (another machine). */
-async function startWorker(env: Record<string, string>) {
-  const dataDir = await makeTempDir('kumo-cluster-');
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  return startServeProcess({ dataDir, port: await freePort(), env, cleanups });
-}
+const startWorker = (env: Record<string, string>) => startClusterProcess(env, cleanups);
 
 test('a worker killed mid-run: another machine resumes the run from its checkpoints, every page listed once', async () => {
   const site = await startTreeSite(PAGE_COUNT, PAGE_DELAY_MS);

@@ -8,17 +8,19 @@
  * leaves the other answering every request.
  */
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
-import { startServeProcess, type ServeProcess } from '../support/serve-process.js';
-import { freePort, makeTempDir, pollUntil } from '../support/service-harness.js';
+import type { ServeProcess } from '../support/serve-process.js';
+import { pollUntil } from '../support/service-harness.js';
+import {
+  adminCall,
+  CLUSTER_ADMIN_TOKEN,
+  DEMO_GROUP,
+  pageHits,
+  startClusterProcess,
+} from '../support/cluster-processes.js';
 import { startTreeSite } from '../support/tree-site.js';
-
-const ADMIN_TOKEN = 'kumo_search_nodes_admin_token_0123456789';
-const GROUP = '/admin/v1/contracts/1/servicegroups/1';
-const SEARCH = '/api/v1.0/finder_service/documents/1/1/1/search';
 
 let postgres: PostgresServer;
 let s3: TestS3Server;
@@ -31,31 +33,9 @@ after(async () => {
   await Promise.all([postgres.stop(), s3.stop()]);
 });
 
-async function start(env: Record<string, string>): Promise<ServeProcess> {
-  const dataDir = await makeTempDir('kumo-search-node-');
-  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  return startServeProcess({ dataDir, port: await freePort(), env, cleanups });
-}
-
-async function admin(process: ServeProcess, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${process.url}${GROUP}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${ADMIN_TOKEN}`,
-      ...(body !== undefined && { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-  return response.json();
-}
-
-/** The number of documents a node finds for `page` (every page of the fixture sites). */
-async function hits(node: ServeProcess): Promise<number> {
-  const response = await fetch(`${node.url}${SEARCH}?q=page`);
-  assert.equal(response.status, 200, await response.clone().text());
-  return ((await response.json()) as { organic: { hits: number } }).organic.hits;
-}
+const start = (env: Record<string, string>) => startClusterProcess(env, cleanups);
+const admin = adminCall;
+const hits = pageHits;
 
 /** A setting of the demo search service crawling `seed`, run now; resolves when its run has finished. */
 async function crawlIntoSearch(full: ServeProcess, seed: string): Promise<void> {
@@ -94,7 +74,7 @@ test('two search nodes serve what the crawling process publishes, count their se
     KUMO_BLOB_URL: `s3://${s3.bucket}/nodes`,
     KUMO_LOG_LEVEL: 'warn',
     KUMO_RATE_LIMIT_PER_MINUTE: '0',
-    KUMO_ADMIN_TOKEN: ADMIN_TOKEN,
+    KUMO_ADMIN_TOKEN: CLUSTER_ADMIN_TOKEN,
   };
   const full = await start(env);
   const nodes = await Promise.all([
@@ -105,8 +85,8 @@ test('two search nodes serve what the crawling process publishes, count their se
   // A search node answers the site search API only.
   assert.equal(
     (
-      await fetch(`${nodes[0]!.url}${GROUP}/service_settings`, {
-        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      await fetch(`${nodes[0]!.url}${DEMO_GROUP}/service_settings`, {
+        headers: { authorization: `Bearer ${CLUSTER_ADMIN_TOKEN}` },
       })
     ).status,
     404,
