@@ -58,15 +58,23 @@ export class SearchFeeder implements SearchFeed {
     bundleFile: string,
     outcomes: Parameters<SearchFeed['feed']>[3],
   ): Promise<string> {
-    const open = await this.services.get(run.contractId, run.servicegroupId, serviceId);
-    if (open === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
+    const record = await this.services.record(run.contractId, run.servicegroupId, serviceId);
+    if (record === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
     // The service's content selectors as they stand when the run is indexed.
-    const selectors = contentSelectorsOf(open.record.config);
+    const selectors = contentSelectorsOf(record.config);
     const apply = (index: SearchIndex) =>
       this.applyRun(index, run, serviceId, bundleFile, outcomes, selectors);
-    if (this.writer === undefined) return apply(open.search.index);
-    const served = this.services.writesInPlace() ? open.search.index : undefined;
-    const { result, published } = await this.writer.write(serviceId, apply, served);
+    // The index served here when a writer changes it in place; a process that follows published
+    // generations writes a working copy of its own instead and never opens the served one to feed.
+    const inPlace =
+      this.writer === undefined || this.services.writesInPlace()
+        ? (await this.services.get(run.contractId, run.servicegroupId, serviceId))?.search.index
+        : undefined;
+    if (this.writer === undefined) {
+      if (inPlace === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
+      return apply(inPlace);
+    }
+    const { result, published } = await this.writer.write(serviceId, apply, inPlace);
     await this.services.adopt(serviceId, published.generation, published.file);
     // The run's message is the same whichever store keeps the service (docs/api.md, Search feeding).
     return result;

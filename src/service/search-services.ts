@@ -132,20 +132,25 @@ export class SearchServices {
     );
   }
 
+  /** The record of the search service at a tenant path (its index not opened), or undefined when there is none there. */
+  async record(
+    contractId: number,
+    servicegroupId: number,
+    serviceId: number,
+  ): Promise<SearchServiceRecord | undefined> {
+    const record = await this.records.get(serviceId);
+    if (record?.contractId !== contractId || record.servicegroupId !== servicegroupId) return undefined;
+    return record;
+  }
+
   /** The search service at a tenant path, or undefined when there is none there. */
   async get(
     contractId: number,
     servicegroupId: number,
     serviceId: number,
   ): Promise<OpenSearchService | undefined> {
-    const record = await this.records.get(serviceId);
-    if (
-      record === undefined ||
-      record.contractId !== contractId ||
-      record.servicegroupId !== servicegroupId
-    ) {
-      return undefined;
-    }
+    const record = await this.record(contractId, servicegroupId, serviceId);
+    if (record === undefined) return undefined;
     let served = this.open.get(serviceId);
     if (served === undefined) {
       let opening = this.opening.get(serviceId);
