@@ -13,7 +13,8 @@
  * goal: at least 80%), and PostgreSQL round trips and bytes per crawled page (goal: at most 2
  * round trips). Then, on PostgreSQL, how long a cancel recorded in the database by another
  * process (the flag alone, as another process's API sets it) takes to end a running crawl: the
- * worker learns it from its lease heartbeat (docs/architecture.md, Run leases). Last, search
+ * worker learns it from its lease heartbeat (docs/architecture.md, Run leases). Then a cluster of
+ * split roles (cluster-workers.ts): several crawls at once with one worker process, then two. Last, search
  * nodes (cluster-search.ts): the time from a run's end to its pages being searchable on two
  * search nodes, and search requests/s with one node and with two. Options (environment):
  * BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20), BENCH_PAGE_BYTES (15000),
@@ -28,6 +29,7 @@ import { startBenchSite } from './bench-site.js';
 import { startWireCounter, type WireCounts } from './pg-wire-counter.js';
 import { startKumoServe } from './search-load-processes.js';
 import { measureSearchNodes } from './cluster-search.js';
+import { crawlWithWorkers, type WorkerTurn } from './cluster-workers.js';
 import postgresClient from 'postgres';
 
 type Mode = 'embedded' | 'postgres' | 'postgres+s3';
@@ -139,6 +141,52 @@ async function cancelFromElsewhere(turn: number): Promise<number> {
   }
 }
 
+/** Sites crawled at once by the split cluster, each a host of its own (its own port). */
+const WORKER_SITES = 4;
+const pagesPerSite = Math.ceil(pages / 2);
+
+/** Turns of the split cluster with one worker process, then two, interleaved. */
+async function measureWorkers(): Promise<Map<number, (WorkerTurn & { wire: WireCounts })[]>> {
+  const extra = await Promise.all(
+    Array.from({ length: WORKER_SITES - 1 }, () => startBenchSite({ pages, linksPerPage, pageBytes })),
+  );
+  const figures = new Map<number, (WorkerTurn & { wire: WireCounts })[]>([
+    [1, []],
+    [2, []],
+  ]);
+  try {
+    for (let turn = 1; turn <= turns; turn++)
+      for (const workers of figures.keys()) {
+        const database = new URL(await postgres.createDatabase());
+        database.port = String(relay.port);
+        const before = relay.counts();
+        const result = await crawlWithWorkers(
+          {
+            databaseUrl: database.toString(),
+            s3Env: s3.env,
+            bucket: s3.bucket,
+            siteUrls: [site.baseUrl, ...extra.map((one) => one.baseUrl)],
+          },
+          workers,
+          pagesPerSite,
+          turn,
+        );
+        const after = relay.counts();
+        figures.get(workers)!.push({
+          ...result,
+          wire: {
+            roundTrips: after.roundTrips - before.roundTrips,
+            bytesToServer: after.bytesToServer - before.bytesToServer,
+            bytesToClient: after.bytesToClient - before.bytesToClient,
+          },
+        });
+      }
+  } finally {
+    await Promise.all(extra.map((one) => one.close()));
+  }
+  return figures;
+}
+
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -172,6 +220,18 @@ try {
     `\ncancel recorded by another process -> run ended: median ${median(cancels).toFixed(0)} ms, ` +
       `max ${Math.max(...cancels).toFixed(0)} ms (${turns} turns; heartbeat every 2 s)\n`,
   );
+  const workerFigures = await measureWorkers();
+  process.stdout.write(
+    `\nsplit roles (one api,scheduler process; worker processes of 2 run slots each; ${WORKER_SITES} crawls of ` +
+      `${pagesPerSite} pages at once, one site each):\n`,
+  );
+  for (const [workers, list] of workerFigures) {
+    const perPage = median(list.map((one) => one.wire.roundTrips / one.pages)).toFixed(2);
+    process.stdout.write(
+      `  ${workers} worker process${workers === 1 ? ' ' : 'es'}: ${median(list.map((one) => one.pages / one.seconds)).toFixed(1)} pages/s, ` +
+        `${perPage} PG round trips/page; pages per worker (last turn): ${list.at(-1)!.pagesPerWorker.join(', ')}\n`,
+    );
+  }
   const search = await measureSearchNodes(
     { databaseUrl: await postgres.createDatabase(), s3Env: s3.env, bucket: s3.bucket, siteUrl: site.baseUrl },
     [Math.ceil(pages / 4), Math.ceil(pages / 2), pages],
