@@ -426,6 +426,15 @@ export interface RunLeaseStore {
    */
   releaseAll(): Promise<void>;
   /**
+   * Tells this process of every run queued (`pending`) and every cancel asked (`cancelAsked`, the
+   * run's id) by any process, as each commits; `connected` whenever the listening connection
+   * (re)connects, since what happened while it was away was not told. Resolves once listening.
+   */
+  listen(
+    events: { pending(): void; cancelAsked(runId: number): void },
+    connected: () => void,
+  ): Promise<{ close(): Promise<void> }>;
+  /**
    * Deletes the run's checkpoints (the run has ended). They are written and read by the
    * checkpoint thread, on a connection of its own (pg-run-leases.ts, saveRunCheckpoint).
    */

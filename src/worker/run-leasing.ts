@@ -50,7 +50,7 @@ export interface HeldRunControl {
   lost: AbortController;
 }
 
-/** Renewals at most this far apart: a cancel asked on another process reaches the run this fast. */
+/** Renewals at most this far apart: a cancel whose notification was missed reaches the run this fast. */
 const MAX_HEARTBEAT_MS = 2000;
 
 /**
@@ -68,6 +68,7 @@ export class RunLeasing {
   /** When the leases were last renewed (monotonic ms), for the health check. */
   private renewedAtMs: number | undefined;
   private beating: Promise<void> | undefined;
+  private listening: Promise<{ close(): Promise<void> } | undefined> | undefined;
 
   constructor(private readonly deps: RunLeasingDeps) {
     this.owner = deps.owner;
@@ -87,17 +88,43 @@ export class RunLeasing {
     return { owner: this.owner, untilMicros: this.deps.clock.nowMicros() + this.deps.leaseMs * 1000 };
   }
 
-  start(): void {
+  /**
+   * Starts renewing the leases and listens for the runs queued and the cancels asked anywhere in
+   * the cluster: `pending` is called for each queued run (the pool claims at once rather than at
+   * its next poll), a cancel of a run held here reaches it at once rather than at the next beat.
+   * Polling stays the fallback: a listener that cannot connect is logged, nothing more.
+   */
+  start(pending: () => void): void {
     // Started now rather than with the first run, which would wait for it.
     this.deps.checkpoints.warm();
-    const interval = Math.min(MAX_HEARTBEAT_MS, this.deps.leaseMs / 3);
-    this.heartbeatTimer = setInterval(() => {
-      // One renewal at a time: a slow store skips a beat rather than stacking them.
-      this.beating ??= this.heartbeat().finally(() => {
-        this.beating = undefined;
+    this.listening = this.deps.leases
+      .listen(
+        {
+          pending,
+          cancelAsked: (runId) => {
+            if (this.held.has(runId)) this.beatNow();
+          },
+        },
+        // Reconnected: what was told meanwhile is looked at now.
+        () => {
+          pending();
+          this.beatNow();
+        },
+      )
+      .catch((error: unknown) => {
+        this.deps.logger.warn({ err: error }, 'listening for queued runs and cancels failed; polling only');
+        return undefined;
       });
-    }, interval);
+    const interval = Math.min(MAX_HEARTBEAT_MS, this.deps.leaseMs / 3);
+    this.heartbeatTimer = setInterval(() => this.beatNow(), interval);
     this.heartbeatTimer.unref();
+  }
+
+  /** Renews now (and so brings the cancels asked); one renewal at a time, a slow store skips a beat. */
+  private beatNow(): void {
+    this.beating ??= this.heartbeat().finally(() => {
+      this.beating = undefined;
+    });
   }
 
   /**
@@ -216,6 +243,7 @@ export class RunLeasing {
 
   async stop(): Promise<void> {
     clearInterval(this.heartbeatTimer);
+    await (await this.listening)?.close().catch(() => undefined);
     await this.beating;
     await this.deps.checkpoints.close();
   }

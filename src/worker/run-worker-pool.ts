@@ -77,7 +77,7 @@ export class RunWorkerPool implements RunDispatcher {
     // With leases, the runs left running are those whose lease ended, taken one by one as any
     // worker may take them (claimUntilFull).
     this.leftOver = this.deps.leasing === undefined ? await this.deps.runs.listRunning() : [];
-    this.deps.leasing?.start();
+    this.deps.leasing?.start(() => this.notifyPending());
     this.pollTimer = setInterval(() => this.fill(), this.deps.pollIntervalMs ?? 1000);
     this.pollTimer.unref();
     this.fill();

@@ -114,6 +114,55 @@ describe('run leases', () => {
     assert.deepEqual(await leases.renew('worker-c', [runId], T0 + 40 * SECOND), new Map([[runId, true]]));
   });
 
+  test('a listener is told of each run queued and each cancel asked, by any process, as it commits', async () => {
+    const told: string[] = [];
+    const toldAll = (count: number) =>
+      new Promise<void>((resolve, reject) => {
+        const started = Date.now();
+        const look = () => {
+          if (told.length >= count) resolve();
+          else if (Date.now() - started > 5000) reject(new Error(`told only ${told.join(', ')}`));
+          else setTimeout(look, 10);
+        };
+        look();
+      });
+    let connections = 0;
+    // Another process: a store of its own on the same database.
+    const other = await openPostgresServiceStore(await server.createDatabase(), { secretKey: SECRET_KEY });
+    const listening = await leases.listen(
+      { pending: () => told.push('pending'), cancelAsked: (runId) => told.push(`cancel ${runId}`) },
+      () => (connections += 1),
+    );
+    try {
+      assert.equal(connections, 1, 'told once it listens');
+      const runId = await claimedBy('worker-e');
+      await toldAll(1);
+      assert.deepEqual(told, ['pending']);
+      await store.runs.requestCancel(runId, T0 + SECOND);
+      await toldAll(2);
+      assert.deepEqual(told, ['pending', `cancel ${runId}`]);
+      // Asked again: already asked, nothing new to tell.
+      await store.runs.requestCancel(runId, T0 + 2 * SECOND);
+      const secondId = await post(
+        store,
+        await contractIn(store, `c-listen-${Math.random()}`),
+        'second',
+        new Map(),
+      );
+      await toldAll(3);
+      // Not left pending for the tests after this one.
+      assert.ok(await store.runs.finishIfPending(secondId, RunState.stoppedByCancel, T0, 'cancelled'));
+      assert.deepEqual(told, ['pending', `cancel ${runId}`, 'pending']);
+      // A run queued in another database is not this one's.
+      await post(other, await contractIn(other, 'elsewhere'), 'elsewhere', new Map());
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal(told.length, 3);
+    } finally {
+      await listening.close();
+      await other.close();
+    }
+  });
+
   test('a run handed back is taken at once; a finished run is never taken', async () => {
     const runId = await claimedBy('worker-d');
     await leases.release('worker-d', runId);

@@ -21,6 +21,12 @@ const READ_BATCH = 2000;
  * (paused past its lease while another took over) can never write into it. Rows go in as arrays
  * (`unnest`): one statement per table whatever the number of pages since the last checkpoint.
  */
+/**
+ * What the triggers of crawl_runs announce at each commit (pg-schema.ts): `pending` (runs were
+ * queued) or `cancel:<run id>`.
+ */
+const RUNS_CHANNEL = 'kumo_runs';
+
 export class PgRunLeaseStore implements RunLeaseStore {
   constructor(
     private readonly sql: PgSql,
@@ -69,6 +75,22 @@ export class PgRunLeaseStore implements RunLeaseStore {
       // The hosts a dead process held too (each still free only after its last gap).
       await tx`UPDATE host_tenures SET owner = NULL, wanted_us = NULL WHERE owner IS NOT NULL`;
     });
+  }
+
+  async listen(
+    events: { pending(): void; cancelAsked(runId: number): void },
+    connected: () => void,
+  ): Promise<{ close(): Promise<void> }> {
+    const listening = await this.sql.listen(
+      RUNS_CHANNEL,
+      (payload) => {
+        if (payload === 'pending') events.pending();
+        const cancel = /^cancel:(\d+)$/.exec(payload);
+        if (cancel !== null) events.cancelAsked(Number(cancel[1]));
+      },
+      connected,
+    );
+    return { close: () => listening.unlisten() };
   }
 
   async dropCheckpoints(runId: number): Promise<void> {

@@ -316,4 +316,23 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX search_clicks_changed ON search_clicks(service_id, last_us);
   CREATE INDEX search_query_clicks_changed ON search_query_clicks(service_id, last_us);
   `,
+  // Workers are told of a new pending run and of a cancel the moment it commits, wherever it was
+  // asked (pg-run-leases.ts, listen; docs/architecture.md, Run leases).
+  `
+  CREATE FUNCTION kumo_runs_pending() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('kumo_runs', 'pending');
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER crawl_runs_pending AFTER INSERT ON crawl_runs
+    FOR EACH STATEMENT EXECUTE FUNCTION kumo_runs_pending();
+  CREATE FUNCTION kumo_run_cancel_asked() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('kumo_runs', 'cancel:' || NEW.id);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER crawl_runs_cancel_asked AFTER UPDATE OF is_cancel_request ON crawl_runs
+    FOR EACH ROW WHEN (NEW.is_cancel_request AND NOT OLD.is_cancel_request)
+    EXECUTE FUNCTION kumo_run_cancel_asked();
+  `,
 ];
