@@ -229,7 +229,8 @@ try {
     const perPage = median(list.map((one) => one.wire.roundTrips / one.pages)).toFixed(2);
     process.stdout.write(
       `  ${workers} worker process${workers === 1 ? ' ' : 'es'}: ${median(list.map((one) => one.pages / one.seconds)).toFixed(1)} pages/s, ` +
-        `${perPage} PG round trips/page; pages per worker (last turn): ${list.at(-1)!.pagesPerWorker.join(', ')}\n`,
+        `${perPage} PG round trips/page; request to running ${median(list.map((one) => one.startMs)).toFixed(0)} ms; ` +
+        `pages per worker (last turn): ${list.at(-1)!.pagesPerWorker.join(', ')}\n`,
     );
   }
   const search = await measureSearchNodes(

@@ -4,7 +4,8 @@
  * `--roles worker`, each with two run slots. The API process is asked for one instant crawl per
  * site at once (every site a host of its own, so no host's pace binds them together); the turn
  * lasts from the first request until the API's histories say every run ended. Throughput is the
- * pages of all runs over that time.
+ * pages of all runs over that time. Before, a one-page crawl measures how soon a request made on
+ * the API process runs on a worker (told by PostgreSQL, not found at a poll).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,8 +15,10 @@ import { startKumoServe, type KumoServe } from './search-load-processes.js';
 export interface WorkerTurn {
   pages: number;
   seconds: number;
-  /** Pages each worker process fetched: how the runs were shared. */
+  /** Pages each worker process fetched: how the runs were shared (a probe's page included). */
   pagesPerWorker: number[];
+  /** Milliseconds from a crawl request on the API process to its run running on a worker. */
+  startMs: number;
 }
 
 export interface WorkerBackends {
@@ -54,6 +57,13 @@ export async function crawlWithWorkers(
   try {
     const api = await serve('api,scheduler');
     const pool = await Promise.all(Array.from({ length: workers }, () => serve('worker')));
+    // The queue as a client sees it: from the request to its run running on a worker process.
+    const asked = performance.now();
+    const probe = await api.requestCrawl({ seed_urls: [`${backends.siteUrls[0]}/`], documents_limit: 1 });
+    while ((await api.crawlProgress(probe)).state === 'not yet running')
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    const startMs = performance.now() - asked;
+    while ((await api.crawlProgress(probe)).active) await new Promise((resolve) => setTimeout(resolve, 20));
     const started = performance.now();
     const ids: number[] = [];
     for (const siteUrl of backends.siteUrls)
@@ -80,9 +90,9 @@ export async function crawlWithWorkers(
     const pagesPerWorker = await Promise.all(pool.map((worker) => pagesFetched(worker)));
     process.stderr.write(
       `  ${`${workers} worker${workers === 1 ? '' : 's'}`.padEnd(12)} turn ${turn}: ${pages} pages in ` +
-        `${seconds.toFixed(2)} s (pages per worker: ${pagesPerWorker.join(', ')})\n`,
+        `${seconds.toFixed(2)} s (pages per worker: ${pagesPerWorker.join(', ')}); a request ran ${startMs.toFixed(0)} ms after it was made\n`,
     );
-    return { pages, seconds, pagesPerWorker };
+    return { pages, seconds, pagesPerWorker, startMs };
   } finally {
     await Promise.all(processes.map((one) => one.stop()));
     await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));

@@ -1,13 +1,15 @@
 /**
  * `npm run cluster:local`: a Kumo cluster on this machine, for trying one (docs/operations.md,
  * Roles): Debian's PostgreSQL (scripts/install-postgresql.sh) and an S3-compatible server (s3rver)
- * in a temporary folder, one `kumo serve` that crawls and answers every API, and search nodes
- * (`kumo serve --roles search`), each with a data directory of its own. Prints where each one
- * listens and the credentials, then runs until Ctrl-C, which stops everything and removes the
- * temporary files.
+ * in a temporary folder; one `kumo serve --roles api,scheduler` answering the crawl, management
+ * and download APIs and the console; worker processes (`--roles worker`) crawling; and search
+ * nodes (`--roles search`), each with a data directory of its own. Prints where each one listens
+ * and the credentials, then runs until Ctrl-C, which stops everything and removes the temporary
+ * files.
  *
- * Options: --search-nodes N (2), --port P (8080: the crawling process; the nodes take the next
- * ports).
+ * Options: --workers N (2; with 0, one process takes every role instead of the API process and the
+ * workers), --search-nodes M (2), --port P (8080: the API process; the workers and then the search
+ * nodes take the next ports).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -25,16 +27,26 @@ const ADMIN_TOKEN = 'kumo_local_cluster_admin_token_0123456789';
 const API_KEY = 'kumo_local_cluster_api_key_0123456789abcdef';
 
 const { values } = parseArgs({
-  options: { 'search-nodes': { type: 'string', default: '2' }, port: { type: 'string', default: '8080' } },
+  options: {
+    workers: { type: 'string', default: '2' },
+    'search-nodes': { type: 'string', default: '2' },
+    port: { type: 'string', default: '8080' },
+  },
 });
-const searchNodes = Number(values['search-nodes']);
-const firstPort = Number(values.port);
-if (!Number.isInteger(searchNodes) || searchNodes < 0 || searchNodes > 16) {
-  process.stderr.write('--search-nodes: expected a whole number from 0 to 16\n');
+/** The value of a count option, or the process ends naming the option. */
+function countOption(name: 'workers' | 'search-nodes'): number {
+  const count = Number(values[name]);
+  if (Number.isInteger(count) && count >= 0 && count <= 16) return count;
+  process.stderr.write(`--${name}: expected a whole number from 0 to 16\n`);
   process.exit(2);
 }
-if (!Number.isInteger(firstPort) || firstPort < 1024 || firstPort + searchNodes > 65535) {
-  process.stderr.write('--port: expected a port from 1024 on, with room for the search nodes after it\n');
+const workers = countOption('workers');
+const searchNodes = countOption('search-nodes');
+const firstPort = Number(values.port);
+if (!Number.isInteger(firstPort) || firstPort < 1024 || firstPort + workers + searchNodes > 65535) {
+  process.stderr.write(
+    '--port: expected a port from 1024 on, with room for the workers and search nodes after it\n',
+  );
   process.exit(2);
 }
 
@@ -55,6 +67,7 @@ const env: Record<string, string> = {
   KUMO_SECRET_KEY: '5a'.repeat(32),
   KUMO_BLOB_URL: `s3://${s3.bucket}/cluster`,
   KUMO_ADMIN_TOKEN: ADMIN_TOKEN,
+  KUMO_SIGNING_SECRET: 'kumo-local-cluster-signing-secret',
   KUMO_BOOTSTRAP_API_KEY: API_KEY,
   KUMO_ALLOW_PRIVATE_NETWORKS: 'true',
   KUMO_HOST: '127.0.0.1',
@@ -95,19 +108,34 @@ const stopAll = async () => {
 };
 
 try {
-  members.push(await startMember('kumo', firstPort, 'all'));
+  // The API process first: it creates the demo tenant the others serve.
+  members.push(await startMember('api', firstPort, workers === 0 ? 'all' : 'api,scheduler'));
+  for (let worker = 1; worker <= workers; worker++)
+    members.push(await startMember(`worker-${worker}`, firstPort + worker, 'worker'));
   for (let node = 1; node <= searchNodes; node++)
-    members.push(await startMember(`search-${node}`, firstPort + node, 'search'));
+    members.push(await startMember(`search-${node}`, firstPort + workers + node, 'search'));
 } catch (error) {
   await stopAll();
   throw error;
 }
 
-const [crawling, ...nodes] = members;
+const line = (member: Member, what: string) => `  ${member.name.padEnd(10)} ${what}: ${member.url}\n`;
+const [api, ...others] = members;
 process.stdout.write(
   `\nLocal cluster running (Ctrl-C stops it and removes its files):\n` +
-    `  crawling process, every API and the console: ${crawling!.url}\n` +
-    nodes.map((node) => `  search node ${node.name}: ${node.url}/api/v1.0/finder_service/...\n`).join('') +
+    line(
+      api!,
+      workers === 0
+        ? 'every role, every API and the console'
+        : 'crawl, management and download APIs, console, scheduler',
+    ) +
+    others
+      .map((member) =>
+        member.name.startsWith('worker')
+          ? line(member, 'crawls (health and metrics only)')
+          : line(member, 'site search API, widget, hosted search pages'),
+      )
+      .join('') +
     `  PostgreSQL: ${databaseUrl}\n` +
     `  object storage: ${s3.endpoint}, bucket ${s3.bucket}\n` +
     `  management API token: ${ADMIN_TOKEN}\n` +
