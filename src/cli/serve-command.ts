@@ -66,9 +66,11 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
     );
   }
   if (service.createdAdminToken !== undefined) {
+    // Without the api role the token guards /metrics alone.
+    const example = config.roles.includes('api') ? '/admin/v1/contracts' : '/metrics';
     process.stdout.write(
       `Management API token (shown once; kept in the data directory as admin-token): ${service.createdAdminToken}\n` +
-        `  curl -H "Authorization: Bearer <token>" ${config.publicUrl}/admin/v1/contracts\n\n`,
+        `  curl -H "Authorization: Bearer <token>" ${config.publicUrl}${example}\n\n`,
     );
   }
   const signal = await signals.first;

@@ -105,14 +105,20 @@ export async function startService(
     options.env,
     crawlingLock,
   );
-  // Until the server listens, a store that fails closes (its PostgreSQL connections would keep
-  // the process alive) and frees the data directory, so the start ends with its error.
+  // Until the server listens, a step that fails closes what was opened (PostgreSQL connections, a
+  // listening client, threads would keep the process alive) and frees the data directory, so the
+  // start ends with its error. Each part adds its close as it is built.
+  const opened: (() => unknown)[] = [];
+  const abandonStart = async () => {
+    for (const close of opened.reverse()) await (async () => close())().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    releaseLock();
+  };
   const storeStep = async <T>(step: () => Promise<T>): Promise<T> => {
     try {
       return await step();
     } catch (error) {
-      await store.close().catch(() => undefined);
-      releaseLock();
+      await abandonStart();
       throw error;
     }
   };
@@ -137,6 +143,7 @@ export async function startService(
   // forwards to the pool once it exists (a process without the worker role has none: the workers
   // of the cluster claim its runs from the store).
   const workerRef: { current?: CrawlWorker } = {};
+  const builtWorker: { current?: CrawlWorker } = {};
   const dispatcher = {
     notifyPending: () => workerRef.current?.pool.notifyPending(),
     cancelRun: (runId: number) => workerRef.current?.pool.cancelRun(runId),
@@ -145,7 +152,8 @@ export async function startService(
   const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock, {
     maxActiveRunsPerTenant: config.maxActiveRunsPerTenant > 0 ? config.maxActiveRunsPerTenant : undefined,
     runSlots: {
-      concurrency: config.workerConcurrency,
+      // A process with every role knows the slots; an API process of a split cluster does not.
+      concurrency: everyRole ? config.workerConcurrency : undefined,
       maxRunningPerContract: config.maxRunningPerContract > 0 ? config.maxRunningPerContract : undefined,
     },
   });
@@ -176,6 +184,10 @@ export async function startService(
       mode: everyRole ? 'restore' : 'follow',
     },
   });
+  opened.push(
+    () => searchServices.close(),
+    () => searchWriter?.close(),
+  );
   const webhookRef: { current?: WebhookDispatcher } = {};
   // One registry per instance (several services may run in one process); read by GET /metrics.
   const metrics = new ServiceMetrics();
@@ -196,40 +208,43 @@ export async function startService(
     searchIndexes: searchServices,
     onDeliveriesQueued: () => webhookRef.current?.nudge(),
   });
-  const app = await buildApp({
-    store,
-    instantCrawl,
-    scheduledCrawl,
-    searchServices,
-    management,
-    adminToken: admin.token,
-    artifacts,
-    signer,
-    clock,
-    settings: appSettingsOf(config),
-    logger,
-    browserStatus: () => workerRef.current?.browserStatus(),
-    observability: {
-      metrics,
-      // What this process depends on: the store and the artifact storage always, the scheduler and
-      // the run leases where their roles run.
-      health: {
-        blobStoreProblem: () => artifacts.healthProblem(),
-        ...(scheduling && { scheduler: () => schedulerRef.current?.state() }),
-        ...(runs.worker &&
-          store.runLeases && {
-            runLeases: () =>
-              workerRef.current?.leasing?.health() ?? {
-                held: 0,
-                sinceRenewedMs: undefined,
-                leaseMs: config.runLeaseSeconds * 1000,
-              },
-          }),
+  const app = await storeStep(() =>
+    buildApp({
+      store,
+      instantCrawl,
+      scheduledCrawl,
+      searchServices,
+      management,
+      adminToken: admin.token,
+      artifacts,
+      signer,
+      clock,
+      settings: appSettingsOf(config),
+      logger,
+      browserStatus: () => builtWorker.current?.browserStatus(),
+      observability: {
+        metrics,
+        // What this process depends on: the store and the artifact storage always, the scheduler and
+        // the run leases where their roles run.
+        health: {
+          blobStoreProblem: () => artifacts.healthProblem(),
+          ...(scheduling && { scheduler: () => schedulerRef.current?.state() }),
+          ...(runs.worker &&
+            store.runLeases && {
+              runLeases: () =>
+                builtWorker.current?.leasing?.health() ?? {
+                  held: 0,
+                  sinceRenewedMs: undefined,
+                  leaseMs: config.runLeaseSeconds * 1000,
+                },
+            }),
+        },
       },
-    },
-    webAssets,
-    answers: { api: runs.api, search: roles.includes('search') },
-  });
+      webAssets,
+      answers: { api: runs.api, search: roles.includes('search') },
+    }),
+  );
+  opened.push(() => app.close());
   searchLog.current = app;
   // Settings stored before patterns ran on RE2 (docs/operations.md, Patterns stored before RE2).
   if (runs.api || runs.worker) await storeStep(() => warnAboutStoredSettings(store, app.log));
@@ -279,6 +294,9 @@ export async function startService(
         }),
       )
     : undefined;
+  if (worker !== undefined) opened.push(() => worker.threads.close());
+  // Reported by the health check from the start; told of runs once its pool has started (below).
+  builtWorker.current = worker;
   const scheduler = scheduling
     ? new Scheduler(scheduledCrawl, config.schedulerIntervalSeconds * 1000, app.log, () => clock.nowMicros())
     : undefined;
@@ -289,15 +307,7 @@ export async function startService(
     address = await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     // Nothing ran yet: release what was opened, so the process (or a test) can start again.
-    try {
-      await app.close();
-      await worker?.threads.close();
-    } finally {
-      await searchServices.close();
-      searchWriter?.close();
-      await store.close();
-      releaseLock();
-    }
+    await abandonStart();
     throw listenFailure(error, config.host, config.port) ?? error;
   }
   // Shown once, so made only now that the server listens (docs/operations.md, First start).

@@ -2,7 +2,8 @@ import type { RunningCounts } from '../store/service-store.js';
 
 /** The run slots of the service (KUMO_WORKER_CONCURRENCY) and one contract's share of them. */
 export interface RunSlots {
-  concurrency: number;
+  /** undefined: the slots are those of a cluster's workers, not known to this process. */
+  concurrency: number | undefined;
   /** undefined: no cap (KUMO_MAX_RUNNING_PER_CONTRACT 0). */
   maxRunningPerContract?: number | undefined;
 }
@@ -18,6 +19,7 @@ export function waitingReason(counts: RunningCounts, slots: RunSlots): string {
   const cap = slots.maxRunningPerContract;
   if (cap !== undefined && counts.ofContract >= cap)
     return `waiting: this contract already has ${runs(counts.ofContract)} running (limit ${cap})`;
+  if (slots.concurrency === undefined) return 'waiting: for a free run slot of the workers';
   // Runs resumed after a restart may outnumber the slots for a while: they are all busy then.
   if (counts.total >= slots.concurrency)
     return `waiting: ${slots.concurrency} of ${slots.concurrency} run slots busy`;

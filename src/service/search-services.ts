@@ -256,8 +256,16 @@ export class SearchServices {
       await rm(snapshot, { force: true });
       return;
     }
-    const local = await cache.adopt(serviceId, generation, snapshot);
-    await this.inTurn(serviceId, async () => this.switchTo(serviceId, local));
+    await this.inTurn(serviceId, async () => {
+      const open = this.open.get(serviceId);
+      // Not served here (a worker that does not search), or already on it (told of it first):
+      // nothing would ever remove the copy.
+      if (open === undefined || open.generation >= generation || this.closed) {
+        await rm(snapshot, { force: true });
+        return;
+      }
+      this.switchTo(serviceId, await cache.adopt(serviceId, generation, snapshot));
+    });
   }
 
   /** Whether the indexes served are those a writer here changes in place (not followed generations). */

@@ -69,6 +69,8 @@ export class RunLeasing {
   private renewedAtMs: number | undefined;
   private beating: Promise<void> | undefined;
   private listening: Promise<{ close(): Promise<void> } | undefined> | undefined;
+  private beatAgain = false;
+  private stopped = false;
 
   constructor(private readonly deps: RunLeasingDeps) {
     this.owner = deps.owner;
@@ -100,15 +102,18 @@ export class RunLeasing {
     this.listening = this.deps.leases
       .listen(
         {
-          pending,
+          pending: () => {
+            if (!this.stopped) pending();
+          },
           cancelAsked: (runId) => {
-            if (this.held.has(runId)) this.beatNow();
+            if (this.held.has(runId)) this.beatNow(true);
           },
         },
         // Reconnected: what was told meanwhile is looked at now.
         () => {
+          if (this.stopped) return;
           pending();
-          this.beatNow();
+          this.beatNow(true);
         },
       )
       .catch((error: unknown) => {
@@ -120,10 +125,22 @@ export class RunLeasing {
     this.heartbeatTimer.unref();
   }
 
-  /** Renews now (and so brings the cancels asked); one renewal at a time, a slow store skips a beat. */
-  private beatNow(): void {
-    this.beating ??= this.heartbeat().finally(() => {
+  /**
+   * Renews now (and so brings the cancels asked). One renewal at a time: a timed beat during one is
+   * skipped (a slow store), a notified one runs again after it, since the renewal in progress may
+   * have read the run before the cancel committed.
+   */
+  private beatNow(notified = false): void {
+    if (this.stopped) return;
+    if (this.beating !== undefined) {
+      if (notified) this.beatAgain = true;
+      return;
+    }
+    this.beating = this.heartbeat().finally(() => {
       this.beating = undefined;
+      if (!this.beatAgain) return;
+      this.beatAgain = false;
+      this.beatNow();
     });
   }
 
@@ -242,6 +259,9 @@ export class RunLeasing {
   }
 
   async stop(): Promise<void> {
+    // The listener may outlive its close (the client listens again after a reconnect): it does
+    // nothing from now on.
+    this.stopped = true;
     clearInterval(this.heartbeatTimer);
     await (await this.listening)?.close().catch(() => undefined);
     await this.beating;

@@ -10,6 +10,8 @@
  * answering every request.
  */
 import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import {
   adminCall,
@@ -23,7 +25,13 @@ import {
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import type { ServeProcess } from '../support/serve-process.js';
-import { DEMO_TENANT, downloadPathOf, pollUntil, TEST_API_KEY } from '../support/service-harness.js';
+import {
+  crawlerPathOf,
+  DEMO_TENANT,
+  downloadPathOf,
+  pollUntil,
+  TEST_API_KEY,
+} from '../support/service-harness.js';
 import { assertEveryPageOnce, startTreeSite, type TreeSite } from '../support/tree-site.js';
 
 const CRAWLS = 3;
@@ -54,6 +62,15 @@ async function downloadAcross(first: ServeProcess, second: ServeProcess, id: num
   assert.equal(body.status, 200);
   const { gunzipSync } = await import('node:zlib');
   return gunzipSync(Buffer.from(await body.arrayBuffer()));
+}
+
+type Member = Awaited<ReturnType<typeof startClusterProcess>>;
+
+/** The index generation copies in a process's cache (`<data>/cache/search/<service>/<generation>.db`). */
+async function generationCopies(dataDir: string): Promise<string[]> {
+  const folder = path.join(dataDir, 'cache', 'search', '1');
+  const names = await readdir(folder).catch(() => [] as string[]);
+  return names.filter((name) => name.endsWith('.db'));
 }
 
 /** The runs of a crawl service setting the schedulers started, from its histories. */
@@ -109,14 +126,25 @@ test('a cluster of split roles: workers share the runs and survive each other, a
     contracts.contracts.map((contract) => contract.name),
     ['demo'],
   );
+  // No worker yet: a crawl waits for one, and the API process says so without counting slots it
+  // does not know.
+  const early = await api.requestCrawl({ seed_urls: [`${searched.baseUrl}/p/0`] });
+  assert.equal((await api.statusOf(early))?.message, 'waiting: for a free run slot of the workers');
+  const cancelled = await fetch(`${api.url}${crawlerPathOf(DEMO_TENANT)}/statuses/requests/${early}/cancel`, {
+    method: 'PUT',
+    headers: { 'x-mf-apikey': TEST_API_KEY },
+  });
+  assert.equal(cancelled.status, 200);
+  assert.equal((await api.waitForFinished(early)).crawl_execution_status_dtype_id, 2050);
+
   const [firstWorker, secondWorker, firstScheduler, secondScheduler, firstNode, secondNode] =
     (await Promise.all(['worker', 'worker', 'scheduler', 'scheduler', 'search', 'search'].map(as))) as [
-      ServeProcess,
-      ServeProcess,
-      ServeProcess,
-      ServeProcess,
-      ServeProcess,
-      ServeProcess,
+      Member,
+      Member,
+      Member,
+      Member,
+      Member,
+      Member,
     ];
   assert.match(
     firstWorker.output(),
@@ -231,6 +259,9 @@ test('a cluster of split roles: workers share the runs and survive each other, a
     'every answer came from one generation',
   );
   assert.equal(await pageHits(secondNode), SEARCHED_PAGES);
+  // The worker that published the generation keeps no copy of it: it serves none.
+  for (const worker of [firstWorker, secondWorker])
+    assert.deepEqual(await generationCopies(worker.dataDir), [], `generation copies of ${worker.dataDir}`);
 
   for (const process of [api, otherApi, secondWorker, secondScheduler, restarted, secondNode])
     assert.deepEqual(await process.stop('SIGTERM'), { code: 0, signal: null }, process.output());

@@ -18,10 +18,12 @@ const HEALTH = '/api/v1.0/finder_service/health_check';
 export async function startClusterProcess(
   env: Record<string, string>,
   cleanups: (() => Promise<unknown>)[],
-): Promise<ServeProcess> {
+): Promise<ServeProcess & { dataDir: string }> {
   const dataDir = await makeTempDir('kumo-cluster-');
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  return startServeProcess({ dataDir, port: await freePort(), env, cleanups });
+  return Object.assign(await startServeProcess({ dataDir, port: await freePort(), env, cleanups }), {
+    dataDir,
+  });
 }
 
 /** A management API call on the demo service group; asserts 200 and returns the JSON body. */

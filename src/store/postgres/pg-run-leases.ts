@@ -16,17 +16,17 @@ import { SELECT_RUN } from './pg-run-rows.js';
 const READ_BATCH = 2000;
 
 /**
- * Run leases and checkpoints on PostgreSQL (docs/architecture.md, Run leases). A checkpoint is one
- * transaction that first locks the run's row and checks the lease, so a worker that lost its run
- * (paused past its lease while another took over) can never write into it. Rows go in as arrays
- * (`unnest`): one statement per table whatever the number of pages since the last checkpoint.
- */
-/**
  * What the triggers of crawl_runs announce at each commit (pg-schema.ts): `pending` (runs were
  * queued) or `cancel:<run id>`.
  */
 const RUNS_CHANNEL = 'kumo_runs';
 
+/**
+ * Run leases and checkpoints on PostgreSQL (docs/architecture.md, Run leases). A checkpoint is one
+ * transaction that first locks the run's row and checks the lease, so a worker that lost its run
+ * (paused past its lease while another took over) can never write into it. Rows go in as arrays
+ * (`unnest`): one statement per table whatever the number of pages since the last checkpoint.
+ */
 export class PgRunLeaseStore implements RunLeaseStore {
   constructor(
     private readonly sql: PgSql,
