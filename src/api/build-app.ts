@@ -94,6 +94,12 @@ export const ADMIN_BASE_PATH = '/admin/v1';
 /** Request bodies larger than this are refused with 413 (a setting is a few KB at most). */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
+/** Whether the logger writes `debug` lines (then every request line is written, site searches' too). */
+function logsDebug(logger: AppDeps['logger']): boolean {
+  const level = typeof logger === 'object' && logger !== null && 'level' in logger ? logger.level : undefined;
+  return level === 'debug' || level === 'trace';
+}
+
 /** Builds the HTTP application without listening, so tests can call `app.inject()`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -216,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           methods,
           basePath: deps.settings.finderBasePath,
           searchTimer: metrics,
+          requestLogLevel: logsDebug(deps.logger) ? undefined : 'warn',
         });
       await scope.register(healthRoutes, {
         storeHealthy: async () => (await deps.store.ping()) && deps.searchServices.healthy(),

@@ -70,6 +70,13 @@ interface Served {
 }
 
 /**
+ * How long a search service's record is reused by the searches that need it: a configuration
+ * changed through another process (`kumo admin`, another node) applies within this time, one
+ * changed through this process's management API at once (SearchServices.forget).
+ */
+const RECORD_REUSE_MS = 1000;
+
+/**
  * The search services of `kumo serve`: each index is opened on first use and kept open; the
  * service's configuration is read from the store on every call (one indexed row), so a change
  * made by `kumo admin` applies to the next search without a restart. In a cluster each service is
@@ -77,6 +84,8 @@ interface Served {
  * search runs on one generation from start to end.
  */
 export class SearchServices {
+  /** Service records read lately, reused for RECORD_REUSE_MS (every search needs its service's). */
+  private readonly recentRecords = new Map<number, { record: SearchServiceRecord; readAtMs: number }>();
   private readonly open = new Map<number, Served>();
   /** Services being opened (a shared log is read first): one opening per service. */
   private readonly opening = new Map<number, Promise<Served>>();
@@ -138,9 +147,25 @@ export class SearchServices {
     servicegroupId: number,
     serviceId: number,
   ): Promise<SearchServiceRecord | undefined> {
-    const record = await this.records.get(serviceId);
-    if (record?.contractId !== contractId || record.servicegroupId !== servicegroupId) return undefined;
-    return record;
+    const nowMs = performance.now();
+    let recent = this.recentRecords.get(serviceId);
+    if (recent === undefined || nowMs - recent.readAtMs > RECORD_REUSE_MS) {
+      const read = await this.records.get(serviceId);
+      // A service not (yet) there is asked again next time: it may be created any moment.
+      if (read === undefined) {
+        this.recentRecords.delete(serviceId);
+        return undefined;
+      }
+      recent = { record: read, readAtMs: nowMs };
+      this.recentRecords.set(serviceId, recent);
+    }
+    const { record } = recent;
+    return record.contractId === contractId && record.servicegroupId === servicegroupId ? record : undefined;
+  }
+
+  /** The service's record changed here (its configuration): the next search reads it again. */
+  forget(serviceId: number): void {
+    this.recentRecords.delete(serviceId);
   }
 
   /** The search service at a tenant path, or undefined when there is none there. */
@@ -159,7 +184,8 @@ export class SearchServices {
         this.opening.set(serviceId, opening);
       }
       served = await opening;
-    } else {
+    } else if (served.config !== record.config) {
+      // A record read again (RECORD_REUSE_MS): the rules are rebuilt only when they changed.
       served.config = record.config;
       served.search.configure(record.config);
     }

@@ -336,9 +336,11 @@ describe('health check', () => {
 describe('logs', () => {
   test('every line written for a request carries its request id', async () => {
     // The 503 of the health check test logs a warning from inside the handler.
-    await call('GET', `${docPath(1)}/search?q=sitewide`, { headers: { 'x-request-id': 'obs-search-1' } });
+    await call('GET', `${CRAWLER}/statuses`, {
+      headers: { 'x-request-id': 'obs-api-1', 'x-mf-apikey': TEST_API_KEY },
+    });
     const lines = logLines();
-    for (const id of ['obs-health-503', 'obs-search-1']) {
+    for (const id of ['obs-health-503', 'obs-api-1']) {
       const own = lines.filter((line) => line.reqId === id);
       const messages = own.map((line) => line.msg);
       assert.ok(messages.includes('incoming request'), `${id}: ${JSON.stringify(messages)}`);
@@ -358,6 +360,23 @@ describe('logs', () => {
     );
     assert.ok(aboutRequests.length >= 4);
     for (const line of aboutRequests) assert.equal(typeof line.reqId, 'string', JSON.stringify(line));
+  });
+
+  test('a site search writes no request line below debug, yet /metrics counts it', async () => {
+    const counted = async () =>
+      (await scrape())
+        .filter(
+          (sample) => sample.name === 'kumo_http_requests_total' && sample.labels.route === SEARCH_ROUTE,
+        )
+        .reduce((sum, sample) => sum + sample.value, 0);
+    const before = await counted();
+    await call('GET', `${docPath(1)}/search?q=sitewide`, { headers: { 'x-request-id': 'obs-search-quiet' } });
+    // Visitors' searches are the bulk of the traffic: at info their request lines are not written.
+    assert.deepEqual(
+      logLines().filter((line) => line.reqId === 'obs-search-quiet'),
+      [],
+    );
+    assert.equal(await counted(), before + 1);
   });
 
   test('run lines carry the run id', () => {

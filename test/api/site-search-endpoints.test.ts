@@ -43,6 +43,8 @@ const IRI_PAGE = {
 
 async function configure(config: SearchServiceConfig): Promise<void> {
   assert.ok(await service.service.store.searchServices.updateConfig(1, config, systemClock.nowMicros()));
+  // Written to the store directly: told to the service as its management API would.
+  service.service.searchServices.forget(1);
 }
 
 async function searchOn(path: string, parameters: Record<string, string | number>): Promise<SearchAnswer> {

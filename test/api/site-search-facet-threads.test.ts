@@ -74,6 +74,8 @@ function hostilePages(): IndexedDocument[] {
 
 async function configure(serviceId: number, config: SearchServiceConfig): Promise<void> {
   assert.ok(await kumo.service.store.searchServices.updateConfig(serviceId, config, systemClock.nowMicros()));
+  // Written to the store directly: told to the service as its management API would.
+  kumo.service.searchServices.forget(serviceId);
 }
 
 /** The warnings naming search service 1 that its facets are unavailable. */

@@ -25,6 +25,8 @@ let http: HttpClient;
 
 async function configure(config: SearchServiceConfig): Promise<void> {
   assert.ok(await service.service.store.searchServices.updateConfig(1, config, systemClock.nowMicros()));
+  // Written to the store directly: told to the service as its management API would.
+  service.service.searchServices.forget(1);
 }
 
 before(async () => {

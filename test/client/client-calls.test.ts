@@ -178,6 +178,8 @@ describe('the client module against a real service', () => {
     assert.ok(
       await store.updateConfig(1, { allowed_origins: ['https://good.example'] }, systemClock.nowMicros()),
     );
+    // Written to the store directly: told to the service as its management API would.
+    service.service.searchServices.forget(1);
     const original = globalThis.fetch;
     let origin = 'https://evil.example';
     // A browser sends the page's origin; the client leaves that header to the platform.
@@ -198,6 +200,7 @@ describe('the client module against a real service', () => {
     } finally {
       globalThis.fetch = original;
       assert.ok(await store.updateConfig(1, {}, systemClock.nowMicros()));
+      service.service.searchServices.forget(1);
     }
   });
 

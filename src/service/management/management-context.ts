@@ -56,7 +56,10 @@ export interface ManagementDeps {
    */
   runs?: RunDeps;
   /** The open search indexes of `kumo serve`, for a service's status and facet preview. */
-  searchIndexes?: Pick<SearchServices, 'indexStatus' | 'documentUrls' | 'analytics' | 'indexFileBytes'>;
+  searchIndexes?: Pick<
+    SearchServices,
+    'indexStatus' | 'documentUrls' | 'analytics' | 'indexFileBytes' | 'forget'
+  >;
   /** Told of every change, after it is stored and written to the audit log. */
   onChange?: (change: ManagementChange) => void;
 }

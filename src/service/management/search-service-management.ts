@@ -92,6 +92,8 @@ export class SearchServiceManagement extends ManagementOperations {
     if (!(await this.store.searchServices.updateConfig(service.id, checked, now))) {
       throw new NotFoundError('search service', id, `no search service ${id}${withinText(scope)}`);
     }
+    // Searches here use the new configuration from the next one on.
+    this.deps.searchIndexes?.forget(service.id);
     await this.changed(actor, 'update', 'search service', service, now);
     return (await this.store.searchServices.get(service.id))!;
   }

@@ -5,6 +5,8 @@ import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../serv
 import { type SearchServiceRow, searchServiceRecordOf } from '../record-rows.js';
 
 export class SqliteSearchServiceStore implements Synchronous<SearchServiceStore> {
+  private byId: Database.Statement<[number], SearchServiceRow> | undefined;
+
   constructor(private readonly db: Database.Database) {}
 
   create(
@@ -32,9 +34,9 @@ export class SqliteSearchServiceStore implements Synchronous<SearchServiceStore>
   }
 
   get(id: number): SearchServiceRecord | undefined {
-    const row = this.db
-      .prepare<[number], SearchServiceRow>('SELECT * FROM search_services WHERE id = ?')
-      .get(id);
+    // Prepared once: every site search reads its service.
+    this.byId ??= this.db.prepare<[number], SearchServiceRow>('SELECT * FROM search_services WHERE id = ?');
+    const row = this.byId.get(id);
     return row && searchServiceRecordOf(row);
   }
 
