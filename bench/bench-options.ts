@@ -11,6 +11,11 @@ export interface RenderingOptions {
 }
 
 export interface BenchOptions {
+  /**
+   * --site <folder> [--start <path>]: crawl a local copy of a real site (a folder of HTML) from
+   * `start` instead of the generated one; BENCH_PAGES and the other sizes do not apply then.
+   */
+  site: { folder: string; start: string } | undefined;
   pages: number;
   linksPerPage: number;
   pageBytes: number;
@@ -19,7 +24,7 @@ export interface BenchOptions {
 }
 
 export const USAGE =
-  'usage: npm run bench:crawl [-- [--screenshot [--full-page]] [--spa] [--no-baseline]]\n' +
+  'usage: npm run bench:crawl [-- [--site <folder> [--start <path>]] [--screenshot [--full-page]] [--spa] [--no-baseline]]\n' +
   '  sizes: BENCH_PAGES, BENCH_LINKS, BENCH_PAGE_BYTES, BENCH_CONCURRENCY\n';
 
 /** Rendering runs at tens of pages/s, so the default site is smaller than the plain crawl's. */
@@ -41,8 +46,12 @@ export function benchOptions(args: string[] = process.argv.slice(2)): BenchOptio
       'full-page': { type: 'boolean', default: false },
       spa: { type: 'boolean', default: false },
       'no-baseline': { type: 'boolean', default: false },
+      site: { type: 'string' },
+      start: { type: 'string', default: '/' },
     },
   });
+  if (values.start !== '/' && values.site === undefined) throw new Error('--start needs --site');
+  if (!values.start.startsWith('/')) throw new Error('--start: expected a path starting with /');
   if (values['full-page'] && !values.screenshot) throw new Error('--full-page needs --screenshot');
   const screenshot: RenderingOptions['screenshot'] = !values.screenshot
     ? 'none'
@@ -54,6 +63,7 @@ export function benchOptions(args: string[] = process.argv.slice(2)): BenchOptio
       ? { screenshot, spa: values.spa, baseline: !values['no-baseline'] }
       : undefined;
   return {
+    site: values.site === undefined ? undefined : { folder: values.site, start: values.start },
     pages: envInt('BENCH_PAGES', rendering ? DEFAULT_RENDERED_PAGES : DEFAULT_PAGES),
     linksPerPage: envInt('BENCH_LINKS', 50),
     pageBytes: envInt('BENCH_PAGE_BYTES', 15000),

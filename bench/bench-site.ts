@@ -11,8 +11,18 @@ export interface BenchSite {
 }
 
 /** Starts the benchmark site in a child process (compiled next to this file) and waits for its port. */
-export async function startBenchSite(options: BenchSiteOptions): Promise<BenchSite> {
-  const child = fork(new URL('./bench-site-server.js', import.meta.url), [JSON.stringify(options)], {
+export function startBenchSite(options: BenchSiteOptions): Promise<BenchSite> {
+  return forkSite('./bench-site-server.js', JSON.stringify(options));
+}
+
+/** Serves a folder of HTML (a local copy of a documentation site) from a child process. */
+export function startFolderSite(folder: string): Promise<BenchSite> {
+  return forkSite('./folder-site-server.js', folder);
+}
+
+/** A site server script of this folder in a child process, so serving does not compete with the crawler's thread. */
+async function forkSite(script: string, argument: string): Promise<BenchSite> {
+  const child = fork(new URL(script, import.meta.url), [argument], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const [message] = (await once(child, 'message')) as [{ port: number }];

@@ -1,7 +1,10 @@
 /**
  * `npm run bench:crawl`: crawls a generated local site through the engine with HTML collection on
- * and prints pages/s, peak RSS and artifact sizes. Options (environment): BENCH_PAGES (5000, or
- * 400 when rendering), BENCH_LINKS (50), BENCH_PAGE_BYTES (15000), BENCH_CONCURRENCY (16).
+ * and prints pages/s, peak RSS and artifact sizes, beside the floor of the same crawl measured in
+ * the same run (floor-crawl.ts: the same fetches and link extraction, nothing stored) and the share
+ * of it Kumo reaches. `-- --site <folder> [--start <path>]` crawls a local copy of a real site
+ * instead (a folder of HTML, such as Debian's postgresql-doc). Options (environment): BENCH_PAGES
+ * (5000, or 400 when rendering), BENCH_LINKS (50), BENCH_PAGE_BYTES (15000), BENCH_CONCURRENCY (16).
  *
  * Browser rendering (`npm run bench:crawl -- --screenshot [--full-page] [--spa]`): every page
  * goes through Chromium (KUMO_CHROMIUM_PATH, KUMO_BROWSER_PAGES); memory is then measured over
@@ -13,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createUndiciFetcher } from '../src/crawler/http-fetcher.js';
 import { type BenchOptions, benchOptions, USAGE } from './bench-options.js';
-import { startBenchSite } from './bench-site.js';
+import { startBenchSite, startFolderSite } from './bench-site.js';
 import { plainBench } from './plain-bench.js';
 
 let options: BenchOptions;
@@ -26,11 +29,16 @@ try {
 }
 const { pages, linksPerPage, pageBytes, concurrency } = options;
 
-const site = await startBenchSite({ pages, linksPerPage, pageBytes });
+const site =
+  options.site === undefined
+    ? await startBenchSite({ pages, linksPerPage, pageBytes })
+    : await startFolderSite(options.site.folder);
 const folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-bench-'));
 const fetcher = createUndiciFetcher();
 process.stdout.write(
-  `bench:crawl  ${pages} pages of ~${pageBytes} bytes, ${linksPerPage} links each, concurrency ${concurrency}\n`,
+  options.site === undefined
+    ? `bench:crawl  ${pages} pages of ~${pageBytes} bytes, ${linksPerPage} links each, concurrency ${concurrency}\n`
+    : `bench:crawl  the site in ${options.site.folder} from ${options.site.start}, concurrency ${concurrency}\n`,
 );
 try {
   if (options.rendering) {
