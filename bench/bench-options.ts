@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 /** Browser rendering asked for on the command line; absent for the plain HTTP crawl. */
@@ -52,6 +53,8 @@ export function benchOptions(args: string[] = process.argv.slice(2)): BenchOptio
   });
   if (values.start !== '/' && values.site === undefined) throw new Error('--start needs --site');
   if (!values.start.startsWith('/')) throw new Error('--start: expected a path starting with /');
+  if (values.site !== undefined && !statSync(values.site, { throwIfNoEntry: false })?.isDirectory())
+    throw new Error(`--site: ${values.site} is not a folder`);
   if (values['full-page'] && !values.screenshot) throw new Error('--full-page needs --screenshot');
   const screenshot: RenderingOptions['screenshot'] = !values.screenshot
     ? 'none'

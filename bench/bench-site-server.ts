@@ -1,5 +1,6 @@
 /** Child process serving the benchmark site on loopback, so serving does not compete with the crawler's thread. */
 import http from 'node:http';
+import { serveToParent } from './site-process.js';
 import { type BenchSiteOptions, pageIndexOf, renderBenchPage } from './bench-site-pages.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as BenchSiteOptions;
@@ -27,12 +28,4 @@ const server = http.createServer((request, response) => {
     .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length })
     .end(body);
 });
-server.keepAliveTimeout = 30_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-});
-process.on('message', (message: { type?: string }) => {
-  if (message.type === 'count') process.send?.({ count: served });
-});
-process.on('disconnect', () => process.exit(0));
+serveToParent(server, () => served);

@@ -6,6 +6,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
+import { serveToParent } from './site-process.js';
 import path from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -67,12 +68,4 @@ const server = http.createServer((request, response) => {
       .end(entry.body);
   });
 });
-server.keepAliveTimeout = 30_000;
-server.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-});
-process.on('message', (message: { type?: string }) => {
-  if (message.type === 'count') process.send?.({ count: served });
-});
-process.on('disconnect', () => process.exit(0));
+serveToParent(server, () => served);

@@ -17,6 +17,7 @@ export async function plainBench(
   // A first pass of the floor fills the site server's cache, so both measured crawls find it warm.
   const warm = await floorCrawl(seed, fetcher, options.concurrency);
   process.stderr.write(`  warm-up: ${warm.pages} pages in ${warm.seconds.toFixed(2)} s\n`);
+  if (warm.pages === 0) throw new Error(`${seed} is not an HTML page of the site (see --start)`);
   const servedBefore = await site.requestCount();
   let peakRss = 0;
   const sampler = setInterval(() => {
