@@ -222,7 +222,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           methods,
           basePath: deps.settings.finderBasePath,
           searchTimer: metrics,
-          requestLogLevel: logsDebug(deps.logger) ? undefined : 'warn',
+          // Visitors' searches are the bulk of the traffic: below `debug` their request and
+          // response lines are not written (warnings and errors are, and /metrics counts every
+          // request); docs/operations.md, Logs and progress.
+          ...(!logsDebug(deps.logger) && { logLevel: 'warn' }),
         });
       await scope.register(healthRoutes, {
         storeHealthy: async () => (await deps.store.ping()) && deps.searchServices.healthy(),

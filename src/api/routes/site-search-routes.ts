@@ -30,12 +30,6 @@ export interface SiteSearchRoutesOptions {
   basePath: string;
   /** Told how long each search took the engine (kumo_search_duration_seconds). */
   searchTimer?: { observeSearch(seconds: number): void };
-  /**
-   * The level of these routes' request lines: visitors' searches are the bulk of the traffic, so
-   * below `debug` their request and response lines are not written (warnings and errors are, and
-   * /metrics counts every request); docs/operations.md, Logs and progress.
-   */
-  requestLogLevel?: 'warn' | undefined;
 }
 
 const DOC_PATH = '/documents/:contract_id/:servicegroup_id/:service_id';
@@ -45,10 +39,9 @@ const DOC_PATH = '/documents/:contract_id/:servicegroup_id/:service_id';
  * `input_encoding` decides how its bytes decode; the schema documents it and validation of it is
  * left to them. Path ids are validated as everywhere else.
  */
-function routeOptions(schema: FastifySchema, logLevel: 'warn' | undefined) {
+function routeOptions(schema: FastifySchema) {
   return {
     schema,
-    ...(logLevel !== undefined && { logLevel }),
     validatorCompiler: (route: { schema: FastifySchema; httpPart?: string }) =>
       route.httpPart === 'querystring' ? () => true : compileValidator(route),
   };
@@ -93,63 +86,51 @@ export const siteSearchRoutes: FastifyPluginAsyncTypebox<SiteSearchRoutesOptions
     return service;
   };
 
-  app.get(
-    `${DOC_PATH}/search`,
-    routeOptions(SearchSchema, options.requestLogLevel),
-    async (request, reply) => {
-      const parameters = parseSearchParameters(request.url);
-      const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
-      const startedMs = performance.now();
-      const result = await search.search({
+  app.get(`${DOC_PATH}/search`, routeOptions(SearchSchema), async (request, reply) => {
+    const parameters = parseSearchParameters(request.url);
+    const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
+    const startedMs = performance.now();
+    const result = await search.search({
+      q: parameters.q,
+      pageNumber: parameters.page_number,
+      numberPerPage: parameters.number_per_page,
+      sortKeys: parameters.sortKeys,
+      category: parameters.category,
+      drilldown: parameters.drilldown,
+      doctype: parameters.doctype,
+    });
+    options.searchTimer?.observeSearch((performance.now() - startedMs) / 1000);
+    const body = {
+      parameter: {
         q: parameters.q,
-        pageNumber: parameters.page_number,
-        numberPerPage: parameters.number_per_page,
-        sortKeys: parameters.sortKeys,
+        input_encoding: parameters.input_encoding,
+        page_number: parameters.page_number,
+        number_per_page: parameters.number_per_page,
+        sort_by: parameters.sort_by,
         category: parameters.category,
         drilldown: parameters.drilldown,
         doctype: parameters.doctype,
-      });
-      options.searchTimer?.observeSearch((performance.now() - startedMs) / 1000);
-      const body = {
-        parameter: {
-          q: parameters.q,
-          input_encoding: parameters.input_encoding,
-          page_number: parameters.page_number,
-          number_per_page: parameters.number_per_page,
-          sort_by: parameters.sort_by,
-          category: parameters.category,
-          drilldown: parameters.drilldown,
-          doctype: parameters.doctype,
-        },
-        ...result,
-      };
-      return answer(reply, body, parameters.callback);
-    },
-  );
+      },
+      ...result,
+    };
+    return answer(reply, body, parameters.callback);
+  });
 
-  app.get(
-    `${DOC_PATH}/suggest`,
-    routeOptions(SuggestSchema, options.requestLogLevel),
-    async (request, reply) => {
-      const parameters = parseSuggestParameters(request.url);
-      const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
-      const suggestions = search.suggest(parameters.q, parameters.number_per_suggestion);
-      return answer(reply, { suggestions }, parameters.callback);
-    },
-  );
+  app.get(`${DOC_PATH}/suggest`, routeOptions(SuggestSchema), async (request, reply) => {
+    const parameters = parseSuggestParameters(request.url);
+    const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
+    const suggestions = search.suggest(parameters.q, parameters.number_per_suggestion);
+    return answer(reply, { suggestions }, parameters.callback);
+  });
 
-  app.get(
-    `${DOC_PATH}/related_keywords`,
-    routeOptions(RelatedKeywordsSchema, options.requestLogLevel),
-    async (request, reply) => {
-      const parameters = parseRelatedKeywordsParameters(request.url);
-      const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
-      const words = search.relatedKeywords(parameters.q, parameters.prefix);
-      return answer(reply, { related_keywords: words.map((word) => ({ word })) }, parameters.callback);
-    },
-  );
+  app.get(`${DOC_PATH}/related_keywords`, routeOptions(RelatedKeywordsSchema), async (request, reply) => {
+    const parameters = parseRelatedKeywordsParameters(request.url);
+    const { search } = await serviceAt(request, reply, parameters.callback !== undefined);
+    const words = search.relatedKeywords(parameters.q, parameters.prefix);
+    return answer(reply, { related_keywords: words.map((word) => ({ word })) }, parameters.callback);
+  });
 
-  app.get(`${DOC_PATH}/click`, routeOptions(ClickSchema, options.requestLogLevel), async (request, reply) => {
+  app.get(`${DOC_PATH}/click`, routeOptions(ClickSchema), async (request, reply) => {
     const parameters = parseClickParameters(request.url);
     const { search } = await serviceAt(request, reply);
     // Only URLs of the index are redirected to: anything else would make this an open redirect.
