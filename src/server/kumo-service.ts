@@ -95,11 +95,15 @@ export async function startService(
 ): Promise<RunningService> {
   const { roles } = config;
   const everyRole = takesEveryRole(roles);
-  const runs = { api: roles.includes('api'), worker: roles.includes('worker') };
-  const scheduling = roles.includes('scheduler');
+  const takes = {
+    api: roles.includes('api'),
+    worker: roles.includes('worker'),
+    scheduler: roles.includes('scheduler'),
+    search: roles.includes('search'),
+  };
   // A process with every role crawls with a shared database alone; the workers of a split cluster
   // crawl with it together (docs/operations.md, Roles).
-  const crawlingLock = runs.worker ? (everyRole ? 'exclusive' : 'shared') : undefined;
+  const crawlingLock = takes.worker ? (everyRole ? 'exclusive' : 'shared') : undefined;
   const { paths, artifacts, store, releaseLock } = await openServingDataDir(
     config,
     options.env,
@@ -124,7 +128,7 @@ export async function startService(
   };
   // API processes starting at once create the demo tenant once.
   const serialized = <T>(work: () => Promise<T>): Promise<T> => store.serialized?.(work) ?? work();
-  if (runs.api)
+  if (takes.api)
     await storeStep(() => serialized(() => bootstrapDemoTenant(store, clock, config.bootstrapApiKey)));
   if (crawlingLock === 'exclusive') {
     // The database is this process's alone: whatever held a run before is gone, so the runs a
@@ -163,7 +167,7 @@ export async function startService(
   const workerName = newWorkerName();
   const published = publishedGenerationParts(store, config, paths, options.env);
   const searchWriter =
-    runs.worker && published
+    takes.worker && published
       ? searchIndexWriterOf(published, config, paths, clock, workerName, (serviceId) =>
           searchLog.current?.log.info(
             { search_service_id: serviceId },
@@ -228,8 +232,8 @@ export async function startService(
         // the run leases where their roles run.
         health: {
           blobStoreProblem: () => artifacts.healthProblem(),
-          ...(scheduling && { scheduler: () => schedulerRef.current?.state() }),
-          ...(runs.worker &&
+          ...(takes.scheduler && { scheduler: () => schedulerRef.current?.state() }),
+          ...(takes.worker &&
             store.runLeases && {
               runLeases: () =>
                 builtWorker.current?.leasing?.health() ?? {
@@ -241,33 +245,36 @@ export async function startService(
         },
       },
       webAssets,
-      answers: { api: runs.api, search: roles.includes('search') },
+      answers: { api: takes.api, search: takes.search },
     }),
   );
   opened.push(() => app.close());
   searchLog.current = app;
   // Settings stored before patterns ran on RE2 (docs/operations.md, Patterns stored before RE2).
-  if (runs.api || runs.worker) await storeStep(() => warnAboutStoredSettings(store, app.log));
+  if (takes.api || takes.worker) await storeStep(() => warnAboutStoredSettings(store, app.log));
   // Told of every generation published from now on (docs/architecture.md, Search nodes).
   await storeStep(() => searchServices.follow());
-  if (isWebAssetsProblem(webAssets) && (runs.api || roles.includes('search'))) {
+  if (isWebAssetsProblem(webAssets) && (takes.api || takes.search)) {
     app.log.warn(
       { folder: fileURLToPath(options.webFolder ?? WEB_FOLDER) },
       `the search widget and hosted search pages answer 503: ${webAssets.problem}`,
     );
   }
-  const webhooks = new WebhookDispatcher({
-    deliveries: store.deliveries,
-    webhooks: store.webhooks,
-    clock,
-    backoffSeconds: config.webhookBackoffSeconds,
-    timeoutMs: config.webhookTimeoutSeconds * 1000,
-    userAgent,
-    logger: app.log,
-    // Webhook URLs are chosen by tenants: they may not aim the service at its own network.
-    addresses: new AddressPolicy(config.allowPrivateNetworks),
-  });
-  if (scheduling) webhookRef.current = webhooks;
+  // Sent by the scheduler role; elsewhere deliveries are queued in the store for it.
+  const webhooks = takes.scheduler
+    ? new WebhookDispatcher({
+        deliveries: store.deliveries,
+        webhooks: store.webhooks,
+        clock,
+        backoffSeconds: config.webhookBackoffSeconds,
+        timeoutMs: config.webhookTimeoutSeconds * 1000,
+        userAgent,
+        logger: app.log,
+        // Webhook URLs are chosen by tenants: they may not aim the service at its own network.
+        addresses: new AddressPolicy(config.allowPrivateNetworks),
+      })
+    : undefined;
+  webhookRef.current = webhooks;
   const events = new RunEventPublisher({
     webhooks: store.webhooks,
     deliveries: store.deliveries,
@@ -275,7 +282,7 @@ export async function startService(
     timezone: config.timezone,
     onQueued: () => webhookRef.current?.nudge(),
   });
-  const worker = runs.worker
+  const worker = takes.worker
     ? await storeStep(() =>
         buildCrawlWorker({
           config,
@@ -297,7 +304,7 @@ export async function startService(
   if (worker !== undefined) opened.push(() => worker.threads.close());
   // Reported by the health check from the start; told of runs once its pool has started (below).
   builtWorker.current = worker;
-  const scheduler = scheduling
+  const scheduler = takes.scheduler
     ? new Scheduler(scheduledCrawl, config.schedulerIntervalSeconds * 1000, app.log, () => clock.nowMicros())
     : undefined;
   schedulerRef.current = scheduler;
@@ -311,7 +318,7 @@ export async function startService(
     throw listenFailure(error, config.host, config.port) ?? error;
   }
   // Shown once, so made only now that the server listens (docs/operations.md, First start).
-  const issuedDemoKey = runs.api
+  const issuedDemoKey = takes.api
     ? await serialized(() => issueDemoKey(store, clock, config.bootstrapApiKey))
     : undefined;
   const pinnedDemoKeyIssued = issuedDemoKey !== undefined && config.bootstrapApiKey !== undefined;
@@ -320,7 +327,7 @@ export async function startService(
 
   let sweepTimer: NodeJS.Timeout | undefined;
   const retentionDays = config.artifactRetentionDays;
-  if (retentionDays !== undefined && scheduling) {
+  if (retentionDays !== undefined && takes.scheduler) {
     const sweep = () =>
       void sweepExpiredArtifacts(store.runs, artifacts, clock, retentionDays, app.log).catch(
         (error: unknown) => app.log.error({ err: error }, 'retention sweep failed'),
@@ -335,7 +342,7 @@ export async function startService(
     await worker.pool.start();
     workerRef.current = worker;
   }
-  if (scheduling) webhooks.start();
+  webhooks?.start();
   scheduler?.start();
   let closing: Promise<void> | undefined;
   const shutDown = async (): Promise<void> => {
@@ -357,7 +364,7 @@ export async function startService(
       clearInterval(reaper);
     }
     try {
-      await Promise.all([worker?.threads.close(), webhooks.stop()]);
+      await Promise.all([worker?.threads.close(), webhooks?.stop()]);
     } finally {
       // Whatever failed above, the store is closed and the lock released, so a restart can start.
       try {

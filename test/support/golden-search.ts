@@ -6,7 +6,7 @@
  * change means them to. `npm run golden:search` writes the answers of the current code into
  * test/fixtures/search-golden.json after such a change.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BundlePage, writeBundle } from './crawl-bundle.js';
@@ -190,7 +190,6 @@ export async function answerGoldenRequests(): Promise<Record<string, string>> {
     return answers;
   } finally {
     await service?.close();
-    const { rm } = await import('node:fs/promises');
     await rm(dataDir, { recursive: true, force: true });
   }
 }
