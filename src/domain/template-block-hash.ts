@@ -41,10 +41,15 @@ export function templateThreshold(hostPages: number, kept = false): number {
  * collision between two lines of one host is then about one in 2^53 per pair.
  */
 export function blockHashOf(line: string): number {
+  return blockHashOfRange(line, 0, line.length);
+}
+
+/** blockHashOf of `text.slice(start, end)`, without making that string. */
+export function blockHashOfRange(text: string, start: number, end: number): number {
   let first = 0x811c9dc5;
-  let second = 0x01000193 ^ line.length;
-  for (let index = 0; index < line.length; index += 1) {
-    const code = line.charCodeAt(index);
+  let second = 0x01000193 ^ (end - start);
+  for (let index = start; index < end; index += 1) {
+    const code = text.charCodeAt(index);
     first = Math.imul(first ^ code, 0x01000193);
     second = Math.imul(second ^ code, 0x5bd1e995);
     second ^= second >>> 15;

@@ -7,6 +7,7 @@ import {
   type DocumentLocation,
   type DocumentSummary,
   SearchIndexStore,
+  type HitDocument,
   type StoredDocument,
 } from '../store/sqlite/search-index-store.js';
 import type { IndexedDocument } from './indexed-document.js';
@@ -393,6 +394,11 @@ export class SearchIndex {
 
   document(id: number): StoredDocument | undefined {
     return this.store.document(id);
+  }
+
+  /** A hit as a result page shows it: its body only as far as `bodyChars` code points. */
+  hitDocument(id: number, bodyChars: number): HitDocument | undefined {
+    return this.store.hitDocument(id, bodyChars);
   }
 
   /**

@@ -7,6 +7,7 @@ import { blockHashOf, MAX_BLOCK_CHARS, pageHostOf, titlePartsOf } from '../domai
 
 export {
   blockHashOf,
+  blockHashOfRange,
   blockHashesOf,
   isTemplateCount,
   MAX_BLOCK_CHARS,

@@ -229,6 +229,45 @@ describe('repeated blocks of a site without landmarks', () => {
   });
 });
 
+describe('long pages', () => {
+  // A header of 60 long template lines (about 17,000 characters) and a body longer than what a
+  // hit's page reads of it: the snippet's passage lies past that start in the body yet within
+  // the 20,000 characters of main text searched for it, so it is found only from the whole body.
+  const HOST = 'https://long.example';
+  const header = Array.from(
+    { length: 60 },
+    (_, line) => `<p>Menu ${line} ${'section link '.repeat(21)}</p>`,
+  ).join('');
+  const paragraph = (slug: string, at: number) =>
+    `<p>Paragraph ${at} of the ${slug} text ${'plain filler words '.repeat(14)}</p>`;
+  const pageHtml = (slug: string, deepWord: string) =>
+    `<html><head><title>${slug}</title></head><body>${header}` +
+    `<p>${slug} opens here.</p>${Array.from({ length: 60 }, (_, at) => paragraph(slug, at)).join('')}` +
+    `<p>The ${deepWord} setting lies deep in the page.</p>` +
+    `${Array.from({ length: 40 }, (_, at) => paragraph(slug, 100 + at)).join('')}</body></html>`;
+
+  test('the snippet passage past the start read of a body with a long template header is found', async () => {
+    const pages = ['alpha', 'beta', 'gamma', 'delta'].map((slug) => ({
+      url: `${HOST}/${slug}.html`,
+      status: 200,
+      html: pageHtml(slug, slug === 'alpha' ? 'zephyrine' : 'ordinary'),
+    }));
+    const { index, site } = await siteOf(pages);
+    try {
+      const [doc] = await docsFor(site, 'zephyrine');
+      assert.equal(doc!.url, `${HOST}/alpha.html`);
+      assert.match(doc!.start_text, /^alpha opens here\. Paragraph 0 of the alpha text/);
+      assert.ok(
+        doc!.highlight.document_text_parts.some((part) => part.is_highlighted && part.text === 'zephyrine'),
+        snippetOf(doc!),
+      );
+      assert.equal(doc!.highlight.document_text_parts.at(-1)!.text, '…');
+    } finally {
+      index.close();
+    }
+  });
+});
+
 describe('a Japanese manual with its English twin', () => {
   test('the menu is in no snippet, and related keywords of 認証 are about authentication', async () => {
     const { index, site } = await siteOf(manualBundle());

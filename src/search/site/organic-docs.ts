@@ -1,6 +1,8 @@
-import type { StoredDocument } from '../../store/sqlite/search-index-store.js';
+import type { HitDocument } from '../../store/sqlite/search-index-store.js';
+import { firstCodePoints } from '../../util/code-points.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
-import { mainTextOf, type TemplateBlocks } from '../template-blocks.js';
+import { mainTextHead, type MainTextHead } from '../main-text-head.js';
+import type { TemplateBlocks } from '../template-blocks.js';
 import type { OrganicDoc } from './search-response.js';
 
 /**
@@ -12,8 +14,13 @@ const START_TEXT_CHARS = 200;
 const DESCRIPTION_CHARS = 200;
 /** Code points of the body snippet in document_text_parts. */
 const SNIPPET_CHARS = 160;
-/** Code points of the body searched for the snippet's passage. */
+/** Code points of the main text searched for the snippet's passage. */
 const SNIPPET_SOURCE_CHARS = 20_000;
+/**
+ * Code points of the stored body read for a hit: the snippet's source and room for the template
+ * lines before it; a body whose template takes more is read whole (hitBodyOf).
+ */
+export const HIT_BODY_CHARS = 32_000;
 const ELLIPSIS: HighlightPart = { is_highlighted: false, text: '…' };
 
 /**
@@ -24,21 +31,21 @@ const ELLIPSIS: HighlightPart = { is_highlighted: false, text: '…' };
  * template repeats (docs/reference/site-search.md, Page templates).
  */
 export function organicDocOf(
-  document: StoredDocument,
+  document: HitDocument,
   ranking: number,
   drilldown: string[],
   highlighter: QueryHighlighter,
-  templateBlocks: TemplateBlocks = new Map(),
+  templateBlocks: TemplateBlocks,
+  wholeBody: () => string,
 ): OrganicDoc {
   // Lines become spaces: shown text reads as one paragraph, and offsets stay those of the text.
-  const main = mainTextOf(document.body, document.url, templateBlocks).replaceAll('\n', ' ');
+  // The snippet is looked for in the start of the main text only: a 1 MB PDF text would
+  // otherwise be normalized and scanned for every hit of every page.
+  const main = mainHeadOf(document, templateBlocks, wholeBody);
   const description =
-    document.description !== '' ? document.description : firstCodePoints(main, DESCRIPTION_CHARS);
-  // The snippet is looked for in the start of the body only: a 1 MB PDF text would otherwise be
-  // normalized and scanned for every hit of every page.
-  const sample = firstCodePoints(main, SNIPPET_SOURCE_CHARS);
-  const snippet = highlighter.snippet(sample, SNIPPET_CHARS);
-  if (sample.length < main.length) snippet.truncatedEnd = true;
+    document.description !== '' ? document.description : firstCodePoints(main.text, DESCRIPTION_CHARS);
+  const snippet = highlighter.snippet(main.text, SNIPPET_CHARS);
+  if (main.more) snippet.truncatedEnd = true;
   const documentTextParts = [
     ...(snippet.truncatedStart ? [ELLIPSIS] : []),
     ...snippet.parts,
@@ -49,7 +56,7 @@ export function organicDocOf(
     url: document.url,
     title: document.title,
     description,
-    start_text: firstCodePoints(main, START_TEXT_CHARS),
+    start_text: firstCodePoints(main.text, START_TEXT_CHARS),
     highlight: {
       url_parts: highlighter.parts(document.url),
       title_parts: highlighter.parts(document.title),
@@ -63,12 +70,11 @@ export function organicDocOf(
   };
 }
 
-/** The first `count` code points, never splitting a surrogate pair. */
-function firstCodePoints(text: string, count: number): string {
-  if (text.length <= count) return text;
-  let end = 0;
-  for (let taken = 0; taken < count && end < text.length; taken += 1) {
-    end += text.codePointAt(end)! > 0xffff ? 2 : 1;
-  }
-  return text.slice(0, end);
+/** The main text's start from the body's start, or from the whole body when that start is too short. */
+function mainHeadOf(document: HitDocument, blocks: TemplateBlocks, wholeBody: () => string): MainTextHead {
+  const { bodyHead, bodyComplete, url } = document;
+  return (
+    mainTextHead(bodyHead, bodyComplete, url, blocks, SNIPPET_SOURCE_CHARS) ??
+    mainTextHead(wholeBody(), true, url, blocks, SNIPPET_SOURCE_CHARS)!
+  );
 }

@@ -11,7 +11,7 @@ import { type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
 import { hitComparator } from './hit-order.js';
 import { KeywordBackground } from './keyword-background.js';
-import { organicDocOf } from './organic-docs.js';
+import { HIT_BODY_CHARS, organicDocOf } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
 import type { SearchActivity, SuggestIndexSources } from './search-activity.js';
 import type { SiteSearchRequest, SiteSearchResult } from './search-response.js';
@@ -158,10 +158,11 @@ export class SiteSearch {
     const docs = page.flatMap((hit, offset) => {
       const loaded = snapshot.segments[hits.segment[hit]!]!;
       const summary = loaded.summaries[hits.ordinal[hit]!]!;
-      const document = this.index.document(summary.id);
+      const document = this.index.hitDocument(summary.id, HIT_BODY_CHARS);
       if (document === undefined) return [];
       const drilldown = facets[hits.segment[hit]!]!.paths[hits.ordinal[hit]!]!;
-      return [organicDocOf(document, first + offset + 1, drilldown, highlighter, templateBlocks)];
+      const wholeBody = () => this.index.document(summary.id)?.body ?? document.bodyHead;
+      return [organicDocOf(document, first + offset + 1, drilldown, highlighter, templateBlocks, wholeBody)];
     });
     if (kept.length > 0 && request.pageNumber === 1) this.activity.recordQuery(request.q, kept.length);
     if (request.pageNumber === 1) this.activity.recordSearch(request.q, kept.length);

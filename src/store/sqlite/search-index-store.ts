@@ -23,6 +23,17 @@ export interface StoredDocument {
   doctype: Doctype;
 }
 
+/**
+ * What a result page shows of a hit: the stored document without the fields only indexing
+ * reads, and only the start of its body (docs/architecture.md, Search requests).
+ */
+export interface HitDocument extends Omit<StoredDocument, 'body' | 'headings' | 'template'> {
+  /** The body's first code points, as many as asked for. */
+  bodyHead: string;
+  /** Whether `bodyHead` is the whole body. */
+  bodyComplete: boolean;
+}
+
 /** What the in-memory index keeps of each document of a segment, by ordinal. */
 export interface DocumentSummary {
   id: number;
@@ -111,6 +122,16 @@ export class SearchIndexStore {
         `SELECT id, url, title, description, headings, body, template, content_size AS contentSize,
            last_modified AS lastModified, doctype
          FROM documents WHERE id = ?`,
+      ),
+      hitDocument: db.prepare(
+        // Most bodies are read whole: cutting one costs more than reading it. Only a body of
+        // more bytes than the code points asked for is cut (and counted, to tell whether the
+        // cut left anything out).
+        `SELECT id, url, title, description,
+           CASE WHEN octet_length(body) <= @chars THEN body ELSE substr(body, 1, @chars) END AS bodyHead,
+           octet_length(body) <= @chars OR length(body) <= @chars AS bodyComplete,
+           content_size AS contentSize, last_modified AS lastModified, doctype
+         FROM documents WHERE id = @id`,
       ),
       documentByUrl: db.prepare('SELECT id FROM documents WHERE url = ?').pluck(),
       nextSegmentId: db.prepare('SELECT coalesce(max(id), 0) + 1 FROM segments').pluck(),
@@ -231,6 +252,13 @@ export class SearchIndexStore {
 
   document(id: number): StoredDocument | undefined {
     return this.statements.document.get(id) as StoredDocument | undefined;
+  }
+
+  /** A hit as a result page shows it, with the body's first `bodyChars` code points. */
+  hitDocument(id: number, bodyChars: number): HitDocument | undefined {
+    const row = this.statements.hitDocument.get({ chars: bodyChars, id }) as
+      (Omit<HitDocument, 'bodyComplete'> & { bodyComplete: number }) | undefined;
+    return row === undefined ? undefined : { ...row, bodyComplete: row.bodyComplete === 1 };
   }
 
   summaries(segmentId: number): DocumentSummary[] {

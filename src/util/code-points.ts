@@ -1,0 +1,21 @@
+/** Counting and cutting text by code points, never splitting a surrogate pair. */
+
+const HIGH_SURROGATE = /[\ud800-\udbff]/;
+
+/** The first `count` code points of `text`. */
+export function firstCodePoints(text: string, count: number): string {
+  if (text.length <= count) return text;
+  let end = 0;
+  for (let taken = 0; taken < count && end < text.length; taken += 1) {
+    end += text.codePointAt(end)! > 0xffff ? 2 : 1;
+  }
+  return text.slice(0, end);
+}
+
+/** Code points of `text` (a lone surrogate counts as one, as the string iterator yields it). */
+export function codePointCount(text: string): number {
+  if (!HIGH_SURROGATE.test(text)) return text.length;
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
