@@ -59,10 +59,10 @@ for (const query of [
   '"search engine" 東京都 -crawler',
   'キャプチャ python 平成',
 ]) {
-  const highlighter = new QueryHighlighter(query);
+  const highlighter = QueryHighlighter.of(query);
   line(
     `constructor  ${query}`,
-    microsPerCall(2000, () => new QueryHighlighter(query)),
+    microsPerCall(2000, () => QueryHighlighter.of(query)),
   );
   line(
     `parts(title ${title.length} chars)  ${query}`,

@@ -7,9 +7,9 @@ import {
   type DocumentLocation,
   type DocumentSummary,
   SearchIndexStore,
-  type HitDocument,
   type StoredDocument,
 } from '../store/sqlite/search-index-store.js';
+import type { HitDocument, HitDocumentSource } from '../store/sqlite/hit-documents.js';
 import type { IndexedDocument } from './indexed-document.js';
 import {
   DOCTYPE_BITS,
@@ -41,8 +41,16 @@ import { indexWordForms } from './word-forms/index-word-forms.js';
  * index before or after a batch, never half of one. Another process's batches (kumo index
  * while kumo serve runs) are picked up before the next search.
  */
-export class SearchIndex {
+let opened = 0;
+
+export class SearchIndex implements HitDocumentSource {
   readonly store: SearchIndexStore;
+  /**
+   * Names this open of the file among all of the process: a thread reading the file for result
+   * pages keeps a connection per key, so a file removed and made again is never read through a
+   * connection to the old one.
+   */
+  readonly openKey: string;
   private loaded: LoadedSegment[] = [];
   private statistics: IndexStatistics = statisticsOf([]);
   private generation = 0;
@@ -54,6 +62,8 @@ export class SearchIndex {
     readonly ranking: RankingParameters = DEFAULT_RANKING,
   ) {
     this.store = new SearchIndexStore(file, ANALYZER_VERSION);
+    opened += 1;
+    this.openKey = `${opened}:${file}`;
     this.seenDataVersion = this.store.dataVersion();
     this.reload();
   }
@@ -399,6 +409,10 @@ export class SearchIndex {
   /** A hit as a result page shows it: its body only as far as `bodyChars` code points. */
   hitDocument(id: number, bodyChars: number): HitDocument | undefined {
     return this.store.hitDocument(id, bodyChars);
+  }
+
+  wholeBody(id: number): string | undefined {
+    return this.store.wholeBody(id);
   }
 
   /**

@@ -6,6 +6,7 @@ import type { GenerationCache, LocalGeneration } from './generation-cache.js';
 import type { SearchGenerationStore } from '../store/search-generations.js';
 import { markPublishedGeneration, publishedGenerationOf, SearchIndex } from '../search/search-index.js';
 import { FacetPool } from '../search/site/facet-pool.js';
+import { defaultHitThreads, HitPagePool } from '../search/site/hit-page-pool.js';
 import { type ActivitySource, MAX_TRACKED_QUERIES, SearchActivity } from '../search/site/search-activity.js';
 import type { AnalyticsOptions } from '../search/site/search-analytics.js';
 import type { SearchActivityStore, SearchAnalyticsReader } from '../store/search-activity-log.js';
@@ -100,6 +101,11 @@ export class SearchServices {
   private closed = false;
   /** Facets of every service are computed in these threads, off the thread answering the API. */
   private readonly facetPool = new FacetPool();
+  /**
+   * Result pages are cut in these threads, so searches use every core (none on a machine of one
+   * core: the API's thread cuts them).
+   */
+  private readonly hitPool = defaultHitThreads() > 0 ? new HitPagePool() : undefined;
 
   private readonly onFlushError: (error: unknown) => void;
   private readonly onWarning: (fields: { search_service_id: number }, message: string) => void;
@@ -264,6 +270,7 @@ export class SearchServices {
       {
         name: `search service ${serviceId}`,
         facetPool: this.facetPool,
+        hitPool: this.hitPool,
         warn: (message) => this.onWarning({ search_service_id: serviceId }, message),
       },
     );
@@ -458,5 +465,6 @@ export class SearchServices {
     for (const [timer] of retired) clearTimeout(timer);
     await Promise.all(retired.map(([, served]) => this.closeServed(served)));
     void this.facetPool.close();
+    void this.hitPool?.close();
   }
 }

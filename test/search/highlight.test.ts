@@ -10,7 +10,7 @@ const marked = (text: string): HighlightPart => ({ is_highlighted: true, text })
 
 /** The parts of `text` for `query`, after checking they join back into `text` with none empty. */
 function partsFor(query: string, text: string): HighlightPart[] {
-  const parts = new QueryHighlighter(query).parts(text);
+  const parts = QueryHighlighter.of(query).parts(text);
   assertWellFormed(parts);
   assert.equal(parts.map((part) => part.text).join(''), text);
   return parts;
@@ -106,10 +106,10 @@ describe('QueryHighlighter.parts', () => {
   test('excluded words are never highlighted', () => {
     assert.deepEqual(partsFor('python -java', 'python and java'), [marked('python'), plain(' and java')]);
     assert.deepEqual(partsFor('python -"java script"', 'java script'), [plain('java script')]);
-    const onlyExcluded = new QueryHighlighter('-java');
+    const onlyExcluded = QueryHighlighter.of('-java');
     assert.equal(onlyExcluded.empty, true);
     assert.deepEqual(onlyExcluded.parts('java'), [plain('java')]);
-    assert.equal(new QueryHighlighter('python').empty, false);
+    assert.equal(QueryHighlighter.of('python').empty, false);
   });
 
   test('OR alternatives are both highlighted', () => {
@@ -178,7 +178,7 @@ describe('QueryHighlighter.snippet', () => {
   const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. ';
 
   function snippetFor(query: string, text: string, maxChars?: number) {
-    const snippet = new QueryHighlighter(query).snippet(text, maxChars);
+    const snippet = QueryHighlighter.of(query).snippet(text, maxChars);
     assertWellFormed(snippet.parts);
     const shown = snippet.parts.map((part) => part.text).join('');
     const start = text.indexOf(shown);
@@ -269,7 +269,7 @@ describe('QueryHighlighter.snippet', () => {
   });
 
   test('maxChars must be a positive integer', () => {
-    assert.throws(() => new QueryHighlighter('a').snippet('a', 0), RangeError);
+    assert.throws(() => QueryHighlighter.of('a').snippet('a', 0), RangeError);
   });
 });
 

@@ -6,7 +6,7 @@ import { bestCluster } from './best-cluster.js';
 import { TermMatcher } from './find-matches.js';
 import { partsOf, type HighlightPart, type TextRange } from './highlight-part.js';
 import { normalizeWithOffsets } from './normalized-text.js';
-import { queryTerms } from './query-terms.js';
+import { queryTerms, type QueryTerm } from './query-terms.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
 import { NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
 import { passageSpan, snippetWindow } from './snippet-window.js';
@@ -30,14 +30,22 @@ export class QueryHighlighter {
   readonly empty: boolean;
   private readonly matcher: TermMatcher;
 
+  /** `terms`: as queryTerms gives them; plain data, so a page's hits can be cut in another thread. */
+  constructor(readonly terms: readonly QueryTerm[]) {
+    this.empty = terms.length === 0;
+    this.matcher = new TermMatcher(terms);
+  }
+
   /**
    * `synonyms`, `forms` (the other forms of the query's words in the index): their occurrences
    * are highlighted too, as they are what a hit may contain instead.
    */
-  constructor(query: string, synonyms: SynonymTable = SynonymTable.none, forms: WordForms = NO_WORD_FORMS) {
-    const terms = queryTerms(query, synonyms, forms);
-    this.empty = terms.length === 0;
-    this.matcher = new TermMatcher(terms);
+  static of(
+    query: string,
+    synonyms: SynonymTable = SynonymTable.none,
+    forms: WordForms = NO_WORD_FORMS,
+  ): QueryHighlighter {
+    return new QueryHighlighter(queryTerms(query, synonyms, forms));
   }
 
   /** Parts for the whole text (title, description, url). Texts concatenate to `text` exactly. */

@@ -1,4 +1,4 @@
-import type { HitDocument } from '../../store/sqlite/search-index-store.js';
+import type { HitDocument, HitDocumentSource } from '../../store/sqlite/hit-documents.js';
 import { firstCodePoints } from '../../util/code-points.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
 import { mainTextHead, type MainTextHead } from '../main-text-head.js';
@@ -20,8 +20,34 @@ const SNIPPET_SOURCE_CHARS = 20_000;
  * Code points of the stored body read for a hit: the snippet's source and room for the template
  * lines before it; a body whose template takes more is read whole (hitBodyOf).
  */
-export const HIT_BODY_CHARS = 32_000;
+const HIT_BODY_CHARS = 32_000;
 const ELLIPSIS: HighlightPart = { is_highlighted: false, text: '…' };
+
+/** A hit of a result page to show: its document and its place. */
+export interface PageHit {
+  id: number;
+  /** Its rank among all hits, from 1. */
+  ranking: number;
+  drilldown: string[];
+}
+
+/**
+ * The hits of a result page as the API returns them, read from `source`; a hit whose document
+ * went since it matched is left out.
+ */
+export function organicDocsOf(
+  hits: readonly PageHit[],
+  source: HitDocumentSource,
+  highlighter: QueryHighlighter,
+  templateBlocks: TemplateBlocks,
+): OrganicDoc[] {
+  return hits.flatMap((hit) => {
+    const document = source.hitDocument(hit.id, HIT_BODY_CHARS);
+    if (document === undefined) return [];
+    const wholeBody = () => source.wholeBody(hit.id) ?? document.bodyHead;
+    return [organicDocOf(document, hit.ranking, hit.drilldown, highlighter, templateBlocks, wholeBody)];
+  });
+}
 
 /**
  * One hit as the API returns it. Highlights are cut from the stored original text (see

@@ -9,12 +9,13 @@ import { DOCTYPE_BITS, type IndexSnapshot } from '../search-index-types.js';
 import { drilldownTree } from './drilldown-tree.js';
 import { type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
+import type { HitPagePool } from './hit-page-pool.js';
 import { hitComparator } from './hit-order.js';
 import { KeywordBackground } from './keyword-background.js';
-import { HIT_BODY_CHARS, organicDocOf } from './organic-docs.js';
+import { organicDocsOf, type PageHit } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
 import type { SearchActivity, SuggestIndexSources } from './search-activity.js';
-import type { SiteSearchRequest, SiteSearchResult } from './search-response.js';
+import type { OrganicDoc, SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
 import type { Suggestion } from './suggester.js';
 import { vocabularyOf, vocabularyWork } from './vocabulary.js';
@@ -32,6 +33,8 @@ export interface SiteSearchOptions {
   name?: string;
   /** Threads computing facets; default one pool shared by the process. */
   facetPool?: FacetPool;
+  /** Threads cutting result pages (docs/architecture.md, Search requests); default: this thread. */
+  hitPool?: HitPagePool;
   /** Told when a rule set's facets are unavailable (docs/reference/site-search.md, Search services). */
   warn?: (message: string) => void;
 }
@@ -54,6 +57,7 @@ export class SiteSearch {
   private synonyms: SynonymTable;
   private configKey: string;
   private readonly computation: FacetComputation;
+  private readonly hitPool: HitPagePool | undefined;
 
   constructor(
     readonly index: SearchIndex,
@@ -72,6 +76,7 @@ export class SiteSearch {
             '(its rules cost too much on its URLs; docs/reference/site-search.md, Search services)',
         ),
     };
+    this.hitPool = options.hitPool;
     this.configKey = JSON.stringify(config);
     this.facets = this.facetIndexOf(config);
     this.ranking = rankingOf(config);
@@ -153,17 +158,24 @@ export class SiteSearch {
     const page = topK(kept.length, first + request.numberPerPage, (a, b) => compare(kept[a]!, kept[b]!))
       .slice(first)
       .map((position) => kept[position]!);
-    const highlighter = new QueryHighlighter(request.q, this.synonyms, forms);
-    const templateBlocks = this.index.templateBlocks(snapshot);
-    const docs = page.flatMap((hit, offset) => {
-      const loaded = snapshot.segments[hits.segment[hit]!]!;
-      const summary = loaded.summaries[hits.ordinal[hit]!]!;
-      const document = this.index.hitDocument(summary.id, HIT_BODY_CHARS);
-      if (document === undefined) return [];
-      const drilldown = facets[hits.segment[hit]!]!.paths[hits.ordinal[hit]!]!;
-      const wholeBody = () => this.index.document(summary.id)?.body ?? document.bodyHead;
-      return [organicDocOf(document, first + offset + 1, drilldown, highlighter, templateBlocks, wholeBody)];
-    });
+    const pageHits = page.map((hit, offset) => ({
+      id: snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!.id,
+      ranking: first + offset + 1,
+      drilldown: facets[hits.segment[hit]!]!.paths[hits.ordinal[hit]!]!,
+    }));
+    // The page's texts are cut in a thread while this one builds the facet tree and the
+    // did-you-mean.
+    const cutting = this.organicDocs(
+      pageHits,
+      QueryHighlighter.of(request.q, this.synonyms, forms),
+      snapshot,
+    );
+    const drilldownRoots = drilldownTree(drilldownNodes, nodeCounts, request.drilldown);
+    // Compared unfiltered, as the corrected query is counted without the filters; with
+    // synonyms and word forms on both sides, while corrections themselves come from the
+    // index's words only.
+    const mainPhrase = this.spellcheck(request.q, hits.count, snapshot);
+    const docs = await cutting;
     if (kept.length > 0 && request.pageNumber === 1) this.activity.recordQuery(request.q, kept.length);
     if (request.pageNumber === 1) this.activity.recordSearch(request.q, kept.length);
 
@@ -178,12 +190,22 @@ export class SiteSearch {
         items: categoryNames.filter((_, index) => categoryCounts[index]! > 0),
         selected: request.category === '' ? [] : [request.category],
       },
-      facet_drilldown_roots: drilldownTree(drilldownNodes, nodeCounts, request.drilldown),
-      // Compared unfiltered, as the corrected query is counted without the filters; with
-      // synonyms and word forms on both sides, while corrections themselves come from the
-      // index's words only.
-      spellcheck: { main_phrase: this.spellcheck(request.q, hits.count, snapshot) },
+      facet_drilldown_roots: drilldownRoots,
+      spellcheck: { main_phrase: mainPhrase },
     };
+  }
+
+  /** The result page's hits as the API returns them: cut in the hit threads when given some. */
+  private async organicDocs(
+    pageHits: readonly PageHit[],
+    highlighter: QueryHighlighter,
+    snapshot: IndexSnapshot,
+  ): Promise<OrganicDoc[]> {
+    if (pageHits.length === 0) return [];
+    const blocks = this.index.templateBlocks(snapshot);
+    const index = { openKey: this.index.openKey, file: this.index.store.file };
+    const cut = await this.hitPool?.render(index, pageHits, highlighter.terms, blocks);
+    return cut ?? organicDocsOf(pageHits, this.index, highlighter, blocks);
   }
 
   /**

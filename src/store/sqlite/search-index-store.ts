@@ -4,6 +4,7 @@ import type { ActivityBatch, QueryLogEntry } from '../search-activity-log.js';
 import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
 import { DocumentPhraseRows } from './document-phrase-rows.js';
+import { HIT_DOCUMENT_SQL, type HitDocument, hitDocumentOf, WHOLE_BODY_SQL } from './hit-documents.js';
 import { prepareIndexSchema } from './search-index-schema.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/private-files.js';
@@ -21,17 +22,6 @@ export interface StoredDocument {
   contentSize: number;
   lastModified: number;
   doctype: Doctype;
-}
-
-/**
- * What a result page shows of a hit: the stored document without the fields only indexing
- * reads, and only the start of its body (docs/architecture.md, Search requests).
- */
-export interface HitDocument extends Omit<StoredDocument, 'body' | 'headings' | 'template'> {
-  /** The body's first code points, as many as asked for. */
-  bodyHead: string;
-  /** Whether `bodyHead` is the whole body. */
-  bodyComplete: boolean;
 }
 
 /** What the in-memory index keeps of each document of a segment, by ordinal. */
@@ -123,16 +113,8 @@ export class SearchIndexStore {
            last_modified AS lastModified, doctype
          FROM documents WHERE id = ?`,
       ),
-      hitDocument: db.prepare(
-        // Most bodies are read whole: cutting one costs more than reading it. Only a body of
-        // more bytes than the code points asked for is cut (and counted, to tell whether the
-        // cut left anything out).
-        `SELECT id, url, title, description,
-           CASE WHEN octet_length(body) <= @chars THEN body ELSE substr(body, 1, @chars) END AS bodyHead,
-           octet_length(body) <= @chars OR length(body) <= @chars AS bodyComplete,
-           content_size AS contentSize, last_modified AS lastModified, doctype
-         FROM documents WHERE id = @id`,
-      ),
+      hitDocument: db.prepare(HIT_DOCUMENT_SQL),
+      wholeBody: db.prepare(WHOLE_BODY_SQL).pluck(),
       documentByUrl: db.prepare('SELECT id FROM documents WHERE url = ?').pluck(),
       nextSegmentId: db.prepare('SELECT coalesce(max(id), 0) + 1 FROM segments').pluck(),
       insertSegment: db.prepare('INSERT INTO segments (id, data, deleted) VALUES (?, ?, ?)'),
@@ -256,9 +238,11 @@ export class SearchIndexStore {
 
   /** A hit as a result page shows it, with the body's first `bodyChars` code points. */
   hitDocument(id: number, bodyChars: number): HitDocument | undefined {
-    const row = this.statements.hitDocument.get({ chars: bodyChars, id }) as
-      (Omit<HitDocument, 'bodyComplete'> & { bodyComplete: number }) | undefined;
-    return row === undefined ? undefined : { ...row, bodyComplete: row.bodyComplete === 1 };
+    return hitDocumentOf(this.statements.hitDocument.get({ chars: bodyChars, id }));
+  }
+
+  wholeBody(id: number): string | undefined {
+    return this.statements.wholeBody.get(id) as string | undefined;
   }
 
   summaries(segmentId: number): DocumentSummary[] {

@@ -1,0 +1,129 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { QueryTerm } from '../highlight/query-terms.js';
+import type { TemplateBlocks } from '../template-blocks.js';
+import { HIT_THREAD_KEEPS, type HitPageReply, type HitPageRequest } from './hit-page-job.js';
+import type { PageHit } from './organic-docs.js';
+import type { OrganicDoc } from './search-response.js';
+
+const WORKER_URL = new URL('./hit-page-worker.js', import.meta.url);
+
+/**
+ * Threads besides the one answering the API: together they use every core, and more would only
+ * wait for that thread, which still matches, ranks and counts facets (docs/architecture.md,
+ * Search requests).
+ */
+export function defaultHitThreads(): number {
+  return Math.min(4, availableParallelism() - 1);
+}
+
+interface Slot {
+  worker: Worker | undefined;
+  /** Answers of the jobs posted to the thread, in order: a thread answers in the order it is asked. */
+  waiting: ((reply: HitPageReply | undefined) => void)[];
+  /** Keys of the template line sets the thread holds, oldest first, as the thread keeps them. */
+  blocksKeys: number[];
+}
+
+/** What a page's hits are cut from: the index file as one open of it names it. */
+export interface HitPageIndex {
+  openKey: string;
+  file: string;
+}
+
+/**
+ * Cuts result pages in a few threads, each job to the thread with the fewest waiting. `render`
+ * answers undefined when no thread could (one failed or exited, or the pool is closed): the
+ * caller then cuts the page itself, so a search never fails for want of a thread.
+ */
+export class HitPagePool {
+  private readonly slots: Slot[];
+  private readonly blocksKeys = new WeakMap<TemplateBlocks, number>();
+  private nextBlocksKey = 1;
+  private closed = false;
+
+  constructor(threads = defaultHitThreads()) {
+    if (!Number.isInteger(threads) || threads < 1)
+      throw new RangeError(`HitPagePool threads must be a positive integer, got ${threads}`);
+    this.slots = Array.from({ length: threads }, () => ({ worker: undefined, waiting: [], blocksKeys: [] }));
+  }
+
+  render(
+    index: HitPageIndex,
+    hits: readonly PageHit[],
+    terms: readonly QueryTerm[],
+    blocks: TemplateBlocks,
+  ): Promise<OrganicDoc[] | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    const slot = this.slots.reduce((best, candidate) =>
+      candidate.waiting.length < best.waiting.length ? candidate : best,
+    );
+    const worker = slot.worker ?? this.spawn(slot);
+    const blocksKey = this.keyOf(blocks);
+    const known = slot.blocksKeys.includes(blocksKey);
+    if (!known) {
+      slot.blocksKeys.push(blocksKey);
+      if (slot.blocksKeys.length > HIT_THREAD_KEEPS) slot.blocksKeys.shift();
+    }
+    const request: HitPageRequest = {
+      indexKey: index.openKey,
+      file: index.file,
+      blocksKey,
+      blocks: known ? undefined : blocks,
+      terms,
+      hits,
+    };
+    return new Promise((resolve) => {
+      slot.waiting.push((reply) => resolve(reply?.ok === true ? reply.docs : undefined));
+      // A thread with jobs keeps the process up until they are answered; an idle one does not.
+      if (slot.waiting.length === 1) worker.ref();
+      worker.postMessage(request);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const workers = this.slots.flatMap((slot) => (slot.worker === undefined ? [] : [slot.worker]));
+    for (const slot of this.slots) this.drop(slot);
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+
+  private keyOf(blocks: TemplateBlocks): number {
+    let key = this.blocksKeys.get(blocks);
+    if (key === undefined) {
+      key = this.nextBlocksKey;
+      this.nextBlocksKey += 1;
+      this.blocksKeys.set(blocks, key);
+    }
+    return key;
+  }
+
+  private spawn(slot: Slot): Worker {
+    const worker = new Worker(WORKER_URL);
+    worker.on('message', (reply: HitPageReply) => {
+      if (worker !== slot.worker) return;
+      slot.waiting.shift()?.(reply);
+      if (slot.waiting.length === 0) worker.unref();
+    });
+    const fail = () => {
+      if (worker !== slot.worker) return;
+      this.drop(slot);
+      void worker.terminate();
+    };
+    worker.on('error', fail);
+    worker.on('exit', fail);
+    // After the listeners, which would ref the worker's port again.
+    worker.unref();
+    slot.worker = worker;
+    return worker;
+  }
+
+  /** Forgets the slot's thread: its waiting jobs answer undefined, a next job starts a fresh one. */
+  private drop(slot: Slot): void {
+    const waiting = slot.waiting;
+    slot.worker = undefined;
+    slot.waiting = [];
+    slot.blocksKeys = [];
+    for (const answer of waiting) answer(undefined);
+  }
+}
