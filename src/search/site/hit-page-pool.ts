@@ -42,6 +42,10 @@ export class HitPagePool {
   private nextBlocksKey = 1;
   private closed = false;
 
+  get threads(): number {
+    return this.slots.length;
+  }
+
   constructor(threads = defaultHitThreads()) {
     if (!Number.isInteger(threads) || threads < 1)
       throw new RangeError(`HitPagePool threads must be a positive integer, got ${threads}`);

@@ -203,9 +203,16 @@ export class SiteSearch {
   ): Promise<OrganicDoc[]> {
     if (pageHits.length === 0) return [];
     const blocks = this.index.templateBlocks(snapshot);
+    const pool = this.hitPool;
+    if (pool === undefined) return organicDocsOf(pageHits, this.index, highlighter, blocks);
+    // This thread cuts a share of the page too, the last hits, while the threads cut the rest:
+    // its own part of the request is the smaller one, and so every core is busy.
+    const sent = pageHits.slice(0, pageHits.length - Math.floor(pageHits.length / (pool.threads + 2)));
     const index = { openKey: this.index.openKey, file: this.index.store.file };
-    const cut = await this.hitPool?.render(index, pageHits, highlighter.terms, blocks);
-    return cut ?? organicDocsOf(pageHits, this.index, highlighter, blocks);
+    const cutting = pool.render(index, sent, highlighter.terms, blocks);
+    const cutHere = organicDocsOf(pageHits.slice(sent.length), this.index, highlighter, blocks);
+    const cutThere = (await cutting) ?? organicDocsOf(sent, this.index, highlighter, blocks);
+    return [...cutThere, ...cutHere];
   }
 
   /**

@@ -114,6 +114,8 @@ export class SearchIndexStore {
          FROM documents WHERE id = ?`,
       ),
       hitDocument: db.prepare(HIT_DOCUMENT_SQL),
+      // Asked before every search (SearchIndex.refresh): prepared once, as pragma() prepares anew.
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       wholeBody: db.prepare(WHOLE_BODY_SQL).pluck(),
       documentByUrl: db.prepare('SELECT id FROM documents WHERE url = ?').pluck(),
       nextSegmentId: db.prepare('SELECT coalesce(max(id), 0) + 1 FROM segments').pluck(),
@@ -191,7 +193,7 @@ export class SearchIndexStore {
 
   /** Changes whenever another connection commits (SQLite's data_version): time to reload. */
   dataVersion(): number {
-    return this.db.pragma('data_version', { simple: true }) as number;
+    return this.statements.dataVersion.get() as number;
   }
 
   locate(url: string): DocumentLocation | undefined {
