@@ -1,4 +1,4 @@
-import { occurrenceStarts } from './clause-matcher.js';
+import { occurrenceStarts, type OccurrenceStarts } from './clause-matcher.js';
 import { FIELD_COUNT, FIELDS, fieldOfPosition, MAX_FIELD_TOKENS, positionOf } from './fields.js';
 import type { HitSet } from './matcher.js';
 import type { Clause } from './query-plan.js';
@@ -70,7 +70,7 @@ export function positionRerank(
  * `maxOffset` tokens into it.
  */
 function chainInField(
-  starts: readonly (readonly number[])[],
+  starts: readonly OccurrenceStarts[],
   lengths: readonly number[],
   field: number,
   maxOffset: number,
@@ -89,7 +89,7 @@ function chainInField(
   return false;
 }
 
-function sortedIncludes(values: readonly number[], wanted: number): boolean {
+function sortedIncludes(values: OccurrenceStarts, wanted: number): boolean {
   let low = 0;
   let high = values.length;
   while (low < high) {
@@ -108,7 +108,7 @@ function clauseLength(clause: Clause): number {
  * Smallest gap from an occurrence of the first clause to one of the second in the same field:
  * 1 when the second follows the first directly; the reverse order costs one token more.
  */
-function nearestGap(first: readonly number[], firstLength: number, second: readonly number[]): number {
+function nearestGap(first: OccurrenceStarts, firstLength: number, second: OccurrenceStarts): number {
   let best = Infinity;
   let pointer = 0;
   for (const start of first) {
