@@ -44,6 +44,7 @@ import { consoleRoutes } from './routes/console-routes.js';
 import { widgetAssetRoutes } from './routes/widget-asset-routes.js';
 import type { WebAssetsLoad } from './routes/widget-assets.js';
 import { createTenantAuth } from './tenant-auth.js';
+import { lazySerializers } from './serializer-compiler.js';
 import { compileValidator } from './validator-compiler.js';
 
 export interface AppDeps {
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     // Download strings and ids are well under 256 characters; a longer part is a 400, not a 414.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(compileValidator);
   // Only JSON bodies are read: a text/plain body is a 415 like any other media type.

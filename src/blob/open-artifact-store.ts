@@ -1,28 +1,22 @@
 import type { BlobLocation } from '../config/blob-config.js';
 import type { ArtifactStore } from './artifact-store.js';
+import { type FileGroupStore, LocalFileGroups } from './file-groups.js';
 import { LocalArtifactStore } from './local-artifact-store.js';
-import { S3ArtifactStore } from './s3-artifact-store.js';
-import { s3ClientFromEnv } from './s3-client.js';
-import { S3Objects } from './s3-objects.js';
-import { type FileGroupStore, LocalFileGroups, S3FileGroups } from './file-groups.js';
 
 /**
  * The artifact store of KUMO_BLOB_URL (docs/operations.md, Object storage): the data directory's
  * artifact folder when unset, else the bucket, with the artifact folder as staging and
- * `cacheRoot` for downloaded reports. `env` holds the AWS SDK's variables.
+ * `cacheRoot` for downloaded reports. `env` holds the AWS SDK's variables. The SDK is loaded only
+ * for a bucket (s3-storage.ts).
  */
-export function openArtifactStore(
+export async function openArtifactStore(
   blobUrl: BlobLocation | undefined,
   folders: { artifacts: string; cacheRoot: string },
   env: NodeJS.ProcessEnv = process.env,
-): ArtifactStore {
+): Promise<ArtifactStore> {
   if (blobUrl === undefined) return new LocalArtifactStore(folders.artifacts);
-  return new S3ArtifactStore({
-    objects: new S3Objects(s3ClientFromEnv(env), blobUrl.bucket),
-    location: blobUrl,
-    stagingRoot: folders.artifacts,
-    cacheRoot: folders.cacheRoot,
-  });
+  const { s3ArtifactStore } = await import('./s3-storage.js');
+  return s3ArtifactStore(blobUrl, folders, env);
 }
 
 /**
@@ -30,12 +24,13 @@ export function openArtifactStore(
  * object storage, else `localRoot` in the data directory, which only processes on that directory
  * can read.
  */
-export function openFileGroups(
+export async function openFileGroups(
   folder: 'pieces' | 'indexes',
   blobUrl: BlobLocation | undefined,
   localRoot: string,
   env: NodeJS.ProcessEnv = process.env,
-): FileGroupStore {
+): Promise<FileGroupStore> {
   if (blobUrl === undefined) return new LocalFileGroups(localRoot);
-  return new S3FileGroups(new S3Objects(s3ClientFromEnv(env), blobUrl.bucket), blobUrl, folder);
+  const { s3FileGroups } = await import('./s3-storage.js');
+  return s3FileGroups(folder, blobUrl, env);
 }

@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { type AddressInfo, connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { AddressGuard } from '../net/address-policy.js';
-import { addressRefusalOf, AddressRefusedError, guardedLookup } from '../net/guarded-connector.js';
+import { addressRefusalOf, AddressRefusedError } from '../net/address-refusal.js';
+import { guardedLookup } from '../net/guarded-connector.js';
 
 /**
  * The proxy a render session's browser context goes through for every connection Chromium opens

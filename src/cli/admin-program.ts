@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { adminCommand } from './admin-command.js';
 import type { AdminContext } from './admin-options.js';
 import type { CommandHost } from './command-host.js';
 
@@ -235,7 +234,10 @@ export function addAdminCommand(program: Command, host: CommandHost): void {
       command.action(async () => {
         const values = command.opts<AdminContext['values']>();
         const positionals = command.processedArgs as string[];
-        host.exitCode = await adminCommand(`${resource} ${spec.action}`, values, positionals, host.config());
+        const config = host.config();
+        // The management layer is loaded only by the command that runs it (not by kumo serve).
+        const { adminCommand } = await import('./admin-command.js');
+        host.exitCode = await adminCommand(`${resource} ${spec.action}`, values, positionals, config);
       });
     }
   }

@@ -1,20 +1,6 @@
-import { rm } from 'node:fs/promises';
-import path from 'node:path';
 import type { Command } from 'commander';
-import { createRenderer } from '../browser/create-renderer.js';
-import type { KumoConfig } from '../config/config.js';
-import { createUndiciFetcher } from '../crawler/http-fetcher.js';
-import { fetchLimitsOf } from '../crawler/page-fetch.js';
-import { rendersPages, resolveCrawlSettings } from '../domain/crawl-settings.js';
-import { AddressPolicy } from '../net/address-policy.js';
-import { systemClock } from '../util/clock.js';
-import { defaultUserAgent } from '../util/version.js';
-import { executeCrawl } from '../worker/execute-crawl.js';
 import type { CommandHost } from './command-host.js';
-import { type CrawlOptionValues, crawlSettingOf, rangeText } from './crawl-options.js';
-import { prepareWorkFolder } from './crawl-work-folder.js';
-import { ProgressReporter } from './progress-line.js';
-import { reportSeedFailures } from './seed-failures.js';
+import { type CrawlOptionValues, rangeText } from './crawl-options.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
@@ -57,68 +43,9 @@ export function addCrawlCommand(program: Command, host: CommandHost): void {
     .action(async (urls: string[], values: CrawlOptionValues) => {
       // kumo crawl runs on the user's own machine, where crawling private addresses is the point.
       // (KUMO_ALLOW_PRIVATE_NETWORKS, set in the environment or the config file, still narrows it.)
-      host.exitCode = await crawlCommand(urls, values, host.config({ allowPrivateNetworks: true }));
+      const config = host.config({ allowPrivateNetworks: true });
+      // The crawler is loaded only by the command that runs it (not by kumo serve).
+      const { crawlCommand } = await import('./crawl-action.js');
+      host.exitCode = await crawlCommand(urls, values, config);
     });
-}
-
-/** `kumo crawl`: one crawl on this machine, no server, artifacts written into --out. */
-export async function crawlCommand(
-  urls: string[],
-  values: CrawlOptionValues,
-  config: KumoConfig,
-): Promise<number> {
-  const setting = crawlSettingOf(urls, values);
-  const settings = resolveCrawlSettings(setting);
-  const outFolder = path.resolve(values.out);
-  const workFolder = path.join(outFolder, '.kumo-work');
-  const resumed = await prepareWorkFolder(workFolder, outFolder, setting, values.fresh ?? false);
-  if (resumed !== undefined)
-    process.stderr.write(`resuming: ${resumed.done} pages done, ${resumed.queued} queued\n`);
-  const cancel = new AbortController();
-  const onSignal = () => {
-    process.stderr.write('\ninterrupted: stopping; run the same command again to resume\n');
-    cancel.abort();
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  const progress = new ProgressReporter(process.stderr, resumed?.done ?? 0);
-  // addCrawlCommand allows private networks for kumo crawl by default: intranet and localhost sites are
-  // the point on the user's own machine. The policy still applies when the config narrows it.
-  const addresses = new AddressPolicy(config.allowPrivateNetworks);
-  const fetcher = createUndiciFetcher({ addresses });
-  const browser = rendersPages(settings) ? createRenderer(config, addresses) : undefined;
-  try {
-    const started = systemClock.nowMicros();
-    const execution = await executeCrawl(
-      settings,
-      { workFolder, artifactFolder: outFolder },
-      {
-        fetcher,
-        clock: systemClock,
-        limits: fetchLimitsOf(config),
-        defaultUserAgent: defaultUserAgent(config.botInfoUrl),
-        timezone: config.timezone,
-        renderer: browser?.renderer,
-      },
-      {
-        cancelSignal: cancel.signal,
-        deadlineMicros: started + settings.executionTimeoutSeconds * 1_000_000,
-        onProgress: (snapshot) => progress.update(snapshot),
-      },
-      new Set(['completed', 'limit_reached', 'timed_out']),
-    );
-    progress.finish(execution.progress);
-    if (execution.outcome === 'cancelled') return 130;
-    await rm(workFolder, { recursive: true, force: true });
-    for (const artifact of execution.artifacts) {
-      process.stdout.write(`${path.join(outFolder, artifact.name)}\t${artifact.bytes} bytes\n`);
-    }
-    if (execution.outcome === 'timed_out')
-      process.stderr.write('stopped by --timeout; artifacts hold what was crawled\n');
-    return reportSeedFailures(execution.seeds, process.stderr);
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await Promise.all([fetcher.close(), browser?.pool.close()]);
-  }
 }

@@ -1,7 +1,8 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Agent, request, errors as undiciErrors } from 'undici';
 import type { AddressGuard } from '../net/address-policy.js';
-import { addressRefusalOf, guardedConnector } from '../net/guarded-connector.js';
+import { addressRefusalOf } from '../net/address-refusal.js';
+import { guardedConnector } from '../net/guarded-connector.js';
 import { FetchFailure } from './fetch-errors.js';
 
 /** One HTTP exchange, no redirects followed: the engine owns redirect, scope and auth rules. */

@@ -14,7 +14,8 @@
  */
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { DateTime, type DurationLike } from 'luxon';
+import type { DateTime, DurationLike } from 'luxon';
+import { luxon } from '../util/luxon.js';
 import { type FieldError, InvalidInputError } from './field-error.js';
 import { schemaFieldErrors } from './schema-errors.js';
 
@@ -122,7 +123,7 @@ function slots(
   if (schedule.interval === 0) return undefined;
   const errors = checkSchedule(schedule);
   if (errors.length > 0) throw new InvalidInputError(errors);
-  const local = DateTime.fromMillis(fromMs, { zone: timezone });
+  const local = luxon().DateTime.fromMillis(fromMs, { zone: timezone });
   if (!local.isValid) throw new Error(`unknown time zone "${timezone}"`);
   const min = schedule.min ?? 0;
   if (schedule.interval === 1) return hourly(min, fromMs, timezone, direction, accepts);
@@ -157,7 +158,7 @@ function slots(
  * the gap and gives the later of a repeated time; we want the earlier, so take the first.
  */
 function wallTime(day: DateTime, hour: number, minute: number): number {
-  const time = DateTime.fromObject(
+  const time = luxon().DateTime.fromObject(
     { year: day.year, month: day.month, day: day.day, hour, minute },
     { zone: day.zone },
   );
@@ -181,7 +182,7 @@ function hourly(
   let ms = Math.floor(fromMs / MINUTE) * MINUTE;
   if (!accepts(ms)) ms += direction * MINUTE;
   for (let i = 0; i < 4; i++) {
-    const minute = DateTime.fromMillis(ms, { zone: timezone }).minute;
+    const minute = luxon().DateTime.fromMillis(ms, { zone: timezone }).minute;
     const minutes = direction === 1 ? (min - minute + 60) % 60 : (minute - min + 60) % 60;
     if (minutes === 0) return ms;
     ms += direction * minutes * MINUTE;

@@ -1,5 +1,6 @@
-import RE2 from 're2';
-import { RE2JS } from 're2js';
+import type RE2 from 're2';
+import type * as Re2js from 're2js';
+import { lazyRequire } from '../util/lazy-require.js';
 
 /**
  * The URL patterns tenants and operators write (allow / deny / credential patterns of a crawl,
@@ -13,6 +14,14 @@ export interface UrlPattern {
   test(url: string): boolean;
   exec(url: string): RegExpExecArray | null;
 }
+
+/**
+ * RE2's bindings and re2js, loaded with the first pattern compiled (a setting checked or crawled, a
+ * search service's rules) rather than at start: an idle service holds neither (docs/operations.md,
+ * Memory).
+ */
+const re2 = lazyRequire<typeof RE2>('re2');
+const re2js = lazyRequire<typeof Re2js>('re2js');
 
 /** Longest allow / deny pattern accepted (the schema states the same limit). */
 export const MAX_URL_PATTERN_LENGTH = 1000;
@@ -44,7 +53,7 @@ export class PatternTooLargeError extends Error {
  */
 function instructionCount(written: string): number | undefined {
   try {
-    return RE2JS.compile(written).programSize();
+    return re2js().RE2JS.compile(written).programSize();
   } catch {
     return undefined;
   }
@@ -57,7 +66,8 @@ function instructionCount(written: string): number | undefined {
  */
 export function compileUrlPattern(written: string): UrlPattern {
   // 'u': RE2 always reads code points; the flag says so and keeps it from warning.
-  const compiled = new RE2(written, 'u');
+  const RE2Pattern = re2();
+  const compiled = new RE2Pattern(written, 'u');
   const instructions = instructionCount(written);
   if (instructions !== undefined && instructions > MAX_PATTERN_INSTRUCTIONS)
     throw new PatternTooLargeError(instructions);

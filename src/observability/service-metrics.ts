@@ -1,6 +1,7 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type * as PromClient from 'prom-client';
 import type { CrawlObserver } from '../crawler/crawl-engine.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
+import { lazyRequire } from '../util/lazy-require.js';
 import { fetchErrorKindOf } from './fetch-error-kind.js';
 
 /** What the gauges read at scrape time. Each may fail (store closed): the gauge is then left out. */
@@ -20,8 +21,15 @@ export const UNMATCHED_ROUTE = 'unmatched';
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SEARCH_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/** The Prometheus text format (`text/plain; version=0.0.4`). */
-export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+/** The Prometheus text format (prom-client's Registry.PROMETHEUS_CONTENT_TYPE). */
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+/**
+ * prom-client, required with the first request answered or the first scrape: with what it
+ * loads it is a couple of MB that a service nobody has called yet does not need
+ * (docs/operations.md, Memory). Every count it would have kept before then is zero.
+ */
+const promClient = lazyRequire<typeof PromClient>('prom-client');
 
 /**
  * Process metrics (CPU, memory, event loop lag, GC, handles) of this Node.js process, in a
@@ -29,14 +37,116 @@ export const METRICS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
  * and collecting them once keeps one GC observer and one event loop monitor. It is not prom-client's
  * global default registry, so nothing else registering there mixes in.
  */
-let processRegistry: Registry | undefined;
+let processRegistry: PromClient.Registry | undefined;
 
-function processMetrics(): Registry {
+function processMetrics(): PromClient.Registry {
   if (processRegistry === undefined) {
+    const { collectDefaultMetrics, Registry } = promClient();
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
   }
   return processRegistry;
+}
+
+/** Reads what a gauge shows at scrape time; undefined when it cannot be read. */
+type SourceReader = <T>(get: (sources: MetricSources) => Promise<T>) => Promise<T | undefined>;
+
+/** The metrics of one service instance, in a registry of their own. */
+class Instruments {
+  readonly registry: PromClient.Registry;
+  readonly httpRequests: PromClient.Counter<'route' | 'method' | 'status'>;
+  readonly httpDuration: PromClient.Histogram<'route' | 'method'>;
+  readonly pagesFetched: PromClient.Counter;
+  readonly fetchErrors: PromClient.Counter<'kind'>;
+  readonly searchDuration: PromClient.Histogram;
+  readonly checkpoints: PromClient.Counter<'outcome'>;
+  readonly checkpointDuration: PromClient.Histogram;
+  readonly runsTakenOver: PromClient.Counter;
+
+  constructor(read: SourceReader) {
+    const { Counter, Gauge, Histogram, Registry } = promClient();
+    const registry = new Registry();
+    this.registry = registry;
+    this.httpRequests = new Counter({
+      name: 'kumo_http_requests_total',
+      help: 'HTTP requests answered, by route template, method and status code',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers: [registry],
+    });
+    this.httpDuration = new Histogram({
+      name: 'kumo_http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its answer, by route template and method',
+      labelNames: ['route', 'method'] as const,
+      buckets: HTTP_BUCKETS,
+      registers: [registry],
+    });
+    this.pagesFetched = new Counter({
+      name: 'kumo_pages_fetched_total',
+      help: 'Pages crawled by runs of this instance (a URL row written), failures included',
+      registers: [registry],
+    });
+    this.fetchErrors = new Counter({
+      name: 'kumo_fetch_errors_total',
+      help: 'Crawled pages that failed, by kind (dns, connect, tls, timeout, http_4xx, http_5xx, body_too_large...)',
+      labelNames: ['kind'] as const,
+      registers: [registry],
+    });
+    this.searchDuration = new Histogram({
+      name: 'kumo_search_duration_seconds',
+      help: 'Time the search engine took to answer a site search request',
+      buckets: SEARCH_BUCKETS,
+      registers: [registry],
+    });
+    this.checkpoints = new Counter({
+      name: 'kumo_run_checkpoints_total',
+      help: 'Checkpoints of running runs into a shared database, by outcome (saved, failed, lost)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    });
+    this.checkpointDuration = new Histogram({
+      name: 'kumo_run_checkpoint_duration_seconds',
+      help: 'Time to read, store and write one checkpoint of a running run',
+      buckets: HTTP_BUCKETS,
+      registers: [registry],
+    });
+    this.runsTakenOver = new Counter({
+      name: 'kumo_runs_taken_over_total',
+      help: 'Running runs this instance took from a worker that died or handed them back',
+      registers: [registry],
+    });
+    const runs = new Gauge({
+      name: 'kumo_runs',
+      help: 'Crawl runs by state (2010 pending, 2020 running, 2030 stopped, 2040 fault, 2050 cancelled, 2060 timed out)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect: async () => {
+        runs.reset();
+        const counts = await read((sources) => sources.runsByState());
+        if (counts === undefined) return;
+        for (const state of Object.values(RunState)) runs.set({ state: String(state) }, counts[state] ?? 0);
+      },
+    });
+    const runQueue = new Gauge({
+      name: 'kumo_run_queue_depth',
+      help: 'Crawl runs waiting for a worker (state 2010)',
+      registers: [registry],
+      collect: async () => {
+        runQueue.reset();
+        const counts = await read((sources) => sources.runsByState());
+        if (counts !== undefined) runQueue.set(counts[RunState.pending] ?? 0);
+      },
+    });
+    const webhookQueue = new Gauge({
+      name: 'kumo_webhook_queue_depth',
+      help: 'Webhook deliveries waiting for their first attempt or a retry',
+      registers: [registry],
+      collect: async () => {
+        webhookQueue.reset();
+        const pending = await read((sources) => sources.pendingDeliveries());
+        if (pending !== undefined) webhookQueue.set(pending);
+      },
+    });
+  }
 }
 
 /**
@@ -44,65 +154,25 @@ function processMetrics(): Registry {
  * from the start of the instance; gauges are read from the store at scrape time.
  */
 export class ServiceMetrics {
-  readonly registry = new Registry();
-  private readonly httpRequests = new Counter({
-    name: 'kumo_http_requests_total',
-    help: 'HTTP requests answered, by route template, method and status code',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly httpDuration = new Histogram({
-    name: 'kumo_http_request_duration_seconds',
-    help: 'Time from receiving a request to sending its answer, by route template and method',
-    labelNames: ['route', 'method'] as const,
-    buckets: HTTP_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly pagesFetched = new Counter({
-    name: 'kumo_pages_fetched_total',
-    help: 'Pages crawled by runs of this instance (a URL row written), failures included',
-    registers: [this.registry],
-  });
-  private readonly fetchErrors = new Counter({
-    name: 'kumo_fetch_errors_total',
-    help: 'Crawled pages that failed, by kind (dns, connect, tls, timeout, http_4xx, http_5xx, body_too_large...)',
-    labelNames: ['kind'] as const,
-    registers: [this.registry],
-  });
-  private readonly searchDuration = new Histogram({
-    name: 'kumo_search_duration_seconds',
-    help: 'Time the search engine took to answer a site search request',
-    buckets: SEARCH_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly checkpoints = new Counter({
-    name: 'kumo_run_checkpoints_total',
-    help: 'Checkpoints of running runs into a shared database, by outcome (saved, failed, lost)',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
-  private readonly checkpointDuration = new Histogram({
-    name: 'kumo_run_checkpoint_duration_seconds',
-    help: 'Time to read, store and write one checkpoint of a running run',
-    buckets: HTTP_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly runsTakenOver = new Counter({
-    name: 'kumo_runs_taken_over_total',
-    help: 'Running runs this instance took from a worker that died or handed them back',
-    registers: [this.registry],
-  });
+  /** Made with the first observation or scrape (promClient). */
+  private created: Instruments | undefined;
   private sources: MetricSources | undefined;
+
+  private instruments(): Instruments {
+    this.created ??= new Instruments((get) => this.read(get));
+    return this.created;
+  }
 
   /** A checkpoint of a running run ended (docs/architecture.md, Run leases). */
   checkpointEnded(outcome: 'saved' | 'failed' | 'lost', seconds: number): void {
-    this.checkpoints.inc({ outcome });
-    this.checkpointDuration.observe(seconds);
+    const { checkpoints, checkpointDuration } = this.instruments();
+    checkpoints.inc({ outcome });
+    checkpointDuration.observe(seconds);
   }
 
   /** A run left by another worker was taken by this instance. */
   runTakenOver(): void {
-    this.runsTakenOver.inc();
+    this.instruments().runsTakenOver.inc();
   }
 
   /** Counts the pages runs crawl and their failures; handed to the worker pool. */
@@ -112,43 +182,9 @@ export class ServiceMetrics {
 
   /** A page a run crawled, reported by its thread: its failure kind, undefined when it was fine. */
   pageObserved(errorKind: string | undefined): void {
-    this.pagesFetched.inc();
-    if (errorKind !== undefined) this.fetchErrors.inc({ kind: errorKind });
-  }
-
-  constructor() {
-    const runs = new Gauge({
-      name: 'kumo_runs',
-      help: 'Crawl runs by state (2010 pending, 2020 running, 2030 stopped, 2040 fault, 2050 cancelled, 2060 timed out)',
-      labelNames: ['state'] as const,
-      registers: [this.registry],
-      collect: async () => {
-        runs.reset();
-        const counts = await this.read((sources) => sources.runsByState());
-        if (counts === undefined) return;
-        for (const state of Object.values(RunState)) runs.set({ state: String(state) }, counts[state] ?? 0);
-      },
-    });
-    const runQueue = new Gauge({
-      name: 'kumo_run_queue_depth',
-      help: 'Crawl runs waiting for a worker (state 2010)',
-      registers: [this.registry],
-      collect: async () => {
-        runQueue.reset();
-        const counts = await this.read((sources) => sources.runsByState());
-        if (counts !== undefined) runQueue.set(counts[RunState.pending] ?? 0);
-      },
-    });
-    const webhookQueue = new Gauge({
-      name: 'kumo_webhook_queue_depth',
-      help: 'Webhook deliveries waiting for their first attempt or a retry',
-      registers: [this.registry],
-      collect: async () => {
-        webhookQueue.reset();
-        const pending = await this.read((sources) => sources.pendingDeliveries());
-        if (pending !== undefined) webhookQueue.set(pending);
-      },
-    });
+    const { pagesFetched, fetchErrors } = this.instruments();
+    pagesFetched.inc();
+    if (errorKind !== undefined) fetchErrors.inc({ kind: errorKind });
   }
 
   /** Tells the gauges where to read; before this they are left out of the scrape. */
@@ -162,18 +198,22 @@ export class ServiceMetrics {
       route: route ?? UNMATCHED_ROUTE,
       method: KNOWN_METHODS.has(method) ? method : 'other',
     };
-    this.httpRequests.inc({ ...labels, status: String(status) });
-    this.httpDuration.observe(labels, seconds);
+    const { httpRequests, httpDuration } = this.instruments();
+    httpRequests.inc({ ...labels, status: String(status) });
+    httpDuration.observe(labels, seconds);
   }
 
   /** The engine time of one site search. */
   observeSearch(seconds: number): void {
-    this.searchDuration.observe(seconds);
+    this.instruments().searchDuration.observe(seconds);
   }
 
   /** The Prometheus text of the process metrics and this instance's metrics. */
   async text(): Promise<string> {
-    const [process, instance] = await Promise.all([processMetrics().metrics(), this.registry.metrics()]);
+    const [process, instance] = await Promise.all([
+      processMetrics().metrics(),
+      this.instruments().registry.metrics(),
+    ]);
     return `${process}\n${instance}`;
   }
 

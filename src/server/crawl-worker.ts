@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import { openFileGroups } from '../blob/open-artifact-store.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
-import { configuredBrowser } from '../browser/create-renderer.js';
+import { configuredBrowser } from '../browser/configured-browser.js';
 import type { KumoConfig } from '../config/config.js';
 import type { dataPaths } from '../config/data-paths.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
@@ -105,7 +105,7 @@ export async function buildCrawlWorker(deps: CrawlWorkerDeps): Promise<CrawlWork
     new RunLeasing({
       owner: workerName,
       leases: store.runLeases,
-      pieces: openFileGroups('pieces', config.blobUrl, deps.paths.pieces, deps.env),
+      pieces: await openFileGroups('pieces', config.blobUrl, deps.paths.pieces, deps.env),
       checkpoints: new CheckpointThreadHost(
         { databaseUrl: config.databaseUrl ?? '', blobUrl: config.blobUrl, piecesRoot: deps.paths.pieces },
         deps.env,

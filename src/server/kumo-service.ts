@@ -165,7 +165,7 @@ export async function startService(
   const searchLog: { current?: FastifyInstance } = {};
   // Names this process in the run leases, host tenures and search writer leases of a shared database.
   const workerName = newWorkerName();
-  const published = publishedGenerationParts(store, config, paths, options.env);
+  const published = await storeStep(() => publishedGenerationParts(store, config, paths, options.env));
   const searchWriter =
     takes.worker && published
       ? searchIndexWriterOf(published, config, paths, clock, workerName, (serviceId) =>

@@ -1,9 +1,6 @@
 import type { KumoConfig } from '../config/config.js';
 import type { dataPaths } from '../config/data-paths.js';
-import {
-  type CrawlingLockMode,
-  openPostgresServiceStore,
-} from '../store/postgres/open-postgres-service-store.js';
+import type { CrawlingLockMode } from '../store/postgres/open-postgres-service-store.js';
 import type { ServiceStore } from '../store/service-store.js';
 import { openSqliteServiceStore } from '../store/sqlite/open-service-store.js';
 import { loadSecretKey } from './data-dir.js';
@@ -13,7 +10,7 @@ import { databaseFailure } from './startup-error.js';
  * The service store the configuration names (docs/operations.md, PostgreSQL): the PostgreSQL
  * database of KUMO_DATABASE_URL, shared by every process of a cluster, or the SQLite file of the
  * data directory. Both seal stored secrets with the same key (KUMO_SECRET_KEY, or the data
- * directory's `secret-key` file).
+ * directory's `secret-key` file). The PostgreSQL client is loaded only when a database is named.
  */
 export async function openServiceStore(
   config: Pick<KumoConfig, 'databaseUrl' | 'secretKey'>,
@@ -24,6 +21,7 @@ export async function openServiceStore(
   const secretKey = loadSecretKey(config.secretKey, paths.secretKey);
   const { databaseUrl } = config;
   if (databaseUrl !== undefined) {
+    const { openPostgresServiceStore } = await import('../store/postgres/open-postgres-service-store.js');
     try {
       return await openPostgresServiceStore(databaseUrl, {
         secretKey,

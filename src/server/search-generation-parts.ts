@@ -21,15 +21,15 @@ export interface PublishedGenerationParts {
  * nodes): to the bucket with `KUMO_BLOB_URL`, else to `<data>/generations` (then only processes on
  * this data directory can serve them). Undefined on one machine's embedded store.
  */
-export function publishedGenerationParts(
+export async function publishedGenerationParts(
   store: ServiceStore,
   config: KumoConfig,
   paths: ReturnType<typeof dataPaths>,
   env: NodeJS.ProcessEnv | undefined,
-): PublishedGenerationParts | undefined {
+): Promise<PublishedGenerationParts | undefined> {
   const generations = store.searchGenerations;
   if (generations === undefined) return undefined;
-  const files = openFileGroups('indexes', config.blobUrl, paths.generations, env);
+  const files = await openFileGroups('indexes', config.blobUrl, paths.generations, env);
   return { store: generations, files, cache: new GenerationCache(generations, files, paths.searchCache) };
 }
 

@@ -28,7 +28,7 @@ export async function openServingDataDir(
   crawlingLock: CrawlingLockMode | undefined,
 ): Promise<ServingDataDir> {
   const paths = ensureDataDir(config.dataDir);
-  const artifacts = openArtifactStore(
+  const artifacts = await openArtifactStore(
     config.blobUrl,
     { artifacts: paths.artifacts, cacheRoot: paths.artifactCache },
     env,

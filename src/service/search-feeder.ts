@@ -1,6 +1,5 @@
 import { settingFeed, settingOfFeed } from '../domain/feed-keys.js';
 import { contentSelectorsOf } from '../search/content-selectors.js';
-import { applyRunToIndex } from '../search/run-index-update.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchFeed } from '../worker/run-ending.js';
 import { isActiveState } from '../domain/run-states.js';
@@ -96,6 +95,8 @@ export class SearchFeeder implements SearchFeed {
     if (run.serviceSettingId === null) throw new Error(`run ${run.id} has no crawl service setting`);
     await this.retireStaleSettings(index, serviceId);
     const feed = settingFeed(run.serviceSettingId);
+    // The bundle reader and HTML parsers are loaded with the first run fed, not by every start.
+    const { applyRunToIndex } = await import('../search/run-index-update.js');
     const summary = await applyRunToIndex(
       index,
       runKeyOf(run),

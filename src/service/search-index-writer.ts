@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
 import type { FileGroupStore } from '../blob/file-groups.js';
 import { searchIndexFile } from '../config/data-paths.js';
-import { SearchIndex } from '../search/search-index.js';
+import type { SearchIndex } from '../search/search-index.js';
 import { type SearchGenerationStore, WriterLeaseLostError } from '../store/search-generations.js';
 import type { Clock } from '../util/clock.js';
 import { sleep } from '../util/sleep.js';
@@ -124,6 +124,8 @@ export class SearchIndexWriter {
 
   /** The working copy, replaced by the newest generation when another process published after it. */
   private async upToDate(serviceId: number): Promise<SearchIndex> {
+    // The engine is imported with the first write, not when the writer is built at start.
+    const { SearchIndex } = await import('../search/search-index.js');
     const file = searchIndexFile(this.deps.dataDir, serviceId);
     let index = this.working.get(serviceId);
     if (index === undefined) {

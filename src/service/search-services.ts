@@ -4,13 +4,14 @@ import path from 'node:path';
 import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 import type { GenerationCache, LocalGeneration } from './generation-cache.js';
 import type { SearchGenerationStore } from '../store/search-generations.js';
-import { markPublishedGeneration, publishedGenerationOf, SearchIndex } from '../search/search-index.js';
+import type { SearchIndex } from '../search/search-index.js';
 import { FacetPool } from '../search/site/facet-pool.js';
 import { defaultHitThreads, HitPagePool } from '../search/site/hit-page-pool.js';
-import { type ActivitySource, MAX_TRACKED_QUERIES, SearchActivity } from '../search/site/search-activity.js';
+import type { ActivitySource } from '../search/site/search-activity.js';
 import type { AnalyticsOptions } from '../search/site/search-analytics.js';
 import type { SearchActivityStore, SearchAnalyticsReader } from '../store/search-activity-log.js';
-import { SiteSearch } from '../search/site/site-search.js';
+import type { SiteSearch } from '../search/site/site-search.js';
+import type * as SearchEngine from './search-engine.js';
 import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import { searchIndexFile } from '../config/data-paths.js';
@@ -106,6 +107,8 @@ export class SearchServices {
    * core: the API's thread cuts them).
    */
   private readonly hitPool = defaultHitThreads() > 0 ? new HitPagePool() : undefined;
+  /** The search engine (search-engine.ts), imported with the first service opened. */
+  private engine: Promise<typeof SearchEngine> | undefined;
 
   private readonly onFlushError: (error: unknown) => void;
   private readonly onWarning: (fields: { search_service_id: number }, message: string) => void;
@@ -198,20 +201,30 @@ export class SearchServices {
     return { record, search: served.search };
   }
 
+  private searchEngine(): Promise<typeof SearchEngine> {
+    this.engine ??= import('./search-engine.js').catch((error: unknown) => {
+      // Not kept: the next service opened tries again.
+      this.engine = undefined;
+      throw error;
+    });
+    return this.engine;
+  }
+
   private async openService(serviceId: number, record: SearchServiceRecord): Promise<Served> {
+    const engine = await this.searchEngine();
     let source: ActivitySource | undefined;
     const shared = this.options.sharedActivity;
     if (shared !== undefined) {
       const log = shared.forService(serviceId);
-      source = { log, counts: await log.counts(MAX_TRACKED_QUERIES) };
+      source = { log, counts: await log.counts(engine.MAX_TRACKED_QUERIES) };
     }
     const cache = this.following()?.cache;
     const local: LocalGeneration =
       cache === undefined
-        ? await this.restored(serviceId)
+        ? await this.restored(engine, serviceId)
         : ((await cache.current(serviceId)) ?? (await cache.empty(serviceId)));
     if (this.closed) throw new SearchIndexUnavailableError('the search services are closing');
-    const served = this.served(serviceId, record.config, local, source);
+    const served = this.served(engine, serviceId, record.config, local, source);
     this.open.set(serviceId, served);
     // A generation published while this one was fetched was told before the service was open.
     if (cache !== undefined) this.switchSoon(serviceId);
@@ -227,19 +240,19 @@ export class SearchServices {
    * The data directory's index of a service; on a shared store, first replaced by the newest
    * published generation when that is newer than the file (or the file is missing).
    */
-  private async restored(serviceId: number): Promise<LocalGeneration> {
+  private async restored(engine: typeof SearchEngine, serviceId: number): Promise<LocalGeneration> {
     const file = searchIndexFile(this.dataDir, serviceId);
     const generations = this.options.generations;
     if (generations === undefined) return { generation: 0, file };
     const current = await generations.store.current(serviceId);
-    if (current === undefined || current.generation <= publishedGenerationOf(file))
+    if (current === undefined || current.generation <= engine.publishedGenerationOf(file))
       return { generation: 0, file };
     const fetched = await generations.cache.current(serviceId);
     if (fetched !== undefined) {
       await generations.cache.discard(file);
       await mkdir(path.dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
       await rename(fetched.file, file);
-      markPublishedGeneration(file, fetched.generation);
+      engine.markPublishedGeneration(file, fetched.generation);
       this.onWarning(
         { search_service_id: serviceId },
         `the index of this data directory was older than the published generation ${fetched.generation}: restored from it`,
@@ -250,6 +263,7 @@ export class SearchServices {
 
   /** A service opened on a local file. */
   private served(
+    engine: typeof SearchEngine,
     serviceId: number,
     config: SearchServiceRecord['config'],
     local: LocalGeneration,
@@ -257,16 +271,16 @@ export class SearchServices {
   ): Served {
     let index: SearchIndex;
     try {
-      index = new SearchIndex(local.file);
+      index = new engine.SearchIndex(local.file);
     } catch (error) {
       throw new SearchIndexUnavailableError(
         `the index of search service ${serviceId}: ${(error as Error).message}`,
       );
     }
-    const search = new SiteSearch(
+    const search = new engine.SiteSearch(
       index,
       config,
-      new SearchActivity(index.store, this.clock, this.analyticsOptions, source),
+      new engine.SearchActivity(index.store, this.clock, this.analyticsOptions, source),
       {
         name: `search service ${serviceId}`,
         facetPool: this.facetPool,
@@ -297,7 +311,7 @@ export class SearchServices {
         await rm(snapshot, { force: true });
         return;
       }
-      this.switchTo(serviceId, await cache.adopt(serviceId, generation, snapshot));
+      this.switchTo(await this.searchEngine(), serviceId, await cache.adopt(serviceId, generation, snapshot));
     });
   }
 
@@ -316,7 +330,7 @@ export class SearchServices {
     if (cache === undefined) return;
     void this.inTurn(serviceId, async () => {
       const local = await cache.current(serviceId);
-      if (local !== undefined) this.switchTo(serviceId, local);
+      if (local !== undefined) this.switchTo(await this.searchEngine(), serviceId, local);
     }).catch((error: unknown) =>
       this.onWarning(
         { search_service_id: serviceId },
@@ -341,14 +355,14 @@ export class SearchServices {
    * ends on the old one, every later one runs on the new one. What visitors did is carried over.
    * The old generation is closed and its copy removed once its searches are long done.
    */
-  private switchTo(serviceId: number, local: LocalGeneration): void {
+  private switchTo(engine: typeof SearchEngine, serviceId: number, local: LocalGeneration): void {
     const old = this.open.get(serviceId);
     if (old === undefined || old.generation >= local.generation || this.closed) return;
     const source = this.options.sharedActivity && {
       log: this.options.sharedActivity.forService(serviceId),
       counts: old.search.activity.heldCounts(),
     };
-    const next = this.served(serviceId, old.config, local, source);
+    const next = this.served(engine, serviceId, old.config, local, source);
     this.open.set(serviceId, next);
     this.retire(old);
   }

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
 import type { AddressGuard } from '../net/address-policy.js';
-import { addressRefusalOf, guardedConnector } from '../net/guarded-connector.js';
+import { addressRefusalOf } from '../net/address-refusal.js';
 import type {
   AttemptOutcome,
   DeliveryRecord,
@@ -10,6 +9,7 @@ import type {
   WebhookStore,
 } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
+import type { WebhookClient } from './webhook-client.js';
 import { signatureHeader } from './webhook-signature.js';
 
 /**
@@ -53,7 +53,9 @@ const ERROR_MAX_CHARS = 200;
 const LEASE_MARGIN_MS = 30_000;
 
 export class WebhookDispatcher {
-  private readonly agent: Agent;
+  private readonly guard: AddressGuard | undefined;
+  /** Loaded with the first attempt (webhook-client.ts). */
+  private client: Promise<WebhookClient> | undefined;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly inFlight = new Map<number, Promise<void>>();
@@ -68,17 +70,11 @@ export class WebhookDispatcher {
   constructor(private readonly options: WebhookDispatcherOptions) {
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 5000);
-    // A pool of its own, so webhook connections neither compete with the crawler's nor outlive stop().
     const addresses = options.addresses;
-    const guard =
+    this.guard =
       addresses?.refusalOf !== undefined && addresses.lookup !== undefined
         ? (addresses as AddressGuard)
         : undefined;
-    this.agent = new Agent({
-      keepAliveTimeout: 4_000,
-      connections: this.concurrency,
-      ...(guard !== undefined && { connect: guardedConnector(guard) }),
-    });
   }
 
   start(): void {
@@ -107,7 +103,9 @@ export class WebhookDispatcher {
       // A queue read in progress launches nothing more (readQueue); then the attempts are all known.
       await this.pumping;
       await Promise.allSettled([...this.inFlight.values()]);
-      await this.agent.close();
+      // Its pool's connections, if an attempt ever opened it.
+      const client = await this.client?.catch(() => undefined);
+      await client?.agent.close();
     })();
     return this.stopping;
   }
@@ -201,9 +199,7 @@ export class WebhookDispatcher {
       logger.warn(context, 'webhook delivery dropped: webhook deleted');
       return;
     }
-    const startedMs = performance.now();
-    const { status, error } = await this.send(webhook, delivery);
-    const durationMs = Math.round(performance.now() - startedMs);
+    const { status, error, durationMs } = await this.send(webhook, delivery);
     const now = clock.nowMicros();
     const delivered = status !== null && status >= 200 && status < 300;
     // Attempts keep counting across a replay, so a replayed delivery gets one attempt, not a new series.
@@ -225,8 +221,37 @@ export class WebhookDispatcher {
     else logger.warn(outcome, 'webhook delivery failed, giving up');
   }
 
+  private openClient(): Promise<WebhookClient> {
+    this.client ??= import('./webhook-client.js')
+      .then(({ openWebhookClient }) => openWebhookClient(this.concurrency, this.guard))
+      .catch((error: unknown) => {
+        // Not kept: the next attempt tries again rather than every delivery failing until a restart.
+        this.client = undefined;
+        throw error;
+      });
+    return this.client;
+  }
+
   /** One POST; never throws: a failure is described in a short message without URL or secret. */
   private async send(
+    webhook: WebhookRecord,
+    delivery: DeliveryRecord,
+  ): Promise<{ status: number | null; error: string; durationMs: number }> {
+    let client: WebhookClient;
+    try {
+      // Before the attempt's timeout and duration start: loading the client the first time is
+      // not the endpoint's delay.
+      client = await this.openClient();
+    } catch (error) {
+      return { status: null, error: describeError(error), durationMs: 0 };
+    }
+    const startedMs = performance.now();
+    const outcome = await this.post(client, webhook, delivery);
+    return { ...outcome, durationMs: Math.round(performance.now() - startedMs) };
+  }
+
+  private async post(
+    client: WebhookClient,
     webhook: WebhookRecord,
     delivery: DeliveryRecord,
   ): Promise<{ status: number | null; error: string }> {
@@ -239,8 +264,8 @@ export class WebhookDispatcher {
       }
       // The time of this attempt, so a receiver's freshness check holds for retries too.
       const unixSeconds = Math.floor(clock.nowMicros() / 1_000_000);
-      const response = await request(webhook.url, {
-        dispatcher: this.agent,
+      const response = await client.request(webhook.url, {
+        dispatcher: client.agent,
         method: 'POST',
         headers: {
           'content-type': 'application/json',

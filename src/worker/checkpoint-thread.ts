@@ -26,7 +26,7 @@ import type {
 
 const data = workerData as CheckpointThreadData;
 const sql = connectPostgres(data.databaseUrl, { maxConnections: 1 });
-const pieces = openFileGroups('pieces', data.blobUrl, data.piecesRoot);
+const pieces = await openFileGroups('pieces', data.blobUrl, data.piecesRoot);
 
 if (parentPort === null) throw new Error('checkpoint-thread.js runs as a worker thread only');
 const port = parentPort;

@@ -253,7 +253,7 @@ describe('presigned downloads (KUMO_BLOB_DOWNLOADS=presigned)', () => {
 
   test('retention deletes the objects; the downloads answer 410', async () => {
     const paths = dataPaths(dataDir);
-    const artifacts = openArtifactStore(
+    const artifacts = await openArtifactStore(
       blobUrl,
       { artifacts: paths.artifacts, cacheRoot: paths.artifactCache },
       s3.env,

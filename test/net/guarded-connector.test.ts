@@ -11,12 +11,8 @@ import { Agent, request } from 'undici';
 import { FetchFailure } from '../../src/crawler/fetch-errors.js';
 import { createUndiciFetcher, type HttpFetcher } from '../../src/crawler/http-fetcher.js';
 import { type AddressGuard, AddressPolicy } from '../../src/net/address-policy.js';
-import {
-  ADDRESS_REFUSED,
-  AddressRefusedError,
-  guardedConnector,
-  guardedLookup,
-} from '../../src/net/guarded-connector.js';
+import { ADDRESS_REFUSED, AddressRefusedError } from '../../src/net/address-refusal.js';
+import { guardedConnector, guardedLookup } from '../../src/net/guarded-connector.js';
 import { fakeLookup } from './support/fake-lookup.js';
 import { type RecordingServer, startRecordingServer } from './support/recording-server.js';
 

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { FileGroupStore } from '../../src/blob/file-groups.js';
-import { S3FileGroups } from '../../src/blob/file-groups.js';
+import { S3FileGroups } from '../../src/blob/s3-file-groups.js';
 import { S3Objects } from '../../src/blob/s3-objects.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import type { SiteSearchRequest } from '../../src/search/site/search-response.js';

@@ -3,7 +3,7 @@ import Negotiator from 'negotiator';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import {
-  type EncodedBody,
+  type AssetEncoding,
   isConsoleFile,
   isWebAssetsProblem,
   WIDGET_BASE_PATH,
@@ -25,7 +25,7 @@ const CONTRACT_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
 const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
 /** The manifest names the current immutable paths: always revalidated, cheaply by its ETag. */
 const MANIFEST_CACHE = 'no-cache';
-const ENCODINGS = ['br', 'gzip', 'identity'];
+const ENCODINGS: AssetEncoding[] = ['br', 'gzip', 'identity'];
 
 /**
  * GET /widget/v1/<file>: the widget script, the typed client, its declarations and the manifest,
@@ -51,13 +51,18 @@ export const widgetAssetRoutes: FastifyPluginAsync<WidgetAssetRoutesOptions> = a
 };
 
 /** Answers a built file with its caching, CORS and encoding headers (also the console's files). */
-export function sendWebAsset(
+export async function sendWebAsset(
   request: FastifyRequest,
   reply: FastifyReply,
   asset: WebAsset,
   immutable: boolean,
 ) {
   const etag = `"${asset.sha256}"`;
+  const notModified = matchesIfNoneMatch(request.headers['if-none-match'], etag);
+  const encoding = chosenEncoding(request);
+  // Compressed before any header is set: should compressing fail, the 500 carries no cache
+  // headers a proxy would keep for a year.
+  const body = notModified ? undefined : await asset.body(encoding);
   reply.headers({
     'cache-control': immutable
       ? IMMUTABLE_CACHE
@@ -80,10 +85,9 @@ export function sendWebAsset(
     const types = immutable ? asset.types.immutableName : asset.types.name;
     reply.header('x-typescript-types', `${WIDGET_BASE_PATH}/${types}`);
   }
-  if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  const body = chosenBody(request, asset.bodies);
-  if (body.encoding !== 'identity') reply.header('content-encoding', body.encoding);
-  return reply.type(asset.contentType).send(body.bytes);
+  if (body === undefined) return reply.code(304).send();
+  if (encoding !== 'identity') reply.header('content-encoding', encoding);
+  return reply.type(asset.contentType).send(body);
 }
 
 /** If-None-Match matches by weak comparison (RFC 9110, 13.1.2): `W/` and `*` included. */
@@ -104,14 +108,10 @@ interface EncodingNegotiator {
 }
 
 /** Brotli when the client takes it as readily as gzip, else gzip, else the plain bytes. */
-function chosenBody(request: FastifyRequest, bodies: readonly EncodedBody[]): EncodedBody {
+function chosenEncoding(request: FastifyRequest): AssetEncoding {
   const accept = request.headers['accept-encoding'];
-  const negotiator = new Negotiator({ headers: { 'accept-encoding': accept ?? '' } });
-  const chosen =
-    accept === undefined
-      ? 'identity'
-      : (negotiator as unknown as EncodingNegotiator).encoding(ENCODINGS, { preferred: ENCODINGS });
-  return (
-    bodies.find((body) => body.encoding === chosen) ?? bodies.find((body) => body.encoding === 'identity')!
-  );
+  if (accept === undefined) return 'identity';
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': accept } });
+  const chosen = (negotiator as unknown as EncodingNegotiator).encoding(ENCODINGS, { preferred: ENCODINGS });
+  return ENCODINGS.find((encoding) => encoding === chosen) ?? 'identity';
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
 /** Where browsers fetch the widget and the typed client (docs/reference/widget.md, Caching). */
 export const WIDGET_BASE_PATH = '/widget/v1';
@@ -10,13 +11,10 @@ const MANIFEST_FILE = 'manifest.json';
 /** Hex digits of the sha256 in a file's immutable name (`kumo-search.<16 hex>.js`). */
 const HASH_DIGITS = 16;
 
-/** One representation of a file: the bytes as built, or precompressed. */
-export interface EncodedBody {
-  encoding: 'br' | 'gzip' | 'identity';
-  bytes: Buffer;
-}
+/** How a file's bytes are sent: as built, or compressed. */
+export type AssetEncoding = 'br' | 'gzip' | 'identity';
 
-/** A built file as served: its bytes in every encoding and what its headers say. */
+/** A built file as served: its bytes (compressed on demand) and what its headers say. */
 export interface WebAsset {
   /** Name under /widget/v1/ at the contract path (`kumo-search.js`). */
   name: string;
@@ -24,12 +22,13 @@ export interface WebAsset {
   immutableName: string;
   sha256: string;
   contentType: string;
-  bodies: readonly EncodedBody[];
+  /** The file's bytes in an encoding (encodedBodies). */
+  body(encoding: AssetEncoding): Promise<Buffer>;
   /** A module's declaration file at the contract and the immutable path, when the build has one. */
   types?: { name: string; immutableName: string };
 }
 
-/** The build in dist/web, read and compressed once when the service starts. */
+/** The build in dist/web, read once when the service starts. */
 export interface WebAssets {
   /** A file by its name at either path, with which path was asked for. */
   lookup(name: string): { asset: WebAsset; immutable: boolean } | undefined;
@@ -63,8 +62,8 @@ const CONTENT_TYPES: readonly [suffix: string, type: string][] = [
 
 /**
  * Reads the build that `npm run build` writes to dist/web (docs/architecture.md, Browser side):
- * every file its manifest.json lists, checked against the manifest's sha256, compressed with
- * brotli and gzip once here so that no request compresses anything. The served manifest adds each
+ * every file its manifest.json lists, checked against the manifest's sha256, each compressed with
+ * brotli and gzip once, by the first request that takes it (encodedBodies). The served manifest adds each
  * file's immutable path and its Subresource Integrity value, so an owner can pin a version.
  * A missing or inconsistent build is a problem naming it, never an exception: the rest of the
  * service runs without it.
@@ -105,7 +104,7 @@ export function loadWebAssets(folder: URL): WebAssetsLoad {
       immutableName: immutableNameOf(name, sha256),
       sha256,
       contentType,
-      bodies: encodingsOf(bytes),
+      body: encodedBodies(bytes),
     };
     assets.set(name, asset);
     // The console's files are served under /console/assets, not listed for site owners.
@@ -133,7 +132,7 @@ export function loadWebAssets(folder: URL): WebAssetsLoad {
     immutableName: MANIFEST_FILE,
     sha256: manifestSha,
     contentType: contentTypeOf(MANIFEST_FILE)!,
-    bodies: encodingsOf(manifestBytes),
+    body: encodedBodies(manifestBytes),
   };
   const byImmutableName = new Map([...assets.values()].map((asset) => [asset.immutableName, asset]));
   return {
@@ -163,22 +162,40 @@ function contentTypeOf(name: string): string | undefined {
   return CONTENT_TYPES.find(([suffix]) => name.endsWith(suffix))?.[1];
 }
 
-/** Brotli first (smallest), then gzip, then the bytes as built. */
-function encodingsOf(bytes: Buffer): EncodedBody[] {
-  return [
-    {
-      encoding: 'br',
-      bytes: brotliCompressSync(bytes, {
-        params: {
-          [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
-          [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
-          [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
-        },
-      }),
+const brotliCompressAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * A file's bytes as built, and compressed the first time a request takes an encoding, then kept:
+ * compressing the whole build takes a quarter of a second and a few MB of memory that a service
+ * whose widget and console nobody loads never needs (docs/operations.md, Memory). Off the
+ * event loop, so the first request for the console's script does not hold up the others.
+ */
+function encodedBodies(bytes: Buffer): WebAsset['body'] {
+  const compressed = new Map<AssetEncoding, Promise<Buffer>>();
+  return (encoding) => {
+    if (encoding === 'identity') return Promise.resolve(bytes);
+    let body = compressed.get(encoding);
+    if (body === undefined) {
+      body = compress(bytes, encoding);
+      compressed.set(encoding, body);
+      // A failure is not kept: the next request tries again.
+      body.catch(() => compressed.delete(encoding));
+    }
+    return body;
+  };
+}
+
+/** Brotli at its best quality for text, gzip at level 9: each file is compressed once. */
+function compress(bytes: Buffer, encoding: 'br' | 'gzip'): Promise<Buffer> {
+  if (encoding === 'gzip') return gzipAsync(bytes, { level: 9 });
+  return brotliCompressAsync(bytes, {
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     },
-    { encoding: 'gzip', bytes: gzipSync(bytes, { level: 9 }) },
-    { encoding: 'identity', bytes },
-  ];
+  });
 }
 
 function reasonOf(error: unknown): string {

@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { luxon } from '../../util/luxon.js';
 import type { ClickDayCount, SearchDayCount } from '../../store/search-analytics.js';
 import type { Clock } from '../../util/clock.js';
 import { suggestionKey } from './suggester.js';
@@ -93,7 +93,7 @@ export class SearchAnalytics {
   today(): string {
     const nowMs = this.clock.nowMicros() / 1000;
     if (nowMs < this.day.startsMs || nowMs >= this.day.endsMs) {
-      const now = DateTime.fromMillis(nowMs, { zone: this.options.timezone });
+      const now = luxon().DateTime.fromMillis(nowMs, { zone: this.options.timezone });
       this.day = {
         date: now.toISODate() ?? '1970-01-01',
         startsMs: now.startOf('day').toMillis(),
@@ -104,7 +104,7 @@ export class SearchAnalytics {
   }
 
   private dayOf(ms: number): string {
-    return DateTime.fromMillis(ms, { zone: this.options.timezone }).toISODate() ?? '1970-01-01';
+    return luxon().DateTime.fromMillis(ms, { zone: this.options.timezone }).toISODate() ?? '1970-01-01';
   }
 
   private searchEntry(day: string, query: string): SearchDayCount {

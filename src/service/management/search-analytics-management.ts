@@ -1,4 +1,4 @@
-import { DateTime } from 'luxon';
+import { luxon } from '../../util/luxon.js';
 import { InvalidInputError } from '../../domain/field-error.js';
 import type { ClickedResult, DayTotals, QueryTotals, SearchDayCount } from '../../store/search-analytics.js';
 import type { TenantRef } from '../../store/service-store.js';
@@ -41,7 +41,7 @@ export class SearchAnalyticsManagement extends ManagementOperations {
     const { log, from, to } = await this.open(scope, serviceId, range);
     const counted = new Map((await log.days(from, to)).map((day) => [day.day, day]));
     const days: DayTotals[] = [];
-    for (let day = DateTime.fromISO(from); day.toISODate()! <= to; day = day.plus({ days: 1 })) {
+    for (let day = luxon().DateTime.fromISO(from); day.toISODate()! <= to; day = day.plus({ days: 1 })) {
       const date = day.toISODate()!;
       days.push(counted.get(date) ?? { day: date, searches: 0, noResults: 0, clicks: 0 });
     }
@@ -89,11 +89,13 @@ export class SearchAnalyticsManagement extends ManagementOperations {
 
   /** The period asked for, checked; by default the last 30 days in the service time zone. */
   private period(range: AnalyticsRange): { from: string; to: string } {
-    const today = DateTime.fromMillis(this.now() / 1000, { zone: this.deps.timezone }).toISODate()!;
+    const today = luxon()
+      .DateTime.fromMillis(this.now() / 1000, { zone: this.deps.timezone })
+      .toISODate()!;
     const errors = [];
     const parsed = (field: 'from' | 'to', value: string | undefined, fallback: string) => {
       if (value === undefined || value === '') return fallback;
-      const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? DateTime.fromISO(value) : undefined;
+      const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? luxon().DateTime.fromISO(value) : undefined;
       if (date === undefined || !date.isValid) {
         errors.push({ field: `query.${field}`, reason: 'must be a date written yyyy-MM-dd' });
         return fallback;
@@ -104,12 +106,13 @@ export class SearchAnalyticsManagement extends ManagementOperations {
     const from = parsed(
       'from',
       range.from,
-      DateTime.fromISO(to)
+      luxon()
+        .DateTime.fromISO(to)
         .minus({ days: ANALYTICS_DEFAULT_DAYS - 1 })
         .toISODate()!,
     );
     if (errors.length === 0) {
-      const span = DateTime.fromISO(to).diff(DateTime.fromISO(from), 'days').days + 1;
+      const span = luxon().DateTime.fromISO(to).diff(luxon().DateTime.fromISO(from), 'days').days + 1;
       if (span < 1) errors.push({ field: 'query.from', reason: 'must not be after to' });
       else if (span > ANALYTICS_MAX_DAYS)
         errors.push({

@@ -3,6 +3,7 @@ import { PgSearchGenerationStore } from './pg-search-generations.js';
 import { PgRunLeaseStore } from './pg-run-leases.js';
 import type postgres from 'postgres';
 import { SecretBox } from '../../security/secret-box.js';
+import { ServerTakenError } from './server-taken-error.js';
 import type { ServiceStore } from '../service-store.js';
 import { PgAccountStore } from './pg-account-store.js';
 import { PgApiKeyStore } from './pg-api-key-store.js';
@@ -60,11 +61,6 @@ export interface PostgresServiceStoreOptions {
    * a mode that conflicts with another process's fails with ServerTakenError.
    */
   crawlingLock?: CrawlingLockMode;
-}
-
-/** Another `kumo serve` holds the database (PostgresServiceStoreOptions.crawlingLock). */
-export class ServerTakenError extends Error {
-  override name = 'ServerTakenError';
 }
 
 /**
