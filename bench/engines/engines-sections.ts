@@ -271,6 +271,9 @@ function loadRows(
     other((load) => ms(load.max)),
   );
   report.pair('  errors / non-2xx / timeouts', failures(kumo), other(failures));
+  const cpu = (load: LoadFigures) =>
+    load.serverCpuMsPerRequest === undefined ? 'not measured' : ms(load.serverCpuMsPerRequest);
+  report.pair('  server CPU per request', cpu(kumo), other(cpu));
 }
 
 export function printMemory(report: EnginesReport, kumo: ServedFigures, groonga: ServedFigures): void {

@@ -19,6 +19,8 @@ export interface LoadFigures {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** Milliseconds of the server's CPU (every thread) per request, where measured. */
+  serverCpuMsPerRequest?: number;
 }
 
 export async function runLoad(

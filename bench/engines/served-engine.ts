@@ -5,6 +5,7 @@
  */
 import { runFreshConnectionLoad } from './fresh-connection-load.js';
 import { type LoadFigures, runLoad } from './http-load.js';
+import { processCpuMs } from './process-cpu.js';
 import { type ProcessMemory, processMemory } from './process-memory.js';
 
 /** The idle reading waits this long after the start, so start-up work still running is done. */
@@ -83,7 +84,13 @@ export async function measureServed(
     process.stderr.write(
       `${name}: ${options.seconds} s at ${plan.connections} connection${plan.connections === 1 ? '' : 's'} (${plan.client})\n`,
     );
-    loads.push(await load(plan, options.seconds));
+    const cpuBefore = processCpuMs(server.pid);
+    const figures = await load(plan, options.seconds);
+    const cpuAfter = processCpuMs(server.pid);
+    const cpuMs = cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore;
+    loads.push(
+      cpuMs === undefined ? figures : { ...figures, serverCpuMsPerRequest: cpuMs / figures.requests },
+    );
   }
   const afterLoad = readMemory(name, server.pid);
   return { idle, afterLoad, loads, firstAnswerMs, emptyAnswers };
