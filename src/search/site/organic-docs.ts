@@ -18,7 +18,7 @@ const SNIPPET_CHARS = 160;
 const SNIPPET_SOURCE_CHARS = 20_000;
 /**
  * Code points of the stored body read for a hit: the snippet's source and room for the template
- * lines before it; a body whose template takes more is read whole (hitBodyOf).
+ * lines before it; a body whose template takes more is read whole (mainHeadOf).
  */
 const HIT_BODY_CHARS = 32_000;
 const ELLIPSIS: HighlightPart = { is_highlighted: false, text: '…' };
