@@ -8,8 +8,12 @@ import { DEMO_SEARCH_SERVICE_ID } from '../src/server/bootstrap.js';
 import { type RunningService, startService } from '../src/server/kumo-service.js';
 import { systemClock } from '../src/util/clock.js';
 import { BENCH_SEARCH_CONFIG } from './search-site-map.js';
+import type { SearchServiceConfig } from '../src/domain/search-service-config.js';
 
-export async function startBenchService(dataDir: string): Promise<RunningService> {
+export async function startBenchService(
+  dataDir: string,
+  searchConfig: SearchServiceConfig = BENCH_SEARCH_CONFIG,
+): Promise<RunningService> {
   const config = loadConfig({
     KUMO_DATA_DIR: dataDir,
     KUMO_HOST: '127.0.0.1',
@@ -22,7 +26,7 @@ export async function startBenchService(dataDir: string): Promise<RunningService
   if (
     !(await running.store.searchServices.updateConfig(
       DEMO_SEARCH_SERVICE_ID,
-      BENCH_SEARCH_CONFIG,
+      searchConfig,
       systemClock.nowMicros(),
     ))
   ) {
@@ -30,4 +34,20 @@ export async function startBenchService(dataDir: string): Promise<RunningService
     throw new Error('the demo search service is missing');
   }
   return running;
+}
+
+/**
+ * Keeps a benchmark's server process up until its parent closes its stdin (also when the parent
+ * dies) or sends SIGTERM; prints `{"url": ...}` first, which the parent waits for.
+ */
+export function serveUntilStdinCloses(running: RunningService): void {
+  process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void running.close().then(() => process.exit(0));
+  };
+  process.stdin.on('end', stop).on('error', stop).resume();
+  process.on('SIGTERM', stop);
 }

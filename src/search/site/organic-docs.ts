@@ -56,7 +56,7 @@ export function organicDocsOf(
  * start text and description come from the main text: the body without the lines its site's
  * template repeats (docs/reference/site-search.md, Page templates).
  */
-export function organicDocOf(
+function organicDocOf(
   document: HitDocument,
   ranking: number,
   drilldown: string[],
