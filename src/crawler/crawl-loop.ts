@@ -8,9 +8,10 @@ import { CredentialRules } from './credential-rules.js';
 import { failureReasonOf } from './failure-reason.js';
 import { kindByContentType } from './file-kinds.js';
 import { type HostPace, HostPacer, type HostPermit, pacedFetcher } from './host-pacer.js';
-import { IdentityCache } from './identity-cache.js';
 import { fetchPage, type PageFetchPolicy } from './page-fetch.js';
-import { type RecordedPage, recordPage } from './page-record.js';
+import type { RecordedPage } from './page-record.js';
+import type { PreparedPage } from './page-record-job.js';
+import { PageRecorder } from './page-recorder.js';
 import { type RenderContext, renderFetchedPage } from './page-rendering.js';
 import { RobotsRules } from './robots-rules.js';
 import { CrawlScope } from './scope.js';
@@ -44,7 +45,7 @@ export class CrawlLoop {
   private readonly credentials: CredentialRules;
   private readonly userAgent: string;
   private readonly inFlight = new Set<Promise<void>>();
-  private readonly knownIdentities = new IdentityCache();
+  private readonly recorder: PageRecorder;
   /** Mirror of the store's counters, so progress reports cost no query. */
   private progress: RunProgress = { crawled: 0, total: 0 };
   private buffer: FrontierEntry[] = [];
@@ -87,6 +88,7 @@ export class CrawlLoop {
       (host) => this.permitFor(host, stopSignal),
     );
     this.renderContext = session && { session, settings, signal: stopSignal };
+    this.recorder = new PageRecorder(settings, settings.timezone ?? deps.timezone);
   }
 
   /** Puts the seeds in the frontier on the first start; a resumed run keeps its frontier. */
@@ -111,6 +113,16 @@ export class CrawlLoop {
   }
 
   async run(): Promise<void> {
+    try {
+      await this.crawlFrontier();
+      await this.settle();
+    } finally {
+      await this.recorder.close();
+    }
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private async crawlFrontier(): Promise<void> {
     const limit = this.settings.documentsLimit;
     const concurrency = this.settings.concurrency;
     const draining = this.control.drainSignal;
@@ -138,8 +150,6 @@ export class CrawlLoop {
       const [entry] = this.buffer.splice(index, 1);
       this.launch(entry!);
     }
-    await this.settle();
-    if (this.failure !== undefined) throw this.failure;
   }
 
   private refill(limit: number): void {
@@ -194,7 +204,9 @@ export class CrawlLoop {
             ? 'disallowed by robots.txt'
             : `robots.txt unreachable: ${robots.unreachable}`;
         const crawlMicros = this.deps.clock.nowMicros();
-        await this.commitRecorded(recordUnanswered(entry, reason, crawlMicros, this.recordContext()));
+        this.commitPrepared(
+          await preparedInline(recordUnanswered(entry, reason, crawlMicros, this.recordContext())),
+        );
         return;
       }
     }
@@ -215,20 +227,18 @@ export class CrawlLoop {
     const rendering = this.renderContext && (await renderFetchedPage(entry, result, this.renderContext));
     if (this.stopSignal.aborted) return;
     const crawlMicros = this.deps.clock.nowMicros();
-    const recorded =
+    const prepared =
       result.kind === 'failed' && result.status === undefined
-        ? recordUnanswered(
-            entry,
-            failureReasonOf(result.failure, new URL(fetchUrl), this.deps.limits.timeoutMs),
-            crawlMicros,
-            this.recordContext(),
+        ? await preparedInline(
+            recordUnanswered(
+              entry,
+              failureReasonOf(result.failure, new URL(fetchUrl), this.deps.limits.timeoutMs),
+              crawlMicros,
+              this.recordContext(),
+            ),
           )
-        : recordPage(entry, fetchUrl, result, rendering, crawlMicros, {
-            ...this.recordContext(),
-            scope: this.scope,
-            knownIdentities: this.knownIdentities,
-          });
-    if (!(await this.commitRecorded(recorded))) return;
+        : await this.recorder.record(entry, fetchUrl, result, rendering, crawlMicros);
+    if (!this.commitPrepared(prepared)) return;
     this.deps.observer?.pageFetched(result, rendering);
   }
 
@@ -256,12 +266,11 @@ export class CrawlLoop {
   }
 
   /** Commits a page's row, files and links; false when the run stopped before it could. */
-  private async commitRecorded(recorded: RecordedPage): Promise<boolean> {
-    const { commit, bundleFiles } = recorded;
-    if (bundleFiles !== undefined) {
-      // Compressed now, so packing the bundle at the end of the run is a copy.
-      const members = await bundleMembersOf(bundleFiles);
-      if (this.stopSignal.aborted) return false;
+  private commitPrepared(prepared: PreparedPage): boolean {
+    if (this.stopSignal.aborted) return false;
+    const { commit, members } = prepared;
+    if (members !== undefined) {
+      // Compressed already, so packing the bundle at the end of the run is a copy.
       const bytes = members.reduce((sum, member) => sum + member.length, 0);
       commit.object = { offset: this.deps.spool.append(members), bytes };
     }
@@ -271,7 +280,6 @@ export class CrawlLoop {
       this.errorKinds[kind] = (this.errorKinds[kind] ?? 0) + 1;
     }
     const added = this.deps.store.commitPage(commit);
-    for (const identity of recorded.discoveredIdentities) this.knownIdentities.add(identity);
     this.progress.crawled += 1;
     this.progress.total += added;
     this.reportProgress();
@@ -345,6 +353,12 @@ export class CrawlLoop {
     await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
     clearTimeout(timer);
   }
+}
+
+/** A page without a response to parse (no answer, robots.txt): its files are compressed here. */
+async function preparedInline(recorded: RecordedPage): Promise<PreparedPage> {
+  const members = recorded.bundleFiles && (await bundleMembersOf(recorded.bundleFiles));
+  return { commit: recorded.commit, members };
 }
 
 function hostOf(url: string): string {

@@ -23,7 +23,7 @@ export interface PageRecordContext {
   timezone: string;
 }
 
-type FetchedResult = Exclude<PageFetchResult, { kind: 'excluded' }>;
+export type FetchedResult = Exclude<PageFetchResult, { kind: 'excluded' }>;
 
 /** A page ready to commit, with the files it adds to the bundle (not yet compressed). */
 export interface RecordedPage {
@@ -153,11 +153,13 @@ function followLinks(
     if (url === undefined) continue;
     // Credentials written into a link (http://user:pass@host/) are neither followed nor recorded:
     // a run's credentials come from its authorizations only.
-    url.username = '';
-    url.password = '';
+    // Each URL setter re-parses the whole URL, so only the ones that change anything are called.
+    if (url.username !== '') url.username = '';
+    if (url.password !== '') url.password = '';
     if (settings.collectLinkList) commit.links.push(linkRowOf(entry.url, url, link.text, link.rel));
     if (!followsAny || !followsByDepth || (link.nofollow && settings.obeyRobots)) continue;
-    if (!settings.keepFragment) url.hash = '';
+    // `hash` reads '' for an empty fragment too ("/a#"), which the href still ends with.
+    if (!settings.keepFragment && url.href.includes('#')) url.hash = '';
     const identity = identityOf(url, settings);
     if (seen.has(identity) || knownIdentities.has(identity) || scope.check(url) !== undefined) continue;
     seen.add(identity);

@@ -122,8 +122,11 @@ export class SqliteRunDataStore implements RunDataStore {
     this.selectQueued = this.db.prepare(
       'SELECT seq, url, depth, referrer FROM frontier WHERE state = 0 AND seq > ? ORDER BY seq LIMIT ?',
     );
+    // The subquery's condition lets it read the last mark from frontier_marked; without it
+    // max() scans the whole frontier on every page, which made a crawl quadratic in its size.
     this.markEntry = this.db.prepare(
-      `UPDATE frontier SET state = ?, marked = (SELECT coalesce(max(marked), 0) + 1 FROM frontier)
+      `UPDATE frontier
+       SET state = ?, marked = (SELECT coalesce(max(marked), 0) + 1 FROM frontier WHERE marked IS NOT NULL)
        WHERE seq = ?`,
     );
     this.insertRow = this.db.prepare(

@@ -1,0 +1,123 @@
+import { availableParallelism } from 'node:os';
+import { resourceLimits, Worker } from 'node:worker_threads';
+import { bundleMembersOf } from '../artifacts/bundle-members.js';
+import type { CrawlSettings } from '../domain/crawl-settings.js';
+import type { FrontierEntry } from '../store/run-data.js';
+import { IdentityCache } from './identity-cache.js';
+import { type FetchedResult, type PageRecordContext, recordPage } from './page-record.js';
+import {
+  type PageThreadReply,
+  type PreparedPage,
+  recordSettingsData,
+  type ToPageThread,
+} from './page-record-job.js';
+import type { RenderOutcome } from './page-rendering.js';
+import { CrawlScope } from './scope.js';
+
+const THREAD_URL = new URL('./page-record-thread.js', import.meta.url);
+
+/**
+ * Turns a run's fetched pages into what it commits (page-record.ts: row, links to follow, bundle
+ * files compressed). With more than one core this happens in a thread of the run's own, so parsing
+ * and compressing one page overlaps fetching and committing others (docs/architecture.md, Crawl
+ * threads). Pages are answered in the order they were given. When the thread fails or exits, the
+ * pages it held and every later one are prepared on the calling thread: a crawl never fails for
+ * want of its page thread.
+ */
+export class PageRecorder {
+  private readonly context: PageRecordContext;
+  private worker: Worker | undefined;
+  private waiting: ((reply: PageThreadReply | undefined) => void)[] = [];
+  private threaded: boolean;
+  private threadPages = 0;
+
+  /** Pages the thread prepared (the rest were prepared on the calling thread). */
+  get preparedInThread(): number {
+    return this.threadPages;
+  }
+
+  constructor(
+    private readonly settings: CrawlSettings,
+    private readonly timezone: string,
+    threaded = availableParallelism() > 1,
+  ) {
+    this.threaded = threaded;
+    this.context = {
+      settings,
+      scope: new CrawlScope(settings),
+      knownIdentities: new IdentityCache(),
+      timezone,
+    };
+  }
+
+  async record(
+    entry: FrontierEntry,
+    fetchedUrl: string,
+    result: FetchedResult,
+    rendering: RenderOutcome | undefined,
+    crawlMicros: number,
+  ): Promise<PreparedPage> {
+    const worker = this.threaded ? (this.worker ?? this.spawn()) : undefined;
+    if (worker !== undefined) {
+      const message: ToPageThread = { type: 'page', entry, fetchedUrl, result, rendering, crawlMicros };
+      const reply = await new Promise<PageThreadReply | undefined>((resolve) => {
+        this.waiting.push(resolve);
+        worker.postMessage(message);
+      });
+      if (reply?.ok === true) {
+        this.threadPages += 1;
+        return reply.page;
+      }
+      // A page the thread could not prepare is prepared here: the same error, if any, fails the
+      // run as it would have without the thread.
+    }
+    const recorded = recordPage(entry, fetchedUrl, result, rendering, crawlMicros, this.context);
+    for (const identity of recorded.discoveredIdentities) this.context.knownIdentities.add(identity);
+    const members = recorded.bundleFiles && (await bundleMembersOf(recorded.bundleFiles));
+    return { commit: recorded.commit, members };
+  }
+
+  async close(): Promise<void> {
+    this.threaded = false;
+    const worker = this.worker;
+    this.drop();
+    await worker?.terminate();
+  }
+
+  private spawn(): Worker {
+    // The run thread's heap limit (KUMO_RUN_HEAP_MB) holds for its page thread too: a page that
+    // exhausts it there is prepared again here and ends the run as it would have without the thread.
+    const heapMb = resourceLimits.maxOldGenerationSizeMb;
+    const worker = new Worker(
+      THREAD_URL,
+      heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
+    );
+    const start: ToPageThread = {
+      type: 'start',
+      settings: recordSettingsData(this.settings),
+      timezone: this.timezone,
+    };
+    worker.postMessage(start);
+    worker.on('message', (reply: PageThreadReply) => {
+      if (worker === this.worker) this.waiting.shift()?.(reply);
+    });
+    const fail = () => {
+      if (worker !== this.worker) return;
+      this.threaded = false;
+      this.drop();
+      void worker.terminate();
+    };
+    worker.on('error', fail);
+    worker.on('exit', fail);
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Forgets the thread: the pages it held are answered undefined and prepared by the caller. */
+  private drop(): void {
+    const waiting = this.waiting;
+    this.worker = undefined;
+    this.waiting = [];
+    for (const answer of waiting) answer(undefined);
+  }
+}
