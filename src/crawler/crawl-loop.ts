@@ -113,6 +113,7 @@ export class CrawlLoop {
   }
 
   async run(): Promise<void> {
+    this.recorder.start();
     try {
       await this.crawlFrontier();
       await this.settle();

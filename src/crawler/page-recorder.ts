@@ -50,6 +50,11 @@ export class PageRecorder {
     };
   }
 
+  /** Starts the thread ahead of the first page, so its start overlaps the run's first fetches. */
+  start(): void {
+    if (this.threaded && this.worker === undefined) this.spawn();
+  }
+
   async record(
     entry: FrontierEntry,
     fetchedUrl: string,
