@@ -82,18 +82,23 @@ export const EDGE_LINES = 60;
  * every title is template too).
  */
 export function blockHashesOf(title: string, body: string, template = ''): Set<number> {
-  const hashes = new Set<number>();
+  return new Set(countedBlocksOf(title, body, template).map(blockHashOf));
+}
+
+/** The counted blocks of a page (blockHashesOf) as text, repeats included. */
+export function countedBlocksOf(title: string, body: string, template = ''): string[] {
+  const blocks: string[] = [];
   for (const text of [body, template]) {
     const lines = text === '' ? [] : text.split('\n');
     const counted =
       lines.length <= 2 * EDGE_LINES ? lines : [...lines.slice(0, EDGE_LINES), ...lines.slice(-EDGE_LINES)];
     for (const line of counted) {
-      if (line !== '' && line.length <= MAX_BLOCK_CHARS) hashes.add(blockHashOf(line));
+      if (line !== '' && line.length <= MAX_BLOCK_CHARS) blocks.push(line);
     }
   }
   const parts = titlePartsOf(title);
-  if (parts.length > 1) for (const part of parts) hashes.add(blockHashOf(part));
-  return hashes;
+  if (parts.length > 1) blocks.push(...parts);
+  return blocks;
 }
 
 /** The host whose template a page shares: its URL's host, '' when the URL cannot be read. */

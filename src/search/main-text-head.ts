@@ -5,8 +5,8 @@
  * screen of text costs; the stored body is read only that far too (docs/architecture.md,
  * Search requests).
  */
-import { codePointCount, firstCodePoints } from '../util/code-points.js';
-import { blockHashOfRange, MAX_BLOCK_CHARS, pageHostOf, type TemplateBlocks } from './template-blocks.js';
+import { codePointCount, firstCodePoints, HIGH_SURROGATE } from '../util/code-points.js';
+import { blockHashOfRange, type HitTemplates, MAX_BLOCK_CHARS, pageHostOf } from './template-blocks.js';
 
 export interface MainTextHead {
   /** The first code points of the main text, its lines joined by spaces. */
@@ -16,8 +16,8 @@ export interface MainTextHead {
 }
 
 /**
- * The first `maxCodePoints` code points of `mainTextOf(body, url, blocks)` with line breaks as
- * spaces. `bodyComplete` false says `body` is only the start of the stored body: a line cut at
+ * The first `maxCodePoints` code points of `mainTextOf(body, url, templates.blocks)` with line
+ * breaks as spaces. `bodyComplete` false says `body` is only the start of the stored body: a line cut at
  * its end is then not judged (it may be a template line whole), and the answer is undefined when
  * that start is too short to tell what the whole body would give.
  */
@@ -25,36 +25,57 @@ export function mainTextHead(
   body: string,
   bodyComplete: boolean,
   url: string,
-  blocks: TemplateBlocks,
+  templates: HitTemplates,
   maxCodePoints: number,
 ): MainTextHead | undefined {
-  const template = blocks.get(pageHostOf(url));
+  const host = pageHostOf(url);
+  const template = templates.blocks.get(host);
   if (template === undefined || template.size === 0) return wholeBodyHead(body, bodyComplete, maxCodePoints);
-  const kept: string[] = [];
+  // Hashing each line was most of a hit's cost; a line of a length no template line has is kept
+  // without it.
+  const lengths = templates.lineLengths.get(host);
+  // Kept lines are taken as runs of adjacent lines, one slice each, rather than line by line.
+  const runs: string[] = [];
+  let runStart = -1;
+  let runEnd = 0;
+  let keptLines = 0;
   let keptPoints = 0;
+  const astral = HIGH_SURROGATE.test(body);
   for (let start = 0; ;) {
     const newline = body.indexOf('\n', start);
     const last = newline < 0;
     const end = last ? body.length : newline;
-    const long = end - start > MAX_BLOCK_CHARS;
+    const length = end - start;
+    const long = length > MAX_BLOCK_CHARS;
     // A cut line longer than a block is main text whatever follows; a shorter one may be the
     // start of a template line.
     if (last && !bodyComplete && !long) return undefined;
-    if (long || !template.has(blockHashOfRange(body, start, end))) {
-      const line = body.slice(start, end);
-      keptPoints += (kept.length > 0 ? 1 : 0) + codePointCount(line);
-      kept.push(line);
+    if (long || lengths?.has(length) === false || !template.has(blockHashOfRange(body, start, end))) {
+      keptPoints += (keptLines > 0 ? 1 : 0) + (astral ? codePointCount(body.slice(start, end)) : length);
+      keptLines += 1;
+      if (runStart < 0) runStart = start;
+      runEnd = end;
       if (keptPoints > maxCodePoints) {
-        return { text: firstCodePoints(kept.join(' '), maxCodePoints), more: true };
+        runs.push(body.slice(runStart, runEnd));
+        return { text: firstCodePoints(joinedRuns(runs), maxCodePoints), more: true };
       }
+    } else if (runStart >= 0) {
+      runs.push(body.slice(runStart, runEnd));
+      runStart = -1;
     }
     if (last) break;
     start = newline + 1;
   }
   if (!bodyComplete) return undefined;
   // A page that is all template shows its whole body (mainTextOf).
-  if (kept.length === 0) return wholeBodyHead(body, true, maxCodePoints);
-  return { text: kept.join(' '), more: false };
+  if (keptLines === 0) return wholeBodyHead(body, true, maxCodePoints);
+  if (runStart >= 0) runs.push(body.slice(runStart, runEnd));
+  return { text: joinedRuns(runs), more: false };
+}
+
+/** Runs of kept lines as one text: lines, within a run and between runs, joined by spaces. */
+function joinedRuns(runs: readonly string[]): string {
+  return runs.join(' ').replaceAll('\n', ' ');
 }
 
 function wholeBodyHead(body: string, bodyComplete: boolean, maxCodePoints: number): MainTextHead | undefined {

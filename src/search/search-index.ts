@@ -20,7 +20,7 @@ import {
   type UpsertResult,
 } from './search-index-types.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
-import type { TemplateBlocks } from './template-blocks.js';
+import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
 import { resplitChanged, splitBatch } from './template-resplit.js';
 import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
@@ -55,7 +55,7 @@ export class SearchIndex implements HitDocumentSource {
   private statistics: IndexStatistics = statisticsOf([]);
   private generation = 0;
   private seenDataVersion: number;
-  private templateCache: { generation: number; blocks: TemplateBlocks } | undefined;
+  private templateCache: { generation: number; blocks: TemplateBlocks; hit?: HitTemplates } | undefined;
 
   constructor(
     file: string,
@@ -423,6 +423,14 @@ export class SearchIndex implements HitDocumentSource {
     if (this.templateCache?.generation !== snapshot.generation)
       this.templateCache = { generation: snapshot.generation, blocks: this.store.templates.current() };
     return this.templateCache.blocks;
+  }
+
+  /** The template lines of `snapshot`'s generation with their lengths, found once per generation. */
+  hitTemplates(snapshot: IndexSnapshot = this.snapshot()): HitTemplates {
+    const blocks = this.templateBlocks(snapshot);
+    const cache = this.templateCache!;
+    cache.hit ??= { blocks, lineLengths: this.store.templates.lineLengths(blocks) };
+    return cache.hit;
   }
 
   close(): void {

@@ -20,6 +20,16 @@ export {
 export type TemplateBlocks = ReadonlyMap<string, ReadonlySet<number>>;
 
 /**
+ * What cutting hits needs of a generation's templates: the lines, and for the hosts where all
+ * are known, their lengths (src/domain/template-line-lengths.ts), so that a line of another
+ * length is kept without hashing it.
+ */
+export interface HitTemplates {
+  blocks: TemplateBlocks;
+  lineLengths: ReadonlyMap<string, ReadonlySet<number>>;
+}
+
+/**
  * The body without the lines its host's template holds; the whole body when every line is
  * template (a page that is all navigation still needs a description).
  */

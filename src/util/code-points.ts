@@ -1,6 +1,7 @@
 /** Counting and cutting text by code points, never splitting a surrogate pair. */
 
-const HIGH_SURROGATE = /[\ud800-\udbff]/;
+/** Matches text holding a code point beyond the BMP (a pair's first half, or a lone one). */
+export const HIGH_SURROGATE = /[\ud800-\udbff]/;
 
 /** The first `count` code points of `text`. */
 export function firstCodePoints(text: string, count: number): string {

@@ -14,12 +14,14 @@ import { HitPagePool } from '../../src/search/site/hit-page-pool.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import type { SiteSearchRequest } from '../../src/search/site/search-response.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
+import type { HitTemplates } from '../../src/search/template-blocks.js';
 import { systemClock } from '../../src/util/clock.js';
 import { writeBundle } from '../support/crawl-bundle.js';
 import { manualBundle, referenceBundle } from '../support/template-site.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-hit-pool-'));
 const pool = new HitPagePool(2);
+const NO_TEMPLATES: HitTemplates = { blocks: new Map(), lineLengths: new Map() };
 let index: SearchIndex;
 
 before(async () => {
@@ -76,12 +78,12 @@ describe('result pages cut in the hit threads', () => {
     const highlighter = { terms: [{ id: 0, runs: [{ text: 'index', japanese: false }] }] };
     const hits = [{ id: 1, ranking: 1, drilldown: [] }];
     const missing = { openKey: 'missing', file: path.join(folder, 'missing.db') };
-    assert.equal(await pool.render(missing, hits, highlighter.terms, new Map()), undefined);
+    assert.equal(await pool.render(missing, hits, highlighter.terms, NO_TEMPLATES), undefined);
     const docs = await pool.render(
       { openKey: index.openKey, file: index.store.file },
       hits,
       highlighter.terms,
-      new Map(),
+      NO_TEMPLATES,
     );
     assert.equal(docs?.length, 1);
     assert.equal(docs[0]!.ranking, 1);
@@ -93,7 +95,7 @@ describe('result pages cut in the hit threads', () => {
     await closed.close();
     const hits = [{ id: 1, ranking: 1, drilldown: [] }];
     assert.equal(
-      await closed.render({ openKey: index.openKey, file: index.store.file }, hits, [], new Map()),
+      await closed.render({ openKey: index.openKey, file: index.store.file }, hits, [], NO_TEMPLATES),
       undefined,
     );
     const site = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), { hitPool: closed });

@@ -7,7 +7,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mainTextHead } from '../../src/search/main-text-head.js';
-import { blockHashOf, mainTextOf, type TemplateBlocks } from '../../src/search/template-blocks.js';
+import { templateLineLengths } from '../../src/domain/template-line-lengths.js';
+import {
+  blockHashOf,
+  type HitTemplates,
+  mainTextOf,
+  type TemplateBlocks,
+} from '../../src/search/template-blocks.js';
 import { firstCodePoints } from '../../src/util/code-points.js';
 
 const URL_OF_PAGE = 'https://docs.example/guide/page.html';
@@ -21,6 +27,23 @@ const CONTENT_LINES = [
   '',
 ];
 const BLOCKS: TemplateBlocks = new Map([['docs.example', new Set(TEMPLATE_LINES.map(blockHashOf))]]);
+/** The template without the lengths of its lines: every short line is hashed. */
+const HASHED: HitTemplates = { blocks: BLOCKS, lineLengths: new Map() };
+/** Template lines as an index counts them: never the empty line. */
+const COUNTED_LINES = new Set(TEMPLATE_LINES.filter((line) => line !== '').map(blockHashOf));
+/** The template with the lengths of its lines, as a search finds them in the host's pages. */
+const MEASURED: HitTemplates = {
+  blocks: new Map([['docs.example', COUNTED_LINES]]),
+  lineLengths: new Map([
+    [
+      'docs.example',
+      templateLineLengths(COUNTED_LINES, [
+        { title: '', body: `Intro\n${TEMPLATE_LINES.join('\n')}`, template: '' },
+      ])!,
+    ],
+  ]),
+};
+const NO_TEMPLATE: HitTemplates = { blocks: new Map(), lineLengths: new Map() };
 
 /** A small deterministic generator: the same bodies on every run. */
 function randomOf(seed: number): () => number {
@@ -50,17 +73,18 @@ describe('the start of the main text', () => {
     for (let round = 0; round < 400; round += 1) {
       const body = bodyOf(random, 1 + Math.floor(random() * 40));
       const max = 1 + Math.floor(random() * 300);
-      const blocks = random() < 0.8 ? BLOCKS : new Map();
-      const want = expected(body, blocks, max);
+      const draw = random();
+      const templates = draw < 0.4 ? HASHED : draw < 0.8 ? MEASURED : NO_TEMPLATE;
+      const want = expected(body, templates.blocks, max);
       assert.deepEqual(
-        mainTextHead(body, true, URL_OF_PAGE, blocks, max),
+        mainTextHead(body, true, URL_OF_PAGE, templates, max),
         want,
         `whole body, round ${round}`,
       );
       const points = [...body];
       const cut = Math.floor(random() * points.length);
       const head = points.slice(0, cut).join('');
-      const fromHead = mainTextHead(head, false, URL_OF_PAGE, blocks, max);
+      const fromHead = mainTextHead(head, false, URL_OF_PAGE, templates, max);
       if (fromHead === undefined) untold += 1;
       else {
         told += 1;
@@ -73,18 +97,35 @@ describe('the start of the main text', () => {
 
   test('a page that is all template shows its whole body', () => {
     const body = 'Home\nGuide › Install';
-    assert.deepEqual(mainTextHead(body, true, URL_OF_PAGE, BLOCKS, 100), {
+    assert.deepEqual(mainTextHead(body, true, URL_OF_PAGE, MEASURED, 100), {
       text: 'Home Guide › Install',
       more: false,
     });
   });
 
   test('a body cut inside a short last line is not judged; inside a long one it is main text', () => {
-    assert.equal(mainTextHead('Install it.\nHom', false, URL_OF_PAGE, BLOCKS, 100), undefined);
+    assert.equal(mainTextHead('Install it.\nHom', false, URL_OF_PAGE, HASHED, 100), undefined);
     const long = `Home\n${'y'.repeat(400)}`;
-    assert.deepEqual(mainTextHead(long, false, URL_OF_PAGE, BLOCKS, 20), {
+    assert.deepEqual(mainTextHead(long, false, URL_OF_PAGE, MEASURED, 20), {
       text: 'y'.repeat(20),
       more: true,
     });
+  });
+
+  test('the lengths of a host’s template lines are known only when every line was found', () => {
+    assert.deepEqual(
+      [...MEASURED.lineLengths.get('docs.example')!].sort((a, b) => a - b),
+      ['Home'.length, 'Guide › Install'.length, 'Copyright 2026 Example'.length].sort((a, b) => a - b),
+    );
+    const template = COUNTED_LINES;
+    // The copyright line is on none of these pages: an incomplete set would keep it as main text.
+    const pages = [
+      { title: '', body: 'Home\nGuide › Install\nIntro', template: '' },
+      { title: 'Install - Guide', body: 'Home\nSteps', template: '' },
+    ];
+    assert.equal(templateLineLengths(template, pages), undefined);
+    // Found in the template text of a page, as the counts find it there too.
+    const withFooter = [...pages, { title: '', body: 'Body', template: 'Copyright 2026 Example' }];
+    assert.equal(templateLineLengths(template, withFooter)?.size, 3);
   });
 });

@@ -5,7 +5,7 @@
  * generation only when the thread does not hold them yet.
  */
 import type { QueryTerm } from '../highlight/query-terms.js';
-import type { TemplateBlocks } from '../template-blocks.js';
+import type { HitTemplates } from '../template-blocks.js';
 import type { PageHit } from './organic-docs.js';
 import type { OrganicDoc } from './search-response.js';
 
@@ -13,10 +13,10 @@ export interface HitPageRequest {
   /** SearchIndex.openKey: the thread keeps a read-only connection per key. */
   indexKey: string;
   file: string;
-  /** Names `blocks` among the template line sets the thread holds. */
-  blocksKey: number;
-  /** Sent the first time a thread is given `blocksKey`. */
-  blocks: TemplateBlocks | undefined;
+  /** Names `templates` among the template line sets the thread holds. */
+  templatesKey: number;
+  /** Sent the first time a thread is given `templatesKey`. */
+  templates: HitTemplates | undefined;
   terms: readonly QueryTerm[];
   hits: readonly PageHit[];
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { QueryTerm } from '../highlight/query-terms.js';
-import type { TemplateBlocks } from '../template-blocks.js';
+import type { HitTemplates } from '../template-blocks.js';
 import { HIT_THREAD_KEEPS, type HitPageReply, type HitPageRequest } from './hit-page-job.js';
 import type { PageHit } from './organic-docs.js';
 import type { OrganicDoc } from './search-response.js';
@@ -22,7 +22,7 @@ interface Slot {
   /** Answers of the jobs posted to the thread, in order: a thread answers in the order it is asked. */
   waiting: ((reply: HitPageReply | undefined) => void)[];
   /** Keys of the template line sets the thread holds, oldest first, as the thread keeps them. */
-  blocksKeys: number[];
+  templatesKeys: number[];
 }
 
 /** What a page's hits are cut from: the index file as one open of it names it. */
@@ -38,8 +38,8 @@ export interface HitPageIndex {
  */
 export class HitPagePool {
   private readonly slots: Slot[];
-  private readonly blocksKeys = new WeakMap<TemplateBlocks, number>();
-  private nextBlocksKey = 1;
+  private readonly templatesKeys = new WeakMap<HitTemplates, number>();
+  private nextTemplatesKey = 1;
   private closed = false;
 
   get threads(): number {
@@ -49,31 +49,35 @@ export class HitPagePool {
   constructor(threads = defaultHitThreads()) {
     if (!Number.isInteger(threads) || threads < 1)
       throw new RangeError(`HitPagePool threads must be a positive integer, got ${threads}`);
-    this.slots = Array.from({ length: threads }, () => ({ worker: undefined, waiting: [], blocksKeys: [] }));
+    this.slots = Array.from({ length: threads }, () => ({
+      worker: undefined,
+      waiting: [],
+      templatesKeys: [],
+    }));
   }
 
   render(
     index: HitPageIndex,
     hits: readonly PageHit[],
     terms: readonly QueryTerm[],
-    blocks: TemplateBlocks,
+    templates: HitTemplates,
   ): Promise<OrganicDoc[] | undefined> {
     if (this.closed) return Promise.resolve(undefined);
     const slot = this.slots.reduce((best, candidate) =>
       candidate.waiting.length < best.waiting.length ? candidate : best,
     );
     const worker = slot.worker ?? this.spawn(slot);
-    const blocksKey = this.keyOf(blocks);
-    const known = slot.blocksKeys.includes(blocksKey);
+    const templatesKey = this.keyOf(templates);
+    const known = slot.templatesKeys.includes(templatesKey);
     if (!known) {
-      slot.blocksKeys.push(blocksKey);
-      if (slot.blocksKeys.length > HIT_THREAD_KEEPS) slot.blocksKeys.shift();
+      slot.templatesKeys.push(templatesKey);
+      if (slot.templatesKeys.length > HIT_THREAD_KEEPS) slot.templatesKeys.shift();
     }
     const request: HitPageRequest = {
       indexKey: index.openKey,
       file: index.file,
-      blocksKey,
-      blocks: known ? undefined : blocks,
+      templatesKey,
+      templates: known ? undefined : templates,
       terms,
       hits,
     };
@@ -92,12 +96,12 @@ export class HitPagePool {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 
-  private keyOf(blocks: TemplateBlocks): number {
-    let key = this.blocksKeys.get(blocks);
+  private keyOf(templates: HitTemplates): number {
+    let key = this.templatesKeys.get(templates);
     if (key === undefined) {
-      key = this.nextBlocksKey;
-      this.nextBlocksKey += 1;
-      this.blocksKeys.set(blocks, key);
+      key = this.nextTemplatesKey;
+      this.nextTemplatesKey += 1;
+      this.templatesKeys.set(templates, key);
     }
     return key;
   }
@@ -127,7 +131,7 @@ export class HitPagePool {
     const waiting = slot.waiting;
     slot.worker = undefined;
     slot.waiting = [];
-    slot.blocksKeys = [];
+    slot.templatesKeys = [];
     for (const answer of waiting) answer(undefined);
   }
 }

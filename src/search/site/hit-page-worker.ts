@@ -6,14 +6,14 @@
 import { parentPort } from 'node:worker_threads';
 import { HitDocumentReader } from '../../store/sqlite/hit-documents.js';
 import { QueryHighlighter } from '../highlight/query-highlighter.js';
-import type { TemplateBlocks } from '../template-blocks.js';
+import type { HitTemplates } from '../template-blocks.js';
 import { HIT_THREAD_KEEPS, type HitPageReply, type HitPageRequest } from './hit-page-job.js';
 import { organicDocsOf } from './organic-docs.js';
 
 /** Connections by SearchIndex.openKey, in order of last use. */
 const readers = new Map<string, HitDocumentReader>();
 /** Template line sets by key, in the order they came (the pool mirrors it). */
-const blockSets = new Map<number, TemplateBlocks>();
+const templateSets = new Map<number, HitTemplates>();
 
 function readerOf(request: HitPageRequest): HitDocumentReader {
   let reader = readers.get(request.indexKey);
@@ -31,21 +31,26 @@ function readerOf(request: HitPageRequest): HitDocumentReader {
   return reader;
 }
 
-function blocksOf(request: HitPageRequest): TemplateBlocks {
-  if (request.blocks !== undefined) {
-    if (blockSets.size >= HIT_THREAD_KEEPS) blockSets.delete(blockSets.keys().next().value!);
-    blockSets.set(request.blocksKey, request.blocks);
+function templatesOf(request: HitPageRequest): HitTemplates {
+  if (request.templates !== undefined) {
+    if (templateSets.size >= HIT_THREAD_KEEPS) templateSets.delete(templateSets.keys().next().value!);
+    templateSets.set(request.templatesKey, request.templates);
   }
-  const blocks = blockSets.get(request.blocksKey);
-  if (blocks === undefined) throw new Error(`template lines ${request.blocksKey} were never sent`);
-  return blocks;
+  const templates = templateSets.get(request.templatesKey);
+  if (templates === undefined) throw new Error(`template lines ${request.templatesKey} were never sent`);
+  return templates;
 }
 
 parentPort?.on('message', (request: HitPageRequest) => {
   let reply: HitPageReply;
   try {
-    const blocks = blocksOf(request);
-    const docs = organicDocsOf(request.hits, readerOf(request), new QueryHighlighter(request.terms), blocks);
+    const templates = templatesOf(request);
+    const docs = organicDocsOf(
+      request.hits,
+      readerOf(request),
+      new QueryHighlighter(request.terms),
+      templates,
+    );
     reply = { ok: true, docs };
   } catch (error) {
     reply = { ok: false, reason: error instanceof Error ? error.message : String(error) };

@@ -2,7 +2,7 @@ import type { HitDocument, HitDocumentSource } from '../../store/sqlite/hit-docu
 import { firstCodePoints } from '../../util/code-points.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
 import { mainTextHead, type MainTextHead } from '../main-text-head.js';
-import type { TemplateBlocks } from '../template-blocks.js';
+import type { HitTemplates } from '../template-blocks.js';
 import type { OrganicDoc } from './search-response.js';
 
 /**
@@ -39,13 +39,13 @@ export function organicDocsOf(
   hits: readonly PageHit[],
   source: HitDocumentSource,
   highlighter: QueryHighlighter,
-  templateBlocks: TemplateBlocks,
+  templates: HitTemplates,
 ): OrganicDoc[] {
   return hits.flatMap((hit) => {
     const document = source.hitDocument(hit.id, HIT_BODY_CHARS);
     if (document === undefined) return [];
     const wholeBody = () => source.wholeBody(hit.id) ?? document.bodyHead;
-    return [organicDocOf(document, hit.ranking, hit.drilldown, highlighter, templateBlocks, wholeBody)];
+    return [organicDocOf(document, hit.ranking, hit.drilldown, highlighter, templates, wholeBody)];
   });
 }
 
@@ -61,13 +61,13 @@ function organicDocOf(
   ranking: number,
   drilldown: string[],
   highlighter: QueryHighlighter,
-  templateBlocks: TemplateBlocks,
+  templates: HitTemplates,
   wholeBody: () => string,
 ): OrganicDoc {
   // Lines become spaces: shown text reads as one paragraph, and offsets stay those of the text.
   // The snippet is looked for in the start of the main text only: a 1 MB PDF text would
   // otherwise be normalized and scanned for every hit of every page.
-  const main = mainHeadOf(document, templateBlocks, wholeBody);
+  const main = mainHeadOf(document, templates, wholeBody);
   const description =
     document.description !== '' ? document.description : firstCodePoints(main.text, DESCRIPTION_CHARS);
   const snippet = highlighter.snippet(main.text, SNIPPET_CHARS);
@@ -97,10 +97,10 @@ function organicDocOf(
 }
 
 /** The main text's start from the body's start, or from the whole body when that start is too short. */
-function mainHeadOf(document: HitDocument, blocks: TemplateBlocks, wholeBody: () => string): MainTextHead {
+function mainHeadOf(document: HitDocument, templates: HitTemplates, wholeBody: () => string): MainTextHead {
   const { bodyHead, bodyComplete, url } = document;
   return (
-    mainTextHead(bodyHead, bodyComplete, url, blocks, SNIPPET_SOURCE_CHARS) ??
-    mainTextHead(wholeBody(), true, url, blocks, SNIPPET_SOURCE_CHARS)!
+    mainTextHead(bodyHead, bodyComplete, url, templates, SNIPPET_SOURCE_CHARS) ??
+    mainTextHead(wholeBody(), true, url, templates, SNIPPET_SOURCE_CHARS)!
   );
 }

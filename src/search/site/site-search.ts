@@ -202,16 +202,16 @@ export class SiteSearch {
     snapshot: IndexSnapshot,
   ): Promise<OrganicDoc[]> {
     if (pageHits.length === 0) return [];
-    const blocks = this.index.templateBlocks(snapshot);
+    const templates = this.index.hitTemplates(snapshot);
     const pool = this.hitPool;
-    if (pool === undefined) return organicDocsOf(pageHits, this.index, highlighter, blocks);
+    if (pool === undefined) return organicDocsOf(pageHits, this.index, highlighter, templates);
     // This thread cuts a share of the page too, the last hits, while the threads cut the rest:
     // its own part of the request is the smaller one, and so every core is busy.
     const sent = pageHits.slice(0, pageHits.length - Math.floor(pageHits.length / (pool.threads + 2)));
     const index = { openKey: this.index.openKey, file: this.index.store.file };
-    const cutting = pool.render(index, sent, highlighter.terms, blocks);
-    const cutHere = organicDocsOf(pageHits.slice(sent.length), this.index, highlighter, blocks);
-    const cutThere = (await cutting) ?? organicDocsOf(sent, this.index, highlighter, blocks);
+    const cutting = pool.render(index, sent, highlighter.terms, templates);
+    const cutHere = organicDocsOf(pageHits.slice(sent.length), this.index, highlighter, templates);
+    const cutThere = (await cutting) ?? organicDocsOf(sent, this.index, highlighter, templates);
     return [...cutThere, ...cutHere];
   }
 

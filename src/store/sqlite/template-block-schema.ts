@@ -6,6 +6,7 @@ import {
   TEMPLATE_MIN_PAGES,
   templateThreshold,
 } from '../../domain/template-block-hash.js';
+import { type TemplatePage, templateLineLengths } from '../../domain/template-line-lengths.js';
 
 /**
  * The lines on enough pages to be template candidates, for templateBlocksOf. Partial: most
@@ -125,9 +126,16 @@ export interface HostDocument extends StoredDocument {
   ordinal: number;
 }
 
+/**
+ * Pages of a host read to find the lengths of its template lines: each line is on a fifth of the
+ * host's pages or more, so the first pages hold them all but on odd sites, which then go without.
+ */
+const LENGTH_PAGES = 200;
+
 /** The statements of template detection: counts, the applied sets, a host's documents. */
 export class TemplateBlockStore {
   private readonly applied;
+  private readonly hostPages;
   private readonly clearApplied;
   private readonly addApplied;
   private readonly hostId;
@@ -140,6 +148,12 @@ export class TemplateBlockStore {
     this.clearApplied = db.prepare('DELETE FROM template_applied WHERE host_id = ?');
     this.addApplied = db.prepare('INSERT OR IGNORE INTO template_applied (host_id, block) VALUES (?, ?)');
     this.hostId = db.prepare('SELECT id FROM template_hosts WHERE host = ?').pluck();
+    this.hostPages = db.prepare(
+      `SELECT title, body, template FROM documents
+       WHERE (url >= 'https://' || @host || '/' AND url < 'https://' || @host || '0')
+          OR (url >= 'http://' || @host || '/' AND url < 'http://' || @host || '0')
+       LIMIT @limit`,
+    );
     // Both schemes of the host, by ranges of the url index.
     this.hostDocuments = db.prepare(
       `SELECT d.id, d.url, d.title, d.description, d.headings, d.body, d.template, d.content_size AS contentSize,
@@ -148,6 +162,21 @@ export class TemplateBlockStore {
        WHERE (d.url >= 'https://' || @host || '/' AND d.url < 'https://' || @host || '0')
           OR (d.url >= 'http://' || @host || '/' AND d.url < 'http://' || @host || '0')`,
     );
+  }
+
+  /**
+   * The lengths of each host's template lines (templateLineLengths), for the hosts whose lines
+   * are all found in their first pages.
+   */
+  lineLengths(blocks: ReadonlyMap<string, ReadonlySet<number>>): Map<string, Set<number>> {
+    const result = new Map<string, Set<number>>();
+    for (const [host, template] of blocks) {
+      if (template.size === 0) continue;
+      const pages = this.hostPages.iterate({ host, limit: LENGTH_PAGES }) as Iterable<TemplatePage>;
+      const lengths = templateLineLengths(template, pages);
+      if (lengths !== undefined) result.set(host, lengths);
+    }
+    return result;
   }
 
   /** Template lines of every host as the counts stand. */
