@@ -7,6 +7,12 @@ import type { PageHit } from './organic-docs.js';
 import type { OrganicDoc } from './search-response.js';
 
 const WORKER_URL = new URL('./hit-page-worker.js', import.meta.url);
+/**
+ * The young generation of a hit thread, in megabytes. V8's default lets it grow to 32 MB per
+ * thread under load, and RSS after serving with it; each page's garbage is short-lived and
+ * small, so a small one collects it as well (docs/operations.md, Memory).
+ */
+const HIT_THREAD_YOUNG_MB = 4;
 
 /**
  * Threads besides the one answering the API: together they use every core, and more would only
@@ -107,7 +113,9 @@ export class HitPagePool {
   }
 
   private spawn(slot: Slot): Worker {
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(WORKER_URL, {
+      resourceLimits: { maxYoungGenerationSizeMb: HIT_THREAD_YOUNG_MB },
+    });
     worker.on('message', (reply: HitPageReply) => {
       if (worker !== slot.worker) return;
       slot.waiting.shift()?.(reply);
