@@ -34,6 +34,9 @@ export interface PreparedPage {
 /** The thread's answer to one page, in the order the pages were sent. */
 export type PageThreadReply = { ok: true; page: PreparedPage } | { ok: false; reason: string };
 
+/** `ready` once the thread has loaded its code, then one `answer` per page. */
+export type FromPageThread = { type: 'ready' } | { type: 'answer'; reply: PageThreadReply };
+
 export function recordSettingsData(settings: CrawlSettings): RecordSettingsData {
   const { allowPatterns, denyPatterns, authorization: _authorization, ...rest } = settings;
   return {

@@ -8,7 +8,12 @@ import { parentPort } from 'node:worker_threads';
 import { bundleMembersSync } from '../artifacts/bundle-members.js';
 import { IdentityCache } from './identity-cache.js';
 import { type PageRecordContext, recordPage } from './page-record.js';
-import { type PageThreadReply, recordSettingsOf, type ToPageThread } from './page-record-job.js';
+import {
+  type FromPageThread,
+  type PageThreadReply,
+  recordSettingsOf,
+  type ToPageThread,
+} from './page-record-job.js';
 import { CrawlScope } from './scope.js';
 
 let context: PageRecordContext | undefined;
@@ -30,8 +35,14 @@ parentPort?.on('message', (message: ToPageThread) => {
   }
   const reply = prepare(message);
   const transfer = reply.ok ? (reply.page.members?.map((member) => member.buffer as ArrayBuffer) ?? []) : [];
-  parentPort?.postMessage(reply, transfer);
+  const answer: FromPageThread = { type: 'answer', reply };
+  parentPort?.postMessage(answer, transfer);
 });
+
+// Loading this code takes tens of milliseconds: pages fetched meanwhile are prepared on the
+// run's thread, so the run's first pages, whose links feed all the rest, never wait for it.
+const ready: FromPageThread = { type: 'ready' };
+parentPort?.postMessage(ready);
 
 function prepare(message: Extract<ToPageThread, { type: 'page' }>): PageThreadReply {
   try {

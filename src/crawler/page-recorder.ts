@@ -6,6 +6,7 @@ import type { FrontierEntry } from '../store/run-data.js';
 import { IdentityCache } from './identity-cache.js';
 import { type FetchedResult, type PageRecordContext, recordPage } from './page-record.js';
 import {
+  type FromPageThread,
   type PageThreadReply,
   type PreparedPage,
   recordSettingsData,
@@ -20,15 +21,19 @@ const THREAD_URL = new URL('./page-record-thread.js', import.meta.url);
  * Turns a run's fetched pages into what it commits (page-record.ts: row, links to follow, bundle
  * files compressed). With more than one core this happens in a thread of the run's own, so parsing
  * and compressing one page overlaps fetching and committing others (docs/architecture.md, Crawl
- * threads). Pages are answered in the order they were given. When the thread fails or exits, the
- * pages it held and every later one are prepared on the calling thread: a crawl never fails for
- * want of its page thread.
+ * threads). Until the thread has loaded its code, pages are prepared on the calling thread, so
+ * the run's first pages never wait for it. When the thread fails or exits, the pages it held and
+ * every later one are prepared on the calling thread: a crawl never fails for want of its page
+ * thread.
  */
 export class PageRecorder {
   private readonly context: PageRecordContext;
   private worker: Worker | undefined;
   private waiting: ((reply: PageThreadReply | undefined) => void)[] = [];
   private threaded: boolean;
+  /** The thread has loaded its code: pages go to it from then on. */
+  private threadReady = false;
+  private readyWaiters: ((ready: boolean) => void)[] = [];
   private threadPages = 0;
 
   /** Pages the thread prepared (the rest were prepared on the calling thread). */
@@ -55,6 +60,16 @@ export class PageRecorder {
     if (this.threaded && this.worker === undefined) this.spawn();
   }
 
+  /**
+   * Resolves true once pages go to the thread (starting it), false when they are prepared on the
+   * calling thread (one core, or the thread failed or was closed).
+   */
+  ready(): Promise<boolean> {
+    this.start();
+    if (this.threadReady || !this.threaded) return Promise.resolve(this.threadReady);
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
   async record(
     entry: FrontierEntry,
     fetchedUrl: string,
@@ -63,7 +78,7 @@ export class PageRecorder {
     crawlMicros: number,
   ): Promise<PreparedPage> {
     const worker = this.threaded ? (this.worker ?? this.spawn()) : undefined;
-    if (worker !== undefined) {
+    if (worker !== undefined && this.threadReady) {
       const message: ToPageThread = { type: 'page', entry, fetchedUrl, result, rendering, crawlMicros };
       const reply = await new Promise<PageThreadReply | undefined>((resolve) => {
         this.waiting.push(resolve);
@@ -103,8 +118,14 @@ export class PageRecorder {
       timezone: this.timezone,
     };
     worker.postMessage(start);
-    worker.on('message', (reply: PageThreadReply) => {
-      if (worker === this.worker) this.waiting.shift()?.(reply);
+    worker.on('message', (message: FromPageThread) => {
+      if (worker !== this.worker) return;
+      if (message.type === 'answer') {
+        this.waiting.shift()?.(message.reply);
+        return;
+      }
+      this.threadReady = true;
+      this.answerReady();
     });
     const fail = () => {
       if (worker !== this.worker) return;
@@ -122,7 +143,15 @@ export class PageRecorder {
   private drop(): void {
     const waiting = this.waiting;
     this.worker = undefined;
+    this.threadReady = false;
     this.waiting = [];
     for (const answer of waiting) answer(undefined);
+    this.answerReady();
+  }
+
+  private answerReady(): void {
+    const waiters = this.readyWaiters;
+    this.readyWaiters = [];
+    for (const resolve of waiters) resolve(this.threadReady);
   }
 }

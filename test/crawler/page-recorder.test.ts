@@ -116,6 +116,8 @@ describe('PageRecorder', () => {
     const threaded = new PageRecorder(settingsOf(), 'Asia/Tokyo', true);
     const inline = new PageRecorder(settingsOf(), 'Asia/Tokyo', false);
     try {
+      assert.equal(await threaded.ready(), true);
+      assert.equal(await inline.ready(), false);
       const fromThread = await prepareAll(threaded, cases);
       const fromCaller = await prepareAll(inline, cases);
       assert.equal(threaded.preparedInThread, cases.length, 'every page was prepared in the thread');
@@ -159,6 +161,7 @@ describe('PageRecorder', () => {
     const reference = new PageRecorder(settingsOf(), 'UTC', false);
     const expected = await prepareAll(reference, cases);
     const recorder = new PageRecorder(settingsOf(), 'UTC', true);
+    assert.equal(await recorder.ready(), true);
     const pending = prepareAll(recorder, cases);
     await recorder.close();
     const prepared = await pending;
@@ -174,12 +177,31 @@ describe('PageRecorder', () => {
     const settings = settingsOf({ allow_urls_patterns: ['/docs/[0-9]+\\.html$'] });
     const recorder = new PageRecorder(settings, 'UTC', true);
     try {
+      assert.equal(await recorder.ready(), true);
       const [page] = await prepareAll(recorder, pageCases().slice(0, 1));
       assert.equal(recorder.preparedInThread, 1);
       assert.deepEqual(
         page!.commit.discovered.map((entry) => entry.url),
         [`${SITE}/docs/1.html`, `${SITE}/docs/2.html`, `${SITE}/docs/3.html`],
       );
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  test('pages fetched before the thread has loaded its code are prepared at once, and the same', async () => {
+    const cases = pageCases();
+    const reference = new PageRecorder(settingsOf(), 'UTC', false);
+    const recorder = new PageRecorder(settingsOf(), 'UTC', true);
+    try {
+      recorder.start();
+      const prepared = await prepareAll(recorder, cases);
+      assert.equal(recorder.preparedInThread, 0);
+      assert.deepEqual(prepared.map(comparable), (await prepareAll(reference, cases)).map(comparable));
+      assert.equal(await recorder.ready(), true);
+      const [later] = await prepareAll(recorder, cases.slice(0, 1));
+      assert.equal(recorder.preparedInThread, 1);
+      assert.equal(later!.commit.row.httpStatus, 200);
     } finally {
       await recorder.close();
     }
