@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { type PackedPages, unpackPages } from './analyzed-pages-wire.js';
 import { analyzePage, type AnalyzedPage } from './document-fields.js';
 import type { IndexedDocument } from './indexed-document.js';
 
@@ -67,9 +68,9 @@ export class AnalysisPool {
       worker.off('error', onFailure);
       worker.off('exit', onFailure);
     };
-    const onMessage = (pages: AnalyzedPage[]) => {
+    const onMessage = (packed: PackedPages) => {
       cleanup();
-      job.resolve(pages);
+      job.resolve(unpackPages(packed));
       this.idle.push(worker);
       this.startJobs();
     };

@@ -4,9 +4,11 @@
  * writes the index and answers searches.
  */
 import { parentPort } from 'node:worker_threads';
+import { packPages } from './analyzed-pages-wire.js';
 import { analyzePage } from './document-fields.js';
 import type { IndexedDocument } from './indexed-document.js';
 
 parentPort?.on('message', (documents: IndexedDocument[]) => {
-  parentPort?.postMessage(documents.map(analyzePage));
+  const packed = packPages(documents.map(analyzePage));
+  parentPort?.postMessage(packed, [packed.layout.buffer as ArrayBuffer]);
 });
