@@ -81,8 +81,14 @@ export class PageRecorder {
     if (worker !== undefined && this.threadReady) {
       const message: ToPageThread = { type: 'page', entry, fetchedUrl, result, rendering, crawlMicros };
       const reply = await new Promise<PageThreadReply | undefined>((resolve) => {
+        try {
+          worker.postMessage(message);
+        } catch {
+          // Something of the page that cannot cross threads (a failure's cause): prepared here.
+          resolve(undefined);
+          return;
+        }
         this.waiting.push(resolve);
-        worker.postMessage(message);
       });
       if (reply?.ok === true) {
         this.threadPages += 1;

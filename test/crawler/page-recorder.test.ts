@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
+import { FetchFailure } from '../../src/crawler/fetch-errors.js';
 import type { FetchedResult } from '../../src/crawler/page-record.js';
 import type { PreparedPage } from '../../src/crawler/page-record-job.js';
 import { PageRecorder } from '../../src/crawler/page-recorder.js';
@@ -202,6 +203,32 @@ describe('PageRecorder', () => {
       const [later] = await prepareAll(recorder, cases.slice(0, 1));
       assert.equal(recorder.preparedInThread, 1);
       assert.equal(later!.commit.row.httpStatus, 200);
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  test('a page holding what cannot cross threads is prepared on the calling thread', async () => {
+    const recorder = new PageRecorder(settingsOf(), 'UTC', true);
+    try {
+      assert.equal(await recorder.ready(), true);
+      // A failure whose cause holds a function cannot be copied to the thread.
+      const failure = new FetchFailure('too_large', 'body over the limit', { cause: { retry: () => 0 } });
+      const url = `${SITE}/huge.html`;
+      const page = await recorder.record(
+        { seq: 7, url, depth: 1, referrer: `${SITE}/` },
+        url,
+        { kind: 'failed', failure, finalUrl: url, status: 200, headers: { 'content-type': 'text/html' } },
+        undefined,
+        CRAWL_MICROS,
+      );
+      assert.equal(recorder.preparedInThread, 0);
+      assert.equal(page.commit.frontierSeq, 7);
+      assert.equal(page.commit.row.ok, false);
+      assert.equal(page.commit.row.httpStatus, 200);
+      // The thread still prepares the next page.
+      await prepareAll(recorder, pageCases().slice(0, 1));
+      assert.equal(recorder.preparedInThread, 1);
     } finally {
       await recorder.close();
     }
