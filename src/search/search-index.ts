@@ -56,6 +56,8 @@ export class SearchIndex implements HitDocumentSource {
   private generation = 0;
   private seenDataVersion: number;
   private templateCache: { generation: number; blocks: TemplateBlocks; hit?: HitTemplates } | undefined;
+  /** The last generation's hit templates: hosts whose lines did not change keep their lengths. */
+  private lastHitTemplates: HitTemplates | undefined;
 
   constructor(
     file: string,
@@ -429,7 +431,8 @@ export class SearchIndex implements HitDocumentSource {
   hitTemplates(snapshot: IndexSnapshot = this.snapshot()): HitTemplates {
     const blocks = this.templateBlocks(snapshot);
     const cache = this.templateCache!;
-    cache.hit ??= { blocks, lineLengths: this.store.templates.lineLengths(blocks) };
+    cache.hit ??= { blocks, lineLengths: this.store.templates.lineLengths(blocks, this.lastHitTemplates) };
+    this.lastHitTemplates = cache.hit;
     return cache.hit;
   }
 

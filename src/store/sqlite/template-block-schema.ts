@@ -131,6 +131,17 @@ export interface HostDocument extends StoredDocument {
  * host's pages or more, so the first pages hold them all but on odd sites, which then go without.
  */
 const LENGTH_PAGES = 200;
+/**
+ * Pages read for the lengths of all hosts of one generation: an index of many sites pays a
+ * bounded cost at the first search after each change, and the hosts past it go without.
+ */
+const LENGTH_PAGES_PER_GENERATION = 1000;
+
+/** Template lines of each host with the lengths found for them (SearchIndex.hitTemplates). */
+export interface TemplateLinesWithLengths {
+  blocks: ReadonlyMap<string, ReadonlySet<number>>;
+  lineLengths: ReadonlyMap<string, ReadonlySet<number>>;
+}
 
 /** The statements of template detection: counts, the applied sets, a host's documents. */
 export class TemplateBlockStore {
@@ -166,13 +177,26 @@ export class TemplateBlockStore {
 
   /**
    * The lengths of each host's template lines (templateLineLengths), for the hosts whose lines
-   * are all found in their first pages.
+   * are all found in their first pages. A host whose lines are those of `previous` (most hosts,
+   * from one generation to the next) keeps what was found then without reading a page.
    */
-  lineLengths(blocks: ReadonlyMap<string, ReadonlySet<number>>): Map<string, Set<number>> {
-    const result = new Map<string, Set<number>>();
+  lineLengths(
+    blocks: ReadonlyMap<string, ReadonlySet<number>>,
+    previous?: TemplateLinesWithLengths,
+  ): Map<string, ReadonlySet<number>> {
+    const result = new Map<string, ReadonlySet<number>>();
+    let budget = LENGTH_PAGES_PER_GENERATION;
     for (const [host, template] of blocks) {
       if (template.size === 0) continue;
-      const pages = this.hostPages.iterate({ host, limit: LENGTH_PAGES }) as Iterable<TemplatePage>;
+      const before = previous?.blocks.get(host);
+      if (before !== undefined && sameSet(before, template)) {
+        const known = previous!.lineLengths.get(host);
+        if (known !== undefined) result.set(host, known);
+        continue;
+      }
+      if (budget === 0) continue;
+      const rows = this.hostPages.iterate({ host, limit: Math.min(LENGTH_PAGES, budget) });
+      const pages = countedPages(rows as Iterable<TemplatePage>, () => (budget -= 1));
       const lengths = templateLineLengths(template, pages);
       if (lengths !== undefined) result.set(host, lengths);
     }
@@ -239,4 +263,17 @@ export function templateBlocksOf(db: Database.Database): Map<string, Set<number>
     if (blocks.length > 0) result.set(host.host, new Set(blocks));
   }
   return result;
+}
+
+function sameSet(one: ReadonlySet<number>, other: ReadonlySet<number>): boolean {
+  if (one.size !== other.size) return false;
+  for (const value of one) if (!other.has(value)) return false;
+  return true;
+}
+
+function* countedPages(pages: Iterable<TemplatePage>, count: () => void): Generator<TemplatePage> {
+  for (const page of pages) {
+    count();
+    yield page;
+  }
 }

@@ -1,0 +1,76 @@
+/**
+ * The template lines a search cuts hits with, and their lengths (SearchIndex.hitTemplates,
+ * docs/architecture.md, Template lines by length): found in the index's pages for each host
+ * whose lines are all there, the length of every template line and of no other; kept from one
+ * generation to the next for a host whose lines did not change, found again for one whose did.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { countedBlocksOf } from '../../src/domain/template-block-hash.js';
+import { applyRunToIndex } from '../../src/search/run-index-update.js';
+import { SearchIndex } from '../../src/search/search-index.js';
+import { blockHashOf } from '../../src/search/template-blocks.js';
+import { writeBundle } from '../support/crawl-bundle.js';
+import { manualBundle, referenceBundle } from '../support/template-site.js';
+
+const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-hit-templates-'));
+let index: SearchIndex;
+
+before(async () => {
+  index = new SearchIndex(path.join(folder, 'service-1.db'));
+  const bundle = path.join(folder, 'run.tar.gz');
+  writeBundle(bundle, [...referenceBundle(), ...manualBundle()]);
+  await applyRunToIndex(index, 'run-1', 'setting:1', bundle, {
+    gone: new Set(),
+    failed: new Set(),
+    complete: false,
+  });
+});
+
+after(() => {
+  index.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+describe('template lines with their lengths', () => {
+  test('every template line of a host has its length there, and the lengths are of template lines', () => {
+    const templates = index.hitTemplates();
+    const hosts = [...templates.blocks].filter(([, lines]) => lines.size > 0);
+    assert.ok(hosts.length >= 2, `hosts with template lines: ${hosts.length}`);
+    for (const [host, lines] of hosts) {
+      const lengths = templates.lineLengths.get(host);
+      assert.ok(lengths !== undefined, `lengths of ${host}`);
+      // Each template line found in the host's pages has its length in the set.
+      const found = new Map<number, number>();
+      const snapshot = index.snapshot();
+      for (const segment of snapshot.segments)
+        for (const summary of segment.summaries) {
+          const document = summary && index.document(summary.id);
+          if (document === undefined || new URL(document.url).host !== host) continue;
+          for (const block of countedBlocksOf(document.title, document.body, document.template ?? ''))
+            if (lines.has(blockHashOf(block))) found.set(blockHashOf(block), block.length);
+        }
+      assert.equal(found.size, lines.size, `every template line of ${host} is in its pages`);
+      assert.deepEqual(
+        [...lengths].sort((a, b) => a - b),
+        [...new Set(found.values())].sort((a, b) => a - b),
+      );
+    }
+  });
+
+  test('a host whose lines did not change keeps its lengths; a changed one is looked at again', () => {
+    const templates = index.hitTemplates();
+    const [host, lines] = [...templates.blocks].find(([, set]) => set.size > 0)!;
+    // Lengths no page could give: kept, they show that no page was read for the host.
+    const marker = new Set([100_000]);
+    const previous = { blocks: templates.blocks, lineLengths: new Map([[host, marker]]) };
+    assert.equal(index.store.templates.lineLengths(templates.blocks, previous).get(host), marker);
+    const changed = new Map(templates.blocks);
+    changed.set(host, new Set([...lines].slice(1)));
+    const again = index.store.templates.lineLengths(changed, previous).get(host);
+    assert.ok(again !== undefined && !again.has(100_000), 'lengths found again for the changed host');
+  });
+});
