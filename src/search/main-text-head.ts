@@ -17,9 +17,9 @@ export interface MainTextHead {
 
 /**
  * The first `maxCodePoints` code points of `mainTextOf(body, url, templates.blocks)` with line
- * breaks as spaces. `bodyComplete` false says `body` is only the start of the stored body: a line cut at
- * its end is then not judged (it may be a template line whole), and the answer is undefined when
- * that start is too short to tell what the whole body would give.
+ * breaks as spaces. `bodyComplete` false says `body` is only the start of the stored body: a
+ * line cut at its end is then not judged (it may be a template line whole), and the answer is
+ * undefined when that start is too short to tell what the whole body would give.
  */
 export function mainTextHead(
   body: string,
