@@ -8,9 +8,9 @@ import type { OrganicDoc } from './search-response.js';
 
 const WORKER_URL = new URL('./hit-page-worker.js', import.meta.url);
 /**
- * The young generation of a hit thread, in megabytes. V8's default lets it grow to 32 MB per
- * thread under load, and RSS after serving with it; each page's garbage is short-lived and
- * small, so a small one collects it as well (docs/operations.md, Memory).
+ * The young generation of a hit thread, in megabytes. Under load V8 lets it grow to 32 MB per
+ * thread, and the service's RSS after serving grows with it; a page's garbage is small and
+ * short-lived, so a small one collects it as well (docs/operations.md, Memory).
  */
 const HIT_THREAD_YOUNG_MB = 4;
 
