@@ -29,7 +29,7 @@ export type FetchedResult = Exclude<PageFetchResult, { kind: 'excluded' }>;
 export interface RecordedPage {
   commit: PageCommit;
   bundleFiles: TarFile[] | undefined;
-  /** Identities of `commit.discovered`, to remember once the commit is stored. */
+  /** Identities of `commit.discovered`, remembered as soon as the page is prepared (PageRecorder). */
   discoveredIdentities: string[];
 }
 

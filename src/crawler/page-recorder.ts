@@ -110,14 +110,22 @@ export class PageRecorder {
     await worker?.terminate();
   }
 
-  private spawn(): Worker {
+  private spawn(): Worker | undefined {
     // The run thread's heap limit (KUMO_RUN_HEAP_MB) holds for its page thread too: a page that
     // exhausts it there is prepared again here and ends the run as it would have without the thread.
     const heapMb = resourceLimits.maxOldGenerationSizeMb;
-    const worker = new Worker(
-      THREAD_URL,
-      heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
-    );
+    let worker: Worker;
+    try {
+      worker = new Worker(
+        THREAD_URL,
+        heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
+      );
+    } catch {
+      // No thread to be had (out of memory, thread limits): every page is prepared here.
+      this.threaded = false;
+      this.answerReady();
+      return undefined;
+    }
     const start: ToPageThread = {
       type: 'start',
       settings: recordSettingsData(this.settings),

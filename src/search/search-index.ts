@@ -10,6 +10,7 @@ import {
   type StoredDocument,
 } from '../store/sqlite/search-index-store.js';
 import type { HitDocument, HitDocumentSource } from '../store/sqlite/hit-documents.js';
+import type { TemplateLinesWithLengths } from '../store/sqlite/template-block-schema.js';
 import type { IndexedDocument } from './indexed-document.js';
 import {
   DOCTYPE_BITS,
@@ -56,8 +57,8 @@ export class SearchIndex implements HitDocumentSource {
   private generation = 0;
   private seenDataVersion: number;
   private templateCache: { generation: number; blocks: TemplateBlocks; hit?: HitTemplates } | undefined;
-  /** The last generation's hit templates: hosts whose lines did not change keep their lengths. */
-  private lastHitTemplates: HitTemplates | undefined;
+  /** The lengths found for the last generation: hosts whose lines did not change keep theirs. */
+  private lastLineLengths: TemplateLinesWithLengths | undefined;
 
   constructor(
     file: string,
@@ -431,8 +432,10 @@ export class SearchIndex implements HitDocumentSource {
   hitTemplates(snapshot: IndexSnapshot = this.snapshot()): HitTemplates {
     const blocks = this.templateBlocks(snapshot);
     const cache = this.templateCache!;
-    cache.hit ??= { blocks, lineLengths: this.store.templates.lineLengths(blocks, this.lastHitTemplates) };
-    this.lastHitTemplates = cache.hit;
+    if (cache.hit === undefined) {
+      this.lastLineLengths = this.store.templates.lineLengths(blocks, this.lastLineLengths);
+      cache.hit = { blocks, lineLengths: this.lastLineLengths.lineLengths };
+    }
     return cache.hit;
   }
 

@@ -66,11 +66,22 @@ describe('template lines with their lengths', () => {
     const [host, lines] = [...templates.blocks].find(([, set]) => set.size > 0)!;
     // Lengths no page could give: kept, they show that no page was read for the host.
     const marker = new Set([100_000]);
-    const previous = { blocks: templates.blocks, lineLengths: new Map([[host, marker]]) };
-    assert.equal(index.store.templates.lineLengths(templates.blocks, previous).get(host), marker);
+    const previous = {
+      blocks: templates.blocks,
+      lineLengths: new Map([[host, marker]]),
+      examined: new Set([host]),
+    };
+    const kept = index.store.templates.lineLengths(templates.blocks, previous);
+    assert.equal(kept.lineLengths.get(host), marker);
+    assert.ok(kept.examined.has(host));
     const changed = new Map(templates.blocks);
     changed.set(host, new Set([...lines].slice(1)));
-    const again = index.store.templates.lineLengths(changed, previous).get(host);
+    const again = index.store.templates.lineLengths(changed, previous).lineLengths.get(host);
     assert.ok(again !== undefined && !again.has(100_000), 'lengths found again for the changed host');
+    // A host the previous generation did not look at (its page budget ran out) is looked at now.
+    const skipped = { ...previous, lineLengths: new Map(), examined: new Set<string>() };
+    const now = index.store.templates.lineLengths(templates.blocks, skipped);
+    assert.deepEqual(now.lineLengths.get(host), templates.lineLengths.get(host));
+    assert.ok(now.examined.has(host));
   });
 });

@@ -141,6 +141,11 @@ const LENGTH_PAGES_PER_GENERATION = 1000;
 export interface TemplateLinesWithLengths {
   blocks: ReadonlyMap<string, ReadonlySet<number>>;
   lineLengths: ReadonlyMap<string, ReadonlySet<number>>;
+  /**
+   * Hosts whose pages were looked at in full (up to LENGTH_PAGES), lengths found or not: the
+   * hosts the budget cut short are looked at again in a later generation.
+   */
+  examined: ReadonlySet<string>;
 }
 
 /** The statements of template detection: counts, the applied sets, a host's documents. */
@@ -177,30 +182,39 @@ export class TemplateBlockStore {
 
   /**
    * The lengths of each host's template lines (templateLineLengths), for the hosts whose lines
-   * are all found in their first pages. A host whose lines are those of `previous` (most hosts,
-   * from one generation to the next) keeps what was found then without reading a page.
+   * are all found in their first pages. A host looked at for `previous` whose lines did not
+   * change (most hosts, from one generation to the next) keeps what was found then without
+   * reading a page.
    */
   lineLengths(
     blocks: ReadonlyMap<string, ReadonlySet<number>>,
     previous?: TemplateLinesWithLengths,
-  ): Map<string, ReadonlySet<number>> {
-    const result = new Map<string, ReadonlySet<number>>();
+  ): TemplateLinesWithLengths {
+    const lineLengths = new Map<string, ReadonlySet<number>>();
+    const examined = new Set<string>();
     let budget = LENGTH_PAGES_PER_GENERATION;
     for (const [host, template] of blocks) {
       if (template.size === 0) continue;
       const before = previous?.blocks.get(host);
-      if (before !== undefined && sameSet(before, template)) {
-        const known = previous!.lineLengths.get(host);
-        if (known !== undefined) result.set(host, known);
+      if (previous?.examined.has(host) === true && before !== undefined && sameSet(before, template)) {
+        const known = previous.lineLengths.get(host);
+        if (known !== undefined) lineLengths.set(host, known);
+        examined.add(host);
         continue;
       }
       if (budget === 0) continue;
-      const rows = this.hostPages.iterate({ host, limit: Math.min(LENGTH_PAGES, budget) });
-      const pages = countedPages(rows as Iterable<TemplatePage>, () => (budget -= 1));
-      const lengths = templateLineLengths(template, pages);
-      if (lengths !== undefined) result.set(host, lengths);
+      const limit = Math.min(LENGTH_PAGES, budget);
+      let read = 0;
+      const rows = this.hostPages.iterate({ host, limit }) as Iterable<TemplatePage>;
+      const lengths = templateLineLengths(
+        template,
+        countedPages(rows, () => (read += 1)),
+      );
+      budget -= read;
+      if (lengths !== undefined) lineLengths.set(host, lengths);
+      if (lengths !== undefined || limit === LENGTH_PAGES || read < limit) examined.add(host);
     }
-    return result;
+    return { blocks, lineLengths, examined };
   }
 
   /** Template lines of every host as the counts stand. */
