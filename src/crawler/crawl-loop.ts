@@ -1,4 +1,3 @@
-import { bundleMembersOf } from '../artifacts/bundle-members.js';
 import { urlErrorKind } from '../domain/url-error-kind.js';
 import type { RenderSession } from '../browser/render-types.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
@@ -9,9 +8,8 @@ import { failureReasonOf } from './failure-reason.js';
 import { kindByContentType } from './file-kinds.js';
 import { type HostPace, HostPacer, type HostPermit, pacedFetcher } from './host-pacer.js';
 import { fetchPage, type PageFetchPolicy } from './page-fetch.js';
-import type { RecordedPage } from './page-record.js';
 import type { PreparedPage } from './page-record-job.js';
-import { PageRecorder } from './page-recorder.js';
+import { PageRecorder, preparedInline } from './page-recorder.js';
 import { type RenderContext, renderFetchedPage } from './page-rendering.js';
 import { RobotsRules } from './robots-rules.js';
 import { CrawlScope } from './scope.js';
@@ -354,12 +352,6 @@ export class CrawlLoop {
     await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
     clearTimeout(timer);
   }
-}
-
-/** A page without a response to parse (no answer, robots.txt): its files are compressed here. */
-async function preparedInline(recorded: RecordedPage): Promise<PreparedPage> {
-  const members = recorded.bundleFiles && (await bundleMembersOf(recorded.bundleFiles));
-  return { commit: recorded.commit, members };
 }
 
 function hostOf(url: string): string {

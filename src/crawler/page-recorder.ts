@@ -4,7 +4,7 @@ import { bundleMembersOf } from '../artifacts/bundle-members.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type { FrontierEntry } from '../store/run-data.js';
 import { IdentityCache } from './identity-cache.js';
-import { type FetchedResult, type PageRecordContext, recordPage } from './page-record.js';
+import { type FetchedResult, type PageRecordContext, type RecordedPage, recordPage } from './page-record.js';
 import {
   type FromPageThread,
   type PageThreadReply,
@@ -99,8 +99,7 @@ export class PageRecorder {
     }
     const recorded = recordPage(entry, fetchedUrl, result, rendering, crawlMicros, this.context);
     for (const identity of recorded.discoveredIdentities) this.context.knownIdentities.add(identity);
-    const members = recorded.bundleFiles && (await bundleMembersOf(recorded.bundleFiles));
-    return { commit: recorded.commit, members };
+    return preparedInline(recorded);
   }
 
   async close(): Promise<void> {
@@ -168,4 +167,13 @@ export class PageRecorder {
     this.readyWaiters = [];
     for (const resolve of waiters) resolve(this.threadReady);
   }
+}
+
+/**
+ * A recorded page prepared on the calling thread: its files compressed on libuv's pool. Also for
+ * pages without a response to parse (no answer, robots.txt), which never go to the thread.
+ */
+export async function preparedInline(recorded: RecordedPage): Promise<PreparedPage> {
+  const members = recorded.bundleFiles && (await bundleMembersOf(recorded.bundleFiles));
+  return { commit: recorded.commit, members };
 }

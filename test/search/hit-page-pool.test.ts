@@ -8,16 +8,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { applyRunToIndex } from '../../src/search/run-index-update.js';
-import { SearchIndex } from '../../src/search/search-index.js';
+import type { SearchIndex } from '../../src/search/search-index.js';
 import { HitPagePool } from '../../src/search/site/hit-page-pool.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import type { SiteSearchRequest } from '../../src/search/site/search-response.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import type { HitTemplates } from '../../src/search/template-blocks.js';
 import { systemClock } from '../../src/util/clock.js';
-import { writeBundle } from '../support/crawl-bundle.js';
-import { manualBundle, referenceBundle } from '../support/template-site.js';
+import { templateSiteIndex } from '../support/template-site-index.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-hit-pool-'));
 const pool = new HitPagePool(2);
@@ -25,16 +23,9 @@ const NO_TEMPLATES: HitTemplates = { blocks: new Map(), lineLengths: new Map() }
 let index: SearchIndex;
 
 before(async () => {
-  index = new SearchIndex(path.join(folder, 'service-1.db'));
-  const bundle = path.join(folder, 'run.tar.gz');
   // Template lines (menus, breadcrumbs) in English and Japanese, so cutting needs the index's
   // template lines as the thread gets them.
-  writeBundle(bundle, [...referenceBundle(), ...manualBundle()]);
-  await applyRunToIndex(index, 'run-1', 'setting:1', bundle, {
-    gone: new Set(),
-    failed: new Set(),
-    complete: false,
-  });
+  index = await templateSiteIndex(folder);
 });
 
 after(async () => {

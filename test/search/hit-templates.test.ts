@@ -10,24 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { countedBlocksOf } from '../../src/domain/template-block-hash.js';
-import { applyRunToIndex } from '../../src/search/run-index-update.js';
-import { SearchIndex } from '../../src/search/search-index.js';
+import type { SearchIndex } from '../../src/search/search-index.js';
 import { blockHashOf } from '../../src/search/template-blocks.js';
-import { writeBundle } from '../support/crawl-bundle.js';
-import { manualBundle, referenceBundle } from '../support/template-site.js';
+import { templateSiteIndex } from '../support/template-site-index.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-hit-templates-'));
 let index: SearchIndex;
 
 before(async () => {
-  index = new SearchIndex(path.join(folder, 'service-1.db'));
-  const bundle = path.join(folder, 'run.tar.gz');
-  writeBundle(bundle, [...referenceBundle(), ...manualBundle()]);
-  await applyRunToIndex(index, 'run-1', 'setting:1', bundle, {
-    gone: new Set(),
-    failed: new Set(),
-    complete: false,
-  });
+  index = await templateSiteIndex(folder);
 });
 
 after(() => {
