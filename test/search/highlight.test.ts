@@ -154,6 +154,13 @@ describe('QueryHighlighter.parts', () => {
       'é',
       'e',
       '\u0301',
+      '¶',
+      '—',
+      '“',
+      'Ω',
+      'Ǆ',
+      '→',
+      '\u200b',
     ];
     const queries = ['a', 'b', 'カ', 'ガ', 'が', '平成', 'fi', '東京', 'e', 'é', '"a b"', 'ab'];
     for (let round = 0; round < 300; round += 1) {
@@ -170,6 +177,55 @@ describe('QueryHighlighter.parts', () => {
           );
         }
       }
+    }
+  });
+});
+
+describe('normalizeWithOffsets', () => {
+  test('symbols, punctuation and Greek, Cyrillic and extended Latin letters normalize as the analyzer does, next to marks and other letters', () => {
+    const blocks: [number, number][] = [
+      [0xa0, 0xbf],
+      [0x100, 0x24f],
+      [0x370, 0x3ff],
+      [0x400, 0x4ff],
+      [0x2000, 0x206f],
+      [0x2190, 0x23ff],
+      [0x2500, 0x26ff],
+    ];
+    for (const [first, last] of blocks) {
+      for (let code = first; code <= last; code += 1) {
+        const character = String.fromCharCode(code);
+        for (const text of [
+          `Ab${character}${character}x`,
+          `${character}\u0301x ${character}Ωx ΑΩ${character}x`,
+          `ｶ${character}ﾞ${character}x㍻`,
+          // Each followed by a letter: a sigma at the end of a word reads ς in context but σ alone.
+        ]) {
+          const normalized = normalizeWithOffsets(text);
+          assert.equal(
+            normalized.text,
+            normalizeText(text),
+            `U+${code.toString(16)} in ${JSON.stringify(text)}`,
+          );
+          // Offsets go forward and stay within the original.
+          let previous = 0;
+          for (let index = 0; index <= normalized.text.length; index += 1) {
+            const start = normalized.originalStart(index);
+            assert.ok(start >= previous && start <= text.length, `U+${code.toString(16)} at ${index}`);
+            previous = start;
+          }
+        }
+      }
+    }
+  });
+
+  test('a page of documentation symbols maps its offsets one for one', () => {
+    const text = 'See § 5.4 — “Constraints” → ¶ Ω-free • π';
+    const normalized = normalizeWithOffsets(text);
+    assert.equal(normalized.text, normalizeText(text));
+    for (let index = 0; index <= text.length; index += 1) {
+      assert.equal(normalized.originalStart(index), index);
+      assert.equal(normalized.originalEnd(index), index);
     }
   });
 });

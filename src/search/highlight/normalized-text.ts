@@ -19,7 +19,8 @@ const ASCII_ONLY = /^[\x00-\x7f]*$/;
 /**
  * Characters NFKC leaves unchanged, lower-cased one for one and combining with nothing that
  * follows but a mark: ASCII, Latin-1 letters, kana, CJK ideographs and common Japanese
- * punctuation. Stretches of them are copied whole; only the rest is normalized unit by unit.
+ * punctuation, always; in the blocks of STABLE_CANDIDATES, each character that passes
+ * stableAlone. Stretches of them are copied whole; only the rest is normalized unit by unit.
  */
 const STABLE_RANGES: readonly (readonly [number, number])[] = [
   [0x00, 0x7f],
@@ -33,23 +34,40 @@ const STABLE_RANGES: readonly (readonly [number, number])[] = [
   [0x3400, 0x4dbf],
   [0x4e00, 0x9fff],
 ];
-/** A table over the BMP: one lookup per code unit is what keeps long bodies cheap. */
-const STABLE = new Uint8Array(0x10000);
-for (const [first, last] of STABLE_RANGES) STABLE.fill(1, first, last + 1);
 /**
- * The rest, found by the regular expression engine, which scans faster than a loop in script.
- * Without the u flag the class is over code units; both halves of a surrogate pair are outside
- * it, so a stretch never splits one.
+ * Blocks whose characters are mostly stable and common in documentation (¶ § — “ ” → • π): a
+ * single one of them made a page's whole body go unit by unit. Latin-1's symbols, Latin
+ * Extended-A and B, Greek, Cyrillic, general punctuation, arrows, mathematical operators,
+ * technical symbols, box drawing, geometric shapes and miscellaneous symbols.
  */
-const UNSTABLE_STRETCH = new RegExp(
-  `[^${STABLE_RANGES.map(([first, last]) => `${codeUnitEscape(first)}-${codeUnitEscape(last)}`).join('')}]+`,
-  'g',
-);
+const STABLE_CANDIDATES: readonly (readonly [number, number])[] = [
+  [0xa0, 0xbf],
+  [0x100, 0x24f],
+  [0x370, 0x3ff],
+  [0x400, 0x4ff],
+  [0x2000, 0x206f],
+  [0x2190, 0x23ff],
+  [0x2500, 0x26ff],
+];
 /**
  * What joins the character before it under NFKC: combining marks (U+3099 and U+309A are among
  * them), the half-width sound marks ﾞ ﾟ, and the Hangul vowel and final jamo.
  */
 const STARTS_JOINING = /^[\p{M}\uff9e\uff9f\u1160-\u11ff]/u;
+/**
+ * A table over the BMP: one lookup per code unit is what keeps long bodies cheap.
+ */
+const STABLE = stableTable();
+/**
+ * Stretches holding characters outside STABLE_RANGES, found by the regular expression engine,
+ * which scans faster than a loop in script (and faster with these few ranges than with the whole
+ * table's). Without the u flag the class is over code units; both halves of a surrogate pair are
+ * outside it, so a stretch never splits one.
+ */
+const UNSTABLE_STRETCH = new RegExp(
+  `[^${STABLE_RANGES.map(([first, last]) => `${codeUnitEscape(first)}-${codeUnitEscape(last)}`).join('')}]+`,
+  'g',
+);
 /** Units seen before: full-width and half-width characters repeat through a page. */
 const unitCache = new Map<string, string>();
 const UNIT_CACHE_LIMIT = 4096;
@@ -75,23 +93,73 @@ export function normalizeWithOffsets(original: string): NormalizedText {
     stretch !== null;
     stretch = UNSTABLE_STRETCH.exec(original)
   ) {
-    let index = stretch.index;
-    const end = index + stretch[0].length;
-    // A mark opening the stretch belongs with the stable character before it (か + U+3099 is が).
-    if (index > copied && joinsPrevious(original, index)) index -= 1;
-    if (index > copied) builder.add(copied, original.slice(copied, index));
-    while (index < end) {
-      let unitEnd = index + charLengthAt(original, index);
-      while (joinsPrevious(original, unitEnd)) unitEnd += charLengthAt(original, unitEnd);
-      const unit = original.slice(index, unitEnd);
-      builder.addUnit(index, unit, normalizedUnit(unit));
-      index = unitEnd;
+    const stretchEnd = stretch.index + stretch[0].length;
+    // Characters of the wider table (§ — “ →) stay with the stable text around them.
+    for (let index = stretch.index; index < stretchEnd;) {
+      if (STABLE[original.charCodeAt(index)] === 1) {
+        index += 1;
+        continue;
+      }
+      let end = index + 1;
+      while (end < stretchEnd && STABLE[original.charCodeAt(end)] !== 1) end += 1;
+      copied = normalizeUnits(builder, original, copied, index, end);
+      index = end;
     }
-    copied = end;
   }
   if (copied === 0) return new IdentityText(original.toLowerCase());
   if (copied < original.length) builder.add(copied, original.slice(copied));
   return builder.finish(original.length);
+}
+
+/**
+ * Adds the text copied since `copied`, then the units of [start, end), a stretch of characters
+ * outside the table; returns where copying goes on.
+ */
+function normalizeUnits(
+  builder: SegmentsBuilder,
+  original: string,
+  copied: number,
+  start: number,
+  end: number,
+): number {
+  let index = start;
+  // A mark opening the stretch belongs with the stable character before it (か + U+3099 is が).
+  if (index > copied && joinsPrevious(original, index)) index -= 1;
+  if (index > copied) builder.add(copied, original.slice(copied, index));
+  while (index < end) {
+    let unitEnd = index + charLengthAt(original, index);
+    while (joinsPrevious(original, unitEnd)) unitEnd += charLengthAt(original, unitEnd);
+    const unit = original.slice(index, unitEnd);
+    builder.addUnit(index, unit, normalizedUnit(unit));
+    index = unitEnd;
+  }
+  return index;
+}
+
+/**
+ * A character copied with its neighbours gives, once the stretch is lower-cased whole, what it
+ * gives normalized alone: NFKC leaves it as it is, its lower case is one code unit that NFKC
+ * leaves too, and it is no mark or jamo that NFKC would join to the character before. Σ is
+ * left out: lower-cased in a stretch it becomes ς at a word's end, alone always σ.
+ */
+function stableAlone(code: number): boolean {
+  const character = String.fromCharCode(code);
+  const lower = character.toLowerCase();
+  return (
+    code !== 0x3a3 &&
+    character.normalize('NFKC') === character &&
+    lower.length === 1 &&
+    lower.normalize('NFKC') === lower &&
+    !STARTS_JOINING.test(character)
+  );
+}
+
+function stableTable(): Uint8Array {
+  const table = new Uint8Array(0x10000);
+  for (const [first, last] of STABLE_RANGES) table.fill(1, first, last + 1);
+  for (const [first, last] of STABLE_CANDIDATES)
+    for (let code = first; code <= last; code += 1) if (stableAlone(code)) table[code] = 1;
+  return table;
 }
 
 function codeUnitEscape(code: number): string {
