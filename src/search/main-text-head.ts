@@ -17,7 +17,8 @@ export interface MainTextHead {
 
 /**
  * The first `maxCodePoints` code points of `mainTextOf(body, url, templates.blocks)` with line
- * breaks as spaces. `bodyComplete` false says `body` is only the start of the stored body: a
+ * breaks as spaces; `examined`, when given, is told every line hashed on the way (every line of
+ * at most MAX_BLOCK_CHARS looked at, when `templates` has no lengths for the host). `bodyComplete` false says `body` is only the start of the stored body: a
  * line cut at its end is then not judged (it may be a template line whole), and the answer is
  * undefined when that start is too short to tell what the whole body would give.
  */
@@ -27,10 +28,15 @@ export function mainTextHead(
   url: string,
   templates: HitTemplates,
   maxCodePoints: number,
+  examined?: ExaminedLine,
 ): MainTextHead | undefined {
   const host = pageHostOf(url);
-  const template = templates.blocks.get(host);
-  if (template === undefined || template.size === 0) return wholeBodyHead(body, bodyComplete, maxCodePoints);
+  const found = templates.blocks.get(host);
+  // Without template lines the head is the body's start; a walk told to report its lines gives
+  // the same head line by line (main-text-head.test.ts checks it).
+  if ((found === undefined || found.size === 0) && examined === undefined)
+    return wholeBodyHead(body, bodyComplete, maxCodePoints);
+  const template = found ?? NO_LINES;
   // Hashing each line was most of a hit's cost; a line of a length no template line has is kept
   // without it.
   const lengths = templates.lineLengths.get(host);
@@ -50,7 +56,7 @@ export function mainTextHead(
     // A cut line longer than a block is main text whatever follows; a shorter one may be the
     // start of a template line.
     if (last && !bodyComplete && !long) return undefined;
-    if (long || lengths?.has(length) === false || !template.has(blockHashOfRange(body, start, end))) {
+    if (long || lengths?.has(length) === false || !isTemplateLine(body, start, end, template, examined)) {
       keptPoints += (keptLines > 0 ? 1 : 0) + (astral ? codePointCount(body.slice(start, end)) : length);
       keptLines += 1;
       if (runStart < 0) runStart = start;
@@ -71,6 +77,24 @@ export function mainTextHead(
   if (keptLines === 0) return wholeBodyHead(body, true, maxCodePoints);
   if (runStart >= 0) runs.push(body.slice(runStart, runEnd));
   return { text: joinedRuns(runs), more: false };
+}
+
+/** Told each line hashed by mainTextHead, and whether it was left out as template. */
+export type ExaminedLine = (hash: number, template: boolean) => void;
+
+const NO_LINES: ReadonlySet<number> = new Set();
+
+function isTemplateLine(
+  body: string,
+  start: number,
+  end: number,
+  template: ReadonlySet<number>,
+  examined: ExaminedLine | undefined,
+): boolean {
+  const hash = blockHashOfRange(body, start, end);
+  const found = template.has(hash);
+  examined?.(hash, found);
+  return found;
 }
 
 /** Runs of kept lines as one text: lines, within a run and between runs, joined by spaces. */

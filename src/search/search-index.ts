@@ -20,6 +20,7 @@ import {
   type StagedRunEnd,
   type UpsertResult,
 } from './search-index-types.js';
+import { displayHeadOf, type StoredDisplayHead } from './display-head.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
 import { resplitChanged, splitBatch } from './template-resplit.js';
@@ -44,6 +45,9 @@ import { indexWordForms } from './word-forms/index-word-forms.js';
  */
 let opened = 0;
 
+/** Documents of an upgraded file given their display heads after each write. */
+const FILL_DISPLAY_HEADS = 2_000;
+
 export class SearchIndex implements HitDocumentSource {
   readonly store: SearchIndexStore;
   /**
@@ -59,6 +63,8 @@ export class SearchIndex implements HitDocumentSource {
   private templateCache: { generation: number; blocks: TemplateBlocks; hit?: HitTemplates } | undefined;
   /** The lengths found for the last generation: hosts whose lines did not change keep theirs. */
   private lastLineLengths: TemplateLinesWithLengths | undefined;
+  /** Known once every document has its display head (fillDisplayHeads). */
+  private headsComplete = false;
 
   constructor(
     file: string,
@@ -106,6 +112,7 @@ export class SearchIndex implements HitDocumentSource {
           deletions.push({ segmentId: existing.segmentId, ordinal: existing.ordinal });
         },
         reached: (docId) => this.store.claims.claim(docId, feed),
+        displayHead: (docId, head) => this.store.displayHeads.put(docId, head),
       });
       this.persistDeletions(deletions);
       for (const document of prepared) indexed.add(document.docId);
@@ -113,6 +120,7 @@ export class SearchIndex implements HitDocumentSource {
     });
     this.loadWritten(deletions, built);
     this.resplit(indexed);
+    this.fillDisplayHeads();
     if (deletions.length > 0 || built !== undefined) this.mergeWhileNeeded();
     return result;
   }
@@ -181,6 +189,10 @@ export class SearchIndex implements HitDocumentSource {
           replaced.add(existing.id);
         },
         reached: (docId) => this.store.claims.stageClaim(runKey, docId),
+        displayHead: (docId, head) => {
+          if (replaced.has(docId)) this.store.displayHeads.stage(runKey, docId, head);
+          else this.store.displayHeads.put(docId, head);
+        },
       });
       if (prepared.length === 0) return;
       const built = buildSegment(this.store.nextSegmentId(), prepared);
@@ -235,6 +247,7 @@ export class SearchIndex implements HitDocumentSource {
     });
     this.reload();
     this.resplit();
+    this.fillDisplayHeads();
     this.mergeWhileNeeded();
     return removed;
   }
@@ -258,9 +271,11 @@ export class SearchIndex implements HitDocumentSource {
         phrases: Uint8Array,
       ) => void;
       reached: (docId: number) => void;
+      /** Its display head, once the batch's rows are counted and the template is known. */
+      displayHead: (docId: number, head: StoredDisplayHead) => void;
     },
   ): AnalyzedDocument[] {
-    const prepared: { docId: number; url: string; fields: readonly AnalyzedText[] }[] = [];
+    const prepared: { docId: number; url: string; body: string; fields: readonly AnalyzedText[] }[] = [];
     for (const { document, index } of entries) {
       const stored = storedFormOf(document);
       const hash = contentHashOf(stored);
@@ -286,11 +301,15 @@ export class SearchIndex implements HitDocumentSource {
       prepared.push({
         docId,
         url: document.url,
+        body: stored.body,
         fields: page?.fields ?? analyzeDocumentFields(document),
       });
     }
+    if (prepared.length === 0) return [];
     // Split after every row of the batch is counted: a site's first batch finds its own template.
-    return prepared.length === 0 ? [] : splitBatch(prepared, this.store.templates.current());
+    const blocks = this.store.templates.current();
+    for (const { docId, url, body } of prepared) on.displayHead(docId, displayHeadOf(body, url, blocks));
+    return splitBatch(prepared, blocks);
   }
 
   /**
@@ -510,6 +529,25 @@ export class SearchIndex implements HitDocumentSource {
    * Merges segments as the merge policy asks, one transaction per merge. A merge that finds the
    * file locked by another writer is left for the next batch: the batch itself is committed.
    */
+  /**
+   * After a write to a file upgraded from format 8: stores the display heads of up to
+   * FILL_DISPLAY_HEADS documents indexed before, in one transaction, until none is left
+   * (docs/architecture.md, Stored display heads). Unchanged pages are never written again, so
+   * without this an upgraded file's pages would go without heads.
+   */
+  private fillDisplayHeads(): void {
+    if (this.headsComplete || (this.headsComplete = this.store.displayHeads.complete())) return;
+    this.store.writeTransaction(() => {
+      const blocks = this.store.templates.current();
+      const missing = this.store.displayHeads.missing(FILL_DISPLAY_HEADS);
+      for (const id of missing) {
+        const document = this.store.document(id)!;
+        this.store.displayHeads.put(id, displayHeadOf(document.body, document.url, blocks));
+      }
+      if (missing.length < FILL_DISPLAY_HEADS) this.store.displayHeads.markComplete();
+    });
+  }
+
   private mergeWhileNeeded(): void {
     try {
       this.mergeSegmentsNow();

@@ -1,5 +1,6 @@
 import type { SearchIndexStore } from '../store/sqlite/search-index-store.js';
 import { analyzeDocumentFields } from './document-fields.js';
+import { displayHeadOf } from './display-head.js';
 import type { AnalyzedDocument } from './engine/segment-builder.js';
 import { pageHostOf, type TemplateBlocks } from './template-blocks.js';
 import { holdsAnyBlock, withoutTemplateLines } from './template-split.js';
@@ -30,7 +31,8 @@ export function splitBatch(
  * Inside a write transaction: the documents to index again because a line they hold became
  * template, or stopped being, since their host's documents were last split; and the places
  * of their current versions. Documents of `exclude` were just split with the current counts.
- * Records the current sets as applied.
+ * Records the current sets as applied, and stores the new display heads of the documents split
+ * again.
  */
 export function resplitChanged(
   store: SearchIndexStore,
@@ -52,6 +54,8 @@ export function resplitChanged(
         docId: document.id,
         fields: withoutTemplateLines(analyzeDocumentFields(document), now),
       });
+      // Its display head was cut by lines of which one at least changed side.
+      store.displayHeads.put(document.id, displayHeadOf(document.body, document.url, current));
       replaced.push({ segmentId: document.segmentId, ordinal: document.ordinal });
     }
     store.templates.setApplied(host, now);

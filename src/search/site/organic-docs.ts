@@ -1,6 +1,7 @@
 import type { HitDocument, HitDocumentSource } from '../../store/sqlite/hit-documents.js';
 import { firstCodePoints } from '../../util/code-points.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
+import { DISPLAY_HEAD_CHARS, storedHeadFor } from '../display-head.js';
 import { mainTextHead, type MainTextHead } from '../main-text-head.js';
 import type { HitTemplates } from '../template-blocks.js';
 import type { OrganicDoc } from './search-response.js';
@@ -14,8 +15,6 @@ const START_TEXT_CHARS = 200;
 const DESCRIPTION_CHARS = 200;
 /** Code points of the body snippet in document_text_parts. */
 const SNIPPET_CHARS = 160;
-/** Code points of the main text searched for the snippet's passage. */
-const SNIPPET_SOURCE_CHARS = 20_000;
 /**
  * Code points of the stored body read for a hit: the snippet's source and room for the template
  * lines before it; a body whose template takes more is read whole (mainHeadOf).
@@ -96,11 +95,16 @@ function organicDocOf(
   };
 }
 
-/** The main text's start from the body's start, or from the whole body when that start is too short. */
+/**
+ * The main text's start: the stored display head while the lines it was cut by are on the same
+ * side of the template, else cut from the body's start, or from the whole body when that start
+ * is too short (or was not read, a head being stored).
+ */
 function mainHeadOf(document: HitDocument, templates: HitTemplates, wholeBody: () => string): MainTextHead {
-  const { bodyHead, bodyComplete, url } = document;
+  const { bodyHead, bodyComplete, url, displayHead } = document;
   return (
-    mainTextHead(bodyHead, bodyComplete, url, templates, SNIPPET_SOURCE_CHARS) ??
-    mainTextHead(wholeBody(), true, url, templates, SNIPPET_SOURCE_CHARS)!
+    (displayHead === undefined ? undefined : storedHeadFor(displayHead, url, templates.blocks)) ??
+    mainTextHead(bodyHead, bodyComplete, url, templates, DISPLAY_HEAD_CHARS) ??
+    mainTextHead(wholeBody(), true, url, templates, DISPLAY_HEAD_CHARS)!
   );
 }

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Doctype } from '../../domain/doctype.js';
+import type { DisplayHeadRow } from './display-head-rows.js';
 
 /**
  * What a result page shows of a hit: the stored document (search-index-store.ts) without the
@@ -18,31 +19,46 @@ export interface HitDocument {
   contentSize: number;
   lastModified: number;
   doctype: Doctype;
-  /** The body's first code points, as many as asked for. */
+  /** The body's first code points, as many as asked for; '' when the display head was read instead. */
   bodyHead: string;
   /** Whether `bodyHead` is the whole body. */
   bodyComplete: boolean;
+  /** The version's display head, when one is stored (src/search/display-head.ts). */
+  displayHead: DisplayHeadRow | undefined;
 }
 
 /**
- * Most bodies are read whole: cutting one costs more than reading it. Only a body of more bytes
- * than the code points asked for is cut (and counted, to tell whether the cut left anything out).
+ * A document whose version has its display head stored is read without its body. Otherwise most
+ * bodies are read whole: cutting one costs more than reading it. Only a body of more bytes than
+ * the code points asked for is cut (and counted, to tell whether the cut left anything out).
  */
-export const HIT_DOCUMENT_SQL = `SELECT id, url, title, description,
-    CASE WHEN octet_length(body) <= @chars THEN body ELSE substr(body, 1, @chars) END AS bodyHead,
-    octet_length(body) <= @chars OR length(body) <= @chars AS bodyComplete,
-    content_size AS contentSize, last_modified AS lastModified, doctype
-  FROM documents WHERE id = @id`;
+export const HIT_DOCUMENT_SQL = `SELECT d.id, d.url, d.title, d.description,
+    CASE WHEN h.id IS NOT NULL THEN '' WHEN octet_length(d.body) <= @chars THEN d.body
+      ELSE substr(d.body, 1, @chars) END AS bodyHead,
+    h.id IS NULL AND (octet_length(d.body) <= @chars OR length(d.body) <= @chars) AS bodyComplete,
+    d.content_size AS contentSize, d.last_modified AS lastModified, d.doctype,
+    h.head AS headText, h.more AS headMore, h.lines AS headLines
+  FROM documents d LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash
+  WHERE d.id = @id`;
 
 export const WHOLE_BODY_SQL = 'SELECT body FROM documents WHERE id = ?';
 
-type HitRow = Omit<HitDocument, 'bodyComplete'> & { bodyComplete: number };
+type HitRow = Omit<HitDocument, 'bodyComplete' | 'displayHead'> & {
+  bodyComplete: number;
+  headText: string | null;
+  headMore: number | null;
+  headLines: Buffer | null;
+};
 
 /** The row of HIT_DOCUMENT_SQL as a HitDocument. */
 export function hitDocumentOf(row: unknown): HitDocument | undefined {
   if (row === undefined) return undefined;
-  const hit = row as HitRow;
-  return { ...hit, bodyComplete: hit.bodyComplete === 1 };
+  const { headText, headMore, headLines, bodyComplete, ...hit } = row as HitRow;
+  return {
+    ...hit,
+    bodyComplete: bodyComplete === 1,
+    displayHead: headText === null ? undefined : { text: headText, more: headMore === 1, lines: headLines! },
+  };
 }
 
 /** Where a page's hits are read from: the index itself, or a thread's own connection to its file. */

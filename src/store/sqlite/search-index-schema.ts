@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/feed-keys.js';
+import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
 import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA, upgradeTemplateIndex } from './template-block-schema.js';
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
-const SCHEMA_VERSION = '8';
+const SCHEMA_VERSION = '9';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -96,13 +97,53 @@ const PHRASES_SCHEMA = `
   END;
 `;
 
+/**
+ * Format 9 (docs/architecture.md, Stored display heads): the start of each document's main text
+ * as result pages show it, cut when the document is indexed, with the content hash of the version
+ * it belongs to and the lines it was cut by (src/search/display-head.ts); a staged run's new
+ * versions keep theirs in `staged_display_heads` until the run is applied. Removing a document
+ * removes its head. A format 8 file gains both tables, empty, in place: its documents' heads are
+ * cut from their bodies at each search, as before, until the writes that follow store them
+ * (SearchIndex.fillDisplayHeads).
+ */
+const DISPLAY_HEAD_SCHEMA = `
+  CREATE TABLE display_heads (
+    id INTEGER PRIMARY KEY,
+    content_hash BLOB NOT NULL,
+    head TEXT NOT NULL,
+    more INTEGER NOT NULL,
+    lines BLOB NOT NULL
+  );
+  CREATE TABLE staged_display_heads (
+    run_key TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    content_hash BLOB NOT NULL,
+    head TEXT NOT NULL,
+    more INTEGER NOT NULL,
+    lines BLOB NOT NULL,
+    PRIMARY KEY (run_key, id)
+  );
+  CREATE TRIGGER documents_drop_display_head AFTER DELETE ON documents BEGIN
+    DELETE FROM display_heads WHERE id = old.id;
+  END;
+`;
+
 /** What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. */
 const UPGRADES: ReadonlyMap<string, string> = new Map([
-  ['3', STAGING_SCHEMA + FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA],
-  ['4', FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA],
-  ['5', TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA],
-  ['6', SUGGEST_SCHEMA + PHRASES_SCHEMA],
-  ['7', PHRASES_SCHEMA],
+  [
+    '3',
+    STAGING_SCHEMA +
+      FEEDS_MIGRATION +
+      TEMPLATE_MIGRATION +
+      SUGGEST_SCHEMA +
+      PHRASES_SCHEMA +
+      DISPLAY_HEAD_SCHEMA,
+  ],
+  ['4', FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA],
+  ['5', TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA],
+  ['6', SUGGEST_SCHEMA + PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA],
+  ['7', PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA],
+  ['8', DISPLAY_HEAD_SCHEMA],
 ]);
 
 /**
@@ -171,8 +212,11 @@ export function prepareIndexSchema(db: Database.Database, file: string, analyzer
     ${TEMPLATE_SCHEMA}
     ${SUGGEST_SCHEMA}
     ${PHRASES_SCHEMA}
+    ${DISPLAY_HEAD_SCHEMA}
   `);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);
   insert.run('analyzer', String(analyzerVersion));
+  // Every document of a new file gets its head when it is written (display-head-rows.ts).
+  insert.run(DISPLAY_HEADS_COMPLETE, '1');
 }

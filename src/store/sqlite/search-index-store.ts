@@ -3,6 +3,7 @@ import { SearchAnalyticsStore } from './search-analytics-store.js';
 import type { ActivityBatch, QueryLogEntry } from '../search-activity-log.js';
 import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
+import { DisplayHeadRows } from './display-head-rows.js';
 import { DocumentPhraseRows } from './document-phrase-rows.js';
 import { HIT_DOCUMENT_SQL, type HitDocument, hitDocumentOf, WHOLE_BODY_SQL } from './hit-documents.js';
 import { prepareIndexSchema } from './search-index-schema.js';
@@ -61,6 +62,8 @@ export class SearchIndexStore {
   readonly templates: TemplateBlockStore;
   /** Phrases of titles and headings per document, for suggest (docs/architecture.md, Suggest). */
   readonly phrases: DocumentPhraseRows;
+  /** The start of each document's main text as result pages show it (docs/architecture.md, Stored display heads). */
+  readonly displayHeads: DisplayHeadRows;
   /** Searches and clicks per day (docs/architecture.md, Search activity). */
   readonly analytics: SearchAnalyticsStore;
 
@@ -87,6 +90,7 @@ export class SearchIndexStore {
     this.claims = new DocumentClaims(this.db);
     this.templates = new TemplateBlockStore(this.db);
     this.phrases = new DocumentPhraseRows(this.db);
+    this.displayHeads = new DisplayHeadRows(this.db);
     this.analytics = new SearchAnalyticsStore(this.db);
   }
 
@@ -300,6 +304,7 @@ export class SearchIndexStore {
   publishStaged(runKey: string): void {
     this.statements.applyStagedDocuments.run(runKey, runKey);
     this.phrases.publish(runKey);
+    this.displayHeads.publish(runKey);
     this.statements.publishSegments.run(runKey);
     this.statements.dropStagedDocuments.run(runKey);
     this.claims.dropStaged(runKey);
@@ -311,6 +316,7 @@ export class SearchIndexStore {
     this.statements.dropStagedSegments.run(runKey);
     this.statements.dropStagedDocuments.run(runKey);
     this.phrases.dropStaged(runKey);
+    this.displayHeads.dropStaged(runKey);
     this.claims.dropStaged(runKey);
   }
 

@@ -1,0 +1,85 @@
+import type Database from 'better-sqlite3';
+
+/** index_meta key present once every document has its display head (absent after an upgrade). */
+export const DISPLAY_HEADS_COMPLETE = 'display_heads_complete';
+
+/** A display head as stored (src/search/display-head.ts). */
+export interface DisplayHeadRow {
+  text: string;
+  more: boolean;
+  lines: Uint8Array;
+}
+
+/**
+ * The display heads of documents (index format 9, docs/architecture.md, Stored display heads),
+ * by document id, each with the content hash of the version it was cut from: a head is read only
+ * with the version it belongs to, so a text written without its head is never shown with
+ * another's. A staged run's new versions keep theirs aside until the run is applied.
+ */
+export class DisplayHeadRows {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      put: db.prepare(
+        `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines)
+         SELECT id, content_hash, ?, ?, ? FROM documents WHERE id = ?`,
+      ),
+      stage: db.prepare(
+        `INSERT OR REPLACE INTO staged_display_heads (run_key, id, content_hash, head, more, lines)
+         SELECT run_key, id, content_hash, ?, ?, ? FROM staged_documents WHERE run_key = ? AND id = ?`,
+      ),
+      publish: db.prepare(
+        `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines)
+         SELECT h.id, h.content_hash, h.head, h.more, h.lines FROM staged_display_heads h
+         JOIN documents d ON d.id = h.id WHERE h.run_key = ?`,
+      ),
+      dropStaged: db.prepare('DELETE FROM staged_display_heads WHERE run_key = ?'),
+      complete: db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),
+      markComplete: db.prepare(
+        `INSERT OR REPLACE INTO index_meta (key, value) VALUES ('${DISPLAY_HEADS_COMPLETE}', '1')`,
+      ),
+      // Ids from the small segment index, not a scan of the documents' rows and their texts.
+      missing: db
+        .prepare(
+          `SELECT id FROM documents INDEXED BY documents_segment
+           WHERE NOT EXISTS (SELECT 1 FROM display_heads h WHERE h.id = documents.id) LIMIT ?`,
+        )
+        .pluck(),
+    };
+  }
+
+  /** Whether every document has its head: always in a file made as format 9 or later. */
+  complete(): boolean {
+    return this.statements.complete.get() === 1;
+  }
+
+  markComplete(): void {
+    this.statements.markComplete.run();
+  }
+
+  /** Up to `limit` documents without a head (indexed before format 9). */
+  missing(limit: number): number[] {
+    return this.statements.missing.all(limit) as number[];
+  }
+
+  /** The head of a document's version in `documents`, written after that version. */
+  put(id: number, head: DisplayHeadRow): void {
+    this.statements.put.run(head.text, head.more ? 1 : 0, head.lines, id);
+  }
+
+  /** The head of a staged run's new version of a document, written after that version. */
+  stage(runKey: string, id: number, head: DisplayHeadRow): void {
+    this.statements.stage.run(head.text, head.more ? 1 : 0, head.lines, runKey, id);
+  }
+
+  /** Inside the transaction applying a staged run, after its texts are copied in. */
+  publish(runKey: string): void {
+    this.statements.publish.run(runKey);
+    this.statements.dropStaged.run(runKey);
+  }
+
+  dropStaged(runKey: string): void {
+    this.statements.dropStaged.run(runKey);
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * Stored display heads (src/search/display-head.ts, docs/architecture.md): the start of a page's
+ * main text cut when the page is indexed is the one a search would cut from its body, for as
+ * long as it holds; when a line it was cut by changes side of the template it is not used, and
+ * the index stores it again when it splits the page again.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
+import { DISPLAY_HEAD_CHARS, displayHeadOf, storedHeadFor } from '../../src/search/display-head.js';
+import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import { mainTextHead } from '../../src/search/main-text-head.js';
+import { SearchIndex } from '../../src/search/search-index.js';
+import { blockHashOf, type TemplateBlocks } from '../../src/search/template-blocks.js';
+
+const HOST = 'docs.example';
+const PAGE_URL = `https://${HOST}/guide/page.html`;
+const NAVIGATION = ['Home', 'Guide › Install', 'Copyright 2026 Example'];
+const CONTENT = [
+  'Install the package.',
+  '検索エンジンの設定',
+  'An emoji 🍣 and 𠮷野家.',
+  'x'.repeat(350),
+  '',
+];
+const TEMPLATE: TemplateBlocks = new Map([[HOST, new Set(NAVIGATION.map(blockHashOf))]]);
+const NO_TEMPLATE: TemplateBlocks = new Map();
+
+const folders: string[] = [];
+after(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A small deterministic generator: the same bodies on every run. */
+function randomOf(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+function bodyOf(random: () => number, lines: number): string {
+  const pool = [...NAVIGATION, ...CONTENT];
+  return Array.from({ length: lines }, () => pool[Math.floor(random() * pool.length)]!).join('\n');
+}
+
+/** The head a search cuts from the whole body. */
+function cutHead(body: string, url: string, blocks: TemplateBlocks) {
+  return mainTextHead(body, true, url, { blocks, lineLengths: new Map() }, DISPLAY_HEAD_CHARS);
+}
+
+describe('a display head cut at indexing', () => {
+  test('is the head a search cuts from the body, with a template or without, short or past the cut', () => {
+    const random = randomOf(11);
+    for (let round = 0; round < 300; round += 1) {
+      // Some bodies run past the head's 20,000 code points, in lines of 350.
+      const body = bodyOf(random, random() < 0.2 ? 150 : 1 + Math.floor(random() * 40));
+      for (const blocks of [TEMPLATE, NO_TEMPLATE]) {
+        const stored = displayHeadOf(body, PAGE_URL, blocks);
+        const cut = cutHead(body, PAGE_URL, blocks)!;
+        assert.deepEqual({ text: stored.text, more: stored.more }, cut, `round ${round}`);
+        assert.deepEqual(storedHeadFor(stored, PAGE_URL, blocks), cut, `round ${round}, held`);
+      }
+    }
+  });
+
+  test('a template holding none of the page’s lines cuts the head the body without a template gives', () => {
+    const random = randomOf(5);
+    const elsewhere: TemplateBlocks = new Map([[HOST, new Set([blockHashOf('Only on other pages')])]]);
+    for (let round = 0; round < 200; round += 1) {
+      const body = bodyOf(random, 1 + Math.floor(random() * 80));
+      assert.deepEqual(cutHead(body, PAGE_URL, elsewhere), cutHead(body, PAGE_URL, NO_TEMPLATE));
+      // So a head cut without a template holds once the host has one the page does not carry.
+      assert.deepEqual(
+        storedHeadFor(displayHeadOf(body, PAGE_URL, NO_TEMPLATE), PAGE_URL, elsewhere),
+        cutHead(body, PAGE_URL, elsewhere),
+      );
+    }
+  });
+
+  test('holds while its lines keep their side, and not once one of them moves', () => {
+    const body = ['Home', 'Install the package.', 'Maintenance on Sunday', 'Copyright 2026 Example'].join(
+      '\n',
+    );
+    const stored = displayHeadOf(body, PAGE_URL, TEMPLATE);
+    assert.equal(stored.text, 'Install the package. Maintenance on Sunday');
+    const withLine = (line: string): TemplateBlocks =>
+      new Map([[HOST, new Set([...TEMPLATE.get(HOST)!, blockHashOf(line)])]]);
+    // A line on other pages only becomes template: the page's head is the same.
+    assert.deepEqual(
+      storedHeadFor(stored, PAGE_URL, withLine('Download')),
+      cutHead(body, PAGE_URL, withLine('Download')),
+    );
+    // One of its own lines becomes template, or stops being: the head is cut again.
+    assert.equal(storedHeadFor(stored, PAGE_URL, withLine('Maintenance on Sunday')), undefined);
+    const withoutHome: TemplateBlocks = new Map([[HOST, new Set([blockHashOf('Copyright 2026 Example')])]]);
+    assert.equal(storedHeadFor(stored, PAGE_URL, withoutHome), undefined);
+    assert.equal(storedHeadFor(stored, PAGE_URL, NO_TEMPLATE), undefined);
+  });
+});
+
+/** Pages of one host: the same navigation and footer around each page's own text. */
+function sitePages(count: number, extra: (n: number) => string = () => ''): IndexedDocument[] {
+  return Array.from({ length: count }, (_, n) => ({
+    url: `https://${HOST}/page-${n}.html`,
+    title: `Page ${n}`,
+    description: '',
+    body: [
+      'Home',
+      'Guide › Install',
+      `Page ${n} explains step ${n} of the install.`,
+      extra(n),
+      'Copyright 2026 Example',
+    ]
+      .filter((line) => line !== '')
+      .join('\n'),
+  }));
+}
+
+/** Every searchable document's stored head is there, holds, and is the head cut from its body. */
+function assertHeadsHold(index: SearchIndex, count: number): void {
+  const blocks = index.templateBlocks();
+  for (let n = 0; n < count; n += 1) {
+    const url = `https://${HOST}/page-${n}.html`;
+    const id = index.store.documentIdOf(url)!;
+    const document = index.hitDocument(id, 32_000)!;
+    assert.ok(document.displayHead, `${url} has its head stored`);
+    assert.equal(document.bodyHead, '', `${url}: the body is not read`);
+    const held = storedHeadFor(document.displayHead, url, blocks);
+    assert.deepEqual(held, cutHead(index.wholeBody(id)!, url, blocks), `${url}: the head holds`);
+  }
+}
+
+function newIndex(): { index: SearchIndex; file: string } {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-display-head-'));
+  folders.push(folder);
+  const file = path.join(folder, 'service-1.db');
+  return { index: new SearchIndex(file), file };
+}
+
+describe('the display heads of an index', () => {
+  test('are stored with each batch and stored again when a line changes side', () => {
+    const { index } = newIndex();
+    try {
+      index.upsert(sitePages(10), 'bundle:test');
+      assert.ok(index.templateBlocks().get(HOST)?.has(blockHashOf('Home')), 'the navigation is template');
+      assertHeadsHold(index, 10);
+      const notice = 'Maintenance window on Sunday night';
+      // On four pages of ten the notice becomes template: the first page, indexed before, is split again.
+      index.upsert([sitePages(1, () => notice)[0]!], 'bundle:test');
+      assertHeadsHold(index, 10);
+      index.upsert(
+        sitePages(4, () => notice),
+        'bundle:test',
+      );
+      assert.ok(index.templateBlocks().get(HOST)?.has(blockHashOf(notice)), 'the notice is template');
+      assertHeadsHold(index, 10);
+      const first = index.hitDocument(index.store.documentIdOf(`https://${HOST}/page-0.html`)!, 32_000)!;
+      assert.equal(first.displayHead?.text, 'Page 0 explains step 0 of the install.');
+    } finally {
+      index.close();
+    }
+  });
+
+  test('of a staged run are read once it is applied, and a discarded run leaves the old ones', () => {
+    const { index } = newIndex();
+    try {
+      index.upsert(sitePages(6), 'bundle:test');
+      const changed = sitePages(6, (n) => `Revised in run ${n}.`);
+      index.stage('run-1', changed);
+      assertHeadsHold(index, 6);
+      const url = `https://${HOST}/page-2.html`;
+      const id = index.store.documentIdOf(url)!;
+      assert.equal(
+        index.hitDocument(id, 32_000)!.displayHead?.text,
+        'Page 2 explains step 2 of the install.',
+      );
+      index.discardStaged('run-1');
+      assert.equal(
+        index.hitDocument(id, 32_000)!.displayHead?.text,
+        'Page 2 explains step 2 of the install.',
+      );
+      index.stage('run-2', changed);
+      index.applyStaged('run-2', { gone: [], feed: 'setting:1', release: () => false });
+      assertHeadsHold(index, 6);
+      assert.equal(
+        index.hitDocument(id, 32_000)!.displayHead?.text,
+        'Page 2 explains step 2 of the install. Revised in run 2.',
+      );
+    } finally {
+      index.close();
+    }
+  });
+
+  test('a file of format 8 gains the tables; its pages show the heads cut from their bodies until the next write stores theirs', () => {
+    const { index, file } = newIndex();
+    index.upsert(sitePages(6), 'bundle:test');
+    index.close();
+    const db = new Database(file);
+    db.exec(
+      "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DELETE FROM index_meta WHERE key = 'display_heads_complete'; UPDATE index_meta SET value = '8' WHERE key = 'schema'",
+    );
+    db.close();
+    const upgraded = new SearchIndex(file);
+    try {
+      const url = `https://${HOST}/page-3.html`;
+      const id = upgraded.store.documentIdOf(url)!;
+      const document = upgraded.hitDocument(id, 32_000)!;
+      assert.equal(document.displayHead, undefined);
+      assert.equal(document.bodyComplete, true);
+      assert.match(document.bodyHead, /^Home\nGuide › Install\nPage 3 explains/);
+      // A write of one other page: the pages indexed before, unchanged, get their heads too.
+      upgraded.upsert(
+        [{ url: `https://${HOST}/news.html`, title: 'News', description: '', body: 'Released.' }],
+        'bundle:test',
+      );
+      assertHeadsHold(upgraded, 6);
+      assert.equal(upgraded.store.displayHeads.complete(), true);
+    } finally {
+      upgraded.close();
+    }
+  });
+});
