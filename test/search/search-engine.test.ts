@@ -14,7 +14,7 @@ import { decodeSegment, encodeSegment } from '../../src/search/engine/segment-co
 import { buildSegment } from '../../src/search/engine/segment-builder.js';
 import { mergeSegments } from '../../src/search/engine/segment-merge.js';
 import { segmentsToMerge } from '../../src/search/engine/merge-policy.js';
-import { topK } from '../../src/search/engine/top-k.js';
+import { topByScore, topK } from '../../src/search/engine/top-k.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 
@@ -73,6 +73,24 @@ describe('segments', () => {
     assert.deepEqual(topK(values.length, 3, compare), [2, 4, 5]);
     assert.deepEqual(topK(values.length, 10, compare), [2, 4, 5, 0, 3, 1]);
     assert.deepEqual(topK(values.length, 0, compare), []);
+  });
+
+  test('topByScore gives what topK gives by score, ties by position, whatever the scores and k', () => {
+    let state = 3;
+    const random = () => {
+      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+      return state / 2 ** 32;
+    };
+    for (let round = 0; round < 300; round += 1) {
+      const count = Math.floor(random() * 400);
+      // Few distinct scores in some rounds: many ties.
+      const distinct = random() < 0.5 ? 4 : 1_000_000;
+      const scores = Float64Array.from({ length: count }, () => Math.floor(random() * distinct) / 7);
+      const k = Math.floor(random() * 120);
+      const compare = (a: number, b: number) => scores[b]! - scores[a]! || a - b;
+      assert.deepEqual(topByScore(scores, count, k), topK(count, k, compare), `round ${round}`);
+    }
+    assert.deepEqual(topByScore([5, 1, 9, 3, 9, 7], 6, 3), [2, 4, 5]);
   });
 });
 

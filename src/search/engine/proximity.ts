@@ -4,7 +4,7 @@ import type { HitSet } from './matcher.js';
 import type { Clause } from './query-plan.js';
 import { proximityBonus, titlePhraseBonus, type RankingParameters } from './ranking.js';
 import type { Segment } from './segment.js';
-import { topK } from './top-k.js';
+import { topByScore } from './top-k.js';
 
 /** What proximity needs of a query clause. */
 interface ProximityClause {
@@ -37,11 +37,7 @@ export function positionRerank(
   clauses: readonly ProximityClause[],
   parameters: RankingParameters,
 ): void {
-  const best = topK(
-    hits.count,
-    parameters.proximityCandidates,
-    (a, b) => hits.score[b]! - hits.score[a]! || a - b,
-  );
+  const best = topByScore(hits.score, hits.count, parameters.proximityCandidates);
   for (const hit of best) {
     const segment = segments[hits.segment[hit]!]!;
     const ordinal = hits.ordinal[hit]!;
@@ -114,12 +110,15 @@ function nearestGap(first: OccurrenceStarts, firstLength: number, second: Occurr
   for (const start of first) {
     const end = start + firstLength - 1;
     while (pointer < second.length && second[pointer]! <= end) pointer += 1;
+    const field = fieldOfPosition(start);
     const after = second[pointer];
-    if (after !== undefined && fieldOfPosition(after) === fieldOfPosition(start)) {
+    if (after !== undefined && fieldOfPosition(after) === field) {
       best = Math.min(best, after - end);
+      // Directly after is the nearest there is: a common word's hundreds of occurrences need no more looking.
+      if (best === 1) return 1;
     }
     const before = second[pointer - 1];
-    if (before !== undefined && before < start && fieldOfPosition(before) === fieldOfPosition(start)) {
+    if (before !== undefined && before < start && fieldOfPosition(before) === field) {
       best = Math.min(best, start - before + 1);
     }
   }

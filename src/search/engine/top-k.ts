@@ -45,3 +45,64 @@ export function topK(count: number, k: number, compare: (a: number, b: number) =
   }
   return heap.sort(compare);
 }
+
+/**
+ * topK by `scores` descending, ties by index ascending (the order of `topK(count, k, (a, b) =>
+ * scores[b] - scores[a] || a - b)`, which it returns), without a comparator call per step: the
+ * engine's reranking takes the best hundred of every query's hits this way.
+ */
+export function topByScore(scores: ArrayLike<number>, count: number, k: number): number[] {
+  if (k <= 0 || count === 0) return [];
+  const size = Math.min(k, count);
+  // Max-heap by rank: the root is the worst of those kept.
+  const heap = new Int32Array(size);
+  let length = 0;
+  for (let index = 0; index < count; index += 1) {
+    const score = scores[index]!;
+    if (length < size) {
+      // Each later index ranks after an equal score, so only a lower score is worse.
+      let child = length;
+      length += 1;
+      while (child > 0) {
+        const parent = (child - 1) >> 1;
+        const above = heap[parent]!;
+        if (!ranksAfter(score, index, scores[above]!, above)) break;
+        heap[child] = above;
+        child = parent;
+      }
+      heap[child] = index;
+    } else if (score > scores[heap[0]!]!) {
+      siftDownFromRoot(heap, scores, index, score);
+    }
+  }
+  return Array.from(heap).sort((a, b) => scores[b]! - scores[a]! || a - b);
+}
+
+/** Whether the item (score, index) ranks after (otherScore, other). */
+function ranksAfter(score: number, index: number, otherScore: number, other: number): boolean {
+  return score < otherScore || (score === otherScore && index > other);
+}
+
+/** Puts `index` at the root of the full heap and moves it down to its place. */
+function siftDownFromRoot(heap: Int32Array, scores: ArrayLike<number>, index: number, score: number): void {
+  const length = heap.length;
+  let parent = 0;
+  for (;;) {
+    const left = parent * 2 + 1;
+    if (left >= length) break;
+    const right = left + 1;
+    let worst = heap[left]!;
+    let worstAt = left;
+    if (right < length) {
+      const candidate = heap[right]!;
+      if (ranksAfter(scores[candidate]!, candidate, scores[worst]!, worst)) {
+        worst = candidate;
+        worstAt = right;
+      }
+    }
+    if (!ranksAfter(scores[worst]!, worst, score, index)) break;
+    heap[parent] = worst;
+    parent = worstAt;
+  }
+  heap[parent] = index;
+}

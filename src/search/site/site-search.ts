@@ -1,7 +1,7 @@
 import type { SearchServiceConfig } from '../../domain/search-service-config.js';
 import { planQuery } from '../engine/query-plan.js';
 import { DEFAULT_RANKING, type RankingParameters } from '../engine/ranking.js';
-import { topK } from '../engine/top-k.js';
+import { topByScore, topK } from '../engine/top-k.js';
 import { QueryHighlighter } from '../highlight/query-highlighter.js';
 import type { SearchIndex } from '../search-index.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
@@ -259,7 +259,7 @@ export class SiteSearch {
       snapshot,
       this.ranking,
     );
-    const best = topK(hits.count, RELATED_SAMPLE, (a, b) => hits.score[b]! - hits.score[a]! || a - b);
+    const best = topByScore(hits.score, hits.count, RELATED_SAMPLE);
     const documents = best.flatMap((hit) => {
       const summary = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
       return this.index.document(summary.id) ?? [];
