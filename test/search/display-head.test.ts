@@ -15,6 +15,7 @@ import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { mainTextHead } from '../../src/search/main-text-head.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { blockHashOf, type TemplateBlocks } from '../../src/search/template-blocks.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const HOST = 'docs.example';
 const PAGE_URL = `https://${HOST}/guide/page.html`;
@@ -34,15 +35,6 @@ after(() => {
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
-/** A small deterministic generator: the same bodies on every run. */
-function randomOf(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 function bodyOf(random: () => number, lines: number): string {
   const pool = [...NAVIGATION, ...CONTENT];
   return Array.from({ length: lines }, () => pool[Math.floor(random() * pool.length)]!).join('\n');
@@ -55,7 +47,7 @@ function cutHead(body: string, url: string, blocks: TemplateBlocks) {
 
 describe('a display head cut at indexing', () => {
   test('is the head a search cuts from the body, with a template or without, short or past the cut', () => {
-    const random = randomOf(11);
+    const random = seededRandom(11);
     for (let round = 0; round < 300; round += 1) {
       // Some bodies run past the head's 20,000 code points, in lines of 350.
       const body = bodyOf(random, random() < 0.2 ? 150 : 1 + Math.floor(random() * 40));
@@ -69,7 +61,7 @@ describe('a display head cut at indexing', () => {
   });
 
   test('a template holding none of the page’s lines cuts the head the body without a template gives', () => {
-    const random = randomOf(5);
+    const random = seededRandom(5);
     const elsewhere: TemplateBlocks = new Map([[HOST, new Set([blockHashOf('Only on other pages')])]]);
     for (let round = 0; round < 200; round += 1) {
       const body = bodyOf(random, 1 + Math.floor(random() * 80));

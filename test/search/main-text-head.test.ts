@@ -15,6 +15,7 @@ import {
   type TemplateBlocks,
 } from '../../src/search/template-blocks.js';
 import { firstCodePoints } from '../../src/util/code-points.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const URL_OF_PAGE = 'https://docs.example/guide/page.html';
 const TEMPLATE_LINES = ['Home', 'Guide › Install', 'Copyright 2026 Example', ''];
@@ -45,15 +46,6 @@ const MEASURED: HitTemplates = {
 };
 const NO_TEMPLATE: HitTemplates = { blocks: new Map(), lineLengths: new Map() };
 
-/** A small deterministic generator: the same bodies on every run. */
-function randomOf(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 function bodyOf(random: () => number, lines: number): string {
   const pool = random() < 0.2 ? TEMPLATE_LINES : [...TEMPLATE_LINES, ...CONTENT_LINES];
   return Array.from({ length: lines }, () => pool[Math.floor(random() * pool.length)]!).join('\n');
@@ -67,7 +59,7 @@ function expected(body: string, blocks: TemplateBlocks, max: number): { text: st
 
 describe('the start of the main text', () => {
   test('from any start of the body: the whole body’s answer, or undefined', () => {
-    const random = randomOf(7);
+    const random = seededRandom(7);
     let told = 0;
     let untold = 0;
     for (let round = 0; round < 400; round += 1) {

@@ -17,6 +17,7 @@ import { segmentsToMerge } from '../../src/search/engine/merge-policy.js';
 import { topByScore, topK } from '../../src/search/engine/top-k.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 let folder: string;
 before(() => {
@@ -76,11 +77,7 @@ describe('segments', () => {
   });
 
   test('topByScore gives what topK gives by score, ties by position, whatever the scores and k', () => {
-    let state = 3;
-    const random = () => {
-      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-      return state / 2 ** 32;
-    };
+    const random = seededRandom(3);
     for (let round = 0; round < 300; round += 1) {
       const count = Math.floor(random() * 400);
       // Few distinct scores in some rounds: many ties.

@@ -40,7 +40,7 @@ const STABLE_RANGES: readonly (readonly [number, number])[] = [
  * Extended-A and B, Greek, Cyrillic, general punctuation, arrows, mathematical operators,
  * technical symbols, box drawing, geometric shapes and miscellaneous symbols.
  */
-const STABLE_CANDIDATES: readonly (readonly [number, number])[] = [
+export const STABLE_CANDIDATES: readonly (readonly [number, number])[] = [
   [0xa0, 0xbf],
   [0x100, 0x24f],
   [0x370, 0x3ff],
