@@ -22,7 +22,10 @@ export interface StoredDisplayHead {
 const NO_LENGTHS: ReadonlyMap<string, ReadonlySet<number>> = new Map();
 const HASH_BYTES = 8;
 
-/** The display head of a page whose host has the template lines of `blocks`. */
+/**
+ * The display head of a page whose host has the template lines of `blocks`, cut from its body
+ * as stored (storedFormOf: as it reads back, which is what a search cuts from).
+ */
 export function displayHeadOf(body: string, url: string, blocks: TemplateBlocks): StoredDisplayHead {
   const template: number[] = [];
   const kept: number[] = [];

@@ -9,7 +9,7 @@ import {
   SearchIndexStore,
   type StoredDocument,
 } from '../store/sqlite/search-index-store.js';
-import type { HitDocument, HitDocumentSource } from '../store/sqlite/hit-documents.js';
+import type { BodyHead, HitDocument, HitDocumentSource } from '../store/sqlite/hit-documents.js';
 import type { TemplateLinesWithLengths } from '../store/sqlite/template-block-schema.js';
 import type { IndexedDocument } from './indexed-document.js';
 import {
@@ -63,8 +63,6 @@ export class SearchIndex implements HitDocumentSource {
   private templateCache: { generation: number; blocks: TemplateBlocks; hit?: HitTemplates } | undefined;
   /** The lengths found for the last generation: hosts whose lines did not change keep theirs. */
   private lastLineLengths: TemplateLinesWithLengths | undefined;
-  /** Known once every document has its display head (fillDisplayHeads). */
-  private headsComplete = false;
 
   constructor(
     file: string,
@@ -433,6 +431,10 @@ export class SearchIndex implements HitDocumentSource {
     return this.store.hitDocument(id, bodyChars);
   }
 
+  bodyHead(id: number, bodyChars: number): BodyHead | undefined {
+    return this.store.bodyHead(id, bodyChars);
+  }
+
   wholeBody(id: number): string | undefined {
     return this.store.wholeBody(id);
   }
@@ -526,17 +528,13 @@ export class SearchIndex implements HitDocumentSource {
   }
 
   /**
-   * Merges segments as the merge policy asks, one transaction per merge. A merge that finds the
-   * file locked by another writer is left for the next batch: the batch itself is committed.
-   */
-  /**
    * After a write to a file upgraded from format 8: stores the display heads of up to
    * FILL_DISPLAY_HEADS documents indexed before, in one transaction, until none is left
    * (docs/architecture.md, Stored display heads). Unchanged pages are never written again, so
    * without this an upgraded file's pages would go without heads.
    */
   private fillDisplayHeads(): void {
-    if (this.headsComplete || (this.headsComplete = this.store.displayHeads.complete())) return;
+    if (this.store.displayHeads.complete()) return;
     this.store.writeTransaction(() => {
       const blocks = this.store.templates.current();
       const missing = this.store.displayHeads.missing(FILL_DISPLAY_HEADS);
@@ -548,6 +546,10 @@ export class SearchIndex implements HitDocumentSource {
     });
   }
 
+  /**
+   * Merges segments as the merge policy asks, one transaction per merge. A merge that finds the
+   * file locked by another writer is left for the next batch: the batch itself is committed.
+   */
   private mergeWhileNeeded(): void {
     try {
       this.mergeSegmentsNow();

@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 import type { StoredDocument } from '../store/sqlite/search-index-store.js';
 import type { IndexedDocument } from './indexed-document.js';
+import { wellFormed } from '../util/code-points.js';
 
-/** The row form of a document to index (defaults filled in). */
+/**
+ * The row form of a document to index (defaults filled in), its texts well-formed: a lone
+ * surrogate would be written to SQLite as bytes that read back as three U+FFFD, so what is
+ * computed from the row before it is written (its display head) would differ from what is read.
+ * The content hash is the same either way (UTF-8 of a lone surrogate is U+FFFD).
+ */
 export function storedFormOf(document: IndexedDocument): Omit<StoredDocument, 'id'> {
   return {
     url: document.url,
-    title: document.title,
-    description: document.description,
-    headings: document.headings ?? '',
-    body: document.body,
-    template: document.template ?? '',
+    title: wellFormed(document.title),
+    description: wellFormed(document.description),
+    headings: wellFormed(document.headings ?? ''),
+    body: wellFormed(document.body),
+    template: wellFormed(document.template ?? ''),
     contentSize: document.contentSize ?? Buffer.byteLength(document.body),
     lastModified: Math.floor(document.lastModified ?? 0),
     doctype: document.doctype ?? 'html',

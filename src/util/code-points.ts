@@ -20,3 +20,13 @@ export function codePointCount(text: string): number {
   for (const _ of text) count += 1;
   return count;
 }
+
+/** A surrogate without its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `text` with each lone surrogate as U+FFFD (String.prototype.toWellFormed, ES2024). */
+export function wellFormed(text: string): string {
+  return HIGH_SURROGATE.test(text) || /[\udc00-\udfff]/.test(text)
+    ? text.replace(LONE_SURROGATE, '\ufffd')
+    : text;
+}

@@ -12,8 +12,11 @@ import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { DISPLAY_HEAD_CHARS, displayHeadOf, storedHeadFor } from '../../src/search/display-head.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import { QueryHighlighter } from '../../src/search/highlight/query-highlighter.js';
 import { mainTextHead } from '../../src/search/main-text-head.js';
 import { SearchIndex } from '../../src/search/search-index.js';
+import { organicDocsOf } from '../../src/search/site/organic-docs.js';
+import type { HitDocumentSource } from '../../src/store/sqlite/hit-documents.js';
 import { blockHashOf, type TemplateBlocks } from '../../src/search/template-blocks.js';
 import { seededRandom } from '../support/seeded-random.js';
 
@@ -214,6 +217,97 @@ describe('the display heads of an index', () => {
       assert.equal(upgraded.store.displayHeads.complete(), true);
     } finally {
       upgraded.close();
+    }
+  });
+
+  test('a run staged without heads (before format 9) and applied after: its pages get theirs as it is applied', () => {
+    const { index, file } = newIndex();
+    try {
+      index.upsert(sitePages(6), 'bundle:test');
+      index.stage(
+        'run-1',
+        sitePages(6, (n) => `Revised in run ${n}.`),
+      );
+      const db = new Database(file);
+      db.exec('DELETE FROM staged_display_heads');
+      db.close();
+      index.applyStaged('run-1', { gone: [], feed: 'setting:1', release: () => false });
+      // The old versions' heads went with them, and the apply cut the new versions' heads.
+      assert.equal(index.store.displayHeads.complete(), true);
+      assertHeadsHold(index, 6);
+      const id = index.store.documentIdOf(`https://${HOST}/page-2.html`)!;
+      assert.equal(
+        index.hitDocument(id, 32_000)!.displayHead?.text,
+        'Page 2 explains step 2 of the install. Revised in run 2.',
+      );
+    } finally {
+      index.close();
+    }
+  });
+
+  test('a footer holding a lone surrogate is left out of the stored head as a search leaves it out of the stored body', () => {
+    const { index } = newIndex();
+    try {
+      // SQLite keeps the lone half as U+FFFD: the template counts that form.
+      const pages = sitePages(6).map((page) => ({ ...page, body: `${page.body}\nFollow us \ud83d` }));
+      index.upsert(pages, 'bundle:test');
+      assert.ok(index.templateBlocks().get(HOST)?.has(blockHashOf('Follow us \ufffd')));
+      assertHeadsHold(index, 6);
+    } finally {
+      index.close();
+    }
+  });
+});
+
+describe('result pages with stored display heads', () => {
+  const hitsOf = (index: SearchIndex, count: number) =>
+    Array.from({ length: count }, (_, n) => ({
+      id: index.store.documentIdOf(`https://${HOST}/page-${n}.html`)!,
+      ranking: n + 1,
+      drilldown: [],
+    }));
+
+  test('a head whose lines changed side, and a page read without heads, give the page the body gives', () => {
+    const { index } = newIndex();
+    try {
+      index.upsert(
+        sitePages(8, (n) => `Step ${n} needs the install key.`),
+        'bundle:test',
+      );
+      const templates = index.hitTemplates();
+      const highlighter = QueryHighlighter.of('install');
+      const hits = hitsOf(index, 8);
+      const withHeads = organicDocsOf(hits, index, highlighter, templates);
+      // Cut as before format 9: no head, the body's start read with the document.
+      const withoutHeads: HitDocumentSource = {
+        hitDocument: (id, chars) => ({
+          ...index.hitDocument(id, chars)!,
+          ...index.bodyHead(id, chars)!,
+          displayHead: undefined,
+        }),
+        bodyHead: () => assert.fail('the body is read with the document'),
+        wholeBody: (id) => index.wholeBody(id),
+      };
+      // Heads cut as if the host had no template: each holds a navigation line as kept.
+      const stale: HitDocumentSource = {
+        hitDocument: (id, chars) => {
+          const document = index.hitDocument(id, chars)!;
+          return { ...document, displayHead: displayHeadOf(index.wholeBody(id)!, document.url, new Map()) };
+        },
+        bodyHead: (id, chars) => index.bodyHead(id, chars),
+        wholeBody: (id) => index.wholeBody(id),
+      };
+      assert.deepEqual(organicDocsOf(hits, withoutHeads, highlighter, templates), withHeads);
+      assert.deepEqual(organicDocsOf(hits, stale, highlighter, templates), withHeads);
+      assert.equal(
+        withHeads[2]!.start_text,
+        'Page 2 explains step 2 of the install. Step 2 needs the install key.',
+      );
+      // A page removed between reading its row and its body is left out, not shown empty.
+      const gone: HitDocumentSource = { ...stale, bodyHead: () => undefined, wholeBody: () => undefined };
+      assert.deepEqual(organicDocsOf(hits, gone, highlighter, templates), []);
+    } finally {
+      index.close();
     }
   });
 });

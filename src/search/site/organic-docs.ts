@@ -42,9 +42,9 @@ export function organicDocsOf(
 ): OrganicDoc[] {
   return hits.flatMap((hit) => {
     const document = source.hitDocument(hit.id, HIT_BODY_CHARS);
-    if (document === undefined) return [];
-    const wholeBody = () => source.wholeBody(hit.id) ?? document.bodyHead;
-    return [organicDocOf(document, hit.ranking, hit.drilldown, highlighter, templates, wholeBody)];
+    const main = document === undefined ? undefined : mainHeadOf(document, source, templates);
+    if (main === undefined) return [];
+    return [organicDocOf(document!, main, hit.ranking, hit.drilldown, highlighter)];
   });
 }
 
@@ -57,16 +57,14 @@ export function organicDocsOf(
  */
 function organicDocOf(
   document: HitDocument,
+  main: MainTextHead,
   ranking: number,
   drilldown: string[],
   highlighter: QueryHighlighter,
-  templates: HitTemplates,
-  wholeBody: () => string,
 ): OrganicDoc {
   // Lines become spaces: shown text reads as one paragraph, and offsets stay those of the text.
   // The snippet is looked for in the start of the main text only: a 1 MB PDF text would
   // otherwise be normalized and scanned for every hit of every page.
-  const main = mainHeadOf(document, templates, wholeBody);
   const description =
     document.description !== '' ? document.description : firstCodePoints(main.text, DESCRIPTION_CHARS);
   const snippet = highlighter.snippet(main.text, SNIPPET_CHARS);
@@ -97,14 +95,24 @@ function organicDocOf(
 
 /**
  * The main text's start: the stored display head while the lines it was cut by are on the same
- * side of the template, else cut from the body's start, or from the whole body when that start
- * is too short (or was not read, a head being stored).
+ * side of the template, else cut from the body's start (read now when the head was read
+ * instead), or from the whole body when that start is too short. Undefined when the document
+ * went meanwhile.
  */
-function mainHeadOf(document: HitDocument, templates: HitTemplates, wholeBody: () => string): MainTextHead {
-  const { bodyHead, bodyComplete, url, displayHead } = document;
-  return (
-    (displayHead === undefined ? undefined : storedHeadFor(displayHead, url, templates.blocks)) ??
-    mainTextHead(bodyHead, bodyComplete, url, templates, DISPLAY_HEAD_CHARS) ??
-    mainTextHead(wholeBody(), true, url, templates, DISPLAY_HEAD_CHARS)!
-  );
+function mainHeadOf(
+  document: HitDocument,
+  source: HitDocumentSource,
+  templates: HitTemplates,
+): MainTextHead | undefined {
+  const { id, url, displayHead } = document;
+  if (displayHead !== undefined) {
+    const held = storedHeadFor(displayHead, url, templates.blocks);
+    if (held !== undefined) return held;
+  }
+  const start = displayHead === undefined ? document : source.bodyHead(id, HIT_BODY_CHARS);
+  if (start === undefined) return undefined;
+  const fromStart = mainTextHead(start.bodyHead, start.bodyComplete, url, templates, DISPLAY_HEAD_CHARS);
+  if (fromStart !== undefined) return fromStart;
+  const whole = source.wholeBody(id);
+  return whole === undefined ? undefined : mainTextHead(whole, true, url, templates, DISPLAY_HEAD_CHARS);
 }

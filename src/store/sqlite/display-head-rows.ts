@@ -35,6 +35,12 @@ export class DisplayHeadRows {
          JOIN documents d ON d.id = h.id WHERE h.run_key = ?`,
       ),
       dropStaged: db.prepare('DELETE FROM staged_display_heads WHERE run_key = ?'),
+      // Heads of the versions a run replaced, when it staged them without heads (before format 9).
+      dropReplaced: db.prepare(
+        `DELETE FROM display_heads WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)
+           AND content_hash != (SELECT d.content_hash FROM documents d WHERE d.id = display_heads.id)`,
+      ),
+      unmarkComplete: db.prepare(`DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`),
       complete: db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),
       markComplete: db.prepare(
         `INSERT OR REPLACE INTO index_meta (key, value) VALUES ('${DISPLAY_HEADS_COMPLETE}', '1')`,
@@ -73,9 +79,14 @@ export class DisplayHeadRows {
     this.statements.stage.run(head.text, head.more ? 1 : 0, head.lines, runKey, id);
   }
 
-  /** Inside the transaction applying a staged run, after its texts are copied in. */
+  /**
+   * Inside the transaction applying a staged run, after its texts are copied in. A version it
+   * staged without a head (by a version of Kumo before format 9) loses its predecessor's, and
+   * the next writes give it one (SearchIndex.fillDisplayHeads).
+   */
   publish(runKey: string): void {
     this.statements.publish.run(runKey);
+    if (this.statements.dropReplaced.run(runKey).changes > 0) this.statements.unmarkComplete.run();
     this.statements.dropStaged.run(runKey);
   }
 

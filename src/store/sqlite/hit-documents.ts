@@ -41,7 +41,26 @@ export const HIT_DOCUMENT_SQL = `SELECT d.id, d.url, d.title, d.description,
   FROM documents d LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash
   WHERE d.id = @id`;
 
+/** The body's start alone, as HIT_DOCUMENT_SQL reads it without a display head. */
+export const BODY_HEAD_SQL = `SELECT
+    CASE WHEN octet_length(body) <= @chars THEN body ELSE substr(body, 1, @chars) END AS bodyHead,
+    octet_length(body) <= @chars OR length(body) <= @chars AS bodyComplete
+  FROM documents WHERE id = @id`;
+
 export const WHOLE_BODY_SQL = 'SELECT body FROM documents WHERE id = ?';
+
+/** The start of a body: its first code points, and whether they are the whole body. */
+export interface BodyHead {
+  bodyHead: string;
+  bodyComplete: boolean;
+}
+
+/** The row of BODY_HEAD_SQL as a BodyHead. */
+export function bodyHeadOf(row: unknown): BodyHead | undefined {
+  if (row === undefined) return undefined;
+  const { bodyHead, bodyComplete } = row as { bodyHead: string; bodyComplete: number };
+  return { bodyHead, bodyComplete: bodyComplete === 1 };
+}
 
 type HitRow = Omit<HitDocument, 'bodyComplete' | 'displayHead'> & {
   bodyComplete: number;
@@ -64,6 +83,7 @@ export function hitDocumentOf(row: unknown): HitDocument | undefined {
 /** Where a page's hits are read from: the index itself, or a thread's own connection to its file. */
 export interface HitDocumentSource {
   hitDocument(id: number, bodyChars: number): HitDocument | undefined;
+  bodyHead(id: number, bodyChars: number): BodyHead | undefined;
   wholeBody(id: number): string | undefined;
 }
 
@@ -74,17 +94,23 @@ export interface HitDocumentSource {
 export class HitDocumentReader implements HitDocumentSource {
   private readonly db: Database.Database;
   private readonly hitStatement: Database.Statement;
+  private readonly bodyHeadStatement: Database.Statement;
   private readonly bodyStatement: Database.Statement;
 
   constructor(file: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true });
     this.db.pragma('busy_timeout = 5000');
     this.hitStatement = this.db.prepare(HIT_DOCUMENT_SQL);
+    this.bodyHeadStatement = this.db.prepare(BODY_HEAD_SQL);
     this.bodyStatement = this.db.prepare(WHOLE_BODY_SQL).pluck();
   }
 
   hitDocument(id: number, bodyChars: number): HitDocument | undefined {
     return hitDocumentOf(this.hitStatement.get({ chars: bodyChars, id }));
+  }
+
+  bodyHead(id: number, bodyChars: number): BodyHead | undefined {
+    return bodyHeadOf(this.bodyHeadStatement.get({ chars: bodyChars, id }));
   }
 
   wholeBody(id: number): string | undefined {

@@ -5,7 +5,15 @@ import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
 import { DisplayHeadRows } from './display-head-rows.js';
 import { DocumentPhraseRows } from './document-phrase-rows.js';
-import { HIT_DOCUMENT_SQL, type HitDocument, hitDocumentOf, WHOLE_BODY_SQL } from './hit-documents.js';
+import {
+  BODY_HEAD_SQL,
+  type BodyHead,
+  bodyHeadOf,
+  HIT_DOCUMENT_SQL,
+  type HitDocument,
+  hitDocumentOf,
+  WHOLE_BODY_SQL,
+} from './hit-documents.js';
 import { prepareIndexSchema } from './search-index-schema.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/private-files.js';
@@ -118,6 +126,7 @@ export class SearchIndexStore {
          FROM documents WHERE id = ?`,
       ),
       hitDocument: db.prepare(HIT_DOCUMENT_SQL),
+      bodyHead: db.prepare(BODY_HEAD_SQL),
       // Asked before every search (SearchIndex.refresh): prepared once, as pragma() prepares anew.
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       wholeBody: db.prepare(WHOLE_BODY_SQL).pluck(),
@@ -245,6 +254,11 @@ export class SearchIndexStore {
   /** A hit as a result page shows it, with the body's first `bodyChars` code points. */
   hitDocument(id: number, bodyChars: number): HitDocument | undefined {
     return hitDocumentOf(this.statements.hitDocument.get({ chars: bodyChars, id }));
+  }
+
+  /** The body's first `bodyChars` code points, and whether they are all of it. */
+  bodyHead(id: number, bodyChars: number): BodyHead | undefined {
+    return bodyHeadOf(this.statements.bodyHead.get({ chars: bodyChars, id }));
   }
 
   wholeBody(id: number): string | undefined {
