@@ -197,7 +197,7 @@ describe('the display heads of an index', () => {
     index.close();
     const db = new Database(file);
     db.exec(
-      "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DELETE FROM index_meta WHERE key = 'display_heads_complete'; UPDATE index_meta SET value = '8' WHERE key = 'schema'",
+      "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DROP INDEX staged_documents_id; DELETE FROM index_meta WHERE key = 'display_heads_complete'; UPDATE index_meta SET value = '8' WHERE key = 'schema'",
     );
     db.close();
     const upgraded = new SearchIndex(file);

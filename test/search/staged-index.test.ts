@@ -286,6 +286,22 @@ describe('SearchIndex staging', () => {
     assert.deepEqual(urls(index, 'narwhal'), []);
   });
 
+  test('a page added after a page a run had staged was removed keeps its own text when the run is applied', () => {
+    // changedOld holds the highest id: a new page must not take it while run-2 still stages it.
+    index.stage('run-2', [changedNew]);
+    index.remove([changedOld.url]);
+    const newcomer = doc('newcomer', 'ocelot');
+    index.upsert([newcomer], SETTING);
+    index.applyStaged('run-2', NOTHING_REMOVED);
+    for (const view of [index, other]) {
+      assert.deepEqual(urls(view, 'ocelot'), [newcomer.url]);
+      assert.deepEqual(urls(view, 'narwhal'), []);
+      assert.deepEqual(sortedUrls(view, EVERYWHERE), [kept.url, newcomer.url].sort());
+    }
+    const stored = index.document(index.store.documentIdOf(newcomer.url)!)!;
+    assert.equal(stored.body, newcomer.body);
+  });
+
   test('many runs in a row (merges included) keep one hit per page on both connections', () => {
     for (let run = 1; run <= 24; run += 1) {
       const version = doc('changed', `walrus version${run}`);

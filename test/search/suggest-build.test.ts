@@ -159,7 +159,7 @@ describe('phrases of a staged run', () => {
 function toFormat7(file: string): void {
   const db = new Database(file);
   db.exec(
-    "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DELETE FROM index_meta WHERE key = 'display_heads_complete'; " +
+    "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DROP INDEX staged_documents_id; DELETE FROM index_meta WHERE key = 'display_heads_complete'; " +
       "DROP TRIGGER documents_drop_phrases; DROP TABLE document_phrases; DROP TABLE staged_phrases; UPDATE index_meta SET value = '7' WHERE key = 'schema'",
   );
   db.close();

@@ -221,7 +221,7 @@ describe('an index file of format 6', () => {
     const db = new Database(file);
     db.exec(
       'DROP TABLE query_clicks; DROP TABLE phrase_readings; DROP TRIGGER documents_drop_phrases; ' +
-        "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DELETE FROM index_meta WHERE key = 'display_heads_complete'; " +
+        "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DROP INDEX staged_documents_id; DELETE FROM index_meta WHERE key = 'display_heads_complete'; " +
         "DROP TABLE document_phrases; DROP TABLE staged_phrases; UPDATE index_meta SET value = '6' WHERE key = 'schema'",
     );
     db.close();

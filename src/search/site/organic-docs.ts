@@ -42,9 +42,10 @@ export function organicDocsOf(
 ): OrganicDoc[] {
   return hits.flatMap((hit) => {
     const document = source.hitDocument(hit.id, HIT_BODY_CHARS);
-    const main = document === undefined ? undefined : mainHeadOf(document, source, templates);
+    if (document === undefined) return [];
+    const main = mainHeadOf(document, source, templates);
     if (main === undefined) return [];
-    return [organicDocOf(document!, main, hit.ranking, hit.drilldown, highlighter)];
+    return [organicDocOf(document, main, hit.ranking, hit.drilldown, highlighter)];
   });
 }
 

@@ -102,7 +102,8 @@ const PHRASES_SCHEMA = `
  * as result pages show it, cut when the document is indexed, with the content hash of the version
  * it belongs to and the lines it was cut by (src/search/display-head.ts); a staged run's new
  * versions keep theirs in `staged_display_heads` until the run is applied. Removing a document
- * removes its head. A format 8 file gains both tables, empty, in place: its documents' heads are
+ * removes its head. Staged rows are indexed by document id too: a new document's id is chosen
+ * above every staged one (search-index-store.ts, insertDocument). A format 8 file gains both tables, empty, in place: its documents' heads are
  * cut from their bodies at each search, as before, until the writes that follow store them
  * (SearchIndex.fillDisplayHeads).
  */
@@ -123,6 +124,7 @@ const DISPLAY_HEAD_SCHEMA = `
     lines BLOB NOT NULL,
     PRIMARY KEY (run_key, id)
   );
+  CREATE INDEX staged_documents_id ON staged_documents (id);
   CREATE TRIGGER documents_drop_display_head AFTER DELETE ON documents BEGIN
     DELETE FROM display_heads WHERE id = old.id;
   END;

@@ -106,9 +106,13 @@ export class SearchIndexStore {
     const db = this.db;
     return {
       locate: db.prepare('SELECT id, segment_id, ordinal, content_hash FROM documents WHERE url = ?'),
+      // A new id is above every id a staged run still holds: a page removed while a run had it
+      // staged must not lend its id to a new page, which the run's apply would then overwrite.
       insertDocument: db.prepare(
-        `INSERT INTO documents (url, title, description, headings, body, template, content_size, last_modified,
-           doctype, content_hash, segment_id, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
+        `INSERT INTO documents (id, url, title, description, headings, body, template, content_size, last_modified,
+           doctype, content_hash, segment_id, ordinal)
+         VALUES (max((SELECT coalesce(max(id), 0) FROM documents), (SELECT coalesce(max(id), 0) FROM staged_documents)) + 1,
+           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
       ),
       updateDocument: db.prepare(
         `UPDATE documents SET title = ?, description = ?, headings = ?, body = ?, template = ?, content_size = ?,
