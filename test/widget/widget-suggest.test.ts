@@ -130,10 +130,17 @@ describe('widget suggestions', () => {
     await widget.input.click();
     await widget.input.pressSequentially('tom');
     await sleep(300);
-    assert.deepEqual(
-      log.of('suggest').map((request) => request.q),
-      ['tom'],
-      'the debounced request for "tom" is under way',
+    // Typed faster than the debounce, the keystrokes make one request; on a loaded machine a
+    // keystroke may come later than that, and a shorter prefix is asked first.
+    const asked = log.of('suggest').map((request) => request.q);
+    assert.equal(
+      asked.at(-1),
+      'tom',
+      `the debounced request for "tom" is under way: ${JSON.stringify(asked)}`,
+    );
+    assert.ok(
+      asked.every((q) => q !== null && 'tom'.startsWith(q)),
+      `only prefixes of "tom" were asked: ${JSON.stringify(asked)}`,
     );
     await widget.input.pressSequentially('ato');
     const options = await shownOptions(widget);
