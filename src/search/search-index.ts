@@ -23,7 +23,7 @@ import {
 import { displayHeadOf, type StoredDisplayHead } from './display-head.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
-import { resplitChanged, splitBatch } from './template-resplit.js';
+import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
 import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
 import { planQuery, type QueryPlan } from './engine/query-plan.js';
@@ -145,13 +145,22 @@ export class SearchIndex implements HitDocumentSource {
   /**
    * Indexes again the documents whose template lines changed with the counts (a line now on
    * enough pages of its host, or no longer), in one transaction; `exclude` were just split.
+   * `published`: the documents a staged run just published, split when they were staged; those
+   * whose display head no longer holds are split again too (resplitStale).
    */
-  private resplit(exclude: ReadonlySet<number> = new Set()): void {
+  private resplit(exclude: ReadonlySet<number> = new Set(), published: readonly number[] = []): void {
     const deletions: { segmentId: number; ordinal: number }[] = [];
     let built: Segment | undefined;
     this.store.writeTransaction(() => {
       this.refresh();
       const { prepared, replaced } = resplitChanged(this.store, exclude);
+      const stale = resplitStale(
+        this.store,
+        published,
+        new Set([...exclude, ...prepared.map((d) => d.docId)]),
+      );
+      prepared.push(...stale.prepared);
+      replaced.push(...stale.replaced);
       deletions.push(...replaced);
       this.persistDeletions(deletions);
       built = this.writeSegment(prepared);
@@ -213,6 +222,7 @@ export class SearchIndex implements HitDocumentSource {
    */
   applyStaged(runKey: string, end: StagedRunEnd): number {
     let removed = 0;
+    let published: number[] = [];
     this.store.writeTransaction(() => {
       this.refresh();
       const deletions: { segmentId: number; ordinal: number }[] = [];
@@ -241,10 +251,11 @@ export class SearchIndex implements HitDocumentSource {
       // posting is marked deleted, else it would be published without a document.
       for (const orphan of this.store.orphanedStaged(runKey))
         this.markStagedDeleted(orphan.segmentId, orphan.ordinal);
+      published = this.store.displayHeads.runDocuments(runKey);
       this.store.publishStaged(runKey);
     });
     this.reload();
-    this.resplit();
+    this.resplit(new Set(), published);
     this.fillDisplayHeads();
     this.mergeWhileNeeded();
     return removed;

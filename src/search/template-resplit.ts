@@ -1,6 +1,6 @@
 import type { SearchIndexStore } from '../store/sqlite/search-index-store.js';
 import { analyzeDocumentFields } from './document-fields.js';
-import { displayHeadOf } from './display-head.js';
+import { displayHeadOf, storedHeadFor } from './display-head.js';
 import type { AnalyzedDocument } from './engine/segment-builder.js';
 import { pageHostOf, type TemplateBlocks } from './template-blocks.js';
 import { holdsAnyBlock, withoutTemplateLines } from './template-split.js';
@@ -59,6 +59,42 @@ export function resplitChanged(
       replaced.push({ segmentId: document.segmentId, ordinal: document.ordinal });
     }
     store.templates.setApplied(host, now);
+  }
+  return { prepared, replaced };
+}
+
+/**
+ * Inside a write transaction, after resplitChanged: of `documents` (a staged run's, just
+ * published), those whose lines changed side between their staging and now, told by their
+ * display head no longer holding: they were split with the template as it stood when staged,
+ * and a later write changed it while the staged copies were out of its reach. Split again with
+ * the current template, their heads stored anew. A document without a head (staged before
+ * format 9) only gets its head. Documents of `done` were just split.
+ */
+export function resplitStale(
+  store: SearchIndexStore,
+  documents: readonly number[],
+  done: ReadonlySet<number>,
+): { prepared: AnalyzedDocument[]; replaced: IndexedPlace[] } {
+  const prepared: AnalyzedDocument[] = [];
+  const replaced: IndexedPlace[] = [];
+  if (documents.length === 0) return { prepared, replaced };
+  const current = store.templates.current();
+  for (const id of documents) {
+    if (done.has(id)) continue;
+    const hit = store.hitDocument(id, 0);
+    if (hit === undefined) continue;
+    if (hit.displayHead !== undefined && storedHeadFor(hit.displayHead, hit.url, current) !== undefined)
+      continue;
+    const document = store.document(id)!;
+    store.displayHeads.put(id, displayHeadOf(document.body, document.url, current));
+    if (hit.displayHead === undefined) continue;
+    const place = store.locate(document.url)!;
+    prepared.push({
+      docId: id,
+      fields: withoutTemplateLines(analyzeDocumentFields(document), current.get(pageHostOf(document.url))),
+    });
+    replaced.push({ segmentId: place.segmentId, ordinal: place.ordinal });
   }
   return { prepared, replaced };
 }

@@ -245,6 +245,32 @@ describe('the display heads of an index', () => {
     }
   });
 
+  test('a page new in a staged run, whose line became template before the run was applied, is split again as it is applied', () => {
+    const { index } = newIndex();
+    try {
+      const notice = 'Maintenance window on Sunday night';
+      index.upsert(sitePages(10), 'bundle:test');
+      const newcomer = { ...sitePages(11, () => notice)[10]! };
+      index.stage('run-1', [newcomer]);
+      // Meanwhile the notice becomes template, out of reach of the staged copy.
+      index.upsert(
+        sitePages(5, () => notice),
+        'bundle:test',
+      );
+      assert.ok(index.templateBlocks().get(HOST)?.has(blockHashOf(notice)));
+      index.applyStaged('run-1', { gone: [], feed: 'setting:1', release: () => false });
+      assert.deepEqual(index.search('maintenance').docs, [], 'template words find nothing');
+      assertHeadsHold(index, 11);
+      const id = index.store.documentIdOf(newcomer.url)!;
+      assert.equal(
+        index.hitDocument(id, 32_000)!.displayHead?.text,
+        'Page 10 explains step 10 of the install.',
+      );
+    } finally {
+      index.close();
+    }
+  });
+
   test('a footer holding a lone surrogate is left out of the stored head as a search leaves it out of the stored body', () => {
     const { index } = newIndex();
     try {

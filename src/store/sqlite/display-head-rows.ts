@@ -40,6 +40,13 @@ export class DisplayHeadRows {
         `DELETE FROM display_heads WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)
            AND content_hash != (SELECT d.content_hash FROM documents d WHERE d.id = display_heads.id)`,
       ),
+      // Before the run is applied: the pages it changed, and its new pages (in its segments only).
+      runDocuments: db
+        .prepare(
+          `SELECT id FROM staged_documents WHERE run_key = @runKey
+           UNION SELECT d.id FROM documents d JOIN segments s ON s.id = d.segment_id WHERE s.staged_run = @runKey`,
+        )
+        .pluck(),
       unmarkComplete: db.prepare(`DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`),
       complete: db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),
       markComplete: db.prepare(
@@ -53,6 +60,11 @@ export class DisplayHeadRows {
         )
         .pluck(),
     };
+  }
+
+  /** The documents a staged run stages, new and changed, while it is not applied yet. */
+  runDocuments(runKey: string): number[] {
+    return this.statements.runDocuments.all({ runKey }) as number[];
   }
 
   /** Whether every document has its head: always in a file made as format 9 or later. */
