@@ -56,16 +56,20 @@ export function storedHeadFor(
   url: string,
   blocks: TemplateBlocks,
 ): MainTextHead | undefined {
+  return headHolds(stored.lines, url, blocks) ? { text: stored.text, more: stored.more } : undefined;
+}
+
+/** Whether each line a head was cut by (`lines`, as stored) is on the same side of the template. */
+export function headHolds(lines: Uint8Array, url: string, blocks: TemplateBlocks): boolean {
   const template = blocks.get(pageHostOf(url));
-  const lines = stored.lines;
   const view = new DataView(lines.buffer, lines.byteOffset, lines.byteLength);
   const count = lines.byteLength / HASH_BYTES;
   const templateCount = view.getFloat64(0, true);
   for (let index = 1; index < count; index += 1) {
     const isTemplate = template?.has(view.getFloat64(index * HASH_BYTES, true)) ?? false;
-    if (isTemplate !== index <= templateCount) return undefined;
+    if (isTemplate !== index <= templateCount) return false;
   }
-  return { text: stored.text, more: stored.more };
+  return true;
 }
 
 /** How many lines were template, those lines' hashes, then the kept lines' hashes: 8 bytes each. */

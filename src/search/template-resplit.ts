@@ -1,6 +1,6 @@
 import type { SearchIndexStore } from '../store/sqlite/search-index-store.js';
 import { analyzeDocumentFields } from './document-fields.js';
-import { displayHeadOf, storedHeadFor } from './display-head.js';
+import { displayHeadOf, headHolds } from './display-head.js';
 import type { AnalyzedDocument } from './engine/segment-builder.js';
 import { pageHostOf, type TemplateBlocks } from './template-blocks.js';
 import { holdsAnyBlock, withoutTemplateLines } from './template-split.js';
@@ -82,13 +82,12 @@ export function resplitStale(
   const current = store.templates.current();
   for (const id of documents) {
     if (done.has(id)) continue;
-    const hit = store.hitDocument(id, 0);
-    if (hit === undefined) continue;
-    if (hit.displayHead !== undefined && storedHeadFor(hit.displayHead, hit.url, current) !== undefined)
-      continue;
+    const head = store.displayHeads.headLines(id);
+    if (head === undefined) continue;
+    if (head.lines !== null && headHolds(head.lines, head.url, current)) continue;
     const document = store.document(id)!;
     store.displayHeads.put(id, displayHeadOf(document.body, document.url, current));
-    if (hit.displayHead === undefined) continue;
+    if (head.lines === null) continue;
     const place = store.locate(document.url)!;
     prepared.push({
       docId: id,

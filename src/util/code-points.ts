@@ -24,9 +24,9 @@ export function codePointCount(text: string): number {
 /** A surrogate without its other half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+const ANY_SURROGATE = /[\ud800-\udfff]/;
+
 /** `text` with each lone surrogate as U+FFFD (String.prototype.toWellFormed, ES2024). */
 export function wellFormed(text: string): string {
-  return HIGH_SURROGATE.test(text) || /[\udc00-\udfff]/.test(text)
-    ? text.replace(LONE_SURROGATE, '\ufffd')
-    : text;
+  return ANY_SURROGATE.test(text) ? text.replace(LONE_SURROGATE, '\ufffd') : text;
 }

@@ -47,6 +47,10 @@ export class DisplayHeadRows {
            UNION SELECT d.id FROM documents d JOIN segments s ON s.id = d.segment_id WHERE s.staged_run = @runKey`,
         )
         .pluck(),
+      headLines: db.prepare(
+        `SELECT d.url, h.lines FROM documents d
+         LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash WHERE d.id = ?`,
+      ),
       unmarkComplete: db.prepare(`DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`),
       complete: db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),
       markComplete: db.prepare(
@@ -60,6 +64,11 @@ export class DisplayHeadRows {
         )
         .pluck(),
     };
+  }
+
+  /** A document's URL and the lines its head was cut by (null without a head); undefined when it went. */
+  headLines(id: number): { url: string; lines: Uint8Array | null } | undefined {
+    return this.statements.headLines.get(id) as { url: string; lines: Uint8Array | null } | undefined;
   }
 
   /** The documents a staged run stages, new and changed, while it is not applied yet. */
