@@ -9,6 +9,7 @@ import { AddressPolicy } from '../net/address-policy.js';
 import { systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { executeCrawl } from '../worker/execute-crawl.js';
+import { sitemapMessageOf } from '../worker/sitemap-report.js';
 import { type CrawlOptionValues, crawlSettingOf } from './crawl-options.js';
 import { prepareWorkFolder } from './crawl-work-folder.js';
 import { ProgressReporter } from './progress-line.js';
@@ -61,6 +62,9 @@ export async function crawlCommand(
       new Set(['completed', 'limit_reached', 'timed_out']),
     );
     progress.finish(execution.progress);
+    // What the sitemaps gave, problems included, in the words of a run's history message.
+    const sitemaps = sitemapMessageOf(execution.sitemaps);
+    if (sitemaps !== '') process.stderr.write(`${sitemaps}\n`);
     if (execution.outcome === 'cancelled') return 130;
     await rm(workFolder, { recursive: true, force: true });
     for (const artifact of execution.artifacts) {

@@ -26,6 +26,8 @@ export function addCrawlCommand(program: Command, host: CommandHost): void {
     )
     .option('--deny <re>', 'never URLs matching this regular expression (repeatable)', collect)
     .option('--no-robots', 'ignore robots.txt and meta robots')
+    .option('--sitemaps', "read the sitemaps the seeds' robots.txt names (else /sitemap.xml)")
+    .option('--sitemap <url>', 'read this sitemap file (repeatable)', collect)
     .option('--user-agent <ua>', 'User-Agent header')
     .option('--timeout <s>', `stop after S seconds (default 86400, ${rangeText('timeout')})`)
     .option('--screenshot', 'render every HTML page in Chromium: cap_org.jpg and dom.html in the bundle')

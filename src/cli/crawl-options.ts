@@ -19,6 +19,8 @@ export interface CrawlOptionValues {
   deny?: string[];
   /** False with --no-robots. */
   robots: boolean;
+  sitemaps?: boolean;
+  sitemap?: string[];
   userAgent?: string;
   timeout?: string;
   screenshot?: boolean;
@@ -121,6 +123,8 @@ export function crawlSettingOf(urls: readonly string[], values: CrawlOptionValue
     allow_urls_patterns: values.allow ?? null,
     deny_urls_patterns: values.deny ?? null,
     robots_txt: values.robots ? null : false,
+    sitemaps: values.sitemaps ? true : null,
+    sitemap_urls: values.sitemap ?? null,
     user_agent: values.userAgent ?? null,
     execution_timeout: numeric('timeout'),
     wait_type: values.spa ? 2 : null,
@@ -168,6 +172,8 @@ function cliName(field: string): string {
   if (allow) return `--allow #${Number(allow[1]) + 1}`;
   const deny = /^crawl\.deny_urls_patterns\[(\d+)\]$/.exec(field);
   if (deny) return `--deny #${Number(deny[1]) + 1}`;
+  const sitemap = /^crawl\.sitemap_urls\[(\d+)\]$/.exec(field);
+  if (sitemap) return `--sitemap #${Number(sitemap[1]) + 1}`;
   const seed = /^crawl\.seed_urls\[(\d+)\]$/.exec(field);
   if (seed) return `URL #${Number(seed[1]) + 1}`;
   return field.startsWith('crawl.') ? optionsOfField(field.slice('crawl.'.length)) : field;
@@ -186,6 +192,8 @@ export function crawlArgumentsOf(setting: InstantCrawlerSetting): string[] {
   for (const pattern of setting.allow_urls_patterns ?? []) args.push('--allow', pattern);
   for (const pattern of setting.deny_urls_patterns ?? []) args.push('--deny', pattern);
   if (setting.robots_txt === false) args.push('--no-robots');
+  if (setting.sitemaps === true) args.push('--sitemaps');
+  for (const url of setting.sitemap_urls ?? []) args.push('--sitemap', url);
   add('--user-agent', setting.user_agent);
   add('--timeout', setting.execution_timeout);
   const screenshot = setting.screenshot;
@@ -217,6 +225,8 @@ export function optionsOfField(field: string): string {
     allow_urls_patterns: '--allow',
     deny_urls_patterns: '--deny',
     robots_txt: '--no-robots',
+    sitemaps: '--sitemaps',
+    sitemap_urls: '--sitemap',
     user_agent: '--user-agent',
     execution_timeout: '--timeout',
     wait_type: '--spa',

@@ -7,11 +7,14 @@ import { CredentialRules } from './credential-rules.js';
 import { failureReasonOf } from './failure-reason.js';
 import { kindByContentType } from './file-kinds.js';
 import { type HostPace, HostPacer, type HostPermit, pacedFetcher } from './host-pacer.js';
-import { fetchPage, type PageFetchPolicy } from './page-fetch.js';
+import { fetchPage, type PageFetchPolicy, type PageFetchResult } from './page-fetch.js';
+import { FetchFailure } from './fetch-errors.js';
 import type { PreparedPage } from './page-record-job.js';
 import { PageRecorder, preparedInline } from './page-recorder.js';
 import { type RenderContext, renderFetchedPage } from './page-rendering.js';
 import { RobotsRules } from './robots-rules.js';
+import { readRunSitemaps, readsSitemaps } from './run-sitemaps.js';
+import { MAX_SITEMAP_BYTES } from './sitemap-reader.js';
 import { CrawlScope } from './scope.js';
 import { recordUnanswered } from './unanswered-record.js';
 import { fetchUrlOf, fingerprintOf, identityOf, seedUrlOf } from './url-identity.js';
@@ -112,6 +115,7 @@ export class CrawlLoop {
 
   async run(): Promise<void> {
     this.recorder.start();
+    this.startSitemaps();
     try {
       await this.crawlFrontier();
       await this.settle();
@@ -149,6 +153,54 @@ export class CrawlLoop {
       const [entry] = this.buffer.splice(index, 1);
       this.launch(entry!);
     }
+  }
+
+  /**
+   * Reads the run's sitemaps beside its pages (run-sitemaps.ts). The reading holds one of the
+   * run's concurrent requests until it ends, and stops once the documents limit is reached.
+   */
+  private startSitemaps(): void {
+    if (!readsSitemaps(this.settings, this.scope)) return;
+    const limit = this.settings.documentsLimit;
+    const sitemapPolicy: PageFetchPolicy = {
+      headersFor: (url) => this.headersFor(url),
+      refuseRedirect: async () => undefined,
+      acceptsContentType: () => true,
+    };
+    const sitemapLimits = { ...this.deps.limits, maxBodyBytes: MAX_SITEMAP_BYTES };
+    const reading = readRunSitemaps({
+      settings: this.settings,
+      scope: this.scope,
+      store: this.deps.store,
+      robotsFor: (url) => this.robots.forUrl(url),
+      fetch: async (url) => {
+        const permit = await this.permitFor(new URL(url).host, this.waitSignal);
+        if (permit === undefined) return stoppedFetch(url);
+        try {
+          const fetcher = pacedFetcher(this.deps.fetcher, permit);
+          return await fetchPage(fetcher, url, sitemapPolicy, sitemapLimits, this.stopSignal);
+        } finally {
+          permit.release();
+        }
+      },
+      failureReason: (result, url) =>
+        failureReasonOf(result.failure, new URL(url), this.deps.limits.timeoutMs),
+      added: (count) => {
+        this.progress.total += count;
+        if (count > 0) this.wake?.();
+      },
+      stopped: () =>
+        this.waitSignal.aborted || this.failure !== undefined || (limit !== null && this.started >= limit),
+    });
+    const task = reading
+      .catch((error: unknown) => {
+        this.failure ??= error;
+      })
+      .finally(() => {
+        this.inFlight.delete(task);
+        this.wake?.();
+      });
+    this.inFlight.add(task);
   }
 
   private refill(limit: number): void {
@@ -352,6 +404,17 @@ export class CrawlLoop {
     await Promise.race([all, new Promise((resolve) => (timer = setTimeout(resolve, STOP_GRACE_MS)))]);
     clearTimeout(timer);
   }
+}
+
+/** A sitemap fetch the run's stop or drain came before. */
+function stoppedFetch(url: string): PageFetchResult {
+  return {
+    kind: 'failed',
+    failure: new FetchFailure('cancelled', 'fetch cancelled'),
+    finalUrl: url,
+    status: undefined,
+    headers: {},
+  };
 }
 
 function hostOf(url: string): string {

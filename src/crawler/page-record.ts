@@ -220,6 +220,7 @@ function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
     crawl_datetime: formatApiTimestamp(crawlMicros, input.timezone),
     depth: entry.depth,
     referrer: entry.referrer === null ? null : withoutCredentials(entry.referrer),
+    ...(entry.lastmod !== null && { sitemap_lastmod: entry.lastmod }),
     title: page?.title ?? null,
     charset: input.charset ?? null,
     robots: page ? [...page.robotsDirectives] : [],

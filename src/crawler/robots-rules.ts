@@ -3,6 +3,7 @@ import { decodeText } from './charset.js';
 import { failureReasonOf } from './failure-reason.js';
 import { type HostPermit, pacedFetcher } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
+import { parseCrawlUrl } from './url-identity.js';
 import { type FetchLimits, fetchPage, type PageFetchPolicy } from './page-fetch.js';
 
 export interface RobotsPolicy {
@@ -16,6 +17,8 @@ export interface RobotsPolicy {
    * what disallows everything; a seed refused for it is a URL that could not be fetched.
    */
   unreachable?: string;
+  /** The absolute http(s) URLs of its `Sitemap:` lines (docs/reference/crawl-rules.md, Sitemaps). */
+  sitemaps: string[];
 }
 
 /** RFC 9309 2.3.1.2: a robots.txt this large is parsed up to the limit, not rejected. */
@@ -30,14 +33,21 @@ const allowAll = (source: string): RobotsPolicy => ({
   isAllowed: () => true,
   crawlDelaySeconds: undefined,
   source,
+  sitemaps: [],
 });
 /** The run stopped before robots.txt could be asked for: nothing is allowed, nothing is kept. */
-const stopped: RobotsPolicy = { isAllowed: () => false, crawlDelaySeconds: undefined, source: 'stopped' };
+const stopped: RobotsPolicy = {
+  isAllowed: () => false,
+  crawlDelaySeconds: undefined,
+  source: 'stopped',
+  sitemaps: [],
+};
 const unreachable = (reason: string): RobotsPolicy => ({
   isAllowed: () => false,
   crawlDelaySeconds: undefined,
   source: `unreachable (${reason})`,
   unreachable: reason,
+  sitemaps: [],
 });
 
 /**
@@ -112,6 +122,17 @@ export class RobotsRules {
       isAllowed: (url) => robots.isAllowed(url, userAgent) !== false,
       crawlDelaySeconds: robots.getCrawlDelay(userAgent),
       source: 'parsed',
+      sitemaps: sitemapUrlsOf(robots.getSitemaps(), robotsUrl),
     };
   }
+}
+
+/** `Sitemap:` lines as absolute http(s) URLs (resolved against robots.txt), each once. */
+function sitemapUrlsOf(lines: string[], robotsUrl: string): string[] {
+  const urls = new Set<string>();
+  for (const line of lines) {
+    const url = parseCrawlUrl(line.trim(), robotsUrl);
+    if (url !== undefined) urls.add(url.href);
+  }
+  return [...urls];
 }

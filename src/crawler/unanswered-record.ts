@@ -38,6 +38,7 @@ export function recordUnanswered(
     crawl_datetime: formatApiTimestamp(crawlMicros, context.timezone),
     depth: entry.depth,
     referrer: entry.referrer === null ? null : withoutCredentials(entry.referrer),
+    ...(entry.lastmod !== null && { sitemap_lastmod: entry.lastmod }),
     title: null,
     charset: null,
     robots: [],

@@ -11,6 +11,9 @@ const flag = (description: string) =>
 const nullableString = (description: string, maxLength = 2048) =>
   Type.Optional(Type.Union([Type.String({ maxLength }), Type.Null()], { description }));
 
+/** Sitemap files a setting may list (`sitemap_urls`). */
+export const MAX_LISTED_SITEMAPS = 100;
+
 /** Allow / deny patterns: each runs on every URL a crawl meets, so their number and size are capped. */
 const UrlPatterns = Type.Array(Type.String({ maxLength: MAX_URL_PATTERN_LENGTH }), {
   maxItems: MAX_URL_PATTERNS,
@@ -99,6 +102,21 @@ export const InstantCrawlerSettingSchema = Type.Object(
     base_concurrent_requests: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 64 }))),
     download_delay: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 60 }), Type.Null()])),
     execution_timeout: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 259200 }))),
+    sitemaps: Type.Optional(
+      Type.Union([Type.Boolean(), Type.Null()], {
+        description:
+          "read the sitemaps robots.txt names (else /sitemap.xml) of the seeds' sites; default false for an " +
+          'instant crawl, true for a scheduled setting that feeds a search service',
+      }),
+    ),
+    sitemap_urls: Type.Optional(
+      Type.Union(
+        [Type.Array(Type.String({ maxLength: 2048 }), { maxItems: MAX_LISTED_SITEMAPS }), Type.Null()],
+        {
+          description: `sitemap files (absolute http(s) URLs) read whatever \`sitemaps\` says; at most ${MAX_LISTED_SITEMAPS}`,
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );

@@ -35,6 +35,19 @@ export interface CrawlSettings {
   screenshot: { width: number; height: number; fullPage: boolean } | null;
   waitType: number;
   executionTimeoutSeconds: number;
+  /** Read the sitemaps of the seeds' sites (robots.txt `Sitemap:` lines, else /sitemap.xml). */
+  readsSitemaps: boolean;
+  /** Sitemap files the setting lists, read whatever readsSitemaps says. */
+  sitemapUrls: string[];
+}
+
+/** What a run's setting defaults depend on besides the setting itself. */
+export interface SettingContext {
+  /**
+   * The run feeds a search service (a scheduled setting with one): sitemaps are read unless the
+   * setting says not to (docs/reference/crawl-settings.md, sitemaps).
+   */
+  feedsSearch: boolean;
 }
 
 export const DEFAULT_EXECUTION_TIMEOUT_SECONDS = 86400;
@@ -84,6 +97,10 @@ export function checkCrawlSetting(setting: InstantCrawlerSetting, fieldPrefix = 
       });
     }
   }
+  setting.sitemap_urls?.forEach((raw, index) => {
+    const reason = httpUrlProblem(raw, '; use authorizations');
+    if (reason) errors.push({ field: `${fieldPrefix}.sitemap_urls[${index}]`, reason });
+  });
   if (setting.user_agent != null && /[\r\n]/.test(setting.user_agent)) {
     errors.push({ field: `${fieldPrefix}.user_agent`, reason: 'must not contain line breaks' });
   }
@@ -109,7 +126,10 @@ const collects = (value: number | null | undefined, fallback: 0 | 1): boolean =>
  * cannot express: that throws UnsupportedUrlPatternError naming the field, and the run ends 2040
  * (docs/reference/run-states.md).
  */
-export function resolveCrawlSettings(setting: InstantCrawlerSetting): CrawlSettings {
+export function resolveCrawlSettings(
+  setting: InstantCrawlerSetting,
+  context: SettingContext = { feedsSearch: false },
+): CrawlSettings {
   const firstAuth = setting.authorizations?.[0];
   const screenshot = setting.screenshot;
   const compileAll = (key: 'allow_urls_patterns' | 'deny_urls_patterns'): UrlPattern[] =>
@@ -153,6 +173,8 @@ export function resolveCrawlSettings(setting: InstantCrawlerSetting): CrawlSetti
       : null,
     waitType: setting.wait_type ?? 0,
     executionTimeoutSeconds: executionTimeoutSecondsOf(setting),
+    readsSitemaps: setting.sitemaps ?? context.feedsSearch,
+    sitemapUrls: [...(setting.sitemap_urls ?? [])],
   };
 }
 

@@ -9,6 +9,8 @@ export interface FrontierEntry {
   url: string;
   depth: number;
   referrer: string | null;
+  /** The `lastmod` a sitemap gave the URL (W3C datetime as written), or null. */
+  lastmod: string | null;
 }
 
 export interface NewFrontierEntry {
@@ -17,6 +19,8 @@ export interface NewFrontierEntry {
   url: string;
   depth: number;
   referrer: string | null;
+  /** A sitemap's `lastmod`; given for a URL already queued, it is kept on that entry. */
+  lastmod?: string | null;
 }
 
 /** One row of url_list.csv.gz (docs/reference/artifacts.md, url_list.csv.gz). */
@@ -46,6 +50,26 @@ export interface UnansweredSeed {
 export interface SeedOutcomes {
   seeds: number;
   unanswered: UnansweredSeed[];
+}
+
+/** One sitemap file a run read (docs/reference/crawl-rules.md, Sitemaps). */
+export interface SitemapFileRecord {
+  url: string;
+  /** `index` lists sitemaps, `urlset` (XML) and `text` list pages; null when the file was not read. */
+  kind: 'index' | 'urlset' | 'text' | null;
+  /** URLs (child sitemaps, for an index) the file listed and the run took. */
+  listed: number;
+  /** URLs new to the frontier. */
+  added: number;
+  /** What went wrong or was left out; null when the file was read whole. */
+  problem: string | null;
+}
+
+/** What a run's sitemaps gave: every file read, in the order read. */
+export interface SitemapOutcomes {
+  files: SitemapFileRecord[];
+  /** The reading ended (a run stopped or drained before that reads them again when resumed). */
+  finished: boolean;
 }
 
 /** One row of link_list.csv.gz. */
@@ -94,6 +118,11 @@ export interface RunDataStore {
    * done. Returns how many of the discovered URLs were new to the frontier.
    */
   commitPage(commit: PageCommit): number;
+  /** Forgets what an unfinished reading of the sitemaps recorded, before they are read again. */
+  restartSitemaps(): void;
+  recordSitemap(file: SitemapFileRecord): void;
+  finishSitemaps(): void;
+  sitemapOutcomes(): SitemapOutcomes;
   /** Marks a frontier entry as not fetched (a link robots.txt refuses, an excluded type): no row. */
   skip(frontierSeq: number): void;
   progress(): RunProgress;

@@ -16,7 +16,7 @@ import {
 } from '../crawler/crawl-engine.js';
 import { seedUrlOf } from '../crawler/url-identity.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { RunProgress, SeedOutcomes, UrlRow } from '../store/run-data.js';
+import type { RunProgress, SeedOutcomes, SitemapFileRecord, UrlRow } from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
 import { RUN_REPORT_FILE } from '../store/sqlite/run-report-schema.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
@@ -35,6 +35,8 @@ export interface CrawlExecution {
   /** The seeds that got no HTTP answer (connection, DNS, TLS, refused address, robots.txt), with why. */
   seeds: SeedOutcomes;
   artifacts: PackagedArtifact[];
+  /** The sitemap files the run read, in order; absent when it read none. */
+  sitemaps?: SitemapFileRecord[];
   /** With `pageOutcomes` asked for and artifacts produced: what the URL rows say for a search index. */
   pageOutcomes?: PageOutcomes;
 }
@@ -87,6 +89,8 @@ export async function executeCrawl(
     const outcome = await runCrawl(settings, { ...deps, store, spool }, control);
     const progress = store.progress();
     const seeds = store.seedOutcomes();
+    const sitemapFiles = store.sitemapOutcomes().files;
+    const sitemaps = sitemapFiles.length === 0 ? {} : { sitemaps: sitemapFiles };
     let artifacts: PackagedArtifact[] = [];
     if (packagesOn.has(outcome)) {
       try {
@@ -109,9 +113,16 @@ export async function executeCrawl(
           });
         }
       if (options.pageOutcomes)
-        return { outcome, progress, seeds, artifacts, pageOutcomes: pageOutcomesOf(store.rows(), settings) };
+        return {
+          outcome,
+          progress,
+          seeds,
+          artifacts,
+          ...sitemaps,
+          pageOutcomes: pageOutcomesOf(store.rows(), settings),
+        };
     }
-    return { outcome, progress, seeds, artifacts };
+    return { outcome, progress, seeds, artifacts, ...sitemaps };
   } finally {
     store.close();
     spool.close();

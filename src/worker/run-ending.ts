@@ -9,6 +9,7 @@ import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunRecord } from '../store/service-store.js';
 import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
 import { noSeedFetched, seedMessageOf } from './seed-report.js';
+import { sitemapMessageOf } from './sitemap-report.js';
 
 const OUTCOME_STATE: Record<Exclude<CrawlOutcome, 'interrupted'>, RunStateId> = {
   completed: RunState.stopped,
@@ -65,8 +66,11 @@ export class RunEnding {
     // A drained run is handed back or resumed, never ended (RunWorkerPool.execute).
     if (outcome === 'interrupted') throw new Error(`run ${run.id} was interrupted, not ended`);
     const crawled = `${outcome}: ${execution.progress.crawled} URL(s) crawled`;
-    // The message a client reads (docs/api.md, Instant crawl): the seeds that got no answer, if any.
-    const seedMessage = seedMessageOf(execution.seeds);
+    // The message a client reads (docs/api.md, Instant crawl): the seeds that got no answer, if
+    // any, and what the sitemaps gave.
+    const seedMessage = [seedMessageOf(execution.seeds), sitemapMessageOf(execution.sitemaps)]
+      .filter((part) => part !== '')
+      .join('; ');
     const crawlEnding = this.unreachable(execution)
       ? { state: RunState.troubled, message: seedMessage }
       : searchServiceId === undefined

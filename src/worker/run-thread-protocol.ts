@@ -8,7 +8,7 @@ import type { PackagedArtifact } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import type { CrawlProgress, RunProgress, SeedOutcomes } from '../store/run-data.js';
+import type { CrawlProgress, RunProgress, SeedOutcomes, SitemapFileRecord } from '../store/run-data.js';
 import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
 import type { CrawlWorkspace, PageOutcomes } from './execute-crawl.js';
 import type { MessagePort } from 'node:worker_threads';
@@ -23,8 +23,11 @@ export interface RunStart {
   runId: number;
   /** The run's setting as stored. */
   setting: InstantCrawlerSetting;
-  /** A run feeding a search service collects the page files whatever crawl_object says. */
-  collectObjects: boolean;
+  /**
+   * The run feeds a search service: it collects the page files whatever crawl_object says, and
+   * reads sitemaps unless its setting says not to.
+   */
+  feedsSearch: boolean;
   workspace: CrawlWorkspace;
   limits: FetchLimits;
   defaultUserAgent: string;
@@ -53,6 +56,7 @@ export interface RunResult {
   progress: RunProgress;
   seeds: SeedOutcomes;
   artifacts: PackagedArtifact[];
+  sitemaps?: SitemapFileRecord[];
   pageOutcomes?: PageOutcomes;
 }
 

@@ -50,7 +50,7 @@ export interface RunThreadsOptions {
 export interface ThreadRun {
   runId: number;
   setting: InstantCrawlerSetting;
-  collectObjects: boolean;
+  feedsSearch: boolean;
   workspace: CrawlWorkspace;
   deadlineMicros: number;
   packagesOn: ReadonlySet<CrawlOutcome>;
@@ -80,7 +80,7 @@ export class RunThreads {
     const start: RunStart = {
       runId: run.runId,
       setting: run.setting,
-      collectObjects: run.collectObjects,
+      feedsSearch: run.feedsSearch,
       workspace: run.workspace,
       limits: options.limits,
       defaultUserAgent: options.defaultUserAgent,

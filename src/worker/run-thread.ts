@@ -70,8 +70,8 @@ async function execute(run: RunStart): Promise<void> {
 async function crawl(run: RunStart): Promise<CrawlExecution> {
   // A pattern RE2 cannot run (a setting stored before patterns ran on RE2) throws here, and the
   // run ends 2040 with the field and the reason.
-  const resolved = resolveCrawlSettings(run.setting);
-  const settings = run.collectObjects ? { ...resolved, collectObjects: true } : resolved;
+  const resolved = resolveCrawlSettings(run.setting, { feedsSearch: run.feedsSearch });
+  const settings = run.feedsSearch ? { ...resolved, collectObjects: true } : resolved;
   // The thread's own client and address policy: connections are not shared across threads.
   const addresses = new AddressPolicy(run.allowPrivateNetworks);
   const fetcher = createUndiciFetcher({ addresses });

@@ -199,8 +199,8 @@ export class RunWorkerPool implements RunDispatcher {
         runId: run.id,
         setting: run.setting,
         // The index is built from the page files, so a run feeding search collects them whatever
-        // crawl_object says.
-        collectObjects: searchServiceId !== undefined,
+        // crawl_object says; it reads sitemaps by default too.
+        feedsSearch: searchServiceId !== undefined,
         workspace: { workFolder, artifactFolder: deps.artifacts.folderFor(run.id) },
         // Wall time since the run first started, across restarts (docs/reference/run-states.md,
         // Time limit).

@@ -562,6 +562,36 @@ describe('request validation', () => {
     assertFieldError(await postSetting({ setting: { seed_urls: [] } }), 'setting.seed_urls');
   });
 
+  test('bad sitemap settings: 400 naming the entry or the field', async () => {
+    assertFieldError(
+      await postSetting({
+        setting: { seed_urls: [seed()], sitemap_urls: [`${seed()}sitemap.xml`, 'sitemap.xml'] },
+      }),
+      'setting.sitemap_urls[1]',
+    );
+    assertFieldError(
+      await postSetting({
+        setting: { seed_urls: [seed()], sitemap_urls: ['https://user:pw@example.com/sitemap.xml'] },
+      }),
+      'setting.sitemap_urls[0]',
+    );
+    assertFieldError(
+      await postSetting({
+        setting: { seed_urls: [seed()], sitemap_urls: 'https://example.com/sitemap.xml' },
+      }),
+      'setting.sitemap_urls',
+    );
+    assertFieldError(
+      await postSetting({ setting: { seed_urls: [seed()], sitemaps: 'yes' } }),
+      'setting.sitemaps',
+    );
+    const tooMany = Array.from({ length: 101 }, (_, index) => `https://example.com/s${index}.xml`);
+    assertFieldError(
+      await postSetting({ setting: { seed_urls: [seed()], sitemap_urls: tooMany } }),
+      'setting.sitemap_urls',
+    );
+  });
+
   test('an invalid regular expression: 400 naming the pattern', async () => {
     assertFieldError(
       await postSetting({ setting: { seed_urls: [seed()], allow_urls_patterns: ['('] } }),

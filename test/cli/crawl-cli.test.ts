@@ -125,6 +125,11 @@ describe('kumo crawl usage errors', () => {
       message: /--viewport \(width\): .*320/,
     },
     { name: 'unknown option', args: (out) => ['--depht', '1', '--out', out], message: /--depht/ },
+    {
+      name: '--sitemap ftp://files.example/sitemap.xml',
+      args: (out) => ['--sitemap', 'ftp://files.example/sitemap.xml', '--out', out],
+      message: /--sitemap #1: scheme "ftp:" is not http or https/,
+    },
   ];
   for (const { name, args, message } of cases) {
     test(`${name}: exit 2 naming the option`, async () => {

@@ -66,7 +66,11 @@ describe('console setting editor', () => {
     await page.getByLabel('Day of the week').selectOption({ label: 'Monday' });
     await page.getByLabel('Hour').selectOption('6');
     await page.getByLabel('Minute').selectOption('15');
+    // Sitemaps are read by default once the setting feeds a search service, and stay the default.
+    const sitemaps = page.getByLabel('Read the sites’ sitemaps (those robots.txt names, else /sitemap.xml)');
+    assert.equal(await sitemaps.isChecked(), false);
     await page.getByLabel('Search service').selectOption({ label: 'Site search' });
+    assert.equal(await sitemaps.isChecked(), true);
     const runs = page.getByRole('list', { name: 'Next runs (Asia/Tokyo)' }).getByRole('listitem');
     await pollUntil('five runs at 06:15', async () => {
       const texts = await runs.locator('time').allTextContents();
@@ -123,6 +127,8 @@ describe('console setting editor', () => {
       crawl_result_collection: { crawl_object: 1, url_list: 1, link_url_list: 0 },
       screenshot: { viewport_width: 1366, viewport_height: 768, render_all: true },
       timezone: 'America/New_York',
+      sitemaps: false,
+      sitemap_urls: [`${SITE}/sitemap-news.xml`, `${SITE}/sitemap-docs.xml.gz`],
     };
     const created = await suite.operator('POST', `${tenant.groupPath}/service_settings`, {
       name: 'Everything',
@@ -138,6 +144,16 @@ describe('console setting editor', () => {
     assert.equal(await page.getByLabel('Delay between requests to one host (seconds)').inputValue(), '0.5');
     assert.equal(await page.getByLabel('How pages are taken').inputValue(), '2');
     assert.equal(await page.getByLabel('Obey robots.txt and robots directives').isChecked(), false);
+    assert.equal(
+      await page
+        .getByLabel('Read the sites’ sitemaps (those robots.txt names, else /sitemap.xml)')
+        .isChecked(),
+      false,
+    );
+    assert.equal(
+      await page.getByLabel('More sitemaps').inputValue(),
+      `${SITE}/sitemap-news.xml\n${SITE}/sitemap-docs.xml.gz`,
+    );
     assert.equal(await page.getByLabel('Password').inputValue(), '********');
     assert.equal(await page.getByLabel('Day of the month').inputValue(), '31');
     await page.getByRole('list', { name: 'Next runs (Asia/Tokyo)' }).waitFor();

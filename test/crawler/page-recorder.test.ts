@@ -54,7 +54,7 @@ function pageCases(): PageCase[] {
   for (let index = 0; index < 30; index++) {
     const url = `${SITE}/docs/${index}.html`;
     cases.push({
-      entry: { seq: index + 1, url, depth: 1, referrer: `${SITE}/` },
+      entry: { seq: index + 1, url, depth: 1, referrer: `${SITE}/`, lastmod: null },
       fetchedUrl: url,
       result: {
         kind: 'response',
@@ -67,7 +67,7 @@ function pageCases(): PageCase[] {
     });
   }
   cases.push({
-    entry: { seq: 40, url: `${SITE}/style.css`, depth: 1, referrer: `${SITE}/` },
+    entry: { seq: 40, url: `${SITE}/style.css`, depth: 1, referrer: `${SITE}/`, lastmod: null },
     fetchedUrl: `${SITE}/style.css`,
     result: {
       kind: 'response',
@@ -79,7 +79,7 @@ function pageCases(): PageCase[] {
     },
   });
   cases.push({
-    entry: { seq: 41, url: `${SITE}/broken.html`, depth: 2, referrer: `${SITE}/docs/1.html` },
+    entry: { seq: 41, url: `${SITE}/broken.html`, depth: 2, referrer: `${SITE}/docs/1.html`, lastmod: null },
     fetchedUrl: `${SITE}/broken.html`,
     result: {
       kind: 'response',
@@ -216,7 +216,7 @@ describe('PageRecorder', () => {
       const failure = new FetchFailure('too_large', 'body over the limit', { cause: { retry: () => 0 } });
       const url = `${SITE}/huge.html`;
       const page = await recorder.record(
-        { seq: 7, url, depth: 1, referrer: `${SITE}/` },
+        { seq: 7, url, depth: 1, referrer: `${SITE}/`, lastmod: null },
         url,
         { kind: 'failed', failure, finalUrl: url, status: 200, headers: { 'content-type': 'text/html' } },
         undefined,

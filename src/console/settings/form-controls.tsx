@@ -76,7 +76,12 @@ export function Choice(props: {
   );
 }
 
-export function Checkbox(props: { label: string; bound: Bound<boolean>; error?: string | undefined }) {
+export function Checkbox(props: {
+  label: string;
+  bound: Bound<boolean>;
+  error?: string | undefined;
+  hint?: string;
+}) {
   return (
     <div class="field field-check">
       <label class="checkbox">
@@ -87,6 +92,7 @@ export function Checkbox(props: { label: string; bound: Bound<boolean>; error?: 
         />
         {props.label}
       </label>
+      {props.hint !== undefined && <p class="hint">{props.hint}</p>}
       {props.error && <p class="field-error">{props.error}</p>}
     </div>
   );

@@ -8,7 +8,7 @@ import type { FieldProblem } from '../api.js';
 import { Section } from '../components/page.js';
 import { editorTexts } from './editor-texts.js';
 import { type Bound, Checkbox, Choice, LinesInput, TextInput } from './form-controls.js';
-import type { SettingForm } from './setting-form.js';
+import { readsSitemaps, type SettingForm } from './setting-form.js';
 import { errorText } from './use-draft-check.js';
 import { textLines } from '../text-lines.js';
 
@@ -27,6 +27,7 @@ export function SettingFields(props: {
 }) {
   const t = editorTexts();
   const { bind, errors } = props;
+  const form = { sitemaps: bind('sitemaps').value, serviceId: bind('serviceId').value };
   const error = (field: string, items?: readonly string[]) =>
     errorText(errors, field, { items, item: t.item });
   const only = (field: string) => errorText(errors, field, { exact: true });
@@ -127,6 +128,20 @@ export function SettingFields(props: {
             options={waitOptions}
           />
           <Checkbox label={t.robotsTxt} bound={bind('robotsTxt')} error={error('setting.robots_txt')} />
+          <Checkbox
+            label={t.sitemaps}
+            hint={t.sitemapsHint}
+            bound={{ value: readsSitemaps(form, props.instant ?? false), set: bind('sitemaps').set }}
+            error={error('setting.sitemaps')}
+          />
+          <LinesInput
+            id="setting-sitemap-urls"
+            label={t.sitemapUrls}
+            hint={t.sitemapUrlsHint}
+            error={error('setting.sitemap_urls', textLines(bind('sitemapUrls').value))}
+            bound={bind('sitemapUrls')}
+            rows={2}
+          />
           <div class="form-grid">
             <TextInput
               id="setting-concurrency"

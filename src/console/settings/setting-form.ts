@@ -17,6 +17,8 @@ export interface CrawlerSetting {
   base_concurrent_requests?: number | null;
   download_delay?: number | null;
   robots_txt?: boolean | null;
+  sitemaps?: boolean | null;
+  sitemap_urls?: string[] | null;
   request_fingerprint?: { keep_query?: number | null; keep_fragment?: number | null } | null;
   crawl_file?: { pdf?: number | null; ms_office?: number | null } | null;
   crawl_result_collection?: {
@@ -79,6 +81,9 @@ export interface SettingForm {
   userAgent: string;
   language: string;
   robotsTxt: boolean;
+  /** null: the default (read when the setting feeds a search service). */
+  sitemaps: boolean | null;
+  sitemapUrls: string;
   concurrency: string;
   downloadDelay: string;
   executionTimeout: string;
@@ -117,6 +122,8 @@ export const EMPTY_FORM: SettingForm = {
   userAgent: '',
   language: '',
   robotsTxt: true,
+  sitemaps: null,
+  sitemapUrls: '',
   concurrency: '',
   downloadDelay: '',
   executionTimeout: '',
@@ -161,6 +168,8 @@ export function formOf(view: ServiceSettingView): SettingForm {
     userAgent: text(s.user_agent),
     language: text(s.language),
     robotsTxt: s.robots_txt !== false,
+    sitemaps: s.sitemaps ?? null,
+    sitemapUrls: lines(s.sitemap_urls),
     concurrency: text(s.base_concurrent_requests),
     downloadDelay: text(s.download_delay),
     executionTimeout: text(s.execution_timeout),
@@ -187,6 +196,14 @@ export function formOf(view: ServiceSettingView): SettingForm {
     serviceId: text(view.service_id),
     kept: { version: s.version ?? null, moreAuthorizations },
   };
+}
+
+/**
+ * Whether the run reads the sites' sitemaps: as chosen, else the default, which is on for a
+ * setting that feeds a search service (docs/reference/crawl-settings.md, sitemaps).
+ */
+export function readsSitemaps(form: Pick<SettingForm, 'sitemaps' | 'serviceId'>, instant: boolean): boolean {
+  return form.sitemaps ?? (!instant && form.serviceId !== '');
 }
 
 /** A number when the text is one; other text as it is (the API names the field); '' → absent. */
@@ -232,6 +249,8 @@ export function bodyOf(form: SettingForm): Record<string, unknown> {
     user_agent: optionalText(form.userAgent),
     language: optionalText(form.language),
     robots_txt: form.robotsTxt ? undefined : false,
+    sitemaps: form.sitemaps ?? undefined,
+    sitemap_urls: textLines(form.sitemapUrls).length > 0 ? textLines(form.sitemapUrls) : undefined,
     base_concurrent_requests: numeric(form.concurrency),
     download_delay: numeric(form.downloadDelay),
     execution_timeout: numeric(form.executionTimeout),

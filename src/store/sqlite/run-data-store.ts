@@ -12,6 +12,8 @@ import type {
   RunDataStore,
   RunProgress,
   SeedOutcomes,
+  SitemapFileRecord,
+  SitemapOutcomes,
   UrlRow,
 } from '../run-data.js';
 
@@ -24,7 +26,9 @@ CREATE TABLE IF NOT EXISTS frontier (
   referrer TEXT,
   state INTEGER NOT NULL DEFAULT 0, -- 0 queued, 1 fetched, 2 skipped
   -- The order in which entries left the queue: a checkpoint takes those marked since the last one.
-  marked INTEGER
+  marked INTEGER,
+  -- A sitemap's lastmod of the URL (W3C datetime as written).
+  lastmod TEXT
 );
 CREATE INDEX IF NOT EXISTS frontier_queued ON frontier(seq) WHERE state = 0;
 CREATE TABLE IF NOT EXISTS url_rows (
@@ -48,6 +52,20 @@ CREATE TABLE IF NOT EXISTS link_rows (
   link_url TEXT NOT NULL,
   anchor_text TEXT NOT NULL,
   rel TEXT NOT NULL
+);
+-- The sitemap files the run read, in order; checkpoints do not carry them: a run resumed
+-- elsewhere reads its sitemaps again.
+CREATE TABLE IF NOT EXISTS sitemap_files (
+  id INTEGER PRIMARY KEY,
+  url TEXT NOT NULL,
+  kind TEXT,
+  listed INTEGER NOT NULL,
+  added INTEGER NOT NULL,
+  problem TEXT
+);
+CREATE TABLE IF NOT EXISTS sitemap_reading (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  finished INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS progress (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -87,6 +105,7 @@ export interface UrlRowRecord {
 export class SqliteRunDataStore implements RunDataStore {
   private readonly db: Database.Database;
   private readonly insertEntry: Database.Statement;
+  private readonly keepLastmod: Database.Statement;
   private readonly selectQueued: Database.Statement<[number, number], FrontierEntry>;
   private readonly markEntry: Database.Statement<[number, number]>;
   private readonly insertRow: Database.Statement;
@@ -114,13 +133,19 @@ export class SqliteRunDataStore implements RunDataStore {
     const entryColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(frontier)').all();
     if (!entryColumns.some((column) => column.name === 'marked'))
       this.db.exec('ALTER TABLE frontier ADD COLUMN marked INTEGER');
+    if (!entryColumns.some((column) => column.name === 'lastmod'))
+      this.db.exec('ALTER TABLE frontier ADD COLUMN lastmod TEXT');
     this.db.exec(UNANSWERED_INDEX);
     this.db.exec(MARKED_INDEX);
     this.insertEntry = this.db.prepare(
-      'INSERT OR IGNORE INTO frontier (fingerprint, url, depth, referrer) VALUES (?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO frontier (fingerprint, url, depth, referrer, lastmod) VALUES (?, ?, ?, ?, ?)',
+    );
+    // A URL a link queued before its sitemap was read still gets the sitemap's lastmod.
+    this.keepLastmod = this.db.prepare(
+      'UPDATE frontier SET lastmod = ? WHERE fingerprint = ? AND state = 0 AND lastmod IS NULL',
     );
     this.selectQueued = this.db.prepare(
-      'SELECT seq, url, depth, referrer FROM frontier WHERE state = 0 AND seq > ? ORDER BY seq LIMIT ?',
+      'SELECT seq, url, depth, referrer, lastmod FROM frontier WHERE state = 0 AND seq > ? ORDER BY seq LIMIT ?',
     );
     // The subquery's condition lets it read the last mark from frontier_marked; without it
     // max() scans the whole frontier on every page, which made a crawl quadratic in its size.
@@ -144,7 +169,16 @@ export class SqliteRunDataStore implements RunDataStore {
     const insertEntries = (entries: readonly NewFrontierEntry[]): number => {
       let added = 0;
       for (const entry of entries) {
-        added += this.insertEntry.run(entry.fingerprint, entry.url, entry.depth, entry.referrer).changes;
+        const lastmod = entry.lastmod ?? null;
+        const inserted = this.insertEntry.run(
+          entry.fingerprint,
+          entry.url,
+          entry.depth,
+          entry.referrer,
+          lastmod,
+        );
+        added += inserted.changes;
+        if (inserted.changes === 0 && lastmod !== null) this.keepLastmod.run(lastmod, entry.fingerprint);
       }
       return added;
     };
@@ -189,6 +223,30 @@ export class SqliteRunDataStore implements RunDataStore {
 
   commitPage(commit: PageCommit): number {
     return this.commitTransaction(commit);
+  }
+
+  restartSitemaps(): void {
+    this.db.exec('DELETE FROM sitemap_files; DELETE FROM sitemap_reading');
+  }
+
+  recordSitemap(file: SitemapFileRecord): void {
+    this.db
+      .prepare('INSERT INTO sitemap_files (url, kind, listed, added, problem) VALUES (?, ?, ?, ?, ?)')
+      .run(file.url, file.kind, file.listed, file.added, file.problem);
+  }
+
+  finishSitemaps(): void {
+    this.db.exec('INSERT OR REPLACE INTO sitemap_reading (id, finished) VALUES (1, 1)');
+  }
+
+  sitemapOutcomes(): SitemapOutcomes {
+    const files = this.db
+      .prepare<[], SitemapFileRecord>(
+        'SELECT url, kind, listed, added, problem FROM sitemap_files ORDER BY id',
+      )
+      .all();
+    const finished = this.db.prepare('SELECT 1 FROM sitemap_reading WHERE finished = 1').get() !== undefined;
+    return { files, finished };
   }
 
   skip(frontierSeq: number): void {

@@ -1,0 +1,32 @@
+import type { SitemapFileRecord } from '../store/run-data.js';
+
+/** Problem files named in a message; the others are counted. */
+const LISTED_PROBLEMS = 5;
+
+/**
+ * The run's message about its sitemaps (docs/api.md, Sitemaps): `sitemaps: 3 files read, 1204
+ * URLs listed, 1180 new`, then the files that had a problem, each with it. '' when the run read
+ * no sitemap.
+ */
+export function sitemapMessageOf(files: readonly SitemapFileRecord[] | undefined): string {
+  if (files === undefined || files.length === 0) return '';
+  let listed = 0;
+  let added = 0;
+  for (const file of files) {
+    if (file.kind === 'index') continue;
+    listed += file.listed;
+    added += file.added;
+  }
+  const read = files.filter((file) => file.kind !== null).length;
+  const problems = files.filter((file) => file.problem !== null);
+  let message = `sitemaps: ${read} of ${files.length} file(s) read, ${listed} URL(s) listed, ${added} new to the crawl`;
+  if (problems.length > 0) {
+    const named = problems
+      .slice(0, LISTED_PROBLEMS)
+      .map((file) => `${file.url}: ${file.problem}`)
+      .join('; ');
+    const more = problems.length > LISTED_PROBLEMS ? `; and ${problems.length - LISTED_PROBLEMS} more` : '';
+    message += `; sitemap problems: ${named}${more}`;
+  }
+  return message;
+}
