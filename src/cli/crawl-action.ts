@@ -9,6 +9,7 @@ import { AddressPolicy } from '../net/address-policy.js';
 import { systemClock } from '../util/clock.js';
 import { defaultUserAgent } from '../util/version.js';
 import { executeCrawl } from '../worker/execute-crawl.js';
+import { hostMessageOf } from '../worker/host-report.js';
 import { sitemapMessageOf } from '../worker/sitemap-report.js';
 import { type CrawlOptionValues, crawlSettingOf } from './crawl-options.js';
 import { prepareWorkFolder } from './crawl-work-folder.js';
@@ -62,9 +63,9 @@ export async function crawlCommand(
       new Set(['completed', 'limit_reached', 'timed_out']),
     );
     progress.finish(execution.progress);
-    // What the sitemaps gave, problems included, in the words of a run's history message.
-    const sitemaps = sitemapMessageOf(execution.sitemaps);
-    if (sitemaps !== '') process.stderr.write(`${sitemaps}\n`);
+    // What the sitemaps gave and which hosts slowed the crawl, in the words of a run's history.
+    for (const told of [sitemapMessageOf(execution.sitemaps), hostMessageOf(execution.hosts)])
+      if (told !== '') process.stderr.write(`${told}\n`);
     if (execution.outcome === 'cancelled') return 130;
     await rm(workFolder, { recursive: true, force: true });
     for (const artifact of execution.artifacts) {

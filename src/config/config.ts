@@ -45,6 +45,7 @@ export interface KumoConfig {
   maxBodyBytes: number;
   retryCount: number;
   retryBaseDelayMs: number;
+  hostPauseMs: number;
   chromiumPath: string;
   browserSandbox: 'auto' | 'on' | 'off';
   browserPages: number;
@@ -346,6 +347,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'first retry backoff; doubles each retry',
     parse: integer(0, 600_000),
     fallback: 1000,
+  },
+  {
+    key: 'hostPauseMs',
+    env: 'KUMO_HOST_PAUSE_MS',
+    doc: 'first pause of a host whose pages answered 5xx five times in a row; doubles after each failed probe',
+    parse: integer(0, 3_600_000),
+    fallback: 30_000,
   },
   {
     key: 'chromiumPath',

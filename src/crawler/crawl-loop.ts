@@ -7,12 +7,15 @@ import { CredentialRules } from './credential-rules.js';
 import { failureReasonOf } from './failure-reason.js';
 import { kindByContentType } from './file-kinds.js';
 import { type HostPace, HostPacer, type HostPermit, pacedFetcher } from './host-pacer.js';
-import { fetchPage, type PageFetchPolicy, type PageFetchResult } from './page-fetch.js';
+import { fetchPage, type PageFetchPolicy, type PageFetchResult, parseRetryAfterMs } from './page-fetch.js';
+import { FIRST_PAUSE_MS, HostHealth } from './host-health.js';
+import type { HttpFetcher } from './http-fetcher.js';
+import { sleep } from '../util/sleep.js';
 import { FetchFailure } from './fetch-errors.js';
 import type { PreparedPage } from './page-record-job.js';
 import { PageRecorder, preparedInline } from './page-recorder.js';
 import { type RenderContext, renderFetchedPage } from './page-rendering.js';
-import { RobotsRules } from './robots-rules.js';
+import { type RobotsPolicy, RobotsRules } from './robots-rules.js';
 import { readRunSitemaps, readsSitemaps } from './run-sitemaps.js';
 import { MAX_SITEMAP_BYTES } from './sitemap-reader.js';
 import { CrawlScope } from './scope.js';
@@ -41,11 +44,22 @@ export class CrawlLoop {
   /** Stops waiting for a host's pace: a stop, or a drain (a page not yet started is not in flight). */
   private readonly waitSignal: AbortSignal;
   private readonly robots: RobotsRules;
+  /** 429/503 slowdowns and 5xx pauses of each host (host-health.ts). */
+  private readonly health: HostHealth;
   private readonly policy: PageFetchPolicy;
   private readonly renderContext: RenderContext | undefined;
   private readonly credentials: CredentialRules;
   private readonly userAgent: string;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The sitemap reading while it goes on (startSitemaps). */
+  private sitemapReading: Promise<void> | undefined;
+  /** Aborted when the reading must end: the loop ended or the documents limit was reached. */
+  private readonly sitemapStop = new AbortController();
+  /** A sitemap fetch waiting for a request slot, and whether one holds a slot. */
+  private readonly sitemapSlot: { requested: (() => void) | undefined; held: boolean } = {
+    requested: undefined,
+    held: false,
+  };
   private readonly recorder: PageRecorder;
   /** Mirror of the store's counters, so progress reports cost no query. */
   private progress: RunProgress = { crawled: 0, total: 0 };
@@ -73,6 +87,13 @@ export class CrawlLoop {
     this.waitSignal = drain === undefined ? stopSignal : AbortSignal.any([stopSignal, drain]);
     this.userAgent = settings.userAgent ?? deps.defaultUserAgent;
     this.credentials = new CredentialRules(settings);
+    // Monotonic time: a pause is a wait of this run, whatever the service clock says.
+    this.health = new HostHealth({
+      nowMs: () => performance.now(),
+      firstPauseMs: deps.limits.hostPauseMs ?? FIRST_PAUSE_MS,
+      changed: (events) => deps.store.recordHostEvents(events),
+      earlier: deps.store.hostEvents(),
+    });
     this.policy = {
       headersFor: (url) => this.headersFor(url),
       refuseRedirect: (target) => this.refuseRedirect(target),
@@ -81,7 +102,7 @@ export class CrawlLoop {
     // robots.txt is a request to the host like any other and waits for the pace too; a drain lets
     // it finish (a page waiting for it is in flight), the shutdown's hard stop does not.
     this.robots = new RobotsRules(
-      deps.fetcher,
+      this.observedFetcher(deps.fetcher),
       this.policy,
       deps.limits,
       this.userAgent,
@@ -118,7 +139,9 @@ export class CrawlLoop {
     this.startSitemaps();
     try {
       await this.crawlFrontier();
+      this.stopSitemaps();
       await this.settle();
+      await this.sitemapReading;
     } finally {
       await this.recorder.close();
     }
@@ -131,17 +154,24 @@ export class CrawlLoop {
     const draining = this.control.drainSignal;
     while (!this.stopSignal.aborted && this.failure === undefined && !draining?.aborted) {
       if (limit !== null && this.started >= limit) {
+        if (this.progress.crawled >= limit) this.stopSitemaps();
         if (this.inFlight.size === 0) break;
         await this.nextEvent();
+        continue;
+      }
+      const busy = this.inFlight.size + (this.sitemapSlot.held ? 1 : 0);
+      // A sitemap fetch waiting for a slot goes before the next page: its URLs feed the frontier.
+      if (this.sitemapSlot.requested !== undefined && busy < concurrency) {
+        this.grantSitemapSlot();
         continue;
       }
       if (this.buffer.length < concurrency) this.refill(concurrency * 4);
       if (this.buffer.length === 0) {
-        if (this.inFlight.size === 0) break;
+        if (this.inFlight.size === 0 && this.sitemapReading === undefined) break;
         await this.nextEvent();
         continue;
       }
-      if (this.inFlight.size >= concurrency) {
+      if (busy >= concurrency) {
         await this.nextEvent();
         continue;
       }
@@ -156,12 +186,15 @@ export class CrawlLoop {
   }
 
   /**
-   * Reads the run's sitemaps beside its pages (run-sitemaps.ts). The reading holds one of the
-   * run's concurrent requests until it ends, and stops once the documents limit is reached.
+   * Reads the run's sitemaps beside its pages (run-sitemaps.ts). Each sitemap fetch takes one of
+   * the run's concurrent requests (granted by the loop ahead of the next page), so
+   * base_concurrent_requests holds for both; the reading stops once the documents limit is
+   * reached, and a stop or drain aborts the fetch in progress.
    */
   private startSitemaps(): void {
     if (!readsSitemaps(this.settings, this.scope)) return;
     const limit = this.settings.documentsLimit;
+    const signal = AbortSignal.any([this.waitSignal, this.sitemapStop.signal]);
     const sitemapPolicy: PageFetchPolicy = {
       headersFor: (url) => this.headersFor(url),
       refuseRedirect: async () => undefined,
@@ -174,13 +207,21 @@ export class CrawlLoop {
       store: this.deps.store,
       robotsFor: (url) => this.robots.forUrl(url),
       fetch: async (url) => {
-        const permit = await this.permitFor(new URL(url).host, this.waitSignal);
-        if (permit === undefined) return stoppedFetch(url);
+        if (!(await this.takeSitemapSlot())) return stoppedFetch(url);
         try {
-          const fetcher = pacedFetcher(this.deps.fetcher, permit);
-          return await fetchPage(fetcher, url, sitemapPolicy, sitemapLimits, this.stopSignal);
+          const target = new URL(url);
+          // The host's Crawl-delay paces its sitemaps as it paces its pages.
+          if (this.settings.obeyRobots) this.noteCrawlDelay(target, await this.robots.forUrl(target));
+          const permit = await this.permitFor(target.host, signal);
+          if (permit === undefined) return stoppedFetch(url);
+          try {
+            const fetcher = pacedFetcher(this.observedFetcher(this.deps.fetcher), permit);
+            return await fetchPage(fetcher, url, sitemapPolicy, sitemapLimits, signal);
+          } finally {
+            permit.release();
+          }
         } finally {
-          permit.release();
+          this.releaseSitemapSlot();
         }
       },
       failureReason: (result, url) =>
@@ -189,18 +230,50 @@ export class CrawlLoop {
         this.progress.total += count;
         if (count > 0) this.wake?.();
       },
+      // Rows only ever grow: a page skipped after its start (robots.txt, file type) never makes
+      // the reading stop for a limit the run then does not reach.
       stopped: () =>
-        this.waitSignal.aborted || this.failure !== undefined || (limit !== null && this.started >= limit),
+        signal.aborted || this.failure !== undefined || (limit !== null && this.progress.crawled >= limit),
     });
-    const task = reading
+    this.sitemapReading = reading
       .catch((error: unknown) => {
         this.failure ??= error;
       })
       .finally(() => {
-        this.inFlight.delete(task);
+        this.sitemapReading = undefined;
         this.wake?.();
       });
-    this.inFlight.add(task);
+  }
+
+  /** Waits until the loop grants the reading a request slot; false when the reading must stop. */
+  private async takeSitemapSlot(): Promise<boolean> {
+    if (this.sitemapStop.signal.aborted) return false;
+    await new Promise<void>((resolve) => {
+      this.sitemapSlot.requested = resolve;
+      this.wake?.();
+    });
+    return this.sitemapSlot.held;
+  }
+
+  private grantSitemapSlot(): void {
+    const grant = this.sitemapSlot.requested;
+    this.sitemapSlot.requested = undefined;
+    this.sitemapSlot.held = true;
+    grant?.();
+  }
+
+  private releaseSitemapSlot(): void {
+    if (!this.sitemapSlot.held) return;
+    this.sitemapSlot.held = false;
+    this.wake?.();
+  }
+
+  /** Ends the reading: the fetch in progress is aborted and a waiting one is told to stop. */
+  private stopSitemaps(): void {
+    this.sitemapStop.abort();
+    const waiting = this.sitemapSlot.requested;
+    this.sitemapSlot.requested = undefined;
+    waiting?.();
   }
 
   private refill(limit: number): void {
@@ -240,8 +313,7 @@ export class CrawlLoop {
     if (this.settings.obeyRobots) {
       // Before the first page of a host: its Crawl-delay paces that page already.
       const robots = await this.robots.forUrl(url);
-      if (robots.crawlDelaySeconds !== undefined)
-        this.crawlDelayMs.set(url.host, robots.crawlDelaySeconds * 1000);
+      this.noteCrawlDelay(url, robots);
       if (this.stopSignal.aborted) return this.notStarted();
       if (!robots.isAllowed(fetchUrl)) {
         // A link robots.txt refuses is simply not crawled; a seed is a row saying why, so a run
@@ -261,19 +333,27 @@ export class CrawlLoop {
         return;
       }
     }
+    if (this.health.givenUp(url.host)) return this.notFetchedFromGivenUpHost(entry, url.host);
     const permit = await this.permitFor(url.host, this.waitSignal);
     ready();
     // Stopped or drained before the request started: the URL stays queued for a resumed run.
     if (permit === undefined) return this.notStarted();
+    const startedAtMs = performance.now();
+    // The host may have been given up while this page waited for its pause to end.
+    if (this.health.givenUp(url.host)) {
+      permit.release();
+      return this.notFetchedFromGivenUpHost(entry, url.host);
+    }
     let result: Awaited<ReturnType<typeof fetchPage>>;
     try {
-      const fetcher = pacedFetcher(this.deps.fetcher, permit);
+      const fetcher = pacedFetcher(this.observedFetcher(this.deps.fetcher), permit);
       result = await fetchPage(fetcher, fetchUrl, this.policy, this.deps.limits, this.stopSignal);
     } finally {
       permit.release();
     }
     // A fetch cut short by cancel or timeout is not an outcome: the run ends without its row.
     if (this.stopSignal.aborted) return;
+    this.health.pageEnded(url.host, result.kind === 'excluded' ? 200 : result.status, startedAtMs);
     if (result.kind === 'excluded') return this.skip(entry);
     const rendering = this.renderContext && (await renderFetchedPage(entry, result, this.renderContext));
     if (this.stopSignal.aborted) return;
@@ -298,13 +378,63 @@ export class CrawlLoop {
    * (docs/reference/crawl-rules.md, Pacing). Undefined when `signal` aborted first.
    */
   private async permitFor(host: string, signal: AbortSignal): Promise<HostPermit | undefined> {
-    const gapMs = Math.max(this.settings.delaySeconds * 1000, this.crawlDelayMs.get(host) ?? 0);
+    // A host that asked to be left alone (Retry-After) or keeps failing (a pause) is waited for.
+    for (let waitMs = this.health.resumeAtMs(host) - performance.now(); waitMs > 0;) {
+      await sleep(waitMs, signal);
+      if (signal.aborted) return undefined;
+      waitMs = this.health.resumeAtMs(host) - performance.now();
+    }
+    const gapMs = Math.max(
+      this.settings.delaySeconds * 1000,
+      this.crawlDelayMs.get(host) ?? 0,
+      this.health.gapMs(host),
+    );
     try {
       return await this.pace.acquire(host, gapMs, signal);
     } catch (error) {
       if (signal.aborted) return undefined;
       throw error;
     }
+  }
+
+  private noteCrawlDelay(url: URL, robots: RobotsPolicy): void {
+    if (robots.crawlDelaySeconds !== undefined)
+      this.crawlDelayMs.set(url.host, robots.crawlDelaySeconds * 1000);
+  }
+
+  /**
+   * Every answer a host gives reaches its health, each redirect hop and retry included, so a 429
+   * on one URL slows the run's other requests to that host too.
+   */
+  private observedFetcher(fetcher: HttpFetcher): HttpFetcher {
+    return {
+      fetchHop: async (hop) => {
+        const response = await fetcher.fetchHop(hop);
+        this.health.answered(
+          hostOf(hop.url),
+          response.status,
+          parseRetryAfterMs(response.headers['retry-after']),
+        );
+        return response;
+      },
+      close: () => fetcher.close(),
+    };
+  }
+
+  /**
+   * A URL of a host given up after its server errors (docs/reference/crawl-rules.md, Slowing
+   * down and pausing): a failed row without an answer saying why, which keeps the page of a
+   * search index (a page not reached would be removed), and no fetch counted against
+   * documents_limit.
+   */
+  private async notFetchedFromGivenUpHost(entry: FrontierEntry, host: string): Promise<void> {
+    this.started -= 1;
+    this.health.notFetched(host);
+    const reason = `not fetched: ${host} answered with server errors too often and was given up`;
+    const crawlMicros = this.deps.clock.nowMicros();
+    this.commitPrepared(
+      await preparedInline(recordUnanswered(entry, reason, crawlMicros, this.recordContext())),
+    );
   }
 
   /** A page given up before its request: not counted against documents_limit. */

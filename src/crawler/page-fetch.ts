@@ -10,6 +10,11 @@ export interface FetchLimits {
   maxBodyBytes: number;
   retryCount: number;
   retryBaseDelayMs: number;
+  /**
+   * The first pause of a host whose pages answered 5xx several times in a row
+   * (docs/reference/crawl-rules.md, Slowing down and pausing); 30 s when absent.
+   */
+  hostPauseMs?: number;
 }
 
 /** The service-wide fetch limits of a configuration. */
@@ -20,6 +25,7 @@ export function fetchLimitsOf(config: KumoConfig): FetchLimits {
     maxBodyBytes: config.maxBodyBytes,
     retryCount: config.retryCount,
     retryBaseDelayMs: config.retryBaseDelayMs,
+    hostPauseMs: config.hostPauseMs,
   };
 }
 

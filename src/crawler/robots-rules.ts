@@ -132,7 +132,7 @@ function sitemapUrlsOf(lines: string[], robotsUrl: string): string[] {
   const urls = new Set<string>();
   for (const line of lines) {
     const url = parseCrawlUrl(line.trim(), robotsUrl);
-    if (url !== undefined) urls.add(url.href);
+    if (url !== undefined && url.username === '' && url.password === '') urls.add(url.href);
   }
   return [...urls];
 }

@@ -42,7 +42,7 @@ export async function readRunSitemaps(deps: RunSitemapsDeps): Promise<void> {
   store.restartSitemaps();
   const sources = await sourcesOf(deps);
   if (deps.stopped()) return;
-  await readSitemaps(sources, {
+  const finished = await readSitemaps(sources, {
     fetch: deps.fetch,
     failureReason: deps.failureReason,
     stopped: deps.stopped,
@@ -54,7 +54,7 @@ export async function readRunSitemaps(deps: RunSitemapsDeps): Promise<void> {
       return added;
     },
   });
-  if (!deps.stopped()) store.finishSitemaps();
+  if (finished) store.finishSitemaps();
 }
 
 /**

@@ -10,6 +10,7 @@ import { gunzipSync } from 'node:zlib';
 import { TextDecoder } from 'node:util';
 import type { SitemapFileRecord } from '../store/run-data.js';
 import type { PageFetchResult } from './page-fetch.js';
+import { parseCrawlUrl } from './url-identity.js';
 import { MAX_SITEMAP_ENTRIES, NotASitemapError, type ParsedSitemap, parseSitemap } from './sitemap-parse.js';
 
 /** The protocol's size limit of a sitemap file, uncompressed. */
@@ -52,36 +53,40 @@ interface QueuedFile extends SitemapSource {
   nesting: number;
 }
 
-/** Reads the sitemaps of `sources` and the files their indexes list, one file at a time. */
+/**
+ * Reads the sitemaps of `sources` and the files their indexes list, one file at a time; true when
+ * every file was read (or reported), false when the run stopped the reading first.
+ */
 export async function readSitemaps(
   sources: readonly SitemapSource[],
   deps: SitemapReaderDeps,
-): Promise<void> {
+): Promise<boolean> {
   const queue: QueuedFile[] = [];
   const seen = new Set<string>();
-  const push = (file: QueuedFile) => {
-    if (seen.has(file.url)) return;
-    seen.add(file.url);
-    queue.push(file);
-  };
-  for (const source of sources) push({ ...source, nesting: 0 });
   let filesRead = 0;
-  let urlsTaken = 0;
-  while (queue.length > 0 && !deps.stopped()) {
-    if (filesRead >= MAX_SITEMAP_FILES) {
-      deps.record({
-        url: queue[0]!.url,
-        kind: null,
-        listed: 0,
-        added: 0,
-        problem: `this and ${queue.length - 1} more sitemap(s) not read: a run reads at most ${MAX_SITEMAP_FILES} sitemap files`,
-      });
+  /** Files left out because the run had as many as it reads; named in the report once. */
+  let overCap: { first: string; count: number } | undefined;
+  // Only as many files are ever queued as the run may read, so a huge index costs no memory.
+  const push = (file: QueuedFile) => {
+    const url = parseCrawlUrl(file.url);
+    // A file URL with credentials in it is neither fetched nor repeated in a report.
+    if (url === undefined || url.username !== '' || url.password !== '' || seen.has(url.href)) return;
+    if (filesRead + queue.length >= MAX_SITEMAP_FILES) {
+      overCap ??= { first: url.href, count: 0 };
+      overCap.count += 1;
       return;
     }
+    seen.add(url.href);
+    queue.push({ ...file, url: url.href });
+  };
+  for (const source of sources) push({ ...source, nesting: 0 });
+  let urlsTaken = 0;
+  while (queue.length > 0) {
+    if (deps.stopped()) return false;
     const file = queue.shift()!;
     filesRead += 1;
     const read = await fetchSitemap(file, deps);
-    if (deps.stopped()) return;
+    if (deps.stopped()) return false;
     // A guessed /sitemap.xml that is no sitemap (a 404, or the page a site answers for any path)
     // only means the site has none.
     if ('problem' in read && file.guessed) continue;
@@ -132,6 +137,16 @@ export async function readSitemaps(
       problem: joined(notes),
     });
   }
+  if (overCap !== undefined) {
+    deps.record({
+      url: overCap.first,
+      kind: null,
+      listed: 0,
+      added: 0,
+      problem: `this and ${overCap.count - 1} more sitemap(s) not read: a run reads at most ${MAX_SITEMAP_FILES} sitemap files`,
+    });
+  }
+  return !deps.stopped();
 }
 
 type FetchedSitemap = { parsed: ParsedSitemap } | { problem: string };

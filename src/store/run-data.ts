@@ -72,6 +72,22 @@ export interface SitemapOutcomes {
   finished: boolean;
 }
 
+/**
+ * A host that slowed a run down, paused it or was given up (docs/reference/crawl-rules.md,
+ * Slowing down and pausing).
+ */
+export interface HostEventsRecord {
+  host: string;
+  /** 429 and 503 answers. */
+  slowdowns: number;
+  /** The largest gap between two requests to the host they led to, in ms. */
+  maxGapMs: number;
+  pauses: number;
+  givenUp: boolean;
+  /** URLs not fetched because the host was given up. */
+  notFetched: number;
+}
+
 /** One row of link_list.csv.gz. */
 export interface LinkRow {
   sourceUrl: string;
@@ -123,6 +139,9 @@ export interface RunDataStore {
   recordSitemap(file: SitemapFileRecord): void;
   finishSitemaps(): void;
   sitemapOutcomes(): SitemapOutcomes;
+  /** Keeps what a host did to the run, replacing what was kept of it before. */
+  recordHostEvents(events: HostEventsRecord): void;
+  hostEvents(): HostEventsRecord[];
   /** Marks a frontier entry as not fetched (a link robots.txt refuses, an excluded type): no row. */
   skip(frontierSeq: number): void;
   progress(): RunProgress;

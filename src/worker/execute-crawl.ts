@@ -16,7 +16,13 @@ import {
 } from '../crawler/crawl-engine.js';
 import { seedUrlOf } from '../crawler/url-identity.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { RunProgress, SeedOutcomes, SitemapFileRecord, UrlRow } from '../store/run-data.js';
+import type {
+  HostEventsRecord,
+  RunProgress,
+  SeedOutcomes,
+  SitemapFileRecord,
+  UrlRow,
+} from '../store/run-data.js';
 import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
 import { RUN_REPORT_FILE } from '../store/sqlite/run-report-schema.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
@@ -37,6 +43,8 @@ export interface CrawlExecution {
   artifacts: PackagedArtifact[];
   /** The sitemap files the run read, in order; absent when it read none. */
   sitemaps?: SitemapFileRecord[];
+  /** Hosts that slowed the run down, paused it or were given up; absent when none did. */
+  hosts?: HostEventsRecord[];
   /** With `pageOutcomes` asked for and artifacts produced: what the URL rows say for a search index. */
   pageOutcomes?: PageOutcomes;
 }
@@ -90,7 +98,11 @@ export async function executeCrawl(
     const progress = store.progress();
     const seeds = store.seedOutcomes();
     const sitemapFiles = store.sitemapOutcomes().files;
-    const sitemaps = sitemapFiles.length === 0 ? {} : { sitemaps: sitemapFiles };
+    const hostEvents = store.hostEvents();
+    const told = {
+      ...(sitemapFiles.length > 0 && { sitemaps: sitemapFiles }),
+      ...(hostEvents.length > 0 && { hosts: hostEvents }),
+    };
     let artifacts: PackagedArtifact[] = [];
     if (packagesOn.has(outcome)) {
       try {
@@ -118,11 +130,11 @@ export async function executeCrawl(
           progress,
           seeds,
           artifacts,
-          ...sitemaps,
+          ...told,
           pageOutcomes: pageOutcomesOf(store.rows(), settings),
         };
     }
-    return { outcome, progress, seeds, artifacts, ...sitemaps };
+    return { outcome, progress, seeds, artifacts, ...told };
   } finally {
     store.close();
     spool.close();

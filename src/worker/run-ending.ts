@@ -9,6 +9,7 @@ import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunRecord } from '../store/service-store.js';
 import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
 import { noSeedFetched, seedMessageOf } from './seed-report.js';
+import { hostMessageOf } from './host-report.js';
 import { sitemapMessageOf } from './sitemap-report.js';
 
 const OUTCOME_STATE: Record<Exclude<CrawlOutcome, 'interrupted'>, RunStateId> = {
@@ -67,8 +68,12 @@ export class RunEnding {
     if (outcome === 'interrupted') throw new Error(`run ${run.id} was interrupted, not ended`);
     const crawled = `${outcome}: ${execution.progress.crawled} URL(s) crawled`;
     // The message a client reads (docs/api.md, Instant crawl): the seeds that got no answer, if
-    // any, and what the sitemaps gave.
-    const seedMessage = [seedMessageOf(execution.seeds), sitemapMessageOf(execution.sitemaps)]
+    // any, what the sitemaps gave, and the hosts that slowed the run down or were given up.
+    const seedMessage = [
+      seedMessageOf(execution.seeds),
+      sitemapMessageOf(execution.sitemaps),
+      hostMessageOf(execution.hosts),
+    ]
       .filter((part) => part !== '')
       .join('; ');
     const crawlEnding = this.unreachable(execution)

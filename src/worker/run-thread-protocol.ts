@@ -8,7 +8,13 @@ import type { PackagedArtifact } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import type { CrawlProgress, RunProgress, SeedOutcomes, SitemapFileRecord } from '../store/run-data.js';
+import type {
+  CrawlProgress,
+  HostEventsRecord,
+  RunProgress,
+  SeedOutcomes,
+  SitemapFileRecord,
+} from '../store/run-data.js';
 import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
 import type { CrawlWorkspace, PageOutcomes } from './execute-crawl.js';
 import type { MessagePort } from 'node:worker_threads';
@@ -57,6 +63,7 @@ export interface RunResult {
   seeds: SeedOutcomes;
   artifacts: PackagedArtifact[];
   sitemaps?: SitemapFileRecord[];
+  hosts?: HostEventsRecord[];
   pageOutcomes?: PageOutcomes;
 }
 

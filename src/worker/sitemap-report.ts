@@ -2,11 +2,13 @@ import type { SitemapFileRecord } from '../store/run-data.js';
 
 /** Problem files named in a message; the others are counted. */
 const LISTED_PROBLEMS = 5;
+/** A longer file URL is cut in a message, which stays short whatever a site's URLs are. */
+const SHOWN_URL_CHARS = 200;
 
 /**
- * The run's message about its sitemaps (docs/api.md, Sitemaps): `sitemaps: 3 files read, 1204
- * URLs listed, 1180 new`, then the files that had a problem, each with it. '' when the run read
- * no sitemap.
+ * The run's message about its sitemaps (docs/reference/crawl-rules.md, Sitemaps): `sitemaps: 3 of
+ * 4 file(s) read, 1204 URL(s) listed, 1180 new to the crawl`, then the files that had a problem,
+ * each with it. '' when the run read no sitemap.
  */
 export function sitemapMessageOf(files: readonly SitemapFileRecord[] | undefined): string {
   if (files === undefined || files.length === 0) return '';
@@ -23,10 +25,14 @@ export function sitemapMessageOf(files: readonly SitemapFileRecord[] | undefined
   if (problems.length > 0) {
     const named = problems
       .slice(0, LISTED_PROBLEMS)
-      .map((file) => `${file.url}: ${file.problem}`)
+      .map((file) => `${shortened(file.url)}: ${file.problem}`)
       .join('; ');
     const more = problems.length > LISTED_PROBLEMS ? `; and ${problems.length - LISTED_PROBLEMS} more` : '';
     message += `; sitemap problems: ${named}${more}`;
   }
   return message;
+}
+
+function shortened(url: string): string {
+  return url.length <= SHOWN_URL_CHARS ? url : `${url.slice(0, SHOWN_URL_CHARS)}…`;
 }

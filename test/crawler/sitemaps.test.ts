@@ -71,6 +71,12 @@ let indexed: LocalServer & { requests: string[] };
 let guessed: LocalServer & { requests: string[] };
 /** A site with neither robots.txt nor /sitemap.xml, answering a page for any path (a soft 404). */
 let bare: LocalServer & { requests: string[] };
+/** A site whose robots.txt names three sitemaps and a Crawl-delay; it notes when each request came and how many overlapped. */
+let paced: LocalServer & {
+  requests: string[];
+  times: Map<string, number>;
+  load: { active: number; most: number };
+};
 const cleanups: (() => Promise<unknown>)[] = [];
 
 before(async () => {
@@ -130,9 +136,40 @@ before(async () => {
   }));
 });
 
+before(async () => {
+  const times = new Map<string, number>();
+  const load = { active: 0, most: 0 };
+  const requests: string[] = [];
+  let origin = '';
+  const bodies: Record<string, string> = {
+    '/robots.txt': 'User-agent: *\nCrawl-delay: 0.2\nSitemap: /s1.xml\nSitemap: /s2.xml\nSitemap: /s3.xml\n',
+    '/': '<title>home</title>',
+  };
+  for (const n of [1, 2, 3]) {
+    bodies[`/s${n}.xml`] = urlset([`<url><loc>ORIGIN/p${n}.html</loc></url>`]);
+    bodies[`/p${n}.html`] = `<title>page ${n}</title>`;
+  }
+  const server = createServer((request, response) => {
+    const requestPath = request.url ?? '/';
+    requests.push(requestPath);
+    times.set(requestPath, performance.now());
+    load.active += 1;
+    load.most = Math.max(load.most, load.active);
+    const body = bodies[requestPath];
+    setTimeout(() => {
+      load.active -= 1;
+      if (body === undefined) response.writeHead(404).end();
+      else response.writeHead(200, { 'content-type': 'text/html' }).end(body.replaceAll('ORIGIN', origin));
+    }, 20);
+  });
+  const local = await listenLocally(server);
+  origin = local.baseUrl;
+  paced = Object.assign(local, { requests, times, load });
+});
+
 after(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await Promise.all([indexed.close(), guessed.close(), bare.close()]);
+  await Promise.all([indexed.close(), guessed.close(), bare.close(), paced.close()]);
 });
 
 interface Crawled {
@@ -253,6 +290,25 @@ describe('sitemaps', () => {
     const crawled = await crawl({ seed_urls: [`${indexed.baseUrl}/`], sitemaps: true, depth_limit: 0 });
     assert.deepEqual(pathsOf(crawled.urls), ['/']);
     assert.ok(!indexed.requests.slice(before).some((request) => request.includes('sitemap')));
+  });
+
+  test("sitemap fetches share the run's concurrency with its pages and keep the host's Crawl-delay", async () => {
+    const crawled = await crawl({
+      seed_urls: [`${paced.baseUrl}/`],
+      sitemaps: true,
+      base_concurrent_requests: 1,
+    });
+    assert.deepEqual(pathsOf(crawled.urls), ['/', '/p1.html', '/p2.html', '/p3.html']);
+    assert.equal(paced.load.most, 1, paced.requests.join(' '));
+    // The seed does not wait for every sitemap to be read.
+    assert.ok(paced.requests.indexOf('/') < paced.requests.indexOf('/s1.xml'), paced.requests.join(' '));
+    const starts = paced.requests.map((request) => paced.times.get(request)!);
+    for (let index = 1; index < starts.length; index += 1) {
+      assert.ok(
+        starts[index]! - starts[index - 1]! >= 190,
+        `${paced.requests.join(' ')}: ${starts.join(' ')}`,
+      );
+    }
   });
 
   test('a scheduled setting feeding a search service reads sitemaps unless it says not to', () => {

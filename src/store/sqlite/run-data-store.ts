@@ -11,6 +11,7 @@ import type {
   PageCommit,
   RunDataStore,
   RunProgress,
+  HostEventsRecord,
   SeedOutcomes,
   SitemapFileRecord,
   SitemapOutcomes,
@@ -66,6 +67,15 @@ CREATE TABLE IF NOT EXISTS sitemap_files (
 CREATE TABLE IF NOT EXISTS sitemap_reading (
   id INTEGER PRIMARY KEY CHECK (id = 1),
   finished INTEGER NOT NULL
+);
+-- Hosts that slowed the run down, paused it or were given up, as the run's history tells them.
+CREATE TABLE IF NOT EXISTS host_events (
+  host TEXT PRIMARY KEY,
+  slowdowns INTEGER NOT NULL,
+  max_gap_ms INTEGER NOT NULL,
+  pauses INTEGER NOT NULL,
+  given_up INTEGER NOT NULL,
+  not_fetched INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS progress (
   id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -247,6 +257,32 @@ export class SqliteRunDataStore implements RunDataStore {
       .all();
     const finished = this.db.prepare('SELECT 1 FROM sitemap_reading WHERE finished = 1').get() !== undefined;
     return { files, finished };
+  }
+
+  recordHostEvents(events: HostEventsRecord): void {
+    this.db
+      .prepare(
+        `INSERT OR REPLACE INTO host_events (host, slowdowns, max_gap_ms, pauses, given_up, not_fetched)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        events.host,
+        events.slowdowns,
+        events.maxGapMs,
+        events.pauses,
+        events.givenUp ? 1 : 0,
+        events.notFetched,
+      );
+  }
+
+  hostEvents(): HostEventsRecord[] {
+    return this.db
+      .prepare<[], Omit<HostEventsRecord, 'givenUp'> & { givenUp: number }>(
+        `SELECT host, slowdowns, max_gap_ms AS maxGapMs, pauses, given_up AS givenUp, not_fetched AS notFetched
+         FROM host_events ORDER BY host`,
+      )
+      .all()
+      .map((row) => ({ ...row, givenUp: row.givenUp === 1 }));
   }
 
   skip(frontierSeq: number): void {
