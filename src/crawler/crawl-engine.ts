@@ -5,6 +5,7 @@ import { type CrawlSettings, DEFAULT_VIEWPORT, rendersPages } from '../domain/cr
 import type { CrawlProgress, RunDataStore } from '../store/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { CrawlLoop } from './crawl-loop.js';
+import { notFetchedRowsOf } from './host-health.js';
 import { CredentialRules } from './credential-rules.js';
 import type { HostPace } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
@@ -89,8 +90,9 @@ export async function runCrawl(
   }
   if (stop.signal.aborted) return stop.signal.reason === 'timed_out' ? 'timed_out' : 'cancelled';
   if (control.drainSignal?.aborted) return 'interrupted';
-  const { crawled } = deps.store.progress();
-  return settings.documentsLimit !== null && crawled >= settings.documentsLimit
+  // Rows of URLs a given-up host kept from being fetched are no fetches (host-health.ts).
+  const fetched = deps.store.progress().crawled - notFetchedRowsOf(deps.store);
+  return settings.documentsLimit !== null && fetched >= settings.documentsLimit
     ? 'limit_reached'
     : 'completed';
 }

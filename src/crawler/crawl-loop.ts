@@ -8,7 +8,7 @@ import { failureReasonOf } from './failure-reason.js';
 import { kindByContentType } from './file-kinds.js';
 import { type HostPace, HostPacer, type HostPermit, pacedFetcher } from './host-pacer.js';
 import { fetchPage, type PageFetchPolicy, type PageFetchResult, parseRetryAfterMs } from './page-fetch.js';
-import { FIRST_PAUSE_MS, HostHealth } from './host-health.js';
+import { FIRST_PAUSE_MS, HostHealth, notFetchedRowsOf } from './host-health.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { sleep } from '../util/sleep.js';
 import { FetchFailure } from './fetch-errors.js';
@@ -63,6 +63,8 @@ export class CrawlLoop {
   private readonly recorder: PageRecorder;
   /** Mirror of the store's counters, so progress reports cost no query. */
   private progress: RunProgress = { crawled: 0, total: 0 };
+  /** Rows of URLs a given-up host kept from being fetched: rows, but no fetches of documents_limit. */
+  private notFetchedRows = 0;
   private buffer: FrontierEntry[] = [];
   private cursor = 0;
   private started = 0;
@@ -70,6 +72,8 @@ export class CrawlLoop {
   /** Failed URLs by kind, for the live run page (docs/console.md, Runs). */
   private readonly errorKinds: Record<string, number> = {};
   private failure: unknown;
+  /** Aborted when the run fails, so that nothing waits for a host any longer. */
+  private readonly failed = new AbortController();
   private wake: (() => void) | undefined;
 
   constructor(
@@ -84,7 +88,12 @@ export class CrawlLoop {
     // beyond its own concurrency.
     this.pace = deps.pace ?? new HostPacer(Number.POSITIVE_INFINITY);
     const drain = control.drainSignal;
-    this.waitSignal = drain === undefined ? stopSignal : AbortSignal.any([stopSignal, drain]);
+    // A failure ends the run too: pages waiting for a host (a pause can last minutes) give up.
+    this.waitSignal = AbortSignal.any([
+      stopSignal,
+      this.failed.signal,
+      ...(drain === undefined ? [] : [drain]),
+    ]);
     this.userAgent = settings.userAgent ?? deps.defaultUserAgent;
     this.credentials = new CredentialRules(settings);
     // Monotonic time: a pause is a wait of this run, whatever the service clock says.
@@ -117,7 +126,8 @@ export class CrawlLoop {
   seed(): void {
     const store = this.deps.store;
     this.progress = store.progress();
-    this.started = this.progress.crawled;
+    this.notFetchedRows = notFetchedRowsOf(store);
+    this.started = this.progress.crawled - this.notFetchedRows;
     if (this.progress.total > 0 || this.started > 0) return;
     const entries = [];
     for (const raw of this.settings.seedUrls) {
@@ -154,7 +164,7 @@ export class CrawlLoop {
     const draining = this.control.drainSignal;
     while (!this.stopSignal.aborted && this.failure === undefined && !draining?.aborted) {
       if (limit !== null && this.started >= limit) {
-        if (this.progress.crawled >= limit) this.stopSitemaps();
+        if (this.fetchedRows() >= limit) this.stopSitemaps();
         if (this.inFlight.size === 0) break;
         await this.nextEvent();
         continue;
@@ -233,16 +243,24 @@ export class CrawlLoop {
       // Rows only ever grow: a page skipped after its start (robots.txt, file type) never makes
       // the reading stop for a limit the run then does not reach.
       stopped: () =>
-        signal.aborted || this.failure !== undefined || (limit !== null && this.progress.crawled >= limit),
+        signal.aborted || this.failure !== undefined || (limit !== null && this.fetchedRows() >= limit),
     });
     this.sitemapReading = reading
-      .catch((error: unknown) => {
-        this.failure ??= error;
-      })
+      .catch((error: unknown) => this.fail(error))
       .finally(() => {
         this.sitemapReading = undefined;
         this.wake?.();
       });
+  }
+
+  /** Rows of fetched URLs: what documents_limit counts (rows never grow back down). */
+  private fetchedRows(): number {
+    return this.progress.crawled - this.notFetchedRows;
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error;
+    this.failed.abort();
   }
 
   /** Waits until the loop grants the reading a request slot; false when the reading must stop. */
@@ -296,9 +314,7 @@ export class CrawlLoop {
       this.wake?.();
     };
     const task = this.crawlEntry(entry, ready)
-      .catch((error: unknown) => {
-        this.failure ??= error;
-      })
+      .catch((error: unknown) => this.fail(error))
       .finally(() => {
         ready();
         this.inFlight.delete(task);
@@ -344,16 +360,24 @@ export class CrawlLoop {
       permit.release();
       return this.notFetchedFromGivenUpHost(entry, url.host);
     }
+    // After a pause, this page may be the probe: the host's other pages wait for its answer.
+    const endProbe = this.health.beginProbe(url.host);
     let result: Awaited<ReturnType<typeof fetchPage>>;
     try {
-      const fetcher = pacedFetcher(this.observedFetcher(this.deps.fetcher), permit);
-      result = await fetchPage(fetcher, fetchUrl, this.policy, this.deps.limits, this.stopSignal);
+      try {
+        const fetcher = pacedFetcher(this.observedFetcher(this.deps.fetcher), permit);
+        result = await fetchPage(fetcher, fetchUrl, this.policy, this.deps.limits, this.stopSignal);
+      } finally {
+        permit.release();
+      }
+      // A fetch cut short by cancel or timeout is not an outcome: the run ends without its row.
+      if (this.stopSignal.aborted) return;
+      // The answer is the last hop's: a redirect to another host charges that host.
+      const answeredBy = result.kind === 'excluded' ? url.host : hostOf(result.finalUrl);
+      this.health.pageEnded(answeredBy, result.kind === 'excluded' ? 200 : result.status, startedAtMs);
     } finally {
-      permit.release();
+      endProbe?.();
     }
-    // A fetch cut short by cancel or timeout is not an outcome: the run ends without its row.
-    if (this.stopSignal.aborted) return;
-    this.health.pageEnded(url.host, result.kind === 'excluded' ? 200 : result.status, startedAtMs);
     if (result.kind === 'excluded') return this.skip(entry);
     const rendering = this.renderContext && (await renderFetchedPage(entry, result, this.renderContext));
     if (this.stopSignal.aborted) return;
@@ -378,11 +402,14 @@ export class CrawlLoop {
    * (docs/reference/crawl-rules.md, Pacing). Undefined when `signal` aborted first.
    */
   private async permitFor(host: string, signal: AbortSignal): Promise<HostPermit | undefined> {
-    // A host that asked to be left alone (Retry-After) or keeps failing (a pause) is waited for.
-    for (let waitMs = this.health.resumeAtMs(host) - performance.now(); waitMs > 0;) {
-      await sleep(waitMs, signal);
+    // A host that asked to be left alone (Retry-After) or keeps failing (a pause) is waited for,
+    // and after a pause so is the answer of the page sent as its probe.
+    for (;;) {
+      const waitMs = this.health.resumeAtMs(host) - performance.now();
+      const probe = this.health.probeInFlight(host);
+      if (waitMs <= 0 && probe === undefined) break;
+      await (probe === undefined ? sleep(waitMs, signal) : untilAborted(probe, signal));
       if (signal.aborted) return undefined;
-      waitMs = this.health.resumeAtMs(host) - performance.now();
     }
     const gapMs = Math.max(
       this.settings.delaySeconds * 1000,
@@ -429,6 +456,7 @@ export class CrawlLoop {
    */
   private async notFetchedFromGivenUpHost(entry: FrontierEntry, host: string): Promise<void> {
     this.started -= 1;
+    this.notFetchedRows += 1;
     this.health.notFetched(host);
     const reason = `not fetched: ${host} answered with server errors too often and was given up`;
     const crawlMicros = this.deps.clock.nowMicros();
@@ -488,6 +516,7 @@ export class CrawlLoop {
   private async refuseRedirect(target: URL): Promise<string | undefined> {
     const reason = this.scope.check(target);
     if (reason !== undefined) return `redirect target out of scope (${reason})`;
+    if (this.health.givenUp(target.host)) return `redirect target's host ${target.host} was given up`;
     if (this.settings.obeyRobots) {
       const robots = await this.robots.forUrl(target);
       if (!robots.isAllowed(fetchUrlOf(target))) return 'redirect target disallowed by robots.txt';
@@ -545,6 +574,19 @@ function stoppedFetch(url: string): PageFetchResult {
     status: undefined,
     headers: {},
   };
+}
+
+/** Resolves when `promise` settles or `signal` aborts, whichever comes first. */
+function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    signal.addEventListener('abort', done, { once: true });
+    void promise.then(done, done);
+  });
 }
 
 function hostOf(url: string): string {

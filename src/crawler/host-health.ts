@@ -11,8 +11,6 @@ export const FIRST_SLOWDOWN_MS = 1000;
 export const MAX_SLOWDOWN_MS = 60_000;
 /** This many answers below 500 in a row (other than 429) halve the gap again. */
 export const ANSWERS_TO_EASE = 10;
-/** A Retry-After longer than this is cut to it: a run does not wait hours for one host. */
-export const MAX_RETRY_AFTER_MS = 10 * 60_000;
 /** Pages whose last answer was 5xx, in a row, that pause the host. */
 export const ERRORS_TO_PAUSE = 5;
 /** The first pause unless the service sets another (KUMO_HOST_PAUSE_MS); each failed probe doubles it. */
@@ -22,7 +20,8 @@ export const MAX_PAUSE_MS = 10 * 60_000;
 /** Pauses in a row (each probe after one failing again) after which the host is given up. */
 export const PAUSES_TO_GIVE_UP = 4;
 
-import type { HostEventsRecord as HostEvents } from '../store/run-data.js';
+import type { HostEventsRecord as HostEvents, RunDataStore } from '../store/run-data.js';
+import { MAX_RETRY_AFTER_MS } from './page-fetch.js';
 
 interface HostState {
   gapMs: number;
@@ -50,8 +49,15 @@ export interface HostHealthOptions {
   earlier: readonly HostEvents[];
 }
 
+/** Rows the run wrote for URLs of given-up hosts (they are not fetches of documents_limit). */
+export function notFetchedRowsOf(store: RunDataStore): number {
+  return store.hostEvents().reduce((sum, events) => sum + events.notFetched, 0);
+}
+
 export class HostHealth {
   private readonly hosts = new Map<string, HostState>();
+  /** The probe page of each host in a pause's wake, while it is fetched. */
+  private readonly probes = new Map<string, Promise<void>>();
   private readonly nowMs: () => number;
 
   constructor(private readonly options: HostHealthOptions) {
@@ -73,6 +79,25 @@ export class HostHealth {
     return this.hosts.get(host)?.events.givenUp ?? false;
   }
 
+  /**
+   * After a pause, the first page to start is the host's probe: answers the function ending it
+   * (call it once the page has ended, whatever happened), or undefined when this page is none.
+   */
+  beginProbe(host: string): (() => void) | undefined {
+    if (!this.hosts.get(host)?.probing || this.probes.has(host)) return undefined;
+    let end!: () => void;
+    this.probes.set(host, new Promise<void>((resolve) => (end = resolve)));
+    return () => {
+      this.probes.delete(host);
+      end();
+    };
+  }
+
+  /** The probe page of the host while it is fetched: nothing else is sent to the host meanwhile. */
+  probeInFlight(host: string): Promise<void> | undefined {
+    return this.probes.get(host);
+  }
+
   /** Every HTTP answer of the host, each redirect hop and retry included. */
   answered(host: string, status: number, retryAfterMs: number | undefined): void {
     const state = this.stateOf(host);
@@ -88,7 +113,11 @@ export class HostHealth {
       this.options.changed({ ...state.events });
       return;
     }
-    if (status >= 500 || state.gapMs === 0) return;
+    if (status >= 500) {
+      state.goodAnswers = 0;
+      return;
+    }
+    if (state.gapMs === 0) return;
     state.goodAnswers += 1;
     if (state.goodAnswers >= ANSWERS_TO_EASE) {
       state.goodAnswers = 0;

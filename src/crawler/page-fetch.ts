@@ -83,7 +83,8 @@ export async function fetchPage(
   }
 }
 
-const MAX_RETRY_AFTER_MS = 120_000;
+/** A Retry-After longer than this is cut to it: a run does not wait hours for one host. */
+export const MAX_RETRY_AFTER_MS = 120_000;
 
 function retryDelayOf(result: PageFetchResult, attempt: number, limits: FetchLimits): number | undefined {
   const backoffMs = limits.retryBaseDelayMs * 2 ** attempt;

@@ -143,7 +143,7 @@ export async function readSitemaps(
       kind: null,
       listed: 0,
       added: 0,
-      problem: `this and ${overCap.count - 1} more sitemap(s) not read: a run reads at most ${MAX_SITEMAP_FILES} sitemap files`,
+      problem: `not read, nor ${overCap.count - 1} more sitemap entr${overCap.count === 2 ? 'y' : 'ies'} of indexes: a run reads at most ${MAX_SITEMAP_FILES} sitemap files`,
     });
   }
   return !deps.stopped();

@@ -10,10 +10,10 @@ import {
   ERRORS_TO_PAUSE,
   FIRST_SLOWDOWN_MS,
   HostHealth,
-  MAX_RETRY_AFTER_MS,
   MAX_SLOWDOWN_MS,
   PAUSES_TO_GIVE_UP,
 } from '../../src/crawler/host-health.js';
+import { MAX_RETRY_AFTER_MS } from '../../src/crawler/page-fetch.js';
 import type { HostEventsRecord } from '../../src/store/run-data.js';
 
 const HOST = 'docs.example:8080';
@@ -50,8 +50,10 @@ describe('HostHealth', () => {
     });
     for (let answer = 0; answer < ANSWERS_TO_EASE; answer += 1) health.answered(HOST, 200, undefined);
     assert.equal(health.gapMs(HOST), FIRST_SLOWDOWN_MS);
-    // A 500 is no sign of health: it does not count toward easing.
+    // A 500 is no sign of health: easing counts answers below 500 in a row again.
+    for (let answer = 1; answer < ANSWERS_TO_EASE; answer += 1) health.answered(HOST, 200, undefined);
     health.answered(HOST, 500, undefined);
+    assert.equal(health.gapMs(HOST), FIRST_SLOWDOWN_MS);
     for (let answer = 0; answer < ANSWERS_TO_EASE; answer += 1) health.answered(HOST, 404, undefined);
     assert.equal(health.gapMs(HOST), 0);
     assert.equal(health.gapMs('other.example'), 0);

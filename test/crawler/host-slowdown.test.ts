@@ -37,6 +37,7 @@ async function startSite(
     path: string,
     visits: readonly Visit[],
   ) => { status: number; headers?: Record<string, string>; body: string },
+  host = '127.0.0.1',
 ): Promise<LocalServer & { visits: Visit[] }> {
   const visits: Visit[] = [];
   const server = createServer((request, response) => {
@@ -45,7 +46,7 @@ async function startSite(
     const { status, headers, body } = answer(requestPath, visits);
     response.writeHead(status, { 'content-type': 'text/html', ...headers }).end(body);
   });
-  const local = await listenLocally(server);
+  const local = await listenLocally(server, host);
   cleanups.push(() => local.close());
   return Object.assign(local, { visits });
 }
@@ -136,7 +137,7 @@ test('a host that keeps answering 500 is paused, probed, then given up without s
       : { status: 500, body: 'internal error' },
   );
   const { execution, rows } = await crawl(
-    { seed_urls: [`${site.baseUrl}/`], base_concurrent_requests: 1, documents_limit: 20 },
+    { seed_urls: [`${site.baseUrl}/`], base_concurrent_requests: 1, documents_limit: 12 },
     { hostPauseMs: 100 },
   );
   const host = new URL(site.baseUrl).host;
@@ -147,8 +148,8 @@ test('a host that keeps answering 500 is paused, probed, then given up without s
   for (const [index, waitedMs] of probes.entries()) {
     assert.ok(waitedMs >= 100 * 2 ** index - 10, `probe ${index + 1} came ${waitedMs} ms after the failure`);
   }
-  // The run ends normally: the URLs left are rows without an answer, not fetches, so ten of the
-  // twenty fetches documents_limit allows were spent.
+  // The run ends normally, not at its limit: the URLs left are rows without an answer, not
+  // fetches, so ten of the twelve fetches documents_limit allows were spent.
   assert.equal(execution.outcome, 'completed');
   assert.equal(rows.length, 13);
   const notFetched = rows.filter((row) => row.http_status === '');
@@ -163,4 +164,47 @@ test('a host that keeps answering 500 is paused, probed, then given up without s
     hostMessageOf(execution.hosts),
     `hosts: ${host} paused 4 time(s) after server errors in a row, then given up: 3 URL(s) not fetched`,
   );
+});
+
+test('after a pause one probe goes alone; a redirected page counts for the host that answered', async () => {
+  const links = (prefix: string) =>
+    Array.from({ length: 24 }, (_, index) => `<a href="${prefix}${index + 1}">x</a>`).join('');
+  const failing = await startSite((requestPath) =>
+    requestPath === '/' ? { status: 200, body: links('/p/') } : { status: 500, body: 'internal error' },
+  );
+  const { execution } = await crawl(
+    { seed_urls: [`${failing.baseUrl}/`], base_concurrent_requests: 8 },
+    { hostPauseMs: 100 },
+  );
+  const failingHost = new URL(failing.baseUrl).host;
+  assert.equal(execution.hosts![0]!.givenUp, true, JSON.stringify(execution.hosts));
+  // A first burst of up to eight pages, then one probe after each pause, alone.
+  const bursts: number[] = [];
+  failing.visits.slice(1).forEach((visit, index, visits) => {
+    if (index === 0 || visit.atMs - visits[index - 1]!.atMs >= 60) bursts.push(1);
+    else bursts[bursts.length - 1]! += 1;
+  });
+  assert.deepEqual(bursts.slice(1), [1, 1, 1, 1], `bursts ${bursts.join(' ')}`);
+
+  // Pages of a healthy host redirected to the failing one: the failing host is charged.
+  const redirecting = await startSite(
+    (requestPath) =>
+      requestPath === '/'
+        ? { status: 200, body: links('/r/') }
+        : { status: 302, headers: { location: `${failing.baseUrl}/p${requestPath.slice(2)}` }, body: '' },
+    '127.0.0.2',
+  );
+  const redirected = await crawl(
+    {
+      seed_urls: [`${redirecting.baseUrl}/`],
+      allow_urls_patterns: ['^http://127\\.0\\.0\\.[12]:'],
+      base_concurrent_requests: 1,
+    },
+    { hostPauseMs: 100 },
+  );
+  assert.deepEqual(
+    redirected.execution.hosts?.map((events) => events.host),
+    [failingHost],
+  );
+  assert.ok(redirected.execution.hosts![0]!.pauses > 0);
 });
