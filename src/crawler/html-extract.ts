@@ -16,6 +16,8 @@ export interface ExtractedPage {
   links: RawLink[];
   /** meta robots directives of the page (lower-case tokens such as `noindex`, `nofollow`). */
   robotsDirectives: Set<string>;
+  /** The first `<link rel="canonical" href>`, as written. */
+  canonicalHref: string | undefined;
 }
 
 /** `link` elements whose target is another document of the site rather than a sub-resource. */
@@ -28,7 +30,13 @@ const MAX_ANCHOR_TEXT = 500;
  * the `<base href>` and meta robots.
  */
 export function extractPage(html: string): ExtractedPage {
-  const page: ExtractedPage = { title: '', baseHref: undefined, links: [], robotsDirectives: new Set() };
+  const page: ExtractedPage = {
+    title: '',
+    baseHref: undefined,
+    links: [],
+    robotsDirectives: new Set(),
+    canonicalHref: undefined,
+  };
   let inTitle = false;
   let titleDone = false;
   let openAnchor: RawLink | undefined;
@@ -52,12 +60,12 @@ export function extractPage(html: string): ExtractedPage {
             return;
           case 'link': {
             const rel = (attributes.rel ?? '').toLowerCase();
-            if (
-              attributes.href !== undefined &&
-              rel.split(/\s+/).some((token) => DOCUMENT_LINK_RELS.has(token))
-            ) {
+            if (attributes.href === undefined) return;
+            const tokens = rel.split(/\s+/);
+            if (tokens.some((token) => DOCUMENT_LINK_RELS.has(token)))
               page.links.push(makeLink(attributes.href, rel));
-            }
+            if (page.canonicalHref === undefined && tokens.includes('canonical'))
+              page.canonicalHref = attributes.href.trim();
             return;
           }
           case 'base':

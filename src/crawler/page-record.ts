@@ -6,6 +6,7 @@ import type { FrontierEntry, LinkRow, NewFrontierEntry, PageCommit, UrlRow } fro
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { decodeHtml } from './charset.js';
 import { kindByContentType, sourceExtensionOf } from './file-kinds.js';
+import { canonicalOfLinkHeader, canonicalUrlOf } from './canonical-url.js';
 import { type ExtractedPage, extractPage, parseRobotsDirectives } from './html-extract.js';
 import type { IdentityCache } from './identity-cache.js';
 import type { PageFetchResult } from './page-fetch.js';
@@ -96,23 +97,34 @@ export function recordPage(
   const kind = kindByContentType(headers['content-type']);
   let page: ExtractedPage | undefined;
   let charset: string | undefined;
+  let pageUrl = new URL(result.finalUrl);
   if (kind === 'html') {
     const decoded = decodeHtml(body, headers['content-type']);
     charset = decoded.charset;
     const fromDom = rendered !== undefined && takesLinksFromRenderedDom(context.settings);
     page = fromDom ? renderedPageOf(rendered) : extractPage(decoded.text);
     // Rendered links are relative to where the page ended up (history.pushState may move it).
-    const pageUrl = new URL(
-      fromDom && /^https?:/.test(rendered.location) ? rendered.location : result.finalUrl,
-    );
+    if (fromDom && /^https?:/.test(rendered.location)) pageUrl = new URL(rendered.location);
     followLinks(entry, pageUrl, page, headers, commit, discoveredIdentities, context);
   }
+  const canonical = canonicalUrlOf(
+    {
+      headerHref: canonicalOfLinkHeader(headers.link),
+      elementHref: page?.canonicalHref,
+      base: page === undefined ? pageUrl : resolveBase(page.baseHref, pageUrl),
+    },
+    pageUrl,
+    context.settings,
+    context.scope,
+  );
+  if (canonical !== undefined) queueCanonical(entry, canonical, commit, discoveredIdentities, context);
   const bundleFiles = bundleFilesOf({
     ...response,
     collectsSource: context.settings.collectObjects && kind !== 'other',
     page,
     rendered,
     charset,
+    canonical: canonical?.href,
   });
   return { commit, bundleFiles, discoveredIdentities };
 }
@@ -174,6 +186,28 @@ function followLinks(
   }
 }
 
+/**
+ * The page's canonical URL joins the frontier at the page's own depth: it is the page's real
+ * address, which a depth limit that let the page in should not keep out.
+ */
+function queueCanonical(
+  entry: FrontierEntry,
+  canonical: URL,
+  commit: PageCommit,
+  discoveredIdentities: string[],
+  context: PageRecordContext,
+): void {
+  const identity = identityOf(canonical, context.settings);
+  if (context.knownIdentities.has(identity) || discoveredIdentities.includes(identity)) return;
+  commit.discovered.push({
+    fingerprint: fingerprintOf(identity),
+    url: canonical.href,
+    depth: entry.depth,
+    referrer: entry.url,
+  });
+  discoveredIdentities.push(identity);
+}
+
 function resolveBase(baseHref: string | undefined, pageUrl: URL): URL {
   if (baseHref === undefined) return pageUrl;
   return parseCrawlUrl(baseHref, pageUrl) ?? pageUrl;
@@ -196,6 +230,8 @@ interface BundleInput {
   rendered: RenderedPage | undefined;
   /** Why rendering failed, when it did (meta.json `render_error`). */
   renderError?: string;
+  /** Another URL of the run the page names as its canonical one (meta.json `canonical`). */
+  canonical?: string | undefined;
   charset: string | undefined;
   crawlMicros: number;
   timezone: string;
@@ -221,6 +257,7 @@ function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
     depth: entry.depth,
     referrer: entry.referrer === null ? null : withoutCredentials(entry.referrer),
     ...(entry.lastmod !== null && { sitemap_lastmod: entry.lastmod }),
+    ...(input.canonical !== undefined && { canonical: withoutCredentials(input.canonical) }),
     title: page?.title ?? null,
     charset: input.charset ?? null,
     robots: page ? [...page.robotsDirectives] : [],

@@ -26,6 +26,8 @@ interface PageMeta {
   headers?: Record<string, string>;
   crawl_datetime?: string;
   robots?: string[];
+  /** Another URL of the crawl the page names as its canonical one. */
+  canonical?: string;
 }
 
 /** The bundle file itself cannot be read: not gzip, not tar, or cut short. */
@@ -50,7 +52,8 @@ const DOCTYPE_OF_KIND: Record<ExtractableKind, Doctype> = {
 };
 
 /**
- * The searchable documents of a `crawl_objects.tar.gz`: one per page folder that answered 2xx.
+ * The searchable documents of a `crawl_objects.tar.gz`: one per page folder that answered 2xx and
+ * names no other URL as its canonical one (`onNoindex` is told of those and of noindex pages).
  * An HTML page is read from its rendered `dom.html` when there is one (what a visitor sees),
  * else `source.html` decoded with its detected charset; PDF and office files have their text
  * extracted. Pages marked noindex (meta robots or X-Robots-Tag) are left out. `selectors` are the
@@ -121,7 +124,13 @@ async function documentOf(
     url,
     lastModified: lastModifiedOf(headers, meta.crawl_datetime),
   };
-  if (noindexIn(meta.robots) || /\bnoindex\b/i.test(headers['x-robots-tag'] ?? '')) {
+  // A page whose canonical URL is another one is not a document of its own: its canonical page is
+  // crawled and indexed under its own URL (docs/reference/crawl-rules.md, Canonical pages).
+  if (
+    meta.canonical !== undefined ||
+    noindexIn(meta.robots) ||
+    /\bnoindex\b/i.test(headers['x-robots-tag'] ?? '')
+  ) {
     onNoindex(url);
     return undefined;
   }

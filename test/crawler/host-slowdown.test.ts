@@ -10,14 +10,12 @@ import { createServer } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { createUndiciFetcher } from '../../src/crawler/http-fetcher.js';
 import type { FetchLimits } from '../../src/crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import { systemClock } from '../../src/util/clock.js';
-import { type CrawlExecution, executeCrawl } from '../../src/worker/execute-crawl.js';
+import type { CrawlExecution } from '../../src/worker/execute-crawl.js';
 import { hostMessageOf } from '../../src/worker/host-report.js';
 import { readCsvGz, recordsOf } from '../support/artifact-readers.js';
+import { crawlInto } from '../support/engine-crawl.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -57,33 +55,8 @@ async function crawl(
 ): Promise<{ execution: CrawlExecution; rows: Record<string, string>[] }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kumo-slowdown-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const fetcher = createUndiciFetcher();
-  try {
-    const out = path.join(dir, 'out');
-    const execution = await executeCrawl(
-      resolveCrawlSettings({ robots_txt: false, ...setting }),
-      { workFolder: path.join(dir, 'work'), artifactFolder: out },
-      {
-        fetcher,
-        clock: systemClock,
-        limits: {
-          timeoutMs: 5000,
-          maxRedirects: 5,
-          maxBodyBytes: 1 << 20,
-          retryCount: 0,
-          retryBaseDelayMs: 10,
-          ...limits,
-        },
-        defaultUserAgent: 'KumoTest/1.0',
-        timezone: 'UTC',
-      },
-      { cancelSignal: new AbortController().signal, deadlineMicros: systemClock.nowMicros() + 60_000_000 },
-      new Set(['completed', 'limit_reached']),
-    );
-    return { execution, rows: recordsOf(readCsvGz(path.join(out, 'url_list.csv.gz'))) };
-  } finally {
-    await fetcher.close();
-  }
+  const { execution, out } = await crawlInto(dir, { robots_txt: false, ...setting }, limits);
+  return { execution, rows: recordsOf(readCsvGz(path.join(out, 'url_list.csv.gz'))) };
 }
 
 test("a 429 with Retry-After on one URL holds back and spaces out the run's other requests to the host", async () => {
@@ -174,17 +147,26 @@ test('after a pause one probe goes alone; a redirected page counts for the host 
   );
   const { execution } = await crawl(
     { seed_urls: [`${failing.baseUrl}/`], base_concurrent_requests: 8 },
-    { hostPauseMs: 100 },
+    { hostPauseMs: 250 },
   );
   const failingHost = new URL(failing.baseUrl).host;
   assert.equal(execution.hosts![0]!.givenUp, true, JSON.stringify(execution.hosts));
-  // A first burst of up to eight pages, then one probe after each pause, alone.
-  const bursts: number[] = [];
-  failing.visits.slice(1).forEach((visit, index, visits) => {
-    if (index === 0 || visit.atMs - visits[index - 1]!.atMs >= 60) bursts.push(1);
-    else bursts[bursts.length - 1]! += 1;
+  // A first burst of up to eight pages at once, then after each pause (250, 500, 1000 and 2000
+  // ms) one probe alone: four requests after the first long silence, each long after the last.
+  const pages = failing.visits.slice(1);
+  const firstPause = pages.findIndex(
+    (visit, index) => index > 0 && visit.atMs - pages[index - 1]!.atMs >= 200,
+  );
+  const probes = pages.slice(firstPause);
+  assert.equal(probes.length, 4, pages.map((visit) => Math.round(visit.atMs)).join(' '));
+  // Each later probe waits out a pause twice as long, from the failure of the probe before.
+  probes.slice(1).forEach((probe, index) => {
+    const waited = probe.atMs - probes[index]!.atMs;
+    assert.ok(
+      waited >= 500 * 2 ** index - 10,
+      `probe ${index + 2} came ${Math.round(waited)} ms after the one before`,
+    );
   });
-  assert.deepEqual(bursts.slice(1), [1, 1, 1, 1], `bursts ${bursts.join(' ')}`);
 
   // Pages of a healthy host redirected to the failing one: the failing host is charged.
   const redirecting = await startSite(

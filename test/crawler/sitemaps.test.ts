@@ -11,23 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { createUndiciFetcher } from '../../src/crawler/http-fetcher.js';
-import type { FetchLimits } from '../../src/crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
 import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import { systemClock } from '../../src/util/clock.js';
-import { type CrawlExecution, executeCrawl } from '../../src/worker/execute-crawl.js';
+import type { CrawlExecution } from '../../src/worker/execute-crawl.js';
 import { sitemapMessageOf } from '../../src/worker/sitemap-report.js';
 import { metaOf, readCsvGz, readTarGz, recordsOf } from '../support/artifact-readers.js';
+import { crawlInto } from '../support/engine-crawl.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
-
-const LIMITS: FetchLimits = {
-  timeoutMs: 5000,
-  maxRedirects: 10,
-  maxBodyBytes: 1024 * 1024,
-  retryCount: 0,
-  retryBaseDelayMs: 10,
-};
 
 interface Answer {
   status: number;
@@ -181,21 +171,9 @@ interface Crawled {
 async function crawl(setting: InstantCrawlerSetting): Promise<Crawled> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kumo-sitemaps-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const fetcher = createUndiciFetcher();
-  try {
-    const out = path.join(dir, 'out');
-    const execution = await executeCrawl(
-      resolveCrawlSettings(setting),
-      { workFolder: path.join(dir, 'work'), artifactFolder: out },
-      { fetcher, clock: systemClock, limits: LIMITS, defaultUserAgent: 'KumoTest/1.0', timezone: 'UTC' },
-      { cancelSignal: new AbortController().signal, deadlineMicros: systemClock.nowMicros() + 60_000_000 },
-      new Set(['completed', 'limit_reached']),
-    );
-    const urls = recordsOf(readCsvGz(path.join(out, 'url_list.csv.gz'))).map((row) => row.crawl_url!);
-    return { execution, urls, bundle: await readTarGz(path.join(out, 'crawl_objects.tar.gz')) };
-  } finally {
-    await fetcher.close();
-  }
+  const { execution, out } = await crawlInto(dir, setting);
+  const urls = recordsOf(readCsvGz(path.join(out, 'url_list.csv.gz'))).map((row) => row.crawl_url!);
+  return { execution, urls, bundle: await readTarGz(path.join(out, 'crawl_objects.tar.gz')) };
 }
 
 const pathsOf = (urls: readonly string[]) => urls.map((url) => new URL(url).pathname).sort();
