@@ -110,10 +110,11 @@ export function recordPage(
   const canonical = canonicalUrlOf(
     {
       headerHref: canonicalOfLinkHeader(headers.link),
+      responseUrl: new URL(result.finalUrl),
       elementHref: page?.canonicalHref,
-      base: page === undefined ? pageUrl : resolveBase(page.baseHref, pageUrl),
+      elementBase: page === undefined ? pageUrl : resolveBase(page.baseHref, pageUrl),
+      ownUrls: [new URL(entry.url), new URL(fetchedUrl), new URL(result.finalUrl), pageUrl],
     },
-    pageUrl,
     context.settings,
     context.scope,
   );
@@ -187,8 +188,8 @@ function followLinks(
 }
 
 /**
- * The page's canonical URL joins the frontier at the page's own depth: it is the page's real
- * address, which a depth limit that let the page in should not keep out.
+ * The page's canonical URL joins the frontier like a link of the page (one hop deeper, within the
+ * depth limit), whatever nofollow says: it is the page's real address.
  */
 function queueCanonical(
   entry: FrontierEntry,
@@ -197,12 +198,14 @@ function queueCanonical(
   discoveredIdentities: string[],
   context: PageRecordContext,
 ): void {
+  const depth = entry.depth + 1;
+  if (!context.scope.allowsDepth(depth)) return;
   const identity = identityOf(canonical, context.settings);
   if (context.knownIdentities.has(identity) || discoveredIdentities.includes(identity)) return;
   commit.discovered.push({
     fingerprint: fingerprintOf(identity),
     url: canonical.href,
-    depth: entry.depth,
+    depth,
     referrer: entry.url,
   });
   discoveredIdentities.push(identity);

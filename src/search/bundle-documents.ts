@@ -52,8 +52,9 @@ const DOCTYPE_OF_KIND: Record<ExtractableKind, Doctype> = {
 };
 
 /**
- * The searchable documents of a `crawl_objects.tar.gz`: one per page folder that answered 2xx and
- * names no other URL as its canonical one (`onNoindex` is told of those and of noindex pages).
+ * The searchable documents of a `crawl_objects.tar.gz`: one per page folder that answered 2xx,
+ * unless its canonical page is a document of the bundle too (`onNoindex` is told of those pages and
+ * of noindex ones).
  * An HTML page is read from its rendered `dom.html` when there is one (what a visitor sees),
  * else `source.html` decoded with its detected charset; PDF and office files have their text
  * extracted. Pages marked noindex (meta robots or X-Robots-Tag) are left out. `selectors` are the
@@ -66,36 +67,101 @@ export async function* bundleDocuments(
   onNoindex: (url: string) => void = () => undefined,
   selectors: ContentSelectors = {},
 ): AsyncGenerator<IndexedDocument> {
-  const extractor = extract();
-  const source = createReadStream(bundleFile).pipe(createGunzip());
-  source.on('error', (error) => extractor.destroy(error));
-  source.pipe(extractor);
+  const givingWay = await pagesGivingWay(bundleFile);
   let folder: string | undefined;
   let files: PageFiles = new Map();
-  const entries = readEntries(extractor, bundleFile);
-  for await (const entry of entries) {
+  for await (const entry of readEntries(bundleFile, () => true)) {
     const { name, data } = entry;
     const slash = name.lastIndexOf('/');
     if (name.slice(0, slash) !== folder) {
       const document =
-        folder === undefined ? undefined : await documentOf(files, onSkip, onNoindex, selectors);
+        folder === undefined ? undefined : await documentOf(files, givingWay, onSkip, onNoindex, selectors);
       if (document !== undefined) yield document;
       folder = name.slice(0, slash);
       files = new Map();
     }
     files.set(name.slice(slash + 1), data);
   }
-  const last = await documentOf(files, onSkip, onNoindex, selectors);
+  const last = await documentOf(files, givingWay, onSkip, onNoindex, selectors);
   if (last !== undefined) yield last;
 }
 
-/** The bundle's entries; a failure of gzip or tar becomes a BundleReadError naming the file. */
+/** A chain of canonical pages longer than this is not followed: its pages stay documents. */
+const MAX_CANONICAL_CHAIN = 20;
+
+/**
+ * The pages of the bundle (by the URL they would be indexed under) whose canonical page is a
+ * document of the same bundle: a 2xx page not marked noindex, reached by following canonicals
+ * from page to page. A page whose canonical page is missing (not crawled, failed, noindex) stays
+ * a document of its own; of pages naming each other in a circle, the shortest URL stays. Read
+ * from the meta.json files only, in a first pass over the bundle.
+ */
+async function pagesGivingWay(bundleFile: string): Promise<Set<string>> {
+  /** Requested and final URLs of the indexable pages, to the URL each is indexed under. */
+  const present = new Map<string, string>();
+  const canonicalOf = new Map<string, string>();
+  try {
+    for await (const { data } of readEntries(bundleFile, (name) => name.endsWith('/meta.json'))) {
+      const meta = JSON.parse(data.toString('utf8')) as PageMeta;
+      const status = meta.http_status ?? 0;
+      if (status < 200 || status > 299) continue;
+      if (noindexIn(meta.robots) || /\bnoindex\b/i.test(meta.headers?.['x-robots-tag'] ?? '')) continue;
+      const url = meta.last_url ?? meta.url;
+      present.set(meta.url, url);
+      present.set(url, url);
+      if (meta.canonical !== undefined) canonicalOf.set(url, meta.canonical);
+    }
+  } catch (error) {
+    // A bundle cut short fails the second pass at the same place, after the pages before it, which
+    // is where a reader of the bundle expects the error.
+    if (!(error instanceof BundleReadError)) throw error;
+  }
+  const targetOf = (url: string): string | undefined => {
+    const canonical = canonicalOf.get(url);
+    const target = canonical === undefined ? undefined : present.get(canonical);
+    return target === url ? undefined : target;
+  };
+  const givingWay = new Set<string>();
+  for (const url of canonicalOf.keys()) {
+    const path = [url];
+    let next = targetOf(url);
+    while (next !== undefined && !path.includes(next) && path.length <= MAX_CANONICAL_CHAIN) {
+      path.push(next);
+      next = targetOf(next);
+    }
+    if (next === undefined) {
+      if (path.length > 1) givingWay.add(url);
+    } else if (path.includes(next)) {
+      const circle = path.slice(path.indexOf(next));
+      const kept = circle.reduce((best, candidate) =>
+        candidate.length < best.length || (candidate.length === best.length && candidate < best)
+          ? candidate
+          : best,
+      );
+      if (url !== kept) givingWay.add(url);
+    }
+  }
+  return givingWay;
+}
+
+/**
+ * The bundle's entries that `wanted` names, read whole (the others are passed over); a failure of
+ * gzip or tar becomes a BundleReadError naming the file.
+ */
 async function* readEntries(
-  extractor: ReturnType<typeof extract>,
   bundleFile: string,
+  wanted: (name: string) => boolean,
 ): AsyncGenerator<{ name: string; data: Buffer }> {
+  const extractor = extract();
+  const source = createReadStream(bundleFile).pipe(createGunzip());
+  source.on('error', (error) => extractor.destroy(error));
+  source.pipe(extractor);
   try {
     for await (const entry of extractor) {
+      if (!wanted(entry.header.name)) {
+        entry.resume();
+        continue;
+      }
       const chunks: Buffer[] = [];
       for await (const chunk of entry) chunks.push(chunk as Buffer);
       yield { name: entry.header.name, data: Buffer.concat(chunks) };
@@ -109,6 +175,7 @@ async function* readEntries(
 
 async function documentOf(
   files: PageFiles,
+  givingWay: ReadonlySet<string>,
   onSkip: (skipped: SkippedPage) => void,
   onNoindex: (url: string) => void,
   selectors: ContentSelectors,
@@ -124,13 +191,9 @@ async function documentOf(
     url,
     lastModified: lastModifiedOf(headers, meta.crawl_datetime),
   };
-  // A page whose canonical URL is another one is not a document of its own: its canonical page is
-  // crawled and indexed under its own URL (docs/reference/crawl-rules.md, Canonical pages).
-  if (
-    meta.canonical !== undefined ||
-    noindexIn(meta.robots) ||
-    /\bnoindex\b/i.test(headers['x-robots-tag'] ?? '')
-  ) {
+  // A page whose canonical page is a document of the bundle gives way to it
+  // (docs/reference/crawl-rules.md, Canonical pages).
+  if (givingWay.has(url) || noindexIn(meta.robots) || /\bnoindex\b/i.test(headers['x-robots-tag'] ?? '')) {
     onNoindex(url);
     return undefined;
   }

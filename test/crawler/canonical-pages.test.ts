@@ -64,7 +64,6 @@ async function crawlAndFeed(): Promise<{ urls: string[]; bundle: Map<string, Buf
   const { out } = await crawlInto(path.join(folder, `run-${runs}`), {
     seed_urls: [`${site.baseUrl}/`],
     robots_txt: false,
-    depth_limit: 1,
   });
   const bundleFile = path.join(out, 'crawl_objects.tar.gz');
   await applyRunToIndex(index, `run-${runs}`, 'setting:1', bundleFile, {
@@ -123,10 +122,9 @@ describe('canonical pages', () => {
     );
     pages.set('/report.html', {
       ...page('Report', 'tide tables report'),
-      headers: { link: '</reports/2026.html>; rel="canonical"' },
+      headers: { link: '</reports/2026.html>; title="a; b, c"; rel="canonical"' },
     });
     const second = await crawlAndFeed();
-    // depth_limit 1 would stop a link of /print.html; its canonical page is crawled at its depth.
     assert.deepEqual(second.urls, [
       '/',
       '/elsewhere.html',
@@ -142,7 +140,8 @@ describe('canonical pages', () => {
       metaOf(second.bundle, folderOf('/report.html')).canonical,
       `${site.baseUrl}/reports/2026.html`,
     );
-    assert.equal(metaOf(second.bundle, folderOf('/guide/lens.html')).depth, 1);
+    // Found as a link of the page naming it, one hop deeper.
+    assert.equal(metaOf(second.bundle, folderOf('/guide/lens.html')).depth, 2);
     assert.equal(metaOf(second.bundle, folderOf('/elsewhere.html')).canonical, undefined);
     assert.equal(metaOf(second.bundle, folderOf('/self.html')).canonical, undefined);
     // The canonical pages are found; the pages naming them are no documents of their own any more.
@@ -151,6 +150,22 @@ describe('canonical pages', () => {
     assert.deepEqual(found('crane'), ['/elsewhere.html']);
     assert.deepEqual(found('anchor'), ['/self.html']);
     assert.deepEqual(found('buoy'), []);
+  });
+
+  test('a page stays a document when its canonical page is missing, is itself, or names it back', async () => {
+    pages.clear();
+    pages.set('/', page('Home', 'welcome', '', ['/orphaned.html', '/dir/', '/x.html', '/y.html']));
+    // Its canonical page answers 404: the page is the only version there is.
+    pages.set('/orphaned.html', page('Orphaned', 'kelp forest', '<link rel="canonical" href="/gone.html">'));
+    // /dir redirects to /dir/, which names /dir: the page names itself.
+    pages.set('/dir/', page('Directory', 'seagrass meadow', '<link rel="canonical" href="/dir">'));
+    // Two pages naming each other: the shorter URL, then the first in order, stays.
+    pages.set('/x.html', page('X', 'coral reef x', '<link rel="canonical" href="/y.html">'));
+    pages.set('/y.html', page('Y', 'coral reef y', '<link rel="canonical" href="/x.html">'));
+    await crawlAndFeed();
+    assert.deepEqual(found('kelp'), ['/orphaned.html']);
+    assert.deepEqual(found('seagrass'), ['/dir/']);
+    assert.deepEqual(found('coral'), ['/x.html']);
   });
 
   test('the Link header is read as RFC 8288 writes it', () => {
