@@ -11,6 +11,7 @@ import type { HostPace } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import type { FetchLimits, PageFetchResult } from './page-fetch.js';
 import type { RenderOutcome } from './page-rendering.js';
+import type { PreviousAnswers } from './previous-answers.js';
 
 export interface CrawlEngineDeps {
   fetcher: HttpFetcher;
@@ -31,6 +32,12 @@ export interface CrawlEngineDeps {
    * Pacing); without it the run paces its hosts on its own.
    */
   pace?: HostPace;
+  /**
+   * What the previous run of the setting stored (a scheduled run): its pages are asked for again
+   * with their validators, and a 304 keeps the stored copy (docs/reference/crawl-rules.md,
+   * Conditional re-crawls).
+   */
+  previous?: PreviousAnswers;
 }
 
 /** Watches a crawl's pages (the service's metrics count pages fetched and failures by kind). */

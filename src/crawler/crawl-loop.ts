@@ -1,6 +1,6 @@
 import { urlErrorKind } from '../domain/url-error-kind.js';
 import type { RenderSession } from '../browser/render-types.js';
-import type { CrawlSettings } from '../domain/crawl-settings.js';
+import { type CrawlSettings, rendersPages } from '../domain/crawl-settings.js';
 import type { FrontierEntry, RunProgress } from '../store/run-data.js';
 import type { CrawlControl, CrawlEngineDeps } from './crawl-engine.js';
 import { CredentialRules } from './credential-rules.js';
@@ -9,6 +9,7 @@ import { kindByContentType } from './file-kinds.js';
 import { type HostPace, HostPacer, type HostPermit, pacedFetcher } from './host-pacer.js';
 import { fetchPage, type PageFetchPolicy, type PageFetchResult, parseRetryAfterMs } from './page-fetch.js';
 import { FIRST_PAUSE_MS, HostHealth, notFetchedRowsOf } from './host-health.js';
+import { conditionalHeadersOf, type PreviousPage } from './previous-answers.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { sleep } from '../util/sleep.js';
 import { FetchFailure } from './fetch-errors.js';
@@ -44,6 +45,8 @@ export class CrawlLoop {
   /** Stops waiting for a host's pace: a stop, or a drain (a page not yet started is not in flight). */
   private readonly waitSignal: AbortSignal;
   private readonly robots: RobotsRules;
+  /** Rendered pages are always fetched whole: a screenshot shows the page as it is now. */
+  private readonly rerendered: boolean;
   /** 429/503 slowdowns and 5xx pauses of each host (host-health.ts). */
   private readonly health: HostHealth;
   private readonly policy: PageFetchPolicy;
@@ -96,6 +99,7 @@ export class CrawlLoop {
     ]);
     this.userAgent = settings.userAgent ?? deps.defaultUserAgent;
     this.credentials = new CredentialRules(settings);
+    this.rerendered = rendersPages(settings);
     // Monotonic time: a pause is a wait of this run, whatever the service clock says.
     this.health = new HostHealth({
       nowMs: () => performance.now(),
@@ -253,6 +257,20 @@ export class CrawlLoop {
       });
   }
 
+  /**
+   * The fetch policy of one page: with a stored copy that has validators, its first request asks
+   * whether the copy is still current (If-None-Match, If-Modified-Since).
+   */
+  private policyAsking(fetchUrl: string, stored: PreviousPage | undefined): PageFetchPolicy {
+    const conditional = stored === undefined ? undefined : conditionalHeadersOf(stored.headers);
+    if (conditional === undefined) return this.policy;
+    return {
+      ...this.policy,
+      headersFor: (url) =>
+        url.href === fetchUrl ? { ...this.headersFor(url), ...conditional } : this.headersFor(url),
+    };
+  }
+
   /** Rows of fetched URLs: what documents_limit counts (rows never grow back down). */
   private fetchedRows(): number {
     return this.progress.crawled - this.notFetchedRows;
@@ -365,8 +383,18 @@ export class CrawlLoop {
     let result: Awaited<ReturnType<typeof fetchPage>>;
     try {
       try {
+        const stored = this.rerendered ? undefined : await this.deps.previous?.pageOf(entry.url);
         const fetcher = pacedFetcher(this.observedFetcher(this.deps.fetcher), permit);
-        result = await fetchPage(fetcher, fetchUrl, this.policy, this.deps.limits, this.stopSignal);
+        result = await fetchPage(
+          fetcher,
+          fetchUrl,
+          this.policyAsking(fetchUrl, stored),
+          this.deps.limits,
+          this.stopSignal,
+        );
+        // Not modified: the page keeps what the previous run stored, and is read from it.
+        if (stored !== undefined && result.kind === 'response' && result.status === 304)
+          result = { ...result, headers: stored.headers, body: stored.body, kept: true };
       } finally {
         permit.release();
       }

@@ -49,6 +49,11 @@ export type PageFetchResult =
       body: Buffer | undefined;
       /** Set when a redirect was not followed; finalUrl is then the refused target. */
       refusedRedirect: string | undefined;
+      /**
+       * A 304 to a conditional request: headers and body are the stored copy of the previous run
+       * (previous-answers.ts), which the page keeps.
+       */
+      kept?: true;
     }
   | { kind: 'excluded'; contentType: string }
   | {

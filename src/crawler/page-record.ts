@@ -50,7 +50,10 @@ export function recordPage(
   const status = result.status ?? null;
   const body = result.kind === 'response' ? result.body : undefined;
   const fetched =
-    result.kind === 'response' && result.refusedRedirect === undefined && status !== null && status < 300;
+    result.kind === 'response' &&
+    result.refusedRedirect === undefined &&
+    status !== null &&
+    (status < 300 || result.kept === true);
   const ok = fetched && rendering?.kind !== 'failed';
   const headerLength = headers['content-length'];
   const row: UrlRow = {

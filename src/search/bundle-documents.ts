@@ -103,8 +103,7 @@ async function pagesGivingWay(bundleFile: string): Promise<Set<string>> {
   try {
     for await (const { data } of readEntries(bundleFile, (name) => name.endsWith('/meta.json'))) {
       const meta = JSON.parse(data.toString('utf8')) as PageMeta;
-      const status = meta.http_status ?? 0;
-      if (status < 200 || status > 299) continue;
+      if (!storedDocument(meta.http_status)) continue;
       if (noindexIn(meta.robots) || /\bnoindex\b/i.test(meta.headers?.['x-robots-tag'] ?? '')) continue;
       const url = meta.last_url ?? meta.url;
       present.set(meta.url, url);
@@ -183,8 +182,7 @@ async function documentOf(
   const metaFile = files.get('meta.json');
   if (metaFile === undefined) return undefined;
   const meta = JSON.parse(metaFile.toString('utf8')) as PageMeta;
-  const status = meta.http_status ?? 0;
-  if (status < 200 || status > 299) return undefined;
+  if (!storedDocument(meta.http_status)) return undefined;
   const url = meta.last_url ?? meta.url;
   const headers = meta.headers ?? {};
   const common = {
@@ -240,6 +238,11 @@ async function documentOf(
     }
   }
   return undefined;
+}
+
+/** A 2xx answer, or a 304 that kept the copy an earlier run stored (its files are that copy). */
+function storedDocument(status: number | null | undefined): boolean {
+  return status === 304 || (status !== null && status !== undefined && status >= 200 && status <= 299);
 }
 
 function noindexIn(robots: readonly string[] | undefined): boolean {

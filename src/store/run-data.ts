@@ -145,6 +145,8 @@ export interface RunDataStore {
   /** Marks a frontier entry as not fetched (a link robots.txt refuses, an excluded type): no row. */
   skip(frontierSeq: number): void;
   progress(): RunProgress;
+  /** Rows of pages that answered 304 and kept the previous run's copy. */
+  keptPages(): number;
   /** The seeds (the depth-0 entries of the frontier) and those whose row says they got no answer. */
   seedOutcomes(): SeedOutcomes;
   rows(): IterableIterator<UrlRow>;

@@ -45,6 +45,8 @@ export interface CrawlExecution {
   sitemaps?: SitemapFileRecord[];
   /** Hosts that slowed the run down, paused it or were given up; absent when none did. */
   hosts?: HostEventsRecord[];
+  /** Pages that answered 304 and kept the previous run's copy; absent when none did. */
+  keptPages?: number;
   /** With `pageOutcomes` asked for and artifacts produced: what the URL rows say for a search index. */
   pageOutcomes?: PageOutcomes;
 }
@@ -99,9 +101,11 @@ export async function executeCrawl(
     const seeds = store.seedOutcomes();
     const sitemapFiles = store.sitemapOutcomes().files;
     const hostEvents = store.hostEvents();
+    const keptPages = store.keptPages();
     const told = {
       ...(sitemapFiles.length > 0 && { sitemaps: sitemapFiles }),
       ...(hostEvents.length > 0 && { hosts: hostEvents }),
+      ...(keptPages > 0 && { keptPages }),
     };
     let artifacts: PackagedArtifact[] = [];
     if (packagesOn.has(outcome)) {

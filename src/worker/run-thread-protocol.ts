@@ -7,6 +7,7 @@
 import type { PackagedArtifact } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
+import type { PreviousRunFiles } from '../crawler/previous-answers.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type {
   CrawlProgress,
@@ -48,6 +49,8 @@ export interface RunStart {
   pageOutcomes: boolean;
   /** Present when the service can render pages (screenshots, wait_type 2). */
   browser?: RunBrowserSettings;
+  /** The files of the setting's previous run, asked again page by page (conditional re-crawls). */
+  previous?: PreviousRunFiles;
 }
 
 export interface RunBrowserSettings {
@@ -64,6 +67,7 @@ export interface RunResult {
   artifacts: PackagedArtifact[];
   sitemaps?: SitemapFileRecord[];
   hosts?: HostEventsRecord[];
+  keptPages?: number;
   pageOutcomes?: PageOutcomes;
 }
 

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ArtifactWriteError } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
+import type { PreviousRunFiles } from '../crawler/previous-answers.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { CrawlProgress, RunProgress } from '../store/run-data.js';
@@ -55,6 +56,8 @@ export interface ThreadRun {
   deadlineMicros: number;
   packagesOn: ReadonlySet<CrawlOutcome>;
   pageOutcomes: boolean;
+  /** The files of the setting's previous run, for conditional requests. */
+  previous?: PreviousRunFiles;
 }
 
 export interface ThreadRunControl {
@@ -91,6 +94,7 @@ export class RunThreads {
       packagesOn: [...run.packagesOn],
       pageOutcomes: run.pageOutcomes,
       ...(options.browser && { browser: options.browser.settings }),
+      ...(run.previous && { previous: run.previous }),
     };
     const workerData: RunThreadData = { pacePort: options.pace.connect() };
     const thread = new Worker(new URL('./run-thread.js', import.meta.url), {

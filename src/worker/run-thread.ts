@@ -8,6 +8,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { BrowserPool } from '../browser/browser-pool.js';
 import { ChromiumRenderer } from '../browser/page-renderer.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
+import { PreviousAnswers } from '../crawler/previous-answers.js';
 import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import { fetchErrorKindOf } from '../observability/fetch-error-kind.js';
@@ -97,6 +98,8 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
       idleWaitMs: run.browser.idleWaitMs,
       pageTimeoutMs: run.browser.pageTimeoutMs,
     });
+  // The setting's previous run, when its files are here: its pages are asked for conditionally.
+  const previous = run.previous && PreviousAnswers.open(run.previous);
   try {
     return await executeCrawl(
       settings,
@@ -109,6 +112,7 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
         timezone: run.timezone,
         renderer,
         pace,
+        previous,
         observer: {
           pageFetched: (result, rendering) =>
             send({ type: 'page', errorKind: fetchErrorKindOf(result, rendering) ?? null }),
@@ -124,6 +128,7 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
       { pageOutcomes: run.pageOutcomes, writeReport: true },
     );
   } finally {
+    previous?.close();
     await Promise.all([fetcher.close(), pool?.close()]).catch(() => undefined);
   }
 }

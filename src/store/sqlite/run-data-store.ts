@@ -295,6 +295,14 @@ export class SqliteRunDataStore implements RunDataStore {
     return this.selectProgress.get()!;
   }
 
+  keptPages(): number {
+    return this.db
+      .prepare<[], { kept: number }>(
+        'SELECT count(*) AS kept FROM url_rows WHERE http_status = 304 AND ok = 1',
+      )
+      .get()!.kept;
+  }
+
   seedOutcomes(): SeedOutcomes {
     // The seeds are enqueued before anything else, so they are the frontier's first entries.
     const seeds: string[] = [];

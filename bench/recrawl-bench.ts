@@ -1,0 +1,141 @@
+/**
+ * `npm run bench:recrawl`: what a conditional re-crawl saves (docs/reference/crawl-rules.md,
+ * Conditional re-crawls). Debian's nginx serves a local documentation site (it sends ETag and
+ * Last-Modified, and answers If-None-Match / If-Modified-Since with 304); the site is crawled
+ * once in full, then again with the first crawl as the previous run, as a scheduled setting's
+ * second run is. Prints, for each crawl, its time, the requests and the body bytes nginx sent.
+ * `-- --site <folder> --start <path>` (default: the PostgreSQL manual of postgresql-doc-15).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { createUndiciFetcher } from '../src/crawler/http-fetcher.js';
+import { PreviousAnswers } from '../src/crawler/previous-answers.js';
+import { resolveCrawlSettings } from '../src/domain/crawl-settings.js';
+import { RUN_REPORT_FILE } from '../src/store/sqlite/run-report-schema.js';
+import { systemClock } from '../src/util/clock.js';
+import { executeCrawl } from '../src/worker/execute-crawl.js';
+import { freePort } from './engines/free-port.js';
+
+const NGINX = '/usr/sbin/nginx';
+const { values } = parseArgs({
+  options: {
+    site: { type: 'string', default: '/usr/share/doc/postgresql-doc-15/html' },
+    start: { type: 'string', default: '/index.html' },
+  },
+});
+const site = path.resolve(values.site!);
+if (!existsSync(NGINX) || !existsSync(site)) {
+  process.stderr.write(
+    `bench:recrawl needs ${NGINX} (Debian package nginx-light) and the site folder ${site} ` +
+      '(Debian package postgresql-doc-15, or --site)\n',
+  );
+  process.exit(2);
+}
+
+const folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-recrawl-'));
+const port = await freePort();
+const accessLog = path.join(folder, 'access.log');
+await writeFile(
+  path.join(folder, 'nginx.conf'),
+  `worker_processes 1;
+pid ${folder}/nginx.pid;
+error_log ${folder}/error.log;
+events { worker_connections 256; }
+http {
+  log_format sent '$status $body_bytes_sent';
+  access_log ${accessLog} sent;
+  types { text/html html; text/css css; image/png png; image/gif gif; image/svg+xml svg; }
+  client_body_temp_path ${folder}/body; proxy_temp_path ${folder}/proxy; fastcgi_temp_path ${folder}/fastcgi;
+  uwsgi_temp_path ${folder}/uwsgi; scgi_temp_path ${folder}/scgi;
+  server { listen 127.0.0.1:${port}; root ${site}; }
+}
+`,
+);
+const nginx = spawn(NGINX, ['-p', folder, '-c', path.join(folder, 'nginx.conf'), '-g', 'daemon off;'], {
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+await new Promise((resolve) => setTimeout(resolve, 300));
+const seed = `http://127.0.0.1:${port}${values.start}`;
+process.stdout.write(`bench:recrawl  ${site} served by nginx, from ${values.start}, concurrency 16\n`);
+
+/** Requests and body bytes nginx logged from `fromLine` on. */
+async function served(
+  fromLine: number,
+): Promise<{ lines: number; requests: number; bytes: number; notModified: number }> {
+  const lines = (await readFile(accessLog, 'utf8')).split('\n').filter((line) => line !== '');
+  let bytes = 0;
+  let notModified = 0;
+  for (const line of lines.slice(fromLine)) {
+    const [status, sent] = line.split(' ');
+    bytes += Number(sent);
+    if (status === '304') notModified += 1;
+  }
+  return { lines: lines.length, requests: lines.length - fromLine, bytes, notModified };
+}
+
+async function crawlOnce(name: string, previous: PreviousAnswers | undefined, logLine: number) {
+  const fetcher = createUndiciFetcher();
+  const started = performance.now();
+  try {
+    const execution = await executeCrawl(
+      resolveCrawlSettings({ seed_urls: [seed], base_concurrent_requests: 16 }),
+      { workFolder: path.join(folder, name, 'work'), artifactFolder: path.join(folder, name, 'out') },
+      {
+        fetcher,
+        clock: systemClock,
+        limits: {
+          timeoutMs: 30_000,
+          maxRedirects: 10,
+          maxBodyBytes: 32 << 20,
+          retryCount: 2,
+          retryBaseDelayMs: 1000,
+        },
+        defaultUserAgent: 'KumoBench',
+        timezone: 'UTC',
+        ...(previous && { previous }),
+      },
+      {
+        cancelSignal: new AbortController().signal,
+        deadlineMicros: systemClock.nowMicros() + 3600 * 1_000_000,
+      },
+      new Set(['completed', 'limit_reached']),
+      { writeReport: true },
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const log = await served(logLine);
+    const mb = (log.bytes / 1024 / 1024).toFixed(2);
+    process.stdout.write(
+      `${name.padEnd(8)} ${execution.progress.crawled} pages in ${seconds.toFixed(2)} s; nginx: ${log.requests} requests, ` +
+        `${mb} MB of bodies, ${log.notModified} answered 304; kept from before: ${execution.keptPages ?? 0}\n`,
+    );
+    return { seconds, log };
+  } finally {
+    await fetcher.close();
+  }
+}
+
+try {
+  const first = await crawlOnce('first', undefined, 0);
+  const previous = PreviousAnswers.open({
+    reportFile: path.join(folder, 'first', 'out', RUN_REPORT_FILE),
+    bundleFile: path.join(folder, 'first', 'out', 'crawl_objects.tar.gz'),
+  });
+  if (previous === undefined) throw new Error('the first crawl left no report or bundle');
+  try {
+    const second = await crawlOnce('second', previous, first.log.lines);
+    const share = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)}%`;
+    process.stdout.write(
+      `second / first: ${share(second.log.bytes, first.log.bytes)} of the bytes, ` +
+        `${share(second.seconds, first.seconds)} of the time\n`,
+    );
+  } finally {
+    previous.close();
+  }
+} finally {
+  nginx.kill();
+  await rm(folder, { recursive: true, force: true });
+}

@@ -1,0 +1,114 @@
+/**
+ * What the previous run of a scheduled setting fetched (docs/reference/crawl-rules.md,
+ * Conditional re-crawls): its report says where each page's files sit in its bundle, and the
+ * page's meta.json there holds the validators (ETag, Last-Modified) to ask again with. A 304
+ * answer then keeps that stored copy: its bytes are read back from the previous bundle, one gzip
+ * member per page, instead of downloading the page again.
+ */
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import Database from 'better-sqlite3';
+import { extract } from 'tar-stream';
+import { END_OF_ARCHIVE } from '../artifacts/tar-entries.js';
+
+/** The files of the previous run: its report (SQLite) and its crawl_objects.tar.gz. */
+export interface PreviousRunFiles {
+  reportFile: string;
+  bundleFile: string;
+}
+
+/** A page as the previous run stored it. */
+export interface PreviousPage {
+  /** The response headers the stored copy came with. */
+  headers: Record<string, string>;
+  /** The bytes as received (source.<ext>). */
+  body: Buffer;
+  /** The URL the copy was finally fetched from (after redirects). */
+  finalUrl: string;
+}
+
+interface Member {
+  offset: number;
+  bytes: number;
+}
+
+interface StoredMeta {
+  url: string;
+  last_url?: string | null;
+  http_status?: number | null;
+  headers?: Record<string, string>;
+}
+
+export class PreviousAnswers {
+  private constructor(
+    private readonly members: Map<string, Member>,
+    private readonly bundle: number,
+  ) {}
+
+  /**
+   * The previous run's answers, or undefined when its files are not all here (deleted by
+   * retention, or kept in object storage).
+   */
+  static open(files: PreviousRunFiles): PreviousAnswers | undefined {
+    if (!existsSync(files.reportFile) || !existsSync(files.bundleFile)) return undefined;
+    const report = new Database(files.reportFile, { readonly: true, fileMustExist: true });
+    const members = new Map<string, Member>();
+    try {
+      const rows = report
+        .prepare<[], { url: string; offset: number; bytes: number }>(
+          `SELECT url, member_offset AS offset, member_bytes AS bytes FROM urls
+           WHERE ok = 1 AND member_offset IS NOT NULL ORDER BY id`,
+        )
+        .iterate();
+      for (const row of rows) members.set(row.url, { offset: row.offset, bytes: row.bytes });
+    } finally {
+      report.close();
+    }
+    return new PreviousAnswers(members, openSync(files.bundleFile, 'r'));
+  }
+
+  /** The page the previous run stored for `url`, or undefined when it stored none. */
+  async pageOf(url: string): Promise<PreviousPage | undefined> {
+    const member = this.members.get(url);
+    if (member === undefined) return undefined;
+    const packed = Buffer.alloc(member.bytes);
+    if (readSync(this.bundle, packed, 0, member.bytes, member.offset) !== member.bytes) return undefined;
+    const files = await tarFilesOf(gunzipSync(packed));
+    const metaFile = [...files.entries()].find(([name]) => name.endsWith('/meta.json'))?.[1];
+    const source = [...files.entries()].find(([name]) => /\/source\.[^/]+$/.test(name))?.[1];
+    if (metaFile === undefined || source === undefined) return undefined;
+    const meta = JSON.parse(metaFile.toString('utf8')) as StoredMeta;
+    const status = meta.http_status ?? 0;
+    // A copy kept by an earlier 304 is as good as the 200 it came from.
+    if (!((status >= 200 && status < 300) || status === 304)) return undefined;
+    return { headers: meta.headers ?? {}, body: source, finalUrl: meta.last_url ?? meta.url };
+  }
+
+  close(): void {
+    closeSync(this.bundle);
+  }
+}
+
+/** The request headers asking whether the stored copy is still current; undefined without validators. */
+export function conditionalHeadersOf(stored: Record<string, string>): Record<string, string> | undefined {
+  const headers: Record<string, string> = {};
+  if (stored.etag !== undefined) headers['if-none-match'] = stored.etag;
+  if (stored['last-modified'] !== undefined) headers['if-modified-since'] = stored['last-modified'];
+  return Object.keys(headers).length === 0 ? undefined : headers;
+}
+
+async function tarFilesOf(tar: Buffer): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>();
+  const extractor = extract();
+  const done = (async () => {
+    for await (const entry of extractor) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of entry) chunks.push(chunk as Buffer);
+      files.set(entry.header.name, Buffer.concat(chunks));
+    }
+  })();
+  // A page's member holds its entries only; the archive's end is a member of its own.
+  extractor.end(Buffer.concat([tar, END_OF_ARCHIVE]));
+  await done;
+  return files;
+}
