@@ -368,6 +368,8 @@ export class CrawlLoop {
       }
     }
     if (this.health.givenUp(url.host)) return this.notFetchedFromGivenUpHost(entry, url.host);
+    // The previous run's copy is read before the host's turn, so its pace is not held meanwhile.
+    const stored = this.rerendered ? undefined : await this.deps.previous?.pageOf(entry.url);
     const permit = await this.permitFor(url.host, this.waitSignal);
     ready();
     // Stopped or drained before the request started: the URL stays queued for a resumed run.
@@ -383,7 +385,6 @@ export class CrawlLoop {
     let result: Awaited<ReturnType<typeof fetchPage>>;
     try {
       try {
-        const stored = this.rerendered ? undefined : await this.deps.previous?.pageOf(entry.url);
         const fetcher = pacedFetcher(this.observedFetcher(this.deps.fetcher), permit);
         result = await fetchPage(
           fetcher,
@@ -392,9 +393,20 @@ export class CrawlLoop {
           this.deps.limits,
           this.stopSignal,
         );
-        // Not modified: the page keeps what the previous run stored, and is read from it.
-        if (stored !== undefined && result.kind === 'response' && result.status === 304)
-          result = { ...result, headers: stored.headers, body: stored.body, kept: true };
+        // Not modified: the page keeps what the previous run stored, and is read from it, unless
+        // the setting no longer takes its type (PDF or office files turned off since).
+        if (stored !== undefined && result.kind === 'response' && result.status === 304) {
+          const contentType = stored.headers['content-type'];
+          result = this.acceptsContentType(contentType)
+            ? {
+                ...result,
+                headers: stored.headers,
+                body: stored.body,
+                kept: true,
+                keptSince: stored.storedAt,
+              }
+            : { kind: 'excluded', contentType: contentType ?? '' };
+        }
       } finally {
         permit.release();
       }

@@ -54,6 +54,8 @@ export type PageFetchResult =
        * (previous-answers.ts), which the page keeps.
        */
       kept?: true;
+      /** With `kept`: when the copy was fetched whole (meta.json `stored_datetime`). */
+      keptSince?: string | undefined;
     }
   | { kind: 'excluded'; contentType: string }
   | {

@@ -129,6 +129,7 @@ export function recordPage(
     rendered,
     charset,
     canonical: canonical?.href,
+    keptSince: result.kind === 'response' ? result.keptSince : undefined,
   });
   return { commit, bundleFiles, discoveredIdentities };
 }
@@ -238,6 +239,8 @@ interface BundleInput {
   renderError?: string;
   /** Another URL of the run the page names as its canonical one (meta.json `canonical`). */
   canonical?: string | undefined;
+  /** A kept copy: when it was fetched whole (meta.json `stored_datetime`). */
+  keptSince?: string | undefined;
   charset: string | undefined;
   crawlMicros: number;
   timezone: string;
@@ -264,6 +267,7 @@ function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
     referrer: entry.referrer === null ? null : withoutCredentials(entry.referrer),
     ...(entry.lastmod !== null && { sitemap_lastmod: entry.lastmod }),
     ...(input.canonical !== undefined && { canonical: withoutCredentials(input.canonical) }),
+    ...(input.keptSince !== undefined && { stored_datetime: input.keptSince }),
     title: page?.title ?? null,
     charset: input.charset ?? null,
     robots: page ? [...page.robotsDirectives] : [],

@@ -23,8 +23,8 @@ export interface PreviousPage {
   headers: Record<string, string>;
   /** The bytes as received (source.<ext>). */
   body: Buffer;
-  /** The URL the copy was finally fetched from (after redirects). */
-  finalUrl: string;
+  /** When the copy was fetched whole, as meta.json writes times: its date when nothing else dates it. */
+  storedAt: string | undefined;
 }
 
 interface Member {
@@ -33,10 +33,11 @@ interface Member {
 }
 
 interface StoredMeta {
-  url: string;
-  last_url?: string | null;
   http_status?: number | null;
   headers?: Record<string, string>;
+  crawl_datetime?: string;
+  /** Set on a copy a 304 kept: when it was fetched whole. */
+  stored_datetime?: string;
 }
 
 export class PreviousAnswers {
@@ -50,6 +51,15 @@ export class PreviousAnswers {
    * retention, or kept in object storage).
    */
   static open(files: PreviousRunFiles): PreviousAnswers | undefined {
+    try {
+      return PreviousAnswers.read(files);
+    } catch {
+      // Deleted by retention meanwhile, or unreadable: the run fetches every page whole.
+      return undefined;
+    }
+  }
+
+  private static read(files: PreviousRunFiles): PreviousAnswers | undefined {
     if (!existsSync(files.reportFile) || !existsSync(files.bundleFile)) return undefined;
     const report = new Database(files.reportFile, { readonly: true, fileMustExist: true });
     const members = new Map<string, Member>();
@@ -67,10 +77,21 @@ export class PreviousAnswers {
     return new PreviousAnswers(members, openSync(files.bundleFile, 'r'));
   }
 
-  /** The page the previous run stored for `url`, or undefined when it stored none. */
+  /**
+   * The page the previous run stored for `url`, or undefined when it stored none, or when its
+   * copy cannot be read: the page is then fetched as if there were none.
+   */
   async pageOf(url: string): Promise<PreviousPage | undefined> {
     const member = this.members.get(url);
     if (member === undefined) return undefined;
+    try {
+      return await this.readPage(member);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async readPage(member: Member): Promise<PreviousPage | undefined> {
     const packed = Buffer.alloc(member.bytes);
     if (readSync(this.bundle, packed, 0, member.bytes, member.offset) !== member.bytes) return undefined;
     const files = await tarFilesOf(gunzipSync(packed));
@@ -81,7 +102,11 @@ export class PreviousAnswers {
     const status = meta.http_status ?? 0;
     // A copy kept by an earlier 304 is as good as the 200 it came from.
     if (!((status >= 200 && status < 300) || status === 304)) return undefined;
-    return { headers: meta.headers ?? {}, body: source, finalUrl: meta.last_url ?? meta.url };
+    return {
+      headers: meta.headers ?? {},
+      body: source,
+      storedAt: meta.stored_datetime ?? meta.crawl_datetime,
+    };
   }
 
   close(): void {

@@ -27,6 +27,8 @@ export function fetchErrorKindOf(
 ): FetchErrorKind | undefined {
   if (result.kind === 'failed') return failureKindOf(result.failure.kind, result.failure.cause);
   if (result.refusedRedirect !== undefined) return 'redirect_refused';
+  // A 304 that kept the previous run's copy is a page fetched fine.
+  if (result.kept === true) return rendering?.kind === 'failed' ? 'render' : undefined;
   if (result.status >= 500) return 'http_5xx';
   if (result.status >= 400) return 'http_4xx';
   if (result.status >= 300) return 'http_3xx';

@@ -28,6 +28,8 @@ interface PageMeta {
   robots?: string[];
   /** Another URL of the crawl the page names as its canonical one. */
   canonical?: string;
+  /** A copy a 304 kept: when it was fetched whole. */
+  stored_datetime?: string;
 }
 
 /** The bundle file itself cannot be read: not gzip, not tar, or cut short. */
@@ -187,7 +189,8 @@ async function documentOf(
   const headers = meta.headers ?? {};
   const common = {
     url,
-    lastModified: lastModifiedOf(headers, meta.crawl_datetime),
+    // A kept copy dates from when it was fetched whole, so it stays the same document.
+    lastModified: lastModifiedOf(headers, meta.stored_datetime ?? meta.crawl_datetime),
   };
   // A page whose canonical page is a document of the bundle gives way to it
   // (docs/reference/crawl-rules.md, Canonical pages).

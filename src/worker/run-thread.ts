@@ -98,7 +98,8 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
       idleWaitMs: run.browser.idleWaitMs,
       pageTimeoutMs: run.browser.pageTimeoutMs,
     });
-  // The setting's previous run, when its files are here: its pages are asked for conditionally.
+  // The setting's previous run, when its files are here: its pages are asked for conditionally
+  // (opening it never fails the run: without it every page is fetched whole).
   const previous = run.previous && PreviousAnswers.open(run.previous);
   try {
     return await executeCrawl(

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { LiveRunProgress } from './live-run-progress.js';
 import path from 'node:path';
@@ -201,12 +202,20 @@ export class RunWorkerPool implements RunDispatcher {
         candidate.artifacts.includes(ArtifactFile.objects),
     );
     if (previous === undefined) return undefined;
-    const reportFile = await this.deps.artifacts.reportFile(previous.id, RUN_REPORT_FILE);
-    if (reportFile === undefined) return undefined;
-    return {
-      reportFile,
-      bundleFile: path.join(this.deps.artifacts.folderFor(previous.id), ArtifactFile.objects),
-    };
+    // The bundle is read in place: only a local one serves (object storage keeps none here, and
+    // its report is then not fetched for nothing).
+    const bundleFile = path.join(this.deps.artifacts.folderFor(previous.id), ArtifactFile.objects);
+    if (!existsSync(bundleFile)) return undefined;
+    try {
+      const reportFile = await this.deps.artifacts.reportFile(previous.id, RUN_REPORT_FILE);
+      return reportFile === undefined ? undefined : { reportFile, bundleFile };
+    } catch (error) {
+      this.deps.logger.warn(
+        { err: error, run_id: run.id },
+        "the previous run's report cannot be read; every page is fetched whole",
+      );
+      return undefined;
+    }
   }
 
   private async execute(run: RunRecord, control: HeldRunControl, resumed: boolean): Promise<void> {
