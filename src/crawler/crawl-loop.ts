@@ -11,7 +11,6 @@ import { fetchPage, type PageFetchPolicy, type PageFetchResult, parseRetryAfterM
 import { FIRST_PAUSE_MS, HostHealth, notFetchedRowsOf } from './host-health.js';
 import { conditionalHeadersOf, type PreviousPage } from './previous-answers.js';
 import type { HttpFetcher } from './http-fetcher.js';
-import { sleep } from '../util/sleep.js';
 import { FetchFailure } from './fetch-errors.js';
 import type { PreparedPage } from './page-record-job.js';
 import { PageRecorder, preparedInline } from './page-recorder.js';
@@ -19,6 +18,7 @@ import { type RenderContext, renderFetchedPage } from './page-rendering.js';
 import { type RobotsPolicy, RobotsRules } from './robots-rules.js';
 import { readRunSitemaps, readsSitemaps } from './run-sitemaps.js';
 import { MAX_SITEMAP_BYTES } from './sitemap-reader.js';
+import { SitemapSlot } from './sitemap-slot.js';
 import { CrawlScope } from './scope.js';
 import { recordUnanswered } from './unanswered-record.js';
 import { fetchUrlOf, fingerprintOf, identityOf, seedUrlOf } from './url-identity.js';
@@ -47,6 +47,8 @@ export class CrawlLoop {
   private readonly robots: RobotsRules;
   /** Rendered pages are always fetched whole: a screenshot shows the page as it is now. */
   private readonly rerendered: boolean;
+  /** The run's fetcher, every answer of which reaches the hosts' health. */
+  private readonly fetcher: HttpFetcher;
   /** 429/503 slowdowns and 5xx pauses of each host (host-health.ts). */
   private readonly health: HostHealth;
   private readonly policy: PageFetchPolicy;
@@ -56,13 +58,9 @@ export class CrawlLoop {
   private readonly inFlight = new Set<Promise<void>>();
   /** The sitemap reading while it goes on (startSitemaps). */
   private sitemapReading: Promise<void> | undefined;
-  /** Aborted when the reading must end: the loop ended or the documents limit was reached. */
-  private readonly sitemapStop = new AbortController();
-  /** A sitemap fetch waiting for a request slot, and whether one holds a slot. */
-  private readonly sitemapSlot: { requested: (() => void) | undefined; held: boolean } = {
-    requested: undefined,
-    held: false,
-  };
+  /** The request slot the sitemap reading borrows (sitemap-slot.ts). */
+  private readonly sitemapSlot = new SitemapSlot(() => this.wake?.());
+
   private readonly recorder: PageRecorder;
   /** Mirror of the store's counters, so progress reports cost no query. */
   private progress: RunProgress = { crawled: 0, total: 0 };
@@ -100,6 +98,7 @@ export class CrawlLoop {
     this.userAgent = settings.userAgent ?? deps.defaultUserAgent;
     this.credentials = new CredentialRules(settings);
     this.rerendered = rendersPages(settings);
+    this.fetcher = this.observedFetcher(deps.fetcher);
     // Monotonic time: a pause is a wait of this run, whatever the service clock says.
     this.health = new HostHealth({
       nowMs: () => performance.now(),
@@ -115,7 +114,7 @@ export class CrawlLoop {
     // robots.txt is a request to the host like any other and waits for the pace too; a drain lets
     // it finish (a page waiting for it is in flight), the shutdown's hard stop does not.
     this.robots = new RobotsRules(
-      this.observedFetcher(deps.fetcher),
+      this.fetcher,
       this.policy,
       deps.limits,
       this.userAgent,
@@ -153,7 +152,7 @@ export class CrawlLoop {
     this.startSitemaps();
     try {
       await this.crawlFrontier();
-      this.stopSitemaps();
+      this.sitemapSlot.stop();
       await this.settle();
       await this.sitemapReading;
     } finally {
@@ -168,15 +167,15 @@ export class CrawlLoop {
     const draining = this.control.drainSignal;
     while (!this.stopSignal.aborted && this.failure === undefined && !draining?.aborted) {
       if (limit !== null && this.started >= limit) {
-        if (this.fetchedRows() >= limit) this.stopSitemaps();
+        if (this.fetchedRows() >= limit) this.sitemapSlot.stop();
         if (this.inFlight.size === 0) break;
         await this.nextEvent();
         continue;
       }
       const busy = this.inFlight.size + (this.sitemapSlot.held ? 1 : 0);
       // A sitemap fetch waiting for a slot goes before the next page: its URLs feed the frontier.
-      if (this.sitemapSlot.requested !== undefined && busy < concurrency) {
-        this.grantSitemapSlot();
+      if (this.sitemapSlot.requested && busy < concurrency) {
+        this.sitemapSlot.grant();
         continue;
       }
       if (this.buffer.length < concurrency) this.refill(concurrency * 4);
@@ -208,7 +207,7 @@ export class CrawlLoop {
   private startSitemaps(): void {
     if (!readsSitemaps(this.settings, this.scope)) return;
     const limit = this.settings.documentsLimit;
-    const signal = AbortSignal.any([this.waitSignal, this.sitemapStop.signal]);
+    const signal = AbortSignal.any([this.waitSignal, this.sitemapSlot.signal]);
     const sitemapPolicy: PageFetchPolicy = {
       headersFor: (url) => this.headersFor(url),
       refuseRedirect: async () => undefined,
@@ -221,7 +220,7 @@ export class CrawlLoop {
       store: this.deps.store,
       robotsFor: (url) => this.robots.forUrl(url),
       fetch: async (url) => {
-        if (!(await this.takeSitemapSlot())) return stoppedFetch(url);
+        if (!(await this.sitemapSlot.take())) return stoppedFetch(url);
         try {
           const target = new URL(url);
           // The host's Crawl-delay paces its sitemaps as it paces its pages.
@@ -229,13 +228,18 @@ export class CrawlLoop {
           const permit = await this.permitFor(target.host, signal);
           if (permit === undefined) return stoppedFetch(url);
           try {
-            const fetcher = pacedFetcher(this.observedFetcher(this.deps.fetcher), permit);
-            return await fetchPage(fetcher, url, sitemapPolicy, sitemapLimits, signal);
+            return await fetchPage(
+              pacedFetcher(this.fetcher, permit),
+              url,
+              sitemapPolicy,
+              sitemapLimits,
+              signal,
+            );
           } finally {
             permit.release();
           }
         } finally {
-          this.releaseSitemapSlot();
+          this.sitemapSlot.release();
         }
       },
       failureReason: (result, url) =>
@@ -279,37 +283,6 @@ export class CrawlLoop {
   private fail(error: unknown): void {
     this.failure ??= error;
     this.failed.abort();
-  }
-
-  /** Waits until the loop grants the reading a request slot; false when the reading must stop. */
-  private async takeSitemapSlot(): Promise<boolean> {
-    if (this.sitemapStop.signal.aborted) return false;
-    await new Promise<void>((resolve) => {
-      this.sitemapSlot.requested = resolve;
-      this.wake?.();
-    });
-    return this.sitemapSlot.held;
-  }
-
-  private grantSitemapSlot(): void {
-    const grant = this.sitemapSlot.requested;
-    this.sitemapSlot.requested = undefined;
-    this.sitemapSlot.held = true;
-    grant?.();
-  }
-
-  private releaseSitemapSlot(): void {
-    if (!this.sitemapSlot.held) return;
-    this.sitemapSlot.held = false;
-    this.wake?.();
-  }
-
-  /** Ends the reading: the fetch in progress is aborted and a waiting one is told to stop. */
-  private stopSitemaps(): void {
-    this.sitemapStop.abort();
-    const waiting = this.sitemapSlot.requested;
-    this.sitemapSlot.requested = undefined;
-    waiting?.();
   }
 
   private refill(limit: number): void {
@@ -385,9 +358,8 @@ export class CrawlLoop {
     let result: Awaited<ReturnType<typeof fetchPage>>;
     try {
       try {
-        const fetcher = pacedFetcher(this.observedFetcher(this.deps.fetcher), permit);
         result = await fetchPage(
-          fetcher,
+          pacedFetcher(this.fetcher, permit),
           fetchUrl,
           this.policyAsking(fetchUrl, stored),
           this.deps.limits,
@@ -442,15 +414,7 @@ export class CrawlLoop {
    * (docs/reference/crawl-rules.md, Pacing). Undefined when `signal` aborted first.
    */
   private async permitFor(host: string, signal: AbortSignal): Promise<HostPermit | undefined> {
-    // A host that asked to be left alone (Retry-After) or keeps failing (a pause) is waited for,
-    // and after a pause so is the answer of the page sent as its probe.
-    for (;;) {
-      const waitMs = this.health.resumeAtMs(host) - performance.now();
-      const probe = this.health.probeInFlight(host);
-      if (waitMs <= 0 && probe === undefined) break;
-      await (probe === undefined ? sleep(waitMs, signal) : untilAborted(probe, signal));
-      if (signal.aborted) return undefined;
-    }
+    if (!(await this.health.waitForTurn(host, signal))) return undefined;
     const gapMs = Math.max(
       this.settings.delaySeconds * 1000,
       this.crawlDelayMs.get(host) ?? 0,
@@ -614,19 +578,6 @@ function stoppedFetch(url: string): PageFetchResult {
     status: undefined,
     headers: {},
   };
-}
-
-/** Resolves when `promise` settles or `signal` aborts, whichever comes first. */
-function untilAborted(promise: Promise<void>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    signal.addEventListener('abort', done, { once: true });
-    void promise.then(done, done);
-  });
 }
 
 function hostOf(url: string): string {

@@ -21,6 +21,7 @@ export const MAX_PAUSE_MS = 10 * 60_000;
 export const PAUSES_TO_GIVE_UP = 4;
 
 import type { HostEventsRecord as HostEvents, RunDataStore } from '../store/run-data.js';
+import { sleep, untilAborted } from '../util/sleep.js';
 import { MAX_RETRY_AFTER_MS } from './page-fetch.js';
 
 interface HostState {
@@ -93,9 +94,18 @@ export class HostHealth {
     };
   }
 
-  /** The probe page of the host while it is fetched: nothing else is sent to the host meanwhile. */
-  probeInFlight(host: string): Promise<void> | undefined {
-    return this.probes.get(host);
+  /**
+   * Waits until the host may be sent a request: its Retry-After hold or pause is over and, after a
+   * pause, the probe page has its answer. False when `signal` aborted first.
+   */
+  async waitForTurn(host: string, signal: AbortSignal): Promise<boolean> {
+    for (;;) {
+      const waitMs = this.resumeAtMs(host) - this.nowMs();
+      const probe = this.probes.get(host);
+      if (waitMs <= 0 && probe === undefined) return true;
+      await (probe === undefined ? sleep(waitMs, signal) : untilAborted(probe, signal));
+      if (signal.aborted) return false;
+    }
   }
 
   /** Every HTTP answer of the host, each redirect hop and retry included. */

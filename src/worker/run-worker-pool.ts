@@ -1,15 +1,12 @@
-import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { LiveRunProgress } from './live-run-progress.js';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArtifactStore } from '../blob/artifact-store.js';
-import type { PreviousRunFiles } from '../crawler/previous-answers.js';
-import { ArtifactFile } from '../domain/artifact-files.js';
 import { executionTimeoutSecondsOf } from '../domain/crawl-settings.js';
-import { RUN_REPORT_FILE } from '../store/sqlite/run-report-schema.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunDispatcher } from './run-dispatcher.js';
+import { previousRunFilesOf } from './previous-run-files.js';
 import { failureMessage, packagesOnOf, RunEnding, type SearchFeed } from './run-ending.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
@@ -182,42 +179,6 @@ export class RunWorkerPool implements RunDispatcher {
     this.active.set(run.id, { cancel, done });
   }
 
-  /**
-   * The files of the latest earlier run of a scheduled run's setting that ended with its files
-   * (2030 or 2050), so its pages are asked for conditionally (docs/reference/crawl-rules.md,
-   * Conditional re-crawls); undefined for an instant run or when there is none.
-   */
-  private async previousRunFiles(run: RunRecord): Promise<PreviousRunFiles | undefined> {
-    if (run.serviceSettingId === null) return undefined;
-    const earlier = await this.deps.runs.listSettingHistory(run.serviceSettingId, {
-      fromMicros: 0,
-      toMicros: Number.MAX_SAFE_INTEGER,
-      limit: 5,
-    });
-    const previous = earlier.find(
-      (candidate) =>
-        candidate.id !== run.id &&
-        (candidate.state === RunState.stopped || candidate.state === RunState.stoppedByCancel) &&
-        candidate.artifactsDeletedMicros === null &&
-        candidate.artifacts.includes(ArtifactFile.objects),
-    );
-    if (previous === undefined) return undefined;
-    // The bundle is read in place: only a local one serves (object storage keeps none here, and
-    // its report is then not fetched for nothing).
-    const bundleFile = path.join(this.deps.artifacts.folderFor(previous.id), ArtifactFile.objects);
-    if (!existsSync(bundleFile)) return undefined;
-    try {
-      const reportFile = await this.deps.artifacts.reportFile(previous.id, RUN_REPORT_FILE);
-      return reportFile === undefined ? undefined : { reportFile, bundleFile };
-    } catch (error) {
-      this.deps.logger.warn(
-        { err: error, run_id: run.id },
-        "the previous run's report cannot be read; every page is fetched whole",
-      );
-      return undefined;
-    }
-  }
-
   private async execute(run: RunRecord, control: HeldRunControl, resumed: boolean): Promise<void> {
     const { deps } = this;
     const { cancel, lost } = control;
@@ -228,7 +189,7 @@ export class RunWorkerPool implements RunDispatcher {
     // With leases, the work folder is rebuilt from the run's checkpoints (a run another worker left).
     if (!(await this.restore(run, workFolder, control, resumed))) return;
     const signal = AbortSignal.any([cancel.signal, this.hardStop.signal, lost.signal]);
-    const previous = await this.previousRunFiles(run);
+    const previous = await previousRunFilesOf(run, deps);
     let lastWriteMs = 0;
     let progressWrite: Promise<void> | undefined;
     deps.logger.info(
