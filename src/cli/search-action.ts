@@ -54,7 +54,11 @@ export async function searchCommand(
     print(`${result.organic.hits} pages match`);
     const correction = result.spellcheck.main_phrase;
     if (correction !== '') print(`did you mean: ${correction}`);
-    for (const doc of result.organic.docs) print(`${doc.ranking}\t${doc.title}\t${doc.url}`);
+    for (const doc of result.organic.docs) {
+      print(`${doc.ranking}\t${doc.title}\t${doc.url}`);
+      // Pages with the same main text, shown as this one (docs/reference/site-search.md).
+      for (const url of doc.duplicate_urls ?? []) print(`\t\tsame text: ${url}`);
+    }
     const related = search.relatedKeywords(query, '');
     if (related.length > 0) print(`related keywords: ${related.join(', ')}`);
   } finally {

@@ -6,6 +6,7 @@
  * same side of its host's template, which a search checks with one set lookup a line.
  */
 import { type MainTextHead, mainTextHead } from './main-text-head.js';
+import { mainTextKeyOf } from './main-text-key.js';
 import { pageHostOf, type TemplateBlocks } from './template-blocks.js';
 
 /** Code points of the main text that result pages look at: the snippet's passage is found there. */
@@ -18,6 +19,15 @@ export interface StoredDisplayHead {
   lines: Uint8Array;
 }
 
+/**
+ * A display head as written with its document, with the key of the document's main text
+ * (main-text-key.ts): both are cut from the body by the template as it stands, and stored and
+ * published together.
+ */
+export interface DisplayHeadToStore extends StoredDisplayHead {
+  mainKey: Buffer | null;
+}
+
 /** No lengths: every line is hashed, so that every line looked at is recorded. */
 const NO_LENGTHS: ReadonlyMap<string, ReadonlySet<number>> = new Map();
 const HASH_BYTES = 8;
@@ -26,7 +36,7 @@ const HASH_BYTES = 8;
  * The display head of a page whose host has the template lines of `blocks`, cut from its body
  * as stored (storedFormOf: as it reads back, which is what a search cuts from).
  */
-export function displayHeadOf(body: string, url: string, blocks: TemplateBlocks): StoredDisplayHead {
+export function displayHeadOf(body: string, url: string, blocks: TemplateBlocks): DisplayHeadToStore {
   const template: number[] = [];
   const kept: number[] = [];
   const seen = new Set<number>();
@@ -42,7 +52,12 @@ export function displayHeadOf(body: string, url: string, blocks: TemplateBlocks)
       (isTemplate ? template : kept).push(hash);
     },
   )!;
-  return { text: head.text, more: head.more, lines: encodeExaminedLines(template, kept) };
+  return {
+    text: head.text,
+    more: head.more,
+    lines: encodeExaminedLines(template, kept),
+    mainKey: mainTextKeyOf(body, url, blocks),
+  };
 }
 
 /**

@@ -24,6 +24,11 @@ export interface IndexSnapshot {
   statistics: IndexStatistics;
   /** Changes with every change of the documents, so derived data can be cached per generation. */
   generation: number;
+  /**
+   * By id of a document shown for pages with the same main text, the URLs of those pages
+   * (src/search/same-text-copies.ts), which searches pass over.
+   */
+  copyUrls: ReadonlyMap<number, readonly string[]>;
 }
 
 export interface SearchHit {
@@ -31,6 +36,8 @@ export interface SearchHit {
   url: string;
   title: string;
   score: number;
+  /** URLs of the pages with the same main text this one is shown for. */
+  copyUrls: readonly string[];
 }
 
 /** How a staged run ends in the index (SearchIndex.applyStaged). */

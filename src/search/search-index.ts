@@ -20,9 +20,10 @@ import {
   type StagedRunEnd,
   type UpsertResult,
 } from './search-index-types.js';
-import { displayHeadOf, type StoredDisplayHead } from './display-head.js';
+import { displayHeadOf, type DisplayHeadToStore } from './display-head.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
+import { markCopies, NO_COPIES, type SameTextCopies, sameTextCopiesOf } from './same-text-copies.js';
 import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
 import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
@@ -61,6 +62,8 @@ export class SearchIndex implements HitDocumentSource {
   private generation = 0;
   private seenDataVersion: number;
   private templateCache: { generation: number; blocks: TemplateBlocks; hit?: HitTemplates } | undefined;
+  private copies: SameTextCopies = NO_COPIES;
+  private copiesGeneration = -1;
   /** The lengths found for the last generation: hosts whose lines did not change keep theirs. */
   private lastLineLengths: TemplateLinesWithLengths | undefined;
 
@@ -75,10 +78,23 @@ export class SearchIndex implements HitDocumentSource {
     this.reload();
   }
 
-  /** The current view, after picking up other processes' changes. */
+  /**
+   * The current view, after picking up other processes' changes, with the copies of pages with
+   * the same main text marked for searches to pass over (found once per generation).
+   */
   snapshot(): IndexSnapshot {
     this.refresh();
-    return { segments: this.loaded, statistics: this.statistics, generation: this.generation };
+    if (this.copiesGeneration !== this.generation) {
+      this.copies = sameTextCopiesOf(this.store.displayHeads.sameTextRows(), this.loaded);
+      markCopies(this.loaded, this.copies);
+      this.copiesGeneration = this.generation;
+    }
+    return {
+      segments: this.loaded,
+      statistics: this.statistics,
+      generation: this.generation,
+      copyUrls: this.copies.others,
+    };
   }
 
   get documentCount(): number {
@@ -281,7 +297,7 @@ export class SearchIndex implements HitDocumentSource {
       ) => void;
       reached: (docId: number) => void;
       /** Its display head, once the batch's rows are counted and the template is known. */
-      displayHead: (docId: number, head: StoredDisplayHead) => void;
+      displayHead: (docId: number, head: DisplayHeadToStore) => void;
     },
   ): AnalyzedDocument[] {
     const prepared: { docId: number; url: string; body: string; fields: readonly AnalyzedText[] }[] = [];
@@ -428,7 +444,13 @@ export class SearchIndex implements HitDocumentSource {
       hits: hits.count,
       docs: ranked.map((hit) => {
         const summary = summaryOf(hit);
-        return { id: summary.id, url: summary.url, title: summary.title, score: hits.score[hit]! };
+        return {
+          id: summary.id,
+          url: summary.url,
+          title: summary.title,
+          score: hits.score[hit]!,
+          copyUrls: snapshot.copyUrls.get(summary.id) ?? [],
+        };
       }),
     };
   }

@@ -2,6 +2,7 @@ import type { SearchIndexStore } from '../store/sqlite/search-index-store.js';
 import { analyzeDocumentFields } from './document-fields.js';
 import { displayHeadOf, headHolds } from './display-head.js';
 import type { AnalyzedDocument } from './engine/segment-builder.js';
+import { mainTextKeyOf } from './main-text-key.js';
 import { pageHostOf, type TemplateBlocks } from './template-blocks.js';
 import { holdsAnyBlock, withoutTemplateLines } from './template-split.js';
 import type { AnalyzedText } from './analyzer.js';
@@ -63,10 +64,14 @@ export function resplitChanged(
   return { prepared, replaced };
 }
 
+function sameKey(stored: Uint8Array | null, fresh: Buffer | null): boolean {
+  return stored === null || fresh === null ? stored === fresh : fresh.equals(stored);
+}
+
 /**
  * Inside a write transaction, after resplitChanged: of `documents` (a staged run's, just
  * published), those whose lines changed side between their staging and now, told by their
- * display head no longer holding: they were split with the template as it stood when staged,
+ * display head no longer holding or their main text key no longer the same: they were split with the template as it stood when staged,
  * and a later write changed it while the staged copies were out of its reach. Split again with
  * the current template, their heads stored anew. A document without a head (staged before
  * format 9) only gets its head. Documents of `done` were just split.
@@ -84,8 +89,11 @@ export function resplitStale(
     if (done.has(id)) continue;
     const head = store.displayHeads.headLines(id);
     if (head === undefined) continue;
-    if (head.lines !== null && headHolds(head.lines, head.url, current)) continue;
     const document = store.document(id)!;
+    // A line past the head may have changed side too: the main text key tells.
+    const key = mainTextKeyOf(document.body, document.url, current);
+    if (head.lines !== null && headHolds(head.lines, head.url, current) && sameKey(head.mainKey, key))
+      continue;
     store.displayHeads.put(id, displayHeadOf(document.body, document.url, current));
     if (head.lines === null) continue;
     const place = store.locate(document.url)!;

@@ -15,14 +15,29 @@ import { startTestService, type TestService } from '../support/service-harness.j
 const FIXTURES = fileURLToPath(new URL('../../../test/fixtures/documents/', import.meta.url));
 const SEARCH = '/api/v1.0/finder_service/documents/1/1/1';
 
+function faqPage(title: string): string {
+  return (
+    `<html><head><title>${title}</title></head><body><p>Refunds are issued within fourteen days ` +
+    'of the return reaching our warehouse; the parcel must hold the original receipt and the ' +
+    'order number printed on it.</p></body></html>'
+  );
+}
+
 const PAGES: Record<string, { type: string; body: Buffer }> = {
   '/': {
     type: 'text/html; charset=utf-8',
     body: Buffer.from(
       '<html><head><title>資料室</title></head><body><h1>資料の一覧</h1>' +
         '<a href="/guide.html">guide</a> <a href="/sample.pdf">pdf</a> <a href="/sample.docx">docx</a> ' +
-        '<a href="/sample.xlsx">xlsx</a> <a href="/hidden.html">hidden</a></body></html>',
+        '<a href="/sample.xlsx">xlsx</a> <a href="/hidden.html">hidden</a> ' +
+        '<a href="/support/faq-copy.html">faq copy</a> <a href="/faq.html">faq</a></body></html>',
     ),
+  },
+  // Two URLs with the same main text: one result, under the shorter URL.
+  '/faq.html': { type: 'text/html; charset=utf-8', body: Buffer.from(faqPage('Returns')) },
+  '/support/faq-copy.html': {
+    type: 'text/html; charset=utf-8',
+    body: Buffer.from(faqPage('Returns and refunds (support copy)')),
   },
   '/guide.html': {
     type: 'text/html; charset=utf-8',
@@ -94,10 +109,11 @@ describe('crawl, index a run, search', () => {
       KUMO_DATA_DIR: service.dataDir,
     });
     assert.equal(indexed.code, 0, indexed.stderr);
-    // The home page, the guide, the PDF, the docx and the xlsx; the noindex page is left out.
+    // The home page, the guide, the two FAQ pages, the PDF, the docx and the xlsx; the noindex
+    // page is left out.
     assert.match(
       indexed.stdout,
-      /search service 1: 5 pages indexed .*\(5 new, 0 changed, 0 unchanged, 0 skipped\)/,
+      /search service 1: 7 pages indexed .*\(7 new, 0 changed, 0 unchanged, 0 skipped\)/,
     );
   });
 
@@ -112,6 +128,34 @@ describe('crawl, index a run, search', () => {
     assert.equal(guide.doctype, 'html');
     assert.equal(guide.last_modified, Date.parse('2024-10-01T00:00:00Z') / 1000);
     assert.equal(guide.content_size, PAGES['/guide.html']!.body.length);
+  });
+
+  test('two URLs with the same main text are one result, under the shorter URL, naming the other', async () => {
+    const answer = await search('q=warehouse');
+    assert.equal(answer.organic.hits, 1);
+    assert.deepEqual(
+      answer.organic.docs.map((doc: { url: string; title: string }) => [doc.url, doc.title]),
+      [[`${siteUrl}/faq.html`, 'Returns']],
+    );
+    assert.deepEqual(answer.organic.docs[0].duplicate_urls, [`${siteUrl}/support/faq-copy.html`]);
+    // Words only the copy's title holds do not bring it back as a result of its own.
+    const copyTitle = await search('q=support+copy');
+    assert.equal(copyTitle.organic.hits, 0);
+    // A result without copies has no duplicate_urls member at all.
+    const guide = await search('q=installer');
+    assert.equal('duplicate_urls' in guide.organic.docs[0], false);
+    const cli = await runCli(['search', '--service', '1', 'warehouse'], 60_000, {
+      KUMO_DATA_DIR: service.dataDir,
+    });
+    assert.equal(cli.code, 0, cli.stderr);
+    assert.match(cli.stdout, /^1 pages match$/m);
+    assert.match(
+      cli.stdout,
+      new RegExp(
+        `^1\tReturns\t${siteUrl}/faq\\.html\n\t\tsame text: ${siteUrl}/support/faq-copy\\.html$`,
+        'm',
+      ),
+    );
   });
 
   test('PDF and office files are searchable by their text and filtered by doctype', async () => {
@@ -134,7 +178,7 @@ describe('crawl, index a run, search', () => {
       KUMO_DATA_DIR: service.dataDir,
     });
     assert.equal(again.code, 0, again.stderr);
-    assert.match(again.stdout, /\(0 new, 0 changed, 5 unchanged, 0 skipped\)/);
+    assert.match(again.stdout, /\(0 new, 0 changed, 7 unchanged, 0 skipped\)/);
   });
 
   test('--run refuses an unknown request and a bundle given with it', async () => {

@@ -291,6 +291,7 @@ describe('result pages with stored display heads', () => {
       id: index.store.documentIdOf(`https://${HOST}/page-${n}.html`)!,
       ranking: n + 1,
       drilldown: [],
+      copyUrls: [],
     }));
 
   test('a head whose lines changed side, and a page read without heads, give the page the body gives', () => {

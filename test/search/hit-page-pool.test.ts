@@ -67,7 +67,7 @@ describe('result pages cut in the hit threads', () => {
 
   test('a thread that cannot read the index answers nothing, and the next page is cut again', async () => {
     const highlighter = { terms: [{ id: 0, runs: [{ text: 'index', japanese: false }] }] };
-    const hits = [{ id: 1, ranking: 1, drilldown: [] }];
+    const hits = [{ id: 1, ranking: 1, drilldown: [], copyUrls: [] }];
     const missing = { openKey: 'missing', file: path.join(folder, 'missing.db') };
     assert.equal(await pool.render(missing, hits, highlighter.terms, NO_TEMPLATES), undefined);
     const docs = await pool.render(
@@ -84,7 +84,7 @@ describe('result pages cut in the hit threads', () => {
   test('a closed pool answers nothing: the search cuts its page itself', async () => {
     const closed = new HitPagePool(1);
     await closed.close();
-    const hits = [{ id: 1, ranking: 1, drilldown: [] }];
+    const hits = [{ id: 1, ranking: 1, drilldown: [], copyUrls: [] }];
     assert.equal(
       await closed.render({ openKey: index.openKey, file: index.store.file }, hits, [], NO_TEMPLATES),
       undefined,

@@ -71,6 +71,7 @@ export const SearchResponseSchema = Type.Object({
         last_modified: Type.Integer({ description: 'unix seconds' }),
         drilldown: Type.Array(Type.String()),
         doctype: Type.String(),
+        duplicate_urls: Type.Optional(Type.Array(Type.String())),
       }),
     ),
   }),

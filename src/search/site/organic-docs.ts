@@ -28,6 +28,8 @@ export interface PageHit {
   /** Its rank among all hits, from 1. */
   ranking: number;
   drilldown: string[];
+  /** URLs of the pages with the same main text it is shown for (same-text-copies.ts). */
+  copyUrls: readonly string[];
 }
 
 /**
@@ -45,7 +47,8 @@ export function organicDocsOf(
     if (document === undefined) return [];
     const main = mainHeadOf(document, source, templates);
     if (main === undefined) return [];
-    return [organicDocOf(document, main, hit.ranking, hit.drilldown, highlighter)];
+    const doc = organicDocOf(document, main, hit.ranking, hit.drilldown, highlighter);
+    return [hit.copyUrls.length === 0 ? doc : { ...doc, duplicate_urls: [...hit.copyUrls] }];
   });
 }
 

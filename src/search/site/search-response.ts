@@ -37,6 +37,11 @@ export interface OrganicDoc {
   last_modified: number;
   drilldown: string[];
   doctype: Doctype;
+  /**
+   * Only on a document shown for pages with the same main text: their URLs (docs/reference/site-search.md,
+   * Pages with the same text).
+   */
+  duplicate_urls?: string[];
 }
 
 /**

@@ -158,11 +158,15 @@ export class SiteSearch {
     const page = topK(kept.length, first + request.numberPerPage, (a, b) => compare(kept[a]!, kept[b]!))
       .slice(first)
       .map((position) => kept[position]!);
-    const pageHits = page.map((hit, offset) => ({
-      id: snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!.id,
-      ranking: first + offset + 1,
-      drilldown: facets[hits.segment[hit]!]!.paths[hits.ordinal[hit]!]!,
-    }));
+    const pageHits = page.map((hit, offset) => {
+      const id = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!.id;
+      return {
+        id,
+        ranking: first + offset + 1,
+        drilldown: facets[hits.segment[hit]!]!.paths[hits.ordinal[hit]!]!,
+        copyUrls: snapshot.copyUrls.get(id) ?? [],
+      };
+    });
     // The page's texts are cut in a thread while this one builds the facet tree and the
     // did-you-mean.
     const cutting = this.organicDocs(

@@ -10,6 +10,21 @@ export interface DisplayHeadRow {
   lines: Uint8Array;
 }
 
+/** A display head as written, with its document's main text key (src/search/main-text-key.ts). */
+export interface KeyedDisplayHeadRow extends DisplayHeadRow {
+  mainKey: Uint8Array | null;
+}
+
+/** A document that shares its main text key with another (same-text-copies.ts). */
+export interface SameTextRow {
+  id: number;
+  segmentId: number;
+  ordinal: number;
+  url: string;
+  doctype: string;
+  mainKey: Buffer;
+}
+
 /**
  * The display heads of documents (index format 9, docs/architecture.md, Stored display heads),
  * by document id, each with the content hash of the version it was cut from: a head is read only
@@ -22,16 +37,16 @@ export class DisplayHeadRows {
   constructor(db: Database.Database) {
     this.statements = {
       put: db.prepare(
-        `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines)
-         SELECT id, content_hash, ?, ?, ? FROM documents WHERE id = ?`,
+        `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key)
+         SELECT id, content_hash, ?, ?, ?, ? FROM documents WHERE id = ?`,
       ),
       stage: db.prepare(
-        `INSERT OR REPLACE INTO staged_display_heads (run_key, id, content_hash, head, more, lines)
-         SELECT run_key, id, content_hash, ?, ?, ? FROM staged_documents WHERE run_key = ? AND id = ?`,
+        `INSERT OR REPLACE INTO staged_display_heads (run_key, id, content_hash, head, more, lines, main_key)
+         SELECT run_key, id, content_hash, ?, ?, ?, ? FROM staged_documents WHERE run_key = ? AND id = ?`,
       ),
       publish: db.prepare(
-        `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines)
-         SELECT h.id, h.content_hash, h.head, h.more, h.lines FROM staged_display_heads h
+        `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key)
+         SELECT h.id, h.content_hash, h.head, h.more, h.lines, h.main_key FROM staged_display_heads h
          JOIN documents d ON d.id = h.id WHERE h.run_key = ?`,
       ),
       dropStaged: db.prepare('DELETE FROM staged_display_heads WHERE run_key = ?'),
@@ -48,8 +63,15 @@ export class DisplayHeadRows {
         )
         .pluck(),
       headLines: db.prepare(
-        `SELECT d.url, h.lines FROM documents d
+        `SELECT d.url, h.lines, h.main_key AS mainKey FROM documents d
          LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash WHERE d.id = ?`,
+      ),
+      // The documents whose main text key another shares, each with the version its head holds.
+      sameText: db.prepare(
+        `SELECT d.id, d.segment_id AS segmentId, d.ordinal, d.url, d.doctype, h.main_key AS mainKey
+         FROM display_heads h JOIN documents d ON d.id = h.id AND d.content_hash = h.content_hash
+         WHERE h.main_key IN (SELECT main_key FROM display_heads INDEXED BY display_heads_main_key
+           WHERE main_key IS NOT NULL GROUP BY main_key HAVING COUNT(*) > 1)`,
       ),
       unmarkComplete: db.prepare(`DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`),
       complete: db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),
@@ -66,9 +88,18 @@ export class DisplayHeadRows {
     };
   }
 
-  /** A document's URL and the lines its head was cut by (null without a head); undefined when it went. */
-  headLines(id: number): { url: string; lines: Uint8Array | null } | undefined {
-    return this.statements.headLines.get(id) as { url: string; lines: Uint8Array | null } | undefined;
+  /**
+   * A document's URL, the lines its head was cut by and its main text key (null without a head);
+   * undefined when it went.
+   */
+  headLines(id: number): { url: string; lines: Uint8Array | null; mainKey: Uint8Array | null } | undefined {
+    return this.statements.headLines.get(id) as
+      { url: string; lines: Uint8Array | null; mainKey: Uint8Array | null } | undefined;
+  }
+
+  /** The documents whose main text key at least one other document's head has too. */
+  sameTextRows(): SameTextRow[] {
+    return this.statements.sameText.all() as SameTextRow[];
   }
 
   /** The documents a staged run stages, new and changed, while it is not applied yet. */
@@ -91,13 +122,13 @@ export class DisplayHeadRows {
   }
 
   /** The head of a document's version in `documents`, written after that version. */
-  put(id: number, head: DisplayHeadRow): void {
-    this.statements.put.run(head.text, head.more ? 1 : 0, head.lines, id);
+  put(id: number, head: KeyedDisplayHeadRow): void {
+    this.statements.put.run(head.text, head.more ? 1 : 0, head.lines, head.mainKey, id);
   }
 
   /** The head of a staged run's new version of a document, written after that version. */
-  stage(runKey: string, id: number, head: DisplayHeadRow): void {
-    this.statements.stage.run(head.text, head.more ? 1 : 0, head.lines, runKey, id);
+  stage(runKey: string, id: number, head: KeyedDisplayHeadRow): void {
+    this.statements.stage.run(head.text, head.more ? 1 : 0, head.lines, head.mainKey, runKey, id);
   }
 
   /**

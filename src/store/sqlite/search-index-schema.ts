@@ -4,7 +4,7 @@ import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
 import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA, upgradeTemplateIndex } from './template-block-schema.js';
 
 /** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
-const SCHEMA_VERSION = '9';
+const SCHEMA_VERSION = '10';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -130,6 +130,28 @@ const DISPLAY_HEAD_SCHEMA = `
   END;
 `;
 
+/**
+ * Format 10 (docs/reference/site-search.md, Pages with the same text): each display head carries
+ * the key of its document's main text (src/search/main-text-key.ts), indexed to find the
+ * documents that share one.
+ */
+const SAME_TEXT_SCHEMA = `
+  ALTER TABLE display_heads ADD COLUMN main_key BLOB;
+  ALTER TABLE staged_display_heads ADD COLUMN main_key BLOB;
+  CREATE INDEX display_heads_main_key ON display_heads (main_key) WHERE main_key IS NOT NULL;
+`;
+
+/**
+ * A format 9 file's heads have no key: they are dropped, and the writes that follow store them
+ * again with their keys (SearchIndex.fillDisplayHeads); searches cut heads from the bodies
+ * meanwhile, as a format 8 file's.
+ */
+const SAME_TEXT_MIGRATION = `
+  ${SAME_TEXT_SCHEMA}
+  DELETE FROM display_heads;
+  DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}';
+`;
+
 /** What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. */
 const UPGRADES: ReadonlyMap<string, string> = new Map([
   [
@@ -139,13 +161,23 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
       TEMPLATE_MIGRATION +
       SUGGEST_SCHEMA +
       PHRASES_SCHEMA +
-      DISPLAY_HEAD_SCHEMA,
+      DISPLAY_HEAD_SCHEMA +
+      SAME_TEXT_SCHEMA,
   ],
-  ['4', FEEDS_MIGRATION + TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA],
-  ['5', TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA],
-  ['6', SUGGEST_SCHEMA + PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA],
-  ['7', PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA],
-  ['8', DISPLAY_HEAD_SCHEMA],
+  [
+    '4',
+    FEEDS_MIGRATION +
+      TEMPLATE_MIGRATION +
+      SUGGEST_SCHEMA +
+      PHRASES_SCHEMA +
+      DISPLAY_HEAD_SCHEMA +
+      SAME_TEXT_SCHEMA,
+  ],
+  ['5', TEMPLATE_MIGRATION + SUGGEST_SCHEMA + PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
+  ['6', SUGGEST_SCHEMA + PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
+  ['7', PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
+  ['8', DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
+  ['9', SAME_TEXT_MIGRATION],
 ]);
 
 /**
@@ -215,6 +247,7 @@ export function prepareIndexSchema(db: Database.Database, file: string, analyzer
     ${SUGGEST_SCHEMA}
     ${PHRASES_SCHEMA}
     ${DISPLAY_HEAD_SCHEMA}
+    ${SAME_TEXT_SCHEMA}
   `);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);

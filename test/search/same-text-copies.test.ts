@@ -1,0 +1,220 @@
+/**
+ * Pages with the same main text are one document in search results (docs/reference/site-search.md,
+ * Pages with the same text): the shortest URL is shown and names the others, which searches pass
+ * over; the group follows the pages as they change, go, and as template lines change side, through
+ * direct writes, staged runs, merges and another connection to the file.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, afterEach, beforeEach, describe, test } from 'node:test';
+import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import { MIN_SAME_TEXT_CHARS, mainTextKeyOf } from '../../src/search/main-text-key.js';
+import { SearchIndex } from '../../src/search/search-index.js';
+
+const SITE = 'https://www.example.com';
+const FEED = 'bundle:test';
+const ARTICLE =
+  'The lighthouse keeper climbs one hundred and twelve steps at dusk to light the lamp, ' +
+  'then writes the weather into the log before the first ship passes the point.';
+const OTHER_ARTICLE =
+  'The ferry leaves the northern pier every hour in summer and every second hour in winter, ' +
+  'weather permitting; tickets are sold on board and at the harbour office.';
+/** A line of the site's navigation, written into the body as some sites do (no nav markup). */
+const BREADCRUMB = 'Home > Coast guide > Lighthouses';
+
+const page = (slug: string, body: string, extra: Partial<IndexedDocument> = {}): IndexedDocument => ({
+  url: `${SITE}/${slug}`,
+  title: `Page ${slug}`,
+  description: '',
+  body,
+  ...extra,
+});
+
+const folders: string[] = [];
+after(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+let file: string;
+let index: SearchIndex;
+beforeEach(() => {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-same-text-'));
+  folders.push(folder);
+  file = path.join(folder, 'service.db');
+  index = new SearchIndex(file);
+});
+afterEach(() => index.close());
+
+/** The results for a query: each URL with the URLs of the copies it is shown for. */
+function results(query: string, on: SearchIndex = index): { hits: number; docs: [string, string[]][] } {
+  const found = on.search(query, 100);
+  return { hits: found.hits, docs: found.docs.map((doc) => [doc.url, [...doc.copyUrls]]) };
+}
+
+describe('the main text key', () => {
+  test('is the same for the same text however it is spaced, and absent for short or all-template text', () => {
+    const blocks = new Map([['www.example.com', new Set<number>()]]);
+    const key = mainTextKeyOf(ARTICLE, `${SITE}/a`, blocks);
+    assert.ok(key !== null);
+    assert.deepEqual(mainTextKeyOf(ARTICLE.replaceAll(' ', '  \n '), `${SITE}/b`, blocks), key);
+    assert.notDeepEqual(mainTextKeyOf(OTHER_ARTICLE, `${SITE}/a`, blocks), key);
+    assert.equal(mainTextKeyOf('x'.repeat(MIN_SAME_TEXT_CHARS - 1), `${SITE}/a`, blocks), null);
+    // Japanese text is counted in characters, not bytes or UTF-16 units.
+    assert.ok(mainTextKeyOf('灯'.repeat(MIN_SAME_TEXT_CHARS), `${SITE}/a`, blocks) !== null);
+    assert.equal(mainTextKeyOf('𩸽'.repeat(MIN_SAME_TEXT_CHARS - 1), `${SITE}/a`, blocks), null);
+  });
+});
+
+describe('pages with the same main text', () => {
+  test('are one result under the shortest URL, which names the others', () => {
+    index.upsert(
+      [
+        page('coast/lighthouse-keeper.html', ARTICLE),
+        page('lighthouse.html', ARTICLE),
+        page('print/lighthouse.html', ARTICLE),
+        page('ferry.html', OTHER_ARTICLE),
+        // A text on 3 pages of 4 would be the site's template: the site has more pages.
+        ...Array.from({ length: 8 }, (_, at) => page(`timetable-${at}.html`, `timetable ${at}`)),
+      ],
+      FEED,
+    );
+    assert.deepEqual(results('lighthouse keeper'), {
+      hits: 1,
+      docs: [
+        [
+          `${SITE}/lighthouse.html`,
+          [`${SITE}/print/lighthouse.html`, `${SITE}/coast/lighthouse-keeper.html`],
+        ],
+      ],
+    });
+    // A word of every page counts each group once, and a page of its own stays itself.
+    assert.equal(results('weather').hits, 2);
+    assert.deepEqual(
+      results('weather')
+        .docs.map(([url]) => url)
+        .sort(),
+      [`${SITE}/ferry.html`, `${SITE}/lighthouse.html`],
+    );
+    // Every copy is still held, and claimed by its feed.
+    assert.deepEqual(index.feedsOf(`${SITE}/print/lighthouse.html`), [FEED]);
+  });
+
+  test('short pages and pages of another type are never taken for copies', () => {
+    index.upsert(
+      [
+        page('contact.html', 'Write to us lighthouse'),
+        page('contact-us.html', 'Write to us lighthouse'),
+        page('lighthouse.html', ARTICLE),
+        page('lighthouse.pdf', ARTICLE, { doctype: 'pdf' }),
+      ],
+      FEED,
+    );
+    assert.deepEqual(
+      results('lighthouse')
+        .docs.map(([url]) => url)
+        .sort(),
+      [
+        `${SITE}/contact-us.html`,
+        `${SITE}/contact.html`,
+        `${SITE}/lighthouse.html`,
+        `${SITE}/lighthouse.pdf`,
+      ],
+    );
+  });
+
+  test('a copy shows again when the page shown goes or when its own text changes', () => {
+    index.upsert([page('lighthouse.html', ARTICLE), page('a/lighthouse.html', ARTICLE)], FEED);
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/a/lighthouse.html`]]]);
+    index.remove([`${SITE}/lighthouse.html`]);
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/a/lighthouse.html`, []]]);
+    index.upsert([page('lighthouse.html', ARTICLE)], FEED);
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/a/lighthouse.html`]]]);
+    index.upsert([page('a/lighthouse.html', `${ARTICLE} Updated in May.`)], FEED);
+    assert.deepEqual(
+      results('lamp')
+        .docs.map(([url, copies]) => [url, copies])
+        .sort(),
+      [
+        [`${SITE}/a/lighthouse.html`, []],
+        [`${SITE}/lighthouse.html`, []],
+      ],
+    );
+  });
+
+  test('a merge of segments keeps the copies, so the page shown can still give way to one', () => {
+    index.upsert([page('lighthouse.html', ARTICLE)], FEED);
+    index.upsert([page('b/lighthouse.html', ARTICLE)], FEED);
+    // Enough batches for the merge policy to merge the segments holding both pages.
+    for (let batch = 0; batch < 30; batch += 1)
+      index.upsert([page(`filler-${batch}.html`, `filler ${batch}`)], FEED);
+    assert.ok(index.snapshot().segments.length < 32, 'the segments were merged');
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/b/lighthouse.html`]]]);
+    index.remove([`${SITE}/lighthouse.html`]);
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/b/lighthouse.html`, []]]);
+  });
+
+  test('another connection to the file sees the same groups', () => {
+    index.upsert([page('lighthouse.html', ARTICLE), page('c/lighthouse.html', ARTICLE)], FEED);
+    const reader = new SearchIndex(file);
+    try {
+      assert.deepEqual(results('lamp', reader).docs, [
+        [`${SITE}/lighthouse.html`, [`${SITE}/c/lighthouse.html`]],
+      ]);
+      index.remove([`${SITE}/lighthouse.html`]);
+      assert.deepEqual(results('lamp', reader).docs, [[`${SITE}/c/lighthouse.html`, []]]);
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('pages that differ only by template lines', () => {
+  /** Pages of the site that hold the breadcrumb and text of their own. */
+  const others = (from: number, to: number): IndexedDocument[] =>
+    Array.from({ length: to - from }, (_, offset) =>
+      page(`section-${from + offset}.html`, `${BREADCRUMB}\nsection ${from + offset} of the coast guide`),
+    );
+  const withBreadcrumb = page('guide/lighthouse.html', `${BREADCRUMB}\n${ARTICLE}`);
+  const bare = page('lighthouse.html', ARTICLE);
+
+  test('become one when the line becomes template, and two again when it stops being so', () => {
+    // On 2 of 3 pages: a site of so few pages has no template, so the texts differ.
+    index.upsert([withBreadcrumb, bare, ...others(0, 1)], FEED);
+    assert.equal(results('lamp').hits, 2);
+    // On 5 of 6 pages: the breadcrumb is template, and the two pages have the same main text.
+    index.upsert(others(1, 4), FEED);
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]]]);
+    // Most pages go: the line is no longer template, and each page is itself again.
+    index.remove(others(0, 4).map((other) => other.url));
+    assert.equal(results('lamp').hits, 2);
+  });
+
+  test('a staged run applied after the line became template is grouped by the template as it is then', () => {
+    index.stage('run-1', [withBreadcrumb, bare]);
+    // Meanwhile, another feed's pages make the breadcrumb template.
+    index.upsert(others(0, 5), 'bundle:other');
+    index.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]]]);
+  });
+
+  test('the same, with the line past what result pages show of the page', () => {
+    // The stored display head is cut from the first 20,000 characters; the breadcrumb ends the page.
+    const logbook = Array.from(
+      { length: 500 },
+      (_, at) => `Logbook entry ${at}: wind from the west, sea calm.`,
+    );
+    const long = `${ARTICLE}\n${logbook.join('\n')}`;
+    index.stage('run-1', [
+      page('guide/lighthouse.html', `${long}\n${BREADCRUMB}`),
+      page('lighthouse.html', long),
+    ]);
+    index.upsert(
+      Array.from({ length: 5 }, (_, at) => page(`section-${at}.html`, `section ${at}\n${BREADCRUMB}`)),
+      'bundle:other',
+    );
+    index.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]]]);
+  });
+});
