@@ -10,6 +10,8 @@ import { type HostPace, HostPacer, type HostPermit, pacedFetcher } from './host-
 import { fetchPage, type PageFetchPolicy, type PageFetchResult, parseRetryAfterMs } from './page-fetch.js';
 import { FIRST_PAUSE_MS, HostHealth, notFetchedRowsOf } from './host-health.js';
 import { conditionalHeadersOf, type PreviousPage } from './previous-answers.js';
+import { keptWithoutRequest } from './lastmod-skip.js';
+import type { FetchedResult } from './page-record.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { FetchFailure } from './fetch-errors.js';
 import type { PreparedPage } from './page-record-job.js';
@@ -343,6 +345,15 @@ export class CrawlLoop {
     if (this.health.givenUp(url.host)) return this.notFetchedFromGivenUpHost(entry, url.host);
     // The previous run's copy is read before the host's turn, so its pace is not held meanwhile.
     const stored = this.rerendered ? undefined : await this.deps.previous?.pageOf(entry.url);
+    // Its sitemap says it has not changed since the site last answered for that copy: no request.
+    const unasked = keptWithoutRequest(entry, fetchUrl, stored, this.settings.sitemapLastmodSkipDays, {
+      micros: this.deps.clock.nowMicros(),
+      store: this.deps.store,
+    });
+    if (unasked !== undefined && this.acceptsContentType(stored?.headers['content-type'])) {
+      ready();
+      return this.keepUnasked(entry, fetchUrl, unasked);
+    }
     const permit = await this.permitFor(url.host, this.waitSignal);
     ready();
     // Stopped or drained before the request started: the URL stays queued for a resumed run.
@@ -407,6 +418,16 @@ export class CrawlLoop {
         : await this.recorder.record(entry, fetchUrl, result, rendering, crawlMicros);
     if (!this.commitPrepared(prepared)) return;
     this.deps.observer?.pageFetched(result, rendering);
+  }
+
+  /**
+   * A page kept from the previous run without a request (lastmod-skip.ts): recorded as a 304
+   * would be, but it took no turn of its host and tells its health nothing.
+   */
+  private async keepUnasked(entry: FrontierEntry, fetchUrl: string, kept: FetchedResult): Promise<void> {
+    if (this.stopSignal.aborted) return;
+    const crawlMicros = this.deps.clock.nowMicros();
+    this.commitPrepared(await this.recorder.record(entry, fetchUrl, kept, undefined, crawlMicros));
   }
 
   /**

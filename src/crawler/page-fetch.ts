@@ -56,6 +56,13 @@ export type PageFetchResult =
       kept?: true;
       /** With `kept`: when the copy was fetched whole (meta.json `stored_datetime`). */
       keptSince?: string | undefined;
+      /**
+       * With `kept`, a copy kept with no request at all, and why (meta.json `kept_without_request`,
+       * lastmod-skip.ts); the status is then 304 as if the site had answered it.
+       */
+      keptWithoutRequest?: 'sitemap_lastmod';
+      /** With `keptWithoutRequest`: when the site last answered for the copy (meta.json `confirmed_datetime`). */
+      confirmedAt?: string | undefined;
     }
   | { kind: 'excluded'; contentType: string }
   | {

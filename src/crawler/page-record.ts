@@ -69,6 +69,8 @@ export function recordPage(
         ? Number(headerLength)
         : (body?.length ?? null),
     fetchError: null,
+    ...(result.kind === 'response' &&
+      result.keptWithoutRequest !== undefined && { keptWithoutRequest: result.keptWithoutRequest }),
   };
   const commit: PageCommit = { frontierSeq: entry.seq, row, object: undefined, discovered: [], links: [] };
   const discoveredIdentities: string[] = [];
@@ -130,6 +132,11 @@ export function recordPage(
     charset,
     canonical: canonical?.href,
     keptSince: result.kind === 'response' ? result.keptSince : undefined,
+    ...(result.kind === 'response' &&
+      result.keptWithoutRequest !== undefined && {
+        keptWithoutRequest: result.keptWithoutRequest,
+        confirmedAt: result.confirmedAt,
+      }),
   });
   return { commit, bundleFiles, discoveredIdentities };
 }
@@ -241,6 +248,10 @@ interface BundleInput {
   canonical?: string | undefined;
   /** A kept copy: when it was fetched whole (meta.json `stored_datetime`). */
   keptSince?: string | undefined;
+  /** A copy kept without a request: why (meta.json `kept_without_request`). */
+  keptWithoutRequest?: string;
+  /** With keptWithoutRequest: when the site last answered for it (meta.json `confirmed_datetime`). */
+  confirmedAt?: string | undefined;
   charset: string | undefined;
   crawlMicros: number;
   timezone: string;
@@ -268,6 +279,8 @@ function bundleFilesOf(input: BundleInput): TarFile[] | undefined {
     ...(entry.lastmod !== null && { sitemap_lastmod: entry.lastmod }),
     ...(input.canonical !== undefined && { canonical: withoutCredentials(input.canonical) }),
     ...(input.keptSince !== undefined && { stored_datetime: input.keptSince }),
+    ...(input.keptWithoutRequest !== undefined && { kept_without_request: input.keptWithoutRequest }),
+    ...(input.confirmedAt !== undefined && { confirmed_datetime: input.confirmedAt }),
     title: page?.title ?? null,
     charset: input.charset ?? null,
     robots: page ? [...page.robotsDirectives] : [],

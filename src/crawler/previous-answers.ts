@@ -25,6 +25,13 @@ export interface PreviousPage {
   body: Buffer;
   /** When the copy was fetched whole, as meta.json writes times: its date when nothing else dates it. */
   storedAt: string | undefined;
+  /**
+   * When the site last answered for the copy (its 200, or a 304 confirming it), as meta.json
+   * writes times: a copy kept without a request carries the answer before.
+   */
+  confirmedAt: string | undefined;
+  /** Where the page ended up after redirects (meta.json `last_url`); null when where it was asked. */
+  lastUrl: string | null;
 }
 
 interface Member {
@@ -38,6 +45,9 @@ interface StoredMeta {
   crawl_datetime?: string;
   /** Set on a copy a 304 kept: when it was fetched whole. */
   stored_datetime?: string;
+  /** Set on a copy kept without a request: when the site last answered for it. */
+  confirmed_datetime?: string;
+  last_url?: string | null;
 }
 
 export class PreviousAnswers {
@@ -106,6 +116,8 @@ export class PreviousAnswers {
       headers: meta.headers ?? {},
       body: source,
       storedAt: meta.stored_datetime ?? meta.crawl_datetime,
+      confirmedAt: meta.confirmed_datetime ?? meta.crawl_datetime,
+      lastUrl: meta.last_url ?? null,
     };
   }
 

@@ -14,6 +14,9 @@ const nullableString = (description: string, maxLength = 2048) =>
 /** Sitemap files a setting may list (`sitemap_urls`). */
 export const MAX_LISTED_SITEMAPS = 100;
 
+/** The longest age of a stored copy a sitemap's lastmod may keep without a request (`sitemap_lastmod_skip_days`). */
+export const MAX_LASTMOD_SKIP_DAYS = 365;
+
 /** Allow / deny patterns: each runs on every URL a crawl meets, so their number and size are capped. */
 const UrlPatterns = Type.Array(Type.String({ maxLength: MAX_URL_PATTERN_LENGTH }), {
   maxItems: MAX_URL_PATTERNS,
@@ -116,6 +119,13 @@ export const InstantCrawlerSettingSchema = Type.Object(
           description: `sitemap files (absolute http(s) URLs) read whatever \`sitemaps\` says; at most ${MAX_LISTED_SITEMAPS}`,
         },
       ),
+    ),
+    sitemap_lastmod_skip_days: Type.Optional(
+      Type.Union([Type.Integer({ minimum: 0, maximum: MAX_LASTMOD_SKIP_DAYS }), Type.Null()], {
+        description:
+          'scheduled re-crawls: a page whose sitemap lastmod is older than its copy stored by the previous ' +
+          'run, fetched at most this many days ago, is kept without a request; 0 (default) = always ask',
+      }),
     ),
   },
   { additionalProperties: false },

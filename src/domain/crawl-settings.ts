@@ -39,6 +39,11 @@ export interface CrawlSettings {
   readsSitemaps: boolean;
   /** Sitemap files the setting lists, read whatever readsSitemaps says. */
   sitemapUrls: string[];
+  /**
+   * Days a stored copy may be kept without a request when its sitemap lastmod is older than its
+   * last fetch; 0 never (docs/reference/crawl-rules.md, Conditional re-crawls).
+   */
+  sitemapLastmodSkipDays: number;
 }
 
 /** What a run's setting defaults depend on besides the setting itself. */
@@ -175,6 +180,7 @@ export function resolveCrawlSettings(
     executionTimeoutSeconds: executionTimeoutSecondsOf(setting),
     readsSitemaps: setting.sitemaps ?? context.feedsSearch,
     sitemapUrls: [...(setting.sitemap_urls ?? [])],
+    sitemapLastmodSkipDays: setting.sitemap_lastmod_skip_days ?? 0,
   };
 }
 

@@ -38,6 +38,11 @@ export interface UrlRow {
    * robots.txt); null when it got one. Kept in meta.json and the run's message, not in the CSV.
    */
   fetchError: string | null;
+  /**
+   * Set on a page kept from the previous run without a request, and why (lastmod-skip.ts); run
+   * stores only, checkpoints do not carry it.
+   */
+  keptWithoutRequest?: string;
 }
 
 /** A seed of the run that got no HTTP answer, and why. */
@@ -130,6 +135,11 @@ export interface RunDataStore {
   /** Queued entries after `afterSeq` in discovery order. */
   nextQueued(afterSeq: number, limit: number): FrontierEntry[];
   /**
+   * The sitemap lastmod an entry has now: a sitemap read after the entry left the queue may have
+   * given it one since.
+   */
+  lastmodOf(frontierSeq: number): string | null;
+  /**
    * Records a fetched page atomically: its row, its files, its new links, its frontier entry
    * done. Returns how many of the discovered URLs were new to the frontier.
    */
@@ -145,8 +155,10 @@ export interface RunDataStore {
   /** Marks a frontier entry as not fetched (a link robots.txt refuses, an excluded type): no row. */
   skip(frontierSeq: number): void;
   progress(): RunProgress;
-  /** Rows of pages that answered 304 and kept the previous run's copy. */
+  /** Rows of pages that answered 304 and kept the previous run's copy (asked, not those kept without a request). */
   keptPages(): number;
+  /** Rows of pages kept from the previous run without a request (their sitemap's lastmod). */
+  keptUnaskedPages(): number;
   /** The seeds (the depth-0 entries of the frontier) and those whose row says they got no answer. */
   seedOutcomes(): SeedOutcomes;
   rows(): IterableIterator<UrlRow>;

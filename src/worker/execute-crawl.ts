@@ -47,8 +47,19 @@ export interface CrawlExecution {
   hosts?: HostEventsRecord[];
   /** Pages that answered 304 and kept the previous run's copy; absent when none did. */
   keptPages?: number;
+  /**
+   * Pages kept from the previous run without a request, their sitemap's lastmod being older than
+   * a copy confirmed at most `days` ago; absent when none were.
+   */
+  keptUnasked?: KeptUnasked;
   /** With `pageOutcomes` asked for and artifacts produced: what the URL rows say for a search index. */
   pageOutcomes?: PageOutcomes;
+}
+
+/** Pages kept without a request, and the setting's sitemap_lastmod_skip_days. */
+export interface KeptUnasked {
+  pages: number;
+  days: number;
 }
 
 /** URLs (requested and final) that answered 404/410, and those fetched without a usable answer. */
@@ -102,10 +113,14 @@ export async function executeCrawl(
     const sitemapFiles = store.sitemapOutcomes().files;
     const hostEvents = store.hostEvents();
     const keptPages = store.keptPages();
+    const keptUnasked = store.keptUnaskedPages();
     const told = {
       ...(sitemapFiles.length > 0 && { sitemaps: sitemapFiles }),
       ...(hostEvents.length > 0 && { hosts: hostEvents }),
       ...(keptPages > 0 && { keptPages }),
+      ...(keptUnasked > 0 && {
+        keptUnasked: { pages: keptUnasked, days: settings.sitemapLastmodSkipDays },
+      }),
     };
     let artifacts: PackagedArtifact[] = [];
     if (packagesOn.has(outcome)) {

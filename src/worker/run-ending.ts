@@ -10,14 +10,8 @@ import type { RunRecord } from '../store/service-store.js';
 import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
 import { noSeedFetched, seedMessageOf } from './seed-report.js';
 import { hostMessageOf } from './host-report.js';
+import { keptPagesMessageOf } from './kept-pages-report.js';
 import { sitemapMessageOf } from './sitemap-report.js';
-
-/** The run's message about pages the previous run's copy served (docs/reference/crawl-rules.md, Conditional re-crawls). */
-function keptPagesMessageOf(keptPages: number | undefined): string {
-  return keptPages === undefined
-    ? ''
-    : `unchanged: ${keptPages} page(s) answered 304 Not Modified and kept the copy stored before`;
-}
 
 const OUTCOME_STATE: Record<Exclude<CrawlOutcome, 'interrupted'>, RunStateId> = {
   completed: RunState.stopped,
@@ -80,7 +74,7 @@ export class RunEnding {
       seedMessageOf(execution.seeds),
       sitemapMessageOf(execution.sitemaps),
       hostMessageOf(execution.hosts),
-      keptPagesMessageOf(execution.keptPages),
+      keptPagesMessageOf(execution.keptPages, execution.keptUnasked),
     ]
       .filter((part) => part !== '')
       .join('; ');

@@ -17,7 +17,7 @@ import type {
   SitemapFileRecord,
 } from '../store/run-data.js';
 import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
-import type { CrawlWorkspace, PageOutcomes } from './execute-crawl.js';
+import type { CrawlWorkspace, KeptUnasked, PageOutcomes } from './execute-crawl.js';
 import type { MessagePort } from 'node:worker_threads';
 
 /** What a run thread is started with: its port to the pace thread (docs/architecture.md, Crawl threads). */
@@ -68,6 +68,7 @@ export interface RunResult {
   sitemaps?: SitemapFileRecord[];
   hosts?: HostEventsRecord[];
   keptPages?: number;
+  keptUnasked?: KeptUnasked;
   pageOutcomes?: PageOutcomes;
 }
 

@@ -562,6 +562,18 @@ describe('request validation', () => {
     assertFieldError(await postSetting({ setting: { seed_urls: [] } }), 'setting.seed_urls');
   });
 
+  test('a bad sitemap_lastmod_skip_days: 400 naming it and the range', async () => {
+    for (const days of [-1, 366, 1.5, '7', true]) {
+      const response = await postSetting({
+        setting: { seed_urls: [seed()], sitemap_lastmod_skip_days: days },
+      });
+      assertFieldError(response, 'setting.sitemap_lastmod_skip_days');
+      const errors = response.json.errors as { field: string; reason: string }[];
+      const reason = errors.find((error) => error.field === 'setting.sitemap_lastmod_skip_days')!.reason;
+      assert.match(reason, /integer|365|0/, `${String(days)}: ${reason}`);
+    }
+  });
+
   test('bad sitemap settings: 400 naming the entry or the field', async () => {
     assertFieldError(
       await postSetting({

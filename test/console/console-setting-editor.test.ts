@@ -129,6 +129,7 @@ describe('console setting editor', () => {
       timezone: 'America/New_York',
       sitemaps: false,
       sitemap_urls: [`${SITE}/sitemap-news.xml`, `${SITE}/sitemap-docs.xml.gz`],
+      sitemap_lastmod_skip_days: 14,
     };
     const created = await suite.operator('POST', `${tenant.groupPath}/service_settings`, {
       name: 'Everything',
@@ -154,6 +155,7 @@ describe('console setting editor', () => {
       await page.getByLabel('More sitemaps').inputValue(),
       `${SITE}/sitemap-news.xml\n${SITE}/sitemap-docs.xml.gz`,
     );
+    assert.equal(await page.getByLabel('Trust sitemap lastmod for up to (days)').inputValue(), '14');
     assert.equal(await page.getByLabel('Password').inputValue(), '********');
     assert.equal(await page.getByLabel('Day of the month').inputValue(), '31');
     await page.getByRole('list', { name: 'Next runs (Asia/Tokyo)' }).waitFor();
@@ -198,6 +200,7 @@ describe('console setting editor', () => {
     });
     await page.getByRole('heading', { name: 'クロール設定: Weekly' }).waitFor();
     assert.equal(await page.getByLabel('シード URL').isDisabled(), true);
+    assert.equal(await page.getByLabel('サイトマップの lastmod を信頼する日数').isDisabled(), true);
     assert.equal(await page.getByRole('button', { name: /保存/ }).count(), 0);
     await page
       .getByRole('list', { name: '次回以降の実行（Asia/Tokyo）' })

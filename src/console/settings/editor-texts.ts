@@ -46,6 +46,11 @@ export const editorTexts = defineTexts({
     sitemapsHint: 'On by default when the setting feeds a search service.',
     sitemapUrls: 'More sitemaps',
     sitemapUrlsHint: 'Sitemap files to read whatever the box above says: one absolute URL per line.',
+    sitemapLastmodSkipDays: 'Trust sitemap lastmod for up to (days)',
+    sitemapLastmodSkipDaysHint:
+      'Scheduled runs: a page whose sitemap lastmod is older than the copy stored by the previous run, ' +
+      'checked with the site at most this many days ago, is kept without asking the site again. ' +
+      'Only for sites whose lastmod is accurate. 0 to 365. Empty: 0 (always ask).',
     concurrency: 'Requests at once',
     concurrencyHint: '1 to 64. Empty: 8.',
     downloadDelay: 'Delay between requests to one host (seconds)',
@@ -155,6 +160,11 @@ export const editorTexts = defineTexts({
     sitemapsHint: '検索サービスに送る設定では既定でオンです。',
     sitemapUrls: '追加のサイトマップ',
     sitemapUrlsHint: '上の選択にかかわらず読むサイトマップファイル。1 行に 1 つ、絶対 URL。',
+    sitemapLastmodSkipDays: 'サイトマップの lastmod を信頼する日数',
+    sitemapLastmodSkipDaysHint:
+      '定期実行: サイトマップの lastmod が前回の実行で保存したコピーより古く、そのコピーをサイトに確かめたのが' +
+      'この日数以内なら、サイトに問い合わせずにそのコピーを使います。lastmod が正確なサイトでのみ使ってください。' +
+      '0〜365。空欄: 0（常に問い合わせる）。',
     concurrency: '同時リクエスト数',
     concurrencyHint: '1〜64。空欄: 8。',
     downloadDelay: '同じホストへのリクエスト間隔（秒）',

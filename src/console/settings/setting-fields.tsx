@@ -142,6 +142,14 @@ export function SettingFields(props: {
             bound={bind('sitemapUrls')}
             rows={2}
           />
+          <TextInput
+            id="setting-sitemap-lastmod-skip-days"
+            label={t.sitemapLastmodSkipDays}
+            hint={t.sitemapLastmodSkipDaysHint}
+            inputMode="numeric"
+            error={error('setting.sitemap_lastmod_skip_days')}
+            bound={bind('sitemapLastmodSkipDays')}
+          />
           <div class="form-grid">
             <TextInput
               id="setting-concurrency"

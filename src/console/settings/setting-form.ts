@@ -19,6 +19,7 @@ export interface CrawlerSetting {
   robots_txt?: boolean | null;
   sitemaps?: boolean | null;
   sitemap_urls?: string[] | null;
+  sitemap_lastmod_skip_days?: number | null;
   request_fingerprint?: { keep_query?: number | null; keep_fragment?: number | null } | null;
   crawl_file?: { pdf?: number | null; ms_office?: number | null } | null;
   crawl_result_collection?: {
@@ -84,6 +85,7 @@ export interface SettingForm {
   /** null: the default (read when the setting feeds a search service). */
   sitemaps: boolean | null;
   sitemapUrls: string;
+  sitemapLastmodSkipDays: string;
   concurrency: string;
   downloadDelay: string;
   executionTimeout: string;
@@ -124,6 +126,7 @@ export const EMPTY_FORM: SettingForm = {
   robotsTxt: true,
   sitemaps: null,
   sitemapUrls: '',
+  sitemapLastmodSkipDays: '',
   concurrency: '',
   downloadDelay: '',
   executionTimeout: '',
@@ -170,6 +173,7 @@ export function formOf(view: ServiceSettingView): SettingForm {
     robotsTxt: s.robots_txt !== false,
     sitemaps: s.sitemaps ?? null,
     sitemapUrls: lines(s.sitemap_urls),
+    sitemapLastmodSkipDays: text(s.sitemap_lastmod_skip_days),
     concurrency: text(s.base_concurrent_requests),
     downloadDelay: text(s.download_delay),
     executionTimeout: text(s.execution_timeout),
@@ -251,6 +255,7 @@ export function bodyOf(form: SettingForm): Record<string, unknown> {
     robots_txt: form.robotsTxt ? undefined : false,
     sitemaps: form.sitemaps ?? undefined,
     sitemap_urls: textLines(form.sitemapUrls).length > 0 ? textLines(form.sitemapUrls) : undefined,
+    sitemap_lastmod_skip_days: numeric(form.sitemapLastmodSkipDays),
     base_concurrent_requests: numeric(form.concurrency),
     download_delay: numeric(form.downloadDelay),
     execution_timeout: numeric(form.executionTimeout),

@@ -45,7 +45,9 @@ CREATE TABLE IF NOT EXISTS url_rows (
   object_offset INTEGER,
   object_bytes INTEGER,
   fetch_error TEXT,
-  depth INTEGER
+  depth INTEGER,
+  -- Why a page was kept from the previous run without a request; not in checkpoints.
+  kept_without_request TEXT
 );
 CREATE TABLE IF NOT EXISTS link_rows (
   id INTEGER PRIMARY KEY,
@@ -116,6 +118,7 @@ export class SqliteRunDataStore implements RunDataStore {
   private readonly db: Database.Database;
   private readonly insertEntry: Database.Statement;
   private readonly keepLastmod: Database.Statement;
+  private readonly selectLastmod: Database.Statement<[number], { lastmod: string | null }>;
   private readonly selectQueued: Database.Statement<[number, number], FrontierEntry>;
   private readonly markEntry: Database.Statement<[number, number]>;
   private readonly insertRow: Database.Statement;
@@ -140,6 +143,8 @@ export class SqliteRunDataStore implements RunDataStore {
       this.db.exec('ALTER TABLE url_rows ADD COLUMN fetch_error TEXT');
     if (!columns.some((column) => column.name === 'depth'))
       this.db.exec('ALTER TABLE url_rows ADD COLUMN depth INTEGER');
+    if (!columns.some((column) => column.name === 'kept_without_request'))
+      this.db.exec('ALTER TABLE url_rows ADD COLUMN kept_without_request TEXT');
     const entryColumns = this.db.prepare<[], { name: string }>('PRAGMA table_info(frontier)').all();
     if (!entryColumns.some((column) => column.name === 'marked'))
       this.db.exec('ALTER TABLE frontier ADD COLUMN marked INTEGER');
@@ -154,6 +159,7 @@ export class SqliteRunDataStore implements RunDataStore {
     this.keepLastmod = this.db.prepare(
       'UPDATE frontier SET lastmod = ? WHERE fingerprint = ? AND state = 0 AND lastmod IS NULL',
     );
+    this.selectLastmod = this.db.prepare('SELECT lastmod FROM frontier WHERE seq = ?');
     this.selectQueued = this.db.prepare(
       'SELECT seq, url, depth, referrer, lastmod FROM frontier WHERE state = 0 AND seq > ? ORDER BY seq LIMIT ?',
     );
@@ -166,8 +172,8 @@ export class SqliteRunDataStore implements RunDataStore {
     );
     this.insertRow = this.db.prepare(
       `INSERT INTO url_rows (crawl_url, last_url, ok, crawl_us, http_status, last_modified, content_type,
-        content_length, object_offset, object_bytes, fetch_error, depth)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT depth FROM frontier WHERE seq = ?))`,
+        content_length, object_offset, object_bytes, fetch_error, depth, kept_without_request)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, (SELECT depth FROM frontier WHERE seq = ?), ?)`,
     );
     this.insertLink = this.db.prepare(
       'INSERT INTO link_rows (source_url, link_url, anchor_text, rel) VALUES (?, ?, ?, ?)',
@@ -212,6 +218,7 @@ export class SqliteRunDataStore implements RunDataStore {
         object?.bytes ?? null,
         row.fetchError,
         commit.frontierSeq,
+        row.keptWithoutRequest ?? null,
       );
       for (const link of commit.links)
         this.insertLink.run(link.sourceUrl, link.linkUrl, link.anchorText, link.rel);
@@ -285,6 +292,10 @@ export class SqliteRunDataStore implements RunDataStore {
       .map((row) => ({ ...row, givenUp: row.givenUp === 1 }));
   }
 
+  lastmodOf(frontierSeq: number): string | null {
+    return this.selectLastmod.get(frontierSeq)?.lastmod ?? null;
+  }
+
   skip(frontierSeq: number): void {
     this.db.transaction(() => {
       if (this.markEntry.run(2, frontierSeq).changes > 0) this.addProgress.run(0, -1);
@@ -298,7 +309,16 @@ export class SqliteRunDataStore implements RunDataStore {
   keptPages(): number {
     return this.db
       .prepare<[], { kept: number }>(
-        'SELECT count(*) AS kept FROM url_rows WHERE http_status = 304 AND ok = 1',
+        `SELECT count(*) AS kept FROM url_rows
+         WHERE http_status = 304 AND ok = 1 AND kept_without_request IS NULL`,
+      )
+      .get()!.kept;
+  }
+
+  keptUnaskedPages(): number {
+    return this.db
+      .prepare<[], { kept: number }>(
+        'SELECT count(*) AS kept FROM url_rows WHERE kept_without_request IS NOT NULL AND ok = 1',
       )
       .get()!.kept;
   }

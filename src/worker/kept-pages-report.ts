@@ -1,0 +1,18 @@
+import type { KeptUnasked } from './execute-crawl.js';
+
+/**
+ * The run's message about pages the previous run's copy served (docs/reference/crawl-rules.md,
+ * Conditional re-crawls): those that answered 304, then those kept without a request because
+ * their sitemap's lastmod is older than the copy; empty when there were none.
+ */
+export function keptPagesMessageOf(keptPages: number | undefined, unasked: KeptUnasked | undefined): string {
+  const parts: string[] = [];
+  if (keptPages !== undefined)
+    parts.push(`${keptPages} page(s) answered 304 Not Modified and kept the copy stored before`);
+  if (unasked !== undefined)
+    parts.push(
+      `${unasked.pages} page(s) not requested and kept the copy stored before: their sitemap lastmod ` +
+        `is older than that copy, which the site confirmed ${unasked.days} day(s) ago or less`,
+    );
+  return parts.length === 0 ? '' : `unchanged: ${parts.join('; ')}`;
+}
