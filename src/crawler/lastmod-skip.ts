@@ -17,14 +17,29 @@ const MICROS_PER_DAY = 86_400 * 1_000_000;
 
 /**
  * A `lastmod` that names an instant: a date, a time and a time zone (`2026-11-20T10:00+09:00`,
- * `2026-11-20T01:00:00.5Z`). A date alone, or a time without a zone, could be any of many
- * instants: it is not trusted.
+ * `2026-11-20T01:00:00.5Z`).
  */
 const ZONED_LASTMOD = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2}(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+/** A `lastmod` that is a day (`2026-11-20`), the form most sitemaps write. */
+const DAY_LASTMOD = /^\d{4}-\d{2}-\d{2}$/;
+/**
+ * A day ends last at UTC-12: its 24 hours after midnight UTC, and 12 more. A page changed on
+ * that day, in any zone, changed before then.
+ */
+const DAY_END_MICROS = 36 * 3_600 * 1_000_000;
 
-/** The instant a sitemap's `lastmod` names, in epoch microseconds; undefined when it names none. */
+/**
+ * The latest instant a sitemap's `lastmod` may mean, in epoch microseconds: the instant it names,
+ * or the end of its day wherever on earth; undefined when it is neither. A time without a zone, a
+ * month or a year alone could be too many instants: they are not trusted.
+ */
 export function lastmodMicrosOf(lastmod: string): number | undefined {
-  const match = ZONED_LASTMOD.exec(lastmod.trim());
+  const text = lastmod.trim();
+  if (DAY_LASTMOD.test(text)) {
+    const midnight = parseQueryDatetime(`${text}T00:00:00Z`);
+    return midnight === undefined ? undefined : midnight + DAY_END_MICROS;
+  }
+  const match = ZONED_LASTMOD.exec(text);
   if (!match) return undefined;
   return parseQueryDatetime(`${match[1]}${match[2] ?? ':00'}${match[3]}`);
 }
@@ -32,7 +47,7 @@ export function lastmodMicrosOf(lastmod: string): number | undefined {
 /**
  * Whether the page may be kept without a request: its sitemap says it last changed before the
  * site last answered for the stored copy (`confirmedAt`, a meta.json timestamp), and that answer
- * is no older than `skipDays`. A lastmod in the future, unzoned or unreadable never skips.
+ * is no older than `skipDays`. A lastmod in the future, without a zone or unreadable never skips.
  */
 export function skipsRequest(
   lastmod: string | null,

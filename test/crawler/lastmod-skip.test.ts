@@ -34,20 +34,15 @@ describe('sitemap lastmod skip', () => {
     assert.equal(resolveCrawlSettings({ seed_urls, sitemap_lastmod_skip_days: 7 }).sitemapLastmodSkipDays, 7);
   });
 
-  test('a lastmod names an instant only with a time and a zone', () => {
+  test('a lastmod names an instant with a time and a zone, or a day ending last at UTC-12', () => {
     assert.equal(lastmodMicrosOf('2026-11-17T10:00Z'), parseQueryDatetime('2026-11-17T10:00:00Z'));
     assert.equal(
       lastmodMicrosOf('2026-11-17T10:00:30.5+09:00'),
       parseQueryDatetime('2026-11-17T10:00:30.5+09:00'),
     );
-    for (const unzoned of [
-      '2026-11-17',
-      '2026-11',
-      '2026',
-      '2026-11-17T10:00:00',
-      '2026-13-01T00:00Z',
-      'soon',
-    ])
+    assert.equal(lastmodMicrosOf('2026-11-17'), parseQueryDatetime('2026-11-18T12:00:00Z'));
+    assert.equal(lastmodMicrosOf('2026-02-30'), undefined);
+    for (const unzoned of ['2026', '2026-11-17T10:00:00', '2026-13-01T00:00Z', 'soon'])
       assert.equal(lastmodMicrosOf(unzoned), undefined, unzoned);
   });
 
@@ -59,8 +54,12 @@ describe('sitemap lastmod skip', () => {
     assert.equal(skipsRequest('2026-11-01T00:00:00Z', CONFIRMED, 1, NOW), false);
     // 0 never skips.
     assert.equal(skipsRequest('2026-11-01T00:00:00Z', CONFIRMED, 0, NOW), false);
-    // A date alone, a lastmod in the future, no lastmod or no stored time: the page is fetched.
-    assert.equal(skipsRequest('2026-11-01', CONFIRMED, 7, NOW), false);
+    // A day counts until it has ended everywhere: 2026-11-17 ends at 2026-11-18T12:00Z,
+    // after the copy was confirmed (03:00Z that day).
+    assert.equal(skipsRequest('2026-11-16', CONFIRMED, 7, NOW), true);
+    assert.equal(skipsRequest('2026-11-17', CONFIRMED, 7, NOW), false);
+    // A lastmod in the future, no lastmod or no stored time: the page is fetched.
+    assert.equal(skipsRequest('2026-11-01T10:00:00', CONFIRMED, 7, NOW), false);
     assert.equal(skipsRequest('2027-01-01T00:00:00Z', CONFIRMED, 7, NOW), false);
     assert.equal(skipsRequest(null, CONFIRMED, 7, NOW), false);
     assert.equal(skipsRequest('2026-11-01T00:00:00Z', undefined, 7, NOW), false);

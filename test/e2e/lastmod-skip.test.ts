@@ -37,8 +37,8 @@ const pages = new Map<string, string>([
 const lastmods = new Map<string, string>([
   // Long before any run: unchanged since.
   ['/old.html', '2020-01-01T00:00:00+09:00'],
-  // A date without a time zone is never trusted.
-  ['/dated.html', '2020-01-01'],
+  // A time without a time zone is never trusted.
+  ['/dated.html', '2020-01-01T00:00:00'],
 ]);
 /** Each page request: its path, whether it carried a validator, and the status it got. */
 const requests: { path: string; conditional: boolean; status: number }[] = [];
