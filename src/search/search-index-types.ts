@@ -3,6 +3,7 @@ import type { DocumentSummary } from '../store/sqlite/search-index-store.js';
 import type { IndexStatistics } from './engine/matcher.js';
 import type { Segment } from './engine/segment.js';
 import type { Doctype } from './indexed-document.js';
+import type { SameTextGroups } from './same-text-copies.js';
 
 /**
  * A segment in memory with the summaries of its documents, by ordinal. A document replaced or
@@ -24,11 +25,8 @@ export interface IndexSnapshot {
   statistics: IndexStatistics;
   /** Changes with every change of the documents, so derived data can be cached per generation. */
   generation: number;
-  /**
-   * By id of a document shown for pages with the same main text, the URLs of those pages
-   * (src/search/same-text-copies.ts), which searches pass over.
-   */
-  copyUrls: ReadonlyMap<number, readonly string[]>;
+  /** The groups of pages with the same main text (src/search/same-text-copies.ts). */
+  sameText: SameTextGroups;
 }
 
 export interface SearchHit {

@@ -23,7 +23,7 @@ import {
 import { displayHeadOf, type DisplayHeadToStore } from './display-head.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
-import { markCopies, NO_COPIES, type SameTextCopies, sameTextCopiesOf } from './same-text-copies.js';
+import { collapseGroups, SameTextGroups } from './same-text-copies.js';
 import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
 import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
@@ -62,8 +62,11 @@ export class SearchIndex implements HitDocumentSource {
   private generation = 0;
   private seenDataVersion: number;
   private templateCache: { generation: number; blocks: TemplateBlocks; hit?: HitTemplates } | undefined;
-  private copies: SameTextCopies = NO_COPIES;
-  private copiesGeneration = -1;
+  /** The groups of pages with the same text, for the segment list they were found in. */
+  private sameText: { segments: readonly LoadedSegment[] | undefined; groups: SameTextGroups } = {
+    segments: undefined,
+    groups: SameTextGroups.none,
+  };
   /** The lengths found for the last generation: hosts whose lines did not change keep theirs. */
   private lastLineLengths: TemplateLinesWithLengths | undefined;
 
@@ -79,21 +82,22 @@ export class SearchIndex implements HitDocumentSource {
   }
 
   /**
-   * The current view, after picking up other processes' changes, with the copies of pages with
-   * the same main text marked for searches to pass over (found once per generation).
+   * The current view, after picking up other processes' changes, with the groups of pages with
+   * the same main text (found once per generation, by the first search of it).
    */
   snapshot(): IndexSnapshot {
     this.refresh();
-    if (this.copiesGeneration !== this.generation) {
-      this.copies = sameTextCopiesOf(this.store.displayHeads.sameTextRows(), this.loaded);
-      markCopies(this.loaded, this.copies);
-      this.copiesGeneration = this.generation;
+    if (this.sameText.segments !== this.loaded) {
+      this.sameText = {
+        segments: this.loaded,
+        groups: SameTextGroups.of(this.store.displayHeads.sameTextRows(), this.loaded),
+      };
     }
     return {
       segments: this.loaded,
       statistics: this.statistics,
       generation: this.generation,
-      copyUrls: this.copies.others,
+      sameText: this.sameText.groups,
     };
   }
 
@@ -435,13 +439,21 @@ export class SearchIndex implements HitDocumentSource {
     const snapshot = this.snapshot();
     const hits = this.match(planQuery(query, synonyms, indexWordForms(snapshot)), snapshot);
     const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
+    const placeOf = (hit: number) => snapshot.sameText.placeOf(hits.segment[hit]!, hits.ordinal[hit]!);
+    const kept = collapseGroups(
+      Array.from({ length: hits.count }, (_, hit) => hit),
+      placeOf,
+    );
     const ranked = topK(
-      hits.count,
+      kept.length,
       offset + limit,
-      (a, b) => hits.score[b]! - hits.score[a]! || summaryOf(a).id - summaryOf(b).id,
-    ).slice(offset);
+      (a, b) =>
+        hits.score[kept[b]!]! - hits.score[kept[a]!]! || summaryOf(kept[a]!).id - summaryOf(kept[b]!).id,
+    )
+      .slice(offset)
+      .map((position) => kept[position]!);
     return {
-      hits: hits.count,
+      hits: kept.length,
       docs: ranked.map((hit) => {
         const summary = summaryOf(hit);
         return {
@@ -449,7 +461,7 @@ export class SearchIndex implements HitDocumentSource {
           url: summary.url,
           title: summary.title,
           score: hits.score[hit]!,
-          copyUrls: snapshot.copyUrls.get(summary.id) ?? [],
+          copyUrls: snapshot.sameText.otherUrls(placeOf(hit)),
         };
       }),
     };
@@ -576,6 +588,8 @@ export class SearchIndex implements HitDocumentSource {
         this.store.displayHeads.put(id, displayHeadOf(document.body, document.url, blocks));
       }
       if (missing.length < FILL_DISPLAY_HEADS) this.store.displayHeads.markComplete();
+      // The heads bring main text keys: the groups of pages with the same text are found again.
+      if (missing.length > 0) this.sameText = { segments: undefined, groups: SameTextGroups.none };
     });
   }
 

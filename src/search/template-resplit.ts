@@ -89,11 +89,12 @@ export function resplitStale(
     if (done.has(id)) continue;
     const head = store.displayHeads.headLines(id);
     if (head === undefined) continue;
+    const holds = head.lines !== null && headHolds(head.lines, head.url, current);
+    // A head cut short left lines unlooked at, which may have changed side too: the main text
+    // key tells. A whole head looked at every line.
+    if (holds && !head.more) continue;
     const document = store.document(id)!;
-    // A line past the head may have changed side too: the main text key tells.
-    const key = mainTextKeyOf(document.body, document.url, current);
-    if (head.lines !== null && headHolds(head.lines, head.url, current) && sameKey(head.mainKey, key))
-      continue;
+    if (holds && sameKey(head.mainKey, mainTextKeyOf(document.body, document.url, current))) continue;
     store.displayHeads.put(id, displayHeadOf(document.body, document.url, current));
     if (head.lines === null) continue;
     const place = store.locate(document.url)!;

@@ -1,17 +1,23 @@
 /**
  * Pages with the same main text are one document in search results (docs/reference/site-search.md,
- * Pages with the same text): the shortest URL is shown and names the others, which searches pass
- * over; the group follows the pages as they change, go, and as template lines change side, through
- * direct writes, staged runs, merges and another connection to the file.
+ * Pages with the same text): of the group's pages a search finds, the shortest URL is shown and
+ * names the others; the group follows the pages as they change, go, and as template lines change
+ * side, through direct writes, staged runs, merges and another connection to the file; the site
+ * search's filters and facet counts see one page per group, and a filter finds its own section's.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { MIN_SAME_TEXT_CHARS, mainTextKeyOf } from '../../src/search/main-text-key.js';
+import { MAX_NAMED_COPIES } from '../../src/search/same-text-copies.js';
 import { SearchIndex } from '../../src/search/search-index.js';
+import { SearchActivity } from '../../src/search/site/search-activity.js';
+import { SiteSearch } from '../../src/search/site/site-search.js';
+import { systemClock } from '../../src/util/clock.js';
 
 const SITE = 'https://www.example.com';
 const FEED = 'bundle:test';
@@ -91,6 +97,10 @@ describe('pages with the same main text', () => {
     });
     // A word of every page counts each group once, and a page of its own stays itself.
     assert.equal(results('weather').hits, 2);
+    // A word only one page of the group has (its title) finds that page, naming the others.
+    assert.deepEqual(results('coast').docs, [
+      [`${SITE}/coast/lighthouse-keeper.html`, [`${SITE}/lighthouse.html`, `${SITE}/print/lighthouse.html`]],
+    ]);
     assert.deepEqual(
       results('weather')
         .docs.map(([url]) => url)
@@ -146,6 +156,7 @@ describe('pages with the same main text', () => {
   test('a merge of segments keeps the copies, so the page shown can still give way to one', () => {
     index.upsert([page('lighthouse.html', ARTICLE)], FEED);
     index.upsert([page('b/lighthouse.html', ARTICLE)], FEED);
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/b/lighthouse.html`]]]);
     // Enough batches for the merge policy to merge the segments holding both pages.
     for (let batch = 0; batch < 30; batch += 1)
       index.upsert([page(`filler-${batch}.html`, `filler ${batch}`)], FEED);
@@ -216,5 +227,120 @@ describe('pages that differ only by template lines', () => {
     );
     index.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]]]);
+  });
+});
+
+describe('the site search', () => {
+  const request = (q: string, extra: { category?: string; drilldown?: string[] } = {}) => ({
+    q,
+    pageNumber: 1,
+    numberPerPage: 10,
+    sortKeys: [{ field: 'score' as const, order: 'desc' as const }],
+    category: extra.category ?? '',
+    drilldown: extra.drilldown ?? [],
+    doctype: ['all' as const],
+  });
+
+  test('counts a group once per category and node, and a filter finds its own section’s page', async () => {
+    index.upsert(
+      [
+        page('lighthouse.html', ARTICLE),
+        page('support/lighthouse.html', ARTICLE),
+        page('support/ferry.html', OTHER_ARTICLE),
+      ],
+      FEED,
+    );
+    const search = new SiteSearch(
+      index,
+      {
+        categories: [
+          { name: 'Support', url_pattern: '/support/' },
+          { name: 'All', url_pattern: '/' },
+        ],
+        drilldowns: [{ url_pattern: '/support/', path: 'Help' }],
+      },
+      new SearchActivity(index.store, systemClock),
+    );
+    {
+      const all = await search.search(request('weather'));
+      assert.equal(all.organic.hits, 2);
+      assert.deepEqual(all.organic.docs.map((doc) => [doc.url, doc.duplicate_urls]).sort(), [
+        [`${SITE}/lighthouse.html`, [`${SITE}/support/lighthouse.html`]],
+        [`${SITE}/support/ferry.html`, undefined],
+      ]);
+      assert.deepEqual(all.category.items, ['Support', 'All']);
+      const help = all.facet_drilldown_roots.flatMap((root) => root.facet_drilldowns);
+      assert.deepEqual(
+        help.map((node) => [node.title, node.count]),
+        [['Help', 2]],
+      );
+      // In the Support category the group's page there is the result, still naming the other.
+      const support = await search.search(request('lamp', { category: 'Support' }));
+      assert.deepEqual(
+        support.organic.docs.map((doc) => [doc.url, doc.duplicate_urls]),
+        [[`${SITE}/support/lighthouse.html`, [`${SITE}/lighthouse.html`]]],
+      );
+      const drilled = await search.search(request('lamp', { drilldown: ['Help'] }));
+      assert.deepEqual(
+        drilled.organic.docs.map((doc) => doc.url),
+        [`${SITE}/support/lighthouse.html`],
+      );
+      // A category the service does not have finds nothing.
+      assert.equal((await search.search(request('lamp', { category: 'Nowhere' }))).organic.hits, 0);
+    }
+  });
+
+  test('names at most MAX_NAMED_COPIES other pages of a large group', async () => {
+    const copies = Array.from({ length: MAX_NAMED_COPIES + 5 }, (_, at) =>
+      page(`copy-${String(at).padStart(2, '0')}.html`, ARTICLE),
+    );
+    // The site has enough other pages for the text not to be its template.
+    const others = Array.from({ length: 3 * copies.length }, (_, at) =>
+      page(`other-${at}.html`, `other page ${at}`),
+    );
+    index.upsert([...copies, ...others], FEED);
+    const found = results('lamp');
+    assert.equal(found.hits, 1);
+    assert.equal(found.docs[0]![0], `${SITE}/copy-00.html`);
+    assert.deepEqual(
+      found.docs[0]![1],
+      copies.slice(1, 1 + MAX_NAMED_COPIES).map((copy) => copy.url),
+    );
+  });
+});
+
+describe('an index file of format 9', () => {
+  test('gains the keys: its pages become one result as the writes that follow store their heads again', () => {
+    index.upsert([page('lighthouse.html', ARTICLE), page('d/lighthouse.html', ARTICLE)], FEED);
+    index.close();
+    // The file as format 9 left it: heads without keys.
+    const db = new Database(file);
+    db.exec(`
+      PRAGMA legacy_alter_table = ON;
+      CREATE TABLE heads_9 (
+        id INTEGER PRIMARY KEY, content_hash BLOB NOT NULL, head TEXT NOT NULL, more INTEGER NOT NULL,
+        lines BLOB NOT NULL
+      );
+      INSERT INTO heads_9 SELECT id, content_hash, head, more, lines FROM display_heads;
+      DROP TABLE display_heads;
+      ALTER TABLE heads_9 RENAME TO display_heads;
+      CREATE TABLE staged_heads_9 (
+        run_key TEXT NOT NULL, id INTEGER NOT NULL, content_hash BLOB NOT NULL, head TEXT NOT NULL,
+        more INTEGER NOT NULL, lines BLOB NOT NULL, PRIMARY KEY (run_key, id)
+      );
+      DROP TABLE staged_display_heads;
+      ALTER TABLE staged_heads_9 RENAME TO staged_display_heads;
+      UPDATE index_meta SET value = '9' WHERE key = 'schema';
+    `);
+    db.close();
+    index = new SearchIndex(file);
+    const reader = new Database(file, { readonly: true });
+    assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '10');
+    reader.close();
+    // Not grouped until the heads are stored again; the pages are found as before.
+    assert.equal(results('lamp').hits, 2);
+    // A write, even of an unchanged page, stores the missing heads with their keys.
+    index.upsert([page('lighthouse.html', ARTICLE)], FEED);
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/d/lighthouse.html`]]]);
   });
 });

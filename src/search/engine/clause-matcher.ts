@@ -70,14 +70,14 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
 /** A single term: every live posting, its positions counted per field. */
 function matchTerm(segment: Segment, range: PostingRange): ClauseMatches {
   const { postingDocs, positionStart, positions } = segment.data;
-  const unsearchable = segment.unsearchable;
+  const deleted = segment.deleted;
   const capacity = range.end - range.start;
   const docs = new Uint32Array(capacity);
   const tf = new Float32Array(capacity * FIELD_COUNT);
   let count = 0;
   for (let posting = range.start; posting < range.end; posting += 1) {
     const ordinal = postingDocs[posting]!;
-    if (unsearchable[ordinal] === 1) continue;
+    if (deleted[ordinal] === 1) continue;
     addFieldCounts(positions, positionStart[posting]!, positionStart[posting + 1]!, tf, count * FIELD_COUNT);
     docs[count] = ordinal;
     count += 1;

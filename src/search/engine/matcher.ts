@@ -34,7 +34,7 @@ export function statisticsOf(segments: readonly Segment[]): IndexStatistics {
   for (const segment of segments) {
     const lengths = segment.data.fieldLengths;
     for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1) {
-      if (!segment.holds(ordinal)) continue;
+      if (!segment.isLive(ordinal)) continue;
       documentCount += 1;
       for (let field = 0; field < FIELD_COUNT; field += 1)
         totals[field]! += lengths[ordinal * FIELD_COUNT + field]!;

@@ -19,7 +19,7 @@ export function mergeSegments(id: number, segments: readonly Segment[]): MergedS
   for (const segment of segments) {
     const remap = new Int32Array(segment.docCount).fill(-1);
     for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1) {
-      if (segment.holds(ordinal)) remap[ordinal] = liveTotal++;
+      if (segment.isLive(ordinal)) remap[ordinal] = liveTotal++;
     }
     remaps.push(remap);
   }

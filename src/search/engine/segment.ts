@@ -35,15 +35,8 @@ export class Segment {
   readonly termCount: number;
   /** 1 where the document was replaced or removed since the segment was built. */
   readonly deleted: Uint8Array;
-  /**
-   * 1 where searches pass the document over: deleted, or a copy of a page with the same main
-   * text, shown under that page's URL (src/search/same-text-copies.ts). Copies are marked in
-   * memory only, for the index generation at hand; merges and statistics go by `deleted`.
-   */
-  readonly unsearchable: Uint8Array;
   private readonly termOrdinals: Map<string, number>;
   private deletedCount = 0;
-  private copies: readonly number[] = [];
 
   constructor(
     readonly id: number,
@@ -53,7 +46,6 @@ export class Segment {
     this.docCount = data.docIds.length;
     this.termCount = data.terms.length;
     this.deleted = deleted ?? new Uint8Array(this.docCount);
-    this.unsearchable = Uint8Array.from(this.deleted);
     for (const flag of this.deleted) this.deletedCount += flag;
     this.termOrdinals = new Map();
     data.terms.forEach((term, ordinal) => this.termOrdinals.set(term, ordinal));
@@ -70,24 +62,10 @@ export class Segment {
   markDeleted(ordinal: number): void {
     if (this.deleted[ordinal] === 1) return;
     this.deleted[ordinal] = 1;
-    this.unsearchable[ordinal] = 1;
     this.deletedCount += 1;
   }
 
-  /** Marks `ordinals` as copies searches pass over, and only them (the previous marks go). */
-  markCopies(ordinals: readonly number[]): void {
-    for (const ordinal of this.copies) this.unsearchable[ordinal] = this.deleted[ordinal]!;
-    for (const ordinal of ordinals) this.unsearchable[ordinal] = 1;
-    this.copies = ordinals;
-  }
-
-  /** Whether searches see the document: neither deleted nor a copy shown under another URL. */
   isLive(ordinal: number): boolean {
-    return this.unsearchable[ordinal] === 0;
-  }
-
-  /** Whether the document is still held (not deleted), a copy or not: what merges keep. */
-  holds(ordinal: number): boolean {
     return this.deleted[ordinal] === 0;
   }
 

@@ -11,6 +11,7 @@ import { type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
 import type { HitPagePool } from './hit-page-pool.js';
 import { hitComparator } from './hit-order.js';
+import { narrowHits } from './hit-narrowing.js';
 import { KeywordBackground } from './keyword-background.js';
 import { organicDocsOf, type PageHit } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
@@ -122,36 +123,19 @@ export class SiteSearch {
       .map((path) => facetIndex.nodeOf(path))
       .filter((node): node is number => node !== undefined);
 
-    // Narrowing in three steps, so each facet is counted over the hits the other filters leave:
-    // categories over the doctype's hits, drill-down over those in the category, and the
-    // result over those in the drill-down.
-    const categoryCounts = new Int32Array(categoryNames.length);
-    const nodeCounts = new Int32Array(drilldownNodes.length);
-    const kept: number[] = [];
-    for (let hit = 0; hit < hits.count; hit += 1) {
-      const ordinal = hits.ordinal[hit]!;
-      const loaded = snapshot.segments[hits.segment[hit]!]!;
-      if ((loaded.doctypeBits[ordinal]! & wantedTypes) === 0) continue;
-      const segmentFacets = facets[hits.segment[hit]!]!;
-      let inCategory = request.category === '';
-      for (
-        let at = segmentFacets.categoryStart[ordinal]!;
-        at < segmentFacets.categoryStart[ordinal + 1]!;
-        at += 1
-      ) {
-        const category = segmentFacets.categories[at]!;
-        categoryCounts[category]! += 1;
-        if (category === categoryIndex) inCategory = true;
-      }
-      if (!inCategory) continue;
-      let inDrilldown = request.drilldown.length === 0;
-      for (let at = segmentFacets.nodeStart[ordinal]!; at < segmentFacets.nodeStart[ordinal + 1]!; at += 1) {
-        const node = segmentFacets.nodes[at]!;
-        nodeCounts[node]! += 1;
-        if (!inDrilldown && selectedNodes.includes(node)) inDrilldown = true;
-      }
-      if (inDrilldown) kept.push(hit);
-    }
+    const { kept, categoryCounts, nodeCounts } = narrowHits(
+      hits,
+      snapshot.segments,
+      facets,
+      snapshot.sameText,
+      {
+        wantedTypes,
+        category: request.category === '' ? undefined : categoryIndex,
+        selectedNodes,
+        categoryCount: categoryNames.length,
+        nodeCount: drilldownNodes.length,
+      },
+    );
 
     const first = (request.pageNumber - 1) * request.numberPerPage;
     const compare = hitComparator(snapshot, hits, request.sortKeys, (url) => this.activity.clicksOf(url));
@@ -159,12 +143,13 @@ export class SiteSearch {
       .slice(first)
       .map((position) => kept[position]!);
     const pageHits = page.map((hit, offset) => {
-      const id = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!.id;
+      const segment = hits.segment[hit]!;
+      const ordinal = hits.ordinal[hit]!;
       return {
-        id,
+        id: snapshot.segments[segment]!.summaries[ordinal]!.id,
         ranking: first + offset + 1,
-        drilldown: facets[hits.segment[hit]!]!.paths[hits.ordinal[hit]!]!,
-        copyUrls: snapshot.copyUrls.get(id) ?? [],
+        drilldown: facets[segment]!.paths[ordinal]!,
+        copyUrls: snapshot.sameText.otherUrls(snapshot.sameText.placeOf(segment, ordinal)),
       };
     });
     // The page's texts are cut in a thread while this one builds the facet tree and the

@@ -15,6 +15,14 @@ export interface KeyedDisplayHeadRow extends DisplayHeadRow {
   mainKey: Uint8Array | null;
 }
 
+/** What checking a stored head against the template needs (template-resplit.ts). */
+export interface HeadLines {
+  url: string;
+  lines: Uint8Array | null;
+  more: boolean;
+  mainKey: Uint8Array | null;
+}
+
 /** A document that shares its main text key with another (same-text-copies.ts). */
 export interface SameTextRow {
   id: number;
@@ -63,7 +71,7 @@ export class DisplayHeadRows {
         )
         .pluck(),
       headLines: db.prepare(
-        `SELECT d.url, h.lines, h.main_key AS mainKey FROM documents d
+        `SELECT d.url, h.lines, h.more, h.main_key AS mainKey FROM documents d
          LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash WHERE d.id = ?`,
       ),
       // The documents whose main text key another shares, each with the version its head holds.
@@ -89,12 +97,13 @@ export class DisplayHeadRows {
   }
 
   /**
-   * A document's URL, the lines its head was cut by and its main text key (null without a head);
-   * undefined when it went.
+   * A document's URL, the lines its head was cut by, whether the main text goes on after it, and
+   * its main text key (null without a head); undefined when it went.
    */
-  headLines(id: number): { url: string; lines: Uint8Array | null; mainKey: Uint8Array | null } | undefined {
-    return this.statements.headLines.get(id) as
-      { url: string; lines: Uint8Array | null; mainKey: Uint8Array | null } | undefined;
+  headLines(id: number): HeadLines | undefined {
+    const row = this.statements.headLines.get(id) as
+      (Omit<HeadLines, 'more'> & { more: number | null }) | undefined;
+    return row && { ...row, more: row.more === 1 };
   }
 
   /** The documents whose main text key at least one other document's head has too. */

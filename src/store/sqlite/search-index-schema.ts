@@ -144,11 +144,13 @@ const SAME_TEXT_SCHEMA = `
 /**
  * A format 9 file's heads have no key: they are dropped, and the writes that follow store them
  * again with their keys (SearchIndex.fillDisplayHeads); searches cut heads from the bodies
- * meanwhile, as a format 8 file's.
+ * meanwhile, as a format 8 file's. A run staged before gets its pages' heads as it is applied,
+ * as one staged before format 9 does.
  */
 const SAME_TEXT_MIGRATION = `
   ${SAME_TEXT_SCHEMA}
   DELETE FROM display_heads;
+  DELETE FROM staged_display_heads;
   DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}';
 `;
 
