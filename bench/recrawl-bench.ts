@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createUndiciFetcher } from '../src/crawler/http-fetcher.js';
+import { localMemberReader } from '../src/crawler/bundle-members.js';
 import { PreviousAnswers } from '../src/crawler/previous-answers.js';
 import { resolveCrawlSettings } from '../src/domain/crawl-settings.js';
 import { RUN_REPORT_FILE } from '../src/store/sqlite/run-report-schema.js';
@@ -120,10 +121,8 @@ async function crawlOnce(name: string, previous: PreviousAnswers | undefined, lo
 
 try {
   const first = await crawlOnce('first', undefined, 0);
-  const previous = PreviousAnswers.open({
-    reportFile: path.join(folder, 'first', 'out', RUN_REPORT_FILE),
-    bundleFile: path.join(folder, 'first', 'out', 'crawl_objects.tar.gz'),
-  });
+  const bundle = localMemberReader(path.join(folder, 'first', 'out', 'crawl_objects.tar.gz'));
+  const previous = bundle && PreviousAnswers.open(path.join(folder, 'first', 'out', RUN_REPORT_FILE), bundle);
   if (previous === undefined) throw new Error('the first crawl left no report or bundle');
   try {
     const second = await crawlOnce('second', previous, first.log.lines);

@@ -3,18 +3,24 @@
  * Conditional re-crawls): its report says where each page's files sit in its bundle, and the
  * page's meta.json there holds the validators (ETag, Last-Modified) to ask again with. A 304
  * answer then keeps that stored copy: its bytes are read back from the previous bundle, one gzip
- * member per page, instead of downloading the page again.
+ * member per page, instead of downloading the page again. Where the bundle is kept (a local file,
+ * or object storage) is the member reader's business (bundle-members.ts).
  */
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { extract } from 'tar-stream';
 import { END_OF_ARCHIVE } from '../artifacts/tar-entries.js';
+import type { MemberReader } from './bundle-members.js';
 
-/** The files of the previous run: its report (SQLite) and its crawl_objects.tar.gz. */
+/**
+ * The files of the previous run: its report (SQLite, a local file) and its crawl_objects.tar.gz,
+ * a local file read in place, or (`bundleFile` undefined) an object in object storage whose
+ * members the service reads by range for the run (docs/architecture.md, Crawl threads).
+ */
 export interface PreviousRunFiles {
   reportFile: string;
-  bundleFile: string;
+  bundleFile?: string;
 }
 
 /** A page as the previous run stored it. */
@@ -53,25 +59,27 @@ interface StoredMeta {
 export class PreviousAnswers {
   private constructor(
     private readonly members: Map<string, Member>,
-    private readonly bundle: number,
+    private readonly bundle: MemberReader,
   ) {}
 
   /**
-   * The previous run's answers, or undefined when its files are not all here (deleted by
-   * retention, or kept in object storage).
+   * The previous run's answers from its report and a reader of its bundle, or undefined when the
+   * report is not here (deleted by retention meanwhile) or cannot be read. The reader is closed
+   * with the answers, or at once when there are none.
    */
-  static open(files: PreviousRunFiles): PreviousAnswers | undefined {
+  static open(reportFile: string, bundle: MemberReader): PreviousAnswers | undefined {
     try {
-      return PreviousAnswers.read(files);
+      return new PreviousAnswers(PreviousAnswers.membersOf(reportFile), bundle);
     } catch {
-      // Deleted by retention meanwhile, or unreadable: the run fetches every page whole.
+      // Unreadable: the run fetches every page whole.
+      bundle.close();
       return undefined;
     }
   }
 
-  private static read(files: PreviousRunFiles): PreviousAnswers | undefined {
-    if (!existsSync(files.reportFile) || !existsSync(files.bundleFile)) return undefined;
-    const report = new Database(files.reportFile, { readonly: true, fileMustExist: true });
+  private static membersOf(reportFile: string): Map<string, Member> {
+    if (!existsSync(reportFile)) throw new Error('the previous run has no report');
+    const report = new Database(reportFile, { readonly: true, fileMustExist: true });
     const members = new Map<string, Member>();
     try {
       const rows = report
@@ -84,7 +92,7 @@ export class PreviousAnswers {
     } finally {
       report.close();
     }
-    return new PreviousAnswers(members, openSync(files.bundleFile, 'r'));
+    return members;
   }
 
   /**
@@ -102,8 +110,8 @@ export class PreviousAnswers {
   }
 
   private async readPage(member: Member): Promise<PreviousPage | undefined> {
-    const packed = Buffer.alloc(member.bytes);
-    if (readSync(this.bundle, packed, 0, member.bytes, member.offset) !== member.bytes) return undefined;
+    const packed = await this.bundle.read(member.offset, member.bytes);
+    if (packed === undefined) return undefined;
     const files = await tarFilesOf(gunzipSync(packed));
     const metaFile = [...files.entries()].find(([name]) => name.endsWith('/meta.json'))?.[1];
     const source = [...files.entries()].find(([name]) => /\/source\.[^/]+$/.test(name))?.[1];
@@ -122,7 +130,7 @@ export class PreviousAnswers {
   }
 
   close(): void {
-    closeSync(this.bundle);
+    this.bundle.close();
   }
 }
 

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArtifactStore } from '../blob/artifact-store.js';
+import type { MemberReader } from '../crawler/bundle-members.js';
 import type { PreviousRunFiles } from '../crawler/previous-answers.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import { RunState } from '../domain/run-states.js';
@@ -11,15 +12,22 @@ import { RUN_REPORT_FILE } from '../store/sqlite/run-report-schema.js';
 /** Ended runs of the setting looked at, newest first, for one that left its files. */
 const RUNS_LOOKED_AT = 5;
 
+type Deps = { runs: CrawlRunStore; artifacts: ArtifactStore; logger: FastifyBaseLogger };
+
+/** The previous run as the run's thread gets it. */
+export interface PreviousRun {
+  /** What the thread opens: the report (a local path) and the bundle when it is a local file. */
+  files: PreviousRunFiles;
+  /** Without a local bundle (object storage): reads one page's member, by range, for the thread. */
+  readBundle?: MemberReader['read'];
+}
+
 /**
  * The files of the latest earlier run of a scheduled run's setting that ended with its files
  * (2030 or 2050), so its pages are asked for conditionally (docs/reference/crawl-rules.md,
  * Conditional re-crawls); undefined for an instant run or when there is none.
  */
-export async function previousRunFilesOf(
-  run: RunRecord,
-  deps: { runs: CrawlRunStore; artifacts: ArtifactStore; logger: FastifyBaseLogger },
-): Promise<PreviousRunFiles | undefined> {
+export async function previousRunFilesOf(run: RunRecord, deps: Deps): Promise<PreviousRun | undefined> {
   if (run.serviceSettingId === null) return undefined;
   const earlier = await deps.runs.listSettingHistory(run.serviceSettingId, {
     fromMicros: 0,
@@ -34,13 +42,15 @@ export async function previousRunFilesOf(
       candidate.artifacts.includes(ArtifactFile.objects),
   );
   if (previous === undefined) return undefined;
-  // The bundle is read in place: only a local one serves (object storage keeps none here, and
-  // its report is then not fetched for nothing).
+  // The report is a local file (object storage downloads it once into its cache). A local bundle
+  // is read in place; one kept in object storage is read page by page, one ranged GET for each
+  // page the crawl reaches, never downloaded whole.
   const bundleFile = path.join(deps.artifacts.folderFor(previous.id), ArtifactFile.objects);
-  if (!existsSync(bundleFile)) return undefined;
   try {
     const reportFile = await deps.artifacts.reportFile(previous.id, RUN_REPORT_FILE);
-    return reportFile === undefined ? undefined : { reportFile, bundleFile };
+    if (reportFile === undefined) return undefined;
+    if (existsSync(bundleFile)) return { files: { reportFile, bundleFile } };
+    return { files: { reportFile }, readBundle: storedBundleReader(run, previous.id, deps) };
   } catch (error) {
     deps.logger.warn(
       { err: error, run_id: run.id },
@@ -48,4 +58,28 @@ export async function previousRunFilesOf(
     );
     return undefined;
   }
+}
+
+/**
+ * Reads parts of the previous run's stored bundle; a part that cannot be read (the object gone,
+ * the store failing) gives undefined, so that page is fetched whole, and is logged once a run.
+ */
+function storedBundleReader(run: RunRecord, previousId: number, deps: Deps): MemberReader['read'] {
+  let warned = false;
+  const unread = (error?: unknown) => {
+    if (!warned)
+      deps.logger.warn(
+        { ...(error !== undefined && { err: error }), run_id: run.id, previous_run_id: previousId },
+        "a page of the previous run's bundle cannot be read; such pages are fetched whole",
+      );
+    warned = true;
+    return undefined;
+  };
+  return async (offset, bytes) => {
+    try {
+      return (await deps.artifacts.readRange(previousId, ArtifactFile.objects, offset, bytes)) ?? unread();
+    } catch (error) {
+      return unread(error);
+    }
+  };
 }

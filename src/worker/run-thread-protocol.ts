@@ -17,6 +17,7 @@ import type {
   SitemapFileRecord,
 } from '../store/run-data.js';
 import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
+import type { BundlePartAnswer, BundlePartRequest } from './bundle-part-protocol.js';
 import type { CrawlWorkspace, KeptUnasked, PageOutcomes } from './execute-crawl.js';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -49,7 +50,10 @@ export interface RunStart {
   pageOutcomes: boolean;
   /** Present when the service can render pages (screenshots, wait_type 2). */
   browser?: RunBrowserSettings;
-  /** The files of the setting's previous run, asked again page by page (conditional re-crawls). */
+  /**
+   * The files of the setting's previous run, asked again page by page (conditional re-crawls);
+   * without a local bundle file, its members are asked of the service (bundle-part-protocol.ts).
+   */
   previous?: PreviousRunFiles;
 }
 
@@ -85,6 +89,7 @@ export type ToRunThread =
   | { type: 'cancel' }
   /** Shutdown: no new page starts, pages in flight finish; the outcome is `interrupted`. */
   | { type: 'drain' }
+  | BundlePartAnswer
   | BrowserAnswer;
 
 export type FromRunThread =
@@ -93,4 +98,5 @@ export type FromRunThread =
   | { type: 'page'; errorKind: string | null }
   | { type: 'result'; result: RunResult }
   | { type: 'failed'; failure: RunFailure }
+  | BundlePartRequest
   | BrowserRequest;

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ArtifactWriteError } from '../artifacts/package-artifacts.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
+import type { MemberReader } from '../crawler/bundle-members.js';
 import type { PreviousRunFiles } from '../crawler/previous-answers.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
@@ -8,6 +9,7 @@ import type { CrawlProgress, RunProgress } from '../store/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { systemClock } from '../util/clock.js';
 import { BrowserBroker, type BrowserHost } from './browser-host.js';
+import { relayBundlePart } from './bundle-part-relay.js';
 import type { CrawlExecution, CrawlWorkspace } from './execute-crawl.js';
 import type { PaceThreadHost } from './pace-thread-host.js';
 import type {
@@ -58,6 +60,11 @@ export interface ThreadRun {
   pageOutcomes: boolean;
   /** The files of the setting's previous run, for conditional requests. */
   previous?: PreviousRunFiles;
+  /**
+   * Reads a part of the previous run's bundle when it is no local file (object storage): the
+   * thread asks for each page's member by message.
+   */
+  readPreviousBundle?: MemberReader['read'];
 }
 
 export interface ThreadRunControl {
@@ -153,6 +160,9 @@ export class RunThreads {
             return;
           case 'failed':
             settle(() => reject(errorOf(message.failure)));
+            return;
+          case 'bundle-part-read':
+            relayBundlePart(message, run.readPreviousBundle, send);
             return;
           default:
             browser?.handle(message);

@@ -8,7 +8,8 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { BrowserPool } from '../browser/browser-pool.js';
 import { ChromiumRenderer } from '../browser/page-renderer.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
-import { PreviousAnswers } from '../crawler/previous-answers.js';
+import { localMemberReader } from '../crawler/bundle-members.js';
+import { PreviousAnswers, type PreviousRunFiles } from '../crawler/previous-answers.js';
 import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import { fetchErrorKindOf } from '../observability/fetch-error-kind.js';
@@ -16,6 +17,7 @@ import { type Clock, systemClock } from '../util/clock.js';
 import { type CrawlExecution, executeCrawl } from './execute-crawl.js';
 import { RemoteHostPace } from './pace-protocol.js';
 import { RemoteBrowser } from './remote-browser.js';
+import { RemoteMemberReader } from './remote-member-reader.js';
 import type {
   FromRunThread,
   RunFailure,
@@ -38,6 +40,7 @@ const pace = new RemoteHostPace((request) => pacePort.postMessage(request));
 pacePort.on('message', (answer: PaceAnswer) => pace.granted(answer));
 pacePort.on('close', () => pace.lost(new Error('the host pace thread stopped')));
 const browser = new RemoteBrowser(send);
+const remoteBundle = new RemoteMemberReader(send);
 
 port.on('message', (message: ToRunThread) => {
   switch (message.type) {
@@ -53,6 +56,9 @@ port.on('message', (message: ToRunThread) => {
       return;
     case 'drain':
       drain.abort();
+      return;
+    case 'bundle-part':
+      remoteBundle.answered(message);
       return;
     default:
       browser.answered(message);
@@ -98,9 +104,9 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
       idleWaitMs: run.browser.idleWaitMs,
       pageTimeoutMs: run.browser.pageTimeoutMs,
     });
-  // The setting's previous run, when its files are here: its pages are asked for conditionally
-  // (opening it never fails the run: without it every page is fetched whole).
-  const previous = run.previous && PreviousAnswers.open(run.previous);
+  // The setting's previous run: its pages are asked for conditionally (opening it never fails the
+  // run: without it every page is fetched whole).
+  const previous = run.previous && previousAnswersOf(run.previous);
   try {
     return await executeCrawl(
       settings,
@@ -132,6 +138,15 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
     previous?.close();
     await Promise.all([fetcher.close(), pool?.close()]).catch(() => undefined);
   }
+}
+
+/**
+ * The previous run's answers, its bundle read in place when it is a local file, else (object
+ * storage) page by page through the service (bundle-part-protocol.ts).
+ */
+function previousAnswersOf(files: PreviousRunFiles): PreviousAnswers | undefined {
+  const bundle = files.bundleFile === undefined ? remoteBundle : localMemberReader(files.bundleFile);
+  return bundle && PreviousAnswers.open(files.reportFile, bundle);
 }
 
 function failureOf(error: unknown): RunFailure {

@@ -209,7 +209,8 @@ export class RunWorkerPool implements RunDispatcher {
         deadlineMicros: startMicros + executionTimeoutSecondsOf(run.setting) * 1_000_000,
         packagesOn: packagesOnOf(run),
         pageOutcomes: searchServiceId !== undefined,
-        ...(previous && { previous }),
+        ...(previous && { previous: previous.files }),
+        ...(previous?.readBundle && { readPreviousBundle: previous.readBundle }),
       },
       {
         cancelSignal: signal,
