@@ -36,6 +36,9 @@ export interface S3ArtifactStoreOptions {
  * `<prefix>/runs/<run id>/<file>`. The packager writes into a local staging folder; `publish`
  * uploads its files and removes it. Reports are downloaded once into a cache folder.
  */
+/** How long reading one part of a run's file (one page of a bundle) may take before it gives up. */
+const RANGE_READ_TIMEOUT_MS = 15_000;
+
 export class S3ArtifactStore implements ArtifactStore {
   private readonly objects: S3Objects;
   /** Reports being downloaded, so concurrent readers of one run share a download. */
@@ -116,9 +119,20 @@ export class S3ArtifactStore implements ArtifactStore {
     bytes: number,
   ): Promise<Buffer | undefined> {
     if (bytes <= 0) return (await this.storedObject(runId, file)) ? Buffer.alloc(0) : undefined;
-    const object = await this.objects.get(this.keyOf(runId, file), `bytes=${offset}-${offset + bytes - 1}`);
+    // A part is one page: a store that stalls gives up rather than hold a connection of the shared
+    // client, and one that ignores the range (answering the whole object) is not read whole.
+    const signal = AbortSignal.timeout(RANGE_READ_TIMEOUT_MS);
+    const object = await this.objects.get(
+      this.keyOf(runId, file),
+      `bytes=${offset}-${offset + bytes - 1}`,
+      signal,
+    );
     if (object === undefined) return undefined;
-    const buffer = await readAll(object.body);
+    if (object.bytes !== bytes) {
+      object.body.destroy();
+      return undefined;
+    }
+    const buffer = await readAll(object.body, signal);
     return buffer.length === bytes ? buffer : undefined;
   }
 
@@ -221,8 +235,14 @@ function contentTypeOf(file: string): string {
   return 'application/octet-stream';
 }
 
-async function readAll(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+async function readAll(stream: Readable, signal?: AbortSignal): Promise<Buffer> {
+  const abort = () => stream.destroy(signal?.reason as Error);
+  signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  } finally {
+    signal?.removeEventListener('abort', abort);
+  }
 }

@@ -16,12 +16,20 @@ export class S3Objects {
     readonly bucket: string,
   ) {}
 
-  /** The object's body and length, or undefined when there is no such object (or range). */
-  async get(key: string, range?: string): Promise<{ body: Readable; bytes: number } | undefined> {
+  /**
+   * The object's body and length, or undefined when there is no such object (or range); `signal`
+   * abandons the request (and the body's reading) when it aborts.
+   */
+  async get(
+    key: string,
+    range?: string,
+    signal?: AbortSignal,
+  ): Promise<{ body: Readable; bytes: number } | undefined> {
     let answer: GetObjectCommandOutput;
     try {
       answer = await this.client.send(
         new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(range !== undefined && { Range: range }) }),
+        signal === undefined ? {} : { abortSignal: signal },
       );
     } catch (error) {
       if (isMissing(error)) return undefined;

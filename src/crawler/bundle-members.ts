@@ -16,7 +16,13 @@ export interface MemberReader {
 /** A bundle in the local data directory, read in place; undefined when the file is not there. */
 export function localMemberReader(bundleFile: string): MemberReader | undefined {
   if (!existsSync(bundleFile)) return undefined;
-  let descriptor: number | undefined = openSync(bundleFile, 'r');
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(bundleFile, 'r');
+  } catch {
+    // Removed by retention since, or not readable: the run fetches every page whole.
+    return undefined;
+  }
   return {
     read(offset, bytes) {
       if (descriptor === undefined) return Promise.resolve(undefined);

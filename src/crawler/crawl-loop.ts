@@ -352,7 +352,7 @@ export class CrawlLoop {
     });
     if (unasked !== undefined && this.acceptsContentType(stored?.headers['content-type'])) {
       ready();
-      return this.keepUnasked(entry, fetchUrl, unasked);
+      return this.keepUnasked(unasked.entry, fetchUrl, unasked.result);
     }
     const permit = await this.permitFor(url.host, this.waitSignal);
     ready();
@@ -427,7 +427,10 @@ export class CrawlLoop {
   private async keepUnasked(entry: FrontierEntry, fetchUrl: string, kept: FetchedResult): Promise<void> {
     if (this.stopSignal.aborted) return;
     const crawlMicros = this.deps.clock.nowMicros();
-    this.commitPrepared(await this.recorder.record(entry, fetchUrl, kept, undefined, crawlMicros));
+    if (!this.commitPrepared(await this.recorder.record(entry, fetchUrl, kept, undefined, crawlMicros)))
+      return;
+    // A URL row written, as for any page (docs/operations.md, Metrics).
+    this.deps.observer?.pageFetched(kept, undefined);
   }
 
   /**

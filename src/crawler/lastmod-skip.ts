@@ -65,8 +65,10 @@ export function skipsRequest(
 
 /**
  * The answer a page kept without a request stands on: the stored copy, as a 304 would give it,
- * marked as not asked for; undefined when the page is to be fetched. `now` is the time and the
- * run's store, which has the entry's lastmod as the sitemaps read so far give it.
+ * marked as not asked for, with the entry as it is recorded (its lastmod as the sitemaps read so
+ * far give it); undefined when the page is to be fetched. `now` is the time and the run's store.
+ * A copy that came through a redirect is never kept so: a lastmod says nothing of where the URL
+ * leads now, and the redirect's target must pass the crawl's rules again.
  */
 export function keptWithoutRequest(
   entry: FrontierEntry,
@@ -74,14 +76,18 @@ export function keptWithoutRequest(
   stored: PreviousPage | undefined,
   skipDays: number,
   now: { micros: number; store: Pick<RunDataStore, 'lastmodOf'> },
-): FetchedResult | undefined {
-  if (stored === undefined || skipDays <= 0) return undefined;
+): { entry: FrontierEntry; result: FetchedResult } | undefined {
+  if (stored === undefined || skipDays <= 0 || stored.lastUrl !== null) return undefined;
   // A URL a link queued may have got its lastmod from a sitemap read since it left the queue.
   const lastmod = entry.lastmod ?? now.store.lastmodOf(entry.seq);
   if (!skipsRequest(lastmod, stored.confirmedAt, skipDays, now.micros)) return undefined;
+  return { entry: { ...entry, lastmod }, result: keptCopyOf(stored, fetchUrl) };
+}
+
+function keptCopyOf(stored: PreviousPage, fetchUrl: string): FetchedResult {
   return {
     kind: 'response',
-    finalUrl: stored.lastUrl ?? fetchUrl,
+    finalUrl: fetchUrl,
     status: 304,
     headers: stored.headers,
     body: stored.body,

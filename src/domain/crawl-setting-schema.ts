@@ -124,7 +124,8 @@ export const InstantCrawlerSettingSchema = Type.Object(
       Type.Union([Type.Integer({ minimum: 0, maximum: MAX_LASTMOD_SKIP_DAYS }), Type.Null()], {
         description:
           'scheduled re-crawls: a page whose sitemap lastmod is older than its copy stored by the previous ' +
-          'run, fetched at most this many days ago, is kept without a request; 0 (default) = always ask',
+          'run, which the site confirmed (200 or 304) at most this many days ago, is kept without a request; ' +
+          '0 (default) = always ask',
       }),
     ),
   },

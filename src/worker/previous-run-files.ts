@@ -27,7 +27,11 @@ export interface PreviousRun {
  * (2030 or 2050), so its pages are asked for conditionally (docs/reference/crawl-rules.md,
  * Conditional re-crawls); undefined for an instant run or when there is none.
  */
-export async function previousRunFilesOf(run: RunRecord, deps: Deps): Promise<PreviousRun | undefined> {
+export async function previousRunFilesOf(
+  run: RunRecord,
+  deps: Deps,
+  signal: AbortSignal,
+): Promise<PreviousRun | undefined> {
   if (run.serviceSettingId === null) return undefined;
   const earlier = await deps.runs.listSettingHistory(run.serviceSettingId, {
     fromMicros: 0,
@@ -47,9 +51,14 @@ export async function previousRunFilesOf(run: RunRecord, deps: Deps): Promise<Pr
   // page the crawl reaches, never downloaded whole.
   const bundleFile = path.join(deps.artifacts.folderFor(previous.id), ArtifactFile.objects);
   try {
-    const reportFile = await deps.artifacts.reportFile(previous.id, RUN_REPORT_FILE);
+    // A store that does not answer delays the run's start by REPORT_WAIT_MS at most (or until
+    // it is cancelled): the run then fetches every page whole.
+    const reportFile = await within(deps.artifacts.reportFile(previous.id, RUN_REPORT_FILE), signal);
     if (reportFile === undefined) return undefined;
     if (existsSync(bundleFile)) return { files: { reportFile, bundleFile } };
+    // A bundle that is nowhere (deleted from the data directory) is not asked for page by page.
+    const stored = await within(deps.artifacts.readRange(previous.id, ArtifactFile.objects, 0, 0), signal);
+    if (stored === undefined) return undefined;
     return { files: { reportFile }, readBundle: storedBundleReader(run, previous.id, deps) };
   } catch (error) {
     deps.logger.warn(
@@ -60,22 +69,43 @@ export async function previousRunFilesOf(run: RunRecord, deps: Deps): Promise<Pr
   }
 }
 
+/** How long a run waits for its previous run's report before it starts without it. */
+const REPORT_WAIT_MS = 60_000;
+
+/** What `promise` gives, or undefined once REPORT_WAIT_MS passed or `signal` aborted first. */
+async function within<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  const late = AbortSignal.any([signal, AbortSignal.timeout(REPORT_WAIT_MS)]);
+  if (late.aborted) return undefined;
+  let stop: () => void = () => undefined;
+  const given = new Promise<undefined>((resolve) => {
+    stop = () => resolve(undefined);
+    late.addEventListener('abort', stop, { once: true });
+  });
+  try {
+    return await Promise.race([promise, given]);
+  } finally {
+    late.removeEventListener('abort', stop);
+  }
+}
+
 /**
- * Reads parts of the previous run's stored bundle; a part that cannot be read (the object gone,
- * the store failing) gives undefined, so that page is fetched whole, and is logged once a run.
+ * Reads parts of the previous run's stored bundle. The first part that cannot be read (the object
+ * gone, the store failing or too slow) is logged, and every later page is fetched whole without
+ * asking the store again: a store in trouble costs the run one wait, not one a page.
  */
 function storedBundleReader(run: RunRecord, previousId: number, deps: Deps): MemberReader['read'] {
-  let warned = false;
+  let broken = false;
   const unread = (error?: unknown) => {
-    if (!warned)
+    if (!broken)
       deps.logger.warn(
         { ...(error !== undefined && { err: error }), run_id: run.id, previous_run_id: previousId },
-        "a page of the previous run's bundle cannot be read; such pages are fetched whole",
+        "a page of the previous run's bundle cannot be read; the run's later pages are fetched whole",
       );
-    warned = true;
+    broken = true;
     return undefined;
   };
   return async (offset, bytes) => {
+    if (broken) return undefined;
     try {
       return (await deps.artifacts.readRange(previousId, ArtifactFile.objects, offset, bytes)) ?? unread();
     } catch (error) {

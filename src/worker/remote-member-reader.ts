@@ -15,6 +15,7 @@ const READ_TIMEOUT_MS = 30_000;
 export class RemoteMemberReader implements MemberReader {
   private nextId = 1;
   private closed = false;
+  private timedOut = false;
   private readonly waiting = new Map<number, (data: Uint8Array | null) => void>();
 
   constructor(
@@ -23,10 +24,14 @@ export class RemoteMemberReader implements MemberReader {
   ) {}
 
   read(offset: number, bytes: number): Promise<Buffer | undefined> {
-    if (this.closed) return Promise.resolve(undefined);
+    if (this.closed || this.timedOut) return Promise.resolve(undefined);
     const id = this.nextId++;
     return new Promise<Buffer | undefined>((resolve) => {
-      const timer = setTimeout(() => this.settle(id, null), this.timeoutMs);
+      const timer = setTimeout(() => {
+        // The service is stuck: the run's later pages are fetched whole without asking it again.
+        this.timedOut = true;
+        this.settle(id, null);
+      }, this.timeoutMs);
       this.waiting.set(id, (data) => {
         clearTimeout(timer);
         resolve(data === null ? undefined : Buffer.from(data.buffer, data.byteOffset, data.byteLength));

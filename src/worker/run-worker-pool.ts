@@ -189,7 +189,7 @@ export class RunWorkerPool implements RunDispatcher {
     // With leases, the work folder is rebuilt from the run's checkpoints (a run another worker left).
     if (!(await this.restore(run, workFolder, control, resumed))) return;
     const signal = AbortSignal.any([cancel.signal, this.hardStop.signal, lost.signal]);
-    const previous = await previousRunFilesOf(run, deps);
+    const previous = await previousRunFilesOf(run, deps, signal);
     let lastWriteMs = 0;
     let progressWrite: Promise<void> | undefined;
     deps.logger.info(

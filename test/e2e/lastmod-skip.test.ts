@@ -1,8 +1,9 @@
 /**
  * The sitemap lastmod skip of scheduled re-crawls (docs/reference/crawl-rules.md, Conditional
  * re-crawls): with sitemap_lastmod_skip_days set, a page whose sitemap lastmod is older than the
- * copy the previous run stored is not requested at all and keeps that copy as a 304 would; a
- * page whose lastmod is newer, or only a date, is asked again; with the setting 0 every page is.
+ * copy the previous run stored is not requested at all and keeps that copy as a 304 would (a
+ * lastmod that is a day counts as that day's end); a page whose lastmod is newer, only a month, or
+ * whose copy came through a redirect is asked again; with the setting 0 every page is.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -31,14 +32,20 @@ const pages = new Map<string, string>([
   ['/old.html', '<title>Old pier</title><p>granite bollards</p><a href="/deeper.html">deeper</a>'],
   ['/fresh.html', '<title>Fares</title><p>summer fares</p>'],
   ['/dated.html', '<title>Dated</title><p>lighthouse keepers</p>'],
+  ['/daily.html', '<title>Daily</title><p>tide tables</p>'],
+  ['/moved-here.html', '<title>Moved</title><p>harbour master</p>'],
   ['/deeper.html', '<title>Deeper</title><p>seabed survey</p>'],
 ]);
 /** The lastmod each page has in the sitemap. */
 const lastmods = new Map<string, string>([
   // Long before any run: unchanged since.
   ['/old.html', '2020-01-01T00:00:00+09:00'],
-  // A time without a time zone is never trusted.
-  ['/dated.html', '2020-01-01T00:00:00'],
+  // A month alone could be any of its days: never trusted.
+  ['/dated.html', '2020-01'],
+  // A day long before any run: unchanged since.
+  ['/daily.html', '2020-01-01'],
+  // Unchanged too, but it redirects: where it leads is asked again.
+  ['/moved.html', '2020-01-01'],
 ]);
 /** Each page request: its path, whether it carried a validator, and the status it got. */
 const requests: { path: string; conditional: boolean; status: number }[] = [];
@@ -46,7 +53,7 @@ let site: LocalServer;
 let kumo: TestService;
 
 function sitemap(): string {
-  const urls = ['/old.html', '/fresh.html', '/dated.html'].map((path) => {
+  const urls = ['/old.html', '/fresh.html', '/dated.html', '/daily.html', '/moved.html'].map((path) => {
     const lastmod = lastmods.get(path);
     return `<url><loc>${site.baseUrl}${path}</loc>${lastmod ? `<lastmod>${lastmod}</lastmod>` : ''}</url>`;
   });
@@ -58,6 +65,11 @@ before(async () => {
     const path = request.url ?? '/';
     if (path === '/sitemap.xml') {
       response.writeHead(200, { 'content-type': 'application/xml' }).end(sitemap());
+      return;
+    }
+    if (path === '/moved.html') {
+      requests.push({ path, conditional: request.headers['if-none-match'] !== undefined, status: 301 });
+      response.writeHead(301, { location: '/moved-here.html' }).end();
       return;
     }
     const body = pages.get(path);
@@ -159,7 +171,16 @@ test('a page whose sitemap lastmod is older than its stored copy is kept without
   const first = await runOnce(settingId, 1);
   assert.deepEqual(
     requested().map(([path, conditional]) => [path, conditional]),
-    ['/', '/dated.html', '/deeper.html', '/fresh.html', '/old.html'].map((path) => [path, false]),
+    [
+      '/',
+      '/daily.html',
+      '/dated.html',
+      '/deeper.html',
+      '/fresh.html',
+      '/moved-here.html',
+      '/moved.html',
+      '/old.html',
+    ].map((path) => [path, false]),
   );
   const firstBundle = await readTar(await download(first, 'crawl_objects.tar.gz'));
   const firstCrawled = metaOf(firstBundle, oldFolder).crawl_datetime as string;
@@ -174,19 +195,27 @@ test('a page whose sitemap lastmod is older than its stored copy is kept without
     ['/dated.html', true, 304],
     ['/deeper.html', true, 304],
     ['/fresh.html', true, 200],
+    ['/moved-here.html', false, 200],
+    ['/moved.html', true, 301],
   ]);
   assert.match(
     second.message ?? '',
-    /unchanged: 3 page\(s\) answered 304 Not Modified and kept the copy stored before; 1 page\(s\) not requested and kept the copy stored before: their sitemap lastmod is older than that copy, which the site confirmed 7 day\(s\) ago or less/,
+    /unchanged: 3 page\(s\) answered 304 Not Modified and kept the copy stored before; 2 page\(s\) not requested and kept the copy stored before: their sitemap lastmod is older than that copy, which the site confirmed 7 day\(s\) ago or less/,
   );
   assert.deepEqual(await rowsOf(second), [
     ['/', 'true', '304'],
+    ['/daily.html', 'true', '304'],
     ['/dated.html', 'true', '304'],
     ['/deeper.html', 'true', '304'],
     ['/fresh.html', 'true', '200'],
+    ['/moved.html', 'true', '200'],
     ['/old.html', 'true', '304'],
   ]);
   const secondBundle = await readTar(await download(second, 'crawl_objects.tar.gz'));
+  // The page kept on a day's lastmod says so, with the lastmod it was kept on.
+  const dailyMeta = metaOf(secondBundle, `http/${host}/daily.html-/-/`);
+  assert.equal(dailyMeta.kept_without_request, 'sitemap_lastmod');
+  assert.equal(dailyMeta.sitemap_lastmod, '2020-01-01');
   assert.deepEqual(secondBundle.get(`${oldFolder}source.html`), firstBundle.get(`${oldFolder}source.html`));
   const oldMeta = metaOf(secondBundle, oldFolder);
   assert.equal(oldMeta.http_status, 304);
@@ -222,12 +251,15 @@ test('a page whose sitemap lastmod is older than its stored copy is kept without
   const fourth = await runOnce(settingId, 4);
   assert.deepEqual(requested(), [
     ['/', true, 304],
+    ['/daily.html', true, 304],
     ['/dated.html', true, 304],
     ['/deeper.html', true, 304],
     ['/fresh.html', true, 304],
+    ['/moved-here.html', false, 200],
+    ['/moved.html', true, 301],
     ['/old.html', true, 304],
   ]);
-  assert.match(fourth.message ?? '', /unchanged: 5 page\(s\) answered 304 Not Modified/);
+  assert.match(fourth.message ?? '', /unchanged: 6 page\(s\) answered 304 Not Modified/);
   assert.doesNotMatch(fourth.message ?? '', /not requested/);
   const fourthMeta = metaOf(await readTar(await download(fourth, 'crawl_objects.tar.gz')), oldFolder);
   assert.equal(fourthMeta.kept_without_request, undefined);

@@ -37,16 +37,21 @@ describe('bundle parts over the run thread port', () => {
     assert.equal(await wired(undefined).reader.read(0, 4), undefined);
   });
 
-  test('an unanswered read gives up after its time; close settles what waits', async () => {
-    const silent = new RemoteMemberReader(() => undefined, 20);
+  test('an unanswered read gives up after its time, and later reads do not ask; close settles what waits', async () => {
+    const sent: BundlePartRequest[] = [];
+    const silent = new RemoteMemberReader((request) => sent.push(request), 20);
     assert.equal(await silent.read(0, 4), undefined);
+    // The service is stuck: the run's later pages are fetched whole at once.
+    assert.equal(await silent.read(8, 4), undefined);
+    assert.equal(sent.length, 1);
     const closing = new RemoteMemberReader(() => undefined);
     const waiting = closing.read(0, 4);
     closing.close();
     assert.equal(await waiting, undefined);
     assert.equal(await closing.read(0, 4), undefined);
-    // A late answer after the close is dropped.
+    // A late answer after the close is dropped, and does not make later reads answer.
     const late: BundlePartAnswer = { type: 'bundle-part', id: 1, data: new Uint8Array([1]) };
     closing.answered(late);
+    assert.equal(await closing.read(0, 1), undefined);
   });
 });
