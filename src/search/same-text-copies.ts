@@ -70,6 +70,11 @@ export class SameTextGroups {
     return new SameTextGroups(places, urls);
   }
 
+  /** Whether no page has another with the same text: searches then have nothing to collapse. */
+  get empty(): boolean {
+    return this.urls.length === 0;
+  }
+
   /** The document's place (group * MAX_GROUP_SIZE + rank), or NO_GROUP. */
   placeOf(segment: number, ordinal: number): number {
     return this.places[segment]?.[ordinal] ?? NO_GROUP;

@@ -78,7 +78,9 @@ export function narrowHits(
     }
     if (inDrilldown) passing.push(hit);
   }
-  const kept = collapseGroups(passing, (hit) => groups.placeOf(hits.segment[hit]!, hits.ordinal[hit]!));
+  const kept = groups.empty
+    ? passing
+    : collapseGroups(passing, (hit) => groups.placeOf(hits.segment[hit]!, hits.ordinal[hit]!));
   return { kept, categoryCounts, nodeCounts };
 }
 
