@@ -55,6 +55,8 @@ export class SameTextGroups {
     const urls: string[][] = [];
     for (const members of byKey.values()) {
       if (members.length < 2 || members.length > MAX_GROUP_SIZE) continue;
+      // A place must fit in 31 bits: past that many groups, the rest stay pages of their own.
+      if (urls.length === MAX_GROUPS) break;
       members.sort((a, b) => shownFirst(a.url, b.url));
       const group = urls.length;
       urls.push(members.map((member) => member.url));
@@ -95,6 +97,9 @@ export class SameTextGroups {
  * shown as they are than folded into one result naming thousands.
  */
 export const MAX_GROUP_SIZE = 1000;
+
+/** The most groups whose places fit in an Int32Array (about 2.1 million). */
+const MAX_GROUPS = Math.floor(0x7fffffff / MAX_GROUP_SIZE);
 
 /** The order of a group's URLs: the shortest first, then in code unit order, so the choice is stable. */
 function shownFirst(a: string, b: string): number {

@@ -440,10 +440,8 @@ export class SearchIndex implements HitDocumentSource {
     const hits = this.match(planQuery(query, synonyms, indexWordForms(snapshot)), snapshot);
     const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
     const placeOf = (hit: number) => snapshot.sameText.placeOf(hits.segment[hit]!, hits.ordinal[hit]!);
-    const kept = collapseGroups(
-      Array.from({ length: hits.count }, (_, hit) => hit),
-      placeOf,
-    );
+    const all = Array.from({ length: hits.count }, (_, hit) => hit);
+    const kept = snapshot.sameText.empty ? all : collapseGroups(all, placeOf);
     const ranked = topK(
       kept.length,
       offset + limit,

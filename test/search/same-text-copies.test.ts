@@ -257,7 +257,10 @@ describe('the site search', () => {
           { name: 'Support', url_pattern: '/support/' },
           { name: 'All', url_pattern: '/' },
         ],
-        drilldowns: [{ url_pattern: '/support/', path: 'Help' }],
+        drilldowns: [
+          { url_pattern: '/support/', path: 'Help' },
+          { url_pattern: '/', path: 'Site' },
+        ],
       },
       new SearchActivity(index.store, systemClock),
     );
@@ -269,11 +272,12 @@ describe('the site search', () => {
         [`${SITE}/support/ferry.html`, undefined],
       ]);
       assert.deepEqual(all.category.items, ['Support', 'All']);
-      const help = all.facet_drilldown_roots.flatMap((root) => root.facet_drilldowns);
-      assert.deepEqual(
-        help.map((node) => [node.title, node.count]),
-        [['Help', 2]],
-      );
+      // Site holds both pages of the group and the ferry page: it counts the group once.
+      const nodes = all.facet_drilldown_roots.flatMap((root) => root.facet_drilldowns);
+      assert.deepEqual(nodes.map((node) => [node.title, node.count]).sort(), [
+        ['Help', 2],
+        ['Site', 2],
+      ]);
       // In the Support category the group's page there is the result, still naming the other.
       const support = await search.search(request('lamp', { category: 'Support' }));
       assert.deepEqual(
@@ -285,7 +289,8 @@ describe('the site search', () => {
         drilled.organic.docs.map((doc) => doc.url),
         [`${SITE}/support/lighthouse.html`],
       );
-      // A category the service does not have finds nothing.
+      // A category or a drill-down path the service does not have finds nothing.
+      assert.equal((await search.search(request('lamp', { drilldown: ['Nowhere'] }))).organic.hits, 0);
       assert.equal((await search.search(request('lamp', { category: 'Nowhere' }))).organic.hits, 0);
     }
   });

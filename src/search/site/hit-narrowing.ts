@@ -10,12 +10,13 @@ import type { SegmentFacets } from './facet-index.js';
 
 /**
  * What the filters ask: the doctype bits, the category (undefined: any; -1, a category the
- * service does not have, finds nothing), the drill-down nodes (none: any).
+ * service does not have, finds nothing), the drill-down nodes (undefined: any; the nodes of the
+ * paths asked that the service has, none finding nothing).
  */
 export interface HitFilters {
   wantedTypes: number;
   category: number | undefined;
-  selectedNodes: readonly number[];
+  selectedNodes: readonly number[] | undefined;
   categoryCount: number;
   nodeCount: number;
 }
@@ -23,7 +24,7 @@ export interface HitFilters {
 export interface NarrowedHits {
   /** The hits every filter keeps, one per group of pages with the same text. */
   kept: number[];
-  /** By category: results over the doctype's hits. */
+  /** By category: hits of the doctype (only whether a count is above 0 is shown). */
   categoryCounts: Int32Array;
   /** By drill-down node: results over the hits in the category. */
   nodeCounts: Int32Array;
@@ -32,9 +33,8 @@ export interface NarrowedHits {
 /**
  * Narrows in three steps, so each facet is counted over the hits the other filters leave:
  * categories over the doctype's hits, drill-down over those in the category, and the result over
- * those in the drill-down. Pages of one group count once for a category or a node; of those the
- * filters keep, the first in the group's order is the result, so a filter finds the page of its
- * own section.
+ * those in the drill-down. Pages of one group count once for a node; of those the filters keep,
+ * the first in the group's order is the result, so a filter finds the page of its own section.
  */
 export function narrowHits(
   hits: HitSet,
@@ -45,8 +45,7 @@ export function narrowHits(
 ): NarrowedHits {
   const categoryCounts = new Int32Array(filters.categoryCount);
   const nodeCounts = new Int32Array(filters.nodeCount);
-  /** Group and category (or node) pairs counted already: a group counts once for each. */
-  const categoriesCounted = new Set<number>();
+  /** Group and node pairs counted already: a group counts once for each node. */
   const nodesCounted = new Set<number>();
   const passing: number[] = [];
   for (let hit = 0; hit < hits.count; hit += 1) {
@@ -64,15 +63,13 @@ export function narrowHits(
     ) {
       const category = segmentFacets.categories[at]!;
       if (category === filters.category) inCategory = true;
-      if (group !== NO_GROUP && !firstTime(categoriesCounted, group * filters.categoryCount + category))
-        continue;
       categoryCounts[category]! += 1;
     }
     if (!inCategory) continue;
-    let inDrilldown = filters.selectedNodes.length === 0;
+    let inDrilldown = filters.selectedNodes === undefined;
     for (let at = segmentFacets.nodeStart[ordinal]!; at < segmentFacets.nodeStart[ordinal + 1]!; at += 1) {
       const node = segmentFacets.nodes[at]!;
-      if (!inDrilldown && filters.selectedNodes.includes(node)) inDrilldown = true;
+      if (!inDrilldown && filters.selectedNodes!.includes(node)) inDrilldown = true;
       if (group !== NO_GROUP && !firstTime(nodesCounted, group * filters.nodeCount + node)) continue;
       nodeCounts[node]! += 1;
     }

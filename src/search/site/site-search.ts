@@ -131,7 +131,7 @@ export class SiteSearch {
       {
         wantedTypes,
         category: request.category === '' ? undefined : categoryIndex,
-        selectedNodes,
+        selectedNodes: request.drilldown.length === 0 ? undefined : selectedNodes,
         categoryCount: categoryNames.length,
         nodeCount: drilldownNodes.length,
       },
