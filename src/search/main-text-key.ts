@@ -3,7 +3,7 @@
  * Pages with the same text): two documents of one type whose keys are equal are shown as one.
  */
 import { createHash } from 'node:crypto';
-import { blockHashOf, MAX_BLOCK_CHARS, pageHostOf, type TemplateBlocks } from './template-blocks.js';
+import { mainLinesOf, type TemplateBlocks } from './template-blocks.js';
 
 /**
  * Main text shorter than this (in code points, runs of white space counted as one) never makes
@@ -22,14 +22,7 @@ const KEY_BYTES = 16;
  * shorter than MIN_SAME_TEXT_CHARS.
  */
 export function mainTextKeyOf(body: string, url: string, blocks: TemplateBlocks): Buffer | null {
-  const template = blocks.get(pageHostOf(url));
-  const kept =
-    template === undefined || template.size === 0
-      ? body
-      : body
-          .split('\n')
-          .filter((line) => line.length > MAX_BLOCK_CHARS || !template.has(blockHashOf(line)))
-          .join('\n');
+  const kept = mainLinesOf(body, url, blocks)?.join('\n') ?? body;
   const text = kept.replace(/\s+/gu, ' ').trim();
   // A code point takes one or two UTF-16 units: only a short text needs counting them.
   if (text.length < 2 * MIN_SAME_TEXT_CHARS && [...text].length < MIN_SAME_TEXT_CHARS) return null;

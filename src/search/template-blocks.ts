@@ -34,12 +34,18 @@ export interface HitTemplates {
  * template (a page that is all navigation still needs a description).
  */
 export function mainTextOf(body: string, url: string, blocks: TemplateBlocks): string {
+  const kept = mainLinesOf(body, url, blocks);
+  return kept === undefined || kept.length === 0 ? body : kept.join('\n');
+}
+
+/**
+ * The body's lines its host's template does not hold; undefined when the host has no template
+ * (every line is main text).
+ */
+export function mainLinesOf(body: string, url: string, blocks: TemplateBlocks): string[] | undefined {
   const template = blocks.get(pageHostOf(url));
-  if (template === undefined || template.size === 0) return body;
-  const kept = body
-    .split('\n')
-    .filter((line) => line.length > MAX_BLOCK_CHARS || !template.has(blockHashOf(line)));
-  return kept.length === 0 ? body : kept.join('\n');
+  if (template === undefined || template.size === 0) return undefined;
+  return body.split('\n').filter((line) => line.length > MAX_BLOCK_CHARS || !template.has(blockHashOf(line)));
 }
 
 /** The title without the parts its host's template holds (the whole title when all are). */

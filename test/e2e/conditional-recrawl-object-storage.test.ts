@@ -10,16 +10,15 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
 import { S3Objects } from '../../src/blob/s3-objects.js';
 import { parseCsvText, readTar } from '../support/artifact-readers.js';
+import { downloadRunFile, type RunHistory as History, runSettingOnce } from '../support/scheduled-runs.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 import { type RecordingProxy, startRecordingProxy } from '../support/recording-proxy.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 import {
   makeTempDir,
-  pollUntil,
   startTestService,
   TEST_ADMIN_TOKEN,
   type TestService,
@@ -77,35 +76,9 @@ after(async () => {
   if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
 });
 
-interface History {
-  crawl_execution_status_dtype_id: number;
-  crawl_url_list_path: string;
-  message?: string;
-}
+const runOnce = (settingId: number, runs: number): Promise<History> => runSettingOnce(kumo, settingId, runs);
 
-async function runOnce(settingId: number, runs: number): Promise<History> {
-  const run = await kumo.inject({
-    method: 'POST',
-    url: `${GROUP}/service_settings/${settingId}/run`,
-    headers: ADMIN,
-  });
-  assert.equal(run.statusCode, 200, run.body);
-  const range = 'from_datetime=2000-01-01T00:00:00Z&to_datetime=2100-01-01T00:00:00Z';
-  return pollUntil(`scheduled run ${runs} to finish`, async () => {
-    const answer = await kumo.inject({
-      method: 'GET',
-      url: `/api/v1.0/crawler_service/contracts/1/servicegroups/1/service_settings/${settingId}/histories?${range}`,
-    });
-    const list = answer.json.contents as History[];
-    return list.length === runs && list[0]!.crawl_execution_status_dtype_id >= 2030 ? list[0] : undefined;
-  });
-}
-
-async function download(history: History, file: string): Promise<Buffer> {
-  const response = await fetch(`${kumo.url}${history.crawl_url_list_path.replace('url_list.csv.gz', file)}`);
-  assert.equal(response.status, 200);
-  return gunzipSync(Buffer.from(await response.arrayBuffer()));
-}
+const download = (history: History, file: string): Promise<Buffer> => downloadRunFile(kumo, history, file);
 
 /** The bundle objects in the bucket, by key. */
 async function bundleKeys(): Promise<string[]> {

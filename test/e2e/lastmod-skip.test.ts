@@ -9,16 +9,11 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
-import { gunzipSync } from 'node:zlib';
 import { metaOf, parseCsvText, readTar } from '../support/artifact-readers.js';
+import { downloadRunFile, type RunHistory as History, runSettingOnce } from '../support/scheduled-runs.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 import { docPath, type SearchAnswer } from '../support/search-fixtures.js';
-import {
-  pollUntil,
-  startTestService,
-  TEST_ADMIN_TOKEN,
-  type TestService,
-} from '../support/service-harness.js';
+import { startTestService, TEST_ADMIN_TOKEN, type TestService } from '../support/service-harness.js';
 
 const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 const GROUP = '/admin/v1/contracts/1/servicegroups/1';
@@ -93,12 +88,6 @@ after(async () => {
   await site?.close();
 });
 
-interface History {
-  crawl_execution_status_dtype_id: number;
-  crawl_url_list_path: string;
-  message?: string;
-}
-
 function settingBody(skipDays: number) {
   return {
     setting: {
@@ -117,30 +106,12 @@ async function runOnce(settingId: number, runs: number): Promise<History> {
   // Crawl times are compared with lastmods and documents are dated to the second: each run starts
   // in a later second than the one before.
   await new Promise((resolve) => setTimeout(resolve, 1100));
-  const run = await kumo.inject({
-    method: 'POST',
-    url: `${GROUP}/service_settings/${settingId}/run`,
-    headers: ADMIN,
-  });
-  assert.equal(run.statusCode, 200, run.body);
-  const range = 'from_datetime=2000-01-01T00:00:00Z&to_datetime=2100-01-01T00:00:00Z';
-  const history = await pollUntil(`scheduled run ${runs} to finish`, async () => {
-    const answer = await kumo.inject({
-      method: 'GET',
-      url: `/api/v1.0/crawler_service/contracts/1/servicegroups/1/service_settings/${settingId}/histories?${range}`,
-    });
-    const list = answer.json.contents as History[];
-    return list.length === runs && list[0]!.crawl_execution_status_dtype_id >= 2030 ? list[0] : undefined;
-  });
+  const history = await runSettingOnce(kumo, settingId, runs);
   assert.equal(history.crawl_execution_status_dtype_id, 2030, history.message);
   return history;
 }
 
-async function download(history: History, file: string): Promise<Buffer> {
-  const response = await fetch(`${kumo.url}${history.crawl_url_list_path.replace('url_list.csv.gz', file)}`);
-  assert.equal(response.status, 200);
-  return gunzipSync(Buffer.from(await response.arrayBuffer()));
-}
+const download = (history: History, file: string): Promise<Buffer> => downloadRunFile(kumo, history, file);
 
 async function rowsOf(history: History): Promise<string[][]> {
   const rows = parseCsvText((await download(history, 'url_list.csv.gz')).toString('utf8')).slice(1);
