@@ -9,7 +9,7 @@
  */
 
 /** Stored with every index; an index written by another version must be rebuilt. */
-export const ANALYZER_VERSION = 4;
+export const ANALYZER_VERSION = 5;
 
 /**
  * Characters of a Japanese run: the three scripts, plus the marks that live inside Japanese

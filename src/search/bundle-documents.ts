@@ -205,6 +205,7 @@ async function documentOf(
     const text = pageTextOf(
       dom !== undefined ? dom.toString('utf8') : decodeHtml(html!, headers['content-type']).text,
       selectors,
+      url,
     );
     if (text.noindex) {
       onNoindex(url);

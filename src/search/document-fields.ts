@@ -21,8 +21,8 @@ export function phrasesOfDocument(document: Pick<IndexedDocument, 'title' | 'hea
 }
 
 /**
- * The analyzed fields of a document in FIELDS order (title, headings, description, body, URL);
- * the body field holds the main text and the template text by markup.
+ * The analyzed fields of a document in FIELDS order (title, headings, description, body, URL,
+ * links); the links field holds the template text by markup and the link entries.
  * A description that only repeats the start of the body is not indexed again, or pages without
  * a meta description would count their first words twice.
  */
@@ -35,11 +35,13 @@ export function analyzeDocumentFields(document: IndexedDocument): AnalyzedText[]
     analyzeText(titleWords(document.title)),
     analyzeText(document.headings ?? ''),
     analyzeText(description),
-    // Landmark text ranks as body text: it holds a page's own table of contents and its place
-    // in the site, which find the page (measured, docs/search-evaluation.md); lines the whole
-    // site repeats are left out at indexing (template-split.ts).
-    analyzeLines(document.template ? `${document.body}\n${document.template}` : document.body),
+    analyzeLines(document.body),
     analyzeText(urlWords(document.url)),
+    // Landmark text and link entries still find the page (its own table of contents, its place
+    // in the site), with less weight than its own text: they name other pages' subjects
+    // (docs/search-evaluation.md, Listing pages); lines the whole site repeats are left out at
+    // indexing (template-split.ts).
+    analyzeLines(document.template ?? ''),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { type ElementView, matchesSelector } from '../domain/css-selector.js';
 import type { ContentSelectors } from './content-selectors.js';
+import { LinkEntryTracker } from './link-entries.js';
 import { isLandmark, type LandmarkContext } from './page-landmarks.js';
 import { TableDefinitions } from './table-definitions.js';
 
@@ -27,8 +28,9 @@ export interface PageText {
   /**
    * The page's template by its markup: text of nav, aside, page-level header and footer
    * elements (and their ARIA roles), and of everything outside `main` when the page has one
-   * (docs/reference/site-search.md, Page templates). Kept apart from the body: not shown in
-   * snippets or descriptions, not indexed. A page with no main text at all keeps its text in
+   * (docs/reference/site-search.md, Page templates); and its link entries, which point at other
+   * pages (link-entries.ts). Kept apart from the body: not shown in snippets or descriptions,
+   * indexed in the low-weight links field. A page with no main text at all keeps its text in
    * the body instead, so a page that is all navigation (a site map) stays findable.
    */
   template: string;
@@ -90,14 +92,22 @@ interface Piece {
   headingEnd?: true;
   /** A table definition's copy for the headings: its text is in the body already. */
   headingOnly?: true;
+  /** The innermost entry (list item, term, heading) the text is in (link-entries.ts). */
+  entry?: number;
+  /** Inside a link to another page. */
+  inLink?: true;
+  /** The outermost article the text is in (link-entries.ts). */
+  article?: number;
 }
 
 /**
- * Title, description and visible text of a page, its main text apart from its template. A
- * search service's content selectors (`selectors`) leave out what `exclude` matches and make
- * what `main` matches the main content, as a main element does.
+ * Title, description and visible text of a page, its main text apart from its template and its
+ * link entries. A search service's content selectors (`selectors`) leave out what `exclude`
+ * matches and make what `main` matches the main content, as a main element does. `pageUrl` tells
+ * a link to another page from one to a place on this page; without it only `#fragment` links
+ * are this page's.
  */
-export function pageTextOf(html: string, selectors: ContentSelectors = {}): PageText {
+export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageUrl?: string): PageText {
   let title = '';
   let description: string | undefined;
   let noindex = false;
@@ -114,6 +124,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
   const context: LandmarkContext = { sectioningDepth: 0, mainDepth: 0 };
   const pieces: Piece[] = [];
   const tables = new TableDefinitions();
+  const links = new LinkEntryTracker(pageUrl);
   const place = (): Place =>
     templateDepth > 0 ? Place.Template : context.mainDepth > 0 ? Place.Main : Place.Outside;
   const lineBreak = () => pieces.push({ text: '\n', place: place(), heading: false });
@@ -142,6 +153,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
         if (main) sawMain = true;
         if (excluded) hiddenDepth += 1;
         tables.open(name, open.length);
+        links.open(name, attributes);
         open.push({ name, template, main, excluded });
         if (template) templateDepth += 1;
         if (main) context.mainDepth += 1;
@@ -150,7 +162,16 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
       ontext(text) {
         if (inTitle) title += text;
         else if (hiddenDepth === 0) {
-          pieces.push({ text, place: place(), heading: headingDepth > 0 });
+          const entry = links.current();
+          const article = links.currentArticle();
+          pieces.push({
+            text,
+            place: place(),
+            heading: headingDepth > 0,
+            ...(entry !== undefined && { entry }),
+            ...(article !== undefined && { article }),
+            ...(links.inLink() && { inLink: true as const }),
+          });
           tables.text(text);
         }
       },
@@ -163,6 +184,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
         if (HIDDEN.has(name)) hiddenDepth = Math.max(0, hiddenDepth - 1);
         if (BLOCKS.has(name)) lineBreak();
         const element = open.pop();
+        links.close(name);
         if (selecting) views.pop();
         const definition = tables.close(name, open.length);
         if (definition !== undefined && headingDepth === 0) {
@@ -183,13 +205,30 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
   // With a main element, what lies outside it is the page's frame; without one, the main text.
   const isMain = (piece: Piece) => piece.place === Place.Main || (piece.place === Place.Outside && !sawMain);
   const text = pieces.filter((piece) => piece.headingOnly !== true);
-  let body = linesOf(text.filter(isMain).map((piece) => piece.text));
-  let template = linesOf(text.filter((piece) => !isMain(piece)).map((piece) => piece.text));
-  let headingPieces = pieces.filter((piece) => piece.heading && isMain(piece));
+  let mainChars = 0;
+  for (const piece of text) {
+    if (!isMain(piece)) continue;
+    mainChars += piece.text.match(/\S/gu)?.length ?? 0;
+    if (piece.entry !== undefined) links.count(piece.entry, piece.text, piece.inLink === true);
+  }
+  const linkEntries = links.linkEntries(mainChars);
+  const teasers = links.teasers(linkEntries);
+  /** The link entry or teaser a piece moves out of the main text with, if any. */
+  const movedWith = (piece: Piece): string | undefined =>
+    piece.article !== undefined && teasers.has(piece.article)
+      ? `article ${piece.article}`
+      : piece.entry !== undefined && linkEntries.has(piece.entry)
+        ? `entry ${piece.entry}`
+        : undefined;
+  const moved = (piece: Piece) => movedWith(piece) !== undefined;
+  const { main, rest } = splitText(text, (piece) => isMain(piece) && !moved(piece), movedWith);
+  let body = main;
+  let template = rest;
+  let headingPieces = pieces.filter((piece) => piece.heading && isMain(piece) && !moved(piece));
   if (body === '') {
     body = template;
     template = '';
-    headingPieces = pieces.filter((piece) => piece.heading);
+    headingPieces = pieces.filter((piece) => piece.heading && !moved(piece));
   }
   return {
     title: collapse(title),
@@ -202,6 +241,31 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}): Page
     template,
     noindex,
   };
+}
+
+/**
+ * The pieces `isMain` accepts as one text, the others as another, each cut into lines. A link
+ * entry taken out of the main text starts and ends a line on both sides, so the text around it
+ * does not run together and its own text stays a line of its own.
+ */
+function splitText(
+  pieces: readonly Piece[],
+  isMain: (piece: Piece) => boolean,
+  movedWith: (piece: Piece) => string | undefined,
+): { main: string; rest: string } {
+  const main: string[] = [];
+  const rest: string[] = [];
+  let previousMoved: string | undefined;
+  for (const piece of pieces) {
+    const movedEntry = movedWith(piece);
+    if (movedEntry !== previousMoved) {
+      main.push('\n');
+      rest.push('\n');
+      previousMoved = movedEntry;
+    }
+    (isMain(piece) ? main : rest).push(piece.text);
+  }
+  return { main: linesOf(main), rest: linesOf(rest) };
 }
 
 /** Elements inside which header and footer belong to a section, not to the page. */

@@ -20,8 +20,6 @@ export interface LinedText extends AnalyzedText {
   lines: LineSpans;
 }
 
-const BODY_FIELD = FIELDS.indexOf('body');
-
 /** Analyzes a text of lines (a body) as analyzeText does, recording where each line ends. */
 export function analyzeLines(text: string): LinedText {
   const stream: string[] = [];
@@ -43,41 +41,58 @@ function hasLines(text: AnalyzedText): text is LinedText {
   return (text as Partial<LinedText>).lines !== undefined;
 }
 
+/** The fields analyzed by lines, whose template lines are left out: the body, then the links. */
+const LINED_FIELDS = [FIELDS.indexOf('body'), FIELDS.indexOf('links')];
+
 /**
- * A document's fields with the tokens of its template lines taken out of the body field, so
- * that a site's navigation, breadcrumbs and footers neither match nor count in the ranking
- * (docs/reference/site-search.md, Page templates). A body whose every line is template is kept
- * whole. The body's line record is dropped: segments store tokens only.
+ * A document's fields with the tokens of its template lines taken out of the body and links
+ * fields, so that a site's navigation, breadcrumbs and footers neither match nor count in the
+ * ranking (docs/reference/site-search.md, Page templates). A page whose every line is template is
+ * kept whole. The line records are dropped: segments store tokens only.
  */
 export function withoutTemplateLines(
   fields: readonly AnalyzedText[],
   template: ReadonlySet<number> | undefined,
 ): AnalyzedText[] {
-  const body = fields[BODY_FIELD]!;
   const result = [...fields];
-  if (!hasLines(body)) return result;
+  const lined = LINED_FIELDS.filter((field) => hasLines(fields[field]!));
   // A page that is all template (an index page) keeps its text, as its description does.
-  const kept = template === undefined ? 0 : body.lines.hashes.filter((hash) => !template.has(hash)).length;
-  if (template === undefined || kept === body.lines.hashes.length || kept === 0) {
-    result[BODY_FIELD] = { stream: body.stream, words: body.words };
-    return result;
+  const kept = lined.reduce(
+    (sum, field) =>
+      sum +
+      (template === undefined
+        ? 0
+        : (fields[field] as LinedText).lines.hashes.filter((hash) => !template.has(hash)).length),
+    0,
+  );
+  const all = lined.reduce((sum, field) => sum + (fields[field] as LinedText).lines.hashes.length, 0);
+  for (const field of lined) {
+    const text = fields[field] as LinedText;
+    result[field] =
+      template === undefined || kept === all || kept === 0
+        ? { stream: text.stream, words: text.words }
+        : withoutLines(text, template);
   }
+  return result;
+}
+
+/** The tokens of the lines of `text` whose hash is not in `template`. */
+function withoutLines(text: LinedText, template: ReadonlySet<number>): AnalyzedText {
   const stream: string[] = [];
   const words: string[] = [];
   let streamStart = 0;
   let wordStart = 0;
-  body.lines.hashes.forEach((hash, line) => {
-    const streamEnd = body.lines.streamEnds[line]!;
-    const wordEnd = body.lines.wordEnds[line]!;
+  text.lines.hashes.forEach((hash, line) => {
+    const streamEnd = text.lines.streamEnds[line]!;
+    const wordEnd = text.lines.wordEnds[line]!;
     if (!template.has(hash)) {
-      for (let at = streamStart; at < streamEnd; at += 1) stream.push(body.stream[at]!);
-      for (let at = wordStart; at < wordEnd; at += 1) words.push(body.words[at]!);
+      for (let at = streamStart; at < streamEnd; at += 1) stream.push(text.stream[at]!);
+      for (let at = wordStart; at < wordEnd; at += 1) words.push(text.words[at]!);
     }
     streamStart = streamEnd;
     wordStart = wordEnd;
   });
-  result[BODY_FIELD] = { stream, words };
-  return result;
+  return { stream, words };
 }
 
 /** Whether a document's lines (body and template text) hold any of `blocks`. */

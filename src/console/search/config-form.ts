@@ -5,7 +5,7 @@
  */
 import { textLines } from '../text-lines.js';
 
-export const FIELDS = ['title', 'headings', 'description', 'body', 'url'] as const;
+export const FIELDS = ['title', 'headings', 'description', 'body', 'url', 'links'] as const;
 
 export interface SearchServiceConfig {
   categories?: { name: string; url_pattern: string }[];

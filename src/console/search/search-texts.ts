@@ -61,9 +61,14 @@ export const searchTexts = defineTexts({
     weights: 'Field weights',
     weightsHint: 'How much a match in each field counts (0 to 100). Empty: the default.',
     field: (name: string) =>
-      ({ title: 'Title', headings: 'Headings', description: 'Description', body: 'Body', url: 'URL' })[
-        name
-      ] ?? name,
+      ({
+        title: 'Title',
+        headings: 'Headings',
+        description: 'Description',
+        body: 'Body',
+        url: 'URL',
+        links: 'Links and navigation',
+      })[name] ?? name,
     save: 'Save configuration',
     saving: 'Saving…',
     saved: 'Saved. The next search uses it.',
@@ -137,8 +142,14 @@ export const searchTexts = defineTexts({
     weights: 'フィールドの重み',
     weightsHint: '各フィールドでの一致の重み（0〜100）。空欄: 既定値。',
     field: (name: string) =>
-      ({ title: 'タイトル', headings: '見出し', description: '説明', body: '本文', url: 'URL' })[name] ??
-      name,
+      ({
+        title: 'タイトル',
+        headings: '見出し',
+        description: '説明',
+        body: '本文',
+        url: 'URL',
+        links: 'リンクとナビゲーション',
+      })[name] ?? name,
     save: '設定を保存',
     saving: '保存中…',
     saved: '保存しました。次の検索から使われます。',

@@ -15,6 +15,11 @@ interface ProximityClause {
 const TITLE = FIELDS.indexOf('title');
 const HEADINGS = FIELDS.indexOf('headings');
 /**
+ * Words side by side in the links field are two links' titles side by side in a list, not a
+ * phrase of the page (docs/reference/site-search.md, Listing pages): no proximity there.
+ */
+const LINKS = FIELDS.indexOf('links');
+/**
  * The headings field holds every heading of a page in order; the main heading (h1) is the first,
  * so a phrase starting within its first tokens (after a number such as "Chapter 31." or "5.4.1.")
  * is in the main heading. Phrases in later section headings get no bonus: "Remove Foreign Key
@@ -102,15 +107,17 @@ function clauseLength(clause: Clause): number {
 
 /**
  * Smallest gap from an occurrence of the first clause to one of the second in the same field:
- * 1 when the second follows the first directly; the reverse order costs one token more.
+ * 1 when the second follows the first directly; the reverse order costs one token more. The
+ * links field, numbered last, holds no pair.
  */
 function nearestGap(first: OccurrenceStarts, firstLength: number, second: OccurrenceStarts): number {
   let best = Infinity;
   let pointer = 0;
   for (const start of first) {
+    const field = fieldOfPosition(start);
+    if (field === LINKS) break;
     const end = start + firstLength - 1;
     while (pointer < second.length && second[pointer]! <= end) pointer += 1;
-    const field = fieldOfPosition(start);
     const after = second[pointer];
     if (after !== undefined && fieldOfPosition(after) === field) {
       best = Math.min(best, after - end);

@@ -38,8 +38,8 @@ export interface RankingParameters {
  */
 export const DEFAULT_RANKING: RankingParameters = {
   k1: 1.2,
-  fieldWeights: { title: 6, headings: 5, description: 2, body: 1, url: 2 },
-  fieldB: { title: 0.4, headings: 0, description: 0.5, body: 0.4, url: 0.5 },
+  fieldWeights: { title: 6, headings: 5, description: 2, body: 1, url: 2, links: 0.5 },
+  fieldB: { title: 0.4, headings: 0, description: 0.5, body: 0.4, url: 0.5, links: 0.4 },
   wordViewBoost: 0.5,
   proximityWeight: 1,
   proximityWindow: 8,
