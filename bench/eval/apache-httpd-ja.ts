@@ -4,7 +4,10 @@ import type { IndexEntry } from './index-entry.js';
 
 const DIRECTIVE_INDEX = 'mod/directives.html';
 const GLOSSARY = 'glossary.html';
-/** Pages that list the others (sitemap, module and directive lists) or are the judgments' source. */
+/**
+ * Pages that list the others (sitemap, module and directive lists) or are the judgments' source.
+ * The override class index, an untranslated directive list, is read only by a crawl.
+ */
 const NAVIGATION = new Set([
   'index.html',
   'sitemap.html',
@@ -12,13 +15,16 @@ const NAVIGATION = new Set([
   DIRECTIVE_INDEX,
   'mod/quickreference.html',
   'mod/index.html',
+  'mod/overrides.html',
 ]);
 
 /**
- * The Apache HTTP Server 2.4 manual in Japanese (apache2-doc, manual/ja). Untranslated pages are
- * symlinks to the English ones there; only the translated pages (regular files) are read, so
- * the site is the Japanese manual. Judged by two lists its authors made: the directive index
- * (a directive → the module page defining it) and the glossary (用語 → its see-also pages).
+ * The Apache HTTP Server 2.4 manual in Japanese (apache2-doc, manual/ja). The whole manual (every
+ * language) is the site; its owner would crawl the Japanese manual's folder only. Untranslated
+ * pages are symlinks to the English ones there: the site serves them under ja/, so they are
+ * crawled, but only the translated pages (regular files) are judged. Judged by two lists its
+ * authors made: the directive index (a directive → the module page defining it) and the glossary
+ * (用語 → its see-also pages).
  */
 export const APACHE_HTTPD_JA: CorpusSpec = {
   key: 'apache',
@@ -26,7 +32,8 @@ export const APACHE_HTTPD_JA: CorpusSpec = {
   debianPackage: 'apache2-doc',
   marker: `ja/${GLOSSARY}`,
   baseUrl: 'https://httpd.apache.example/docs/2.4/ja/',
-  isContent: (file) => !NAVIGATION.has(file),
+  site: { servedFolder: '..', path: '/ja/' },
+  isListing: (file) => NAVIGATION.has(file),
   indexFiles: () => [DIRECTIVE_INDEX, GLOSSARY],
   parseIndex: (html: string, indexPageUrl: string): IndexEntry[] =>
     indexPageUrl.endsWith(`/${GLOSSARY}`)
