@@ -4,10 +4,7 @@ import type { IndexEntry } from './index-entry.js';
 
 const DIRECTIVE_INDEX = 'mod/directives.html';
 const GLOSSARY = 'glossary.html';
-/**
- * Pages that list the others (sitemap, module and directive lists) or are the judgments' source.
- * The override class index, an untranslated directive list, is read only by a crawl.
- */
+/** Pages that list the others (sitemap, module and directive lists) or are the judgments' source. */
 const NAVIGATION = new Set([
   'index.html',
   'sitemap.html',
@@ -15,7 +12,6 @@ const NAVIGATION = new Set([
   DIRECTIVE_INDEX,
   'mod/quickreference.html',
   'mod/index.html',
-  'mod/overrides.html',
 ]);
 
 /**
