@@ -52,7 +52,7 @@ export async function crawlSite(root: string, layout: SiteLayout): Promise<SiteC
     try {
       const crawlRoot = `${site.baseUrl}${layout.path}`;
       const settings = resolveCrawlSettings(ownerSetting(crawlRoot, layout), { feedsSearch: true });
-      // A run feeding search collects the page files whatever its setting says (run-worker-pool.ts).
+      // A run feeding search collects the page files whatever its setting says (src/worker/run-thread.ts).
       const run = await runKumoCrawl({ ...settings, collectObjects: true }, folder, fetcher, undefined, {
         pageOutcomes: true,
       });
