@@ -15,12 +15,16 @@ export interface CrawlRun {
   totalSeconds: number;
 }
 
-/** One crawl through the engine as a worker runs it, printing progress to stderr once a second. */
+/**
+ * One crawl through the engine as a worker runs it, printing progress to stderr once a second.
+ * `pageOutcomes` asks for what the URL rows tell a search index, as a run feeding one does.
+ */
 export async function runKumoCrawl(
   settings: CrawlSettings,
   folder: string,
   fetcher: HttpFetcher,
   renderer: PageRenderer | undefined,
+  options: { pageOutcomes?: boolean } = {},
 ): Promise<CrawlRun> {
   const started = performance.now();
   let crawlEnded = started;
@@ -56,6 +60,7 @@ export async function runKumoCrawl(
       },
     },
     new Set(['completed', 'limit_reached']),
+    options,
   );
   const finished = performance.now();
   return {

@@ -79,7 +79,7 @@ export function loadEnginesCorpus(
   const offered: { text: string; set: string }[] = [];
   for (const { spec, root } of located) {
     process.stderr.write(`${spec.label}: loading pages from ${root}\n`);
-    const pages = loadPages(root, spec.baseUrl, spec.isContent);
+    const pages = loadPages(root, spec.baseUrl, (file) => !spec.isListing(file));
     const entries = spec
       .indexFiles(root)
       .flatMap((file) =>

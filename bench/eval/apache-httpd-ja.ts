@@ -15,10 +15,12 @@ const NAVIGATION = new Set([
 ]);
 
 /**
- * The Apache HTTP Server 2.4 manual in Japanese (apache2-doc, manual/ja). Untranslated pages are
- * symlinks to the English ones there; only the translated pages (regular files) are read, so
- * the site is the Japanese manual. Judged by two lists its authors made: the directive index
- * (a directive → the module page defining it) and the glossary (用語 → its see-also pages).
+ * The Apache HTTP Server 2.4 manual in Japanese (apache2-doc, manual/ja). The whole manual (every
+ * language) is the site; its owner would crawl the Japanese manual's folder only. Untranslated
+ * pages are symlinks to the English ones there: the site serves them under ja/, so they are
+ * crawled, but only the translated pages (regular files) are judged. Judged by two lists its
+ * authors made: the directive index (a directive → the module page defining it) and the glossary
+ * (用語 → its see-also pages).
  */
 export const APACHE_HTTPD_JA: CorpusSpec = {
   key: 'apache',
@@ -26,7 +28,8 @@ export const APACHE_HTTPD_JA: CorpusSpec = {
   debianPackage: 'apache2-doc',
   marker: `ja/${GLOSSARY}`,
   baseUrl: 'https://httpd.apache.example/docs/2.4/ja/',
-  isContent: (file) => !NAVIGATION.has(file),
+  site: { servedFolder: '..', path: '/ja/' },
+  isListing: (file) => NAVIGATION.has(file),
   indexFiles: () => [DIRECTIVE_INDEX, GLOSSARY],
   parseIndex: (html: string, indexPageUrl: string): IndexEntry[] =>
     indexPageUrl.endsWith(`/${GLOSSARY}`)

@@ -18,6 +18,7 @@ const MEASURES: readonly Measure[] = [
   { label: 'MRR@10', value: (set) => engineOf(set)?.mrr },
   { label: 'nDCG@10', value: (set) => engineOf(set)?.ndcg },
   { label: 'no relevant in top 10', value: (set) => engineOf(set)?.missed },
+  { label: 'listing page above relevant', value: (set) => engineOf(set)?.listingAbove },
   { label: 'snippets with template text', value: (set) => set.snippets?.templateShare, share: true },
   { label: 'snippets with a query word', value: (set) => set.snippets?.queryWordShare, share: true },
   {
@@ -81,5 +82,7 @@ export function comparisonLines(before: EvalFigures, after: EvalFigures): string
 
 function describe(set: SetFigures | undefined): string {
   if (set === undefined) return 'not measured';
-  return `${set.queries} queries, ${set.debianPackage} ${set.packageVersion}`;
+  // Files written before the eval crawled read the content pages from disk.
+  const corpus = set.corpus === 'crawl' ? 'crawled' : 'read from disk';
+  return `${set.queries} queries, ${set.pages} pages ${corpus}, ${set.debianPackage} ${set.packageVersion}`;
 }

@@ -1,3 +1,4 @@
+import type { CorpusMode, CrawlFigures } from './eval-corpus.js';
 import type { SnippetFigures } from './snippet-quality.js';
 import type { SuggestFigures } from './suggest-quality.js';
 
@@ -9,6 +10,8 @@ export interface SystemFigures {
   /** Queries with no relevant page in the top 10, and with no result at all. */
   missed?: number;
   empty?: number;
+  /** Queries with a listing page above the first relevant one, or first without one (listing-above.ts). */
+  listingAbove?: number;
   indexSeconds?: number;
   searchSeconds?: number;
   error?: string;
@@ -20,12 +23,18 @@ export interface SetFigures {
   label: string;
   debianPackage: string;
   packageVersion: string;
+  /** Absent in files written before the eval crawled, which read the files. */
+  corpus?: CorpusMode;
+  /** Documents indexed. */
   pages: number;
+  crawl?: CrawlFigures;
   queries: number;
   judgedPages: number;
   /** Distinct template blocks found in the set's pages (template-blocks.ts). */
   templateBlocks: number;
   systems: SystemFigures[];
+  /** The listing pages the engine put above the relevant one most often, with their counts. */
+  listingWinners?: { url: string; queries: number }[];
   /** The engine's results through the site search API; absent when the engine failed. */
   snippets?: SnippetFigures;
   suggest?: SuggestFigures[];

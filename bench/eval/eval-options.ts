@@ -1,3 +1,5 @@
+import { CORPUS_MODES, type CorpusMode } from './eval-corpus.js';
+
 /** What `npm run eval:search -- …` was asked (docs/search-evaluation.md, Comparing runs). */
 export interface EvalOptions {
   /** Write the figures of this run to this file. */
@@ -10,17 +12,20 @@ export interface EvalOptions {
   sets?: string[];
   /** Write the engine's failures (queries whose first relevant page is not first) to this file. */
   failures?: string;
+  /** `files`: the content pages read from disk, as before the eval crawled; `crawl` when absent. */
+  corpus?: CorpusMode;
 }
 
 export const EVAL_USAGE =
-  'usage: eval:search [--sets KEY,…] [--json OUT.json] [--failures OUT.json] [--compare BEFORE.json [--after AFTER.json]]';
+  'usage: eval:search [--sets KEY,…] [--corpus crawl|files] [--json OUT.json] [--failures OUT.json] ' +
+  '[--compare BEFORE.json [--after AFTER.json]]';
 
 /** Parses the arguments; throws an Error naming the argument and the reason. */
 export function parseEvalOptions(args: readonly string[], knownSets: readonly string[]): EvalOptions {
   const options: EvalOptions = {};
   for (let at = 0; at < args.length; at += 1) {
     const name = args[at]!;
-    if (!['--json', '--compare', '--after', '--sets', '--failures'].includes(name)) {
+    if (!['--json', '--compare', '--after', '--sets', '--failures', '--corpus'].includes(name)) {
       throw new Error(`unknown argument ${JSON.stringify(name)}; ${EVAL_USAGE}`);
     }
     const value = args[at + 1];
@@ -39,6 +44,14 @@ export function parseEvalOptions(args: readonly string[], knownSets: readonly st
         );
       }
       options.sets = keys;
+    } else if (name === '--corpus') {
+      const mode = CORPUS_MODES.find((known) => known === value);
+      if (mode === undefined) {
+        throw new Error(
+          `--corpus: unknown corpus ${JSON.stringify(value)}; known: ${CORPUS_MODES.join(', ')}`,
+        );
+      }
+      options.corpus = mode;
     } else options[name.slice(2) as 'json' | 'compare' | 'after' | 'failures'] = value;
   }
   if (options.after !== undefined && options.compare === undefined) {

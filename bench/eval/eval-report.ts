@@ -1,4 +1,5 @@
 import type { Judgment } from './judgments.js';
+import { listingAboveOf } from './listing-above.js';
 import { DEPTH, firstRelevantRank, ndcg, reciprocalRank } from './metrics.js';
 import type { SystemRun } from './run-system.js';
 import { padColumns } from './text-columns.js';
@@ -14,13 +15,19 @@ export interface Summary {
   missed: number;
   /** Queries with no result at all (every word is required, there is no fallback). */
   empty: number;
+  /** Queries with a listing page above the first relevant page (listing-above.ts). */
+  listingAbove: number;
 }
 
 export function line(label: string, value: string): void {
   process.stdout.write(`${padColumns(label, LABEL)}${value}\n`);
 }
 
-export function summaryOf(run: SystemRun, judgments: readonly Judgment[]): Summary {
+export function summaryOf(
+  run: SystemRun,
+  judgments: readonly Judgment[],
+  isListing: (url: string) => boolean,
+): Summary {
   let mrr = 0;
   let gain = 0;
   let missed = 0;
@@ -33,7 +40,8 @@ export function summaryOf(run: SystemRun, judgments: readonly Judgment[]): Summa
     if (ranked.length === 0) empty += 1;
   });
   const count = Math.max(1, judgments.length);
-  return { mrr: mrr / count, ndcg: gain / count, missed, empty };
+  const listingAbove = listingAboveOf(run.rankings, judgments, isListing).queries;
+  return { mrr: mrr / count, ndcg: gain / count, missed, empty, listingAbove };
 }
 
 /** `+12.3%`: how far the engine's figure is above (or below) a baseline's. */
@@ -51,9 +59,12 @@ export function printComparison(
   engine: SystemRun,
   baselines: readonly SystemRun[],
   judgments: readonly Judgment[],
+  isListing: (url: string) => boolean,
 ): void {
   const runs = [engine, ...baselines];
-  const summaries = runs.map((run) => (run.error === undefined ? summaryOf(run, judgments) : undefined));
+  const summaries = runs.map((run) =>
+    run.error === undefined ? summaryOf(run, judgments, isListing) : undefined,
+  );
   const engineSummary = summaries[0];
   const row = (label: string, cell: (summary: Summary, index: number) => string): void => {
     const cells = summaries.map((summary, index) =>
@@ -83,6 +94,7 @@ export function printComparison(
   );
   row(`no relevant in top ${DEPTH}`, (summary) => String(summary.missed));
   row('no result at all', (summary) => String(summary.empty));
+  row('listing above relevant', (summary) => String(summary.listingAbove));
   row('index / search time', (_summary, index) => {
     const run = runs[index]!;
     return `${run.indexSeconds.toFixed(2)} s / ${run.searchSeconds.toFixed(2)} s`;

@@ -1,4 +1,5 @@
 import type { Judgment } from './judgments.js';
+import { pagesAbove } from './listing-above.js';
 import { firstRelevantRank } from './metrics.js';
 import type { EvalDocument } from './page-documents.js';
 import type { SystemRun } from './run-system.js';
@@ -9,6 +10,8 @@ const SHOWN = 3;
 export interface ListedPage {
   url: string;
   title: string;
+  /** One of the set's listing pages (corpus-spec.ts, isListing), which is never relevant. */
+  listing: boolean;
 }
 
 /** A query whose first relevant page is not ranked first: what came before it, and what it was. */
@@ -17,6 +20,10 @@ export interface RankingFailure {
   /** 1-based rank of the first relevant page in the top 10; null when none is there. */
   rank: number | null;
   top: ListedPage[];
+  /** The pages ranked above the first relevant one; the first result when none is in the top 10. */
+  above: ListedPage[];
+  /** Whether a listing page is among `above`. */
+  listingAbove: boolean;
   /** The first relevant page in the ranking, else every relevant page. */
   relevant: ListedPage[];
 }
@@ -29,18 +36,22 @@ export function failuresOf(
   run: SystemRun,
   judgments: readonly Judgment[],
   documents: readonly EvalDocument[],
+  isListing: (url: string) => boolean,
 ): RankingFailure[] {
   const titles = new Map(documents.map(({ url, title }) => [url, title]));
-  const page = (url: string): ListedPage => ({ url, title: titles.get(url) ?? '' });
+  const page = (url: string): ListedPage => ({ url, title: titles.get(url) ?? '', listing: isListing(url) });
   const failures: RankingFailure[] = [];
   judgments.forEach(({ query, relevant }, index) => {
     const ranked = run.rankings[index] ?? [];
     const rank = firstRelevantRank(ranked, relevant);
     if (rank === 1) return;
+    const above = pagesAbove(ranked, relevant).map(page);
     failures.push({
       query,
       rank: rank ?? null,
       top: ranked.slice(0, SHOWN).map(page),
+      above,
+      listingAbove: above.some(({ listing }) => listing),
       relevant: rank === undefined ? [...relevant].map(page) : [page(ranked[rank - 1]!)],
     });
   });

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { EvalDocument } from './page-documents.js';
+import type { EvalCorpus } from './eval-corpus.js';
 import type { SearchSystem } from './search-system.js';
 
 /**
@@ -24,7 +24,8 @@ export class Fts5Baseline implements SearchSystem {
     this.db.exec(`CREATE VIRTUAL TABLE pages USING fts5(title, body${options})`);
   }
 
-  index(documents: readonly EvalDocument[]): void {
+  /** The corpus's documents under the set's URLs, with the fields the engine's extraction gave. */
+  index({ documents }: EvalCorpus): void {
     const insert = this.db.prepare('INSERT INTO pages (rowid, title, body) VALUES (?, ?, ?)');
     this.db.transaction(() => {
       for (const document of documents) {
@@ -36,14 +37,18 @@ export class Fts5Baseline implements SearchSystem {
     process.stderr.write(`  ${this.name}: ${documents.length} pages indexed\n`);
   }
 
+  /**
+   * Two URLs of a crawl can be one page of the set (a folder and its index.html, site-urls.ts):
+   * such a page is listed once, so a few more rows than `limit` are read.
+   */
   search(query: string, limit: number): string[] {
     const match = baselineMatchOf(query);
     if (match === undefined) return [];
     const rowids = this.db
       .prepare('SELECT rowid FROM pages WHERE pages MATCH ? ORDER BY bm25(pages) LIMIT ?')
       .pluck()
-      .all(match, limit) as number[];
-    return rowids.map((rowid) => this.urls[rowid - 1]!);
+      .all(match, 2 * limit) as number[];
+    return [...new Set(rowids.map((rowid) => this.urls[rowid - 1]!))].slice(0, limit);
   }
 
   close(): void {

@@ -1,4 +1,4 @@
-import type { CorpusSpec } from './corpus-spec.js';
+import { WHOLE_SITE, type CorpusSpec } from './corpus-spec.js';
 import { docbookIndexEntries } from './docbook-index.js';
 
 const INDEX_PAGE = 'gimp-help-index.html';
@@ -13,7 +13,8 @@ export const GIMP_HELP_JA: CorpusSpec = {
   marker: INDEX_PAGE,
   baseUrl: 'https://docs.gimp.example/ja/',
   // index.html is the table of contents of the whole manual.
-  isContent: (file) => file !== INDEX_PAGE && file !== 'index.html',
+  site: WHOLE_SITE,
+  isListing: (file) => file === INDEX_PAGE || file === 'index.html',
   indexFiles: () => [INDEX_PAGE],
   parseIndex: docbookIndexEntries,
   judgmentOptions: { maxQueries: 300, maxPages: 20, minChars: 2, accept: (query) => JAPANESE.test(query) },

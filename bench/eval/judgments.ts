@@ -29,7 +29,8 @@ export interface JudgedSet {
 /**
  * Judgments from index entries: each entry's term is a query, the pages it links to are the
  * relevant ones (binary relevance). Entries with the same query text are merged; links to pages
- * outside the corpus (navigation pages it leaves out) are dropped. The sample is deterministic.
+ * outside `corpus`, the content pages (listing pages are never relevant), are dropped. The sample
+ * is deterministic.
  */
 export function judgmentsOf(
   entries: readonly IndexEntry[],

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pageTextOf } from '../../src/search/html-text.js';
+import type { Doctype } from '../../src/search/indexed-document.js';
 
 /** A page as both systems index it: the fields the project's extraction gives. */
 export interface EvalDocument {
@@ -11,6 +12,8 @@ export interface EvalDocument {
   headings?: string;
   /** Template text by markup (nav, header, footer, aside), as a crawl stores it. */
   template?: string;
+  /** Absent: html. */
+  doctype?: Doctype;
 }
 
 const PROGRESS_EVERY = 100;
@@ -28,6 +31,25 @@ export function htmlFilesUnder(root: string): string[] {
   };
   walk('');
   return files.sort();
+}
+
+/**
+ * The URLs (`baseUrl` + path) of the pages under `root` that `isContent` accepts and that do not
+ * ask to stay out of an index (meta robots noindex): the pages judgments are made among.
+ */
+export function contentPageUrls(
+  root: string,
+  baseUrl: string,
+  isContent: (relativePath: string) => boolean,
+): Set<string> {
+  const urls = new Set<string>();
+  for (const file of htmlFilesUnder(root).filter(isContent)) {
+    const html = readFileSync(path.join(root, file), 'utf8');
+    // Only a page naming noindex can be one; the others need no extraction.
+    if (/noindex/i.test(html) && pageTextOf(html).noindex) continue;
+    urls.add(new URL(file, baseUrl).href);
+  }
+  return urls;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { CorpusSpec } from './corpus-spec.js';
+import { WHOLE_SITE, type CorpusSpec } from './corpus-spec.js';
 import { docbookIndexEntries } from './docbook-index.js';
 import type { IndexEntry } from './index-entry.js';
 
@@ -29,7 +29,8 @@ export const POSTGRESQL_DOCS: CorpusSpec = {
   marker: INDEX_PAGE,
   baseUrl: 'https://docs.postgresql.example/15/',
   // index.html is the table of contents of the whole manual.
-  isContent: (file) => file !== INDEX_PAGE && file !== 'index.html',
+  site: WHOLE_SITE,
+  isListing: (file) => file === INDEX_PAGE || file === 'index.html',
   indexFiles: () => [INDEX_PAGE],
   parseIndex: postgresqlIndexEntries,
   judgmentOptions: { maxQueries: 400, maxPages: 20, minChars: 3 },

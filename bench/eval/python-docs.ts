@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { CorpusSpec } from './corpus-spec.js';
+import { WHOLE_SITE, type CorpusSpec } from './corpus-spec.js';
 import { sphinxIndexEntries } from './sphinx-genindex.js';
 
 /** Root pages that list or search the others rather than document anything. */
@@ -13,7 +13,8 @@ export const PYTHON_DOCS: CorpusSpec = {
   debianPackage: 'python3-doc',
   marker: 'genindex.html',
   baseUrl: 'https://docs.python.example/',
-  isContent: (file) => !NAVIGATION.has(file) && !/^genindex/.test(file),
+  site: WHOLE_SITE,
+  isListing: (file) => NAVIGATION.has(file) || /^genindex/.test(file),
   indexFiles: (root) => {
     // The split index (one page a letter) also comes as a single page; either holds every entry.
     if (existsSync(path.join(root, 'genindex-all.html'))) return ['genindex-all.html'];

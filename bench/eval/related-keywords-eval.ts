@@ -2,7 +2,8 @@
  * `node dist/bench/eval/related-keywords-eval.js [--json file]`: the related keywords
  * (docs/reference/site-search.md, Related keywords) of a few queries on real documentation
  * sites, printed for a person to judge (docs/search-evaluation.md, Related keywords). The sites
- * are indexed as `npm run eval:search` indexes them (Debian documentation packages, read from disk).
+ * are crawled and indexed as `npm run eval:search` does (Debian documentation packages served on
+ * loopback).
  */
 import { writeFileSync } from 'node:fs';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
@@ -13,7 +14,8 @@ import { APACHE_HTTPD_JA } from './apache-httpd-ja.js';
 import type { CorpusSpec } from './corpus-spec.js';
 import { EngineSystem } from './engine-system.js';
 import { packageFolderOf } from './package-files.js';
-import { loadPages } from './page-documents.js';
+import { loadCorpus } from './load-corpus.js';
+import { contentPageUrls } from './page-documents.js';
 import { POSTGRESQL_DOCS } from './postgresql-docs.js';
 
 /** Five everyday queries per site: a topic a visitor asks about, not an index term. */
@@ -31,10 +33,12 @@ for (const { spec, queries } of PROBES) {
     process.stderr.write(`related keywords: ${spec.debianPackage} is not installed; skipped\n`);
     continue;
   }
-  const system = await EngineSystem.open();
+  const contentUrls = contentPageUrls(root, spec.baseUrl, (file) => !spec.isListing(file));
+  const corpus = await loadCorpus(spec, root, 'crawl', contentUrls);
+  const system = EngineSystem.open();
   const pool = new FacetPool();
   try {
-    system.index(loadPages(root, spec.baseUrl, spec.isContent));
+    await system.index(corpus);
     const index = system.searchIndex;
     const site = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), { facetPool: pool });
     const set: Record<string, string[]> = {};
@@ -49,7 +53,8 @@ for (const { spec, queries } of PROBES) {
     answers[spec.key] = set;
   } finally {
     await pool.close();
-    system.close();
+    await system.close();
+    await corpus.dispose();
   }
 }
 if (jsonFile !== undefined) writeFileSync(jsonFile, `${JSON.stringify(answers, null, 2)}\n`);

@@ -1,6 +1,6 @@
 import type { Judgment } from './judgments.js';
 import { DEPTH } from './metrics.js';
-import type { EvalDocument } from './page-documents.js';
+import type { EvalCorpus } from './eval-corpus.js';
 import type { SearchSystem } from './search-system.js';
 
 /** What one system returned for every query, or why it could not. */
@@ -15,13 +15,13 @@ export interface SystemRun {
 }
 
 /**
- * Builds a system, indexes the documents and runs every query; a failure is reported, not thrown.
+ * Builds a system, indexes the corpus and runs every query; a failure is reported, not thrown.
  * `inspect` measures more on the indexed system before it is closed.
  */
 export async function runSystem<S extends SearchSystem>(
   name: string,
   create: () => S | Promise<S>,
-  documents: readonly EvalDocument[],
+  corpus: EvalCorpus,
   judgments: readonly Judgment[],
   inspect?: (system: S) => Promise<void>,
 ): Promise<SystemRun> {
@@ -30,10 +30,10 @@ export async function runSystem<S extends SearchSystem>(
   try {
     const indexing = performance.now();
     system = await create();
-    system.index(documents);
+    await system.index(corpus);
     run.indexSeconds = (performance.now() - indexing) / 1000;
     const searching = performance.now();
-    for (const { query } of judgments) run.rankings.push(system.search(query, DEPTH));
+    for (const { query } of judgments) run.rankings.push(await system.search(query, DEPTH));
     run.searchSeconds = (performance.now() - searching) / 1000;
     await inspect?.(system);
   } catch (error) {
@@ -42,7 +42,7 @@ export async function runSystem<S extends SearchSystem>(
     process.stderr.write(`  ${name}: failed: ${run.error}\n`);
   }
   try {
-    system?.close();
+    await system?.close();
   } catch (error) {
     // The figures are taken already; a failing close only loses the throwaway index.
     process.stderr.write(`  ${name}: close failed: ${String(error)}\n`);

@@ -1,8 +1,10 @@
 /**
  * `npm run eval:search`: search quality against human-made judgments. Real documentation sites
- * from Debian packages are indexed from disk by the engine and by a plain SQLite FTS5 baseline;
- * the sites' own indexes (a term → the pages it points to) judge both, by MRR@10 and nDCG@10.
- * The engine's snippets and suggestions are measured through the site search API.
+ * from Debian packages are served on loopback and crawled by the crawler; the run is fed to the
+ * engine as a scheduled run feeds its search service, and its documents to a plain SQLite FTS5
+ * baseline; the sites' own indexes (a term → the pages it points to) judge both, by MRR@10 and
+ * nDCG@10, through the site search API. The engine's snippets and suggestions are measured there
+ * too. `--corpus files` reads the content pages from disk instead, as runs before the crawl did.
  * Options: docs/search-evaluation.md, Comparing runs. Exit status 2 when a documentation package
  * is missing, 1 when a system failed to run, 64 on a bad argument.
  */
@@ -54,9 +56,12 @@ if (missing.length > 0) {
 const started = performance.now();
 const figures: EvalFigures = { measuredAt: new Date().toISOString(), sets: [] };
 const failures: Record<string, RankingFailure[]> = {};
-process.stdout.write("eval:search  relevance against the sites' own indexes, top 10, binary relevance\n");
+process.stdout.write(
+  "eval:search  relevance against the sites' own indexes, top 10, binary relevance, " +
+    `${options.corpus === 'files' ? 'content pages read from disk' : 'sites crawled'}\n`,
+);
 for (const { spec, root } of located) {
-  const result = await evaluateCorpus(spec, root!);
+  const result = await evaluateCorpus(spec, root!, options.corpus ?? 'crawl');
   figures.sets.push(result.figures);
   failures[spec.key] = result.failures;
   if (!result.ok) process.exitCode = 1;

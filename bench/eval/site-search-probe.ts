@@ -2,6 +2,7 @@ import { FacetPool } from '../../src/search/site/facet-pool.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import type { SearchIndex } from '../../src/search/search-index.js';
+import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
 import { systemClock } from '../../src/util/clock.js';
 import { DEPTH } from './metrics.js';
 import type { ShownResult } from './snippet-quality.js';
@@ -20,16 +21,19 @@ export class SiteSearchProbe {
   private readonly searching: SiteSearch;
   private readonly suggesting: SiteSearch;
 
-  constructor(index: SearchIndex) {
-    this.searching = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), {
+  constructor(index: SearchIndex, config: SearchServiceConfig = {}) {
+    this.searching = new SiteSearch(index, config, new SearchActivity(index.store, systemClock), {
       facetPool: this.pool,
     });
-    this.suggesting = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock), {
+    this.suggesting = new SiteSearch(index, config, new SearchActivity(index.store, systemClock), {
       facetPool: this.pool,
     });
   }
 
-  /** The first page of results (sort by score), as shown: snippet text and description. */
+  /**
+   * The first page of results (sort by score), as shown: one result for pages with the same main
+   * text (its `duplicate_urls` are the others), snippet text and description.
+   */
   async shown(query: string): Promise<ShownResult[]> {
     const answer = await this.searching.search({
       q: query,
@@ -47,6 +51,7 @@ export class SiteSearchProbe {
         .map((part) => part.text)
         .join(''),
       description: doc.description,
+      copies: doc.duplicate_urls ?? [],
     }));
   }
 

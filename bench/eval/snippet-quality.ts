@@ -7,6 +7,8 @@ export interface ShownResult {
   snippet: string;
   /** The shown description (the meta description, else the start of the body). */
   description: string;
+  /** The other pages with the same main text the result stands for (`duplicate_urls`). */
+  copies?: string[];
 }
 
 /** Shares over every shown result of every judged query (docs/search-evaluation.md, Snippet quality). */

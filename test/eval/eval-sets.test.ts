@@ -10,6 +10,9 @@ import { comparisonLines } from '../../bench/eval/eval-compare.js';
 import { parseFigures, type EvalFigures, type SetFigures } from '../../bench/eval/eval-figures.js';
 import { parseEvalOptions } from '../../bench/eval/eval-options.js';
 import { failuresOf } from '../../bench/eval/failure-list.js';
+import { listingAboveOf } from '../../bench/eval/listing-above.js';
+import { ownerSetting } from '../../bench/eval/site-crawl.js';
+import { SiteUrls } from '../../bench/eval/site-urls.js';
 import { POSTGRESQL_DOCS, postgresqlQueryText } from '../../bench/eval/postgresql-docs.js';
 
 const BASE = 'https://httpd.apache.example/docs/2.4/ja/';
@@ -56,9 +59,9 @@ describe('Apache httpd manual judgments', () => {
       { term: '認証', pages: [`${BASE}howto/auth.html`] },
     ]);
     for (const page of ['sitemap.html', 'mod/quickreference.html', 'mod/directives.html', 'glossary.html']) {
-      assert.equal(APACHE_HTTPD_JA.isContent(page), false, page);
+      assert.equal(APACHE_HTTPD_JA.isListing(page), true, page);
     }
-    assert.equal(APACHE_HTTPD_JA.isContent('vhosts/name-based.html'), true);
+    assert.equal(APACHE_HTTPD_JA.isListing('vhosts/name-based.html'), false);
   });
 });
 
@@ -113,12 +116,14 @@ describe('command line and comparison', () => {
     );
     assert.throws(() => parseEvalOptions(['--after', 'a.json'], sets), /--after needs --compare/);
     assert.deepEqual(parseEvalOptions(['--failures', 'f.json'], sets), { failures: 'f.json' });
+    assert.deepEqual(parseEvalOptions(['--corpus', 'files'], sets), { corpus: 'files' });
+    assert.throws(() => parseEvalOptions(['--corpus', 'disk'], sets), /--corpus: unknown corpus "disk"/);
     assert.throws(() => parseEvalOptions(['--failures'], sets), /--failures needs a value/);
   });
 
   test('the failures list each query without a relevant page first, with what ranked above it', () => {
     const page = (name: string) => `https://docs.example/${name}.html`;
-    const documents = ['json', 'pickle', 'marshal'].map((name) => ({
+    const documents = ['json', 'pickle', 'marshal', 'genindex'].map((name) => ({
       url: page(name),
       title: `${name} module`,
       description: '',
@@ -126,7 +131,11 @@ describe('command line and comparison', () => {
     }));
     const run = {
       name: 'engine',
-      rankings: [[page('json')], [page('pickle'), page('marshal'), page('json')], [page('pickle')]],
+      rankings: [
+        [page('json')],
+        [page('pickle'), page('marshal'), page('json')],
+        [page('genindex'), page('pickle')],
+      ],
       indexSeconds: 0,
       searchSeconds: 0,
     };
@@ -135,24 +144,69 @@ describe('command line and comparison', () => {
       { query: 'dumps', relevant: new Set([page('json'), page('marshal')]) },
       { query: 'loads', relevant: new Set([page('json')]) },
     ];
-    assert.deepEqual(failuresOf(run, judgments, documents), [
+    const isListing = (url: string) => url === page('genindex');
+    const listed = (name: string, listing = false) => ({ url: page(name), title: `${name} module`, listing });
+    assert.deepEqual(failuresOf(run, judgments, documents, isListing), [
       {
         query: 'dumps',
         rank: 2,
-        top: [
-          { url: page('pickle'), title: 'pickle module' },
-          { url: page('marshal'), title: 'marshal module' },
-          { url: page('json'), title: 'json module' },
-        ],
-        relevant: [{ url: page('marshal'), title: 'marshal module' }],
+        top: [listed('pickle'), listed('marshal'), listed('json')],
+        above: [listed('pickle')],
+        listingAbove: false,
+        relevant: [listed('marshal')],
       },
       {
         query: 'loads',
         rank: null,
-        top: [{ url: page('pickle'), title: 'pickle module' }],
-        relevant: [{ url: page('json'), title: 'json module' }],
+        top: [listed('genindex', true), listed('pickle')],
+        above: [listed('genindex', true)],
+        listingAbove: true,
+        relevant: [listed('json')],
       },
     ]);
+  });
+
+  test('a listing page counts where it comes before the relevant page, or first without one', () => {
+    const judgments = [
+      { query: 'a', relevant: new Set(['x']) },
+      { query: 'b', relevant: new Set(['x']) },
+      { query: 'c', relevant: new Set(['x']) },
+      { query: 'd', relevant: new Set(['x']) },
+    ];
+    const rankings = [
+      ['index', 'y', 'x'],
+      ['x', 'index'],
+      ['y', 'index'],
+      ['index', 'search', 'x'],
+    ];
+    const isListing = (url: string) => url === 'index' || url === 'search';
+    assert.deepEqual(listingAboveOf(rankings, judgments, isListing), {
+      queries: 2,
+      pages: [
+        { url: 'index', queries: 2 },
+        { url: 'search', queries: 1 },
+      ],
+    });
+  });
+
+  test("crawled URLs become the set's, a folder being its index.html", () => {
+    const spec = { baseUrl: 'https://httpd.example/ja/', isListing: (file: string) => file === 'index.html' };
+    const urls = new SiteUrls(spec, 'http://127.0.0.1:8080/ja/');
+    assert.equal(
+      urls.setUrlOf('http://127.0.0.1:8080/ja/mod/core.html'),
+      'https://httpd.example/ja/mod/core.html',
+    );
+    assert.equal(urls.setUrlOf('http://127.0.0.1:8080/ja/'), 'https://httpd.example/ja/index.html');
+    assert.equal(urls.setUrlOf('http://127.0.0.1:8080/ja/mod/'), 'https://httpd.example/ja/mod/index.html');
+    assert.equal(urls.isListing('https://httpd.example/ja/index.html'), true);
+    assert.equal(urls.isListing('https://httpd.example/ja/mod/index.html'), false);
+    assert.deepEqual(ownerSetting('http://127.0.0.1:8080/ja/', { servedFolder: '..', path: '/ja/' }), {
+      seed_urls: ['http://127.0.0.1:8080/ja/'],
+      allow_urls_patterns: ['^http://127\\.0\\.0\\.1:8080/ja/'],
+    });
+    assert.deepEqual(ownerSetting('http://127.0.0.1:8080/', { servedFolder: '.', path: '/' }), {
+      seed_urls: ['http://127.0.0.1:8080/'],
+    });
   });
 
   const set = (mrr: number, templateShare: number): SetFigures => ({
@@ -173,12 +227,28 @@ describe('command line and comparison', () => {
     const before: EvalFigures = { measuredAt: '2025-01-01T00:00:00Z', sets: [set(0.8913, 0.257)] };
     const after: EvalFigures = { measuredAt: '2025-01-02T00:00:00Z', sets: [set(0.9013, 0.05)] };
     const text = comparisonLines(before, after).join('\n');
-    assert.match(text, /== Python documentation \(English\): before 400 queries, python3-doc 3\.11\.2-1/);
+    assert.match(
+      text,
+      /== Python documentation \(English\): before 400 queries, 496 pages read from disk, python3-doc 3\.11\.2-1/,
+    );
     assert.match(text, /MRR@10 +0\.8913 +0\.9013 +\+0\.0100/);
     assert.match(text, /nDCG@10 +0\.9000 +0\.9000 +±0\.0000/);
     assert.match(text, /snippets with template text +25\.7% +5\.0% +−20\.7 pt/);
     assert.match(text, /suggest MRR, 2 chars +0\.0409 +0\.0409/);
     assert.match(text, /suggest MRR, 3 chars +– +–/);
+    assert.match(text, /listing page above relevant +– +–/);
+  });
+
+  test('the table shows the crawled corpus and its listing pages above the relevant one', () => {
+    const crawled = (listingAbove: number): SetFigures => {
+      const figures = set(0.9, 0.1);
+      return { ...figures, corpus: 'crawl', pages: 530, systems: [{ ...figures.systems[0]!, listingAbove }] };
+    };
+    const before: EvalFigures = { measuredAt: '2025-01-01T00:00:00Z', sets: [crawled(12)] };
+    const after: EvalFigures = { measuredAt: '2025-01-02T00:00:00Z', sets: [crawled(5)] };
+    const text = comparisonLines(before, after).join('\n');
+    assert.match(text, /before 400 queries, 530 pages crawled/);
+    assert.match(text, /listing page above relevant +12 +5 +−7/);
   });
 
   test('a file that is not a figures file is refused with its name', () => {
