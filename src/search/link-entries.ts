@@ -11,7 +11,8 @@
  * text of its own outside such links (digits, punctuation and symbols aside). On a listing page,
  * whose main text lies mostly in short entries holding such links, every short entry holding a
  * link is one (an index term beside its links, a command beside a one-line summary), and so is
- * every short list item (an index term whose sub-entries hold the links, a "see" reference).
+ * every short list item without a link to a place on the page itself (an index term whose
+ * sub-entries hold the links, a "see" reference).
  *
  * An article whose first heading is a link entry is a teaser of another page (an archive's or a
  * tag page's excerpt under the article's linked title): all its text is the link entry's.
@@ -48,6 +49,8 @@ interface EntryFacts {
   listItem: boolean;
   /** The entry holds a link to another page (directly, not in an inner entry). */
   linksOut: boolean;
+  /** The entry holds a link to a place on this page: an entry of the page's own contents. */
+  linksHere: boolean;
   /** Letters outside links to other pages. */
   ownLetters: number;
   /** Non-space characters outside links to other pages. */
@@ -56,20 +59,24 @@ interface EntryFacts {
   linkChars: number;
 }
 
-/** Whether `href` on the page at `pageUrl` points at another page: not a fragment of this one, not mail. */
-export function pointsElsewhere(href: string, pageUrl: string | undefined): boolean {
+/**
+ * Where `href` on the page at `pageUrl` points: at another page, at a place on this page (a
+ * fragment, or the page's own URL), or at no page (mail, a script). Without `pageUrl` only a
+ * bare fragment is known to be this page.
+ */
+export function linkTargetOf(href: string, pageUrl: string | undefined): 'elsewhere' | 'here' | 'none' {
   const target = href.trim();
-  if (target === '' || target.startsWith('#')) return false;
-  if (/^(?:mailto|tel|javascript|data):/i.test(target)) return false;
-  if (pageUrl === undefined) return true;
+  if (target === '' || target.startsWith('#')) return 'here';
+  if (/^(?:mailto|tel|javascript|data):/i.test(target)) return 'none';
+  if (pageUrl === undefined) return 'elsewhere';
   try {
     const page = new URL(pageUrl);
     const resolved = new URL(target, page);
     page.hash = '';
     resolved.hash = '';
-    return resolved.href !== page.href;
+    return resolved.href === page.href ? 'here' : 'elsewhere';
   } catch {
-    return true;
+    return 'elsewhere';
   }
 }
 
@@ -96,20 +103,26 @@ export class LinkEntryTracker {
     }
     if (ENTRY_ELEMENTS.has(name)) {
       const listItem = !HEADING_ELEMENTS.has(name);
-      this.entries.push({ listItem, linksOut: false, ownLetters: 0, ownChars: 0, linkChars: 0 });
+      this.entries.push({
+        listItem,
+        linksOut: false,
+        linksHere: false,
+        ownLetters: 0,
+        ownChars: 0,
+        linkChars: 0,
+      });
       this.openEntries.push(this.entries.length - 1);
       const article = this.openArticles.at(-1);
       if (!listItem && article !== undefined)
         this.articles[article]!.firstHeading ??= this.entries.length - 1;
     }
     if (name === 'a') {
-      const elsewhere = attributes.href !== undefined && pointsElsewhere(attributes.href, this.pageUrl);
-      this.openLinks.push(elsewhere);
-      if (elsewhere) {
-        this.linksOutOpen += 1;
-        const entry = this.current();
-        if (entry !== undefined) this.entries[entry]!.linksOut = true;
-      }
+      const target = attributes.href === undefined ? 'none' : linkTargetOf(attributes.href, this.pageUrl);
+      this.openLinks.push(target === 'elsewhere');
+      if (target === 'elsewhere') this.linksOutOpen += 1;
+      const entry = this.current();
+      if (entry !== undefined && target === 'elsewhere') this.entries[entry]!.linksOut = true;
+      if (entry !== undefined && target === 'here') this.entries[entry]!.linksHere = true;
     }
   }
 
@@ -181,8 +194,9 @@ export class LinkEntryTracker {
       const short = facts.ownChars <= SHORT_ENTRY_CHARS;
       if (facts.linksOut && (facts.ownLetters === 0 || (listing && short))) result.add(id);
       // A listing's own short items are its structure: an index term whose sub-entries hold
-      // the links, a "see" reference, a letter's group label.
-      else if (listing && short && facts.listItem) result.add(id);
+      // the links, a "see" reference, a letter's group label; not an entry of the contents of
+      // the page itself.
+      else if (listing && short && facts.listItem && !facts.linksHere) result.add(id);
     });
     return result;
   }
