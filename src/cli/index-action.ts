@@ -9,6 +9,7 @@ import { BundleReadError, bundleDocuments } from '../search/bundle-documents.js'
 import { BatchIndexer } from '../search/batch-indexer.js';
 import { contentSelectorsOf } from '../search/content-selectors.js';
 import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
+import { reanalysisReporter } from '../search/reanalysis-upgrade.js';
 import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, searchIndexFile } from '../server/data-dir.js';
 import { openServiceStore } from '../server/open-service-store.js';
@@ -74,7 +75,11 @@ async function indexBundle(
   bundle: string,
   named: string,
 ): Promise<number> {
-  const index = new SearchIndex(searchIndexFile(config.dataDir, serviceId));
+  const index = new SearchIndex(
+    searchIndexFile(config.dataDir, serviceId),
+    undefined,
+    reanalysisReporter((message) => process.stderr.write(`${message}\n`)),
+  );
   let totals: LoadTotals;
   let generation: number | undefined;
   try {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { KumoConfig } from '../config/config.js';
 import { searchIndexFile } from '../server/data-dir.js';
+import { reanalysisReporter } from '../search/reanalysis-upgrade.js';
 import { SearchIndex } from '../search/search-index.js';
 import { searchServiceOfServe } from './data-dir-check.js';
 import { SearchActivity } from '../search/site/search-activity.js';
@@ -33,7 +34,11 @@ export async function searchCommand(
   const file = searchIndexFile(config.dataDir, serviceId);
   if (!existsSync(file))
     throw new UsageError(`search service ${serviceId} has no index yet: run kumo index first`);
-  const index = new SearchIndex(file);
+  const index = new SearchIndex(
+    file,
+    undefined,
+    reanalysisReporter((message) => process.stderr.write(`${message}\n`)),
+  );
   try {
     // The terminal's queries are not visitors': the activity is never flushed into the index.
     const search = new SiteSearch(index, service.config, new SearchActivity(index.store, systemClock), {

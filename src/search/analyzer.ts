@@ -8,7 +8,10 @@
  * Both start from NFKC and lower case, so full-width and half-width forms are one.
  */
 
-/** Stored with every index; an index written by another version must be rebuilt. */
+/**
+ * Stored with every index; an index written by an older version is indexed again from its stored
+ * text when first opened (reanalysis-upgrade.ts, docs/operations.md, Upgrading).
+ */
 export const ANALYZER_VERSION = 5;
 
 /**

@@ -21,6 +21,7 @@ import {
   type UpsertResult,
 } from './search-index-types.js';
 import { displayHeadOf, type DisplayHeadToStore } from './display-head.js';
+import { type ReanalysisProgress, reanalyzeIndexFile } from './reanalysis-upgrade.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
 import { collapseGroups, SameTextGroups } from './same-text-copies.js';
@@ -70,15 +71,26 @@ export class SearchIndex implements HitDocumentSource {
   /** The lengths found for the last generation: hosts whose lines did not change keep theirs. */
   private lastLineLengths: TemplateLinesWithLengths | undefined;
 
+  /**
+   * Opens (or creates) the index file; a file written by an older analyzer is indexed again from
+   * its stored text first (reanalysis-upgrade.ts), `onUpgrade` told how far it is.
+   */
   constructor(
     file: string,
     readonly ranking: RankingParameters = DEFAULT_RANKING,
+    onUpgrade?: (progress: ReanalysisProgress) => void,
   ) {
-    this.store = new SearchIndexStore(file, ANALYZER_VERSION);
+    let upgraded = false;
+    this.store = openIndexStore(file, (progress) => {
+      upgraded = true;
+      onUpgrade?.(progress);
+    });
     opened += 1;
     this.openKey = `${opened}:${file}`;
     this.seenDataVersion = this.store.dataVersion();
     this.reload();
+    // An upgrade writes one segment per batch of pages: merged as after a batch.
+    if (upgraded) this.mergeWhileNeeded();
   }
 
   /**
@@ -642,12 +654,26 @@ export class SearchIndex implements HitDocumentSource {
 }
 
 /**
- * The generation an index file was last published as or restored from (0 when none, or no file),
- * read without loading its segments (docs/architecture.md, Search nodes).
+ * The store of an index file of this analyzer, a file of an older one upgraded by indexing its
+ * documents again (docs/operations.md, Upgrading), `onUpgrade` told how far it is.
  */
-export function publishedGenerationOf(file: string): number {
+function openIndexStore(file: string, onUpgrade?: (progress: ReanalysisProgress) => void): SearchIndexStore {
+  return new SearchIndexStore(file, ANALYZER_VERSION, (rows, fromVersion) =>
+    reanalyzeIndexFile(rows, fromVersion, onUpgrade),
+  );
+}
+
+/**
+ * The generation an index file was last published as or restored from (0 when none, or no file),
+ * read without loading its segments (docs/architecture.md, Search nodes); a file of an older
+ * analyzer is upgraded first, `onUpgrade` told how far it is.
+ */
+export function publishedGenerationOf(
+  file: string,
+  onUpgrade?: (progress: ReanalysisProgress) => void,
+): number {
   if (!existsSync(file)) return 0;
-  const store = new SearchIndexStore(file, ANALYZER_VERSION);
+  const store = openIndexStore(file, onUpgrade);
   try {
     return store.publishedGeneration();
   } finally {
@@ -657,7 +683,7 @@ export function publishedGenerationOf(file: string): number {
 
 /** Records the generation an index file now holds, without loading its segments. */
 export function markPublishedGeneration(file: string, generation: number): void {
-  const store = new SearchIndexStore(file, ANALYZER_VERSION);
+  const store = openIndexStore(file);
   try {
     store.setPublishedGeneration(generation);
   } finally {

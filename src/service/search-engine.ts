@@ -4,5 +4,6 @@
  * several MB that a process which has not searched yet does not need (docs/operations.md, Memory).
  */
 export { markPublishedGeneration, publishedGenerationOf, SearchIndex } from '../search/search-index.js';
+export { reanalysisReporter } from '../search/reanalysis-upgrade.js';
 export { MAX_TRACKED_QUERIES, SearchActivity } from '../search/site/search-activity.js';
 export { SiteSearch } from '../search/site/site-search.js';

@@ -245,7 +245,10 @@ export class SearchServices {
     const generations = this.options.generations;
     if (generations === undefined) return { generation: 0, file };
     const current = await generations.store.current(serviceId);
-    if (current === undefined || current.generation <= engine.publishedGenerationOf(file))
+    if (
+      current === undefined ||
+      current.generation <= engine.publishedGenerationOf(file, this.upgradeReporter(engine, serviceId))
+    )
       return { generation: 0, file };
     const fetched = await generations.cache.current(serviceId);
     if (fetched !== undefined) {
@@ -261,6 +264,14 @@ export class SearchServices {
     return { generation: 0, file };
   }
 
+  /**
+   * Logs the upgrade of a service's index file written by an older analyzer: searches of the
+   * service wait for it (docs/operations.md, Upgrading).
+   */
+  private upgradeReporter(engine: typeof SearchEngine, serviceId: number) {
+    return engine.reanalysisReporter((message) => this.onWarning({ search_service_id: serviceId }, message));
+  }
+
   /** A service opened on a local file. */
   private served(
     engine: typeof SearchEngine,
@@ -271,7 +282,7 @@ export class SearchServices {
   ): Served {
     let index: SearchIndex;
     try {
-      index = new engine.SearchIndex(local.file);
+      index = new engine.SearchIndex(local.file, undefined, this.upgradeReporter(engine, serviceId));
     } catch (error) {
       throw new SearchIndexUnavailableError(
         `the index of search service ${serviceId}: ${(error as Error).message}`,

@@ -1,9 +1,18 @@
 import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/feed-keys.js';
 import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
-import { TEMPLATE_MIGRATION, TEMPLATE_SCHEMA, upgradeTemplateIndex } from './template-block-schema.js';
+import { ReanalysisRows } from './reanalysis-rows.js';
+import {
+  TEMPLATE_MIGRATION,
+  TEMPLATE_SCHEMA,
+  templateBlocksOf,
+  upgradeTemplateIndex,
+} from './template-block-schema.js';
 
-/** Format of the index file; a file of another format must be rebuilt with `kumo index`. */
+/**
+ * Format of the index file; a file of an older format is upgraded in place (UPGRADES), one of
+ * another must be rebuilt with `kumo index`.
+ */
 const SCHEMA_VERSION = '10';
 
 /**
@@ -183,36 +192,85 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
- * Creates the tables of a new index file, or upgrades an older format in place, or refuses a
- * format this version cannot read (thrown, naming the file).
+ * Indexes the documents of a file written by an older analyzer again from their stored text
+ * (docs/operations.md, Upgrading), given the file's rows and the analyzer version it was written
+ * by; called inside the transaction that upgrades the file, once its tables are of the current
+ * format.
  */
-export function prepareIndexSchema(db: Database.Database, file: string, analyzerVersion: number): void {
+export type AnalyzerUpgrade = (rows: ReanalysisRows, fromVersion: number) => void;
+
+/** The format and analyzer version an index file records. */
+interface IndexFileVersions {
+  schema: string;
+  /** NaN when the file records none. */
+  analyzer: number;
+}
+
+function versionsOf(db: Database.Database): IndexFileVersions {
+  const rows = db.prepare("SELECT key, value FROM index_meta WHERE key IN ('schema', 'analyzer')").all() as {
+    key: string;
+    value: string;
+  }[];
+  const meta = new Map(rows.map((row) => [row.key, row.value]));
+  return { schema: meta.get('schema') ?? '1', analyzer: Number(meta.get('analyzer') ?? NaN) };
+}
+
+/**
+ * What brings a file to the current format and analyzer: the SQL of its format's upgrade (''
+ * when its format is current), and whether its documents are to be analyzed again; undefined
+ * when nothing is to be done or this version cannot upgrade it. Analysis needs `canReanalyze`:
+ * a file of another analyzer is refused otherwise.
+ */
+function upgradeOf(
+  versions: IndexFileVersions,
+  analyzerVersion: number,
+  canReanalyze: boolean,
+): { sql: string; reanalyze: boolean } | undefined {
+  const sql = versions.schema === SCHEMA_VERSION ? '' : UPGRADES.get(versions.schema);
+  if (sql === undefined) return undefined;
+  const older = Number.isInteger(versions.analyzer) && versions.analyzer < analyzerVersion;
+  if (versions.analyzer !== analyzerVersion && !(older && canReanalyze)) return undefined;
+  if (sql === '' && !older) return undefined;
+  return { sql, reanalyze: older };
+}
+
+/**
+ * Creates the tables of a new index file, or upgrades an older format in place and, with
+ * `reanalyze`, a file of an older analyzer, or refuses a file this version cannot read (thrown,
+ * naming the file).
+ */
+export function prepareIndexSchema(
+  db: Database.Database,
+  file: string,
+  analyzerVersion: number,
+  reanalyze?: AnalyzerUpgrade,
+): void {
   const hasMeta = db
     .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'index_meta'")
     .get();
   if (hasMeta) {
-    const rows = db.prepare('SELECT key, value FROM index_meta').all() as {
-      key: string;
-      value: string;
-    }[];
-    const meta = new Map(rows.map((row) => [row.key, row.value]));
-    const schema = meta.get('schema') ?? '1';
-    const upgrade = UPGRADES.get(schema);
-    if (upgrade !== undefined && meta.get('analyzer') === String(analyzerVersion)) {
+    if (upgradeOf(versionsOf(db), analyzerVersion, reanalyze !== undefined) !== undefined) {
       // One transaction: a failed upgrade leaves the file as it was, readable by the older version.
       // Taken with the write lock and checked again: another process may have upgraded it meanwhile.
       db.transaction(() => {
-        const current = db.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get();
-        if (current !== schema) return;
-        db.exec(upgrade);
-        db.prepare("UPDATE index_meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
+        const versions = versionsOf(db);
+        const upgrade = upgradeOf(versions, analyzerVersion, reanalyze !== undefined);
+        if (upgrade === undefined) return;
+        db.exec(upgrade.sql);
+        const set = db.prepare('UPDATE index_meta SET value = ? WHERE key = ?');
+        set.run(SCHEMA_VERSION, 'schema');
+        if (!upgrade.reanalyze) return;
+        reanalyze!(new ReanalysisRows(db, templateBlocksOf(db)), versions.analyzer);
+        set.run(String(analyzerVersion), 'analyzer');
       }).immediate();
-      return;
     }
-    if (meta.get('schema') !== SCHEMA_VERSION || meta.get('analyzer') !== String(analyzerVersion)) {
+    const versions = versionsOf(db);
+    if (versions.schema !== SCHEMA_VERSION || versions.analyzer !== analyzerVersion) {
+      const newer = Number(versions.schema) > Number(SCHEMA_VERSION) || versions.analyzer > analyzerVersion;
       throw new Error(
-        `${file}: index built by an older version of Kumo (schema ${meta.get('schema') ?? '1'}, ` +
-          `analyzer ${meta.get('analyzer') ?? '?'}); remove the file and run kumo index again`,
+        `${file}: index built by ${newer ? 'a newer' : 'an older'} version of Kumo (schema ${versions.schema}, ` +
+          `analyzer ${Number.isNaN(versions.analyzer) ? '?' : versions.analyzer}); ` +
+          'remove the file and run kumo index again',
       );
     }
     upgradeTemplateIndex(db);

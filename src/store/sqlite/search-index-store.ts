@@ -14,7 +14,7 @@ import {
   hitDocumentOf,
   WHOLE_BODY_SQL,
 } from './hit-documents.js';
-import { prepareIndexSchema } from './search-index-schema.js';
+import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/private-files.js';
 
@@ -75,9 +75,14 @@ export class SearchIndexStore {
   /** Searches and clicks per day (docs/architecture.md, Search activity). */
   readonly analytics: SearchAnalyticsStore;
 
+  /**
+   * Opens (or creates) the index file of `analyzerVersion`. A file of an older analyzer is
+   * indexed again by `reanalyze` as it is upgraded; without it such a file is refused.
+   */
   constructor(
     readonly file: string,
     analyzerVersion: number,
+    reanalyze?: AnalyzerUpgrade,
   ) {
     preparePrivateDatabaseFile(file);
     this.db = new Database(file);
@@ -89,7 +94,7 @@ export class SearchIndexStore {
     this.db.pragma('busy_timeout = 5000');
     registerTemplateFunctions(this.db);
     try {
-      prepareIndexSchema(this.db, file, analyzerVersion);
+      prepareIndexSchema(this.db, file, analyzerVersion, reanalyze);
     } catch (error) {
       this.db.close();
       throw error;
