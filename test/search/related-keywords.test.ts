@@ -159,3 +159,62 @@ describe('related keywords of a Japanese server manual', () => {
     }
   });
 });
+
+describe('related keywords and listing pages', () => {
+  test("an index's entries name other pages' subjects: their words are not related to the query", async () => {
+    const triggerPages = [
+      [
+        'plpgsql-trigger',
+        'Trigger Functions',
+        'A trigger function runs when a trigger fires on an event table row.',
+      ],
+      [
+        'sql-createtrigger',
+        'CREATE TRIGGER',
+        'Triggers fire before or after an event; a trigger names its function.',
+      ],
+      ['event-triggers', 'Event Triggers', 'Event triggers fire on DDL commands, unlike a row trigger.'],
+      ['datatype-json', 'JSON Types', 'The json and jsonb types store documents as text or decomposed.'],
+      ['indexes-types', 'Index Types', 'B-tree, hash and GiST indexes serve different operators.'],
+      ['functions-string', 'String Functions', 'Functions that concatenate, trim and split strings.'],
+    ];
+    const pages: BundlePage[] = triggerPages.map(([slug, title, text]) => ({
+      url: `${REFERENCE_HOST}/${slug}.html`,
+      status: 200,
+      html: referenceHtml({ slug: slug!, title: title!, text: text! }),
+    }));
+    // A back-of-the-book index pairing the query with a word no page treats
+    // (docs/reference/site-search.md, Listing pages).
+    const entries = Array.from(
+      { length: 12 },
+      (_, number) =>
+        `<dt>trigger marmalade ${number}, <a href="plpgsql-trigger.html#s${number}">Trigger Functions</a></dt>`,
+    );
+    // And a list of links naming it as well: two matching pages hold the word, as related keywords ask.
+    const links = Array.from(
+      { length: 6 },
+      (_, number) =>
+        `<li><a href="event-triggers.html#m${number}">Trigger marmalade recipe ${number}</a></li>`,
+    );
+    pages.push(
+      {
+        url: `${REFERENCE_HOST}/bookindex.html`,
+        status: 200,
+        html: `<html><head><title>Index</title></head><body><main><h1>Index</h1><dl>${entries.join('')}</dl></main></body></html>`,
+      },
+      {
+        url: `${REFERENCE_HOST}/see-also.html`,
+        status: 200,
+        html: `<html><head><title>See also</title></head><body><main><h1>See also</h1><ul>${links.join('')}</ul></main></body></html>`,
+      },
+    );
+    const { index, site } = await siteOf(pages);
+    try {
+      const related = site.relatedKeywords('trigger', '');
+      assert.ok(related.includes('event'), `related: ${related.join(', ')}`);
+      assert.ok(!related.includes('marmalade'), `related: ${related.join(', ')}`);
+    } finally {
+      index.close();
+    }
+  });
+});
