@@ -490,6 +490,10 @@ export class SearchIndex implements HitDocumentSource {
     return this.store.bodyHead(id, bodyChars);
   }
 
+  linkText(id: number, chars: number): string | undefined {
+    return this.store.linkText(id, chars);
+  }
+
   wholeBody(id: number): string | undefined {
     return this.store.wholeBody(id);
   }

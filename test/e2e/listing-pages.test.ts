@@ -20,7 +20,7 @@ import {
 import type { LocalServer } from '../support/local-server.js';
 import { downloadRunFile, runSettingOnce } from '../support/scheduled-runs.js';
 import { parseCsvText } from '../support/artifact-readers.js';
-import { docPath, type SearchAnswer, type SuggestAnswer } from '../support/search-fixtures.js';
+import { docPath, highlighted, type SearchAnswer, type SuggestAnswer } from '../support/search-fixtures.js';
 import { startTestService, TEST_ADMIN_TOKEN, type TestService } from '../support/service-harness.js';
 
 type Listing = keyof typeof LISTING_PATHS;
@@ -248,4 +248,23 @@ describe("a listing page's own title finds it first", () => {
       assert.equal(ranked[0], LISTING_PATHS[listing], `ranking for "${title}": ${ranking(ranked)}`);
     });
   }
+});
+
+describe('a listing page found by its entries shows the entry that matched', () => {
+  test('the index, found for "restocking fee", shows that entry highlighted in its snippet', async () => {
+    const response = await kumo.inject({
+      method: 'GET',
+      url: `${docPath()}/search?q=${encodeURIComponent('restocking fee')}&number_per_page=50`,
+    });
+    assert.equal(response.statusCode, 200, response.body);
+    const docs = (response.json as SearchAnswer).organic.docs;
+    const index = docs.find((doc) => new URL(doc.url).pathname === LISTING_PATHS.index);
+    assert.ok(index !== undefined, `the index among: ${docs.map((doc) => doc.url).join(', ')}`);
+    const parts = index.highlight.document_text_parts;
+    assert.deepEqual(
+      highlighted(parts).map(lower),
+      ['restocking', 'fee'],
+      parts.map((part) => part.text).join(''),
+    );
+  });
 });

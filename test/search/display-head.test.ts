@@ -314,6 +314,7 @@ describe('result pages with stored display heads', () => {
         }),
         bodyHead: () => assert.fail('the body is read with the document'),
         wholeBody: (id) => index.wholeBody(id),
+        linkText: (id, chars) => index.linkText(id, chars),
       };
       // Heads cut as if the host had no template: each holds a navigation line as kept.
       const stale: HitDocumentSource = {
@@ -323,6 +324,7 @@ describe('result pages with stored display heads', () => {
         },
         bodyHead: (id, chars) => index.bodyHead(id, chars),
         wholeBody: (id) => index.wholeBody(id),
+        linkText: (id, chars) => index.linkText(id, chars),
       };
       assert.deepEqual(organicDocsOf(hits, withoutHeads, highlighter, templates), withHeads);
       assert.deepEqual(organicDocsOf(hits, stale, highlighter, templates), withHeads);

@@ -3,7 +3,7 @@ import { firstCodePoints } from '../../util/code-points.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
 import { DISPLAY_HEAD_CHARS, storedHeadFor } from '../display-head.js';
 import { mainTextHead, type MainTextHead } from '../main-text-head.js';
-import type { HitTemplates } from '../template-blocks.js';
+import { mainLinesOf, type HitTemplates } from '../template-blocks.js';
 import type { OrganicDoc } from './search-response.js';
 
 /**
@@ -20,6 +20,11 @@ const SNIPPET_CHARS = 160;
  * lines before it; a body whose template takes more is read whole (mainHeadOf).
  */
 const HIT_BODY_CHARS = 32_000;
+/**
+ * Code points of a page's link text read for a snippet when its main text shows no match: a
+ * table of contents whole, the start of a long index (read only for such hits).
+ */
+const LINK_TEXT_CHARS = 16_000;
 const ELLIPSIS: HighlightPart = { is_highlighted: false, text: '…' };
 
 /** A hit of a result page to show: its document and its place. */
@@ -47,7 +52,8 @@ export function organicDocsOf(
     if (document === undefined) return [];
     const main = mainHeadOf(document, source, templates);
     if (main === undefined) return [];
-    const doc = organicDocOf(document, main, hit.ranking, hit.drilldown, highlighter);
+    const linkText = () => linkTextOf(source, document.id, document.url, templates);
+    const doc = organicDocOf(document, main, hit.ranking, hit.drilldown, highlighter, linkText);
     return [hit.copyUrls.length === 0 ? doc : { ...doc, duplicate_urls: [...hit.copyUrls] }];
   });
 }
@@ -65,14 +71,22 @@ function organicDocOf(
   ranking: number,
   drilldown: string[],
   highlighter: QueryHighlighter,
+  linkText: () => string,
 ): OrganicDoc {
   // Lines become spaces: shown text reads as one paragraph, and offsets stay those of the text.
   // The snippet is looked for in the start of the main text only: a 1 MB PDF text would
   // otherwise be normalized and scanned for every hit of every page.
   const description =
     document.description !== '' ? document.description : firstCodePoints(main.text, DESCRIPTION_CHARS);
-  const snippet = highlighter.snippet(main.text, SNIPPET_CHARS);
+  let snippet = highlighter.snippet(main.text, SNIPPET_CHARS);
   if (main.more) snippet.truncatedEnd = true;
+  if (!snippet.parts.some((part) => part.is_highlighted)) {
+    // A page found by its link entries (a table of contents, an index) shows the entry that
+    // matched rather than a start that does not say why it was found
+    // (docs/reference/site-search.md, Listing pages).
+    const fromLinks = highlighter.snippet(linkText(), SNIPPET_CHARS);
+    if (fromLinks.parts.some((part) => part.is_highlighted)) snippet = fromLinks;
+  }
   const documentTextParts = [
     ...(snippet.truncatedStart ? [ELLIPSIS] : []),
     ...snippet.parts,
@@ -95,6 +109,15 @@ function organicDocOf(
     drilldown,
     doctype: document.doctype,
   };
+}
+
+/**
+ * The start of a page's link text without the lines its host's template repeats, its lines
+ * made spaces as the main text's are; '' when the document went meanwhile.
+ */
+function linkTextOf(source: HitDocumentSource, id: number, url: string, templates: HitTemplates): string {
+  const text = source.linkText(id, LINK_TEXT_CHARS) ?? '';
+  return (mainLinesOf(text, url, templates.blocks) ?? text.split('\n')).join(' ');
 }
 
 /**

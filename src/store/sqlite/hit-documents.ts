@@ -49,6 +49,12 @@ export const BODY_HEAD_SQL = `SELECT
 
 export const WHOLE_BODY_SQL = 'SELECT body FROM documents WHERE id = ?';
 
+/**
+ * The start of the text a page keeps apart from its body (its template by markup and its link
+ * entries, src/search/html-text.ts), as many code points as asked for.
+ */
+export const LINK_TEXT_SQL = 'SELECT substr(template, 1, @chars) FROM documents WHERE id = @id';
+
 /** The start of a body: its first code points, and whether they are the whole body. */
 export interface BodyHead {
   bodyHead: string;
@@ -85,6 +91,8 @@ export interface HitDocumentSource {
   hitDocument(id: number, bodyChars: number): HitDocument | undefined;
   bodyHead(id: number, bodyChars: number): BodyHead | undefined;
   wholeBody(id: number): string | undefined;
+  /** The start of the page's link text (LINK_TEXT_SQL). */
+  linkText(id: number, chars: number): string | undefined;
 }
 
 /**
@@ -96,6 +104,7 @@ export class HitDocumentReader implements HitDocumentSource {
   private readonly hitStatement: Database.Statement;
   private readonly bodyHeadStatement: Database.Statement;
   private readonly bodyStatement: Database.Statement;
+  private readonly linkTextStatement: Database.Statement;
 
   constructor(file: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true });
@@ -103,6 +112,7 @@ export class HitDocumentReader implements HitDocumentSource {
     this.hitStatement = this.db.prepare(HIT_DOCUMENT_SQL);
     this.bodyHeadStatement = this.db.prepare(BODY_HEAD_SQL);
     this.bodyStatement = this.db.prepare(WHOLE_BODY_SQL).pluck();
+    this.linkTextStatement = this.db.prepare(LINK_TEXT_SQL).pluck();
   }
 
   hitDocument(id: number, bodyChars: number): HitDocument | undefined {
@@ -115,6 +125,10 @@ export class HitDocumentReader implements HitDocumentSource {
 
   wholeBody(id: number): string | undefined {
     return this.bodyStatement.get(id) as string | undefined;
+  }
+
+  linkText(id: number, chars: number): string | undefined {
+    return this.linkTextStatement.get({ id, chars }) as string | undefined;
   }
 
   close(): void {

@@ -13,6 +13,7 @@ import {
   type HitDocument,
   hitDocumentOf,
   WHOLE_BODY_SQL,
+  LINK_TEXT_SQL,
 } from './hit-documents.js';
 import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
@@ -139,6 +140,7 @@ export class SearchIndexStore {
       // Asked before every search (SearchIndex.refresh): prepared once, as pragma() prepares anew.
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
       wholeBody: db.prepare(WHOLE_BODY_SQL).pluck(),
+      linkText: db.prepare(LINK_TEXT_SQL).pluck(),
       documentByUrl: db.prepare('SELECT id FROM documents WHERE url = ?').pluck(),
       nextSegmentId: db.prepare('SELECT coalesce(max(id), 0) + 1 FROM segments').pluck(),
       insertSegment: db.prepare('INSERT INTO segments (id, data, deleted) VALUES (?, ?, ?)'),
@@ -268,6 +270,10 @@ export class SearchIndexStore {
   /** The body's first `bodyChars` code points, and whether they are all of it. */
   bodyHead(id: number, bodyChars: number): BodyHead | undefined {
     return bodyHeadOf(this.statements.bodyHead.get({ chars: bodyChars, id }));
+  }
+
+  linkText(id: number, chars: number): string | undefined {
+    return this.statements.linkText.get({ id, chars }) as string | undefined;
   }
 
   wholeBody(id: number): string | undefined {
