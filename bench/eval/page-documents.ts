@@ -67,9 +67,9 @@ export function loadPages(
   const documents: EvalDocument[] = [];
   for (const file of files) {
     const html = readFileSync(path.join(root, file), 'utf8');
-    const text = pageTextOf(html);
-    if (text.noindex) continue;
     const url = new URL(file, baseUrl).href;
+    const text = pageTextOf(html, {}, url);
+    if (text.noindex) continue;
     onPage?.(url, html);
     const document: EvalDocument = {
       url,

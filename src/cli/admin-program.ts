@@ -43,7 +43,7 @@ const LIST_FILTER: [OptionName, string][] = [['contract', "only this contract's"
 const SEARCH_SERVICE_FILE = `
 The file is JSON: {"categories": [{"name", "url_pattern"}], "drilldowns": [{"url_pattern",
 "path": "labels\\tjoined\\tby tab, $1 = capture group"}], "allowed_origins": ["https://..."],
-"weights": {"title", "headings", "description", "body", "url"}}`;
+"weights": {"title", "headings", "description", "body", "url", "links"}}`;
 
 const SETTING_FILE = `
 The file is JSON, the body of the management API's service_settings:

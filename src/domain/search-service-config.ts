@@ -69,7 +69,7 @@ export const SearchServiceConfigSchema = Type.Object(
       Type.Object(
         {
           main: Selectors(
-            'CSS selectors of the main content: text outside every match is kept apart as template text, never shown',
+            'CSS selectors of the main content: text outside every match is kept apart as template text, not shown but in a snippet of a page whose main text does not match',
           ),
           exclude: Selectors('CSS selectors of parts left out of the index and of what is shown'),
         },

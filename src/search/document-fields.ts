@@ -39,7 +39,7 @@ export function analyzeDocumentFields(document: IndexedDocument): AnalyzedText[]
     analyzeText(urlWords(document.url)),
     // Landmark text and link entries still find the page (its own table of contents, its place
     // in the site), with less weight than its own text: they name other pages' subjects
-    // (docs/search-evaluation.md, Listing pages); lines the whole site repeats are left out at
+    // (docs/reference/site-search.md, Listing pages); lines the whole site repeats are left out at
     // indexing (template-split.ts).
     analyzeLines(document.template ?? ''),
   ];

@@ -29,9 +29,11 @@ export interface PageText {
    * The page's template by its markup: text of nav, aside, page-level header and footer
    * elements (and their ARIA roles), and of everything outside `main` when the page has one
    * (docs/reference/site-search.md, Page templates); and its link entries, which point at other
-   * pages (link-entries.ts). Kept apart from the body: not shown in snippets or descriptions,
-   * indexed in the low-weight links field. A page with no main text at all keeps its text in
-   * the body instead, so a page that is all navigation (a site map) stays findable.
+   * pages (docs/reference/site-search.md, Listing pages). Kept apart from the body: not in
+   * descriptions, in a snippet only when the main text shows no match, indexed in the
+   * low-weight links field. A main text that is all link entries stays the body; a page with
+   * no main text at all keeps its template as the body, so a page that is all navigation (a
+   * site map) stays findable.
    */
   template: string;
   /** meta robots noindex: the page stays out of the index. */
@@ -226,9 +228,16 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
   let template = rest;
   let headingPieces = pieces.filter((piece) => piece.heading && isMain(piece) && !moved(piece));
   if (body === '') {
+    // A main text that is nothing but link entries (a bare list of links) is the page's text.
+    const unmoved = splitText(text, isMain, () => undefined);
+    body = unmoved.main;
+    template = unmoved.rest;
+    headingPieces = pieces.filter((piece) => piece.heading && isMain(piece));
+  }
+  if (body === '') {
     body = template;
     template = '';
-    headingPieces = pieces.filter((piece) => piece.heading && !moved(piece));
+    headingPieces = pieces.filter((piece) => piece.heading);
   }
   return {
     title: collapse(title),

@@ -14,8 +14,9 @@
  * every short list item without a link to a place on the page itself (an index term whose
  * sub-entries hold the links, a "see" reference).
  *
- * An article whose first heading is a link entry is a teaser of another page (an archive's or a
- * tag page's excerpt under the article's linked title): all its text is the link entry's.
+ * An article whose first heading only points at another page is a teaser of that page (an
+ * archive's or a tag page's excerpt under the article's linked title) when the page holds two or
+ * more of them: all its text is the link entry's.
  */
 
 /** Entry elements: where one item of a list, or one heading, starts and ends. */
@@ -85,8 +86,8 @@ export class LinkEntryTracker {
   private readonly entries: EntryFacts[] = [];
   /** Open entries, innermost last, by id. */
   private readonly openEntries: number[] = [];
-  /** Every article element: its first heading entry, once one opened inside it. */
-  private readonly articles: { firstHeading?: number }[] = [];
+  /** Every article element: the article around it, and its first heading entry once one opened. */
+  private readonly articles: { parent?: number; firstHeading?: number }[] = [];
   /** Open article elements, innermost last, by id. */
   private readonly openArticles: number[] = [];
   /** Open `a` elements: whether each points elsewhere. */
@@ -98,14 +99,16 @@ export class LinkEntryTracker {
   /** An element opened. */
   open(name: string, attributes: Record<string, string>): void {
     if (name === 'article') {
-      this.articles.push({});
+      const parent = this.openArticles.at(-1);
+      this.articles.push(parent === undefined ? {} : { parent });
       this.openArticles.push(this.articles.length - 1);
     }
     if (ENTRY_ELEMENTS.has(name)) {
       const listItem = !HEADING_ELEMENTS.has(name);
       this.entries.push({
         listItem,
-        linksOut: false,
+        // A link around the entry (a card: a link holding a heading) points elsewhere from it too.
+        linksOut: this.linksOutOpen > 0,
         linksHere: false,
         ownLetters: 0,
         ownChars: 0,
@@ -138,9 +141,9 @@ export class LinkEntryTracker {
     return this.openEntries.at(-1);
   }
 
-  /** The outermost open article, whose text a piece read now belongs to. */
+  /** The innermost open article, whose text a piece read now belongs to. */
   currentArticle(): number | undefined {
-    return this.openArticles[0];
+    return this.openArticles.at(-1);
   }
 
   /** Whether text read now is inside a link to another page. */
@@ -159,16 +162,24 @@ export class LinkEntryTracker {
     }
   }
 
-  /** The teaser articles, given the link entries. */
+  /**
+   * The teaser articles, given the link entries: articles whose first heading only points
+   * elsewhere, when the page holds two or more (an archive, a tag page), and the articles inside
+   * them. One such article is the page's own post under a permalink written another way (a
+   * trailing slash, a tracking parameter), not a teaser.
+   */
   teasers(linkEntries: ReadonlySet<number>): Set<number> {
-    const result = new Set<number>();
-    this.articles.forEach(({ firstHeading }, id) => {
-      if (
+    const linkedTitle = this.articles.map(
+      ({ firstHeading }) =>
         firstHeading !== undefined &&
         linkEntries.has(firstHeading) &&
-        this.entries[firstHeading]!.ownLetters === 0
-      )
-        result.add(id);
+        this.entries[firstHeading]!.ownLetters === 0,
+    );
+    const result = new Set<number>();
+    if (linkedTitle.filter(Boolean).length < 2) return result;
+    this.articles.forEach((article, id) => {
+      // Articles open in document order: a parent's verdict is known before its children's.
+      if (linkedTitle[id] || (article.parent !== undefined && result.has(article.parent))) result.add(id);
     });
     return result;
   }

@@ -18,7 +18,7 @@ import {
   startListingSite,
 } from '../support/listing-site.js';
 import type { LocalServer } from '../support/local-server.js';
-import { downloadRunFile, runSettingOnce } from '../support/scheduled-runs.js';
+import { createSearchFeedingSetting, downloadRunFile, runSettingOnce } from '../support/scheduled-runs.js';
 import { parseCsvText } from '../support/artifact-readers.js';
 import { docPath, highlighted, type SearchAnswer, type SuggestAnswer } from '../support/search-fixtures.js';
 import { startTestService, TEST_ADMIN_TOKEN, type TestService } from '../support/service-harness.js';
@@ -100,9 +100,6 @@ const CASES: readonly ListedCase[] = [
 const INDEX_ONLY_PHRASE = { prefix: 'water', phrase: 'water hardness', page: '/manual/water.html' };
 const TITLE_PHRASE = { prefix: 'water', phrase: 'water quality', page: '/manual/water.html' };
 
-const ADMIN = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
-const GROUP = '/admin/v1/contracts/1/servicegroups/1';
-
 let site: LocalServer;
 let kumo: TestService;
 let crawledPaths: string[];
@@ -110,14 +107,7 @@ let crawledPaths: string[];
 before(async () => {
   site = await startListingSite();
   kumo = await startTestService();
-  const created = await kumo.inject({
-    method: 'POST',
-    url: `${GROUP}/service_settings`,
-    headers: ADMIN,
-    payload: { setting: { seed_urls: [`${site.baseUrl}/`] }, schedule: { interval: 0 }, service_id: 1 },
-  });
-  assert.equal(created.statusCode, 200, created.body);
-  const history = await runSettingOnce(kumo, created.json.service_setting_id as number, 1);
+  const history = await runSettingOnce(kumo, await createSearchFeedingSetting(kumo, `${site.baseUrl}/`), 1);
   assert.equal(history.crawl_execution_status_dtype_id, 2030, history.message);
   const rows = parseCsvText((await downloadRunFile(kumo, history, 'url_list.csv.gz')).toString('utf8'));
   crawledPaths = rows
@@ -266,5 +256,28 @@ describe('a listing page found by its entries shows the entry that matched', () 
       ['restocking', 'fee'],
       parts.map((part) => part.text).join(''),
     );
+  });
+});
+
+describe("a search service's weight of the links field", () => {
+  test('weighed high, the index wins its own entry; weighed as by default again, the page about it does', async () => {
+    const put = (config: object) =>
+      kumo.inject({
+        method: 'PUT',
+        url: '/admin/v1/contracts/1/servicegroups/1/search_services/1',
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+        payload: { config },
+      });
+    const query = 'restocking fee';
+    const page = CASES.find((entry) => entry.query === query)!.page;
+    try {
+      assert.equal((await put({ weights: { links: 100 } })).statusCode, 200);
+      const weighed = await search(query);
+      assert.equal(weighed[0], LISTING_PATHS.index, `ranking for "${query}": ${ranking(weighed)}`);
+    } finally {
+      assert.equal((await put({})).statusCode, 200);
+    }
+    const ranked = await search(query);
+    assert.equal(ranked[0], page, `ranking for "${query}": ${ranking(ranked)}`);
   });
 });

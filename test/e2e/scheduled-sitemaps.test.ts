@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { docPath, type SearchAnswer } from '../support/search-fixtures.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
+import { createSearchFeedingSetting } from '../support/scheduled-runs.js';
 import {
   pollUntil,
   startTestService,
@@ -58,14 +59,7 @@ after(async () => {
 });
 
 test('a page only the sitemap lists is searchable after a scheduled run; the history tells of the sitemaps', async () => {
-  const created = await kumo.inject({
-    method: 'POST',
-    url: `${GROUP}/service_settings`,
-    headers: ADMIN,
-    payload: { setting: { seed_urls: [`${site.baseUrl}/`] }, schedule: { interval: 0 }, service_id: 1 },
-  });
-  assert.equal(created.statusCode, 200, created.body);
-  const settingId = created.json.service_setting_id as number;
+  const settingId = await createSearchFeedingSetting(kumo, `${site.baseUrl}/`);
   const run = await kumo.inject({
     method: 'POST',
     url: `${GROUP}/service_settings/${settingId}/run`,

@@ -129,18 +129,56 @@ describe('listing pages', () => {
 });
 
 describe('teasers', () => {
-  test("an archive's article under a linked title is a link entry whole, excerpt included", () => {
+  const ARCHIVE = 'https://docs.example/blog/archive.html';
+  const teaser = (slug: string, title: string, excerpt: string) =>
+    `<article><h2><a href="/blog/${slug}.html">${title}</a></h2><p>${excerpt}</p>` +
+    `<a href="/blog/${slug}.html">Read more</a></article>`;
+
+  test("an archive's articles under linked titles are link entries whole, excerpts included", () => {
     const text = pageTextOf(
       page(
-        '<h1>Archive</h1><article><h2><a href="/blog/light-roasts.html">Light roasts</a></h2>' +
-          '<p>Notes of bergamot and jasmine.</p><a href="/blog/light-roasts.html">Read more</a></article>',
+        '<h1>Archive</h1>' +
+          teaser('light-roasts', 'Light roasts', 'Notes of bergamot and jasmine.') +
+          teaser('decaf', 'Decaf', 'Solvents and water.'),
       ),
       {},
-      'https://docs.example/blog/archive.html',
+      ARCHIVE,
     );
     assert.equal(text.body, 'Archive');
     assert.equal(text.headings, 'Archive');
-    assert.equal(text.template, 'Light roasts\nNotes of bergamot and jasmine.\nRead more');
+    assert.equal(
+      text.template,
+      'Light roasts\nNotes of bergamot and jasmine.\nRead more\nDecaf\nSolvents and water.\nRead more',
+    );
+  });
+
+  test('teasers inside an article of the archive, and cards whose link holds the heading, are teasers', () => {
+    const card = (slug: string, title: string, excerpt: string) =>
+      `<article><a href="/blog/${slug}.html"><h2>${title}</h2></a><p>${excerpt}</p></article>`;
+    const text = pageTextOf(
+      page(
+        '<article><h1>Archive</h1>' +
+          teaser('light-roasts', 'Light roasts', 'Notes of bergamot.') +
+          card('decaf', 'Decaf', 'Solvents and water.') +
+          '</article>',
+      ),
+      {},
+      ARCHIVE,
+    );
+    assert.equal(text.body, 'Archive');
+    assert.equal(text.template, 'Light roasts\nNotes of bergamot.\nRead more\nDecaf\nSolvents and water.');
+  });
+
+  test("a post whose heading links its permalink written another way is the page's own text", () => {
+    const text = pageTextOf(
+      `<html><head><title>My post</title></head><body><nav><a href="/">Home</a></nav><main>` +
+        '<article><h1><a href="/blog/post?ref=feed">My post</a></h1><p>Notes of bergamot.</p></article>' +
+        '</main><footer>Copyright</footer></body></html>',
+      {},
+      'https://docs.example/blog/post',
+    );
+    assert.equal(text.body, 'Notes of bergamot.');
+    assert.equal(text.template, 'Home\nMy post\nCopyright');
   });
 
   test('an article whose heading links to itself is the page, not a teaser', () => {
@@ -153,6 +191,17 @@ describe('teasers', () => {
     assert.equal(text.body, 'Light roasts\nNotes of bergamot.');
     assert.equal(text.headings, 'Light roasts');
   });
+});
+
+test('a main text that is nothing but link entries keeps them as its text, its template apart', () => {
+  const text = pageTextOf(
+    '<html><body><nav><a href="/">Home</a></nav><main><ul><li><a href="a.html">Alpha</a></li>' +
+      '<li><a href="b.html">Beta</a></li></ul></main></body></html>',
+    {},
+    PAGE,
+  );
+  assert.equal(text.body, 'Alpha\nBeta');
+  assert.equal(text.template, 'Home');
 });
 
 test('a page that is nothing but links keeps them as its text, so it stays findable', () => {

@@ -98,31 +98,34 @@ describe('related keywords of a database manual', () => {
   });
 });
 
+/** Three pages about triggers among three about other subjects, of a database manual. */
+function triggerManual(): BundlePage[] {
+  const pages = [
+    [
+      'plpgsql-trigger',
+      'Trigger Functions',
+      'A trigger function runs when a trigger fires on an event table row.',
+    ],
+    [
+      'sql-createtrigger',
+      'CREATE TRIGGER',
+      'Triggers fire before or after an event; a trigger names its function.',
+    ],
+    ['event-triggers', 'Event Triggers', 'Event triggers fire on DDL commands, unlike a row trigger.'],
+    ['datatype-json', 'JSON Types', 'The json and jsonb types store documents as text or decomposed.'],
+    ['indexes-types', 'Index Types', 'B-tree, hash and GiST indexes serve different operators.'],
+    ['functions-string', 'String Functions', 'Functions that concatenate, trim and split strings.'],
+  ];
+  return pages.map(([slug, title, text]) => ({
+    url: `${REFERENCE_HOST}/${slug}.html`,
+    status: 200,
+    html: referenceHtml({ slug: slug!, title: title!, text: text! }),
+  }));
+}
+
 describe('related keywords and word forms', () => {
   test('a form of the query word is the query, not a keyword related to it', async () => {
-    const triggerPages = [
-      [
-        'plpgsql-trigger',
-        'Trigger Functions',
-        'A trigger function runs when a trigger fires on an event table row.',
-      ],
-      [
-        'sql-createtrigger',
-        'CREATE TRIGGER',
-        'Triggers fire before or after an event; a trigger names its function.',
-      ],
-      ['event-triggers', 'Event Triggers', 'Event triggers fire on DDL commands, unlike a row trigger.'],
-    ];
-    const otherPages = [
-      ['datatype-json', 'JSON Types', 'The json and jsonb types store documents as text or decomposed.'],
-      ['indexes-types', 'Index Types', 'B-tree, hash and GiST indexes serve different operators.'],
-      ['functions-string', 'String Functions', 'Functions that concatenate, trim and split strings.'],
-    ];
-    const pages = [...triggerPages, ...otherPages].map(([slug, title, text]) => ({
-      url: `${REFERENCE_HOST}/${slug}.html`,
-      status: 200,
-      html: referenceHtml({ slug: slug!, title: title!, text: text! }),
-    }));
+    const pages = triggerManual();
     const { index, site } = await siteOf(pages);
     try {
       const related = site.relatedKeywords('triggers', '');
@@ -162,27 +165,7 @@ describe('related keywords of a Japanese server manual', () => {
 
 describe('related keywords and listing pages', () => {
   test("an index's entries name other pages' subjects: their words are not related to the query", async () => {
-    const triggerPages = [
-      [
-        'plpgsql-trigger',
-        'Trigger Functions',
-        'A trigger function runs when a trigger fires on an event table row.',
-      ],
-      [
-        'sql-createtrigger',
-        'CREATE TRIGGER',
-        'Triggers fire before or after an event; a trigger names its function.',
-      ],
-      ['event-triggers', 'Event Triggers', 'Event triggers fire on DDL commands, unlike a row trigger.'],
-      ['datatype-json', 'JSON Types', 'The json and jsonb types store documents as text or decomposed.'],
-      ['indexes-types', 'Index Types', 'B-tree, hash and GiST indexes serve different operators.'],
-      ['functions-string', 'String Functions', 'Functions that concatenate, trim and split strings.'],
-    ];
-    const pages: BundlePage[] = triggerPages.map(([slug, title, text]) => ({
-      url: `${REFERENCE_HOST}/${slug}.html`,
-      status: 200,
-      html: referenceHtml({ slug: slug!, title: title!, text: text! }),
-    }));
+    const pages = triggerManual();
     // A back-of-the-book index pairing the query with a word no page treats
     // (docs/reference/site-search.md, Listing pages).
     const entries = Array.from(

@@ -17,6 +17,21 @@ export interface RunHistory {
   message?: string;
 }
 
+/**
+ * Creates a scheduled setting (no schedule: runs are started by hand) crawling from `seedUrl`
+ * into search service 1, as a site owner's setting feeding search; answers its id.
+ */
+export async function createSearchFeedingSetting(kumo: TestService, seedUrl: string): Promise<number> {
+  const created = await kumo.inject({
+    method: 'POST',
+    url: `${GROUP}/service_settings`,
+    headers: { ...ADMIN, 'content-type': 'application/json' },
+    payload: { setting: { seed_urls: [seedUrl] }, schedule: { interval: 0 }, service_id: 1 },
+  });
+  assert.equal(created.statusCode, 200, created.body);
+  return created.json.service_setting_id as number;
+}
+
 /** Starts a run of the setting and waits until its history holds `runs` rows, the newest ended. */
 export async function runSettingOnce(
   kumo: TestService,

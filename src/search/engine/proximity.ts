@@ -108,14 +108,14 @@ function clauseLength(clause: Clause): number {
 /**
  * Smallest gap from an occurrence of the first clause to one of the second in the same field:
  * 1 when the second follows the first directly; the reverse order costs one token more. The
- * links field, numbered last, holds no pair.
+ * links field holds no pair.
  */
 function nearestGap(first: OccurrenceStarts, firstLength: number, second: OccurrenceStarts): number {
   let best = Infinity;
   let pointer = 0;
   for (const start of first) {
     const field = fieldOfPosition(start);
-    if (field === LINKS) break;
+    if (field === LINKS) continue;
     const end = start + firstLength - 1;
     while (pointer < second.length && second[pointer]! <= end) pointer += 1;
     const after = second[pointer];

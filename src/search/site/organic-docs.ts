@@ -80,12 +80,13 @@ function organicDocOf(
     document.description !== '' ? document.description : firstCodePoints(main.text, DESCRIPTION_CHARS);
   let snippet = highlighter.snippet(main.text, SNIPPET_CHARS);
   if (main.more) snippet.truncatedEnd = true;
-  if (!snippet.parts.some((part) => part.is_highlighted)) {
+  const titleParts = highlighter.parts(document.title);
+  if (!holdsMatch(snippet.parts) && !holdsMatch(titleParts)) {
     // A page found by its link entries (a table of contents, an index) shows the entry that
-    // matched rather than a start that does not say why it was found
-    // (docs/reference/site-search.md, Listing pages).
+    // matched rather than a start that does not say why it was found; a page its title found
+    // shows its start (docs/reference/site-search.md, Listing pages).
     const fromLinks = highlighter.snippet(linkText(), SNIPPET_CHARS);
-    if (fromLinks.parts.some((part) => part.is_highlighted)) snippet = fromLinks;
+    if (holdsMatch(fromLinks.parts)) snippet = fromLinks;
   }
   const documentTextParts = [
     ...(snippet.truncatedStart ? [ELLIPSIS] : []),
@@ -100,7 +101,7 @@ function organicDocOf(
     start_text: firstCodePoints(main.text, START_TEXT_CHARS),
     highlight: {
       url_parts: highlighter.parts(document.url),
-      title_parts: highlighter.parts(document.title),
+      title_parts: titleParts,
       description_parts: highlighter.parts(description),
       document_text_parts: documentTextParts,
     },
@@ -109,6 +110,10 @@ function organicDocOf(
     drilldown,
     doctype: document.doctype,
   };
+}
+
+function holdsMatch(parts: readonly HighlightPart[]): boolean {
+  return parts.some((part) => part.is_highlighted);
 }
 
 /**

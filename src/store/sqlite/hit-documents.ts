@@ -51,7 +51,7 @@ export const WHOLE_BODY_SQL = 'SELECT body FROM documents WHERE id = ?';
 
 /**
  * The start of the text a page keeps apart from its body (its template by markup and its link
- * entries, src/search/html-text.ts), as many code points as asked for.
+ * entries, docs/reference/site-search.md, Listing pages), as many code points as asked for.
  */
 export const LINK_TEXT_SQL = 'SELECT substr(template, 1, @chars) FROM documents WHERE id = @id';
 
