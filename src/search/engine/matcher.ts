@@ -201,14 +201,26 @@ function scorerOf(scored: ScoredClause, segmentIndex: number): SegmentScorer {
   };
 }
 
-/** Occurrence weights of a segment, cached until the statistics change (a new index generation). */
-const weightCache = new WeakMap<Segment, { averages: Float64Array; weights: Float32Array }>();
+/**
+ * Occurrence weights of a segment, cached until the statistics change (a new index generation)
+ * or the field weights do (a search service's weights changed, docs/reference/site-search.md,
+ * Search services).
+ */
+const weightCache = new WeakMap<
+  Segment,
+  { averages: Float64Array; fieldsKey: string; weights: Float32Array }
+>();
 
 function weightsOf(segment: Segment, statistics: IndexStatistics, fields: FieldArrays): Float32Array {
   const cached = weightCache.get(segment);
-  if (cached !== undefined && cached.averages === statistics.averageFieldLengths) return cached.weights;
+  if (
+    cached !== undefined &&
+    cached.averages === statistics.averageFieldLengths &&
+    cached.fieldsKey === fields.key
+  )
+    return cached.weights;
   const weights = occurrenceWeights(segment.data.fieldLengths, statistics.averageFieldLengths, fields);
-  weightCache.set(segment, { averages: statistics.averageFieldLengths, weights });
+  weightCache.set(segment, { averages: statistics.averageFieldLengths, fieldsKey: fields.key, weights });
   return weights;
 }
 

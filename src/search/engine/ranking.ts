@@ -51,13 +51,14 @@ export const DEFAULT_RANKING: RankingParameters = {
 export interface FieldArrays {
   weights: Float64Array;
   b: Float64Array;
+  /** The weights and normalizations as one text: what occurrence weights cached for a segment were computed with. */
+  key: string;
 }
 
 export function fieldArraysOf(parameters: RankingParameters): FieldArrays {
-  return {
-    weights: Float64Array.from(FIELDS, (field) => parameters.fieldWeights[field]),
-    b: Float64Array.from(FIELDS, (field) => parameters.fieldB[field]),
-  };
+  const weights = Float64Array.from(FIELDS, (field) => parameters.fieldWeights[field]);
+  const b = Float64Array.from(FIELDS, (field) => parameters.fieldB[field]);
+  return { weights, b, key: `${weights.join(',')}/${b.join(',')}` };
 }
 
 /** Robertson-Sparck Jones idf as Lucene computes it: never negative. */
