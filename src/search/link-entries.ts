@@ -36,8 +36,8 @@ export const SHORT_ENTRY_CHARS = 60;
 export const LISTING_SHARE = 0.7;
 
 /**
- * Short entries holding links a listing page has at least: a reference page's few definitions
- * that link their types (a C API's signatures beside one-line notes) are no listing.
+ * Short entries holding links a listing page has at least: a short page whose few lines are a
+ * "see also" block of two or three links is no listing.
  */
 export const LISTING_MIN_ENTRIES = 5;
 
