@@ -10,10 +10,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { freePort } from './service-harness.js';
 
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:<port>/kumo`: a database made when the server started. */
@@ -178,14 +178,4 @@ async function waitUntilReady(url: string, child: ChildProcess, log: () => strin
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** A port nobody listens on at this moment. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }

@@ -3,6 +3,7 @@
  * API and end-to-end tests, with helpers for a second tenant and for waiting on runs.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -103,20 +104,38 @@ export interface StartTestServiceOptions {
   env?: Record<string, string>;
 }
 
-/** A port that was free a moment ago (a throwaway server on port 0). */
+/**
+ * A port that was free a moment ago, for a child process to listen on. Chosen below the range the
+ * system hands out to outgoing connections (Linux's ip_local_port_range): a port of that range,
+ * free when checked, can be taken by a connection another test opens before the child binds it.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+  const floor = ephemeralFloor();
+  const lowest = Math.max(1024, floor - 12_000);
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = lowest + Math.floor(Math.random() * (floor - lowest));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port between ${lowest} and ${floor}`);
+}
+
+/** The first port of the system's range for outgoing connections (32768 when it cannot be read). */
+function ephemeralFloor(): number {
+  try {
+    const first = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    return Number.isInteger(first) && first > 2048 ? first : 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        server.close();
-        reject(new Error('no port'));
-        return;
-      }
-      server.close(() => resolve(address.port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
