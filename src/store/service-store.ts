@@ -397,8 +397,8 @@ export interface WebhookDeliveryStore {
   /**
    * The oldest due pending delivery of each contract, except the contracts in `skipContracts`,
    * at most `limit` contracts (those whose oldest delivery is oldest first). Nothing is taken:
-   * the dispatcher picks among them whose turn it is (docs/reference/webhooks.md, Delivery) and
-   * takes those with claim.
+   * the dispatcher picks among them whose turn it is (docs/reference/webhooks.md, Delivery and
+   * retries) and takes those with claim.
    */
   dueByContract(nowMicros: number, skipContracts: readonly number[], limit: number): Promise<DueDelivery[]>;
   /**

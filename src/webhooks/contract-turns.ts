@@ -1,8 +1,8 @@
 /**
- * Whose webhook deliveries the dispatcher sends next (docs/reference/webhooks.md, Delivery): each
- * contract has at most `perContract` attempts in flight, and among the contracts with due
- * deliveries the one served longest ago (or never) goes first. A contract whose receiver never
- * answers, or that queued a large backlog, so holds only its own share of the attempts.
+ * Whose webhook deliveries the dispatcher sends next (docs/reference/webhooks.md, Delivery and
+ * retries): each contract has at most `perContract` attempts in flight, and among the contracts
+ * with due deliveries the one served longest ago (or never) goes first. A contract whose receiver
+ * never answers, or that queued a large backlog, so holds only its own share of the attempts.
  */
 export class ContractTurns {
   private readonly inFlight = new Map<number, number>();

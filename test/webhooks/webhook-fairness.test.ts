@@ -1,9 +1,9 @@
 /**
- * Webhook deliveries are shared fairly between contracts (docs/reference/webhooks.md, Delivery):
- * a contract whose receiver never answers, with a backlog of 40 deliveries to it, does not hold up
- * another contract's ping, and an attempt that cannot connect ends at the connect timeout rather
- * than at the attempt's total timeout. Through `kumo serve`'s dispatcher, its admin API and real
- * receivers on loopback sockets.
+ * Webhook deliveries are shared fairly between contracts (docs/reference/webhooks.md, Delivery
+ * and retries): a contract whose receiver never answers, with a backlog of 40 deliveries to it,
+ * does not hold up another contract's ping, and an attempt that cannot connect ends at the
+ * connect timeout rather than at the attempt's total timeout. Through `kumo serve`'s dispatcher,
+ * its admin API and real receivers on loopback sockets.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
