@@ -9,8 +9,8 @@ import { test } from 'node:test';
 import { extractDocumentText } from '../../src/search/extract/document-text.js';
 import { textPdf } from '../support/text-pdf.js';
 
-/** How long the small PDF may take: starting a thread and reading one page. */
-const PROMPT_EXTRACTION_MS = 3000;
+/** How long the small PDF may take: starting a thread (about 1 s on a busy machine) and reading a page. */
+const PROMPT_EXTRACTION_MS = 4000;
 
 test("another contract's small PDF is extracted while one contract's large PDFs are", async () => {
   // About 0.7 MB and 12,000 lines each: seconds apiece, so four of them in a row take far longer

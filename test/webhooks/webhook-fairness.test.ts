@@ -241,7 +241,7 @@ describe('an attempt that cannot connect', () => {
       hook,
       pinged,
       (seen) => seen.attempts > 0,
-      3000,
+      4000,
     );
     console.log(
       `the attempt that could not connect took ${delivery?.last_duration_ms} ms, ` +
@@ -250,7 +250,8 @@ describe('an attempt that cannot connect', () => {
     assert.equal(delivery?.attempts, 1, `the ping is ${JSON.stringify(delivery)}`);
     assert.equal(delivery.state, 'pending', 'it is retried later');
     assert.equal(delivery.last_error, 'connect timeout after 0.3 s');
-    assert.ok(delivery.last_duration_ms! < 1000, `the attempt took ${delivery.last_duration_ms} ms`);
-    assert.ok(elapsedMs < 2000, `recorded after ${Math.round(elapsedMs)} ms`);
+    // The HTTP client checks connect timeouts about every half second; the total timeout is 8 s.
+    assert.ok(delivery.last_duration_ms! < 2000, `the attempt took ${delivery.last_duration_ms} ms`);
+    assert.ok(elapsedMs < 3000, `recorded after ${Math.round(elapsedMs)} ms`);
   });
 });
