@@ -1,5 +1,10 @@
 import type { FieldError } from '../domain/field-error.js';
-import { ConflictError, InvalidInputError, NotFoundError } from '../service/management/index.js';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+  RateLimitedError,
+} from '../service/management/index.js';
 import { UsageError } from './usage-error.js';
 
 /** The option of `kumo admin` that gives each input field of the management operations. */
@@ -34,7 +39,8 @@ export function adminUsageError(error: unknown, resource: string): unknown {
     // The only contract a command names is its --contract.
     return new UsageError(error.resource === 'contract' ? `--contract: ${error.message}` : error.message);
   }
-  if (error instanceof ConflictError) return new UsageError(error.message);
+  if (error instanceof ConflictError || error instanceof RateLimitedError)
+    return new UsageError(error.message);
   if (error instanceof InvalidInputError) {
     const first = error.errors[0];
     const option = first && OPTION_OF_FIELD[first.field];

@@ -55,6 +55,7 @@ export interface KumoConfig {
   adminToken: string | undefined;
   webhookBackoffSeconds: number[];
   webhookTimeoutSeconds: number;
+  webhookConnectTimeoutSeconds: number;
   schedulerIntervalSeconds: number;
   secretKey: string | undefined;
   rateLimitPerMinute: number;
@@ -411,6 +412,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'time a webhook endpoint has to answer 2xx',
     parse: seconds(0.1, 60),
     fallback: 10,
+  },
+  {
+    key: 'webhookConnectTimeoutSeconds',
+    env: 'KUMO_WEBHOOK_CONNECT_TIMEOUT_SECONDS',
+    doc: 'time connecting to a webhook endpoint may take, within the time it has to answer',
+    parse: seconds(0.1, 60),
+    fallback: 5,
   },
   {
     key: 'schedulerIntervalSeconds',

@@ -60,14 +60,16 @@ const DOCTYPE_OF_KIND: Record<ExtractableKind, Doctype> = {
  * An HTML page is read from its rendered `dom.html` when there is one (what a visitor sees),
  * else `source.html` decoded with its detected charset; PDF and office files have their text
  * extracted. Pages marked noindex (meta robots or X-Robots-Tag) are left out. `selectors` are the
- * search service's content selectors (docs/reference/site-search.md, Content selectors). The bundle is read
- * as a stream: a folder's files are contiguous in it, so only one page is held at a time.
+ * search service's content selectors (docs/reference/site-search.md, Content selectors); `owner`
+ * (a contract) is whose turn at the extraction threads the documents take (extraction-pool.ts). The
+ * bundle is read as a stream: a folder's files are contiguous in it, so only one page is held at a time.
  */
 export async function* bundleDocuments(
   bundleFile: string,
   onSkip: (skipped: SkippedPage) => void = () => undefined,
   onNoindex: (url: string) => void = () => undefined,
   selectors: ContentSelectors = {},
+  owner?: string,
 ): AsyncGenerator<IndexedDocument> {
   const givingWay = await pagesGivingWay(bundleFile);
   let folder: string | undefined;
@@ -77,14 +79,16 @@ export async function* bundleDocuments(
     const slash = name.lastIndexOf('/');
     if (name.slice(0, slash) !== folder) {
       const document =
-        folder === undefined ? undefined : await documentOf(files, givingWay, onSkip, onNoindex, selectors);
+        folder === undefined
+          ? undefined
+          : await documentOf(files, givingWay, onSkip, onNoindex, selectors, owner);
       if (document !== undefined) yield document;
       folder = name.slice(0, slash);
       files = new Map();
     }
     files.set(name.slice(slash + 1), data);
   }
-  const last = await documentOf(files, givingWay, onSkip, onNoindex, selectors);
+  const last = await documentOf(files, givingWay, onSkip, onNoindex, selectors, owner);
   if (last !== undefined) yield last;
 }
 
@@ -180,6 +184,7 @@ async function documentOf(
   onSkip: (skipped: SkippedPage) => void,
   onNoindex: (url: string) => void,
   selectors: ContentSelectors,
+  owner: string | undefined,
 ): Promise<IndexedDocument | undefined> {
   const metaFile = files.get('meta.json');
   if (metaFile === undefined) return undefined;
@@ -226,7 +231,7 @@ async function documentOf(
     const kind = name.startsWith('source.') ? extractableKindOf(name) : undefined;
     if (kind === undefined) continue;
     try {
-      const text = await extractDocumentText(bytes, kind);
+      const text = await extractDocumentText(bytes, kind, { owner });
       return {
         ...common,
         title: text.title !== '' ? text.title : fileNameOf(url),

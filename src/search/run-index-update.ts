@@ -30,7 +30,8 @@ export interface RunIndexSummary extends UpsertResult {
  * half a run. Unchanged pages (same content hash) are not re-indexed. Every page the run indexed
  * or found unchanged is claimed for `feed`, its setting; of the pages the run did not reach,
  * only those no other feed claims are removed. A failure before the apply discards the staging
- * and leaves the index as it was.
+ * and leaves the index as it was. `owner` (the run's contract) takes turns with other owners at
+ * the extraction of PDF and office files (extraction-pool.ts).
  */
 export async function applyRunToIndex(
   index: SearchIndex,
@@ -40,6 +41,7 @@ export async function applyRunToIndex(
   outcomes: RunPageOutcomes,
   onProgress: (totals: UpsertResult) => void = () => undefined,
   selectors: ContentSelectors = {},
+  owner?: string,
 ): Promise<RunIndexSummary> {
   // A previous attempt of this run (stopped by a restart) may have left a staging behind.
   index.discardStaged(runKey);
@@ -56,6 +58,7 @@ export async function applyRunToIndex(
       (page) => skipped.push(page),
       (url) => noindex.add(url),
       selectors,
+      owner,
     );
     for await (const document of documents) {
       // Two fetched URLs can end at one final URL (a redirect to a page also linked directly).

@@ -268,6 +268,7 @@ export async function startService(
         clock,
         backoffSeconds: config.webhookBackoffSeconds,
         timeoutMs: config.webhookTimeoutSeconds * 1000,
+        connectTimeoutMs: config.webhookConnectTimeoutSeconds * 1000,
         userAgent,
         logger: app.log,
         // Webhook URLs are chosen by tenants: they may not aim the service at its own network.

@@ -105,6 +105,9 @@ export class SearchFeeder implements SearchFeed {
       outcomes,
       undefined,
       selectors,
+      // Contracts take turns at the extraction threads: one contract's large files never hold up
+      // another's run (docs/architecture.md, Document extraction).
+      `contract ${run.contractId}`,
     );
     return (
       `search service ${serviceId}: ${summary.added} new, ${summary.updated} changed, ` +

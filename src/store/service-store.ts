@@ -371,6 +371,13 @@ export interface AttemptOutcome {
   next: { kind: 'delivered' } | { kind: 'retry'; atMicros: number } | { kind: 'failed' };
 }
 
+/** A delivery due for an attempt and the contract whose webhook it is for. */
+export interface DueDelivery {
+  id: number;
+  contractId: number;
+  dueMicros: number;
+}
+
 /** The durable delivery queue: a delivery is stored before it is attempted, so a restart resumes it. */
 export interface WebhookDeliveryStore {
   enqueue(
@@ -387,6 +394,18 @@ export interface WebhookDeliveryStore {
    * died) is due again when the lease ends, so each one is attempted at least once, from any node.
    */
   claimDue(nowMicros: number, limit: number, leaseUntilMicros: number): Promise<DeliveryRecord[]>;
+  /**
+   * The oldest due pending delivery of each contract, except the contracts in `skipContracts`,
+   * at most `limit` contracts (those whose oldest delivery is oldest first). Nothing is taken:
+   * the dispatcher picks among them whose turn it is (docs/reference/webhooks.md, Delivery and
+   * retries) and takes those with claim.
+   */
+  dueByContract(nowMicros: number, skipContracts: readonly number[], limit: number): Promise<DueDelivery[]>;
+  /**
+   * Takes the deliveries of `ids` that are still pending and due at `nowMicros`, as claimDue
+   * does (leased until `leaseUntilMicros`); one another dispatcher took meanwhile is left out.
+   */
+  claim(ids: readonly number[], nowMicros: number, leaseUntilMicros: number): Promise<DeliveryRecord[]>;
   /** The time of the next pending attempt, if any. */
   nextDueMicros(): Promise<number | undefined>;
   recordAttempt(id: number, outcome: AttemptOutcome, nowMicros: number): Promise<void>;

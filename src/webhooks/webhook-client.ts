@@ -13,13 +13,19 @@ export interface WebhookClient {
 
 /**
  * A pool of its own, so webhook connections neither compete with the crawler's nor outlive the
- * dispatcher's stop; `guard` checks every address connected to.
+ * dispatcher's stop; `guard` checks every address connected to. A connection not made within
+ * `connectTimeoutMs` (an endpoint that drops connection requests) fails its attempt.
  */
-export function openWebhookClient(connections: number, guard: AddressGuard | undefined): WebhookClient {
+export function openWebhookClient(
+  connections: number,
+  connectTimeoutMs: number,
+  guard: AddressGuard | undefined,
+): WebhookClient {
+  const connect = { timeout: connectTimeoutMs };
   const agent = new Agent({
     keepAliveTimeout: 4_000,
     connections,
-    ...(guard !== undefined && { connect: guardedConnector(guard) }),
+    connect: guard !== undefined ? guardedConnector(guard, connect) : connect,
   });
   return { agent, request };
 }

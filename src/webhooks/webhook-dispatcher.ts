@@ -9,14 +9,18 @@ import type {
   WebhookStore,
 } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
+import { ContractTurns } from './contract-turns.js';
 import type { WebhookClient } from './webhook-client.js';
 import { signatureHeader } from './webhook-signature.js';
 
 /**
  * Works the durable webhook delivery queue in the background. Attempts run with bounded
- * concurrency on their own connection pool and each is bounded by a timeout, so a slow or dead
- * endpoint costs at most a few sockets and never holds up a crawl. Every outcome is written back
- * to the queue with its retry time from the backoff list (or as given up), so a restart resumes it.
+ * concurrency on their own connection pool and each is bounded by a connect timeout and a total
+ * timeout, so a slow or dead endpoint costs at most a few sockets and never holds up a crawl.
+ * Contracts take turns and each holds at most a share of the attempts (contract-turns.ts), so
+ * one contract's backlog or slow receiver never holds up another's deliveries. Every outcome is
+ * written back to the queue with its retry time from the backoff list (or as given up), so a
+ * restart resumes it.
  */
 
 export interface DispatcherLogger {
@@ -31,12 +35,16 @@ export interface WebhookDispatcherOptions {
   clock: Clock;
   /** Seconds before retry n (after failed attempt n); after the last one the delivery fails. */
   backoffSeconds: readonly number[];
-  /** Time the endpoint has to answer, per attempt. */
+  /** Time the endpoint has to answer, per attempt, connecting included. */
   timeoutMs: number;
+  /** Time connecting to the endpoint may take, per attempt; default 5000 (at most timeoutMs counts). */
+  connectTimeoutMs?: number;
   userAgent: string;
   logger: DispatcherLogger;
-  /** Attempts in flight at once; default 4. */
+  /** Attempts in flight at once; default 16. */
   concurrency?: number;
+  /** Attempts of one contract in flight at once; default 2. */
+  perContract?: number;
   /** Longest sleep between queue reads, so deliveries queued by another process are noticed; default 5000. */
   pollIntervalMs?: number;
   /**
@@ -51,6 +59,8 @@ export interface WebhookDispatcherOptions {
 const ERROR_MAX_CHARS = 200;
 /** What a lease allows beyond the attempt's timeout: reading the webhook and recording the outcome. */
 const LEASE_MARGIN_MS = 30_000;
+/** Contracts with due deliveries looked at per round; beyond them, those waiting longest. */
+const DUE_CONTRACTS_READ = 100;
 
 export class WebhookDispatcher {
   private readonly guard: AddressGuard | undefined;
@@ -58,7 +68,9 @@ export class WebhookDispatcher {
   private client: Promise<WebhookClient> | undefined;
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
+  private readonly connectTimeoutMs: number;
   private readonly inFlight = new Map<number, Promise<void>>();
+  private readonly turns: ContractTurns;
   private timer: NodeJS.Timeout | undefined;
   private pumpQueued = false;
   /** The queue read in progress, if any (see pump). */
@@ -68,7 +80,9 @@ export class WebhookDispatcher {
   private stopping: Promise<void> | undefined;
 
   constructor(private readonly options: WebhookDispatcherOptions) {
-    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.concurrency = Math.max(1, options.concurrency ?? 16);
+    this.turns = new ContractTurns(Math.max(1, options.perContract ?? 2));
+    this.connectTimeoutMs = Math.max(1, options.connectTimeoutMs ?? 5000);
     this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? 5000);
     const addresses = options.addresses;
     this.guard =
@@ -132,18 +146,7 @@ export class WebhookDispatcher {
     const { deliveries, logger } = this.options;
     try {
       const now = this.options.clock.nowMicros();
-      const free = this.concurrency - this.inFlight.size;
-      if (free > 0) {
-        // The deliveries taken are leased to this dispatcher for the longest an attempt and its
-        // recording take: another process does not take them meanwhile, and one whose outcome
-        // could not be written (the store failing) waits for the lease to end rather than being
-        // sent again at once, in a loop.
-        const leaseUntil = now + (this.options.timeoutMs + LEASE_MARGIN_MS) * 1000;
-        const claimed = await deliveries.claimDue(now, free, leaseUntil);
-        // Stopped meanwhile: what was taken stays leased and is sent when the lease ends.
-        if (!this.running) return;
-        for (const delivery of claimed) if (!this.inFlight.has(delivery.id)) this.launch(delivery);
-      }
+      if (!(await this.launchDue(now))) return;
       const next = await deliveries.nextDueMicros();
       // A due time already passed belongs to an attempt waiting for a slot (the attempt that
       // finishes pumps again): only the poll interval is armed for it.
@@ -156,6 +159,41 @@ export class WebhookDispatcher {
     }
   }
 
+  /**
+   * Launches due deliveries into the free slots, in rounds that take at most one delivery per
+   * contract, whose turn it is first: one contract's backlog never fills the slots ahead of
+   * another's delivery. False when the dispatcher stopped meanwhile.
+   */
+  private async launchDue(now: number): Promise<boolean> {
+    const { deliveries, timeoutMs } = this.options;
+    // The deliveries taken are leased to this dispatcher for the longest an attempt and its
+    // recording take: another process does not take them meanwhile, and one whose outcome could
+    // not be written (the store failing) waits for the lease to end rather than being sent again
+    // at once, in a loop.
+    const leaseUntil = now + (timeoutMs + LEASE_MARGIN_MS) * 1000;
+    while (this.inFlight.size < this.concurrency) {
+      const due = await deliveries.dueByContract(now, this.turns.full(), DUE_CONTRACTS_READ);
+      if (!this.running) return false;
+      const picked = this.turns
+        .inTurn(due)
+        .filter((delivery) => !this.inFlight.has(delivery.id))
+        .slice(0, this.concurrency - this.inFlight.size);
+      if (picked.length === 0) return true;
+      const claimed = await deliveries.claim(
+        picked.map((delivery) => delivery.id),
+        now,
+        leaseUntil,
+      );
+      // Stopped meanwhile: what was taken stays leased and is sent when the lease ends.
+      if (!this.running) return false;
+      const contractOf = new Map(picked.map((delivery) => [delivery.id, delivery.contractId]));
+      for (const delivery of claimed) this.launch(delivery, contractOf.get(delivery.id)!);
+      // Another process took them all: what is left is read at the next pump.
+      if (claimed.length === 0) return true;
+    }
+    return true;
+  }
+
   private arm(delayMs: number): void {
     if (!this.running) return;
     if (this.timer !== undefined) clearTimeout(this.timer);
@@ -164,7 +202,8 @@ export class WebhookDispatcher {
     this.timer.unref();
   }
 
-  private launch(delivery: DeliveryRecord): void {
+  private launch(delivery: DeliveryRecord, contractId: number): void {
+    this.turns.started(contractId);
     const attempt = this.attempt(delivery)
       .catch((error: unknown) => {
         // The delivery stays leased: it is attempted again when the lease ends.
@@ -175,6 +214,7 @@ export class WebhookDispatcher {
       })
       .finally(() => {
         this.inFlight.delete(delivery.id);
+        this.turns.ended(contractId);
         void this.pump();
       });
     this.inFlight.set(delivery.id, attempt);
@@ -223,7 +263,7 @@ export class WebhookDispatcher {
 
   private openClient(): Promise<WebhookClient> {
     this.client ??= import('./webhook-client.js')
-      .then(({ openWebhookClient }) => openWebhookClient(this.concurrency, this.guard))
+      .then(({ openWebhookClient }) => openWebhookClient(this.concurrency, this.connectTimeoutMs, this.guard))
       .catch((error: unknown) => {
         // Not kept: the next attempt tries again rather than every delivery failing until a restart.
         this.client = undefined;
@@ -287,6 +327,8 @@ export class WebhookDispatcher {
     } catch (error) {
       const refusal = addressRefusalOf(error);
       if (refusal !== undefined) return { status: null, error: shorten(`refused: ${refusal.reason}`) };
+      if ((error as { code?: unknown }).code === 'UND_ERR_CONNECT_TIMEOUT')
+        return { status: null, error: `connect timeout after ${this.connectTimeoutMs / 1000} s` };
       if (signal.aborted) return { status: null, error: `timeout after ${timeoutMs / 1000} s` };
       return { status: null, error: describeError(error) };
     }

@@ -97,6 +97,47 @@ describe('PostgreSQL: several connections at once', () => {
     }
   });
 
+  test('dispatchers of two processes claiming by contract at once never take the same one', async () => {
+    const url = await server.createDatabase();
+    const [first, second] = await Promise.all([open(url), open(url)]);
+    try {
+      const queued: number[] = [];
+      for (const name of ['a', 'b', 'c']) {
+        const hook = await first.webhooks.create(
+          await contractIn(first, name),
+          'https://hooks.example/',
+          's',
+          1,
+        );
+        for (let index = 0; index < 10; index++)
+          queued.push((await first.deliveries.enqueue(hook.id, 'crawl.finished', `e${index}`, '{}', 1)).id);
+      }
+      const dispatcher = async (store: ServiceStore) => {
+        const taken: number[] = [];
+        for (;;) {
+          const due = await store.deliveries.dueByContract(10, [], 100);
+          if (due.length === 0) return taken;
+          const batch = await store.deliveries.claim(
+            due.map((delivery) => delivery.id),
+            10,
+            1_000_000,
+          );
+          taken.push(...batch.map((delivery) => delivery.id));
+        }
+      };
+      const taken = (
+        await Promise.all([dispatcher(first), dispatcher(second), dispatcher(first), dispatcher(second)])
+      ).flat();
+      assert.deepEqual(
+        taken.sort((x, y) => x - y),
+        queued,
+        'each delivery taken once',
+      );
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
   test('concurrent claims keep the cap of running runs per contract', async () => {
     const url = await server.createDatabase();
     const stores = await Promise.all([open(url), open(url), open(url)]);

@@ -339,6 +339,49 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
         assert.equal(await store.deliveries.get(999), undefined);
       }),
     );
+
+    test(
+      'deliveries by contract: the oldest due of each, full contracts skipped, claimed while still due',
+      withStore(async (store) => {
+        const a = await contractIn(store, 'a');
+        const b = await contractIn(store, 'b');
+        const c = await contractIn(store, 'c');
+        const hookA = await store.webhooks.create(a, 'https://hooks.example/a', 's', T0);
+        const hookB = await store.webhooks.create(b, 'https://hooks.example/b', 's', T0);
+        const hookC = await store.webhooks.create(c, 'https://hooks.example/c', 's', T0);
+        const a1 = await store.deliveries.enqueue(hookA.id, 'webhook.ping', 'a1', '{}', T0);
+        await store.deliveries.enqueue(hookA.id, 'webhook.ping', 'a2', '{}', T0 + 1);
+        await store.deliveries.enqueue(hookA.id, 'webhook.ping', 'a3', '{}', T0 + 2);
+        const b1 = await store.deliveries.enqueue(hookB.id, 'webhook.ping', 'b1', '{}', T0 + 5);
+        // Not due yet at T0 + 10.
+        await store.deliveries.enqueue(hookC.id, 'webhook.ping', 'c1', '{}', T0 + 50);
+        const due = (skip: number[], limit = 10) => store.deliveries.dueByContract(T0 + 10, skip, limit);
+        assert.deepEqual(await due([]), [
+          { id: a1.id, contractId: a.contractId, dueMicros: T0 },
+          { id: b1.id, contractId: b.contractId, dueMicros: T0 + 5 },
+        ]);
+        assert.deepEqual(await due([a.contractId]), [
+          { id: b1.id, contractId: b.contractId, dueMicros: T0 + 5 },
+        ]);
+        assert.deepEqual(await due([], 1), [{ id: a1.id, contractId: a.contractId, dueMicros: T0 }]);
+
+        const claimed = await store.deliveries.claim([a1.id, b1.id], T0 + 10, T0 + 1000);
+        assert.deepEqual(
+          claimed.map((d) => [d.id, d.nextAttemptMicros]).sort((x, y) => x[0]! - y[0]!),
+          [
+            [a1.id, T0 + 1000],
+            [b1.id, T0 + 1000],
+          ],
+        );
+        // Leased: not claimed again, and the contract's next delivery is its oldest due now.
+        assert.deepEqual(await store.deliveries.claim([a1.id], T0 + 10, T0 + 2000), []);
+        assert.deepEqual(
+          (await due([])).map((d) => d.dueMicros),
+          [T0 + 1],
+        );
+        assert.deepEqual(await store.deliveries.claim([], T0 + 10, T0 + 2000), []);
+      }),
+    );
   });
 
   describe(`${name}: crawl runs`, () => {

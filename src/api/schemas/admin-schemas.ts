@@ -2,10 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { SearchServiceConfigSchema } from '../../domain/search-service-config.js';
 import {
   DELIVERIES_LIMIT,
+  MAX_WEBHOOKS_PER_GROUP,
   NAME_MAX_CHARS,
+  PING_LIMITS,
   WEBHOOK_SECRET_CHARS,
   WEBHOOK_URL_MAX_CHARS,
 } from '../../service/management/index.js';
+import { NgBodySchema } from './common-schemas.js';
 import {
   ApiKeyParams,
   ContractParams,
@@ -198,7 +201,11 @@ export const ListWebhooksSchema = {
 };
 
 export const CreateWebhookSchema = {
-  ...route('Register a webhook', 'Run events are POSTed to the URL, signed with the secret (HMAC-SHA256).'),
+  ...route(
+    'Register a webhook',
+    'Run events are POSTed to the URL, signed with the secret (HMAC-SHA256). A service group has ' +
+      `at most ${MAX_WEBHOOKS_PER_GROUP} webhooks: one more is a 409.`,
+  ),
   params: GroupParams,
   body: Type.Object(
     {
@@ -215,7 +222,7 @@ export const CreateWebhookSchema = {
     },
     { additionalProperties: false },
   ),
-  response: responses(ok({ webhook_id: Type.Integer() })),
+  response: responses(ok({ webhook_id: Type.Integer() }), { 409: NgBodySchema }),
 };
 
 export const GetWebhookSchema = {
@@ -250,7 +257,9 @@ export const ListDeliveriesSchema = {
 export const PingWebhookSchema = {
   ...route(
     'Send a test ping to a webhook',
-    'Queues a `webhook.ping` delivery now, signed and retried like any other; its answer shows in the deliveries.',
+    'Queues a `webhook.ping` delivery now, signed and retried like any other; its answer shows in the ' +
+      `deliveries. A contract may ping ${PING_LIMITS.burst} times, then ${PING_LIMITS.perMinute} a ` +
+      'minute: over it a 429 with Retry-After.',
   ),
   params: WebhookParams,
   response: responses(ok({ delivery: DeliveryView })),

@@ -1,7 +1,7 @@
-import { runExtraction } from './extraction-sandbox.js';
+import type { ExtractableKind } from './extractable-kind.js';
+import { ExtractionPool } from './extraction-pool.js';
 
-/** Formats besides HTML whose text the search index takes, named by file extension. */
-export type ExtractableKind = 'pdf' | 'doc' | 'docx' | 'xls' | 'xlsx' | 'ppt' | 'pptx';
+export type { ExtractableKind } from './extractable-kind.js';
 
 export interface ExtractedText {
   /** The title in the document's own metadata, else ''. */
@@ -13,8 +13,13 @@ export interface ExtractedText {
 export interface ExtractOptions {
   /** Most characters of body kept; the rest of the document is not read. */
   maxChars?: number;
-  /** Wall-clock limit on one document; the extraction is killed past it. */
+  /** Wall-clock limit on one document, from when its extraction starts; it is killed past it. */
   timeoutMs?: number;
+  /**
+   * Whose document it is (a contract): owners take turns at the extraction threads, and one
+   * owner's documents are extracted one at a time (extraction-pool.ts). Default: one owner for all.
+   */
+  owner?: string | undefined;
 }
 
 /** A document whose text could not be extracted: broken, encrypted, unsupported or too costly. */
@@ -40,6 +45,9 @@ const KINDS: ReadonlySet<string> = new Set<ExtractableKind>([
 ]);
 const DEFAULT_MAX_CHARS = 1_000_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_OWNER = '';
+/** The extraction threads of the process, shared by every caller. */
+const pool = new ExtractionPool();
 
 /** The kind of a bundle file by its extension ('source.pdf' -> 'pdf'), or undefined for other files. */
 export function extractableKindOf(fileName: string): ExtractableKind | undefined {
@@ -52,7 +60,8 @@ export function extractableKindOf(fileName: string): ExtractableKind | undefined
 
 /**
  * Title and body text of a PDF or office document. Parsing runs in a worker thread with a memory
- * ceiling and a time limit, so a hostile file costs at most that and rejects with DocumentTextError.
+ * ceiling and a time limit, so a hostile file costs at most that and rejects with DocumentTextError;
+ * the threads are shared fairly between owners (ExtractOptions.owner).
  */
 export async function extractDocumentText(
   bytes: Uint8Array,
@@ -61,7 +70,7 @@ export async function extractDocumentText(
 ): Promise<ExtractedText> {
   const maxChars = Math.max(0, Math.floor(options.maxChars ?? DEFAULT_MAX_CHARS));
   const timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  const reply = await runExtraction({ bytes, kind, maxChars }, timeoutMs);
+  const reply = await pool.run(options.owner ?? DEFAULT_OWNER, { bytes, kind, maxChars }, timeoutMs);
   if (!reply.ok) throw new DocumentTextError(kind, reply.reason);
   return { title: reply.title, body: reply.body };
 }

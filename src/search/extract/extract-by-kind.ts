@@ -1,4 +1,4 @@
-import type { ExtractableKind } from './document-text.js';
+import type { ExtractableKind } from './extractable-kind.js';
 import type { TextSink } from './text-sink.js';
 
 /** Writes a document's body text into the sink and resolves to its metadata title ('' if none). */

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { ExtractableKind } from './document-text.js';
+import type { ExtractableKind } from './extractable-kind.js';
 
 export interface ExtractionJob {
   bytes: Uint8Array;
@@ -29,10 +29,11 @@ const STOP_READING_SHARE = 0.75;
 const IDLE_MS = 30_000;
 
 /**
- * Runs extractions one at a time in a worker thread. A parser that loops, overflows its heap or
- * crashes costs only its own job: the worker is killed and the next job gets a fresh one.
+ * Runs extractions one at a time in a worker thread, each for at most its time limit. A parser
+ * that loops, overflows its heap or crashes costs only its own job: the worker is killed and the
+ * next job gets a fresh one. The threads are shared between owners by extraction-pool.ts.
  */
-class ExtractionSandbox {
+export class ExtractionSandbox {
   private worker: Worker | undefined;
   private running: Pending | undefined;
   private readonly queue: Pending[] = [];
@@ -99,11 +100,4 @@ class ExtractionSandbox {
     this.worker = undefined;
     void worker?.terminate();
   }
-}
-
-const sandbox = new ExtractionSandbox();
-
-/** Extracts in the shared worker; never rejects: failures come back as { ok: false, reason }. */
-export function runExtraction(job: ExtractionJob, timeoutMs: number): Promise<ExtractionReply> {
-  return sandbox.run(job, timeoutMs);
 }

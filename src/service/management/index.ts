@@ -16,6 +16,7 @@ export {
   ForbiddenError,
   type ManagedResource,
   NotFoundError,
+  RateLimitedError,
   SignInLimitedError,
   SignInRefusedError,
 } from './management-errors.js';
@@ -37,6 +38,8 @@ export {
 export { AUDIT_PAGE, type AuditPage } from './audit-log-management.js';
 export { PASSWORD_CHARS, SCRYPT_PARAMS } from './password-hash.js';
 export { SIGN_IN_LIMITS } from './sign-in-limiter.js';
+export { PING_LIMITS } from './ping-limiter.js';
+export { MAX_WEBHOOKS_PER_GROUP } from './input-rules.js';
 export { sameToken } from './secret-tokens.js';
 export { EVERYWHERE, type Scope } from './management-scope.js';
 export {

@@ -13,6 +13,8 @@ export const NAME_MAX_CHARS = 200;
 export const WEBHOOK_URL_MAX_CHARS = 2048;
 export const WEBHOOK_SECRET_CHARS = { min: 16, max: 256 } as const;
 /** Deliveries listed at once: the default and the bounds. */
+/** Webhooks a service group may have (docs/reference/webhooks.md, Limits). */
+export const MAX_WEBHOOKS_PER_GROUP = 10;
 export const DELIVERIES_LIMIT = { fallback: 50, min: 1, max: 200 } as const;
 
 /** `raw` trimmed, or InvalidInputError naming `field` when blank or too long. */

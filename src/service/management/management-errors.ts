@@ -46,6 +46,18 @@ export class ConflictError extends Error {
   }
 }
 
+/** An operation over its rate (webhook pings): wait `retryAfterSeconds` before the next. */
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError';
+
+  constructor(
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /** The caller is known but its role does not allow the operation (docs/api.md, Roles). */
 export class ForbiddenError extends Error {
   override name = 'ForbiddenError';

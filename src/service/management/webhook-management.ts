@@ -3,9 +3,15 @@ import { formatApiTimestamp } from '../../util/timestamps.js';
 import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
 import type { DeliveryRecord, TenantRef, WebhookRecord } from '../../store/service-store.js';
 import { type Actor, ManagementOperations } from './management-context.js';
-import { NotFoundError } from './management-errors.js';
+import { ConflictError, NotFoundError, RateLimitedError } from './management-errors.js';
 import { isEverywhere, isGroupScope, reaches, type Scope, withinText } from './management-scope.js';
-import { deliveriesLimit, webhookSecretProblem, webhookUrlProblem } from './input-rules.js';
+import {
+  deliveriesLimit,
+  MAX_WEBHOOKS_PER_GROUP,
+  webhookSecretProblem,
+  webhookUrlProblem,
+} from './input-rules.js';
+import { PING_LIMITS, PingLimiter } from './ping-limiter.js';
 
 /** A webhook as shown: the secret is write-only. */
 export type ManagedWebhook = Omit<WebhookRecord, 'secret'>;
@@ -21,6 +27,8 @@ export interface DeliveryRef {
  * again; the dispatcher of `kumo serve` sends it (woken at once when it runs in this process).
  */
 export class WebhookManagement extends ManagementOperations {
+  private readonly pings = new PingLimiter();
+
   async list(scope: Scope): Promise<ManagedWebhook[]> {
     await this.enter(scope);
     const webhooks = await this.store.webhooks.list(isGroupScope(scope) ? scope : undefined);
@@ -45,6 +53,17 @@ export class WebhookManagement extends ManagementOperations {
     const secretProblem = webhookSecretProblem(input.secret);
     if (secretProblem !== undefined) errors.push({ field: 'secret', reason: secretProblem });
     if (errors.length > 0) throw new InvalidInputError(errors);
+    // Every event of the group is sent to each of its webhooks: the cap bounds what one event
+    // costs the dispatcher (docs/reference/webhooks.md, Limits).
+    const existing = await this.store.webhooks.list(tenant);
+    if (existing.length >= MAX_WEBHOOKS_PER_GROUP) {
+      throw new ConflictError(
+        'service group',
+        tenant.servicegroupId,
+        `service group ${tenant.servicegroupId} has ${existing.length} webhooks, the most it may ` +
+          `have (${MAX_WEBHOOKS_PER_GROUP}); delete one first`,
+      );
+    }
     const now = this.now();
     const created = await this.store.webhooks.create(tenant, input.url, input.secret, now);
     await this.changed(actor, 'create', 'webhook', created, now);
@@ -68,12 +87,21 @@ export class WebhookManagement extends ManagementOperations {
 
   /**
    * Queues a `webhook.ping` delivery to the webhook now (docs/reference/webhooks.md, Ping), signed
-   * and retried like any other, so an owner sees whether the endpoint answers and how fast.
+   * and retried like any other, so an owner sees whether the endpoint answers and how fast. A
+   * contract's pings are limited (ping-limiter.ts): over the limit, RateLimitedError.
    */
   async ping(actor: Actor, scope: Scope, webhookId: number): Promise<DeliveryRecord> {
     this.mayChange(actor, scope, 'delivery');
     const webhook = await this.stored(scope, webhookId);
     const now = this.now();
+    const wait = this.pings.take(webhook.contractId, now);
+    if (wait !== undefined) {
+      throw new RateLimitedError(
+        wait,
+        `contract ${webhook.contractId} sent the most pings it may (${PING_LIMITS.burst}, then ` +
+          `${PING_LIMITS.perMinute} a minute); try again in ${wait} s`,
+      );
+    }
     const eventId = randomUUID();
     const body = JSON.stringify({
       event: 'webhook.ping',

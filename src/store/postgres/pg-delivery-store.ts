@@ -2,9 +2,10 @@ import type {
   AttemptOutcome,
   DeliveryRecord,
   DeliveryState,
+  DueDelivery,
   WebhookDeliveryStore,
 } from '../service-store.js';
-import type { PgSql } from './pg-connection.js';
+import { bigintArrayLiteral, type PgSql } from './pg-connection.js';
 
 const COLUMNS = `id, webhook_id AS "webhookId", event, event_id AS "eventId", body, state, attempts,
   last_status AS "lastStatus", last_error AS "lastError", last_duration_ms AS "lastDurationMs",
@@ -46,6 +47,38 @@ export class PgDeliveryStore implements WebhookDeliveryStore {
     return [...rows]
       .sort((a, b) => a.dueMicros - b.dueMicros || a.id - b.id)
       .map(({ dueMicros: _due, ...delivery }) => delivery);
+  }
+
+  async dueByContract(
+    nowMicros: number,
+    skipContracts: readonly number[],
+    limit: number,
+  ): Promise<DueDelivery[]> {
+    const rows = await this.sql<DueDelivery[]>`
+      SELECT * FROM (
+        SELECT DISTINCT ON (w.contract_id) d.id AS id, w.contract_id AS "contractId",
+          d.next_attempt_us AS "dueMicros"
+        FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+        WHERE d.state = 'pending' AND d.next_attempt_us <= ${nowMicros}
+          AND NOT (w.contract_id = ANY(${bigintArrayLiteral(skipContracts)}::bigint[]))
+        ORDER BY w.contract_id, d.next_attempt_us, d.id) oldest
+      ORDER BY "dueMicros", id LIMIT ${limit}`;
+    return [...rows];
+  }
+
+  async claim(
+    ids: readonly number[],
+    nowMicros: number,
+    leaseUntilMicros: number,
+  ): Promise<DeliveryRecord[]> {
+    if (ids.length === 0) return [];
+    // The due check is made again on the row once locked: a delivery another dispatcher leased
+    // meanwhile is due no more and is left out.
+    const rows = await this.sql<DeliveryRecord[]>`
+      UPDATE webhook_deliveries SET next_attempt_us = ${leaseUntilMicros}
+      WHERE id = ANY(${bigintArrayLiteral(ids)}::bigint[]) AND state = 'pending' AND next_attempt_us <= ${nowMicros}
+      RETURNING ${this.columns()}`;
+    return [...rows];
   }
 
   async countPending(): Promise<number> {

@@ -4,6 +4,7 @@ import type {
   AttemptOutcome,
   DeliveryRecord,
   DeliveryState,
+  DueDelivery,
   WebhookDeliveryStore,
 } from '../service-store.js';
 
@@ -55,6 +56,32 @@ export class SqliteDeliveryStore implements Synchronous<WebhookDeliveryStore> {
         const lease = this.db.prepare('UPDATE webhook_deliveries SET next_attempt_us = ? WHERE id = ?');
         for (const row of rows) lease.run(leaseUntilMicros, row.id);
         return rows.map((row) => recordOf({ ...row, next_attempt_us: leaseUntilMicros }));
+      })
+      .immediate();
+  }
+
+  dueByContract(nowMicros: number, skipContracts: readonly number[], limit: number): DueDelivery[] {
+    // SQLite takes the bare columns of a min() aggregate from the row holding the minimum.
+    return this.db
+      .prepare<[number, string, number], DueDelivery>(
+        `SELECT d.id AS id, w.contract_id AS contractId, min(d.next_attempt_us) AS dueMicros
+         FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+         WHERE d.state = 'pending' AND d.next_attempt_us <= ?
+           AND w.contract_id NOT IN (SELECT value FROM json_each(?))
+         GROUP BY w.contract_id ORDER BY dueMicros, id LIMIT ?`,
+      )
+      .all(nowMicros, JSON.stringify(skipContracts), limit);
+  }
+
+  claim(ids: readonly number[], nowMicros: number, leaseUntilMicros: number): DeliveryRecord[] {
+    return this.db
+      .transaction(() => {
+        const lease = this.db.prepare(
+          `UPDATE webhook_deliveries SET next_attempt_us = ?
+           WHERE id = ? AND state = 'pending' AND next_attempt_us <= ?`,
+        );
+        const taken = ids.filter((id) => lease.run(leaseUntilMicros, id, nowMicros).changes > 0);
+        return taken.map((id) => this.get(id)!);
       })
       .immediate();
   }
