@@ -56,7 +56,8 @@ export const SERVICE_SETTING_HANDLERS: Record<string, AdminHandler> = {
   },
   'setting update': async ({ management, values, positionals, print }) => {
     const id = settingId(positionals);
-    // A file made from `setting show` carries ******** for the stored passwords: they are kept.
+    // A file made from `setting show` carries ******** for the stored passwords: they are kept
+    // while the hosts they may be sent to are unchanged (docs/security.md, Stored passwords).
     const draft = readSettingFile(values.config, values.name);
     await management.serviceSettings.update(CLI_ACTOR, EVERYWHERE, id, draft);
     print(`crawl service setting ${id} replaced`);

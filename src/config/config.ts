@@ -125,15 +125,26 @@ const basePath: Parser<string> = (raw, name) => {
   return raw;
 };
 
+/**
+ * An absolute http(s) URL as the URL parser writes it (scheme and host lower-case, a default port
+ * left out), without a trailing slash: `HTTPS://Kumo.Example/` is `https://kumo.example`, so a
+ * test of its scheme or origin reads it as a browser does (docs/operations.md, Console security).
+ */
 const url: Parser<string> = (raw, name) => {
+  const parsed = httpUrlOf(raw);
+  if (parsed === undefined) throw new ConfigError(`${name}: expected an absolute http(s) URL, got "${raw}"`);
+  return parsed.href.replace(/\/+$/, '');
+};
+
+/** The text parsed as an absolute http(s) URL, or undefined. */
+function httpUrlOf(raw: string): URL | undefined {
   try {
     const parsed = new URL(raw);
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme');
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed : undefined;
   } catch {
-    throw new ConfigError(`${name}: expected an absolute http(s) URL, got "${raw}"`);
+    return undefined;
   }
-  return raw.replace(/\/+$/, '');
-};
+}
 
 /** An absolute http(s) URL kept as written (it goes into a header), or unset when empty. */
 const optionalHeaderUrl: Parser<string | undefined> = (raw, name) => {

@@ -45,6 +45,19 @@ export class SeedSites {
     );
   }
 
+  /**
+   * The sites as the credential rule sees them, sorted: `https://host` for a site that gets
+   * credentials over https only, `http://host` for one that gets them over http and https, with
+   * `:port` when the port is not the default one.
+   */
+  credentialSites(): string[] {
+    const labels = this.sites.map(
+      (site) =>
+        `${site.plainHttp ? 'http' : 'https'}://${site.hostname}${site.port === 'default' ? '' : `:${site.port}`}`,
+    );
+    return [...new Set(labels)].sort();
+  }
+
   /** The URL is on a seed's host or one of its subdomains, on that seed's port (the crawl scope). */
   hasHostOrSubdomain(url: URL): boolean {
     const port = sitePortOf(url);

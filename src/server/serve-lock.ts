@@ -1,6 +1,7 @@
-import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { preparePrivateDatabaseFile } from '../util/private-files.js';
 import { StartupError } from './startup-error.js';
 
 /**
@@ -13,9 +14,12 @@ import { StartupError } from './startup-error.js';
  *
  * The lock file is never deleted (a process waiting on the old file would lock a file the next
  * start no longer sees) and never opened by anything else in this process: closing any other
- * descriptor of it would drop the lock.
+ * descriptor of it would drop the lock. It is made private before SQLite opens it, as every data
+ * file is (docs/operations.md, Data directory): the transaction's journal, `serve.lock-journal`,
+ * takes the lock file's mode when SQLite creates it.
  */
 export function acquireServeLock(lockFile: string, pidFile: string): () => void {
+  preparePrivateDatabaseFile(lockFile);
   const db = new Database(lockFile, { timeout: 0 });
   try {
     db.exec('BEGIN EXCLUSIVE');
@@ -28,7 +32,6 @@ export function acquireServeLock(lockFile: string, pidFile: string): () => void 
         `${path.dirname(lockFile)}; stop it or choose another KUMO_DATA_DIR`,
     );
   }
-  chmodSync(lockFile, 0o600);
   writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
   let released = false;
   return () => {

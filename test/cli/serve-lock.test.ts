@@ -2,11 +2,11 @@
  * One `kumo serve` per data directory (docs/operations.md, Data directory): a live owner refuses a
  * second start in one line naming its pid, while an owner killed with SIGKILL never does, even
  * before its parent has reaped it, and a stale `serve.pid` naming an unrelated live process (a
- * reused pid) does not either.
+ * reused pid) does not either. The lock file and its journal are private like every data file.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
@@ -101,6 +101,23 @@ test('a second kumo serve on the same data directory is refused while the first 
   assert.equal(readFileSync(path.join(dataDir, 'serve.pid'), 'utf8'), `${first.child.pid}\n`);
   assert.equal((await fetch(`${first.url}/api/v1.0/finder_service/health_check`)).status, 200);
   assert.deepEqual(await first.stop(), { code: 0, signal: null });
+});
+
+test('the lock file and the journal of its transaction are 0600 while kumo serve runs', async () => {
+  // The usual umask, under which a file made without an explicit mode would be 0644.
+  const umask = process.umask(0o022);
+  try {
+    const dataDir = await tempDataDir();
+    const serve = await startServeProcess({ dataDir, port: await freePort(), env: SERVE_ENV, cleanups });
+    const modeOf = (name: string) => (statSync(path.join(dataDir, name)).mode & 0o777).toString(8);
+    assert.deepEqual(
+      ['serve.lock', 'serve.lock-journal', 'serve.pid'].map((name) => `${name} ${modeOf(name)}`),
+      ['serve.lock 600', 'serve.lock-journal 600', 'serve.pid 600'],
+    );
+    assert.deepEqual(await serve.stop(), { code: 0, signal: null });
+  } finally {
+    process.umask(umask);
+  }
 });
 
 test('right after a kill -9, before the killed process is even reaped, kumo serve starts again', async () => {

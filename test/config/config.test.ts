@@ -26,6 +26,12 @@ describe('configuration', () => {
     );
   });
 
+  it('reads the public URL as a URL parser writes it: scheme and host lower-case', () => {
+    const config = loadConfig({ KUMO_PUBLIC_URL: 'HTTPS://Kumo.Example:443/Search/' });
+    assert.equal(config.publicUrl, 'https://kumo.example/Search');
+    assert.equal(loadConfig({ KUMO_PUBLIC_URL: 'Http://127.0.0.1:8080' }).publicUrl, 'http://127.0.0.1:8080');
+  });
+
   const invalid: [Record<string, string>, RegExp][] = [
     [{ KUMO_PORT: 'eighty' }, /KUMO_PORT: expected an integer/],
     [{ KUMO_PORT: '70000' }, /KUMO_PORT: must be between 0 and 65535/],

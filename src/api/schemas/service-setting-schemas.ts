@@ -95,8 +95,10 @@ export const UpdateServiceSettingSchema = {
     'Replace a crawl service setting',
     'Replaces the crawler setting, the schedule and the search service (absent: none). A changed ' +
       'schedule counts from now: slots before the change do not run. A password of ******** keeps ' +
-      'the stored password of the authorization at the same position when its user and url_pattern are unchanged, ' +
-      'so a setting read with GET can be edited and sent back.',
+      'the stored password of the authorization at the same position when its user and the hosts the password ' +
+      'may be sent to are unchanged (without url_pattern the seed sites; with it the url_pattern, seed sites, ' +
+      'allow and deny patterns, sitemap_urls sites and page rendering), so a setting read with GET can be ' +
+      'edited and sent back; otherwise a 400 names the password, which must be given again.',
   ),
   params: ServiceSettingParams,
   body: ServiceSettingBody,
@@ -191,7 +193,7 @@ export const CheckNewServiceSettingSchema = {
 export const CheckServiceSettingSchema = {
   ...route(
     'Check a replacement of a crawl service setting without storing it',
-    `${CHECK_DESCRIPTION} Passwords of ******** are the stored ones, as in a replace.`,
+    `${CHECK_DESCRIPTION} Passwords of ******** are the stored ones, as in a replace (only while the hosts they may be sent to are unchanged).`,
   ),
   params: ServiceSettingParams,
   querystring: CheckQuery,

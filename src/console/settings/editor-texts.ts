@@ -66,7 +66,8 @@ export const editorTexts = defineTexts({
     credentialPatternHint: 'A regular expression; empty: the seeds’ sites.',
     credentialUser: 'User name',
     credentialPassword: 'Password',
-    credentialPasswordHint: 'Stored encrypted; shown as ******** once saved. Leave ******** to keep it.',
+    credentialPasswordHint:
+      'Stored encrypted; shown as ******** once saved. Leave ******** to keep it; changing the sites it may be sent to asks for it again.',
     results: 'Results',
     collectPages: 'Collect page files (crawl_objects.tar.gz)',
     collectUrlList: 'Write the URL list (url_list.csv.gz)',
@@ -181,7 +182,7 @@ export const editorTexts = defineTexts({
     credentialUser: 'ユーザー名',
     credentialPassword: 'パスワード',
     credentialPasswordHint:
-      '暗号化して保存され、保存後は ******** と表示されます。******** のままなら変更しません。',
+      '暗号化して保存され、保存後は ******** と表示されます。******** のままなら変更しません。送信先のサイトを変えると、もう一度入力が必要です。',
     results: '成果物',
     collectPages: 'ページファイルを集める（crawl_objects.tar.gz）',
     collectUrlList: 'URL 一覧を書き出す（url_list.csv.gz）',

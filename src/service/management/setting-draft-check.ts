@@ -2,7 +2,7 @@ import { CrawlScope, type OutOfScopeReason } from '../../crawler/scope.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { checkCrawlSetting, resolveCrawlSettings } from '../../domain/crawl-settings.js';
 import { InvalidInputError } from '../../domain/field-error.js';
-import { restoreRedactedPasswords } from '../../domain/redact-setting.js';
+import { restoreRedactedPasswords } from './kept-passwords.js';
 import { checkSchedule, nextSlotAfter, type Schedule } from '../../domain/schedule.js';
 import type { ServiceSettingInput } from '../../store/service-store.js';
 import { checkedLength } from './input-rules.js';

@@ -56,7 +56,8 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   const view = (setting: ManagedServiceSetting) => ({
     id: setting.id,
     name: setting.name,
-    // Passwords are write-only: answers show ******** (a PUT of ******** keeps the stored one).
+    // Passwords are write-only: answers show ******** (a PUT of ******** keeps the stored one while
+    // the hosts it may be sent to are unchanged: docs/security.md, Stored passwords).
     setting: setting.setting,
     schedule: setting.schedule,
     service_id: setting.searchServiceId,

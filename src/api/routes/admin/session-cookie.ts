@@ -20,7 +20,8 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
  * never trusted: any client can send it (docs/operations.md, Console security).
  */
 export function secureCookies(request: FastifyRequest, publicUrl: string): boolean {
-  return request.protocol === 'https' || publicUrl.startsWith('https:');
+  // The parsed scheme: `HTTPS://` is https too.
+  return request.protocol === 'https' || new URL(publicUrl).protocol === 'https:';
 }
 
 /** The operator's console session cookie (docs/api.md, Operator sessions). */
