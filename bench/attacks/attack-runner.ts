@@ -6,7 +6,7 @@
  */
 import type { Attack, AttackContext, AttackOutcome } from './attack.js';
 import { scrapeWorstHold } from './api-thread-hold.js';
-import { operator } from './management.js';
+import { patientOperator } from './management.js';
 import { StatusTally } from './status-tally.js';
 import { type ProbeFigures, startVictimProbes } from './victim-probes.js';
 import { victimSearchPath } from './tenant-setup.js';
@@ -33,12 +33,12 @@ export interface AttackFigures {
 }
 
 async function cancelAttackerRuns(context: Omit<AttackContext, 'deadline'>): Promise<void> {
-  const admin = operator(context.kumoUrl);
+  const admin = patientOperator(context.kumoUrl, 300_000);
   const group = context.tenants.attacker.group;
-  const active = await admin.call(`${group}/runs?state=active`, { timeoutMs: 60_000 });
+  const active = await admin.call(`${group}/runs?state=active`);
   if (active.status !== 200) return;
   for (const run of (active.json as { runs: { id: number }[] }).runs)
-    await admin.call(`${group}/runs/${run.id}/cancel`, { method: 'POST', timeoutMs: 60_000 });
+    await admin.call(`${group}/runs/${run.id}/cancel`, { method: 'POST' });
 }
 
 export async function runAttack(

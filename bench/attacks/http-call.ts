@@ -74,3 +74,21 @@ export function expectStatus<T>(what: string, answer: CallAnswer, expected = 200
     throw new Error(`${what}: expected ${expected}, got ${answer.status}: ${JSON.stringify(answer.json)}`);
   return answer.json as T;
 }
+
+/**
+ * `call`, tried again every second while the service cannot be reached (`error`: its listen
+ * queue full of the connections an attack and the probes opened while it was held, so that a
+ * connection attempt times out), for at most `totalMs`.
+ */
+export async function callUntilReached(
+  url: string,
+  options: CallOptions,
+  totalMs: number,
+): Promise<CallAnswer> {
+  const deadline = performance.now() + totalMs;
+  for (;;) {
+    const answer = await call(url, { ...options, timeoutMs: Math.max(1, deadline - performance.now()) });
+    if (answer.status !== 'error' || performance.now() >= deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}

@@ -3,7 +3,7 @@
  * with the admin token, and a console user's calls with the session cookie, its CSRF token and
  * this service's Origin (docs/api.md, Accounts and sessions).
  */
-import { call, type CallAnswer, type CallOptions, expectStatus } from './http-call.js';
+import { call, type CallAnswer, type CallOptions, callUntilReached, expectStatus } from './http-call.js';
 import { ADMIN_TOKEN } from './kumo-serve.js';
 
 /** Someone calling the management API: the operator or a signed-in user. */
@@ -19,6 +19,18 @@ export function operator(kumoUrl: string): Caller {
         ...options,
         headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...options.headers },
       }),
+  };
+}
+
+/** The operator's calls, each tried again while the service cannot be reached (callUntilReached). */
+export function patientOperator(kumoUrl: string, totalMs: number): Caller {
+  return {
+    call: (path, options = {}) =>
+      callUntilReached(
+        `${kumoUrl}/admin/v1${path}`,
+        { ...options, headers: { authorization: `Bearer ${ADMIN_TOKEN}`, ...options.headers } },
+        totalMs,
+      ),
   };
 }
 

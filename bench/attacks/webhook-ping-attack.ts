@@ -1,5 +1,5 @@
 /**
- * Attack 6: an owner of A pings A's webhook, whose endpoint never answers, many times; then the
+ * Attack 4: an owner of A pings A's webhook, whose endpoint never answers, many times; then the
  * operator pings B's webhook, whose endpoint answers at once (docs/api.md, Webhooks). The figure
  * is how long B's ping waited behind A's deliveries.
  */
@@ -8,7 +8,7 @@ import { operator } from './management.js';
 import { StatusTally } from './status-tally.js';
 
 export const webhookPingAttack: Attack = {
-  name: '6 webhook pings',
+  name: '4 webhook pings',
   describe: (sizes) =>
     `an owner of A: ${sizes.pings} pings to an endpoint that never answers, then one ping of B to an endpoint that answers at once`,
   async run({ kumoUrl, tenants, sizes, victimReceiver, deadline }) {
