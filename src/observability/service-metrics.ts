@@ -2,6 +2,7 @@ import type * as PromClient from 'prom-client';
 import type { CrawlObserver } from '../crawler/crawl-engine.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import { lazyRequire } from '../util/lazy-require.js';
+import { registerEventLoopDelay, watchEventLoopDelay } from './event-loop-delay.js';
 import { fetchErrorKindOf } from './fetch-error-kind.js';
 
 /** What the gauges read at scrape time. Each may fail (store closed): the gauge is then left out. */
@@ -32,7 +33,8 @@ export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const promClient = lazyRequire<typeof PromClient>('prom-client');
 
 /**
- * Process metrics (CPU, memory, event loop lag, GC, handles) of this Node.js process, in a
+ * Process metrics (CPU, memory, event loop lag, GC, handles, and the event loop's worst delay
+ * since the previous scrape) of this Node.js process, in a
  * registry of their own created once: several services in one process (tests) share the process,
  * and collecting them once keeps one GC observer and one event loop monitor. It is not prom-client's
  * global default registry, so nothing else registering there mixes in.
@@ -44,6 +46,7 @@ function processMetrics(): PromClient.Registry {
     const { collectDefaultMetrics, Registry } = promClient();
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    registerEventLoopDelay(promClient(), processRegistry);
   }
   return processRegistry;
 }
@@ -157,6 +160,11 @@ export class ServiceMetrics {
   /** Made with the first observation or scrape (promClient). */
   private created: Instruments | undefined;
   private sources: MetricSources | undefined;
+
+  constructor() {
+    // Watched from the start, so that the first scrape shows the holds since then.
+    watchEventLoopDelay();
+  }
 
   private instruments(): Instruments {
     this.created ??= new Instruments((get) => this.read(get));
