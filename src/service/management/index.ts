@@ -16,6 +16,7 @@ export {
   ForbiddenError,
   type ManagedResource,
   NotFoundError,
+  PasswordChecksBusyError,
   SignInLimitedError,
   SignInRefusedError,
 } from './management-errors.js';
@@ -37,6 +38,7 @@ export {
 export { AUDIT_PAGE, type AuditPage } from './audit-log-management.js';
 export { PASSWORD_CHARS, SCRYPT_PARAMS } from './password-hash.js';
 export { SIGN_IN_LIMITS } from './sign-in-limiter.js';
+export { PASSWORD_HASH_LIMITS } from './password-hash-gate.js';
 export { sameToken } from './secret-tokens.js';
 export { EVERYWHERE, type Scope } from './management-scope.js';
 export {
