@@ -253,7 +253,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       methods,
     });
   if (metrics !== undefined)
-    await app.register(metricsRoutes, { metrics, adminToken: deps.adminToken, methods });
+    await app.register(metricsRoutes, {
+      metrics,
+      adminToken: deps.adminToken,
+      adminTokenChecks: deps.management.operatorSessions,
+      methods,
+    });
   methods.registerFallbacks(app, (url) => guards.guardOf(url));
   return app;
 }
@@ -314,7 +319,7 @@ async function registerCrawlAndManagement(
  * scheduled crawler (docs/reference/README.md, API groups).
  */
 function prefixGuardsOf(deps: AppDeps): PrefixGuards {
-  const adminAuth = createAdminAuth(deps.adminToken);
+  const adminAuth = createAdminAuth(deps.adminToken, deps.management.operatorSessions);
   const managementAuth = createManagementAuth({
     adminToken: deps.adminToken,
     management: deps.management,

@@ -1,12 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { METRICS_CONTENT_TYPE, type ServiceMetrics } from '../../observability/service-metrics.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
-import { createAdminAuth } from './admin/admin-auth.js';
+import { type AdminTokenChecks, createAdminAuth } from './admin/admin-auth.js';
 
 export interface MetricsRoutesOptions {
   metrics: ServiceMetrics;
   /** The management API's token: the metrics are operational data, read with the same token. */
   adminToken: string;
+  /** Counts wrong tokens per client address, shared with the management API. */
+  adminTokenChecks: AdminTokenChecks;
   methods: MethodRegistry;
 }
 
@@ -25,7 +27,7 @@ export const metricsRoutes: FastifyPluginAsync<MetricsRoutesOptions> = async (ap
   options.methods.record(METRICS_PATH, 'GET');
   app.get(
     METRICS_PATH,
-    { schema: { hide: true }, onRequest: createAdminAuth(options.adminToken) },
+    { schema: { hide: true }, onRequest: createAdminAuth(options.adminToken, options.adminTokenChecks) },
     async (_request, reply) => {
       const text = await options.metrics.text();
       return reply.type(METRICS_CONTENT_TYPE).header('cache-control', 'no-store').send(text);

@@ -40,7 +40,9 @@ export const Role = Type.Union(
 const Email = Type.String({ minLength: 1, maxLength: EMAIL_MAX_CHARS, description: 'email address' });
 const Password = (description: string) =>
   Type.String({
-    description: `${description}; ${PASSWORD_CHARS.min} to ${PASSWORD_CHARS.max} characters`,
+    description:
+      `${description}; ${PASSWORD_CHARS.min} to ${PASSWORD_CHARS.max} characters, ` +
+      'not a commonly used or breached password',
   });
 
 export const AccountView = Type.Object({

@@ -1,10 +1,17 @@
 import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
 import type { AccountRecord, AccountRole, InvitationRecord } from '../../store/account-store.js';
 import { type AccountActor, type Actor, isAccountRole } from './account-roles.js';
-import { ManagementOperations } from './management-context.js';
+import { type ManagementDeps, ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';
 import { checkPassword, hashPassword, verifyPassword } from './password-hash.js';
 import { hashSecret, newSecret } from './secret-tokens.js';
+import {
+  accountAttemptsKey,
+  reserveAttempt,
+  settle,
+  SIGN_IN_LIMITS,
+  type SignInLimiter,
+} from './sign-in-limiter.js';
 
 /** How long an invitation can be accepted (docs/api.md, Accounts and sessions). */
 export const INVITATION_TTL_MICROS = 7 * 24 * 3600 * 1_000_000;
@@ -27,12 +34,26 @@ export interface CreatedInvitation {
  * password, and ending a user's sessions (docs/architecture.md, Accounts and sessions).
  */
 export class AccountManagement extends ManagementOperations {
+  /** `limiter` counts the password attempts of accounts, shared with signing in. */
+  constructor(
+    deps: ManagementDeps,
+    private readonly limiter: SignInLimiter,
+  ) {
+    super(deps);
+  }
+
   /** The accounts of a contract (every role may read them), or NotFoundError for the contract. */
   async listUsers(scope: { contractId?: number }): Promise<AccountView[]> {
     if (scope.contractId !== undefined) await this.contract(scope.contractId);
     return (await this.store.accounts.list(scope.contractId)).map(shown);
   }
 
+  /**
+   * Invites an email address to the contract with a role. An address that already has an
+   * account, in this contract or another, is answered like any other (docs/api.md, Accounts and
+   * sessions): the answer never tells whether an address has an account; accepting such an
+   * invitation is refused.
+   */
   async invite(
     actor: Actor,
     contractId: number,
@@ -46,8 +67,6 @@ export class AccountManagement extends ManagementOperations {
       errors.push({ field: 'email', reason: `must be at most ${EMAIL_MAX_CHARS} characters long` });
     } else if (!EMAIL.test(email)) {
       errors.push({ field: 'email', reason: 'must be an email address (name@example.com)' });
-    } else if ((await this.store.accounts.findByEmail(email)) !== undefined) {
-      errors.push({ field: 'email', reason: 'already has an account' });
     }
     if (!isAccountRole(input.role)) {
       errors.push({ field: 'role', reason: 'must be one of owner, editor, viewer' });
@@ -79,7 +98,7 @@ export class AccountManagement extends ManagementOperations {
     if (invitation === undefined) throw tokenError('no such invitation');
     if (invitation.usedMicros !== null) throw tokenError('the invitation was already used');
     if (invitation.expiresMicros <= this.now()) throw tokenError('the invitation has expired');
-    checkPassword(input.password, 'password');
+    await checkPassword(input.password, 'password');
     if ((await this.store.accounts.findByEmail(invitation.email)) !== undefined) {
       throw new InvalidInputError([{ field: 'token', reason: 'its email address already has an account' }]);
     }
@@ -101,7 +120,9 @@ export class AccountManagement extends ManagementOperations {
 
   /**
    * Sets a new password after checking the current one, and ends the account's other sessions
-   * (docs/api.md, Accounts and sessions); answers how many were ended.
+   * (docs/api.md, Accounts and sessions); answers how many were ended. A wrong current password
+   * counts as a failed attempt at the account's password, in the account's sign-in limit:
+   * SignInLimitedError once it is used up, so a session taken over cannot try passwords at will.
    */
   async changePassword(
     actor: AccountActor,
@@ -109,10 +130,20 @@ export class AccountManagement extends ManagementOperations {
   ): Promise<number> {
     const account = await this.store.accounts.get(actor.accountId);
     if (account === undefined) throw new NotFoundError('account', actor.accountId, 'the account was removed');
-    checkPassword(input.newPassword, 'new_password');
-    if (!(await verifyPassword(input.currentPassword, account.passwordHash))) {
+    await checkPassword(input.newPassword, 'new_password');
+    const accountKey = accountAttemptsKey(account.email);
+    const attempt = reserveAttempt(
+      this.limiter,
+      [{ key: accountKey, limit: SIGN_IN_LIMITS.perAccount }],
+      this.now(),
+      "attempts at the account's password",
+    );
+    if (!(await settle(attempt, () => verifyPassword(input.currentPassword, account.passwordHash)))) {
+      attempt.failed(this.now());
       throw new InvalidInputError([{ field: 'current_password', reason: 'is not the current password' }]);
     }
+    attempt.succeeded();
+    this.limiter.clear(accountKey);
     const now = this.now();
     await this.store.accounts.setPassword(account.id, await hashPassword(input.newPassword), now);
     const ended = await this.store.sessions.revokeAll(account.id, now, actor.sessionId);

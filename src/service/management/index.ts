@@ -16,6 +16,7 @@ export {
   ForbiddenError,
   type ManagedResource,
   NotFoundError,
+  PasswordChecksBusyError,
   RateLimitedError,
   SignInLimitedError,
   SignInRefusedError,
@@ -40,6 +41,7 @@ export { PASSWORD_CHARS, SCRYPT_PARAMS } from './password-hash.js';
 export { SIGN_IN_LIMITS } from './sign-in-limiter.js';
 export { PING_LIMITS } from './ping-limiter.js';
 export { MAX_WEBHOOKS_PER_GROUP } from './input-rules.js';
+export { PASSWORD_HASH_LIMITS } from './password-hash-gate.js';
 export { sameToken } from './secret-tokens.js';
 export { EVERYWHERE, type Scope } from './management-scope.js';
 export {

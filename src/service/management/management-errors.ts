@@ -75,11 +75,30 @@ export class SignInRefusedError extends Error {
   }
 }
 
-/** Too many failed sign-ins of the account or from the address: wait `retryAfterSeconds`. */
+/**
+ * Too many failed password attempts of the account or from the address (a sign-in, a wrong
+ * current password, a wrong admin token), counting those still being checked: wait
+ * `retryAfterSeconds`.
+ */
 export class SignInLimitedError extends Error {
   override name = 'SignInLimitedError';
 
+  constructor(
+    readonly retryAfterSeconds: number,
+    what = 'failed sign-ins',
+  ) {
+    super(`too many ${what}; try again in ${retryAfterSeconds} s`);
+  }
+}
+
+/**
+ * Too many passwords are being hashed at once (password-hash-gate.ts): the queue is full, so the
+ * password was not looked at; wait `retryAfterSeconds`.
+ */
+export class PasswordChecksBusyError extends Error {
+  override name = 'PasswordChecksBusyError';
+
   constructor(readonly retryAfterSeconds: number) {
-    super(`too many failed sign-ins; try again in ${retryAfterSeconds} s`);
+    super(`too many password checks at once; try again in ${retryAfterSeconds} s`);
   }
 }

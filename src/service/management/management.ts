@@ -9,6 +9,7 @@ import { SearchAnalyticsManagement } from './search-analytics-management.js';
 import { SearchServiceManagement } from './search-service-management.js';
 import { ServiceSettingManagement } from './service-setting-management.js';
 import { SessionManagement } from './session-management.js';
+import { SignInLimiter } from './sign-in-limiter.js';
 import { TenantManagement } from './tenant-management.js';
 import { UserManagement } from './user-management.js';
 import { WebhookManagement } from './webhook-management.js';
@@ -29,9 +30,9 @@ export class Management {
   readonly webhooks: WebhookManagement;
   readonly accounts: AccountManagement;
   readonly users: UserManagement;
-  /** Sign-in and sessions; holds the sign-in limiter, so one per process. */
+  /** Sign-in and sessions; shares the sign-in limiter with `accounts`, so one per process. */
   readonly sessions: SessionManagement;
-  /** The operator's console sign-in; holds its own limiter. */
+  /** The operator's console sign-in and admin token checks; holds their own limiter. */
   readonly operatorSessions: OperatorSessionManagement;
   readonly auditLog: AuditLogManagement;
 
@@ -44,9 +45,11 @@ export class Management {
     this.serviceSettings = new ServiceSettingManagement(deps);
     this.runs = new RunManagement(deps);
     this.webhooks = new WebhookManagement(deps);
-    this.accounts = new AccountManagement(deps);
+    // One count of password attempts per account, whether they sign in or change the password.
+    const passwordAttempts = new SignInLimiter();
+    this.accounts = new AccountManagement(deps, passwordAttempts);
     this.users = new UserManagement(deps);
-    this.sessions = new SessionManagement(deps);
+    this.sessions = new SessionManagement(deps, passwordAttempts);
     this.operatorSessions = new OperatorSessionManagement(deps);
     this.auditLog = new AuditLogManagement(deps);
   }

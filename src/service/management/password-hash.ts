@@ -1,5 +1,7 @@
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
 import { InvalidInputError } from '../../domain/field-error.js';
+import { commonPasswordProblem } from './password-blocklist.js';
+import { PASSWORD_HASH_LIMITS, PasswordHashGate } from './password-hash-gate.js';
 
 /**
  * Passwords of console accounts, hashed with scrypt (memory-hard) and a salt of their own. The
@@ -14,19 +16,28 @@ const SALT_BYTES = 16;
 /** Length bounds of a password, in characters (docs/api.md, Accounts and sessions). */
 export const PASSWORD_CHARS = { min: 12, max: 1024 } as const;
 
-/** The password's problem, for a field error; undefined when it is acceptable. */
-export function passwordProblem(password: string): string | undefined {
+/**
+ * The password's problem, for a field error; undefined when it is acceptable: its length, then
+ * whether it is too common (password-blocklist.ts).
+ */
+export async function passwordProblem(password: string): Promise<string | undefined> {
   const length = [...password].length;
   if (length < PASSWORD_CHARS.min) return `must be at least ${PASSWORD_CHARS.min} characters long`;
   if (length > PASSWORD_CHARS.max) return `must be at most ${PASSWORD_CHARS.max} characters long`;
-  return undefined;
+  return commonPasswordProblem(password);
 }
 
 /** Throws InvalidInputError naming `field` when the password is not acceptable. */
-export function checkPassword(password: string, field: string): void {
-  const problem = passwordProblem(password);
+export async function checkPassword(password: string, field: string): Promise<void> {
+  const problem = await passwordProblem(password);
   if (problem !== undefined) throw new InvalidInputError([{ field, reason: problem }]);
 }
+
+/**
+ * Every hash of the process goes through one gate: the thread pool scrypt runs on is the
+ * process's, shared with the rest of the service (password-hash-gate.ts).
+ */
+const gate = new PasswordHashGate(PASSWORD_HASH_LIMITS);
 
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
@@ -35,7 +46,10 @@ export async function hashPassword(password: string): Promise<string> {
   return `scrypt$${N}$${r}$${p}$${salt.toString('base64url')}$${key.toString('base64url')}`;
 }
 
-/** Whether the password gives the stored hash; false for a hash this build cannot read. */
+/**
+ * Whether the password gives the stored hash; false for a hash this build cannot read.
+ * PasswordChecksBusyError, like hashPassword, when too many hashes are queued.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parsed = parseHash(stored);
   if (parsed === undefined) return false;
@@ -77,9 +91,12 @@ function derive(
 ): Promise<Buffer> {
   // scrypt needs 128·N·r bytes; Node refuses more than maxmem (32 MiB by default), so allow twice.
   const options: ScryptOptions = { ...params, maxmem: 256 * params.N * params.r };
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, keyBytes, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
-  });
+  return gate.run(
+    () =>
+      new Promise((resolve, reject) => {
+        scrypt(password.normalize('NFC'), salt, keyBytes, options, (error, key) =>
+          error ? reject(error) : resolve(key),
+        );
+      }),
+  );
 }

@@ -1,11 +1,17 @@
 import type { SessionRecord } from '../../store/account-store.js';
 import { identity, normalEmail, shown, type AccountView } from './account-management.js';
 import type { AccountActor } from './account-roles.js';
-import { ManagementOperations } from './management-context.js';
-import { NotFoundError, SignInLimitedError, SignInRefusedError } from './management-errors.js';
+import { ManagementOperations, type ManagementDeps } from './management-context.js';
+import { NotFoundError, PasswordChecksBusyError, SignInRefusedError } from './management-errors.js';
 import { hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { csrfTokenOf, hashSecret, newSecret } from './secret-tokens.js';
-import { SIGN_IN_LIMITS, SignInLimiter } from './sign-in-limiter.js';
+import {
+  accountAttemptsKey,
+  reserveAttempt,
+  settle,
+  SIGN_IN_LIMITS,
+  type SignInLimiter,
+} from './sign-in-limiter.js';
 
 /**
  * How long a session lives (docs/api.md, Accounts and sessions): it ends after SESSION_IDLE
@@ -42,35 +48,46 @@ export interface SignedIn extends SessionContext {
  * stored as their hash; the CSRF token is derived from the id (secret-tokens.ts).
  */
 export class SessionManagement extends ManagementOperations {
-  private readonly limiter = new SignInLimiter();
   /** A hash to check passwords of unknown addresses against: the same work as a real one. */
   private decoy: Promise<string> | undefined;
 
+  /** `limiter` counts the password attempts of accounts, shared with changing a password. */
+  constructor(
+    deps: ManagementDeps,
+    private readonly limiter: SignInLimiter,
+  ) {
+    super(deps);
+  }
+
+  /**
+   * Checks the password; SignInRefusedError, SignInLimitedError when the account or the address
+   * has used its attempts (those in flight count), PasswordChecksBusyError when too many
+   * passwords are being checked at once (that attempt is not counted).
+   */
   async signIn(input: { email: string; password: string }, client: SignInClient): Promise<SignedIn> {
     const email = normalEmail(input.email);
-    const accountKey = `account:${email}`;
-    const addressKey = `address:${client.address}`;
-    const wait = this.limiter.retryAfterSeconds(
+    const accountKey = accountAttemptsKey(email);
+    const attempt = reserveAttempt(
+      this.limiter,
       [
         { key: accountKey, limit: SIGN_IN_LIMITS.perAccount },
-        { key: addressKey, limit: SIGN_IN_LIMITS.perAddress },
+        { key: `address:${client.address}`, limit: SIGN_IN_LIMITS.perAddress },
       ],
       this.now(),
     );
-    if (wait !== undefined) throw new SignInLimitedError(wait);
-    const account = await this.store.accounts.findByEmail(email);
-    this.decoy ??= hashPassword(newSecret());
-    const stored = account?.passwordHash ?? (await this.decoy);
-    const matches = await verifyPassword(input.password, stored);
-    if (account === undefined || !matches) {
-      this.limiter.fail([accountKey, addressKey], this.now());
+    const account = await settle(attempt, async () => {
+      const found = await this.store.accounts.findByEmail(email);
+      const matches = await verifyPassword(input.password, found?.passwordHash ?? (await this.decoyHash()));
+      return matches ? found : undefined;
+    });
+    if (account === undefined) {
+      attempt.failed(this.now());
       throw new SignInRefusedError();
     }
+    attempt.succeeded();
     this.limiter.clear(accountKey);
     const now = this.now();
-    if (needsRehash(account.passwordHash)) {
-      await this.store.accounts.setPassword(account.id, await hashPassword(input.password), now);
-    }
+    if (needsRehash(account.passwordHash)) await this.rehash(account.id, input.password, now);
     const secret = newSecret();
     const session = await this.store.sessions.create(
       {
@@ -92,6 +109,24 @@ export class SessionManagement extends ManagementOperations {
       now,
     );
     return { secret, ...signedIn };
+  }
+
+  /** The decoy hash, made once; made again later when the hash queue refused it. */
+  private decoyHash(): Promise<string> {
+    this.decoy ??= hashPassword(newSecret()).catch((error: unknown) => {
+      this.decoy = undefined;
+      throw error;
+    });
+    return this.decoy;
+  }
+
+  /** Hashes the password again with today's parameters; left to a later sign-in when busy. */
+  private async rehash(accountId: number, password: string, now: number): Promise<void> {
+    try {
+      await this.store.accounts.setPassword(accountId, await hashPassword(password), now);
+    } catch (error) {
+      if (!(error instanceof PasswordChecksBusyError)) throw error;
+    }
   }
 
   /**

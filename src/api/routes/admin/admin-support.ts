@@ -6,6 +6,7 @@ import {
   InvalidInputError,
   type Management,
   NotFoundError,
+  PasswordChecksBusyError,
   RateLimitedError,
   SignInLimitedError,
   SignInRefusedError,
@@ -73,7 +74,11 @@ function asApiFailure(error: FastifyError): Error {
   if (error instanceof ConflictError) return new ApiError('conflict', error.message);
   if (error instanceof ForbiddenError) return new ApiError('forbidden', error.message);
   if (error instanceof SignInRefusedError) return new ApiError('invalid_credentials', error.message);
-  if (error instanceof SignInLimitedError || error instanceof RateLimitedError) {
+  if (
+    error instanceof SignInLimitedError ||
+    error instanceof RateLimitedError ||
+    error instanceof PasswordChecksBusyError
+  ) {
     return new ApiError('rate_limited', error.message, undefined, {
       'retry-after': String(error.retryAfterSeconds),
     });

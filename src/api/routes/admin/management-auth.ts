@@ -56,7 +56,7 @@ export interface ManagementAuthOptions {
  * an Origin of this service. Without either credential: 401 invalid_admin_token as before.
  */
 export function createManagementAuth(options: ManagementAuthOptions) {
-  const adminAuth = createAdminAuth(options.adminToken);
+  const adminAuth = createAdminAuth(options.adminToken, options.management.operatorSessions);
   const allowedOrigin = new URL(options.publicUrl).origin;
   const checkCsrf = (request: FastifyRequest, csrfToken: string) => {
     if (SAFE_METHODS.has(request.method)) return;
