@@ -1,8 +1,8 @@
 import type { OperatorSessionRecord } from '../../store/account-store.js';
 import type { Actor } from './account-roles.js';
 import { ManagementOperations } from './management-context.js';
-import { SignInLimitedError, SignInRefusedError } from './management-errors.js';
-import { csrfTokenOf, hashSecret, newSecret, sameToken } from './secret-tokens.js';
+import { NotFoundError, SignInLimitedError, SignInRefusedError } from './management-errors.js';
+import { adminTokenFingerprint, csrfTokenOf, hashSecret, newSecret, sameToken } from './secret-tokens.js';
 import {
   isLive,
   SESSION_ABSOLUTE_MICROS,
@@ -25,6 +25,10 @@ const OPERATOR_ACTOR: Actor = { kind: 'operator', via: 'console' };
  * the console, buys an HttpOnly session cookie like an account's (same lifetimes, CSRF token and
  * sign-in limits per address), so the token itself is never kept by the page. The operator's
  * changes are in the audit log as the operator via `console`.
+ *
+ * A session is bound to the token that made it (docs/security.md, Operator sessions): it keeps
+ * the token's fingerprint, and a service started with another token treats it as signed out, so
+ * rotating a leaked token also ends the sessions bought with it.
  */
 export class OperatorSessionManagement extends ManagementOperations {
   private readonly limiter = new SignInLimiter();
@@ -52,17 +56,18 @@ export class OperatorSessionManagement extends ManagementOperations {
         expiresMicros: now + SESSION_ABSOLUTE_MICROS,
         userAgent: client.userAgent.slice(0, 200),
         address: client.address,
+        tokenFingerprint: adminTokenFingerprint(adminToken),
       },
       hashSecret(secret),
     );
     return { secret, actor: OPERATOR_ACTOR, session, csrfToken: csrfTokenOf(secret) };
   }
 
-  /** The live operator session of a cookie's value, or undefined. */
-  async authenticate(secret: string): Promise<OperatorSessionContext | undefined> {
-    const session = await this.store.operatorSessions.findByHash(hashSecret(secret));
+  /** The live operator session of a cookie's value made with `adminToken`, or undefined. */
+  async authenticate(secret: string, adminToken: string): Promise<OperatorSessionContext | undefined> {
+    const session = await this.liveSession(secret, adminToken);
+    if (session === undefined) return undefined;
     const now = this.now();
-    if (session === undefined || !isLive(session, now)) return undefined;
     if (now - session.lastSeenMicros >= TOUCH_EVERY_MICROS) {
       await this.store.operatorSessions.touch(session.id, now);
       session.lastSeenMicros = now;
@@ -70,7 +75,38 @@ export class OperatorSessionManagement extends ManagementOperations {
     return { actor: OPERATOR_ACTOR, session, csrfToken: csrfTokenOf(secret) };
   }
 
+  /**
+   * Whether a cookie's session is still live, without counting as a use: what a long response
+   * (a run's event stream) checks while it lasts.
+   */
+  async isSignedIn(secret: string, adminToken: string): Promise<boolean> {
+    return (await this.liveSession(secret, adminToken)) !== undefined;
+  }
+
   async signOut(sessionId: number): Promise<void> {
     await this.store.operatorSessions.revoke(sessionId, this.now());
+  }
+
+  /** The live sessions of the current admin token, oldest first. */
+  async list(adminToken: string): Promise<OperatorSessionRecord[]> {
+    const now = this.now();
+    const sessions = await this.store.operatorSessions.listActive(adminTokenFingerprint(adminToken), now);
+    return sessions.filter((session) => isLive(session, now));
+  }
+
+  /** Ends a live session of the current admin token; NotFoundError for any other number. */
+  async revoke(sessionId: number, adminToken: string): Promise<void> {
+    const session = (await this.list(adminToken)).find((one) => one.id === sessionId);
+    if (session === undefined || !(await this.store.operatorSessions.revoke(session.id, this.now()))) {
+      throw new NotFoundError('operator session', sessionId, `no active operator session ${sessionId}`);
+    }
+  }
+
+  private async liveSession(secret: string, adminToken: string): Promise<OperatorSessionRecord | undefined> {
+    const session = await this.store.operatorSessions.findByHash(hashSecret(secret));
+    if (session === undefined || !isLive(session, this.now())) return undefined;
+    const fingerprint = session.tokenFingerprint;
+    if (fingerprint === null || !fingerprint.equals(adminTokenFingerprint(adminToken))) return undefined;
+    return session;
   }
 }
