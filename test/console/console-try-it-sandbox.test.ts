@@ -1,9 +1,9 @@
 /**
  * The console's try-it frame against a hostile crawled page, in real Chromium against a real
- * `kumo serve` (docs/console.md, Site search; docs/security.md, Console): a page of the indexed
- * site, opened from a result in the frame, tries to move the console's tab to another address
- * with a `target="_top"` link and a script; the frame's sandbox keeps the console where it is,
- * and the other address is never loaded.
+ * `kumo serve` (docs/console.md, Site search; docs/security.md, The console's frames): a page of
+ * the indexed site, opened from a result in the frame, tries to move the console's tab to another
+ * address with a `target="_top"` link and a script; the frame's sandbox keeps the console where
+ * it is, and the other address is never loaded.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
