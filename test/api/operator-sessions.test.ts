@@ -2,7 +2,7 @@
  * The operator's console sessions over a real HTTP server on loopback (docs/api.md, Operator
  * sessions; docs/security.md, Operator sessions): they are listed and ended with the admin token
  * or an operator session, an account cannot reach them, a run's event stream opened with a
- * session ends within seconds of its sign-out, and a service restarted on the same data
+ * session ends within seconds of its sign-out or of the session being ended, and a service restarted on the same data
  * directory with a new admin token treats every session of the old token as signed out.
  */
 import assert from 'node:assert/strict';
@@ -68,6 +68,52 @@ async function signIn(token: string, userAgent: string): Promise<OperatorSession
   const cookie = /^(kumo_operator=[^;]+)/.exec(answer.setCookie ?? '')?.[1];
   assert.ok(cookie, 'an operator cookie is set');
   return { cookie, csrf: answer.json.csrf_token as string };
+}
+
+/** How long a stream may flow after its session ended before the test gives up on it. */
+const STREAM_LIMIT_MS = 10_000;
+
+interface OpenStream {
+  reader: ReadableStreamDefaultReader<Uint8Array>;
+  received: string;
+}
+
+/** Opens a run's event stream with a session and reads up to its first `run` event. */
+async function openEvents(path: string, session: OperatorSession): Promise<OpenStream> {
+  const response = await fetch(`${kumo.url}/admin/v1${path}`, {
+    headers: { accept: 'text/event-stream', cookie: session.cookie },
+  });
+  assert.equal(response.status, 200);
+  const stream = { reader: response.body!.getReader(), received: '' };
+  const decoder = new TextDecoder();
+  while (!stream.received.includes('event: run')) {
+    const chunk = await stream.reader.read();
+    assert.equal(chunk.done, false, 'the stream is open');
+    stream.received += decoder.decode(chunk.value, { stream: true });
+  }
+  return stream;
+}
+
+/** Milliseconds from now until the stream ends, or undefined when it still flows after STREAM_LIMIT_MS. */
+async function msUntilEnd(stream: OpenStream): Promise<number | undefined> {
+  const from = Date.now();
+  const decoder = new TextDecoder();
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([
+    (async () => {
+      for (;;) {
+        const chunk = await stream.reader.read();
+        if (chunk.done) return Date.now() - from;
+        stream.received += decoder.decode(chunk.value, { stream: true });
+      }
+    })(),
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), STREAM_LIMIT_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+  if (ended === undefined) await stream.reader.cancel();
+  return ended;
 }
 
 async function start(adminToken: string): Promise<TestService> {
@@ -159,8 +205,7 @@ describe('operator sessions', () => {
     assert.equal((await call('GET', '/operator_session', { session: desk })).status, 200);
   });
 
-  test("a run's event stream opened with a session ends within seconds of its sign-out", async (t) => {
-    const operator = await signIn(FIRST_TOKEN, 'Events browser');
+  test("a run's event stream opened with a session ends within seconds of its sign-out or its ending", async (t) => {
     const group = '/contracts/1/servicegroups/1';
     const started = await call('POST', `${group}/runs`, {
       bearer: FIRST_TOKEN,
@@ -168,45 +213,40 @@ describe('operator sessions', () => {
     });
     assert.equal(started.status, 200, JSON.stringify(started.json));
     const runId = started.json.run.id as number;
+    const eventsPath = `${group}/runs/${runId}/events`;
 
-    const stream = await fetch(`${kumo.url}/admin/v1${group}/runs/${runId}/events`, {
-      headers: { accept: 'text/event-stream', cookie: operator.cookie },
-    });
-    assert.equal(stream.status, 200);
-    const reader = stream.body!.getReader();
-    const decoder = new TextDecoder();
-    let received = '';
-    while (!received.includes('event: run')) {
-      const chunk = await reader.read();
-      assert.equal(chunk.done, false, 'the stream is open');
-      received += decoder.decode(chunk.value, { stream: true });
-    }
+    const signingOut = await signIn(FIRST_TOKEN, 'Signing-out browser');
+    const ended = await signIn(FIRST_TOKEN, 'Ended browser');
+    const signingOutStream = await openEvents(eventsPath, signingOut);
+    const endedStream = await openEvents(eventsPath, ended);
 
-    const signedOut = await call('DELETE', '/operator_session', { session: operator });
+    const signedOut = await call('DELETE', '/operator_session', { session: signingOut });
     assert.equal(signedOut.status, 200);
-    const signedOutAt = Date.now();
-    const LIMIT_MS = 10_000;
-    let timer: NodeJS.Timeout | undefined;
-    const endedIn = await Promise.race([
-      (async () => {
-        for (;;) {
-          const chunk = await reader.read();
-          if (chunk.done) return Date.now() - signedOutAt;
-          received += decoder.decode(chunk.value, { stream: true });
-        }
-      })(),
-      new Promise<undefined>((resolve) => {
-        timer = setTimeout(() => resolve(undefined), LIMIT_MS);
-      }),
-    ]);
-    clearTimeout(timer);
-    if (endedIn === undefined) await reader.cancel();
-    assert.ok(endedIn !== undefined, `the stream still flowed ${LIMIT_MS} ms after the sign-out`);
-    assert.ok(endedIn < 3_000, `the stream ended ${endedIn} ms after the sign-out`);
-    assert.equal(received.includes('event: end'), false, 'the run did not end: the session did');
+    const afterSignOut = await msUntilEnd(signingOutStream);
+    const listed = await call('GET', '/operator_session/sessions', { bearer: FIRST_TOKEN });
+    const rows = listed.json.sessions as { id: number; user_agent: string }[];
+    const endedId = rows.find((row) => row.user_agent === 'Ended browser')!.id;
+    const revoked = await call('DELETE', `/operator_session/sessions/${endedId}`, { bearer: FIRST_TOKEN });
+    assert.equal(revoked.status, 200);
+    const afterEnding = await msUntilEnd(endedStream);
+
+    for (const [what, ms, stream] of [
+      ['sign-out', afterSignOut, signingOutStream],
+      ['ending', afterEnding, endedStream],
+    ] as const) {
+      assert.ok(ms !== undefined, `the stream still flowed ${STREAM_LIMIT_MS} ms after the ${what}`);
+      assert.ok(ms < 3_000, `the stream ended ${ms} ms after the ${what}`);
+      assert.equal(stream.received.includes('event: end'), false, 'the run did not end: the session did');
+      t.diagnostic(`run events ended ${ms} ms after the ${what}`);
+    }
     const run = await call('GET', `${group}/runs/${runId}`, { bearer: FIRST_TOKEN });
     assert.equal(run.json.run.end_datetime, null, 'the run still runs');
-    t.diagnostic(`run events ended ${endedIn} ms after the sign-out`);
+    // Reconnecting with the ended session is refused.
+    const again = await fetch(`${kumo.url}/admin/v1${eventsPath}`, {
+      headers: { accept: 'text/event-stream', cookie: ended.cookie },
+    });
+    assert.equal(again.status, 401);
+    await again.body?.cancel();
     await call('POST', `${group}/runs/${runId}/cancel`, { bearer: FIRST_TOKEN });
   });
 
