@@ -96,7 +96,13 @@ export interface SessionStore {
 }
 
 /** A console session of the operator, who signed in with the admin token: no account. */
-export type OperatorSessionRecord = Omit<SessionRecord, 'accountId'>;
+export interface OperatorSessionRecord extends Omit<SessionRecord, 'accountId'> {
+  /**
+   * The fingerprint of the admin token the session was made with (never the token); null for a
+   * session made before sessions were bound to their token, which no token opens.
+   */
+  tokenFingerprint: Buffer | null;
+}
 
 export interface OperatorSessionStore {
   create(
@@ -104,6 +110,8 @@ export interface OperatorSessionStore {
     idHash: Buffer,
   ): Promise<OperatorSessionRecord>;
   findByHash(idHash: Buffer): Promise<OperatorSessionRecord | undefined>;
+  /** The sessions of a token's fingerprint neither revoked nor past their absolute end, oldest first. */
+  listActive(tokenFingerprint: Buffer, nowMicros: number): Promise<OperatorSessionRecord[]>;
   touch(id: number, nowMicros: number): Promise<void>;
   revoke(id: number, nowMicros: number): Promise<boolean>;
 }

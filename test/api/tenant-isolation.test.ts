@@ -887,6 +887,8 @@ function adminRoutesOn(t: World): { method: Method; url: string; payload?: objec
     { method: 'GET', url: '/admin/v1/session', read: false },
     { method: 'GET', url: '/admin/v1/operator_session', read: false },
     { method: 'DELETE', url: '/admin/v1/operator_session', read: false },
+    { method: 'GET', url: '/admin/v1/operator_session/sessions', read: true },
+    { method: 'DELETE', url: '/admin/v1/operator_session/sessions/1', read: false },
     { method: 'GET', url: '/admin/v1/contracts/usage', read: true },
     { method: 'DELETE', url: '/admin/v1/session', read: false },
     {

@@ -7,7 +7,11 @@
  * internet.
  */
 import { randomBytes } from 'node:crypto';
-import { csrfTokenOf, hashSecret } from '../../src/service/management/secret-tokens.js';
+import {
+  adminTokenFingerprint,
+  csrfTokenOf,
+  hashSecret,
+} from '../../src/service/management/secret-tokens.js';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -264,6 +268,7 @@ export class DemoKey {
           expiresMicros: now + 3.6e9 * 12,
           userAgent: 'fuzz',
           address: '127.0.0.1',
+          tokenFingerprint: adminTokenFingerprint(TEST_ADMIN_TOKEN),
         },
         hashSecret(this.operatorSecret),
       );

@@ -983,15 +983,24 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           expiresMicros: T0 + 100,
           userAgent: 'ua',
           address: '::1',
+          tokenFingerprint: hash('token'),
         };
         const session = await store.operatorSessions.create(base, hash('op'));
         assert.deepEqual(session, { id: session.id, ...base, revokedMicros: null });
+        const other = await store.operatorSessions.create(
+          { ...base, tokenFingerprint: hash('rotated') },
+          hash('other'),
+        );
+        assert.deepEqual(await store.operatorSessions.listActive(hash('token'), T0), [session]);
+        assert.deepEqual(await store.operatorSessions.listActive(hash('rotated'), T0), [other]);
+        assert.deepEqual(await store.operatorSessions.listActive(hash('token'), T0 + 100), []);
         assert.deepEqual(await store.operatorSessions.findByHash(hash('op')), session);
         assert.equal(await store.operatorSessions.findByHash(hash('none')), undefined);
         await store.operatorSessions.touch(session.id, T0 + 1);
         assert.equal((await store.operatorSessions.findByHash(hash('op')))?.lastSeenMicros, T0 + 1);
         assert.equal(await store.operatorSessions.revoke(session.id, T0 + 2), true);
         assert.equal(await store.operatorSessions.revoke(session.id, T0 + 2), false);
+        assert.deepEqual(await store.operatorSessions.listActive(hash('token'), T0 + 2), []);
 
         const a = await contractIn(store, 'a');
         const entry = {

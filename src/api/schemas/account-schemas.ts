@@ -14,7 +14,7 @@ import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
  */
 
 const TAGS = ['accounts'];
-type Security = { [name: string]: string[] }[];
+export type Security = { [name: string]: string[] }[];
 export const SECURED: Security = [{ adminToken: [] }, { sessionCookie: [] }, { operatorCookie: [] }];
 export const SESSION_ONLY: Security = [{ sessionCookie: [] }];
 export const PUBLIC: Security = [];

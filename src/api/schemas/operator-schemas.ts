@@ -1,5 +1,15 @@
 import { Type } from '@sinclair/typebox';
-import { datetime, ok, PUBLIC, responses, route, SECURED } from './account-schemas.js';
+import {
+  datetime,
+  ok,
+  PUBLIC,
+  responses,
+  route,
+  SECURED,
+  type Security,
+  SessionView,
+} from './account-schemas.js';
+import { IdParam } from './common-schemas.js';
 
 /** Schemas of the operator's console session and pages (docs/api.md, Operator sessions). */
 
@@ -28,6 +38,30 @@ export const GetOperatorSessionSchema = {
 
 export const OperatorSignOutSchema = {
   ...route("End the operator's console session", [{ operatorCookie: [] }]),
+  response: responses(ok({})),
+};
+
+/** The admin token, or the operator's console session; not an account's. */
+const OPERATOR_ONLY: Security = [{ adminToken: [] }, { operatorCookie: [] }];
+
+export const ListOperatorSessionsSchema = {
+  ...route(
+    "The operator's live console sessions",
+    OPERATOR_ONLY,
+    'Only the sessions made with the current admin token: those of a rotated token are ended ' +
+      '(docs/security.md, Operator sessions). `current` marks the session of this request.',
+  ),
+  response: responses(ok({ sessions: Type.Array(SessionView) })),
+};
+
+export const RevokeOperatorSessionSchema = {
+  ...route(
+    "End one of the operator's console sessions",
+    OPERATOR_ONLY,
+    'Its next request is signed out, and a run event stream it opened ends within a second. ' +
+      'An unknown or ended session is a 404.',
+  ),
+  params: Type.Object({ session_id: IdParam('operator session number') }),
   response: responses(ok({})),
 };
 

@@ -28,6 +28,19 @@ export const operatorTexts = defineTexts({
       `Send this link to the owner yourself. It is shown only this once, works once, and expires ${expires}.`,
     copy: 'Copy link',
     done: 'Done',
+    sessionsTitle: 'Operator sessions',
+    sessionsIntro:
+      'Every console session signed in with the admin token in use. A new admin token signs out ' +
+      'all sessions of the old one; end a session here when its browser is not yours any more.',
+    noSessions: 'No operator session is signed in.',
+    sessionStarted: 'Signed in',
+    sessionLastSeen: 'Last used',
+    sessionEnds: 'Ends',
+    sessionBrowser: 'Browser',
+    sessionAddress: 'Address',
+    thisSession: 'This session',
+    endSession: 'Sign out this session',
+    sessionEnded: (id: number) => `Operator session ${id} is signed out.`,
   },
   ja: {
     title: '契約',
@@ -55,5 +68,18 @@ export const operatorTexts = defineTexts({
       `このリンクはご自身でオーナーに送ってください。表示はこの一度だけで、1 回だけ使え、${expires} に期限切れになります。`,
     copy: 'リンクをコピー',
     done: '完了',
+    sessionsTitle: 'オペレーターのセッション',
+    sessionsIntro:
+      '使用中の管理トークンでサインインしているコンソールのセッションです。管理トークンを変更すると、' +
+      '古いトークンのセッションはすべてサインアウトされます。自分のものでなくなったブラウザーのセッションはここで終了してください。',
+    noSessions: 'サインイン中のオペレーターのセッションはありません。',
+    sessionStarted: 'サインイン',
+    sessionLastSeen: '最終利用',
+    sessionEnds: '終了予定',
+    sessionBrowser: 'ブラウザ',
+    sessionAddress: 'アドレス',
+    thisSession: 'このセッション',
+    endSession: 'このセッションをサインアウト',
+    sessionEnded: (id: number) => `オペレーターのセッション ${id} をサインアウトしました。`,
   },
 });

@@ -124,7 +124,16 @@ export function SearchServicePage(props: { contractId: number; groupId: number; 
       </Section>
       <Section title={t.tryIt}>
         <p class="hint">{t.tryItHint}</p>
-        <iframe class="try-it" title={t.tryItFrame(stored.name)} src={`/search/${servicePath}`} />
+        {/* A sandbox without top navigation or popups (docs/security.md, The console's
+            frames): a crawled page opened from a result stays in the frame and cannot move the
+            console's tab. Scripts and forms run the widget; same-origin keeps its state in the
+            frame's address and its calls to a service with allowed origins working. */}
+        <iframe
+          class="try-it"
+          title={t.tryItFrame(stored.name)}
+          src={`/search/${servicePath}`}
+          sandbox="allow-scripts allow-forms allow-same-origin"
+        />
       </Section>
       <Section title={t.snippet}>
         <p class="hint">{t.snippetHint}</p>

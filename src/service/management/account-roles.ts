@@ -27,6 +27,7 @@ export const CHANGE_NEEDS: Record<ManagedResource, Need> = {
   account: 'owner',
   invitation: 'owner',
   session: 'owner',
+  'operator session': 'operator',
   'audit log': 'owner',
 };
 

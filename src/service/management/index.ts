@@ -42,7 +42,7 @@ export { SIGN_IN_LIMITS } from './sign-in-limiter.js';
 export { PING_LIMITS } from './ping-limiter.js';
 export { MAX_WEBHOOKS_PER_GROUP } from './input-rules.js';
 export { PASSWORD_HASH_LIMITS } from './password-hash-gate.js';
-export { sameToken } from './secret-tokens.js';
+export { adminTokenFingerprint, sameToken } from './secret-tokens.js';
 export { EVERYWHERE, type Scope } from './management-scope.js';
 export {
   DELIVERIES_LIMIT,

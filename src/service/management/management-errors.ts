@@ -18,6 +18,7 @@ export type ManagedResource =
   | 'account'
   | 'invitation'
   | 'session'
+  | 'operator session'
   | 'audit log';
 
 /** The resource is not there, or not within the scope the caller may reach. */

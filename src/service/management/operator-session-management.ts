@@ -1,8 +1,8 @@
 import type { OperatorSessionRecord } from '../../store/account-store.js';
 import type { Actor } from './account-roles.js';
 import { ManagementOperations } from './management-context.js';
-import { SignInRefusedError } from './management-errors.js';
-import { csrfTokenOf, hashSecret, newSecret, sameToken } from './secret-tokens.js';
+import { NotFoundError, SignInRefusedError } from './management-errors.js';
+import { adminTokenFingerprint, csrfTokenOf, hashSecret, newSecret, sameToken } from './secret-tokens.js';
 import {
   isLive,
   SESSION_ABSOLUTE_MICROS,
@@ -27,6 +27,10 @@ const OPERATOR_ACTOR: Actor = { kind: 'operator', via: 'console' };
  * changes are in the audit log as the operator via `console`. A wrong admin token counts against
  * the same limit whether it is typed into the console or sent as a bearer token
  * (docs/operations.md, Console security), so neither way lets an address try more tokens.
+ *
+ * A session is bound to the token that made it (docs/security.md, Operator sessions): it keeps
+ * the token's fingerprint, and a service started with another token treats it as signed out, so
+ * rotating a leaked token also ends the sessions bought with it.
  */
 export class OperatorSessionManagement extends ManagementOperations {
   private readonly limiter = new SignInLimiter();
@@ -47,6 +51,7 @@ export class OperatorSessionManagement extends ManagementOperations {
         expiresMicros: now + SESSION_ABSOLUTE_MICROS,
         userAgent: client.userAgent.slice(0, 200),
         address: client.address,
+        tokenFingerprint: adminTokenFingerprint(adminToken),
       },
       hashSecret(secret),
     );
@@ -69,11 +74,11 @@ export class OperatorSessionManagement extends ManagementOperations {
     this.limiter.clear(key.key);
   }
 
-  /** The live operator session of a cookie's value, or undefined. */
-  async authenticate(secret: string): Promise<OperatorSessionContext | undefined> {
-    const session = await this.store.operatorSessions.findByHash(hashSecret(secret));
+  /** The live operator session of a cookie's value made with `adminToken`, or undefined. */
+  async authenticate(secret: string, adminToken: string): Promise<OperatorSessionContext | undefined> {
+    const session = await this.liveSession(secret, adminToken);
+    if (session === undefined) return undefined;
     const now = this.now();
-    if (session === undefined || !isLive(session, now)) return undefined;
     if (now - session.lastSeenMicros >= TOUCH_EVERY_MICROS) {
       await this.store.operatorSessions.touch(session.id, now);
       session.lastSeenMicros = now;
@@ -81,7 +86,38 @@ export class OperatorSessionManagement extends ManagementOperations {
     return { actor: OPERATOR_ACTOR, session, csrfToken: csrfTokenOf(secret) };
   }
 
+  /**
+   * Whether a cookie's session is still live, without counting as a use: what a long response
+   * (a run's event stream) checks while it lasts.
+   */
+  async isSignedIn(secret: string, adminToken: string): Promise<boolean> {
+    return (await this.liveSession(secret, adminToken)) !== undefined;
+  }
+
   async signOut(sessionId: number): Promise<void> {
     await this.store.operatorSessions.revoke(sessionId, this.now());
+  }
+
+  /** The live sessions of the current admin token, oldest first. */
+  async list(adminToken: string): Promise<OperatorSessionRecord[]> {
+    const now = this.now();
+    const sessions = await this.store.operatorSessions.listActive(adminTokenFingerprint(adminToken), now);
+    return sessions.filter((session) => isLive(session, now));
+  }
+
+  /** Ends a live session of the current admin token; NotFoundError for any other number. */
+  async revoke(sessionId: number, adminToken: string): Promise<void> {
+    const session = (await this.list(adminToken)).find((one) => one.id === sessionId);
+    if (session === undefined || !(await this.store.operatorSessions.revoke(session.id, this.now()))) {
+      throw new NotFoundError('operator session', sessionId, `no active operator session ${sessionId}`);
+    }
+  }
+
+  private async liveSession(secret: string, adminToken: string): Promise<OperatorSessionRecord | undefined> {
+    const session = await this.store.operatorSessions.findByHash(hashSecret(secret));
+    if (session === undefined || !isLive(session, this.now())) return undefined;
+    const fingerprint = session.tokenFingerprint;
+    if (fingerprint === null || !fingerprint.equals(adminTokenFingerprint(adminToken))) return undefined;
+    return session;
   }
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 
 /**
  * The random secrets of the console (invitation tokens, session ids): 32 random bytes in
@@ -26,4 +26,22 @@ export function sameToken(given: string, expected: string): boolean {
   const a = createHash('sha256').update(given, 'utf8').digest();
   const b = createHash('sha256').update(expected, 'utf8').digest();
   return timingSafeEqual(a, b);
+}
+
+let lastFingerprint: { token: string; fingerprint: Buffer } | undefined;
+
+/**
+ * What an operator session keeps of the admin token that made it (docs/security.md, Operator
+ * sessions): a slow, salted hash, so a copy of the database tells nothing usable about the token
+ * even when it is short, and a session of a rotated token is told apart from the current one's.
+ * The token of a process does not change, so its fingerprint is computed once.
+ */
+export function adminTokenFingerprint(adminToken: string): Buffer {
+  if (lastFingerprint?.token !== adminToken) {
+    lastFingerprint = {
+      token: adminToken,
+      fingerprint: scryptSync(adminToken, 'kumo-operator-session-token', 32),
+    };
+  }
+  return lastFingerprint.fingerprint;
 }

@@ -146,6 +146,16 @@ export class SessionManagement extends ManagementOperations {
     return contextOf(account, session, secret);
   }
 
+  /**
+   * Whether a cookie's session is still live, without counting as a use: what a long response
+   * (a run's event stream) checks while it lasts.
+   */
+  async isSignedIn(secret: string): Promise<boolean> {
+    const session = await this.store.sessions.findByHash(hashSecret(secret));
+    if (session === undefined || !isLive(session, this.now())) return false;
+    return (await this.store.accounts.get(session.accountId)) !== undefined;
+  }
+
   /** Ends the session of the request (signing out). */
   async signOut(actor: AccountActor): Promise<void> {
     const now = this.now();

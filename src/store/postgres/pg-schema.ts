@@ -335,4 +335,9 @@ export const MIGRATIONS: readonly string[] = [
     FOR EACH ROW WHEN (NEW.is_cancel_request AND NOT OLD.is_cancel_request)
     EXECUTE FUNCTION kumo_run_cancel_asked();
   `,
+  // The fingerprint of the admin token an operator session was made with, so a rotated token
+  // ends the sessions of the old one (docs/security.md, Operator sessions).
+  `
+  ALTER TABLE operator_sessions ADD COLUMN token_fingerprint BYTEA;
+  `,
 ];

@@ -223,6 +223,9 @@ const MIGRATIONS: readonly Migration[] = [
     address TEXT NOT NULL
   );
   `,
+  // The fingerprint of the admin token an operator session was made with, so a rotated token
+  // ends the sessions of the old one (docs/security.md, Operator sessions).
+  addColumn('operator_sessions', 'token_fingerprint', 'BLOB'),
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

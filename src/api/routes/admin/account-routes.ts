@@ -38,7 +38,7 @@ export function views(timezone: string) {
     role: view.role,
     created_datetime: datetimeOf(view.createdMicros, timezone),
   });
-  const session = (record: SessionRecord, currentId: number) => ({
+  const session = (record: Omit<SessionRecord, 'accountId'>, currentId: number | undefined) => ({
     id: record.id,
     created_datetime: datetimeOf(record.createdMicros, timezone),
     last_seen_datetime: datetimeOf(record.lastSeenMicros, timezone),

@@ -26,6 +26,9 @@ const sessions = new WeakMap<FastifyRequest, SessionContext>();
 /** The operator's console session of a request, when it came with one. */
 const operatorSessions = new WeakMap<FastifyRequest, OperatorSessionContext>();
 
+/** How a long response made with a session checks that the session still lives. */
+const sessionChecks = new WeakMap<FastifyRequest, () => Promise<boolean>>();
+
 const OPERATOR: Actor = { kind: 'operator', via: 'admin-api' };
 
 /** Who makes the request: the operator (admin token) or the signed-in account. */
@@ -41,6 +44,16 @@ export function operatorSessionOf(request: FastifyRequest): OperatorSessionConte
 /** The request's session, or undefined for the admin token. */
 export function sessionOf(request: FastifyRequest): SessionContext | undefined {
   return sessions.get(request);
+}
+
+/**
+ * Whether the session the request came with is still live (not signed out, revoked, expired or
+ * of a rotated admin token); always true for a request without a session. A response that lasts
+ * (a run's event stream, docs/api.md, Run events) asks it while it lasts.
+ */
+export async function stillSignedIn(request: FastifyRequest): Promise<boolean> {
+  const check = sessionChecks.get(request);
+  return check === undefined ? true : check();
 }
 
 export interface ManagementAuthOptions {
@@ -81,13 +94,16 @@ export function createManagementAuth(options: ManagementAuthOptions) {
       if (context === undefined) throw expired(request, SESSION_COOKIE);
       checkCsrf(request, context.csrfToken);
       sessions.set(request, context);
+      sessionChecks.set(request, () => options.management.sessions.isSignedIn(secret));
       return;
     }
     if (operatorSecret !== undefined && operatorSecret !== '') {
-      const context = await options.management.operatorSessions.authenticate(operatorSecret);
+      const { operatorSessions: operator } = options.management;
+      const context = await operator.authenticate(operatorSecret, options.adminToken);
       if (context === undefined) throw expired(request, OPERATOR_COOKIE);
       checkCsrf(request, context.csrfToken);
       operatorSessions.set(request, context);
+      sessionChecks.set(request, () => operator.isSignedIn(operatorSecret, options.adminToken));
       return;
     }
     return adminAuth(request);

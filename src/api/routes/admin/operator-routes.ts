@@ -4,9 +4,12 @@ import { ApiError } from '../../api-error.js';
 import {
   ContractUsageSchema,
   GetOperatorSessionSchema,
+  ListOperatorSessionsSchema,
   OperatorSignInSchema,
   OperatorSignOutSchema,
+  RevokeOperatorSessionSchema,
 } from '../../schemas/operator-schemas.js';
+import { views } from './account-routes.js';
 import { type AdminRoutesOptions, datetimeOf, methodRecorder } from './admin-support.js';
 import { actorOf, operatorSessionOf, sameOrigin } from './management-auth.js';
 import { clearedSessionCookie, OPERATOR_COOKIE, secureCookies, sessionCookie } from './session-cookie.js';
@@ -52,9 +55,13 @@ export const publicOperatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   });
 };
 
-/** The operator's session, signing out, and every contract with its usage. */
+/**
+ * The operator's session, signing out, the operator's sessions (listed and ended with the admin
+ * token or an operator session), and every contract with its usage.
+ */
 export const operatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
-  const { management, timezone, publicUrl } = options;
+  const { management, timezone, publicUrl, adminToken } = options;
+  const view = views(timezone);
   const record = methodRecorder(options);
   const current = (request: Parameters<typeof operatorSessionOf>[0]) => {
     const context = operatorSessionOf(request);
@@ -82,6 +89,33 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asy
     reply.header('set-cookie', clearedSessionCookie(secureCookies(request, publicUrl), OPERATOR_COOKIE));
     return { status: 'OK' as const, message: 'signed out' };
   });
+
+  record('GET', `${OPERATOR_SESSION_PATH}/sessions`);
+  app.get(
+    `${OPERATOR_SESSION_PATH}/sessions`,
+    { schema: ListOperatorSessionsSchema },
+    async (request, reply) => {
+      const listed = await management.operatorSessions.list(adminToken);
+      const currentId = operatorSessionOf(request)?.session.id;
+      reply.header('cache-control', 'no-store');
+      return {
+        status: 'OK' as const,
+        message: `${listed.length} operator session(s)`,
+        sessions: listed.map((one) => view.session(one, currentId)),
+      };
+    },
+  );
+
+  record('DELETE', `${OPERATOR_SESSION_PATH}/sessions/:session_id`);
+  app.delete(
+    `${OPERATOR_SESSION_PATH}/sessions/:session_id`,
+    { schema: RevokeOperatorSessionSchema },
+    async (request) => {
+      const { session_id: id } = request.params;
+      await management.operatorSessions.revoke(id, adminToken);
+      return { status: 'OK' as const, message: `operator session ${id} ended` };
+    },
+  );
 
   record('GET', '/contracts/usage');
   app.get('/contracts/usage', { schema: ContractUsageSchema }, async (request) => {

@@ -15,7 +15,10 @@ const KEEP_ALIVE_MS = 15_000;
  * GET …/runs/{id}/events (docs/api.md, Run events): server-sent events of a run. The crawl's
  * progress reports are pushed as they come (at most two a second); the store is read once a second
  * for the changes no report carries (the run starting or ending, a crawl in another process). An
- * unknown run is a 404 answered before the stream starts.
+ * unknown run is a 404 answered before the stream starts. A stream opened with a console session
+ * ends, without an `end` event, within a second of the session ending (signed out, revoked,
+ * expired, or of a rotated admin token: docs/security.md, Operator sessions), so a stream outlives
+ * no sign-out.
  */
 export async function followRun(
   request: FastifyRequest,
@@ -24,6 +27,7 @@ export async function followRun(
   tenant: TenantRef,
   runId: number,
   view: (run: ManagedRun) => unknown,
+  stillSignedIn: () => Promise<boolean>,
 ): Promise<void> {
   let last = await runs.get(tenant, runId);
   reply.hijack();
@@ -106,6 +110,10 @@ export async function followRun(
   if (raw.writableEnded) return stopWatching();
   unsubscribe = stopWatching;
   const pollStore = async () => {
+    if (!(await stillSignedIn())) {
+      close();
+      return;
+    }
     const fresh = (await runs.get(tenant, runId)).run;
     if (
       fresh.state !== last.run.state ||

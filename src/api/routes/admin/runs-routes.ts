@@ -27,7 +27,7 @@ import {
   methodRecorder,
   tenantOf,
 } from './admin-support.js';
-import { actorOf } from './management-auth.js';
+import { actorOf, stillSignedIn } from './management-auth.js';
 import { followRun } from './run-events.js';
 
 const RUNS_PATH = `${GROUP_PATH}/runs`;
@@ -111,7 +111,10 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
 
   record('GET', `${RUN_PATH}/events`);
   app.get(`${RUN_PATH}/events`, { schema: RunEventsSchema }, async (request, reply) => {
-    await followRun(request, reply, runs, tenantOf(request.params), request.params.run_id, view);
+    const { run_id: runId } = request.params;
+    await followRun(request, reply, runs, tenantOf(request.params), runId, view, () =>
+      stillSignedIn(request),
+    );
   });
 
   record('GET', `${RUN_PATH}/urls`);
