@@ -153,7 +153,8 @@ const otherContract: Record<string, Probe> = {
 function worstText(report: ProbeReport<unknown>): string {
   return Object.entries(report.worstMs)
     .map(([probe, ms]) => `${probe} ${Math.round(ms)} ms (at ${Math.round(report.worstAtMs[probe]!)} ms)`)
-    .join(', ');
+    .join(', ')
+    .concat(`; event loop held at most ${Math.round(report.loopHeldMs)} ms`);
 }
 
 function assertOtherContractFast(worstMs: Record<string, number>): void {

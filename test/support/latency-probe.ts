@@ -4,6 +4,7 @@
  * each probe is timed from when it was due (the previous answer, plus the pause between rounds),
  * not from when its request left, so a stall while the probe slept counts too.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sleep } from './service-harness.js';
 
 /** One request of a round: resolves once answered (and its answer checked). */
@@ -17,6 +18,8 @@ export interface ProbeReport<T> {
   /** When each longest wait ended, in ms from the start of the work. */
   worstAtMs: Record<string, number>;
   rounds: number;
+  /** The longest the process's event loop (the service's API thread) was held meanwhile. */
+  loopHeldMs: number;
 }
 
 /** Runs rounds of every probe, `pauseMs` apart, until `work` settles; then one last round. */
@@ -31,6 +34,8 @@ export async function probeWhile<T>(
   done.catch(() => undefined);
   const worstMs: Record<string, number> = Object.fromEntries(Object.keys(probes).map((name) => [name, 0]));
   const worstAtMs: Record<string, number> = { ...worstMs };
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
   let rounds = 0;
   const started = performance.now();
   let lastAnswer = started;
@@ -50,5 +55,6 @@ export async function probeWhile<T>(
     lastAnswer = due;
     rounds += 1;
   }
-  return { value: await done, worstMs, worstAtMs, rounds };
+  loop.disable();
+  return { value: await done, worstMs, worstAtMs, rounds, loopHeldMs: loop.max / 1e6 };
 }
