@@ -6,6 +6,7 @@ import type { ArtifactStore } from '../blob/artifact-store.js';
 import type { BlobDownloads } from '../config/blob-config.js';
 import { withSecretRedaction } from '../security/log-redaction.js';
 import type { InstantCrawlService } from '../service/instant-crawl-service.js';
+import type { TenantWork } from '../service/tenant-work/tenant-work.js';
 import type { Management } from '../service/management/index.js';
 import type { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import type { SearchServices } from '../service/search-services.js';
@@ -50,6 +51,8 @@ import { compileValidator } from './validator-compiler.js';
 export interface AppDeps {
   store: ServiceStore;
   instantCrawl: InstantCrawlService;
+  /** Where a tenant's patterns are checked, off the API thread (docs/security.md). */
+  tenantWork: TenantWork;
   scheduledCrawl: ScheduledCrawlService;
   searchServices: SearchServices;
   /** The management operations behind /admin/v1. */
@@ -203,6 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await registerJsonOnly(deps.settings.instantCrawlerBasePath, (scope) =>
       scope.register(instantCrawlRoutes, {
         service: deps.instantCrawl,
+        tenantWork: deps.tenantWork,
         apiKeys: deps.store.apiKeys,
         timezone: deps.settings.timezone,
         methods,

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidInputError } from '../domain/field-error.js';
+import { TenantWorkBusyError } from '../service/tenant-work/tenant-work.js';
 import { API_ERRORS, ApiError, ngBody } from './api-error.js';
 import { toFieldErrors } from './validation-errors.js';
 
@@ -25,6 +26,13 @@ export async function handleError(error: FastifyError, request: FastifyRequest, 
   if (error instanceof ApiError) {
     if (error.headers) reply.headers(error.headers);
     return reply.code(error.statusCode).send(ngBody(error.message, error.errors));
+  }
+  if (error instanceof TenantWorkBusyError) {
+    // The contract's checks are queued up to their bound (docs/security.md, Tenant work off the API thread).
+    return reply
+      .code(API_ERRORS.unavailable.status)
+      .header('retry-after', String(error.retryAfterSeconds))
+      .send(ngBody(error.message));
   }
   if (error instanceof InvalidInputError) {
     const first = error.errors[0];

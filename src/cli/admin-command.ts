@@ -10,6 +10,7 @@ import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
 import { USER_HANDLERS } from './admin-users.js';
 import { WEBHOOK_HANDLERS } from './admin-webhooks.js';
 import { dataDirOfServe } from './data-dir-check.js';
+import { TenantWork } from '../service/tenant-work/tenant-work.js';
 import {
   type AdminContext,
   CLI_ACTOR,
@@ -43,16 +44,17 @@ export async function adminCommand(
   if (!handler) throw new Error(`no handler for kumo admin ${action}`);
   const paths = dataDirOfServe(config);
   const store = await openServiceStore(config, paths);
+  const tenantWork = new TenantWork();
   try {
     const { timezone } = config;
     const scheduledCrawl = new ScheduledCrawlService(store, STORE_POLLED, systemClock, timezone);
-    const management = new Management({ store, scheduledCrawl, clock: systemClock, timezone });
+    const management = new Management({ store, scheduledCrawl, tenantWork, clock: systemClock, timezone });
     await handler({ management, values, positionals, print, timezone, publicUrl: config.publicUrl });
     return 0;
   } catch (error) {
     throw adminUsageError(error, action.split(' ')[0]!);
   } finally {
-    await store.close();
+    await Promise.all([store.close(), tenantWork.close()]);
   }
 }
 

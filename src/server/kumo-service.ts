@@ -32,6 +32,7 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
 import { LiveRunProgress } from '../worker/live-run-progress.js';
 import { newWorkerName } from '../worker/run-leasing.js';
 import type { RunWorkerPool } from '../worker/run-worker-pool.js';
+import { TenantWork } from '../service/tenant-work/tenant-work.js';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -203,9 +204,13 @@ export async function startService(
   const webAssets = loadWebAssets(options.webFolder ?? WEB_FOLDER);
   // Every page's progress of the runs this process crawls, for the console's run page.
   const liveProgress = new LiveRunProgress();
+  // Tenants' patterns are checked and matched in these threads, never on the API thread.
+  const tenantWork = new TenantWork();
+  opened.push(() => tenantWork.close());
   const management = new Management({
     store,
     scheduledCrawl,
+    tenantWork,
     clock,
     timezone: config.timezone,
     runs: { instantCrawl, live: liveProgress, files: runFilesOf(artifacts) },
@@ -216,6 +221,7 @@ export async function startService(
     buildApp({
       store,
       instantCrawl,
+      tenantWork,
       scheduledCrawl,
       searchServices,
       management,
@@ -369,7 +375,7 @@ export async function startService(
     } finally {
       // Whatever failed above, the store is closed and the lock released, so a restart can start.
       try {
-        await searchServices.close();
+        await Promise.all([searchServices.close(), tenantWork.close()]);
         searchWriter?.close();
         await store.close();
       } finally {

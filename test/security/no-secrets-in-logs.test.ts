@@ -18,6 +18,7 @@ import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
 import { InstantCrawlService } from '../../src/service/instant-crawl-service.js';
 import { Management } from '../../src/service/management/index.js';
 import { ScheduledCrawlService } from '../../src/service/scheduled-crawl-service.js';
+import { TenantWork } from '../../src/service/tenant-work/tenant-work.js';
 import { SearchServices } from '../../src/service/search-services.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
 import { systemClock } from '../../src/util/clock.js';
@@ -60,12 +61,15 @@ test('buildApp redacts credentials and setting passwords in anything logged thro
   cleanups.push(() => searchServices.close());
   const scheduledCrawl = new ScheduledCrawlService(store, dispatcher, systemClock, 'UTC');
   const lines: string[] = [];
+  const tenantWork = new TenantWork();
+  cleanups.push(() => tenantWork.close());
   const app = await buildApp({
     store,
     instantCrawl: new InstantCrawlService(store.runs, dispatcher, systemClock),
+    tenantWork,
     scheduledCrawl,
     searchServices,
-    management: new Management({ store, scheduledCrawl, clock: systemClock, timezone: 'UTC' }),
+    management: new Management({ store, scheduledCrawl, tenantWork, clock: systemClock, timezone: 'UTC' }),
     adminToken: ADMIN_TOKEN,
     artifacts: new LocalArtifactStore(path.join(dataDir, 'artifacts')),
     signer: new DownloadSigner('signing-secret'),

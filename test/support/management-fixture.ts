@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Actor, Management, type ManagementChange } from '../../src/service/management/index.js';
 import { ScheduledCrawlService } from '../../src/service/scheduled-crawl-service.js';
+import { TenantWork } from '../../src/service/tenant-work/tenant-work.js';
 import type { ServiceStore, TenantRef } from '../../src/store/service-store.js';
 import { openTestServiceStore } from './test-store.js';
 import type { Clock } from '../../src/util/clock.js';
@@ -60,6 +61,7 @@ export async function managementFixture(timezone = 'UTC'): Promise<ManagementFix
   const management = new Management({
     store,
     scheduledCrawl: new ScheduledCrawlService(store, dispatcher, clock, timezone),
+    tenantWork: new TenantWork(),
     clock,
     timezone,
     onDeliveriesQueued: () => void (deliveriesQueued.count += 1),

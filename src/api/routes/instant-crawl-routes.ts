@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { checkCrawlSetting } from '../../domain/crawl-settings.js';
 import { InvalidInputError } from '../../domain/field-error.js';
 import type { InstantCrawlService } from '../../service/instant-crawl-service.js';
+import type { TenantWork } from '../../service/tenant-work/tenant-work.js';
 import { ActiveRunLimitError, type ApiKeyStore, type TenantRef } from '../../store/service-store.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
@@ -19,6 +19,8 @@ import { createTenantAuth, tenantOf } from '../tenant-auth.js';
 
 export interface InstantCrawlRoutesOptions {
   service: InstantCrawlService;
+  /** Checks a request's setting (its patterns compile) off the API thread. */
+  tenantWork: TenantWork;
   apiKeys: ApiKeyStore;
   timezone: string;
   methods: MethodRegistry;
@@ -57,10 +59,11 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
   record('POST', `${TENANT_PATH}/request`);
   app.post(`${TENANT_PATH}/request`, { schema: RequestCrawlSchema }, async (request) => {
     const setting = request.body.setting as InstantCrawlerSetting;
-    const errors = checkCrawlSetting(setting);
+    const tenant = tenantOf(request);
+    const errors = await options.tenantWork.crawlSettingErrors(tenant.contractId, setting, 'setting');
     // The message names the field like every other 400: `setting.allow_urls_patterns[0]: ...`.
     if (errors.length > 0) throw new InvalidInputError(errors);
-    const run = await requestWithinCap(service, tenantOf(request), setting);
+    const run = await requestWithinCap(service, tenant, setting);
     return { message: 'crawl request accepted', status: 'OK', instant_crawl_request_id: run.requestId };
   });
 

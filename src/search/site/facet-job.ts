@@ -23,9 +23,6 @@ export interface FacetJobResult {
 
 export type FacetJobReply = FacetJobResult | { ok: false; reason: string };
 
-/** A facet thread's first message: its modules are loaded and it takes jobs (facet-pool.ts). */
-export const FACET_THREAD_READY = 'ready';
-
 /** Matches each URL against the rules: the work of one facet job (facet-worker.ts). */
 export function facetsOfUrls(urls: readonly (string | null)[], rules: FacetRules): FacetJobResult {
   const categoryStart = new Uint32Array(urls.length + 1);

@@ -3,8 +3,8 @@
  * drill-down rules (facet-job.ts), off the thread that answers the API, since tenant-written
  * patterns can cost tens of milliseconds per long URL (docs/architecture.md, URL patterns).
  */
-import { parentPort } from 'node:worker_threads';
-import { FACET_THREAD_READY, facetsOfUrls, type FacetJobReply, type FacetJobRequest } from './facet-job.js';
+import { serveTenantWork } from '../../util/tenant-work-thread.js';
+import { facetsOfUrls, type FacetJobRequest, type FacetJobResult } from './facet-job.js';
 import { compileFacetRules, type FacetRules } from './facet-rules.js';
 
 /** Rule sets kept compiled: a few services' rules, each compiled once per thread. */
@@ -25,15 +25,4 @@ function rulesOf(request: FacetJobRequest): FacetRules {
   return rules;
 }
 
-parentPort?.on('message', (request: FacetJobRequest) => {
-  let reply: FacetJobReply;
-  try {
-    reply = facetsOfUrls(request.urls, rulesOf(request));
-  } catch (error) {
-    reply = { ok: false, reason: error instanceof Error ? error.message : String(error) };
-  }
-  parentPort?.postMessage(reply);
-});
-
-// Every import above is loaded: the pool counts a job's limit from here, not from the spawn.
-parentPort?.postMessage(FACET_THREAD_READY);
+serveTenantWork<FacetJobRequest, FacetJobResult>((request) => facetsOfUrls(request.urls, rulesOf(request)));

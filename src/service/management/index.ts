@@ -52,14 +52,16 @@ export {
 } from './input-rules.js';
 export type { CreatedApiKey } from './api-key-management.js';
 export type { DraftCheck, ManagedServiceSetting } from './service-setting-management.js';
-export type { ServiceSettingDraft, UrlVerdict } from './setting-draft-check.js';
+export type { ServiceSettingDraft } from './setting-draft-check.js';
+export type { UrlVerdict } from '../tenant-work/url-verdicts.js';
 export { PREVIEWED_RUNS } from './setting-draft-check.js';
 export type { DeliveryRef, ManagedWebhook } from './webhook-management.js';
 export { InvalidInputError, type FieldError } from '../../domain/field-error.js';
 export { type ManagedRun, RUNS_PAGE_LIMIT } from './run-management.js';
 export type { RunDeps, RunFiles } from './management-context.js';
 export type { RunManagement } from './run-management.js';
-export type { DrilldownNode, FacetPreview, SearchServiceStatus } from './search-service-management.js';
+export type { SearchServiceStatus } from './search-service-management.js';
+export type { DrilldownNode, FacetPreview } from '../tenant-work/facet-preview.js';
 export { PREVIEW_DOCUMENTS } from './search-service-management.js';
 export {
   ANALYTICS_DEFAULT_DAYS,

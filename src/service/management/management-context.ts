@@ -5,6 +5,7 @@ import type { InstantCrawlService } from '../instant-crawl-service.js';
 import type { SearchServices } from '../search-services.js';
 import type { Clock } from '../../util/clock.js';
 import type { ScheduledCrawlService } from '../scheduled-crawl-service.js';
+import type { TenantWork } from '../tenant-work/tenant-work.js';
 import { type Actor, authorize, CHANGE_NEEDS } from './account-roles.js';
 import type { ManagedResource } from './management-errors.js';
 import { isGroupScope, requireServiceGroup, type Scope } from './management-scope.js';
@@ -41,6 +42,11 @@ export interface ManagementDeps {
   store: ServiceStore;
   /** Keeps the schedule slots and starts runs of crawl service settings. */
   scheduledCrawl: ScheduledCrawlService;
+  /**
+   * Where a tenant's patterns are checked and matched, off the API thread (docs/security.md,
+   * Tenant work off the API thread).
+   */
+  tenantWork: TenantWork;
   /** The time of every write and of the next runs shown. */
   clock: Clock;
   /** The service's time zone, in which schedules run. */

@@ -2,7 +2,6 @@ import { gunzipSync } from 'node:zlib';
 import { readTarFiles } from '../../artifacts/tar-read.js';
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { checkCrawlSetting } from '../../domain/crawl-settings.js';
 import { InvalidInputError } from '../../domain/field-error.js';
 import { isActiveState } from '../../domain/run-states.js';
 import type { RunReport } from '../../store/run-report.js';
@@ -60,7 +59,7 @@ export class RunManagement extends ManagementOperations {
   async startInstant(actor: Actor, scope: TenantRef, setting: InstantCrawlerSetting): Promise<RunRecord> {
     this.mayChange(actor, scope, 'crawl run');
     await this.enter(scope);
-    const errors = checkCrawlSetting(setting, 'setting');
+    const errors = await this.deps.tenantWork.crawlSettingErrors(scope.contractId, setting, 'setting');
     if (errors.length > 0) throw new InvalidInputError(errors);
     const run = await this.runDeps().instantCrawl.request(scope, setting);
     await this.changed(actor, 'create', 'crawl run', run, run.createdMicros);

@@ -1,6 +1,6 @@
-import { InvalidInputError } from '../../domain/field-error.js';
-import { checkSearchServiceConfig, type SearchServiceConfig } from '../../domain/search-service-config.js';
-import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../search/site/facet-rules.js';
+import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
+import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import type { FacetPreview } from '../tenant-work/facet-preview.js';
 import type { RunRecord, SearchServiceRecord, TenantRef } from '../../store/service-store.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';
@@ -38,7 +38,7 @@ export class SearchServiceManagement extends ManagementOperations {
     this.mayChange(actor, tenant, 'search service');
     await this.enter(tenant);
     const name = requiredName(input.name);
-    const config = checkedConfig(input.config ?? {});
+    const config = await this.checkedConfig(tenant, input.config ?? {});
     const now = this.now();
     const created = await this.store.searchServices.create(tenant, name, config, now);
     await this.changed(actor, 'create', 'search service', created, now);
@@ -68,14 +68,23 @@ export class SearchServiceManagement extends ManagementOperations {
 
   /**
    * What a configuration's category and drill-down rules make of the indexed pages, stored or
-   * not (the console previews a draft); the configuration is checked as configure() would.
+   * not (the console previews a draft); the configuration is checked as configure() would. Both
+   * run in the tenant work threads, within their time limit (docs/security.md).
    */
   async facetPreview(scope: TenantRef, id: number, config: SearchServiceConfig): Promise<FacetPreview> {
     const service = await this.get(scope, id);
-    const checked = checkedConfig(config);
     const urls = (await this.deps.searchIndexes?.documentUrls(scope, service.id, PREVIEW_DOCUMENTS)) ?? [];
     const total = (await this.deps.searchIndexes?.indexStatus(scope, service.id))?.documents ?? urls.length;
-    return facetPreviewOf(urls, Math.max(total, urls.length), checked);
+    // The configuration is checked and its rules matched in one job of the tenant work threads.
+    const previewed = await this.deps.tenantWork.facetPreview(
+      service.contractId,
+      config,
+      'config.',
+      urls,
+      Math.max(total, urls.length),
+    );
+    throwIfAny(previewed.errors);
+    return previewed.preview!;
   }
 
   /** Replaces the configuration; it applies to the next search, without a restart. */
@@ -87,7 +96,7 @@ export class SearchServiceManagement extends ManagementOperations {
   ): Promise<SearchServiceRecord> {
     this.mayChange(actor, scope, 'search service');
     const service = await this.get(scope, id);
-    const checked = checkedConfig(config);
+    const checked = await this.checkedConfig(service, config);
     const now = this.now();
     if (!(await this.store.searchServices.updateConfig(service.id, checked, now))) {
       throw new NotFoundError('search service', id, `no search service ${id}${withinText(scope)}`);
@@ -96,6 +105,15 @@ export class SearchServiceManagement extends ManagementOperations {
     this.deps.searchIndexes?.forget(service.id);
     await this.changed(actor, 'update', 'search service', service, now);
     return (await this.store.searchServices.get(service.id))!;
+  }
+
+  /**
+   * The rules the schema cannot express (patterns compile, labels are not empty, origins are
+   * origins), checked in the tenant work threads of the contract.
+   */
+  private async checkedConfig(tenant: Pick<TenantRef, 'contractId'>, config: SearchServiceConfig) {
+    throwIfAny(await this.deps.tenantWork.searchConfigErrors(tenant.contractId, config, 'config.'));
+    return config;
   }
 }
 
@@ -111,68 +129,7 @@ export interface SearchServiceStatus {
   lastFeed: RunRecord | undefined;
 }
 
-/** The categories and drill-down tree a configuration gives the indexed pages. */
-export interface FacetPreview {
-  /** Documents read (at most PREVIEW_DOCUMENTS) and in the index. */
-  documents: number;
-  ofDocuments: number;
-  categories: { name: string; count: number }[];
-  uncategorized: number;
-  drilldown: DrilldownNode[];
-}
-
-export interface DrilldownNode {
-  label: string;
-  count: number;
-  children: DrilldownNode[];
-}
-
-function facetPreviewOf(urls: readonly string[], total: number, config: SearchServiceConfig): FacetPreview {
-  const rules = compileFacetRules(config);
-  const categoryCounts = rules.categories.map(() => 0);
-  let uncategorized = 0;
-  const root: DrilldownNode = { label: '', count: 0, children: [] };
-  for (const url of urls) {
-    const categories = categoriesOf(url, rules);
-    if (categories.length === 0) uncategorized += 1;
-    for (const index of categories) categoryCounts[index]! += 1;
-    // A page counts once per node even when two of its paths pass through it.
-    const seen = new Set<DrilldownNode>();
-    for (const path of drilldownPathsOf(url, rules)) {
-      let node = root;
-      for (const label of path.split('\t')) {
-        let child = node.children.find((candidate) => candidate.label === label);
-        if (child === undefined) {
-          child = { label, count: 0, children: [] };
-          node.children.push(child);
-        }
-        if (!seen.has(child)) {
-          child.count += 1;
-          seen.add(child);
-        }
-        node = child;
-      }
-    }
-  }
-  const sorted = (nodes: DrilldownNode[]): DrilldownNode[] =>
-    nodes
-      .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label))
-      .map((node) => ({ ...node, children: sorted(node.children) }));
-  return {
-    documents: urls.length,
-    ofDocuments: total,
-    categories: rules.categories.map((category, index) => ({
-      name: category.name,
-      count: categoryCounts[index]!,
-    })),
-    uncategorized,
-    drilldown: sorted(root.children),
-  };
-}
-
-/** The rules the schema cannot express: patterns compile, labels are not empty, origins are origins. */
-function checkedConfig(config: SearchServiceConfig): SearchServiceConfig {
-  const errors = checkSearchServiceConfig(config, 'config.');
+/** Throws InvalidInputError naming every field, when there are errors. */
+function throwIfAny(errors: readonly FieldError[]): void {
   if (errors.length > 0) throw new InvalidInputError(errors);
-  return config;
 }

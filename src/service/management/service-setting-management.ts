@@ -1,18 +1,13 @@
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { InvalidInputError } from '../../domain/field-error.js';
+import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
 import { redactSetting } from '../../domain/redact-setting.js';
 import { nextSlotAfter } from '../../domain/schedule.js';
 import type { RunRecord, ServiceSettingRecord, TenantRef } from '../../store/service-store.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { ConflictError, NotFoundError } from './management-errors.js';
 import { isGroupScope, reaches, type Scope, withinText } from './management-scope.js';
-import {
-  checkedInput,
-  nextRuns,
-  type ServiceSettingDraft,
-  urlVerdicts,
-  type UrlVerdict,
-} from './setting-draft-check.js';
+import type { UrlVerdict } from '../tenant-work/url-verdicts.js';
+import { checkedInput, nextRuns, type ServiceSettingDraft } from './setting-draft-check.js';
 
 /** A draft's schedule preview and pattern tester answers. */
 export interface DraftCheck {
@@ -51,7 +46,8 @@ export class ServiceSettingManagement extends ManagementOperations {
   async create(actor: Actor, tenant: TenantRef, draft: ServiceSettingDraft): Promise<ManagedServiceSetting> {
     this.mayChange(actor, tenant, 'crawl service setting');
     await this.enter(tenant);
-    const created = await this.deps.scheduledCrawl.create(tenant, checkedInput(draft, '', undefined));
+    const input = await checkedInput(draft, '', undefined, this.settingErrors(tenant.contractId));
+    const created = await this.deps.scheduledCrawl.create(tenant, input);
     await this.changed(actor, 'create', 'crawl service setting', created, created.createdMicros);
     return this.shown(created);
   }
@@ -65,7 +61,12 @@ export class ServiceSettingManagement extends ManagementOperations {
   ): Promise<ManagedServiceSetting> {
     this.mayChange(actor, scope, 'crawl service setting');
     const existing = await this.stored(scope, id);
-    const input = checkedInput(draft, existing.name, existing.setting);
+    const input = await checkedInput(
+      draft,
+      existing.name,
+      existing.setting,
+      this.settingErrors(existing.contractId),
+    );
     const updated = await this.deps.scheduledCrawl.update(existing, input);
     await this.changed(actor, 'update', 'crawl service setting', updated, updated.updatedMicros);
     return this.shown(updated);
@@ -92,12 +93,23 @@ export class ServiceSettingManagement extends ManagementOperations {
   ): Promise<DraftCheck> {
     const existing = settingId === undefined ? undefined : await this.stored(scope, settingId);
     if (existing === undefined) await this.enter(scope);
-    const input = checkedInput(draft, existing?.name ?? '', existing?.setting);
+    let verdicts: UrlVerdict[] = [];
+    // One job checks the setting and tries the test URLs: its patterns compile once.
+    const input = await checkedInput(draft, existing?.name ?? '', existing?.setting, async (setting) => {
+      const checked = await this.deps.tenantWork.crawlSettingVerdicts(
+        scope.contractId,
+        setting,
+        testUrls,
+        'query.test_url',
+      );
+      verdicts = checked.verdicts;
+      return checked.errors;
+    });
     const errors = await this.deps.scheduledCrawl.searchServiceErrors(scope, input.searchServiceId);
     if (errors.length > 0) throw new InvalidInputError(errors);
     return {
       nextRunsMicros: nextRuns(input.schedule, this.now(), this.deps.timezone),
-      urlVerdicts: urlVerdicts(input.setting, testUrls),
+      urlVerdicts: verdicts,
     };
   }
 
@@ -135,6 +147,11 @@ export class ServiceSettingManagement extends ManagementOperations {
     }
     await this.changed(actor, 'run', 'crawl service setting', setting, result.run.createdMicros);
     return result.run;
+  }
+
+  /** Checks a crawl setting of the contract in the tenant work threads. */
+  private settingErrors(contractId: number): (setting: InstantCrawlerSetting) => Promise<FieldError[]> {
+    return (setting) => this.deps.tenantWork.crawlSettingErrors(contractId, setting, 'setting');
   }
 
   private async stored(scope: Scope, id: number): Promise<ServiceSettingRecord> {

@@ -1,7 +1,5 @@
-import { CrawlScope, type OutOfScopeReason } from '../../crawler/scope.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { checkCrawlSetting, resolveCrawlSettings } from '../../domain/crawl-settings.js';
-import { InvalidInputError } from '../../domain/field-error.js';
+import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
 import { restoreRedactedPasswords } from './kept-passwords.js';
 import { checkSchedule, nextSlotAfter, type Schedule } from '../../domain/schedule.js';
 import type { ServiceSettingInput } from '../../store/service-store.js';
@@ -22,31 +20,25 @@ export interface ServiceSettingDraft {
   searchServiceId?: number | null | undefined;
 }
 
-/** Whether a URL would be crawled by a setting, and what decided it (docs/console.md, Pattern tester). */
-export interface UrlVerdict {
-  url: string;
-  /** `crawled`, a reason of the crawl scope, or why the text is not a URL the crawler fetches. */
-  verdict: 'crawled' | OutOfScopeReason | 'not_a_url' | 'not_http';
-  /** The deny pattern that matched, or the allow pattern that let it in; null otherwise. */
-  pattern: string | null;
-}
-
 /** How many run times a schedule preview shows. */
 export const PREVIEWED_RUNS = 5;
 
 /**
  * The draft checked beyond its schema (URLs, patterns, the fields the interval needs), with the
  * redacted passwords replaced by the stored ones; InvalidInputError naming every bad field.
+ * `settingErrors` checks the crawl setting in the tenant work threads (its patterns compile
+ * there: docs/security.md, Tenant work off the API thread).
  */
-export function checkedInput(
+export async function checkedInput(
   draft: ServiceSettingDraft,
   defaultName: string,
   stored: InstantCrawlerSetting | undefined,
-): ServiceSettingInput {
+  settingErrors: (setting: InstantCrawlerSetting) => Promise<FieldError[]>,
+): Promise<ServiceSettingInput> {
   const name = checkedLength(draft.name?.trim() ?? defaultName, 'name');
   const restored = restoreRedactedPasswords(draft.setting, stored, 'setting');
   const errors = [
-    ...checkCrawlSetting(restored.setting, 'setting'),
+    ...(await settingErrors(restored.setting)),
     ...restored.errors,
     ...checkSchedule(draft.schedule, 'schedule'),
   ];
@@ -70,22 +62,4 @@ export function nextRuns(schedule: Schedule, nowMicros: number, timezone: string
     after = next;
   }
   return runs;
-}
-
-/** What the crawl scope of a valid setting says of each URL (depth aside: it depends on the links). */
-export function urlVerdicts(setting: InstantCrawlerSetting, urls: readonly string[]): UrlVerdict[] {
-  const scope = new CrawlScope(resolveCrawlSettings(setting));
-  return urls.map((text) => {
-    let url: URL;
-    try {
-      url = new URL(text.trim());
-    } catch {
-      return { url: text, verdict: 'not_a_url', pattern: null };
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      return { url: url.href, verdict: 'not_http', pattern: null };
-    }
-    const explained = scope.explain(url);
-    return { url: url.href, verdict: explained.outOfScope ?? 'crawled', pattern: explained.pattern ?? null };
-  });
 }
