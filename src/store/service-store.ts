@@ -388,13 +388,6 @@ export interface WebhookDeliveryStore {
     nowMicros: number,
   ): Promise<DeliveryRecord>;
   /**
-   * Takes pending deliveries due at `nowMicros`, oldest first, for an attempt: their next attempt
-   * time moves to `leaseUntilMicros`, so no other dispatcher (another process) takes them
-   * meanwhile. recordAttempt sets it anew; a delivery whose attempt is never recorded (its process
-   * died) is due again when the lease ends, so each one is attempted at least once, from any node.
-   */
-  claimDue(nowMicros: number, limit: number, leaseUntilMicros: number): Promise<DeliveryRecord[]>;
-  /**
    * The oldest due pending delivery of each contract, except the contracts in `skipContracts`,
    * at most `limit` contracts (those whose oldest delivery is oldest first). Nothing is taken:
    * the dispatcher picks among them whose turn it is (docs/reference/webhooks.md, Delivery and
@@ -402,8 +395,11 @@ export interface WebhookDeliveryStore {
    */
   dueByContract(nowMicros: number, skipContracts: readonly number[], limit: number): Promise<DueDelivery[]>;
   /**
-   * Takes the deliveries of `ids` that are still pending and due at `nowMicros`, as claimDue
-   * does (leased until `leaseUntilMicros`); one another dispatcher took meanwhile is left out.
+   * Takes the deliveries of `ids` that are still pending and due at `nowMicros` for an attempt:
+   * their next attempt time moves to `leaseUntilMicros`, so no other dispatcher (another process)
+   * takes them meanwhile; one another dispatcher took meanwhile is left out. recordAttempt sets
+   * the time anew; a delivery whose attempt is never recorded (its process died) is due again when
+   * the lease ends, so each one is attempted at least once, from any node.
    */
   claim(ids: readonly number[], nowMicros: number, leaseUntilMicros: number): Promise<DeliveryRecord[]>;
   /** The time of the next pending attempt, if any. */

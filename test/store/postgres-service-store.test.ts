@@ -67,36 +67,6 @@ describe('PostgreSQL: several connections at once', () => {
     }
   });
 
-  test('dispatchers of two processes taking deliveries at once never take the same one', async () => {
-    const url = await server.createDatabase();
-    const [first, second] = await Promise.all([open(url), open(url)]);
-    try {
-      const tenant = await contractIn(first, 'a');
-      const hook = await first.webhooks.create(tenant, 'https://hooks.example/', 's', 1);
-      const queued: number[] = [];
-      for (let index = 0; index < 40; index++)
-        queued.push((await first.deliveries.enqueue(hook.id, 'crawl.finished', `e${index}`, '{}', 1)).id);
-      const dispatcher = async (store: ServiceStore) => {
-        const taken: number[] = [];
-        for (;;) {
-          const batch = await store.deliveries.claimDue(10, 3, 1_000_000);
-          if (batch.length === 0) return taken;
-          taken.push(...batch.map((delivery) => delivery.id));
-        }
-      };
-      const taken = (
-        await Promise.all([dispatcher(first), dispatcher(second), dispatcher(first), dispatcher(second)])
-      ).flat();
-      assert.deepEqual(
-        taken.sort((x, y) => x - y),
-        queued,
-        'each delivery taken once',
-      );
-    } finally {
-      await Promise.all([first.close(), second.close()]);
-    }
-  });
-
   test('dispatchers of two processes claiming by contract at once never take the same one', async () => {
     const url = await server.createDatabase();
     const [first, second] = await Promise.all([open(url), open(url)]);

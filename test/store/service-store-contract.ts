@@ -275,16 +275,24 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           deliveredMicros: null,
         });
         assert.equal(await store.deliveries.nextDueMicros(), T0);
-        const claimedIds = async (now: number, limit: number, leaseUntil: number) =>
-          (await store.deliveries.claimDue(now, limit, leaseUntil)).map((d) => [d.id, d.nextAttemptMicros]);
+        // One contract's oldest due delivery at a time, as the dispatcher takes them.
+        const claimedIds = async (now: number, leaseUntil: number) => {
+          const due = await store.deliveries.dueByContract(now, [], 10);
+          const taken = await store.deliveries.claim(
+            due.map((delivery) => delivery.id),
+            now,
+            leaseUntil,
+          );
+          return taken.map((d) => [d.id, d.nextAttemptMicros]);
+        };
         // Taken with a lease: not due again for anyone until the lease ends.
-        assert.deepEqual(await claimedIds(T0 + 5, 10, T0 + 1000), [[first.id, T0 + 1000]]);
-        assert.deepEqual(await claimedIds(T0 + 10, 10, T0 + 1000), [[second.id, T0 + 1000]]);
-        assert.deepEqual(await claimedIds(T0 + 999, 10, T0 + 2000), []);
+        assert.deepEqual(await claimedIds(T0 + 5, T0 + 1000), [[first.id, T0 + 1000]]);
+        assert.deepEqual(await claimedIds(T0 + 10, T0 + 1000), [[second.id, T0 + 1000]]);
+        assert.deepEqual(await claimedIds(T0 + 999, T0 + 2000), []);
         assert.equal(await store.deliveries.nextDueMicros(), T0 + 1000);
         // An attempt never recorded (its process died): due again when the lease ends.
-        assert.deepEqual(await claimedIds(T0 + 1000, 1, T0 + 2000), [[first.id, T0 + 2000]]);
-        assert.deepEqual(await claimedIds(T0 + 1000, 5, T0 + 2000), [[second.id, T0 + 2000]]);
+        assert.deepEqual(await claimedIds(T0 + 1000, T0 + 2000), [[first.id, T0 + 2000]]);
+        assert.deepEqual(await claimedIds(T0 + 1000, T0 + 2000), [[second.id, T0 + 2000]]);
         assert.equal(await store.deliveries.countPending?.(), 2);
         await store.deliveries.recordAttempt(
           first.id,

@@ -468,7 +468,6 @@ test('a store that cannot record an attempt is logged, not retried in a loop', a
   const real = store.deliveries;
   const failing: WebhookDeliveryStore = {
     enqueue: (...args) => real.enqueue(...args),
-    claimDue: (...args) => real.claimDue(...args),
     dueByContract: (...args) => real.dueByContract(...args),
     claim: (...args) => real.claim(...args),
     nextDueMicros: () => real.nextDueMicros(),

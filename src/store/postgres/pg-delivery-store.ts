@@ -32,23 +32,6 @@ export class PgDeliveryStore implements WebhookDeliveryStore {
     return row!;
   }
 
-  async claimDue(nowMicros: number, limit: number, leaseUntilMicros: number): Promise<DeliveryRecord[]> {
-    // SKIP LOCKED: dispatchers claiming at once take different deliveries, none waits for another.
-    // The due time each had is kept (due_us) to answer them in the queue's order.
-    const rows = await this.sql<(DeliveryRecord & { dueMicros: number })[]>`
-      WITH due AS (
-        SELECT id AS due_id, next_attempt_us AS due_us FROM webhook_deliveries
-        WHERE state = 'pending' AND next_attempt_us <= ${nowMicros}
-        ORDER BY next_attempt_us, id LIMIT ${limit}
-        FOR UPDATE SKIP LOCKED)
-      UPDATE webhook_deliveries SET next_attempt_us = ${leaseUntilMicros}
-      FROM due WHERE id = due.due_id
-      RETURNING ${this.columns()}, due.due_us AS "dueMicros"`;
-    return [...rows]
-      .sort((a, b) => a.dueMicros - b.dueMicros || a.id - b.id)
-      .map(({ dueMicros: _due, ...delivery }) => delivery);
-  }
-
   async dueByContract(
     nowMicros: number,
     skipContracts: readonly number[],

@@ -44,22 +44,6 @@ export class SqliteDeliveryStore implements Synchronous<WebhookDeliveryStore> {
     return this.get(Number(result.lastInsertRowid))!;
   }
 
-  claimDue(nowMicros: number, limit: number, leaseUntilMicros: number): DeliveryRecord[] {
-    return this.db
-      .transaction(() => {
-        const rows = this.db
-          .prepare<[number, number], Row>(
-            `SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_attempt_us <= ?
-             ORDER BY next_attempt_us, id LIMIT ?`,
-          )
-          .all(nowMicros, limit);
-        const lease = this.db.prepare('UPDATE webhook_deliveries SET next_attempt_us = ? WHERE id = ?');
-        for (const row of rows) lease.run(leaseUntilMicros, row.id);
-        return rows.map((row) => recordOf({ ...row, next_attempt_us: leaseUntilMicros }));
-      })
-      .immediate();
-  }
-
   dueByContract(nowMicros: number, skipContracts: readonly number[], limit: number): DueDelivery[] {
     // SQLite takes the bare columns of a min() aggregate from the row holding the minimum.
     return this.db
