@@ -14,7 +14,6 @@ import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import { fetchErrorKindOf } from '../observability/fetch-error-kind.js';
 import { type Clock, systemClock } from '../util/clock.js';
-import { lowerThreadPriority } from '../util/thread-priority.js';
 import { type CrawlExecution, executeCrawl } from './execute-crawl.js';
 import { RemoteHostPace } from './pace-protocol.js';
 import { RemoteBrowser } from './remote-browser.js';
@@ -30,14 +29,6 @@ import type { PaceAnswer } from './pace-protocol.js';
 
 /** A run that rendered nothing for this long lets go of the browser, which may then close. */
 const IDLE_DISCONNECT_MS = 60_000;
-/**
- * The nice value of a run thread: a tenant's crawls use every core the API leaves idle, but on a
- * busy machine the thread answering the API gets its time first (docs/architecture.md, Crawl
- * threads).
- */
-const RUN_THREAD_NICE = 5;
-
-lowerThreadPriority(RUN_THREAD_NICE);
 
 const port = threadPort();
 const send = (message: FromRunThread) => port.postMessage(message);
