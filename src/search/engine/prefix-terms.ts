@@ -9,23 +9,20 @@ import type { Segment } from './segment.js';
 /** Terms of one segment looked at by one lookup at most: a short prefix of a huge index stays cheap. */
 const MAX_SCANNED_TERMS = 10_000;
 
-/** A word of Latin letters or digits: the stream terms a prefix can complete (no bigram, no marked word). */
-const LATIN_TERM =
-  /^(?:(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ])[\p{L}\p{N}\p{M}])+$/u;
+/**
+ * The first character of a term no prefix completes: a Japanese bigram's, or the mark of a word
+ * of the word view or of an identifier (analyzer.ts); every other stream term is a word of
+ * letters or digits.
+ */
+const NOT_COMPLETED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ\u0001\u0002]/u;
 
-const sortedBySegment = new WeakMap<Segment, { terms: string[]; ordinals: Uint32Array }>();
+const sortedBySegment = new WeakMap<Segment, readonly string[]>();
 
-function sortedTermsOf(segment: Segment): { terms: string[]; ordinals: Uint32Array } {
+function sortedTermsOf(segment: Segment): readonly string[] {
   const known = sortedBySegment.get(segment);
   if (known !== undefined) return known;
-  const all = segment.data.terms;
-  const latin: number[] = [];
-  for (let ordinal = 0; ordinal < all.length; ordinal += 1) {
-    if (LATIN_TERM.test(all[ordinal]!)) latin.push(ordinal);
-  }
-  // Code unit order, the order a prefix's range is contiguous in.
-  latin.sort((a, b) => (all[a]! < all[b]! ? -1 : all[a]! > all[b]! ? 1 : 0));
-  const sorted = { terms: latin.map((ordinal) => all[ordinal]!), ordinals: Uint32Array.from(latin) };
+  // Code unit order (the default sort's), in which a prefix's terms are contiguous.
+  const sorted = segment.data.terms.filter((term) => !NOT_COMPLETED.test(term)).sort();
   sortedBySegment.set(segment, sorted);
   return sorted;
 }
@@ -39,7 +36,7 @@ export function visitTermsWithPrefix(
   prefix: string,
   visit: (term: string, postings: number) => void,
 ): void {
-  const { terms, ordinals } = sortedTermsOf(segment);
+  const terms = sortedTermsOf(segment);
   let low = 0;
   let high = terms.length;
   while (low < high) {
@@ -47,13 +44,12 @@ export function visitTermsWithPrefix(
     if (terms[middle]! < prefix) low = middle + 1;
     else high = middle;
   }
-  const { postingStart } = segment.data;
   const end = Math.min(terms.length, low + MAX_SCANNED_TERMS);
   for (let position = low; position < end; position += 1) {
     const term = terms[position]!;
     if (!term.startsWith(prefix)) return;
     if (term.length === prefix.length) continue;
-    const ordinal = ordinals[position]!;
-    visit(term, postingStart[ordinal + 1]! - postingStart[ordinal]!);
+    const range = segment.postings(term)!;
+    visit(term, range.end - range.start);
   }
 }
