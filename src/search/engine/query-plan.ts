@@ -39,7 +39,8 @@ export interface Clause {
   parts: Clause[];
   /**
    * For another form of a word (docs/reference/site-search.md, Word forms) or a completion of the
-   * word being typed (Words being typed), the clause of the word as typed, in the same group or the same `parts`: the form finds the documents without the
+   * word being typed (Words being typed), the clause of the word as typed (for a completion
+   * after the commonest, the completion before it), in the same group or the same `parts`: the form finds the documents without the
    * typed word and scores only those, so a page holding the form typed scores as it would without
    * word forms, and pages using every form gather nothing more.
    */
@@ -103,13 +104,18 @@ export function planQuery(
     groupOfPart.push(group);
     clauseOfPart.push(part.exclude ? undefined : clause);
   }
-  const expansions = formExpansions(parts, forms).map(({ part, forms: found }) => ({ part, found }));
+  const expansions = formExpansions(parts, forms).map(({ part, forms: found }) => ({
+    part,
+    found,
+    chained: false,
+  }));
   const completion = completionExpansion(query, parts, forms);
-  if (completion !== undefined) expansions.push({ part: completion.part, found: completion.completions });
-  for (const { part, found } of expansions) {
+  if (completion !== undefined)
+    expansions.push({ part: completion.part, found: completion.completions, chained: true });
+  for (const { part, found, chained } of expansions) {
     const group = groupOfPart[part];
     const typed = clauseOfPart[part];
-    if (group !== undefined && typed !== undefined) addAlternatives(group, typed, found);
+    if (group !== undefined && typed !== undefined) addAlternatives(group, typed, found, chained);
   }
   for (const expansion of synonymExpansions(parts, synonyms)) {
     const groups = [...new Set(groupOfPart.slice(expansion.first, expansion.first + expansion.count))].filter(
@@ -124,12 +130,20 @@ export function planQuery(
   return { required, excluded };
 }
 
-/** Adds other forms or completions of the typed word's clause to its group, at their weights. */
-function addAlternatives(group: Clause[], typed: Clause, found: readonly WordForm[]): void {
+/**
+ * Adds other forms or completions of the typed word's clause to its group, at their weights.
+ * `chained` (completions, commonest first): each stands for the one before it, so a page is
+ * scored by the commonest completion it holds alone, as by the whole word the visitor meant,
+ * and a page holding `replication`, `replicated` and `replicating` gathers nothing more.
+ */
+function addAlternatives(group: Clause[], typed: Clause, found: readonly WordForm[], chained: boolean): void {
+  let standsFor = typed;
   for (const form of found) {
     // `trigger OR triggers` holds the form already, at the weight the visitor gave it.
     if (group.some((clause) => clause.tokens.length === 1 && clause.tokens[0] === form.text)) continue;
-    group.push({ ...clauseOf(form.text)!, weight: form.weight, formOf: typed });
+    const clause = { ...clauseOf(form.text)!, weight: form.weight, formOf: standsFor };
+    group.push(clause);
+    if (chained) standsFor = clause;
   }
 }
 

@@ -32,20 +32,23 @@ function rememberedOf(
 
 /**
  * Weights of words found for a query word (its forms, or its completions), most frequent first,
- * adding up to `total` at most. A word rarer than the one typed scores with the typed word's
- * idf, its weight scaled down; a typed word the index lacks takes the idf of the commonest.
+ * each `total` at most, and adding up to `total` at most when a page may be scored by several
+ * (forms; a page is scored by one completion alone, query-plan.ts). A word rarer than the one
+ * typed scores with the typed word's idf, its weight scaled down; a typed word the index lacks
+ * takes the idf of the commonest.
  */
 function weighted(
   found: readonly { text: string; frequency: number }[],
   own: number,
   documentCount: number,
   total: number,
+  shared = true,
 ): WordForm[] {
   const reference = inverseDocumentFrequency(own > 0 ? own : (found[0]?.frequency ?? 1), documentCount);
   const shares = found.map(({ frequency }) =>
     Math.min(1, reference / inverseDocumentFrequency(frequency, documentCount)),
   );
-  const sum = shares.reduce((a, b) => a + b, 0);
+  const sum = shared ? shares.reduce((a, b) => a + b, 0) : 1;
   return found.map(({ text }, index) => ({ text, weight: (total * shares[index]!) / Math.max(1, sum) }));
 }
 
@@ -98,7 +101,7 @@ export function indexWordForms(snapshot: IndexSnapshot): WordForms {
       const completions =
         commonest.length === 0 || own * COMPLETION_FREQUENCY_FACTOR >= commonest[0]!.frequency
           ? []
-          : weighted(commonest, own, documentCount, COMPLETION_WEIGHT);
+          : weighted(commonest, own, documentCount, COMPLETION_WEIGHT, false);
       remembered.set(prefix, completions);
       return completions;
     },

@@ -23,9 +23,9 @@ export const MIN_PREFIX_LENGTH = 3;
  */
 export const MAX_COMPLETIONS = 8;
 /**
- * Share of the completions' score next to the word as typed, at equal document frequency, for
- * all of them together, as FORM_WEIGHT is for other forms: a page holding the word typed ranks
- * above pages found only through a completion.
+ * Share of a completion's score next to the word as typed, at equal document frequency, as
+ * FORM_WEIGHT is for other forms: a page holding the word typed ranks above pages found only
+ * through a completion. A page is scored by the commonest completion it holds alone (query-plan.ts).
  */
 export const COMPLETION_WEIGHT = 0.25;
 /**
