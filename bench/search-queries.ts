@@ -28,6 +28,7 @@ export const QUERY_MIX: readonly BenchQuery[] = [
   { kind: 'OR', q: 'weather OR finance' },
   { kind: 'exclusion', q: 'browser -render' },
   { kind: 'typo (did-you-mean)', q: 'serch' },
+  { kind: 'word being typed', q: 'servi' },
   { kind: 'drill-down filter', q: 'information', drilldown: 'support\tfaq' },
   { kind: 'sort last_modified', q: 'service', sortByLastModified: true },
 ];

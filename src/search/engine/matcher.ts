@@ -140,7 +140,10 @@ export function findHits(
           ...scorerOf(part, segmentIndex),
         })),
       }));
-    /** The candidate on which each typed clause was last found. */
+    /**
+     * The candidate on which each clause was last found, or skipped for the word it stands for:
+     * a completion standing for the commoner one before it (query-plan.ts) is skipped too.
+     */
     const foundOn = new Int32Array(slots.size).fill(-1);
     // One clause: the candidates are its documents, in order.
     const single = groups.length === 1 && groups[0]!.length === 1 && excludedCursors.length === 0;
@@ -151,7 +154,10 @@ export function findHits(
       const weightOffset = ordinal * FIELD_COUNT;
       for (const { weight, slot, formSlot, own, parts } of clauses) {
         // A page holding the form typed scores by it alone: exact forms rank above other forms.
-        if (formSlot >= 0 && foundOn[formSlot] === candidate) continue;
+        if (formSlot >= 0 && foundOn[formSlot] === candidate) {
+          foundOn[slot] = candidate;
+          continue;
+        }
         const position = single ? candidate : own.cursor.seek(ordinal);
         if (position < 0) continue;
         foundOn[slot] = candidate;

@@ -2,7 +2,8 @@ import { analyzeText, normalizeText, runsOf, type TextRun } from '../analyzer.js
 import { parseQuery } from '../query-syntax.js';
 import { SYNONYM_WEIGHT, synonymExpansions } from '../synonyms/expand-query.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
-import { formExpansions, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
+import { completionExpansion } from '../word-forms/prefix-completions.js';
+import { formExpansions, NO_WORD_FORMS, type WordForm, type WordForms } from '../word-forms/word-forms.js';
 
 /** One thing a query asks for: a word or a quoted phrase, as index terms. */
 export interface Clause {
@@ -24,8 +25,8 @@ export interface Clause {
   openEdges: { first: boolean; last: boolean };
   /**
    * Share of the clause's score in a document's: 1 for what the visitor typed, less for a
-   * synonym or another form of the word (so the form typed ranks above pages found only
-   * through a synonym or another form), 0 where a synonym of several query words only
+   * synonym, another form of the word or a completion of the word being typed (so the word
+   * typed ranks above pages found only through a synonym, another form or a completion), 0 where a synonym of several query words only
    * completes the other words' groups (see planQuery).
    */
   weight: number;
@@ -37,8 +38,9 @@ export interface Clause {
    */
   parts: Clause[];
   /**
-   * For another form of a word (docs/reference/site-search.md, Word forms), the clause of the word
-   * as typed, in the same group or the same `parts`: the form finds the documents without the
+   * For another form of a word (docs/reference/site-search.md, Word forms) or a completion of the
+   * word being typed (Words being typed), the clause of the word as typed (for a completion
+   * after the commonest, the completion before it), in the same group or the same `parts`: the form finds the documents without the
    * typed word and scores only those, so a page holding the form typed scores as it would without
    * word forms, and pages using every form gather nothing more.
    */
@@ -62,7 +64,8 @@ export interface QueryPlan {
  * OR of it and its alternatives; words `a b` equal to a member `s` become (a OR s) AND (b OR s),
  * which is (a AND b) OR s, with `s` scored in the first group only. With `forms`
  * (docs/reference/site-search.md, Word forms), a plain word also finds its other forms in the
- * index (`triggers`: `trigger`), at their lower weights.
+ * index (`triggers`: `trigger`), at their lower weights, and the last word, when the query ends
+ * mid-word, the index's commonest words it starts (`vacu`: `vacuum`; Words being typed).
  */
 export function planQuery(
   query: string,
@@ -101,15 +104,18 @@ export function planQuery(
     groupOfPart.push(group);
     clauseOfPart.push(part.exclude ? undefined : clause);
   }
-  for (const { part, forms: found } of formExpansions(parts, forms)) {
+  const expansions = formExpansions(parts, forms).map(({ part, forms: found }) => ({
+    part,
+    found,
+    chained: false,
+  }));
+  const completion = completionExpansion(query, parts, forms);
+  if (completion !== undefined)
+    expansions.push({ part: completion.part, found: completion.completions, chained: true });
+  for (const { part, found, chained } of expansions) {
     const group = groupOfPart[part];
     const typed = clauseOfPart[part];
-    if (group === undefined || typed === undefined) continue;
-    for (const form of found) {
-      // `trigger OR triggers` holds the form already, at the weight the visitor gave it.
-      if (group.some((clause) => clause.tokens.length === 1 && clause.tokens[0] === form.text)) continue;
-      group.push({ ...clauseOf(form.text)!, weight: form.weight, formOf: typed });
-    }
+    if (group !== undefined && typed !== undefined) addAlternatives(group, typed, found, chained);
   }
   for (const expansion of synonymExpansions(parts, synonyms)) {
     const groups = [...new Set(groupOfPart.slice(expansion.first, expansion.first + expansion.count))].filter(
@@ -122,6 +128,23 @@ export function planQuery(
     }
   }
   return { required, excluded };
+}
+
+/**
+ * Adds other forms or completions of the typed word's clause to its group, at their weights.
+ * `chained` (completions, commonest first): each stands for the one before it, so a page is
+ * scored by the commonest completion it holds alone, as by the whole word the visitor meant,
+ * and a page holding `replication`, `replicated` and `replicating` gathers nothing more.
+ */
+function addAlternatives(group: Clause[], typed: Clause, found: readonly WordForm[], chained: boolean): void {
+  let standsFor = typed;
+  for (const form of found) {
+    // `trigger OR triggers` holds the form already, at the weight the visitor gave it.
+    if (group.some((clause) => clause.tokens.length === 1 && clause.tokens[0] === form.text)) continue;
+    const clause = { ...clauseOf(form.text)!, weight: form.weight, formOf: standsFor };
+    group.push(clause);
+    if (chained) standsFor = clause;
+  }
 }
 
 /**

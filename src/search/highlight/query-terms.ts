@@ -1,7 +1,8 @@
 /**
  * What a query asks to highlight: each word or quoted phrase it requires (or offers as an OR
- * alternative) as the runs the analyzer cuts it into, then the other forms of its words and the
- * synonyms they also find (docs/reference/site-search.md, Word forms and Synonyms). Excluded
+ * alternative) as the runs the analyzer cuts it into, then the other forms of its words, the
+ * completions of the word being typed and the synonyms they also find
+ * (docs/reference/site-search.md, Word forms, Words being typed and Synonyms). Excluded
  * parts are left out: they are what a hit does not contain.
  */
 import { normalizeText, runsOf, type TextRun } from '../analyzer.js';
@@ -9,6 +10,7 @@ import { MAX_CLAUSES } from '../engine/query-plan.js';
 import { parseQuery } from '../query-syntax.js';
 import { synonymExpansions } from '../synonyms/expand-query.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
+import { completionExpansion } from '../word-forms/prefix-completions.js';
 import { formExpansions, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
 
 export interface QueryTerm {
@@ -57,6 +59,12 @@ export function queryTerms(
     const id = idOfPart[expansion.part];
     if (id === undefined) continue;
     for (const form of expansion.forms) add(form.text, id);
+  }
+  // A completion of the word being typed (`vacuum` for `vacu`) is the word the visitor meant.
+  const completion = completionExpansion(query, parts, forms);
+  const completedId = completion === undefined ? undefined : idOfPart[completion.part];
+  if (completion !== undefined && completedId !== undefined) {
+    for (const word of completion.completions) add(word.text, completedId);
   }
   // A synonym counts as the word it stands for: a snippet prefers passages with more of the
   // query's distinct words, not one with a word and its synonym.

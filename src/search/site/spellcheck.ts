@@ -1,6 +1,7 @@
 import { normalizeText } from '../analyzer.js';
 import { parseQuery } from '../query-syntax.js';
 import { stemOf } from '../word-forms/inflections.js';
+import { MIN_PREFIX_LENGTH, wordBeingTyped } from '../word-forms/prefix-completions.js';
 import { formWordOf, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -22,7 +23,10 @@ const MORE_FREQUENT_FACTOR = 10;
  * otherwise. A word whose other forms the index holds (`forms`) found pages through them
  * (docs/reference/site-search.md, Word forms): it is only respelt (`tomatoe`, which finds
  * `tomatoes`, to `tomato`), never replaced by another word (`casts`, which finds `cast`, not
- * by `costs`).
+ * by `costs`). A word that starts much more frequent words of the index (`vacu`) is never cut
+ * to a shorter word (`vac`): as the last word of the query it found their pages already
+ * (docs/reference/site-search.md, Words being typed) and is left as typed; elsewhere it is
+ * completed to the commonest (`vacu settings` to `vacuum settings`).
  */
 export function didYouMean(
   query: string,
@@ -33,10 +37,15 @@ export function didYouMean(
 ): string {
   let changed = false;
   let attempts = 0;
-  const corrected = parseQuery(query).map((part) => {
+  const parts = parseQuery(query);
+  const typed = wordBeingTyped(query, parts);
+  const corrected = parts.map((part, index) => {
     if (part.phrase || part.exclude || attempts >= MAX_CORRECTED_WORDS) return part;
     attempts += 1;
-    const replacement = correctWord(normalizeText(part.text), vocabulary);
+    const word = normalizeText(part.text);
+    const completion = completionOf(word, forms);
+    if (completion !== undefined && typed?.part === index) return part;
+    const replacement = completion ?? correctWord(word, vocabulary);
     if (replacement === undefined) return part;
     const formWord = formWordOf(part);
     if (
@@ -56,6 +65,12 @@ export function didYouMean(
     })
     .join(' ');
   return countHits(phrase) > currentHits ? phrase : '';
+}
+
+/** The commonest word of the index that `word` starts, when it is taken as a word being typed. */
+function completionOf(word: string, forms: WordForms): string | undefined {
+  if (!/^[a-z0-9]+$/.test(word) || word.length < MIN_PREFIX_LENGTH) return undefined;
+  return forms.completionsOf(word)[0]?.text;
 }
 
 function correctWord(word: string, vocabulary: Vocabulary): string | undefined {

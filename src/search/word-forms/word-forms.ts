@@ -18,9 +18,15 @@ export interface WordForm {
 export interface WordForms {
   /** Other forms of a lower-case word, most frequent first; none when the index has none. */
   formsOf(word: string): readonly WordForm[];
+  /**
+   * The index's words that complete a lower-case word being typed, most frequent first; none
+   * when the word is complete enough (prefix-completions.ts, docs/reference/site-search.md,
+   * Words being typed).
+   */
+  completionsOf(prefix: string): readonly WordForm[];
 }
 
-export const NO_WORD_FORMS: WordForms = { formsOf: () => [] };
+export const NO_WORD_FORMS: WordForms = { formsOf: () => [], completionsOf: () => [] };
 
 /**
  * Share of the other forms' score next to the form typed, at equal document frequency, for
