@@ -42,6 +42,7 @@ import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
 import { siteSearchRoutes } from './routes/site-search-routes.js';
 import { hostedSearchPageRoutes } from './routes/hosted-search-page-routes.js';
 import { consoleRoutes } from './routes/console-routes.js';
+import { rootRoutes } from './routes/root-routes.js';
 import { widgetAssetRoutes } from './routes/widget-asset-routes.js';
 import type { WebAssetsLoad } from './routes/widget-assets.js';
 import { createTenantAuth } from './tenant-auth.js';
@@ -249,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const webAssets = deps.webAssets ?? { problem: 'the widget build was not given to this server' };
   if (answers.search) await app.register(widgetAssetRoutes, { assets: webAssets, methods });
   if (answers.api) await app.register(consoleRoutes, { assets: webAssets, methods });
+  await app.register(rootRoutes, { methods, console: answers.api });
   if (answers.search)
     await app.register(hostedSearchPageRoutes, {
       searchServices: deps.store.searchServices,

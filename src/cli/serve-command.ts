@@ -43,7 +43,11 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
   // a signal with no listener yet would end the process without the stop.
   const signals = new StopSignals();
   process.stdout.write(`kumo serve: listening on ${service.url} ${whatItRuns(config)}\n`);
-  if (config.roles.includes('api')) process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
+  if (config.roles.includes('api')) {
+    // The first thing a new operator opens (docs/operations.md, First start).
+    process.stdout.write(`Console: ${config.publicUrl}/console/\n`);
+    process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
+  }
   const browser = service.browserStatus();
   if (browser !== undefined)
     process.stdout.write(

@@ -1,10 +1,14 @@
 import { ArtifactFile, type ArtifactFileName } from '../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import { onePart } from '../domain/run-message.js';
 import { isActiveState, RunState } from '../domain/run-states.js';
 import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import type { RunDispatcher } from '../worker/run-dispatcher.js';
 import { type RunSlots, waitingReason } from './run-waiting.js';
+
+/** The message of a run cancelled while it waited (docs/api.md, Run messages). */
+const CANCELLED = onePart('cancelled_before_start', {}, 'cancelled before it started');
 
 /**
  * Cancels a pending or running run: a pending one ends 2050 at once (only if it is still pending
@@ -19,7 +23,7 @@ export async function cancelActiveRun(
   await runs.requestCancel(run.id, now);
   if (
     run.state === RunState.pending &&
-    (await runs.finishIfPending(run.id, RunState.stoppedByCancel, now, 'cancelled before it started'))
+    (await runs.finishIfPending(run.id, RunState.stoppedByCancel, now, CANCELLED.text, CANCELLED.parts))
   ) {
     dispatcher.runEnded(run.id);
   } else {

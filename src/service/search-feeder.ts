@@ -1,4 +1,5 @@
 import { settingFeed, settingOfFeed } from '../domain/feed-keys.js';
+import { onePart, type RunMessage } from '../domain/run-message.js';
 import { contentSelectorsOf } from '../search/content-selectors.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { SearchFeed } from '../worker/run-ending.js';
@@ -35,7 +36,7 @@ export class SearchFeeder implements SearchFeed {
     serviceId: number,
     bundleFile: string,
     outcomes: Parameters<SearchFeed['feed']>[3],
-  ): Promise<string> {
+  ): Promise<RunMessage> {
     // Two runs of settings sharing a search service stage and apply in turn, so the second one
     // compares its pages with the index the first one left.
     const previous = this.feeding.get(serviceId) ?? Promise.resolve();
@@ -56,7 +57,7 @@ export class SearchFeeder implements SearchFeed {
     serviceId: number,
     bundleFile: string,
     outcomes: Parameters<SearchFeed['feed']>[3],
-  ): Promise<string> {
+  ): Promise<RunMessage> {
     const record = await this.services.record(run.contractId, run.servicegroupId, serviceId);
     if (record === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
     // The service's content selectors as they stand when the run is indexed.
@@ -86,7 +87,7 @@ export class SearchFeeder implements SearchFeed {
     bundleFile: string,
     outcomes: Parameters<SearchFeed['feed']>[3],
     selectors: ReturnType<typeof contentSelectorsOf>,
-  ): Promise<string> {
+  ): Promise<RunMessage> {
     // Stagings of runs that ended without applying them (stopped for good mid-way) are dropped.
     for (const key of index.stagedRunKeys()) {
       const other = await this.runs.getRun(Number(/^run-(\d+)$/.exec(key)?.[1]));
@@ -109,9 +110,19 @@ export class SearchFeeder implements SearchFeed {
       // another's run (docs/architecture.md, Document extraction).
       `contract ${run.contractId}`,
     );
-    return (
-      `search service ${serviceId}: ${summary.added} new, ${summary.updated} changed, ` +
-      `${summary.unchanged} unchanged, ${summary.removed} removed, ${summary.skipped.length} skipped`
+    const values = {
+      service_id: serviceId,
+      added: summary.added,
+      updated: summary.updated,
+      unchanged: summary.unchanged,
+      removed: summary.removed,
+      skipped: summary.skipped.length,
+    };
+    return onePart(
+      'search_feed',
+      values,
+      `search service ${serviceId}: ${values.added} new, ${values.updated} changed, ` +
+        `${values.unchanged} unchanged, ${values.removed} removed, ${values.skipped} skipped`,
     );
   }
 

@@ -2,6 +2,7 @@
  * The rows of crawl runs, crawl service settings, search services and webhooks as the SQLite and PostgreSQL stores read them
  * (the same tables and columns in both), and the records they make: one reading for both stores.
  */
+import { partsFromJson } from '../domain/run-message.js';
 import { isArtifactFileName } from '../domain/artifact-files.js';
 import type { RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
@@ -35,6 +36,8 @@ export interface RunRow {
   artifacts: string;
   artifacts_deleted_us: number | null;
   message: string;
+  /** JSON of the message's parts; '' for a run ended before parts were kept. */
+  message_parts: string;
   setting_json: string;
   service_setting_id: number | null;
   download_key: string | null;
@@ -59,6 +62,7 @@ export function runRecordOf(row: RunRow, box: SecretBox): RunRecord {
     artifacts: row.artifacts.split(',').filter(isArtifactFileName),
     artifactsDeletedMicros: row.artifacts_deleted_us,
     message: row.message,
+    messageParts: partsFromJson(row.message_parts),
     setting: settingFromStoredJson(row.setting_json, box),
     serviceSettingId: row.service_setting_id,
     downloadKey: row.download_key,

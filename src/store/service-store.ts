@@ -1,4 +1,5 @@
 import type { ArtifactFileName } from '../domain/artifact-files.js';
+import type { RunMessagePart } from '../domain/run-message.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
@@ -87,6 +88,8 @@ export interface RunRecord extends TenantRef {
   artifacts: ArtifactFileName[];
   artifactsDeletedMicros: number | null;
   message: string;
+  /** The message's parts with their codes and values (docs/api.md, Run messages). */
+  messageParts: RunMessagePart[];
   setting: InstantCrawlerSetting;
   /** The crawl service setting of a scheduled run; null for an instant crawl request. */
   serviceSettingId: number | null;
@@ -236,7 +239,13 @@ export interface CrawlRunStore {
   countByState(): Promise<Record<RunStateId, number>>;
   requestCancel(runId: number, nowMicros: number): Promise<void>;
   /** Ends a run that is still pending (no artifact); false when a worker has claimed it meanwhile. */
-  finishIfPending(runId: number, state: RunStateId, nowMicros: number, message: string): Promise<boolean>;
+  finishIfPending(
+    runId: number,
+    state: RunStateId,
+    nowMicros: number,
+    message: string,
+    messageParts?: readonly RunMessagePart[],
+  ): Promise<boolean>;
   updateProgress(runId: number, crawled: number, total: number, nowMicros: number): Promise<void>;
   finish(
     runId: number,
@@ -244,6 +253,7 @@ export interface CrawlRunStore {
     nowMicros: number,
     artifacts: ArtifactFileName[],
     message: string,
+    messageParts?: readonly RunMessagePart[],
   ): Promise<void>;
   /** Finished runs with artifacts older than the cut-off, to apply retention. */
   listArtifactsEndedBefore(cutoffMicros: number): Promise<RunRecord[]>;

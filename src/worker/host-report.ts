@@ -1,3 +1,4 @@
+import type { TextedPart } from '../domain/run-message.js';
 import type { HostEventsRecord } from '../store/run-data.js';
 
 /** Hosts named in a message; the others are counted. */
@@ -10,8 +11,13 @@ const LISTED_HOSTS = 5;
  * server errors in a row, then given up: 37 URL(s) not fetched`. '' when every host answered well.
  */
 export function hostMessageOf(hosts: readonly HostEventsRecord[] | undefined): string {
+  return hostPartOf(hosts)?.text ?? '';
+}
+
+/** The hosts' part of the run's message (docs/api.md, Run messages); `detail` stays English. */
+export function hostPartOf(hosts: readonly HostEventsRecord[] | undefined): TextedPart | undefined {
   const told = (hosts ?? []).filter((host) => host.slowdowns > 0 || host.pauses > 0 || host.givenUp);
-  if (told.length === 0) return '';
+  if (told.length === 0) return undefined;
   const parts = told.slice(0, LISTED_HOSTS).map((host) => {
     const said: string[] = [];
     if (host.slowdowns > 0) {
@@ -24,7 +30,8 @@ export function hostMessageOf(hosts: readonly HostEventsRecord[] | undefined): s
     return `${host.host} ${said.join(', then ')}`;
   });
   const more = told.length > LISTED_HOSTS ? `; and ${told.length - LISTED_HOSTS} more` : '';
-  return `hosts: ${parts.join('; ')}${more}`;
+  const detail = `${parts.join('; ')}${more}`;
+  return { code: 'hosts', values: { hosts: told.length, detail }, text: `hosts: ${detail}` };
 }
 
 function seconds(ms: number): string {

@@ -8,10 +8,11 @@ import { ArtifactFile } from '../domain/artifact-files.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunRecord } from '../store/service-store.js';
 import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
-import { noSeedFetched, seedMessageOf } from './seed-report.js';
-import { hostMessageOf } from './host-report.js';
-import { keptPagesMessageOf } from './kept-pages-report.js';
-import { sitemapMessageOf } from './sitemap-report.js';
+import { joinMessages, messageOf, onePart, type RunMessage } from '../domain/run-message.js';
+import { noSeedFetched, seedPartOf } from './seed-report.js';
+import { hostPartOf } from './host-report.js';
+import { keptPagesPartOf } from './kept-pages-report.js';
+import { sitemapPartOf } from './sitemap-report.js';
 
 const OUTCOME_STATE: Record<Exclude<CrawlOutcome, 'interrupted'>, RunStateId> = {
   completed: RunState.stopped,
@@ -32,6 +33,12 @@ export function packagesOnOf(run: RunRecord): ReadonlySet<CrawlOutcome> {
   return run.serviceSettingId === null ? INSTANT_PACKAGES_ON : SCHEDULED_PACKAGES_ON;
 }
 
+/** How a run ends: its state and its message (docs/api.md, Run messages). */
+export interface RunEnd {
+  state: RunStateId;
+  message: RunMessage;
+}
+
 /** Feeds scheduled runs into the search service of their setting. */
 export interface SearchFeed {
   /** The search service the run's setting feeds, if any. */
@@ -42,7 +49,7 @@ export interface SearchFeed {
     serviceId: number,
     bundleFile: string,
     outcomes: Omit<PageOutcomes, 'seedsFetched'> & { complete: boolean },
-  ): Promise<string>;
+  ): Promise<RunMessage>;
 }
 
 export interface RunEndingDeps {
@@ -63,21 +70,23 @@ export class RunEnding {
     run: RunRecord,
     execution: CrawlExecution,
     searchServiceId: number | undefined,
-  ): Promise<{ state: RunStateId; message: string }> {
+  ): Promise<RunEnd> {
     const { outcome } = execution;
     // A drained run is handed back or resumed, never ended (RunWorkerPool.execute).
     if (outcome === 'interrupted') throw new Error(`run ${run.id} was interrupted, not ended`);
-    const crawled = `${outcome}: ${execution.progress.crawled} URL(s) crawled`;
+    const crawled = onePart(
+      'crawled',
+      { outcome, crawled: execution.progress.crawled },
+      `${outcome}: ${execution.progress.crawled} URL(s) crawled`,
+    );
     // The message a client reads (docs/api.md, Instant crawl): the seeds that got no answer, if
     // any, what the sitemaps gave, and the hosts that slowed the run down or were given up.
-    const seedMessage = [
-      seedMessageOf(execution.seeds),
-      sitemapMessageOf(execution.sitemaps),
-      hostMessageOf(execution.hosts),
-      keptPagesMessageOf(execution.keptPages, execution.keptUnasked),
-    ]
-      .filter((part) => part !== '')
-      .join('; ');
+    const seedMessage = messageOf([
+      seedPartOf(execution.seeds),
+      sitemapPartOf(execution.sitemaps),
+      hostPartOf(execution.hosts),
+      keptPagesPartOf(execution.keptPages, execution.keptUnasked),
+    ]);
     const crawlEnding = this.unreachable(execution)
       ? { state: RunState.troubled, message: seedMessage }
       : searchServiceId === undefined
@@ -98,9 +107,9 @@ export class RunEnding {
   private async publish(
     run: RunRecord,
     execution: CrawlExecution,
-    ending: { state: RunStateId; message: string },
-    crawled: string,
-  ): Promise<{ state: RunStateId; message: string }> {
+    ending: RunEnd,
+    crawled: RunMessage,
+  ): Promise<RunEnd> {
     // A run that packaged nothing has no staging folder, and publish stores nothing.
     if (ending.state === RunState.troubled) return ending;
     try {
@@ -108,11 +117,14 @@ export class RunEnding {
       return ending;
     } catch (error) {
       this.deps.logger.error({ err: error, run_id: run.id }, 'storing the artifacts of the run failed');
+      const reason = publishFailureReason(error);
       return {
         state: RunState.troubled,
-        message:
-          `${crawled}; storing the artifacts failed: ${publishFailureReason(error)}` +
-          (ending.message === '' ? '' : `; ${ending.message}`),
+        message: joinMessages(
+          crawled,
+          onePart('artifacts_failed', { reason }, `storing the artifacts failed: ${reason}`),
+          ending.message,
+        ),
       };
     }
   }
@@ -135,8 +147,8 @@ export class RunEnding {
     run: RunRecord,
     serviceId: number,
     execution: CrawlExecution,
-    crawlEnding: { state: RunStateId; message: string; crawled: string },
-  ): Promise<{ state: RunStateId; message: string }> {
+    crawlEnding: RunEnd & { crawled: RunMessage },
+  ): Promise<RunEnd> {
     const { state, message, crawled } = crawlEnding;
     const outcomes = execution.pageOutcomes;
     if (
@@ -152,19 +164,29 @@ export class RunEnding {
         // A run that could not fetch its seeds (site down, robots.txt unavailable) removes nothing it did not see.
         complete: execution.outcome === 'completed' && outcomes.seedsFetched,
       });
-      this.deps.logger.info({ run_id: run.id, service_id: serviceId, summary }, 'search index updated');
+      this.deps.logger.info(
+        { run_id: run.id, service_id: serviceId, summary: summary.text },
+        'search index updated',
+      );
       // What the run did to the index is part of its history (docs/api.md, Search feeding).
-      return { state, message: message === '' ? summary : `${message}; ${summary}` };
+      return { state, message: joinMessages(message, summary) };
     } catch (error) {
       this.deps.logger.error(
         { err: error, run_id: run.id, service_id: serviceId },
         'search index update failed',
       );
+      const reason = (error as Error).message;
       return {
         state: RunState.troubled,
-        message:
-          `${crawled}; updating search service ${serviceId} failed: ${(error as Error).message}` +
-          (message === '' ? '' : `; ${message}`),
+        message: joinMessages(
+          crawled,
+          onePart(
+            'search_feed_failed',
+            { service_id: serviceId, reason },
+            `updating search service ${serviceId} failed: ${reason}`,
+          ),
+          message,
+        ),
       };
     }
   }
@@ -174,10 +196,13 @@ export class RunEnding {
  * The 2040 message of a run that threw. A storage error says what failed (ENOSPC, SQLITE_FULL,
  * ...) without the server's paths, which the tenant has no business seeing.
  */
-export function failureMessage(error: unknown): string {
-  if (error instanceof ArtifactWriteError) return error.message;
+export function failureMessage(error: unknown): RunMessage {
+  if (error instanceof ArtifactWriteError) return onePart('text', { text: error.message }, error.message);
   const code = (error as { code?: unknown } | null | undefined)?.code;
-  if (typeof code === 'string' && /^(E[A-Z0-9]+|SQLITE_\w+)$/.test(code))
-    return `storage failure: ${storageReason(error)}`;
-  return `crawler failure: ${error instanceof Error ? error.message : String(error)}`;
+  if (typeof code === 'string' && /^(E[A-Z0-9]+|SQLITE_\w+)$/.test(code)) {
+    const reason = storageReason(error);
+    return onePart('storage_failure', { reason }, `storage failure: ${reason}`);
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  return onePart('crawler_failure', { reason }, `crawler failure: ${reason}`);
 }

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import type { RunMessage } from '../domain/run-message.js';
 import type { LiveRunProgress } from './live-run-progress.js';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -289,7 +290,7 @@ export class RunWorkerPool implements RunDispatcher {
         run_id: run.id,
         state: ending.state,
         crawled: execution.progress.crawled,
-        ...(ending.message !== '' && { message: ending.message }),
+        ...(ending.message.text !== '' && { message: ending.message.text }),
       },
       'run finished',
     );
@@ -412,8 +413,9 @@ export class RunWorkerPool implements RunDispatcher {
     runId: number,
     state: RunStateId,
     artifacts: Parameters<CrawlRunStore['finish']>[3],
-    message: string,
+    message: RunMessage,
   ): Promise<void> {
-    await this.deps.runs.finish(runId, state, this.deps.clock.nowMicros(), artifacts, message);
+    const now = this.deps.clock.nowMicros();
+    await this.deps.runs.finish(runId, state, now, artifacts, message.text, message.parts);
   }
 }

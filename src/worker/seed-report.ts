@@ -1,3 +1,4 @@
+import type { TextedPart } from '../domain/run-message.js';
 import type { SeedOutcomes } from '../store/run-data.js';
 
 /** Seeds named in a message; the others are counted, so a message stays short with 100 seeds. */
@@ -18,15 +19,24 @@ export function noSeedFetched(seeds: SeedOutcomes): boolean {
  * when some did not; '' when every seed got an answer.
  */
 export function seedMessageOf(seeds: SeedOutcomes): string {
+  return seedPartOf(seeds)?.text ?? '';
+}
+
+/** The seeds' part of the run's message with its code and values (docs/api.md, Run messages). */
+export function seedPartOf(seeds: SeedOutcomes): TextedPart | undefined {
   const { unanswered } = seeds;
-  if (unanswered.length === 0) return '';
+  if (unanswered.length === 0) return undefined;
   const listed = unanswered
     .slice(0, LISTED_SEEDS)
     .map((seed) => `${seed.url}: ${seed.reason}`)
     .join('; ');
   const more = unanswered.length > LISTED_SEEDS ? `; and ${unanswered.length - LISTED_SEEDS} more` : '';
-  const lead = noSeedFetched(seeds)
-    ? 'no seed could be fetched'
-    : `${unanswered.length} of ${seeds.seeds} seeds not fetched`;
-  return `${lead}: ${listed}${more}`;
+  const detail = `${listed}${more}`;
+  return noSeedFetched(seeds)
+    ? { code: 'no_seed_fetched', values: { detail }, text: `no seed could be fetched: ${detail}` }
+    : {
+        code: 'seeds_not_fetched',
+        values: { not_fetched: unanswered.length, seeds: seeds.seeds, detail },
+        text: `${unanswered.length} of ${seeds.seeds} seeds not fetched: ${detail}`,
+      };
 }

@@ -1,3 +1,4 @@
+import type { TextedPart } from '../domain/run-message.js';
 import type { SitemapFileRecord } from '../store/run-data.js';
 
 /** Problem files named in a message; the others are counted. */
@@ -11,7 +12,12 @@ const SHOWN_URL_CHARS = 200;
  * each with it. '' when the run read no sitemap.
  */
 export function sitemapMessageOf(files: readonly SitemapFileRecord[] | undefined): string {
-  if (files === undefined || files.length === 0) return '';
+  return sitemapPartOf(files)?.text ?? '';
+}
+
+/** The sitemaps' part of the run's message (docs/api.md, Run messages); `problems` stays English. */
+export function sitemapPartOf(files: readonly SitemapFileRecord[] | undefined): TextedPart | undefined {
+  if (files === undefined || files.length === 0) return undefined;
   let listed = 0;
   let added = 0;
   for (const file of files) {
@@ -22,15 +28,20 @@ export function sitemapMessageOf(files: readonly SitemapFileRecord[] | undefined
   const read = files.filter((file) => file.kind !== null).length;
   const problems = files.filter((file) => file.problem !== null);
   let message = `sitemaps: ${read} of ${files.length} file(s) read, ${listed} URL(s) listed, ${added} new to the crawl`;
+  let named = '';
   if (problems.length > 0) {
-    const named = problems
+    const more = problems.length > LISTED_PROBLEMS ? `; and ${problems.length - LISTED_PROBLEMS} more` : '';
+    named = `${problems
       .slice(0, LISTED_PROBLEMS)
       .map((file) => `${shortened(file.url)}: ${file.problem}`)
-      .join('; ');
-    const more = problems.length > LISTED_PROBLEMS ? `; and ${problems.length - LISTED_PROBLEMS} more` : '';
-    message += `; sitemap problems: ${named}${more}`;
+      .join('; ')}${more}`;
+    message += `; sitemap problems: ${named}`;
   }
-  return message;
+  return {
+    code: 'sitemaps',
+    values: { read, files: files.length, listed, added, problems: named },
+    text: message,
+  };
 }
 
 function shortened(url: string): string {

@@ -88,11 +88,12 @@ async function signIn(email: string, password = PASSWORD, agent?: Agent): Promis
   return call('POST', '/session', { body: { email, password }, agent });
 }
 
-/** A new account of the contract with `role`, signed in. */
+/** A new account of the contract with `role`, signed in by accepting its invitation. */
 async function userWith(contractId: number, email: string, role: string): Promise<Session> {
   const token = await invite(contractId, email, role);
-  expect(await call('POST', '/invitations/accept', { body: { token, password: PASSWORD } }), 200);
-  return sessionOf(expect(await signIn(email), 200));
+  return sessionOf(
+    expect(await call('POST', '/invitations/accept', { body: { token, password: PASSWORD } }), 200),
+  );
 }
 
 function sessionOf(answer: Answer): Session {
@@ -221,6 +222,50 @@ describe('the sign-in limits', () => {
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
     // Another address is not limited.
     expect(await signIn('bob@example.com'), 200);
+  });
+});
+
+describe('accepting an invitation signs in', () => {
+  test('the answer carries a session as sign-in does; past the sign-in limits the account is made without one', async () => {
+    const agent = new Agent({ localAddress: '127.0.0.3' });
+    agents.push(agent);
+    const token = await invite(acme.contractId, 'fay@example.com', 'editor');
+    const accepted = expect(
+      await call('POST', '/invitations/accept', { body: { token, password: PASSWORD }, agent }),
+      200,
+    );
+    assert.equal(accepted.json.signed_in, true);
+    assert.equal(accepted.json.account.email, 'fay@example.com');
+    assert.match(
+      accepted.headers.get('set-cookie') ?? '',
+      /^kumo_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/,
+    );
+    const session = sessionOf(accepted);
+    const current = expect(await call('GET', '/session', { session }), 200);
+    assert.equal(current.json.account.email, 'fay@example.com');
+    assert.equal(current.json.csrf_token, accepted.json.csrf_token);
+    assert.equal(current.json.operator, false);
+
+    // Five failed sign-ins of the invited address: the account's limit holds for the new account.
+    const second = await invite(acme.contractId, 'gus@example.com', 'viewer');
+    for (let attempt = 0; attempt < 5; attempt++)
+      expect(await signIn('gus@example.com', 'wrong password!', agent), 401);
+    const limited = expect(
+      await call('POST', '/invitations/accept', { body: { token: second, password: PASSWORD }, agent }),
+      200,
+    );
+    assert.equal(limited.json.signed_in, false);
+    assert.equal(limited.headers.get('set-cookie'), null);
+    assert.match(
+      limited.json.message,
+      /sign in with its password \(too many failed sign-ins; try again in \d+ s\)/,
+    );
+    clock.offsetMicros += 15 * 60 * 1_000_000 + 1_000_000;
+    try {
+      expect(await signIn('gus@example.com', PASSWORD, agent), 200);
+    } finally {
+      clock.offsetMicros = 0;
+    }
   });
 });
 

@@ -137,6 +137,23 @@ after(async () => {
 });
 
 describe('operator sessions', () => {
+  test('GET /session answers an operator session as the operator; the bearer token still has no session', async () => {
+    const desk = await signIn(FIRST_TOKEN, 'Who am I browser');
+    const current = await call('GET', '/session', { session: desk });
+    assert.equal(current.status, 200, JSON.stringify(current.json));
+    assert.equal(current.json.account, null);
+    assert.equal(current.json.operator, true);
+    assert.equal(current.json.session.user_agent, 'Who am I browser');
+    assert.equal(current.json.session.current, true);
+    const own = await call('GET', '/operator_session', { session: desk });
+    assert.equal(current.json.csrf_token, own.json.csrf_token);
+    const bearer = await call('GET', '/session', { bearer: FIRST_TOKEN });
+    assert.equal(bearer.status, 403);
+    assert.match(bearer.json.message, /the admin token has no session/);
+    // The account's own routes stay an account's.
+    assert.equal((await call('GET', '/session/sessions', { session: desk })).status, 403);
+  });
+
   test('the sessions are listed and ended with the admin token or a session; an ended one is signed out', async () => {
     const desk = await signIn(FIRST_TOKEN, 'Desk browser');
     const laptop = await signIn(FIRST_TOKEN, 'Laptop browser');

@@ -70,8 +70,12 @@ describe('hosted search page', () => {
       byTag('meta').find((meta) => meta.attribs.name === 'viewport')?.attribs.content,
       'width=device-width, initial-scale=1',
     );
-    // No favicon request (a 404 under the CSP's img-src): the icon is an empty data URL.
-    assert.equal(byTag('link').find((link) => link.attribs.rel === 'icon')?.attribs.href, 'data:,');
+    // Kumo's mark, served by this origin (the CSP's img-src 'self'): the icon answers 200.
+    const icon = byTag('link').find((link) => link.attribs.rel === 'icon')?.attribs.href;
+    assert.equal(icon, '/favicon.svg');
+    const iconAnswer = await http.get(icon);
+    assert.equal(iconAnswer.status, 200);
+    assert.match(iconAnswer.headers.get('content-type') ?? '', /^image\/svg\+xml/);
   });
 
   test('loads the widget from its immutable path with the documented data-* attributes, and nothing else', async () => {

@@ -415,6 +415,7 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           artifacts: [],
           artifactsDeletedMicros: null,
           message: '',
+          messageParts: [],
           setting: withPassword,
           serviceSettingId: null,
           downloadKey: null,
@@ -630,7 +631,9 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
         await store.runs.requestCancel(r2, T0 + 12);
         assert.equal((await store.runs.getRun(r2))?.isCancelRequest, true);
         assert.equal(
-          await store.runs.finishIfPending(r2, RunState.stoppedByCancel, T0 + 13, 'cancelled'),
+          await store.runs.finishIfPending(r2, RunState.stoppedByCancel, T0 + 13, 'cancelled', [
+            { code: 'cancelled_before_start', values: {} },
+          ]),
           true,
         );
         const cancelled = await store.runs.getRun(r2);
@@ -638,6 +641,8 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           [cancelled?.state, cancelled?.endMicros, cancelled?.startMicros, cancelled?.message],
           [RunState.stoppedByCancel, T0 + 13, T0 + 13, 'cancelled'],
         );
+        // The message's parts come back as stored (docs/api.md, Run messages).
+        assert.deepEqual(cancelled?.messageParts, [{ code: 'cancelled_before_start', values: {} }]);
         await store.runs.updateProgress(r1, 5, 9, T0 + 14);
         let read = await store.runs.getRun(r1);
         assert.deepEqual([read?.crawledCount, read?.totalCount, read?.updatedMicros], [5, 9, T0 + 14]);
@@ -650,12 +655,28 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           RunState.stopped,
           T0 + 20,
           [ArtifactFile.urlList, ArtifactFile.linkList],
-          'done',
+          'search service 3: 2 new, 0 changed, 1 unchanged, 0 removed, 0 skipped',
+          [
+            {
+              code: 'search_feed',
+              values: { service_id: 3, added: 2, updated: 0, unchanged: 1, removed: 0, skipped: 0 },
+            },
+          ],
         );
         read = await store.runs.getRun(r1);
         assert.deepEqual(
-          [read?.state, read?.endMicros, read?.artifacts, read?.message],
-          [RunState.stopped, T0 + 20, [ArtifactFile.urlList, ArtifactFile.linkList], 'done'],
+          [read?.state, read?.endMicros, read?.artifacts, read?.messageParts],
+          [
+            RunState.stopped,
+            T0 + 20,
+            [ArtifactFile.urlList, ArtifactFile.linkList],
+            [
+              {
+                code: 'search_feed',
+                values: { service_id: 3, added: 2, updated: 0, unchanged: 1, removed: 0, skipped: 0 },
+              },
+            ],
+          ],
         );
         assert.deepEqual(
           (await store.runs.listHistory(a, { limit: 10 })).map((run) => run.id),

@@ -125,7 +125,21 @@ export function consoleSuite(options: StartTestServiceOptions = {}): ConsoleSuit
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ token, password: CONSOLE_PASSWORD }),
     });
-    assert.equal(response.status, 200, await response.text());
+    const text = await response.text();
+    assert.equal(response.status, 200, text);
+    // Accepting signs the account in: that session is ended here, so the session a test's
+    // browser signs in with is the account's only one.
+    const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const signOut = await fetch(`${suite.kumo.url}/admin/v1/session`, {
+      method: 'DELETE',
+      headers: {
+        accept: 'application/json',
+        cookie,
+        origin: suite.kumo.url,
+        'x-kumo-csrf-token': (JSON.parse(text) as { csrf_token: string }).csrf_token,
+      },
+    });
+    assert.equal(signOut.status, 200, await signOut.text());
   };
   suite.open = async (contextOptions) => {
     const { context, page } = await suite.browser.newPage(contextOptions);

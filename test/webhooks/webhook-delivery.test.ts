@@ -504,6 +504,7 @@ test('scheduled runs name their service setting instead of a request', () => {
     artifacts: [],
     artifactsDeletedMicros: null,
     message: '',
+    messageParts: [],
     setting: { seed_urls: ['http://127.0.0.1:1/'] } as never,
     serviceSettingId: 7,
     downloadKey: 'key',

@@ -94,6 +94,7 @@ function consolePage(scriptPath: string, stylesPath: string): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="same-origin">',
     '<title>Kumo</title>',
+    '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
     `<link rel="stylesheet" href="${stylesPath}">`,
     `<script defer src="${scriptPath}"></script>`,
     '</head>',

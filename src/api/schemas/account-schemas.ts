@@ -87,8 +87,18 @@ export const SignInSchema = {
 };
 
 export const GetSessionSchema = {
-  ...route('The signed-in account, its session and CSRF token', SESSION_ONLY),
-  response: responses(ok(CurrentSession.properties)),
+  ...route(
+    'Who is signed in: the account (or the operator), the session and its CSRF token',
+    [...SESSION_ONLY, { operatorCookie: [] }],
+    'An operator session answers account null and operator true, so the console learns who is signed in with one request.',
+  ),
+  response: responses(
+    ok({
+      ...CurrentSession.properties,
+      account: Type.Union([AccountView, Type.Null()], { description: 'null for the operator' }),
+      operator: Type.Boolean({ description: "true for the operator's console session" }),
+    }),
+  ),
 };
 
 export const SignOutSchema = {
@@ -120,7 +130,13 @@ export const RevokeSessionSchema = {
 };
 
 export const AcceptInvitationSchema = {
-  ...route('Accept an invitation: creates the account with its password', PUBLIC),
+  ...route(
+    'Accept an invitation: creates the account with its password and signs it in',
+    PUBLIC,
+    'Sets the session cookie kumo_session as sign-in does and answers its session and CSRF token ' +
+      '(signed_in true); when the sign-in limits refuse at that moment the account is still made, ' +
+      'signed_in is false and the user signs in later.',
+  ),
   body: Type.Object(
     {
       token: Type.String({ minLength: 1, maxLength: 256, description: 'the token of the invitation' }),
@@ -128,7 +144,15 @@ export const AcceptInvitationSchema = {
     },
     { additionalProperties: false },
   ),
-  response: responses(ok({ account: AccountView })),
+  response: responses(
+    ok({
+      account: AccountView,
+      signed_in: Type.Boolean({ description: 'whether the answer set the session cookie' }),
+      session: Type.Optional(SessionView),
+      csrf_token: Type.Optional(Type.String()),
+      timezone: Type.Optional(Type.String()),
+    }),
+  ),
 };
 
 export const ListUsersSchema = {

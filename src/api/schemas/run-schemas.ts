@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
 import { ARTIFACT_FILE_NAMES } from '../../domain/artifact-files.js';
+import { RUN_MESSAGE_CODES } from '../../domain/run-message.js';
 import { RUNS_PAGE_LIMIT } from '../../service/management/index.js';
 import { datetime, GroupParams, nullableDatetime, ok, responses, route } from './admin-schema-parts.js';
 import { IdParam, NgBodySchema, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
@@ -41,6 +42,17 @@ export const RunView = Type.Object({
   seed_urls: Type.Array(Type.String()),
   artifacts: Type.Array(Type.String(), { description: 'artifact files the run has (empty once removed)' }),
   message: Type.String({ description: RUN_MESSAGE_DESCRIPTION }),
+  message_parts: Type.Array(
+    Type.Object({
+      code: Type.Union(RUN_MESSAGE_CODES.map((code) => Type.Literal(code))),
+      values: Type.Record(Type.String(), Type.Union([Type.String(), Type.Number()])),
+    }),
+    {
+      description:
+        'the parts of message in order, each with a code and the values it was made from, to say it in ' +
+        'another language; empty for a run ended before parts were kept',
+    },
+  ),
   live: Type.Union([LiveView, Type.Null()], {
     description: "this process's latest progress report while the run crawls here; null otherwise",
   }),

@@ -3,7 +3,7 @@
  * sessions on the account page and the operator's on the operator sessions page
  * (docs/console.md).
  */
-import { dateTime } from '../format.js';
+import { DateTime } from '../components/date-time.js';
 
 /** A session as the session lists of the API show it. */
 export interface SessionRow {
@@ -50,9 +50,15 @@ export function SessionsTable(props: {
         <tbody>
           {props.sessions.map((row) => (
             <tr key={row.id}>
-              <td>{dateTime(row.created_datetime)}</td>
-              <td>{dateTime(row.last_seen_datetime)}</td>
-              <td>{dateTime(row.expires_datetime)}</td>
+              <td>
+                <DateTime value={row.created_datetime} />
+              </td>
+              <td>
+                <DateTime value={row.last_seen_datetime} />
+              </td>
+              <td>
+                <DateTime value={row.expires_datetime} />
+              </td>
               <td class="wrap">{row.user_agent}</td>
               <td>{row.address}</td>
               <td>

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Field } from '../components/field.js';
 import { Page, Section } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
+import { DateTime } from '../components/date-time.js';
 import { dateTime } from '../format.js';
 import { useCan } from '../session.js';
 import { useResource } from '../use-resource.js';
@@ -94,7 +95,9 @@ export function KeysPage(props: { contractId: number; groupId: number }) {
                   <td>
                     <code>{row.prefix}…</code>
                   </td>
-                  <td>{dateTime(row.created_datetime)}</td>
+                  <td>
+                    <DateTime value={row.created_datetime} />
+                  </td>
                   <td>{row.last_used_datetime === null ? t.neverUsed : dateTime(row.last_used_datetime)}</td>
                   <td>
                     {row.revoked_datetime === null ? (

@@ -48,7 +48,7 @@ export const operatorTexts = defineTexts({
     contract: '契約',
     groups: 'サービスグループ',
     users: 'ユーザー',
-    runs: '実行',
+    runs: '実行回数',
     pages: '取得ページ',
     artifacts: '成果物の容量',
     indexes: '検索インデックス',

@@ -6,7 +6,8 @@
 import { groupPath } from '../api.js';
 import { Page, Section } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
-import { count, dateTime } from '../format.js';
+import { DateTime } from '../components/date-time.js';
+import { count } from '../format.js';
 import { href } from '../router.js';
 import { RunStateBadge } from '../runs/run-state-badge.js';
 import type { RunView } from '../runs/run-types.js';
@@ -93,7 +94,9 @@ export function OverviewPage(props: { contractId: number; groupId: number }) {
                       <RunStateBadge state={run.crawl_execution_status_dtype_id} />
                     </td>
                     <td class="number">{count(run.crawled_count)}</td>
-                    <td>{dateTime(run.end_datetime)}</td>
+                    <td>
+                      <DateTime value={run.end_datetime} />
+                    </td>
                   </tr>
                 ))}
               </tbody>
@@ -114,7 +117,9 @@ export function OverviewPage(props: { contractId: number; groupId: number }) {
                       <a href={inside(`/settings/${setting.id}`)}>{setting.name}</a>
                       <span class="hint"> · {scheduleText(setting.schedule)}</span>
                     </td>
-                    <td>{dateTime(setting.next_run_datetime)}</td>
+                    <td>
+                      <DateTime value={setting.next_run_datetime} />
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -1,7 +1,8 @@
 /**
  * Accepting an invitation (docs/api.md, Accounts and sessions): the token comes in the address's
  * fragment (it never reaches a server log or a Referer); the person chooses a password, typed
- * twice, and is sent to sign in with it.
+ * twice, and is signed in by the same answer. Only when the sign-in limits refuse at that moment
+ * is the person sent to sign in, with the address filled in.
  */
 import { useState } from 'preact/hooks';
 import { api, ApiProblem, problemOf } from '../api.js';
@@ -9,6 +10,7 @@ import { Field } from '../components/field.js';
 import { LanguageSwitch } from '../components/language-switch.js';
 import { ProblemMessage } from '../components/problem.js';
 import { navigate } from '../router.js';
+import type { CurrentSession } from '../session.js';
 import { accountTexts } from './account-texts.js';
 
 function tokenOfFragment(): string | null {
@@ -16,7 +18,9 @@ function tokenOfFragment(): string | null {
   return token === null || token === '' ? null : token;
 }
 
-export function InvitationPage() {
+type AcceptAnswer = ({ signed_in: true } & CurrentSession) | { signed_in: false; account: { email: string } };
+
+export function InvitationPage(props: { onSignedIn(session: CurrentSession): void }) {
   const t = accountTexts();
   const [token] = useState(tokenOfFragment);
   const [password, setPassword] = useState('');
@@ -36,13 +40,18 @@ export function InvitationPage() {
     setBusy(true);
     setProblem(undefined);
     try {
-      const answer = await api.post<{ account: { email: string } }>('/invitations/accept', {
-        token,
-        password,
-      });
+      const answer = await api.post<AcceptAnswer>('/invitations/accept', { token, password });
       // The token is spent: drop it from the address and the history.
       history.replaceState(null, '', location.pathname);
-      navigate(`/sign-in?accepted=${encodeURIComponent(answer.account.email)}`, { replace: true });
+      if (answer.signed_in) {
+        props.onSignedIn({
+          account: answer.account,
+          csrf_token: answer.csrf_token,
+          timezone: answer.timezone,
+        });
+      } else {
+        navigate(`/sign-in?accepted=${encodeURIComponent(answer.account.email)}`, { replace: true });
+      }
     } catch (error) {
       setProblem(problemOf(error));
       setBusy(false);

@@ -15,11 +15,13 @@ import { accountTexts } from './account-texts.js';
 export function SignInPage(props: {
   ended: boolean;
   notice?: string;
+  /** The address to start with: the one of an invitation just accepted. */
+  email?: string;
   onSignedIn(session: CurrentSession): void;
 }) {
   const t = accountTexts();
   const shell = shellTexts();
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(props.email ?? '');
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<ApiProblem | undefined>(undefined);

@@ -14,6 +14,7 @@ import { useCan } from '../session.js';
 import { groupHref } from '../shell/route-types.js';
 import { useResource } from '../use-resource.js';
 import { RunProgress } from './run-progress.js';
+import { runMessageText } from './run-message.js';
 import { RunStateBadge } from './run-state-badge.js';
 import { isActive, type RunView } from './run-types.js';
 import { RunUrls } from './run-urls.js';
@@ -97,7 +98,7 @@ export function RunPage(props: { contractId: number; groupId: number; runId: num
         {run.message !== '' && (
           <>
             <dt>{t.message}</dt>
-            <dd class="wrap">{run.message}</dd>
+            <dd class="wrap">{runMessageText(run.message, run.message_parts)}</dd>
           </>
         )}
       </dl>

@@ -1,3 +1,5 @@
+import type { RunMessagePart } from './run-message.js';
+
 /** A run as GET …/runs/{id} answers it (docs/api.md, Runs). */
 export interface RunView {
   id: number;
@@ -17,6 +19,8 @@ export interface RunView {
   seed_urls: string[];
   artifacts: string[];
   message: string;
+  /** The message's parts by code and values, to say it in the console's language. */
+  message_parts: RunMessagePart[];
   live: {
     crawled: number;
     total: number;

@@ -5,7 +5,8 @@
 import { groupPath } from '../api.js';
 import { Page } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
-import { count, dateTime } from '../format.js';
+import { DateTime } from '../components/date-time.js';
+import { count } from '../format.js';
 import { href, setQuery, useLocation } from '../router.js';
 import { useCan } from '../session.js';
 import { groupHref } from '../shell/route-types.js';
@@ -108,8 +109,12 @@ export function RunsPage(props: { contractId: number; groupId: number }) {
                   <td>
                     <RunStateBadge state={run.crawl_execution_status_dtype_id} />
                   </td>
-                  <td>{dateTime(run.start_datetime ?? run.created_datetime)}</td>
-                  <td>{dateTime(run.end_datetime)}</td>
+                  <td>
+                    <DateTime value={run.start_datetime ?? run.created_datetime} />
+                  </td>
+                  <td>
+                    <DateTime value={run.end_datetime} />
+                  </td>
                   <td class="number">{count(run.live?.crawled ?? run.crawled_count)}</td>
                 </tr>
               ))}

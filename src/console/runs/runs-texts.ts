@@ -101,8 +101,8 @@ export const runsTexts = defineTexts({
     starting: 'Starting…',
   },
   ja: {
-    title: '実行',
-    intro: 'インスタントクロールとクロール設定の実行（新しい順）。',
+    title: '実行履歴',
+    intro: 'インスタントクロールとクロール設定の実行履歴（新しい順）。',
     newCrawl: '新しいインスタントクロール',
     kind: '種類',
     allKinds: 'すべての種類',
@@ -177,7 +177,7 @@ export const runsTexts = defineTexts({
     moreScreenshots: 'さらに表示',
     formTitle: '新しいインスタントクロール',
     formIntro:
-      'クロール設定と同じエディターで、今すぐ 1 回クロールします。実行と成果物は「実行」に表示されます。',
+      'クロール設定と同じエディターで、今すぐ 1 回クロールします。実行と成果物は「実行履歴」に表示されます。',
     start: 'クロールを開始',
     starting: '開始中…',
   },

@@ -8,11 +8,11 @@ import { api, ApiProblem, groupPath, problemOf } from '../api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { Page } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
-import { dateTime } from '../format.js';
 import { groupHref } from '../shell/route-types.js';
 import { useCan } from '../session.js';
 import { useResource } from '../use-resource.js';
 import { type ScheduleWords, settingsTexts } from './settings-texts.js';
+import { DateTime } from '../components/date-time.js';
 
 interface ServiceSetting {
   id: number;
@@ -123,7 +123,9 @@ export function SettingsPage(props: { contractId: number; groupId: number }) {
                     {t.scheduleText(row.schedule)}
                     {row.paused_datetime !== null && <span class="badge badge-paused">{t.pausedBadge}</span>}
                   </td>
-                  <td>{dateTime(row.next_run_datetime)}</td>
+                  <td>
+                    <DateTime value={row.next_run_datetime} />
+                  </td>
                   <td>
                     {row.active_run_id === null ? (
                       <span class="badge">{t.idle}</span>

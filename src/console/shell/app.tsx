@@ -61,7 +61,7 @@ export function App() {
   };
 
   if (session === undefined) return <p class="loading" role="status" aria-busy="true" />;
-  if (path === '/invitation') return <InvitationPage />;
+  if (path === '/invitation') return <InvitationPage onSignedIn={signedIn} />;
   if (session === null || path === '/sign-in') {
     if (session !== null) {
       navigate('/', { replace: true });
@@ -79,6 +79,7 @@ export function App() {
       <SignInPage
         ended={ended}
         notice={accepted === null ? undefined : accountTexts().accepted(accepted)}
+        {...(accepted === null ? {} : { email: accepted })}
         onSignedIn={signedIn}
       />
     );
@@ -100,15 +101,10 @@ function pageOf(path: string) {
 }
 
 /**
- * The browser's session: an account's (GET /session), else the operator's (GET /operator_session,
- * which /session refuses with 403 since it has no account); a 401 means neither.
+ * The browser's session, an account's or the operator's, in one request: GET /session answers
+ * both (docs/api.md, Operator sessions); a 401 means neither.
  */
 export async function readSession(): Promise<CurrentSession> {
-  try {
-    return await api.get<CurrentSession>('/session');
-  } catch (error) {
-    if (!(error instanceof ApiProblem) || error.status !== 403) throw error;
-    const operator = await api.get<{ csrf_token: string; timezone: string }>('/operator_session');
-    return { account: null, csrf_token: operator.csrf_token, timezone: operator.timezone };
-  }
+  const answer = await api.get<CurrentSession>('/session');
+  return { account: answer.account, csrf_token: answer.csrf_token, timezone: answer.timezone };
 }

@@ -4,13 +4,14 @@
  * button (docs/console.md, Layout).
  */
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.js';
 import { LOCALES, locale, setLocale, type Locale } from '../i18n.js';
 import { href, navigate } from '../router.js';
 import { roleAllows, useSession } from '../session.js';
 import { useResource } from '../use-resource.js';
 import { ROUTES } from '../routes.js';
+import { currentGroupOf, rememberGroup } from './current-group.js';
 import { groupHref, scopeOf } from './route-types.js';
 import { shellTexts } from './shell-texts.js';
 
@@ -30,7 +31,13 @@ export function Layout(props: { path: string; children: ComponentChildren }) {
   const groups = useResource<GroupList>(
     contractId === null ? null : `/contracts/${contractId}/servicegroups`,
   );
-  const groupId = scope?.groupId ?? null;
+  const addressGroupId = scope?.groupId ?? null;
+  // A contract's own pages (users, audit log) keep the group the user came from beside them.
+  const groupId =
+    contractId === null ? null : currentGroupOf(contractId, addressGroupId, groups.data?.servicegroups);
+  useEffect(() => {
+    if (contractId !== null && addressGroupId !== null) rememberGroup(contractId, addressGroupId);
+  }, [contractId, addressGroupId]);
 
   const signOut = async () => {
     try {

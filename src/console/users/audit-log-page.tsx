@@ -4,10 +4,10 @@
  */
 import { Page } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
-import { dateTime } from '../format.js';
 import { href, useLocation } from '../router.js';
 import { useResource } from '../use-resource.js';
 import { usersTexts } from './users-texts.js';
+import { DateTime } from '../components/date-time.js';
 
 interface AuditEntry {
   id: number;
@@ -54,7 +54,9 @@ export function AuditLogPage(props: { contractId: number }) {
               <tbody>
                 {log.data.entries.map((entry) => (
                   <tr key={entry.id}>
-                    <td>{dateTime(entry.datetime, { seconds: true })}</td>
+                    <td>
+                      <DateTime value={entry.datetime} seconds />
+                    </td>
                     <td class="wrap">
                       {entry.actor.kind === 'operator' ? t.operator(entry.actor.via) : entry.actor.email}
                     </td>

@@ -6,6 +6,7 @@ import { useState } from 'preact/hooks';
 import { api, type ApiProblem, problemOf } from '../api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { ProblemMessage } from '../components/problem.js';
+import { DateTime } from '../components/date-time.js';
 import { dateTime } from '../format.js';
 import type { Role } from '../session.js';
 import { useResource } from '../use-resource.js';
@@ -76,7 +77,9 @@ export function UserRow(props: {
             t.roleName(user.role)
           )}
         </td>
-        <td>{dateTime(user.created_datetime)}</td>
+        <td>
+          <DateTime value={user.created_datetime} />
+        </td>
         {props.isOwner && (
           <td>
             <div class="section-actions">

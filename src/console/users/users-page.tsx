@@ -155,7 +155,7 @@ function InviteForm(props: { base: string }) {
           >
             {ROLES.map((name) => (
               <option key={name} value={name}>
-                {name}
+                {t.roleName(name)}
               </option>
             ))}
           </select>

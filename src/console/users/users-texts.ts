@@ -8,7 +8,7 @@ export const usersTexts = defineTexts({
     email: 'Email address',
     role: 'Role',
     roleHint:
-      'viewer reads everything; editor also changes settings, runs and search; owner also manages users, keys and webhooks.',
+      'A viewer reads everything; an editor also changes settings, runs and search; an owner also manages users, keys and webhooks.',
     joined: 'Joined',
     invite: 'Invite a user',
     sendInvite: 'Create invitation',
@@ -53,7 +53,7 @@ export const usersTexts = defineTexts({
     email: 'メールアドレス',
     role: 'ロール',
     roleHint:
-      'viewer はすべてを閲覧、editor は設定・実行・検索も変更、owner はユーザー・キー・Webhook も管理します。',
+      '閲覧者はすべてを閲覧、編集者は設定・クロール実行・検索も変更、オーナーはユーザー・キー・Webhook も管理します。',
     joined: '参加日時',
     invite: 'ユーザーを招待',
     sendInvite: '招待を作成',

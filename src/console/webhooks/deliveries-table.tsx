@@ -6,7 +6,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiProblem, problemOf } from '../api.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
-import { count, dateTime } from '../format.js';
+import { DateTime } from '../components/date-time.js';
+import { count } from '../format.js';
 import { useResource } from '../use-resource.js';
 import { stateName, webhooksTexts } from './webhooks-texts.js';
 
@@ -134,9 +135,15 @@ export function DeliveriesTable(props: { webhookPath: string; canReplay: boolean
                   {delivery.last_duration_ms === null ? '—' : `${count(delivery.last_duration_ms)} ms`}
                 </td>
                 <td class="wrap">{delivery.last_error === '' ? '—' : delivery.last_error}</td>
-                <td>{dateTime(delivery.created_datetime, { seconds: true })}</td>
-                <td>{dateTime(delivery.delivered_datetime, { seconds: true })}</td>
-                <td>{dateTime(delivery.next_attempt_datetime, { seconds: true })}</td>
+                <td>
+                  <DateTime value={delivery.created_datetime} seconds />
+                </td>
+                <td>
+                  <DateTime value={delivery.delivered_datetime} seconds />
+                </td>
+                <td>
+                  <DateTime value={delivery.next_attempt_datetime} seconds />
+                </td>
                 {props.canReplay && (
                   <td>
                     <button

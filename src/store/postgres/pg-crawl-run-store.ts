@@ -1,4 +1,5 @@
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
+import type { RunMessagePart } from '../../domain/run-message.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -252,10 +253,12 @@ export class PgCrawlRunStore implements CrawlRunStore {
     state: RunStateId,
     nowMicros: number,
     message: string,
+    messageParts: readonly RunMessagePart[] = [],
   ): Promise<boolean> {
     const result = await this.sql`
       UPDATE crawl_runs SET state = ${state}, end_us = ${nowMicros}, updated_us = ${nowMicros}, artifacts = '',
-        message = ${message}, start_us = coalesce(start_us, ${nowMicros})
+        message = ${message}, message_parts = ${JSON.stringify(messageParts)},
+        start_us = coalesce(start_us, ${nowMicros})
       WHERE id = ${runId} AND state = ${RunState.pending}`;
     return result.count > 0;
   }
@@ -272,10 +275,12 @@ export class PgCrawlRunStore implements CrawlRunStore {
     nowMicros: number,
     artifacts: ArtifactFileName[],
     message: string,
+    messageParts: readonly RunMessagePart[] = [],
   ): Promise<void> {
     await this.sql`
       UPDATE crawl_runs SET state = ${state}, end_us = ${nowMicros}, updated_us = ${nowMicros},
-        artifacts = ${artifacts.join(',')}, message = ${message}, start_us = coalesce(start_us, ${nowMicros}),
+        artifacts = ${artifacts.join(',')}, message = ${message},
+        message_parts = ${JSON.stringify(messageParts)}, start_us = coalesce(start_us, ${nowMicros}),
         lease_owner = NULL, lease_until_us = NULL
       WHERE id = ${runId}`;
   }

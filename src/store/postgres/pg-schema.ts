@@ -340,4 +340,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE operator_sessions ADD COLUMN token_fingerprint BYTEA;
   `,
+  // The parts of a run's message with their codes and values, as JSON, so a client can say the
+  // message in its own language (docs/api.md, Run messages); '' for runs ended before.
+  `
+  ALTER TABLE crawl_runs ADD COLUMN message_parts TEXT NOT NULL DEFAULT '';
+  `,
 ];

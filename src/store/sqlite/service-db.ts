@@ -226,6 +226,9 @@ const MIGRATIONS: readonly Migration[] = [
   // The fingerprint of the admin token an operator session was made with, so a rotated token
   // ends the sessions of the old one (docs/security.md, Operator sessions).
   addColumn('operator_sessions', 'token_fingerprint', 'BLOB'),
+  // The parts of a run's message with their codes and values, as JSON, so a client can say the
+  // message in its own language (docs/api.md, Run messages); '' for runs ended before.
+  addColumn('crawl_runs', 'message_parts', "TEXT NOT NULL DEFAULT ''"),
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

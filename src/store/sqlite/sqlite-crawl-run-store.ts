@@ -1,4 +1,5 @@
 import type { Synchronous } from './synchronous-store.js';
+import type { RunMessagePart } from '../../domain/run-message.js';
 import type Database from 'better-sqlite3';
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
@@ -309,13 +310,19 @@ export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
       .run(nowMicros, runId);
   }
 
-  finishIfPending(runId: number, state: RunStateId, nowMicros: number, message: string): boolean {
+  finishIfPending(
+    runId: number,
+    state: RunStateId,
+    nowMicros: number,
+    message: string,
+    messageParts: readonly RunMessagePart[] = [],
+  ): boolean {
     const result = this.db
       .prepare(
         `UPDATE crawl_runs SET state = ?, end_us = ?, updated_us = ?, artifacts = '', message = ?,
-           start_us = COALESCE(start_us, ?) WHERE id = ? AND state = ${RunState.pending}`,
+           message_parts = ?, start_us = COALESCE(start_us, ?) WHERE id = ? AND state = ${RunState.pending}`,
       )
-      .run(state, nowMicros, nowMicros, message, nowMicros, runId);
+      .run(state, nowMicros, nowMicros, message, JSON.stringify(messageParts), nowMicros, runId);
     return result.changes > 0;
   }
 
@@ -331,13 +338,23 @@ export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
     nowMicros: number,
     artifacts: ArtifactFileName[],
     message: string,
+    messageParts: readonly RunMessagePart[] = [],
   ): void {
     this.db
       .prepare(
         `UPDATE crawl_runs SET state = ?, end_us = ?, updated_us = ?, artifacts = ?, message = ?,
-           start_us = COALESCE(start_us, ?) WHERE id = ?`,
+           message_parts = ?, start_us = COALESCE(start_us, ?) WHERE id = ?`,
       )
-      .run(state, nowMicros, nowMicros, artifacts.join(','), message, nowMicros, runId);
+      .run(
+        state,
+        nowMicros,
+        nowMicros,
+        artifacts.join(','),
+        message,
+        JSON.stringify(messageParts),
+        nowMicros,
+        runId,
+      );
   }
 
   listArtifactsEndedBefore(cutoffMicros: number): RunRecord[] {

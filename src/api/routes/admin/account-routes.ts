@@ -4,6 +4,8 @@ import {
   type AccountActor,
   type AccountView,
   invitationUrl,
+  PasswordChecksBusyError,
+  SignInLimitedError,
   type SessionContext,
   sessionEndMicros,
 } from '../../../service/management/index.js';
@@ -23,7 +25,7 @@ import {
   SignOutSchema,
 } from '../../schemas/account-schemas.js';
 import { type AdminRoutesOptions, datetimeOf, methodRecorder } from './admin-support.js';
-import { actorOf, sameOrigin, sessionOf } from './management-auth.js';
+import { actorOf, operatorSessionOf, sameOrigin, sessionOf } from './management-auth.js';
 import { clearedSessionCookie, secureCookies, sessionCookie } from './session-cookie.js';
 
 /** The signed-in account's own resources: its session, password and sessions. */
@@ -85,19 +87,24 @@ export const publicAccountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
     }
   });
 
-  record('POST', SESSION_PATH);
-  app.post(SESSION_PATH, { schema: SignInSchema }, async (request, reply) => {
+  const clientOf = (request: FastifyRequest) => {
     const userAgent = request.headers['user-agent'];
-    const signedIn = await management.sessions.signIn(request.body, {
-      address: request.ip,
-      userAgent: typeof userAgent === 'string' ? userAgent : '',
-    });
+    return { address: request.ip, userAgent: typeof userAgent === 'string' ? userAgent : '' };
+  };
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, email: string, password: string) => {
+    const signedIn = await management.sessions.signIn({ email, password }, clientOf(request));
     const maxAgeSeconds = Math.floor((signedIn.session.expiresMicros - signedIn.session.createdMicros) / 1e6);
     reply.header(
       'set-cookie',
       sessionCookie(signedIn.secret, maxAgeSeconds, secureCookies(request, publicUrl)),
     );
     reply.header('cache-control', 'no-store');
+    return signedIn;
+  };
+
+  record('POST', SESSION_PATH);
+  app.post(SESSION_PATH, { schema: SignInSchema }, async (request, reply) => {
+    const signedIn = await signIn(request, reply, request.body.email, request.body.password);
     return {
       status: 'OK' as const,
       message: `signed in as ${signedIn.account.email}`,
@@ -106,13 +113,28 @@ export const publicAccountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
   });
 
   record('POST', '/invitations/accept');
-  app.post('/invitations/accept', { schema: AcceptInvitationSchema }, async (request) => {
+  app.post('/invitations/accept', { schema: AcceptInvitationSchema }, async (request, reply) => {
     const account = await management.accounts.acceptInvitation(request.body);
-    return {
-      status: 'OK' as const,
-      message: `account ${account.id} created for ${account.email}; sign in with its password`,
-      account: view.account(account),
-    };
+    // The new user is signed in at once, by the sign-in itself, so its limits still hold
+    // (docs/api.md, Accounts and sessions); when they refuse now, the account stays made and
+    // the user signs in later.
+    try {
+      const signedIn = await signIn(request, reply, account.email, request.body.password);
+      return {
+        status: 'OK' as const,
+        message: `account ${account.id} created for ${account.email}; signed in`,
+        signed_in: true,
+        ...view.current(signedIn),
+      };
+    } catch (error) {
+      if (!(error instanceof SignInLimitedError) && !(error instanceof PasswordChecksBusyError)) throw error;
+      return {
+        status: 'OK' as const,
+        message: `account ${account.id} created for ${account.email}; sign in with its password (${error.message})`,
+        signed_in: false,
+        account: view.account(account),
+      };
+    }
   });
 };
 
@@ -135,11 +157,26 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
 
   record('GET', SESSION_PATH);
   app.get(SESSION_PATH, { schema: GetSessionSchema }, async (request, reply) => {
-    const context = accountOf(request);
     noStore(reply);
+    // The operator's console session answers too: the console asks one question on every load
+    // and never meets a refusal (docs/api.md, Operator sessions).
+    const operator = operatorSessionOf(request);
+    if (sessionOf(request) === undefined && operator !== undefined) {
+      return {
+        status: 'OK' as const,
+        message: 'signed in as the operator',
+        account: null,
+        operator: true,
+        session: view.session(operator.session, operator.session.id),
+        csrf_token: operator.csrfToken,
+        timezone,
+      };
+    }
+    const context = accountOf(request);
     return {
       status: 'OK' as const,
       message: `signed in as ${context.account.email}`,
+      operator: false,
       ...view.current(context),
     };
   });

@@ -220,6 +220,7 @@ export function runView(managed: ManagedRun, timezone: string) {
     seed_urls: run.setting.seed_urls,
     artifacts: run.artifactsDeletedMicros === null ? run.artifacts : [],
     message: run.message,
+    message_parts: run.messageParts,
     live:
       live === undefined || !isActiveState(run.state)
         ? null
