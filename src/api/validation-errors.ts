@@ -1,5 +1,6 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import { allowedValuesReason } from '../domain/allowed-values.js';
+import { unknownFieldReason } from '../domain/closest-name.js';
 import type { FieldError } from '../domain/field-error.js';
 
 /** Fastify's names of request parts, as the field paths of error bodies write them. */
@@ -30,8 +31,9 @@ export function toFieldErrors(
     let field = `${prefix}${pathOf(error.instancePath)}`;
     let reason = error.message ?? 'is invalid';
     if (error.keyword === 'additionalProperties') {
-      field = joinField(field, String(params.additionalProperty));
-      reason = 'unknown field';
+      const name = String(params.additionalProperty);
+      field = joinField(field, name);
+      reason = unknownFieldReason(name, knownFields(error));
     } else if (error.keyword === 'required') {
       field = joinField(field, String(params.missingProperty));
       reason = 'is required';
@@ -48,6 +50,15 @@ export function toFieldErrors(
     result.push({ field: field.replace(/\.$/, '') || part, reason });
   }
   return result;
+}
+
+/**
+ * The fields the object of an `additionalProperties` error has: the validators are verbose
+ * (validator-compiler.ts), so each error carries the schema it failed.
+ */
+function knownFields(error: FastifySchemaValidationError): string[] {
+  const parent = (error as { parentSchema?: { properties?: Record<string, unknown> } }).parentSchema;
+  return Object.keys(parent?.properties ?? {});
 }
 
 /**

@@ -5,10 +5,13 @@ import type { FastifySchema } from 'fastify';
  * Two Ajv instances: bodies are JSON and must carry the right types (a string "3" where an integer
  * belongs is a 400), while query strings and path parameters only exist as text and are coerced.
  * Neither removes unknown fields: an unknown field is a 400 naming it
- * (docs/reference/conventions.md, Requests).
+ * (docs/reference/conventions.md, Requests). Both report every error, each with the schema it
+ * failed (verbose), so an unknown field names the closest known field of its object (docs/api.md,
+ * Errors).
  */
 const bodyAjv = new Ajv({
   allErrors: true,
+  verbose: true,
   removeAdditional: false,
   coerceTypes: false,
   useDefaults: false,
@@ -16,6 +19,7 @@ const bodyAjv = new Ajv({
 });
 const textAjv = new Ajv({
   allErrors: true,
+  verbose: true,
   removeAdditional: false,
   coerceTypes: 'array',
   useDefaults: true,

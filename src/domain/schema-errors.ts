@@ -1,7 +1,8 @@
 import type { TypeCheck } from '@sinclair/typebox/compiler';
-import type { ValueError } from '@sinclair/typebox/errors';
+import { type ValueError, ValueErrorType } from '@sinclair/typebox/errors';
 import type { TSchema } from '@sinclair/typebox';
 import { allowedValuesReason } from './allowed-values.js';
+import { unknownFieldReason } from './closest-name.js';
 import type { FieldError } from './field-error.js';
 
 const MAX_ERRORS = 20;
@@ -21,7 +22,10 @@ export function schemaFieldErrors<T extends TSchema>(
     const error = choices === undefined ? innermost(outer) : outer;
     const path = error.path.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.');
     const field = fieldPrefix === '' ? path.replace(/^\./, '') || '(document)' : `${fieldPrefix}${path}`;
-    errors.push({ field, reason: choices ?? literalReason(error) ?? error.message });
+    errors.push({
+      field,
+      reason: choices ?? literalReason(error) ?? unknownReason(error) ?? error.message,
+    });
     if (errors.length >= MAX_ERRORS) break;
   }
   return errors;
@@ -39,6 +43,17 @@ function innermost(error: ValueError): ValueError {
     }
   }
   return error;
+}
+
+/** An unknown field's reason, naming the closest field its object has (docs/api.md, Errors). */
+function unknownReason(error: ValueError): string | undefined {
+  if (error.type !== ValueErrorType.ObjectAdditionalProperties) return undefined;
+  const name = error.path
+    .slice(error.path.lastIndexOf('/') + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
+  const properties = (error.schema as { properties?: Record<string, unknown> }).properties;
+  return unknownFieldReason(name, Object.keys(properties ?? {}));
 }
 
 /**

@@ -223,6 +223,7 @@ async function documentOf(
       headings: text.headings,
       body: text.body,
       template: text.template,
+      ...(text.language !== '' && { language: text.language }),
       contentSize: (html ?? dom)!.length,
       doctype: 'html',
     };

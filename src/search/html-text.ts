@@ -2,6 +2,7 @@ import { Parser } from 'htmlparser2';
 import { type ElementView, matchesSelector } from '../domain/css-selector.js';
 import type { ContentSelectors } from './content-selectors.js';
 import { LinkEntryTracker } from './link-entries.js';
+import { DeclaredLanguage } from './page-language.js';
 import { isLandmark, type LandmarkContext } from './page-landmarks.js';
 import { TableDefinitions } from './table-definitions.js';
 
@@ -38,6 +39,11 @@ export interface PageText {
   template: string;
   /** meta robots noindex: the page stays out of the index. */
   noindex: boolean;
+  /**
+   * The language the page declares (page-language.ts), '' without one: which of pages with the
+   * same text a search shows (docs/reference/site-search.md, Pages with the same text).
+   */
+  language: string;
 }
 
 /** Elements whose content is not text a reader sees. */
@@ -113,6 +119,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
   let title = '';
   let description: string | undefined;
   let noindex = false;
+  const language = new DeclaredLanguage(pageUrl);
   let inTitle = false;
   let hiddenDepth = 0;
   let headingDepth = 0;
@@ -134,6 +141,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
     {
       onopentag(name, attributes) {
         if (name === 'title') inTitle = true;
+        language.see(name, attributes);
         if (name === 'meta') {
           const metaName = (attributes.name ?? '').toLowerCase();
           if (metaName === 'description') description = attributes.content ?? '';
@@ -249,6 +257,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
     body,
     template,
     noindex,
+    language: language.value(),
   };
 }
 

@@ -25,4 +25,9 @@ export interface IndexedDocument {
   /** Unix seconds: the Last-Modified header, else the crawl time. */
   lastModified?: number;
   doctype?: Doctype;
+  /**
+   * The language the page declares, a lowercase language tag (`en`, `pt-br`: page-language.ts);
+   * absent when it declares none.
+   */
+  language?: string;
 }

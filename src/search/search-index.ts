@@ -24,6 +24,7 @@ import { displayHeadOf, type DisplayHeadToStore } from './display-head.js';
 import { type ReanalysisProgress, reanalyzeIndexFile } from './reanalysis-upgrade.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
+import { queryLanguageOf } from './page-language.js';
 import { collapseGroups, SameTextGroups } from './same-text-copies.js';
 import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
 import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
@@ -451,9 +452,10 @@ export class SearchIndex implements HitDocumentSource {
     const snapshot = this.snapshot();
     const hits = this.match(planQuery(query, synonyms, indexWordForms(snapshot)), snapshot);
     const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
-    const placeOf = (hit: number) => snapshot.sameText.placeOf(hits.segment[hit]!, hits.ordinal[hit]!);
+    const sameText = snapshot.sameText.forLanguage(queryLanguageOf(query));
+    const placeOf = (hit: number) => sameText.placeOf(hits.segment[hit]!, hits.ordinal[hit]!);
     const all = Array.from({ length: hits.count }, (_, hit) => hit);
-    const kept = snapshot.sameText.empty ? all : collapseGroups(all, placeOf);
+    const kept = sameText.empty ? all : collapseGroups(all, placeOf);
     const ranked = topK(
       kept.length,
       offset + limit,
@@ -471,7 +473,7 @@ export class SearchIndex implements HitDocumentSource {
           url: summary.url,
           title: summary.title,
           score: hits.score[hit]!,
-          copyUrls: snapshot.sameText.otherUrls(placeOf(hit)),
+          copyUrls: sameText.otherUrls(placeOf(hit)),
         };
       }),
     };

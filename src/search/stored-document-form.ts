@@ -20,6 +20,9 @@ export function storedFormOf(document: IndexedDocument): Omit<StoredDocument, 'i
     contentSize: document.contentSize ?? Buffer.byteLength(document.body),
     lastModified: Math.floor(document.lastModified ?? 0),
     doctype: document.doctype ?? 'html',
+    // Only when declared: the content hash of a page without one stays what it was before
+    // languages were stored, so an upgraded index does not take it for changed.
+    ...(document.language !== undefined && document.language !== '' && { language: document.language }),
   };
 }
 

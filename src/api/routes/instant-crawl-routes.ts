@@ -5,6 +5,7 @@ import type { InstantCrawlService } from '../../service/instant-crawl-service.js
 import type { TenantWork } from '../../service/tenant-work/tenant-work.js';
 import { ActiveRunLimitError, type ApiKeyStore, type TenantRef } from '../../store/service-store.js';
 import { ApiError } from '../api-error.js';
+import { ATTACH_VALIDATION, failOnBodyErrors } from '../every-field-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import { checkDatetimeRange, parseDatetimeParameter } from '../query-datetime.js';
@@ -57,15 +58,23 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
     methods.record(`${options.basePath}${url}`, method);
 
   record('POST', `${TENANT_PATH}/request`);
-  app.post(`${TENANT_PATH}/request`, { schema: RequestCrawlSchema }, async (request) => {
-    const setting = request.body.setting as InstantCrawlerSetting;
-    const tenant = tenantOf(request);
-    const errors = await options.tenantWork.crawlSettingErrors(tenant.contractId, setting, 'setting');
-    // The message names the field like every other 400: `setting.allow_urls_patterns[0]: ...`.
-    if (errors.length > 0) throw new InvalidInputError(errors);
-    const run = await requestWithinCap(service, tenant, setting);
-    return { message: 'crawl request accepted', status: 'OK', instant_crawl_request_id: run.requestId };
-  });
+  app.post(
+    `${TENANT_PATH}/request`,
+    { schema: RequestCrawlSchema, ...ATTACH_VALIDATION },
+    async (request) => {
+      const tenant = tenantOf(request);
+      const settingErrors = (setting: unknown) =>
+        options.tenantWork.crawlSettingErrors(tenant.contractId, setting as InstantCrawlerSetting, 'setting');
+      // The schema's errors and the setting's rules' in one 400 (docs/api.md, Errors).
+      await failOnBodyErrors(request, (rest) => settingErrors((rest as { setting?: unknown }).setting));
+      const setting = request.body.setting as InstantCrawlerSetting;
+      const errors = await settingErrors(setting);
+      // The message names the field like every other 400: `setting.allow_urls_patterns[0]: ...`.
+      if (errors.length > 0) throw new InvalidInputError(errors);
+      const run = await requestWithinCap(service, tenant, setting);
+      return { message: 'crawl request accepted', status: 'OK', instant_crawl_request_id: run.requestId };
+    },
+  );
 
   record('GET', `${TENANT_PATH}/statuses`);
   app.get(`${TENANT_PATH}/statuses`, { schema: StatusesSchema }, async (request) => {

@@ -21,6 +21,7 @@ import { didYouMean } from './spellcheck.js';
 import type { Suggestion } from './suggester.js';
 import { vocabularyOf, vocabularyWork } from './vocabulary.js';
 import { indexWordForms } from '../word-forms/index-word-forms.js';
+import { queryLanguageOf } from '../page-language.js';
 
 /** A query finding fewer documents than this gets a did-you-mean when a correction finds more. */
 const FEW_HITS = 3;
@@ -123,19 +124,15 @@ export class SiteSearch {
       .map((path) => facetIndex.nodeOf(path))
       .filter((node): node is number => node !== undefined);
 
-    const { kept, categoryCounts, nodeCounts } = narrowHits(
-      hits,
-      snapshot.segments,
-      facets,
-      snapshot.sameText,
-      {
-        wantedTypes,
-        category: request.category === '' ? undefined : categoryIndex,
-        selectedNodes: request.drilldown.length === 0 ? undefined : selectedNodes,
-        categoryCount: categoryNames.length,
-        nodeCount: drilldownNodes.length,
-      },
-    );
+    // Of pages with the same text, the one in the query's language is shown (same-text-copies.ts).
+    const sameText = snapshot.sameText.forLanguage(queryLanguageOf(request.q));
+    const { kept, categoryCounts, nodeCounts } = narrowHits(hits, snapshot.segments, facets, sameText, {
+      wantedTypes,
+      category: request.category === '' ? undefined : categoryIndex,
+      selectedNodes: request.drilldown.length === 0 ? undefined : selectedNodes,
+      categoryCount: categoryNames.length,
+      nodeCount: drilldownNodes.length,
+    });
 
     const first = (request.pageNumber - 1) * request.numberPerPage;
     const compare = hitComparator(snapshot, hits, request.sortKeys, (url) => this.activity.clicksOf(url));
@@ -149,7 +146,7 @@ export class SiteSearch {
         id: snapshot.segments[segment]!.summaries[ordinal]!.id,
         ranking: first + offset + 1,
         drilldown: facets[segment]!.paths[ordinal]!,
-        copyUrls: snapshot.sameText.otherUrls(snapshot.sameText.placeOf(segment, ordinal)),
+        copyUrls: sameText.otherUrls(sameText.placeOf(segment, ordinal)),
       };
     });
     // The page's texts are cut in a thread while this one builds the facet tree and the

@@ -108,6 +108,15 @@ export class SearchServiceManagement extends ManagementOperations {
   }
 
   /**
+   * The field errors of a configuration by the rules the schema cannot express, storing nothing
+   * (an API answer names them with the schema's: docs/api.md, Errors).
+   */
+  async configErrors(scope: TenantRef, config: SearchServiceConfig): Promise<FieldError[]> {
+    await this.enter(scope);
+    return this.deps.tenantWork.searchConfigErrors(scope.contractId, config, 'config.');
+  }
+
+  /**
    * The rules the schema cannot express (patterns compile, labels are not empty, origins are
    * origins), checked in the tenant work threads of the contract.
    */

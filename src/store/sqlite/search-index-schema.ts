@@ -13,7 +13,7 @@ import {
  * Format of the index file; a file of an older format is upgraded in place (UPGRADES), one of
  * another must be rebuilt with `kumo index`.
  */
-const SCHEMA_VERSION = '10';
+const SCHEMA_VERSION = '11';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -163,6 +163,21 @@ const SAME_TEXT_MIGRATION = `
   DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}';
 `;
 
+/**
+ * Format 11 (docs/reference/site-search.md, Pages with the same text): each document carries the
+ * language its page declares, which picks the page shown of a group for a query's language. An
+ * older file's documents have none ('') until they are written again. Added where missing after
+ * the upgrade of any older format (addLanguageColumns), whose tables are then format 10's.
+ */
+const LANGUAGE_COLUMN = "language TEXT NOT NULL DEFAULT ''";
+
+function addLanguageColumns(db: Database.Database): void {
+  for (const table of ['documents', 'staged_documents']) {
+    const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all();
+    if (!columns.includes('language')) db.exec(`ALTER TABLE ${table} ADD COLUMN ${LANGUAGE_COLUMN}`);
+  }
+}
+
 /** What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. */
 const UPGRADES: ReadonlyMap<string, string> = new Map([
   [
@@ -189,6 +204,8 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
   ['7', PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
   ['8', DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
   ['9', SAME_TEXT_MIGRATION],
+  // Format 11's columns only (addLanguageColumns).
+  ['10', ''],
 ]);
 
 /**
@@ -230,7 +247,7 @@ function upgradeOf(
   if (sql === undefined) return undefined;
   const older = Number.isInteger(versions.analyzer) && versions.analyzer < analyzerVersion;
   if (versions.analyzer !== analyzerVersion && !(older && canReanalyze)) return undefined;
-  if (sql === '' && !older) return undefined;
+  if (versions.schema === SCHEMA_VERSION && !older) return undefined;
   return { sql, reanalyze: older };
 }
 
@@ -257,6 +274,7 @@ export function prepareIndexSchema(
         const upgrade = upgradeOf(versions, analyzerVersion, reanalyze !== undefined);
         if (upgrade === undefined) return;
         db.exec(upgrade.sql);
+        addLanguageColumns(db);
         const set = db.prepare('UPDATE index_meta SET value = ? WHERE key = ?');
         set.run(SCHEMA_VERSION, 'schema');
         if (!upgrade.reanalyze) return;
@@ -309,6 +327,7 @@ export function prepareIndexSchema(
     ${DISPLAY_HEAD_SCHEMA}
     ${SAME_TEXT_SCHEMA}
   `);
+  addLanguageColumns(db);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);
   insert.run('analyzer', String(analyzerVersion));

@@ -32,6 +32,11 @@ export interface StoredDocument {
   contentSize: number;
   lastModified: number;
   doctype: Doctype;
+  /**
+   * The language the page declares (src/search/page-language.ts), written with the document;
+   * absent (stored as '') when it declares none. Not read back with the document's texts.
+   */
+  language?: string;
 }
 
 /** What the in-memory index keeps of each document of a segment, by ordinal. */
@@ -116,13 +121,13 @@ export class SearchIndexStore {
       // staged must not lend its id to a new page, which the run's apply would then overwrite.
       insertDocument: db.prepare(
         `INSERT INTO documents (id, url, title, description, headings, body, template, content_size, last_modified,
-           doctype, content_hash, segment_id, ordinal)
+           doctype, language, content_hash, segment_id, ordinal)
          VALUES (max((SELECT coalesce(max(id), 0) FROM documents), (SELECT coalesce(max(id), 0) FROM staged_documents)) + 1,
-           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
+           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
       ),
       updateDocument: db.prepare(
         `UPDATE documents SET title = ?, description = ?, headings = ?, body = ?, template = ?, content_size = ?,
-           last_modified = ?, doctype = ?, content_hash = ? WHERE id = ?`,
+           last_modified = ?, doctype = ?, language = ?, content_hash = ? WHERE id = ?`,
       ),
       place: db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
       deleteDocument: db.prepare('DELETE FROM documents WHERE id = ?'),
@@ -152,8 +157,8 @@ export class SearchIndexStore {
       ),
       stageDocument: db.prepare(
         `INSERT OR REPLACE INTO staged_documents (run_key, id, title, description, headings, body, template,
-           content_size, last_modified, doctype, content_hash, segment_id, ordinal)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
+           content_size, last_modified, doctype, language, content_hash, segment_id, ordinal)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
       ),
       placeStaged: db.prepare(
         'UPDATE staged_documents SET segment_id = ?, ordinal = ? WHERE run_key = ? AND id = ?',
@@ -164,8 +169,8 @@ export class SearchIndexStore {
       ),
       applyStagedDocuments: db.prepare(
         `UPDATE documents SET (title, description, headings, body, template, content_size, last_modified, doctype,
-           content_hash, segment_id, ordinal) = (SELECT title, description, headings, body, template, content_size,
-           last_modified, doctype, content_hash, segment_id, ordinal FROM staged_documents s
+           language, content_hash, segment_id, ordinal) = (SELECT title, description, headings, body, template,
+           content_size, last_modified, doctype, language, content_hash, segment_id, ordinal FROM staged_documents s
            WHERE s.run_key = ? AND s.id = documents.id)
          WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)`,
       ),
@@ -479,5 +484,6 @@ function documentValues(document: Omit<StoredDocument, 'id'>) {
     document.contentSize,
     document.lastModified,
     document.doctype,
+    document.language ?? '',
   ] as const;
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { SearchServiceRecord } from '../../../store/service-store.js';
+import type { SearchServiceConfig } from '../../../domain/search-service-config.js';
 import {
   CreateSearchServiceSchema,
   GetSearchServiceSchema,
@@ -15,6 +16,7 @@ import {
   tenantOf,
 } from './admin-support.js';
 import { actorOf } from './management-auth.js';
+import { ATTACH_VALIDATION, failOnBodyErrors } from '../../every-field-error.js';
 
 const SERVICES_PATH = `${GROUP_PATH}/search_services`;
 const SERVICE_PATH = `${SERVICES_PATH}/:service_id`;
@@ -37,6 +39,18 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
     updated_datetime: datetimeOf(service.updatedMicros, timezone),
   });
 
+  /**
+   * The rule errors of the configuration the schema left of a body (nothing is stored): they are
+   * answered with the schema's (docs/api.md, Errors).
+   */
+  const configErrors =
+    (params: { contract_id: number; servicegroup_id: number }) => async (rest: unknown) => {
+      const config = (rest as { config?: unknown }).config;
+      return config === undefined
+        ? []
+        : services.configErrors(tenantOf(params), config as SearchServiceConfig);
+    };
+
   record('GET', SERVICES_PATH);
   app.get(SERVICES_PATH, { schema: ListSearchServicesSchema }, async (request) => {
     const listed = await services.list(tenantOf(request.params));
@@ -48,7 +62,8 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
   });
 
   record('POST', SERVICES_PATH);
-  app.post(SERVICES_PATH, { schema: CreateSearchServiceSchema }, async (request) => {
+  app.post(SERVICES_PATH, { schema: CreateSearchServiceSchema, ...ATTACH_VALIDATION }, async (request) => {
+    await failOnBodyErrors(request, configErrors(request.params));
     const created = await services.create(actorOf(request), tenantOf(request.params), request.body);
     return { status: 'OK' as const, message: `search service ${created.id} created`, service_id: created.id };
   });
@@ -60,7 +75,8 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
   });
 
   record('PUT', SERVICE_PATH);
-  app.put(SERVICE_PATH, { schema: UpdateSearchServiceSchema }, async (request) => {
+  app.put(SERVICE_PATH, { schema: UpdateSearchServiceSchema, ...ATTACH_VALIDATION }, async (request) => {
+    await failOnBodyErrors(request, configErrors(request.params));
     const { service_id: id } = request.params;
     const service = await services.configure(
       actorOf(request),
@@ -98,20 +114,25 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
   });
 
   record('POST', `${SERVICE_PATH}/facet_preview`);
-  app.post(`${SERVICE_PATH}/facet_preview`, { schema: FacetPreviewSchema }, async (request) => {
-    const preview = await services.facetPreview(
-      tenantOf(request.params),
-      request.params.service_id,
-      request.body.config,
-    );
-    return {
-      status: 'OK' as const,
-      message: `${preview.documents} document(s) previewed`,
-      documents: preview.documents,
-      of_documents: preview.ofDocuments,
-      categories: preview.categories,
-      uncategorized: preview.uncategorized,
-      drilldown: preview.drilldown,
-    };
-  });
+  app.post(
+    `${SERVICE_PATH}/facet_preview`,
+    { schema: FacetPreviewSchema, ...ATTACH_VALIDATION },
+    async (request) => {
+      await failOnBodyErrors(request, configErrors(request.params));
+      const preview = await services.facetPreview(
+        tenantOf(request.params),
+        request.params.service_id,
+        request.body.config,
+      );
+      return {
+        status: 'OK' as const,
+        message: `${preview.documents} document(s) previewed`,
+        documents: preview.documents,
+        of_documents: preview.ofDocuments,
+        categories: preview.categories,
+        uncategorized: preview.uncategorized,
+        drilldown: preview.drilldown,
+      };
+    },
+  );
 };

@@ -27,6 +27,7 @@ import {
   tenantOf,
 } from './admin-support.js';
 import { actorOf } from './management-auth.js';
+import { ATTACH_VALIDATION, failOnBodyErrors } from '../../every-field-error.js';
 
 const SETTINGS_PATH = `${GROUP_PATH}/service_settings`;
 const SETTING_PATH = `${SETTINGS_PATH}/:service_setting_id`;
@@ -68,6 +69,17 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
     updated_datetime: datetimeOf(setting.updatedMicros, timezone),
   });
 
+  /**
+   * The rule errors of what the schema left of a body, as a check of the draft finds them (nothing
+   * is stored): they are answered with the schema's (docs/api.md, Errors).
+   */
+  const draftErrors =
+    (params: { contract_id: number; servicegroup_id: number }, id: number | undefined) =>
+    async (rest: unknown) => {
+      await settings.check(tenantOf(params), id, draftOf(rest as SettingBody), []);
+      return [];
+    };
+
   record('GET', SETTINGS_PATH);
   app.get(SETTINGS_PATH, { schema: ListServiceSettingsSchema }, async (request) => {
     const listed = await settings.list(tenantOf(request.params));
@@ -79,7 +91,8 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   });
 
   record('POST', SETTINGS_PATH);
-  app.post(SETTINGS_PATH, { schema: CreateServiceSettingSchema }, async (request) => {
+  app.post(SETTINGS_PATH, { schema: CreateServiceSettingSchema, ...ATTACH_VALIDATION }, async (request) => {
+    await failOnBodyErrors(request, draftErrors(request.params, undefined));
     const created = await settings.create(actorOf(request), tenantOf(request.params), draftOf(request.body));
     return {
       status: 'OK' as const,
@@ -96,19 +109,29 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   });
 
   record('POST', `${SETTINGS_PATH}/check`);
-  app.post(`${SETTINGS_PATH}/check`, { schema: CheckNewServiceSettingSchema }, async (request) => {
-    const draft = draftOf(request.body);
-    const testUrls = request.query.test_url ?? [];
-    return checkView(await settings.check(tenantOf(request.params), undefined, draft, testUrls));
-  });
+  app.post(
+    `${SETTINGS_PATH}/check`,
+    { schema: CheckNewServiceSettingSchema, ...ATTACH_VALIDATION },
+    async (request) => {
+      await failOnBodyErrors(request, draftErrors(request.params, undefined));
+      const draft = draftOf(request.body);
+      const testUrls = request.query.test_url ?? [];
+      return checkView(await settings.check(tenantOf(request.params), undefined, draft, testUrls));
+    },
+  );
 
   record('POST', `${SETTING_PATH}/check`);
-  app.post(`${SETTING_PATH}/check`, { schema: CheckServiceSettingSchema }, async (request) => {
-    const { service_setting_id: id } = request.params;
-    const draft = draftOf(request.body);
-    const testUrls = request.query.test_url ?? [];
-    return checkView(await settings.check(tenantOf(request.params), id, draft, testUrls));
-  });
+  app.post(
+    `${SETTING_PATH}/check`,
+    { schema: CheckServiceSettingSchema, ...ATTACH_VALIDATION },
+    async (request) => {
+      const { service_setting_id: id } = request.params;
+      await failOnBodyErrors(request, draftErrors(request.params, id));
+      const draft = draftOf(request.body);
+      const testUrls = request.query.test_url ?? [];
+      return checkView(await settings.check(tenantOf(request.params), id, draft, testUrls));
+    },
+  );
 
   for (const [action, schema] of [
     ['pause', PauseServiceSettingSchema],
@@ -137,8 +160,9 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
   });
 
   record('PUT', SETTING_PATH);
-  app.put(SETTING_PATH, { schema: UpdateServiceSettingSchema }, async (request) => {
+  app.put(SETTING_PATH, { schema: UpdateServiceSettingSchema, ...ATTACH_VALIDATION }, async (request) => {
     const { service_setting_id: id } = request.params;
+    await failOnBodyErrors(request, draftErrors(request.params, id));
     const updated = await settings.update(
       actorOf(request),
       tenantOf(request.params),
