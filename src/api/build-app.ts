@@ -64,6 +64,11 @@ export interface AppDeps {
   clock: Clock;
   settings: {
     publicUrl: string;
+    /**
+     * KUMO_SEARCH_PUBLIC_URL: where visitors reach site search, the widget and the hosted search
+     * pages, told to the console; unset: this process knows no such address.
+     */
+    searchPublicUrl?: string;
     timezone: string;
     instantCrawlerBasePath: string;
     crawlerBasePath: string;
@@ -254,6 +259,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       searchServices: deps.store.searchServices,
       assets: webAssets,
       finderBasePath: deps.settings.finderBasePath,
+      consoleOrigin: consoleOriginBeside(deps.settings),
       methods,
     });
   if (metrics !== undefined)
@@ -294,6 +300,7 @@ async function registerCrawlAndManagement(
       management: deps.management,
       adminToken: deps.adminToken,
       publicUrl: deps.settings.publicUrl,
+      searchPublicUrl: deps.settings.searchPublicUrl,
       timezone: deps.settings.timezone,
       methods,
       downloads,
@@ -341,6 +348,16 @@ function prefixGuardsOf(deps: AppDeps): PrefixGuards {
     { prefix: crawlerBasePath === '' ? '/contracts' : crawlerBasePath, guard: undefined },
     { prefix: finderBasePath === '' ? '/contracts' : finderBasePath, guard: undefined },
   ]);
+}
+
+/**
+ * The console's origin (KUMO_PUBLIC_URL's) when search is reached at another one
+ * (KUMO_SEARCH_PUBLIC_URL's): the hosted search page lets it frame the page for Try it.
+ */
+function consoleOriginBeside(settings: AppDeps['settings']): string | undefined {
+  if (settings.searchPublicUrl === undefined) return undefined;
+  const consoleOrigin = new URL(settings.publicUrl).origin;
+  return consoleOrigin === new URL(settings.searchPublicUrl).origin ? undefined : consoleOrigin;
 }
 
 /** The path with its %-escapes decoded (`/%61dmin/v1` is /admin/v1), or as sent when malformed. */

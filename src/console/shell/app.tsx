@@ -108,7 +108,12 @@ export async function readSession(): Promise<CurrentSession> {
     return await api.get<CurrentSession>('/session');
   } catch (error) {
     if (!(error instanceof ApiProblem) || error.status !== 403) throw error;
-    const operator = await api.get<{ csrf_token: string; timezone: string }>('/operator_session');
-    return { account: null, csrf_token: operator.csrf_token, timezone: operator.timezone };
+    const operator = await api.get<Omit<CurrentSession, 'account'>>('/operator_session');
+    return {
+      account: null,
+      csrf_token: operator.csrf_token,
+      timezone: operator.timezone,
+      search_url: operator.search_url,
+    };
   }
 }

@@ -29,8 +29,11 @@ import { clearedSessionCookie, secureCookies, sessionCookie } from './session-co
 /** The signed-in account's own resources: its session, password and sessions. */
 export const SESSION_PATH = '/session';
 
-/** Views of accounts, sessions and audit entries, in the API's names and time zone. */
-export function views(timezone: string) {
+/**
+ * Views of accounts, sessions and audit entries, in the API's names and time zone; a current
+ * session also tells the console where site search is reached (`search_url`, null: unknown here).
+ */
+export function views(timezone: string, searchUrl?: string) {
   const account = (view: AccountView) => ({
     id: view.id,
     contract_id: view.contractId,
@@ -52,6 +55,7 @@ export function views(timezone: string) {
     session: session(context.session, context.session.id),
     csrf_token: context.csrfToken,
     timezone,
+    search_url: searchUrl ?? null,
   });
   const audit = (entry: AuditEntry) => ({
     id: entry.id,
@@ -77,7 +81,7 @@ export function views(timezone: string) {
 export const publicAccountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   const { management, timezone, publicUrl } = options;
   const record = methodRecorder(options);
-  const view = views(timezone);
+  const view = views(timezone, options.searchPublicUrl);
   const allowedOrigin = new URL(publicUrl).origin;
   app.addHook('onRequest', async (request) => {
     if (request.headers.origin !== undefined && !sameOrigin(request, allowedOrigin)) {
@@ -130,7 +134,7 @@ function accountOf(request: FastifyRequest): SessionContext & { actor: AccountAc
 export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   const { management, timezone, publicUrl } = options;
   const record = methodRecorder(options);
-  const view = views(timezone);
+  const view = views(timezone, options.searchPublicUrl);
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
   record('GET', SESSION_PATH);

@@ -26,6 +26,8 @@ export interface AdminRoutesOptions {
   adminToken: string;
   /** KUMO_PUBLIC_URL: the origin changes made with a session must come from, invitation links. */
   publicUrl: string;
+  /** KUMO_SEARCH_PUBLIC_URL, told to the console for its snippet and Try it; unset: none known. */
+  searchPublicUrl?: string;
   timezone: string;
   methods: MethodRegistry;
   /** Where the runs' artifacts are and how they are downloaded, for downloads with a session. */

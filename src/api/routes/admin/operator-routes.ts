@@ -51,6 +51,7 @@ export const publicOperatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
       expires_datetime: datetimeOf(sessionEndMicros(session), timezone),
       csrf_token: signedIn.csrfToken,
       timezone,
+      search_url: options.searchPublicUrl ?? null,
     };
   });
 };
@@ -80,6 +81,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asy
       expires_datetime: datetimeOf(sessionEndMicros(context.session), timezone),
       csrf_token: context.csrfToken,
       timezone,
+      search_url: options.searchPublicUrl ?? null,
     };
   });
 
