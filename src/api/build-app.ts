@@ -301,6 +301,7 @@ async function registerCrawlAndManagement(
       adminToken: deps.adminToken,
       publicUrl: deps.settings.publicUrl,
       searchPublicUrl: deps.settings.searchPublicUrl,
+      servesSearch: (deps.answers ?? { search: true }).search,
       timezone: deps.settings.timezone,
       methods,
       downloads,

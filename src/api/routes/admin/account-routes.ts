@@ -22,18 +22,15 @@ import {
   SignInSchema,
   SignOutSchema,
 } from '../../schemas/account-schemas.js';
-import { type AdminRoutesOptions, datetimeOf, methodRecorder } from './admin-support.js';
+import { type AdminRoutesOptions, datetimeOf, methodRecorder, searchUrlFor } from './admin-support.js';
 import { actorOf, sameOrigin, sessionOf } from './management-auth.js';
 import { clearedSessionCookie, secureCookies, sessionCookie } from './session-cookie.js';
 
 /** The signed-in account's own resources: its session, password and sessions. */
 export const SESSION_PATH = '/session';
 
-/**
- * Views of accounts, sessions and audit entries, in the API's names and time zone; a current
- * session also tells the console where site search is reached (`search_url`, null: unknown here).
- */
-export function views(timezone: string, searchUrl?: string) {
+/** Views of accounts, sessions and audit entries, in the API's names and time zone. */
+export function views(timezone: string) {
   const account = (view: AccountView) => ({
     id: view.id,
     contract_id: view.contractId,
@@ -55,7 +52,6 @@ export function views(timezone: string, searchUrl?: string) {
     session: session(context.session, context.session.id),
     csrf_token: context.csrfToken,
     timezone,
-    search_url: searchUrl ?? null,
   });
   const audit = (entry: AuditEntry) => ({
     id: entry.id,
@@ -81,7 +77,7 @@ export function views(timezone: string, searchUrl?: string) {
 export const publicAccountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   const { management, timezone, publicUrl } = options;
   const record = methodRecorder(options);
-  const view = views(timezone, options.searchPublicUrl);
+  const view = views(timezone);
   const allowedOrigin = new URL(publicUrl).origin;
   app.addHook('onRequest', async (request) => {
     if (request.headers.origin !== undefined && !sameOrigin(request, allowedOrigin)) {
@@ -106,6 +102,7 @@ export const publicAccountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
       status: 'OK' as const,
       message: `signed in as ${signedIn.account.email}`,
       ...view.current(signedIn),
+      search_url: searchUrlFor(request, options),
     };
   });
 
@@ -134,7 +131,7 @@ function accountOf(request: FastifyRequest): SessionContext & { actor: AccountAc
 export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (app, options) => {
   const { management, timezone, publicUrl } = options;
   const record = methodRecorder(options);
-  const view = views(timezone, options.searchPublicUrl);
+  const view = views(timezone);
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store');
 
   record('GET', SESSION_PATH);
@@ -145,6 +142,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
       status: 'OK' as const,
       message: `signed in as ${context.account.email}`,
       ...view.current(context),
+      search_url: searchUrlFor(request, options),
     };
   });
 
