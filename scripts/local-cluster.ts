@@ -3,13 +3,15 @@
  * Roles): Debian's PostgreSQL (scripts/install-postgresql.sh) and an S3-compatible server (s3rver)
  * in a temporary folder; one `kumo serve --roles api,scheduler` answering the crawl, management
  * and download APIs and the console; worker processes (`--roles worker`) crawling; and search
- * nodes (`--roles search`), each with a data directory of its own. Prints where each one listens
- * and the credentials, then runs until Ctrl-C, which stops everything and removes the temporary
- * files.
+ * nodes (`--roles search`), each with a data directory of its own; and in front of them a front
+ * door (src/server/front-door.ts), the one address where the console, the APIs, the widget and
+ * site search are reached, as behind a production cluster's load balancer. Prints that address,
+ * what is behind it and the credentials, then runs until Ctrl-C, which stops everything and
+ * removes the temporary files.
  *
  * Options: --workers N (2; with 0, one process takes every role instead of the API process and the
- * workers), --search-nodes M (2), --port P (8080: the API process; the workers and then the search
- * nodes take the next ports).
+ * workers), --search-nodes M (2), --port P (8080: the front door; the API process, the workers and
+ * then the search nodes take the next ports).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -19,6 +21,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { type FrontDoor, startFrontDoor } from '../src/server/front-door.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { startS3Server } from '../test/support/s3-server.js';
 
@@ -43,9 +46,9 @@ function countOption(name: 'workers' | 'search-nodes'): number {
 const workers = countOption('workers');
 const searchNodes = countOption('search-nodes');
 const firstPort = Number(values.port);
-if (!Number.isInteger(firstPort) || firstPort < 1024 || firstPort + workers + searchNodes > 65535) {
+if (!Number.isInteger(firstPort) || firstPort < 1024 || firstPort + 1 + workers + searchNodes > 65535) {
   process.stderr.write(
-    '--port: expected a port from 1024 on, with room for the workers and search nodes after it\n',
+    '--port: expected a port from 1024 on, with room for the API process, the workers and search nodes after it\n',
   );
   process.exit(2);
 }
@@ -55,6 +58,29 @@ interface Member {
   url: string;
   child: ChildProcess;
   dataDir: string;
+}
+
+const FINDER_BASE_PATH = '/api/v1.0/finder_service';
+const frontDoorUrl = `http://127.0.0.1:${firstPort}`;
+const apiPort = firstPort + 1;
+const memberUrl = (port: number) => `http://127.0.0.1:${port}`;
+const searchUrls = Array.from({ length: searchNodes }, (_, at) => memberUrl(apiPort + workers + 1 + at));
+
+// The front door first: a port already taken stops the start before anything else runs.
+let frontDoor: FrontDoor;
+try {
+  frontDoor = await startFrontDoor({
+    host: '127.0.0.1',
+    port: firstPort,
+    api: [memberUrl(apiPort)],
+    search: searchUrls,
+    finderBasePath: FINDER_BASE_PATH,
+  });
+} catch (error) {
+  process.stderr.write(
+    `--port: the front door cannot listen on ${frontDoorUrl}: ${(error as Error).message}\n`,
+  );
+  process.exit(2);
 }
 
 process.stdout.write('starting PostgreSQL and the S3-compatible server...\n');
@@ -71,6 +97,11 @@ const env: Record<string, string> = {
   KUMO_BOOTSTRAP_API_KEY: API_KEY,
   KUMO_ALLOW_PRIVATE_NETWORKS: 'true',
   KUMO_HOST: '127.0.0.1',
+  KUMO_FINDER_BASE_PATH: FINDER_BASE_PATH,
+  // Every process is reached through the front door, as behind a load balancer: the console's
+  // links, snippet and Try it name it (docs/operations.md, Roles).
+  KUMO_PUBLIC_URL: frontDoorUrl,
+  KUMO_SEARCH_PUBLIC_URL: frontDoorUrl,
 };
 
 /** Starts one `kumo serve` and waits for it to listen; its lines are shown with its name. */
@@ -89,7 +120,7 @@ async function startMember(name: string, port: number, roles: string): Promise<M
       });
   });
   await listening;
-  return { name, url: `http://127.0.0.1:${port}`, child, dataDir };
+  return { name, url: memberUrl(port), child, dataDir };
 }
 
 const members: Member[] = [];
@@ -104,16 +135,16 @@ const stopAll = async () => {
       await rm(member.dataDir, { recursive: true, force: true });
     }),
   );
-  await Promise.all([s3.stop(), postgres.stop()]);
+  await Promise.all([s3.stop(), postgres.stop(), frontDoor.close()]);
 };
 
 try {
   // The API process first: it creates the demo tenant the others serve.
-  members.push(await startMember('api', firstPort, workers === 0 ? 'all' : 'api,scheduler'));
+  members.push(await startMember('api', apiPort, workers === 0 ? 'all' : 'api,scheduler'));
   for (let worker = 1; worker <= workers; worker++)
-    members.push(await startMember(`worker-${worker}`, firstPort + worker, 'worker'));
+    members.push(await startMember(`worker-${worker}`, apiPort + worker, 'worker'));
   for (let node = 1; node <= searchNodes; node++)
-    members.push(await startMember(`search-${node}`, firstPort + workers + node, 'search'));
+    members.push(await startMember(`search-${node}`, apiPort + workers + node, 'search'));
 } catch (error) {
   await stopAll();
   throw error;
@@ -121,8 +152,14 @@ try {
 
 const line = (member: Member, what: string) => `  ${member.name.padEnd(10)} ${what}: ${member.url}\n`;
 const [api, ...others] = members;
+const searchBehind = searchNodes > 0 ? 'the search nodes' : 'the API process';
 process.stdout.write(
-  `\nLocal cluster running (Ctrl-C stops it and removes its files):\n` +
+  `\nLocal cluster running (Ctrl-C stops it and removes its files).\n` +
+    `Open ${frontDoorUrl}/console/ : one address for everything, as behind a load balancer.\n` +
+    `  front door ${frontDoorUrl}\n` +
+    `    ${FINDER_BASE_PATH}/, /widget/, /search/ -> ${searchBehind}, in turn\n` +
+    `    everything else (console, crawl, management and download APIs) -> the API process\n` +
+    `Behind it:\n` +
     line(
       api!,
       workers === 0

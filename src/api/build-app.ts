@@ -65,6 +65,11 @@ export interface AppDeps {
   clock: Clock;
   settings: {
     publicUrl: string;
+    /**
+     * KUMO_SEARCH_PUBLIC_URL: where visitors reach site search, the widget and the hosted search
+     * pages, told to the console; unset: this process knows no such address.
+     */
+    searchPublicUrl?: string;
     timezone: string;
     instantCrawlerBasePath: string;
     crawlerBasePath: string;
@@ -256,6 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       searchServices: deps.store.searchServices,
       assets: webAssets,
       finderBasePath: deps.settings.finderBasePath,
+      consoleOrigin: consoleOriginBeside(deps.settings),
       methods,
     });
   if (metrics !== undefined)
@@ -296,6 +302,8 @@ async function registerCrawlAndManagement(
       management: deps.management,
       adminToken: deps.adminToken,
       publicUrl: deps.settings.publicUrl,
+      searchPublicUrl: deps.settings.searchPublicUrl,
+      servesSearch: (deps.answers ?? { search: true }).search,
       timezone: deps.settings.timezone,
       methods,
       downloads,
@@ -343,6 +351,16 @@ function prefixGuardsOf(deps: AppDeps): PrefixGuards {
     { prefix: crawlerBasePath === '' ? '/contracts' : crawlerBasePath, guard: undefined },
     { prefix: finderBasePath === '' ? '/contracts' : finderBasePath, guard: undefined },
   ]);
+}
+
+/**
+ * The console's origin (KUMO_PUBLIC_URL's) when search is reached at another one
+ * (KUMO_SEARCH_PUBLIC_URL's): the hosted search page lets it frame the page for Try it.
+ */
+function consoleOriginBeside(settings: AppDeps['settings']): string | undefined {
+  if (settings.searchPublicUrl === undefined) return undefined;
+  const consoleOrigin = new URL(settings.publicUrl).origin;
+  return consoleOrigin === new URL(settings.searchPublicUrl).origin ? undefined : consoleOrigin;
 }
 
 /** The path with its %-escapes decoded (`/%61dmin/v1` is /admin/v1), or as sent when malformed. */

@@ -46,7 +46,7 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
   if (config.roles.includes('api')) {
     // The first thing a new operator opens (docs/operations.md, First start).
     process.stdout.write(`Console: ${config.publicUrl}/console/\n`);
-    process.stdout.write(`API docs: ${config.publicUrl}/docs\n`);
+    process.stdout.write(`API docs: ${config.publicUrl}/docs\n${siteSearchLine(config)}\n`);
   }
   const browser = service.browserStatus();
   if (browser !== undefined)
@@ -66,7 +66,7 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
       `\nDemo tenant created: contract 1, service group 1, search service 1.\n` +
         `${keyLine}\n` +
         `Site search (fill it with: kumo index --service 1 <crawl folder>): ` +
-        `${config.publicUrl}${config.finderBasePath}/documents/1/1/1/search?q=...\n\n`,
+        `${demoSearchAddress(config)}\n\n`,
     );
   }
   if (service.createdAdminToken !== undefined) {
@@ -80,6 +80,27 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
   const signal = await signals.first;
   process.stdout.write(`kumo serve: ${signal} received, stopping: ${howItStops(config)}\n`);
   return stopService(service, signals);
+}
+
+/**
+ * Where site search is reached, which the console's snippet and Try it use; an API process that
+ * does not serve it and was not told where it is says so, rather than name an address answering
+ * 404 (docs/operations.md, Roles).
+ */
+function siteSearchLine(config: KumoConfig): string {
+  if (config.searchPublicUrl !== undefined)
+    return `Site search, widget and hosted search pages: ${config.searchPublicUrl}`;
+  return (
+    'Site search: not served by this process, and KUMO_SEARCH_PUBLIC_URL is unset: ' +
+    "the console's snippet and Try it need it (the address of the search nodes or of the load balancer)"
+  );
+}
+
+/** The demo search service's search address, or where to look for it. */
+function demoSearchAddress(config: KumoConfig): string {
+  if (config.searchPublicUrl === undefined)
+    return 'on the search nodes, at KUMO_SEARCH_PUBLIC_URL (unset here)';
+  return `${config.searchPublicUrl}${config.finderBasePath}/documents/1/1/1/search?q=...`;
 }
 
 /** The rest of the line saying the service listens: its roles and its data directory. */

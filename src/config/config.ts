@@ -67,6 +67,11 @@ export interface KumoConfig {
   /** What this process does (roles.ts). */
   roles: ServiceRole[];
   blobDownloads: BlobDownloads;
+  /**
+   * Where visitors reach site search, the widget and the hosted search pages; undefined: an API
+   * process without the search role knows no such address (docs/operations.md, Roles).
+   */
+  searchPublicUrl: string | undefined;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -491,6 +496,14 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: "how downloads reach clients: kumo (Kumo's signed URL streams the file) or presigned (a redirect to the object store, which clients must reach; needs KUMO_BLOB_URL)",
     parse: oneOf(BLOB_DOWNLOADS),
     fallback: 'kumo',
+  },
+  {
+    key: 'searchPublicUrl',
+    env: 'KUMO_SEARCH_PUBLIC_URL',
+    doc: "external base URL of site search, the widget and the hosted search pages, given to the console's snippet and Try it (unset: KUMO_PUBLIC_URL when this process has the search role, else none)",
+    parse: url,
+    // After the roles: a process that serves search itself is reached for it at its own address.
+    fallback: (c) => (c.roles?.includes('search') === true ? c.publicUrl : undefined),
   },
 ];
 

@@ -22,6 +22,11 @@ export interface CurrentSession {
   csrf_token: string;
   /** The service's time zone (KUMO_TIMEZONE): every timestamp of the API is in it. */
   timezone: string;
+  /**
+   * Where visitors reach site search, the widget and the hosted search pages
+   * (KUMO_SEARCH_PUBLIC_URL); null when the API knows no such address.
+   */
+  search_url: string | null;
 }
 
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, owner: 2 };

@@ -47,6 +47,7 @@ export async function openServingDataDir(
 export function appSettingsOf(config: KumoConfig): AppDeps['settings'] {
   return {
     publicUrl: config.publicUrl,
+    searchPublicUrl: config.searchPublicUrl,
     timezone: config.timezone,
     instantCrawlerBasePath: config.instantCrawlerBasePath,
     crawlerBasePath: config.crawlerBasePath,

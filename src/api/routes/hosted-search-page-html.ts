@@ -68,8 +68,12 @@ font:16px/1.6 system-ui,-apple-system,"Segoe UI","Hiragino Sans","Hiragino Kaku 
   .trim()
   .replace(/\n/g, '');
 
-/** The hosted page's Content-Security-Policy: only Kumo's own origin, the stylesheet by nonce. */
-export function pageCsp(nonce: string): string {
+/**
+ * The hosted page's Content-Security-Policy: only Kumo's own origin, the stylesheet by nonce. It
+ * may be framed by its own origin and by the console's when the console is reached at another
+ * one, for its Try it (docs/operations.md, Roles).
+ */
+export function pageCsp(nonce: string, consoleOrigin?: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -78,7 +82,7 @@ export function pageCsp(nonce: string): string {
     "img-src 'self' data:",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'self'",
+    consoleOrigin === undefined ? "frame-ancestors 'self'" : `frame-ancestors 'self' ${consoleOrigin}`,
   ].join('; ');
 }
 

@@ -21,6 +21,11 @@ export interface HostedSearchPageRoutesOptions {
   assets: WebAssetsLoad;
   /** The site search API base the page's widget calls, on this origin. */
   finderBasePath: string;
+  /**
+   * The console's origin when it is not the page's own (KUMO_PUBLIC_URL differs from
+   * KUMO_SEARCH_PUBLIC_URL): its Try it frames the page.
+   */
+  consoleOrigin?: string;
   methods: MethodRegistry;
 }
 
@@ -51,8 +56,11 @@ export const hostedSearchPageRoutes: FastifyPluginAsync<HostedSearchPageRoutesOp
   options.methods.record(HOSTED_PAGE_PATH, 'GET');
   app.get(
     HOSTED_PAGE_PATH,
-    // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify awaits an error handler's promise
-    { schema: { hide: true, params: SearchServiceParams }, errorHandler: answerHtmlError },
+    {
+      schema: { hide: true, params: SearchServiceParams },
+      // eslint-disable-next-line @typescript-eslint/no-misused-promises -- Fastify awaits an error handler's promise
+      errorHandler: (error, request, reply) => answerHtmlError(error, request, reply, options.consoleOrigin),
+    },
     async (request, reply) => {
       const lang = languageOf(request);
       const { contract_id, servicegroup_id, service_id } = request.params as PageParams;
@@ -78,7 +86,7 @@ export const hostedSearchPageRoutes: FastifyPluginAsync<HostedSearchPageRoutesOp
         // An empty base puts the API at the root: "/" keeps the attribute a path.
         apiBase: options.finderBasePath === '' ? '/' : options.finderBasePath,
       });
-      return sendPage(reply, 200, lang, nonce, html);
+      return sendPage(reply, { status: 200, lang, nonce, consoleOrigin: options.consoleOrigin }, html);
     },
   );
 };
@@ -104,7 +112,12 @@ function languageOf(request: FastifyRequest, lenient = false): PageLanguage {
 }
 
 /** The page's failures as HTML pages with the status and message the API would answer. */
-async function answerHtmlError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+async function answerHtmlError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  consoleOrigin: string | undefined,
+) {
   let status: number;
   let message: string;
   if (error instanceof ApiError) {
@@ -127,18 +140,26 @@ async function answerHtmlError(error: FastifyError, request: FastifyRequest, rep
     lang = languageOf(request, true);
   }
   const nonce = nonceOf();
-  return sendPage(reply, status, lang, nonce, messagePageHtml(lang, nonce, kind, message));
+  return sendPage(reply, { status, lang, nonce, consoleOrigin }, messagePageHtml(lang, nonce, kind, message));
 }
 
 function nonceOf(): string {
   return randomBytes(16).toString('base64');
 }
 
-function sendPage(reply: FastifyReply, status: number, lang: PageLanguage, nonce: string, html: string) {
+interface PageAnswer {
+  status: number;
+  lang: PageLanguage;
+  nonce: string;
+  consoleOrigin: string | undefined;
+}
+
+function sendPage(reply: FastifyReply, answer: PageAnswer, html: string) {
+  const { status, lang, nonce, consoleOrigin } = answer;
   return reply
     .code(status)
     .headers({
-      'content-security-policy': pageCsp(nonce),
+      'content-security-policy': pageCsp(nonce, consoleOrigin),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
       // The nonce changes with every answer; revalidating keeps back/forward cache usable.

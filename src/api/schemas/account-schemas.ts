@@ -66,6 +66,10 @@ const CurrentSession = Type.Object({
   session: SessionView,
   csrf_token: Type.String({ description: 'send it in x-kumo-csrf-token with every change' }),
   timezone: Type.String({ description: 'the service time zone (KUMO_TIMEZONE) every timestamp is in' }),
+  search_url: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'where site search, the widget and the hosted search pages are reached (KUMO_SEARCH_PUBLIC_URL); null when this API process knows no such address',
+  }),
 });
 
 export const ContractParams = Type.Object({ contract_id: IdParam('contract id') });

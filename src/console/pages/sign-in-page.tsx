@@ -98,10 +98,15 @@ function OperatorSignIn(props: { onSignedIn(session: CurrentSession): void }) {
     setBusy(true);
     setProblem(undefined);
     try {
-      const answer = await api.post<{ csrf_token: string; timezone: string }>('/operator_session', {
+      const answer = await api.post<Omit<CurrentSession, 'account'>>('/operator_session', {
         admin_token: token,
       });
-      props.onSignedIn({ account: null, csrf_token: answer.csrf_token, timezone: answer.timezone });
+      props.onSignedIn({
+        account: null,
+        csrf_token: answer.csrf_token,
+        timezone: answer.timezone,
+        search_url: answer.search_url,
+      });
     } catch (error) {
       setProblem(problemOf(error));
       setBusy(false);

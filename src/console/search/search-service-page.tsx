@@ -9,7 +9,7 @@ import { Page, Section } from '../components/page.js';
 import { Loading, ProblemMessage } from '../components/problem.js';
 import { bytes, count, dateTime } from '../format.js';
 import { href } from '../router.js';
-import { useCan } from '../session.js';
+import { useCan, useSession } from '../session.js';
 import { groupHref } from '../shell/route-types.js';
 import { useResource } from '../use-resource.js';
 import { type ConfigForm, configOf, formOf, type SearchServiceConfig } from './config-form.js';
@@ -38,6 +38,7 @@ export function SearchServicePage(props: { contractId: number; groupId: number; 
   const service = useResource<{ search_service: Service }>(path);
   const status = useResource<Status>(`${path}/status`);
   const canEdit = useCan('editor');
+  const searchUrl = useSession().search_url;
   const [form, setForm] = useState<ConfigForm | undefined>(undefined);
   const [saveErrors, setSaveErrors] = useState<readonly FieldProblem[] | undefined>(undefined);
   const [saving, setSaving] = useState(false);
@@ -78,11 +79,6 @@ export function SearchServicePage(props: { contractId: number; groupId: number; 
       </Page>
     );
   }
-  const servicePath = `${contractId}/${groupId}/${serviceId}`;
-  const origin = location.origin;
-  const snippet =
-    `<div id="kumo-search"></div>\n` +
-    `<script src="${origin}/widget/v1/kumo-search.js" data-service="${servicePath}" defer></script>`;
   return (
     <Page
       title={t.serviceTitle(stored.name)}
@@ -122,25 +118,19 @@ export function SearchServicePage(props: { contractId: number; groupId: number; 
           </>
         )}
       </Section>
-      <Section title={t.tryIt}>
-        <p class="hint">{t.tryItHint}</p>
-        {/* A sandbox without top navigation or popups (docs/security.md, The console's
-            frames): a crawled page opened from a result stays in the frame and cannot move the
-            console's tab. Scripts and forms run the widget; same-origin keeps its state in the
-            frame's address and its calls to a service with allowed origins working. */}
-        <iframe
-          class="try-it"
-          title={t.tryItFrame(stored.name)}
-          src={`/search/${servicePath}`}
-          sandbox="allow-scripts allow-forms allow-same-origin"
+      {searchUrl === null ? (
+        <Section title={t.tryIt}>
+          <p class="hint" role="note">
+            {t.searchElsewhere}
+          </p>
+        </Section>
+      ) : (
+        <SearchPanels
+          searchUrl={searchUrl}
+          servicePath={`${contractId}/${groupId}/${serviceId}`}
+          name={stored.name}
         />
-      </Section>
-      <Section title={t.snippet}>
-        <p class="hint">{t.snippetHint}</p>
-        <CopyBlock text={snippet} />
-        <p class="hint">{t.hostedPage}</p>
-        <CopyBlock text={`${origin}/search/${servicePath}?q=`} />
-      </Section>
+      )}
       <form onSubmit={(event) => void save(event)} noValidate>
         <h2 class="form-title">{t.configuration}</h2>
         {!canEdit && <p class="hint">{t.readOnly}</p>}
@@ -174,6 +164,41 @@ export function SearchServicePage(props: { contractId: number; groupId: number; 
         )}
       </form>
     </Page>
+  );
+}
+
+/**
+ * Try it and the snippet, at the address visitors reach search at: the API's own, or the search
+ * nodes' when they are reached elsewhere (docs/operations.md, Roles).
+ */
+function SearchPanels(props: { searchUrl: string; servicePath: string; name: string }) {
+  const t = searchTexts();
+  const { searchUrl, servicePath } = props;
+  const snippet =
+    `<div id="kumo-search"></div>\n` +
+    `<script src="${searchUrl}/widget/v1/kumo-search.js" data-service="${servicePath}" defer></script>`;
+  return (
+    <>
+      <Section title={t.tryIt}>
+        <p class="hint">{t.tryItHint}</p>
+        {/* A sandbox without top navigation or popups (docs/security.md, The console's
+            frames): a crawled page opened from a result stays in the frame and cannot move the
+            console's tab. Scripts and forms run the widget; same-origin keeps its state in the
+            frame's address and its calls to a service with allowed origins working. */}
+        <iframe
+          class="try-it"
+          title={t.tryItFrame(props.name)}
+          src={`${searchUrl}/search/${servicePath}`}
+          sandbox="allow-scripts allow-forms allow-same-origin"
+        />
+      </Section>
+      <Section title={t.snippet}>
+        <p class="hint">{t.snippetHint}</p>
+        <CopyBlock text={snippet} />
+        <p class="hint">{t.hostedPage}</p>
+        <CopyBlock text={`${searchUrl}/search/${servicePath}?q=`} />
+      </Section>
+    </>
   );
 }
 

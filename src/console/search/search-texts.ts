@@ -28,6 +28,11 @@ export const searchTexts = defineTexts({
     copy: 'Copy',
     copied: 'Copied.',
     hostedPage: 'Or link a form to the hosted search page:',
+    searchElsewhere:
+      'Site search is served by other processes of this cluster (the search nodes), and this API process ' +
+      'was not told where they are reached, so there is nothing to try or paste here yet. ' +
+      'Set KUMO_SEARCH_PUBLIC_URL on the API processes to the address of the search nodes ' +
+      '(or of the load balancer in front of them) and restart them.',
     configuration: 'Configuration',
     readOnly: 'You can read this configuration; only editors and owners change it.',
     categories: 'Categories',
@@ -111,6 +116,11 @@ export const searchTexts = defineTexts({
     copy: 'コピー',
     copied: 'コピーしました。',
     hostedPage: 'またはフォームをホスト型検索ページにつなぎます:',
+    searchElsewhere:
+      'サイト内検索はこのクラスターの別のプロセス(検索ノード)が提供していますが、この API プロセスには' +
+      'その公開アドレスが設定されていないため、ここで試すことも貼り付けるコードを示すこともできません。' +
+      'API プロセスの KUMO_SEARCH_PUBLIC_URL に検索ノード(またはその前のロードバランサー)のアドレスを設定し、' +
+      '再起動してください。',
     configuration: '設定',
     readOnly: 'この設定は閲覧のみできます。変更は editor と owner が行えます。',
     categories: 'カテゴリー',

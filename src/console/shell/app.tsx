@@ -106,5 +106,10 @@ function pageOf(path: string) {
  */
 export async function readSession(): Promise<CurrentSession> {
   const answer = await api.get<CurrentSession>('/session');
-  return { account: answer.account, csrf_token: answer.csrf_token, timezone: answer.timezone };
+  return {
+    account: answer.account,
+    csrf_token: answer.csrf_token,
+    timezone: answer.timezone,
+    search_url: answer.search_url,
+  };
 }

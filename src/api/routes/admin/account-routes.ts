@@ -24,7 +24,7 @@ import {
   SignInSchema,
   SignOutSchema,
 } from '../../schemas/account-schemas.js';
-import { type AdminRoutesOptions, datetimeOf, methodRecorder } from './admin-support.js';
+import { type AdminRoutesOptions, datetimeOf, methodRecorder, searchUrlFor } from './admin-support.js';
 import { actorOf, operatorSessionOf, sameOrigin, sessionOf } from './management-auth.js';
 import { clearedSessionCookie, secureCookies, sessionCookie } from './session-cookie.js';
 
@@ -109,6 +109,7 @@ export const publicAccountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
       status: 'OK' as const,
       message: `signed in as ${signedIn.account.email}`,
       ...view.current(signedIn),
+      search_url: searchUrlFor(request, options),
     };
   });
 
@@ -170,6 +171,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
         session: view.session(operator.session, operator.session.id),
         csrf_token: operator.csrfToken,
         timezone,
+        search_url: searchUrlFor(request, options),
       };
     }
     const context = accountOf(request);
@@ -178,6 +180,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asyn
       message: `signed in as ${context.account.email}`,
       operator: false,
       ...view.current(context),
+      search_url: searchUrlFor(request, options),
     };
   });
 

@@ -26,6 +26,10 @@ export interface AdminRoutesOptions {
   adminToken: string;
   /** KUMO_PUBLIC_URL: the origin changes made with a session must come from, invitation links. */
   publicUrl: string;
+  /** KUMO_SEARCH_PUBLIC_URL, told to the console for its snippet and Try it; unset: none known. */
+  searchPublicUrl?: string;
+  /** Whether this process answers site search itself (the search role). */
+  servesSearch: boolean;
   timezone: string;
   methods: MethodRegistry;
   /** Where the runs' artifacts are and how they are downloaded, for downloads with a session. */
@@ -40,6 +44,24 @@ export const GROUP_PATH = '/contracts/:contract_id/servicegroups/:servicegroup_i
 /** The service group named by the path. */
 export function tenantOf(params: { contract_id: number; servicegroup_id: number }): TenantRef {
   return { contractId: params.contract_id, servicegroupId: params.servicegroup_id };
+}
+
+/**
+ * The search address the console uses for its snippet, Try it and hosted page links
+ * (docs/console.md, Site search). A process that answers search at its own public address is
+ * named by the origin the browser reached it at, as the console always did: KUMO_PUBLIC_URL's
+ * default (`http://0.0.0.0:8080` for a service listening everywhere) may not be one a browser can
+ * open. null: this process knows no search address.
+ */
+export function searchUrlFor(
+  request: FastifyRequest,
+  options: Pick<AdminRoutesOptions, 'publicUrl' | 'searchPublicUrl' | 'servesSearch'>,
+): string | null {
+  const { searchPublicUrl } = options;
+  if (searchPublicUrl === undefined) return null;
+  if (options.servesSearch && searchPublicUrl === options.publicUrl && request.host !== '')
+    return `${request.protocol}://${request.host}`;
+  return searchPublicUrl;
 }
 
 /** Records a route's method for the 405 fallbacks. */

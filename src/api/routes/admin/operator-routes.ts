@@ -10,7 +10,7 @@ import {
   RevokeOperatorSessionSchema,
 } from '../../schemas/operator-schemas.js';
 import { views } from './account-routes.js';
-import { type AdminRoutesOptions, datetimeOf, methodRecorder } from './admin-support.js';
+import { type AdminRoutesOptions, datetimeOf, methodRecorder, searchUrlFor } from './admin-support.js';
 import { actorOf, operatorSessionOf, sameOrigin } from './management-auth.js';
 import { clearedSessionCookie, OPERATOR_COOKIE, secureCookies, sessionCookie } from './session-cookie.js';
 
@@ -51,6 +51,7 @@ export const publicOperatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
       expires_datetime: datetimeOf(sessionEndMicros(session), timezone),
       csrf_token: signedIn.csrfToken,
       timezone,
+      search_url: searchUrlFor(request, options),
     };
   });
 };
@@ -80,6 +81,7 @@ export const operatorRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = asy
       expires_datetime: datetimeOf(sessionEndMicros(context.session), timezone),
       csrf_token: context.csrfToken,
       timezone,
+      search_url: searchUrlFor(request, options),
     };
   });
 
