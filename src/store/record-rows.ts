@@ -3,7 +3,7 @@
  * (the same tables and columns in both), and the records they make: one reading for both stores.
  */
 import { isArtifactFileName } from '../domain/artifact-files.js';
-import type { RunStateId } from '../domain/run-states.js';
+import { isRunEndReason, type RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { settingFromStoredJson } from '../security/setting-secrets.js';
@@ -39,6 +39,8 @@ export interface RunRow {
   service_setting_id: number | null;
   download_key: string | null;
   trigger: string;
+  /** NULL for a run not ended, or ended before end reasons were recorded. */
+  end_reason: string | null;
 }
 
 export function runRecordOf(row: RunRow, box: SecretBox): RunRecord {
@@ -63,6 +65,7 @@ export function runRecordOf(row: RunRow, box: SecretBox): RunRecord {
     serviceSettingId: row.service_setting_id,
     downloadKey: row.download_key,
     trigger: row.trigger as RunTrigger,
+    endReason: isRunEndReason(row.end_reason) ? row.end_reason : null,
   };
 }
 

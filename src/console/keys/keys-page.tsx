@@ -94,8 +94,10 @@ export function KeysPage(props: { contractId: number; groupId: number }) {
                   <td>
                     <code>{row.prefix}…</code>
                   </td>
-                  <td>{dateTime(row.created_datetime)}</td>
-                  <td>{row.last_used_datetime === null ? t.neverUsed : dateTime(row.last_used_datetime)}</td>
+                  <td class="nowrap">{dateTime(row.created_datetime)}</td>
+                  <td class="nowrap">
+                    {row.last_used_datetime === null ? t.neverUsed : dateTime(row.last_used_datetime)}
+                  </td>
                   <td>
                     {row.revoked_datetime === null ? (
                       <span class="badge badge-ok">{t.active}</span>

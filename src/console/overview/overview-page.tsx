@@ -93,7 +93,7 @@ export function OverviewPage(props: { contractId: number; groupId: number }) {
                       <RunStateBadge state={run.crawl_execution_status_dtype_id} />
                     </td>
                     <td class="number">{count(run.crawled_count)}</td>
-                    <td>{dateTime(run.end_datetime)}</td>
+                    <td class="nowrap">{dateTime(run.end_datetime)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -114,7 +114,7 @@ export function OverviewPage(props: { contractId: number; groupId: number }) {
                       <a href={inside(`/settings/${setting.id}`)}>{setting.name}</a>
                       <span class="hint"> · {scheduleText(setting.schedule)}</span>
                     </td>
-                    <td>{dateTime(setting.next_run_datetime)}</td>
+                    <td class="nowrap">{dateTime(setting.next_run_datetime)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,3 +1,6 @@
+/** Why a run ended (docs/reference/run-states.md, End reasons). */
+export type EndReason = 'completed' | 'documents_limit' | 'time_limit' | 'cancelled';
+
 /** A run as GET …/runs/{id} answers it (docs/api.md, Runs). */
 export interface RunView {
   id: number;
@@ -17,6 +20,9 @@ export interface RunView {
   seed_urls: string[];
   artifacts: string[];
   message: string;
+  end_reason: EndReason | null;
+  /** The run's setting takes screenshots. */
+  screenshots: boolean;
   live: {
     crawled: number;
     total: number;

@@ -13,6 +13,7 @@ import { useResource } from '../use-resource.js';
 import { RunStateBadge } from './run-state-badge.js';
 import type { RunView } from './run-types.js';
 import { runsTexts } from './runs-texts.js';
+import { UrlText } from '../components/url-text.js';
 
 export function RunsPage(props: { contractId: number; groupId: number }) {
   const t = runsTexts();
@@ -103,13 +104,16 @@ export function RunsPage(props: { contractId: number; groupId: number }) {
                   </td>
                   <td class="wrap">
                     {run.kind === 'instant' ? t.instant : (run.service_setting_name ?? t.scheduled)}
-                    <span class="hint"> · {run.seed_urls[0]}</span>
+                    <span class="hint">
+                      {' · '}
+                      <UrlText url={run.seed_urls[0] ?? ''} />
+                    </span>
                   </td>
                   <td>
                     <RunStateBadge state={run.crawl_execution_status_dtype_id} />
                   </td>
-                  <td>{dateTime(run.start_datetime ?? run.created_datetime)}</td>
-                  <td>{dateTime(run.end_datetime)}</td>
+                  <td class="nowrap">{dateTime(run.start_datetime ?? run.created_datetime)}</td>
+                  <td class="nowrap">{dateTime(run.end_datetime)}</td>
                   <td class="number">{count(run.live?.crawled ?? run.crawled_count)}</td>
                 </tr>
               ))}

@@ -134,9 +134,9 @@ export function DeliveriesTable(props: { webhookPath: string; canReplay: boolean
                   {delivery.last_duration_ms === null ? '—' : `${count(delivery.last_duration_ms)} ms`}
                 </td>
                 <td class="wrap">{delivery.last_error === '' ? '—' : delivery.last_error}</td>
-                <td>{dateTime(delivery.created_datetime, { seconds: true })}</td>
-                <td>{dateTime(delivery.delivered_datetime, { seconds: true })}</td>
-                <td>{dateTime(delivery.next_attempt_datetime, { seconds: true })}</td>
+                <td class="nowrap">{dateTime(delivery.created_datetime, { seconds: true })}</td>
+                <td class="nowrap">{dateTime(delivery.delivered_datetime, { seconds: true })}</td>
+                <td class="nowrap">{dateTime(delivery.next_attempt_datetime, { seconds: true })}</td>
                 {props.canReplay && (
                   <td>
                     <button

@@ -1,6 +1,6 @@
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { RunState, type RunStateId } from '../../domain/run-states.js';
+import { type RunEndReason, RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
 import {
@@ -272,10 +272,12 @@ export class PgCrawlRunStore implements CrawlRunStore {
     nowMicros: number,
     artifacts: ArtifactFileName[],
     message: string,
+    endReason: RunEndReason | null = null,
   ): Promise<void> {
     await this.sql`
       UPDATE crawl_runs SET state = ${state}, end_us = ${nowMicros}, updated_us = ${nowMicros},
-        artifacts = ${artifacts.join(',')}, message = ${message}, start_us = coalesce(start_us, ${nowMicros}),
+        artifacts = ${artifacts.join(',')}, message = ${message}, end_reason = ${endReason},
+        start_us = coalesce(start_us, ${nowMicros}),
         lease_owner = NULL, lease_until_us = NULL
       WHERE id = ${runId}`;
   }

@@ -340,4 +340,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE operator_sessions ADD COLUMN token_fingerprint BYTEA;
   `,
+  // Why a run ended (docs/reference/run-states.md, End reasons): a finished run with pages still
+  // queued says whether its page limit stopped it.
+  `
+  ALTER TABLE crawl_runs ADD COLUMN end_reason TEXT;
+  `,
 ];

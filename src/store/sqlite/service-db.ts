@@ -226,6 +226,9 @@ const MIGRATIONS: readonly Migration[] = [
   // The fingerprint of the admin token an operator session was made with, so a rotated token
   // ends the sessions of the old one (docs/security.md, Operator sessions).
   addColumn('operator_sessions', 'token_fingerprint', 'BLOB'),
+  // Why a run ended (docs/reference/run-states.md, End reasons): a finished run with pages still
+  // queued says whether its page limit stopped it.
+  addColumn('crawl_runs', 'end_reason', 'TEXT'),
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

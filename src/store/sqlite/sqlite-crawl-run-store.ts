@@ -2,7 +2,7 @@ import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { RunState, type RunStateId } from '../../domain/run-states.js';
+import { type RunEndReason, RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { checkPasswordKey, sealPlainPasswordRows } from './setting-password-rows.js';
 import { claimFairly, countRunning } from './run-claims.js';
@@ -331,13 +331,14 @@ export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
     nowMicros: number,
     artifacts: ArtifactFileName[],
     message: string,
+    endReason: RunEndReason | null = null,
   ): void {
     this.db
       .prepare(
         `UPDATE crawl_runs SET state = ?, end_us = ?, updated_us = ?, artifacts = ?, message = ?,
-           start_us = COALESCE(start_us, ?) WHERE id = ?`,
+           end_reason = ?, start_us = COALESCE(start_us, ?) WHERE id = ?`,
       )
-      .run(state, nowMicros, nowMicros, artifacts.join(','), message, nowMicros, runId);
+      .run(state, nowMicros, nowMicros, artifacts.join(','), message, endReason, nowMicros, runId);
   }
 
   listArtifactsEndedBefore(cutoffMicros: number): RunRecord[] {
