@@ -216,3 +216,8 @@ export function rendersPages(settings: CrawlSettings): boolean {
 export function takesLinksFromRenderedDom(settings: CrawlSettings): boolean {
   return settings.waitType === 2;
 }
+
+/** The setting takes a screenshot of each HTML page (docs/reference/crawl-rules.md). */
+export function takesScreenshots(setting: InstantCrawlerSetting): boolean {
+  return setting.screenshot !== undefined && setting.screenshot !== null;
+}

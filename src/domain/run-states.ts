@@ -19,6 +19,27 @@ const STATE_NAMES: Record<RunStateId, string> = {
   2060: 'stopped by timeout',
 };
 
+/**
+ * Why a run ended (docs/reference/run-states.md, End reasons): it fetched everything it found,
+ * it fetched as many pages as its documents limit allows, it ran out of time, or it was cancelled.
+ */
+export const RUN_END_REASONS = ['completed', 'documents_limit', 'time_limit', 'cancelled'] as const;
+export type RunEndReason = (typeof RUN_END_REASONS)[number];
+
+export function isRunEndReason(value: unknown): value is RunEndReason {
+  return (RUN_END_REASONS as readonly unknown[]).includes(value);
+}
+
+/**
+ * The end reason a run's state alone tells: a cancelled or timed out run, including one that ended
+ * before reasons were recorded or was cancelled before it started.
+ */
+export function endReasonOfState(state: RunStateId): RunEndReason | null {
+  if (state === RunState.stoppedByCancel) return 'cancelled';
+  if (state === RunState.stoppedByTimeout) return 'time_limit';
+  return null;
+}
+
 export function stateName(state: RunStateId): string {
   return STATE_NAMES[state];
 }

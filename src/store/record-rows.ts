@@ -4,7 +4,7 @@
  */
 import { partsFromJson } from '../domain/run-message.js';
 import { isArtifactFileName } from '../domain/artifact-files.js';
-import type { RunStateId } from '../domain/run-states.js';
+import { isRunEndReason, type RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { settingFromStoredJson } from '../security/setting-secrets.js';
@@ -42,6 +42,8 @@ export interface RunRow {
   service_setting_id: number | null;
   download_key: string | null;
   trigger: string;
+  /** NULL for a run not ended, or ended before end reasons were recorded. */
+  end_reason: string | null;
 }
 
 export function runRecordOf(row: RunRow, box: SecretBox): RunRecord {
@@ -67,6 +69,7 @@ export function runRecordOf(row: RunRow, box: SecretBox): RunRecord {
     serviceSettingId: row.service_setting_id,
     downloadKey: row.download_key,
     trigger: row.trigger as RunTrigger,
+    endReason: isRunEndReason(row.end_reason) ? row.end_reason : null,
   };
 }
 

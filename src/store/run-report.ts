@@ -54,8 +54,21 @@ export interface ReportChoices {
   depths: { value: number; count: number }[];
 }
 
+/** One URL of the run with what the report knows beyond its row (the console's URL detail). */
+export interface UrlDetail {
+  row: ReportRow;
+  /** The page whose link queued the URL; null for a seed or a sitemap's URL. */
+  referrer: string | null;
+  /** Links found on the page; null when the run did not collect its link list. */
+  linksFound: number | null;
+  /** The page's first links, in page order (at most 100). */
+  links: { url: string; anchorText: string }[];
+}
+
 export interface RunReport {
   rows(filter: ReportFilter, offset: number, limit: number): ReportPage;
+  /** A row with its referrer and links; undefined when the run has no such row. */
+  detail(rowId: number): UrlDetail | undefined;
   errorGroups(examples: number): ErrorGroup[];
   choices(): ReportChoices;
   /** Rows that may have a screenshot: HTML pages answered 2xx whose files are in the bundle. */

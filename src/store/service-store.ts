@@ -1,7 +1,7 @@
 import type { ArtifactFileName } from '../domain/artifact-files.js';
 import type { RunMessagePart } from '../domain/run-message.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import type { RunStateId } from '../domain/run-states.js';
+import type { RunEndReason, RunStateId } from '../domain/run-states.js';
 import type { Schedule } from '../domain/schedule.js';
 import type { SearchServiceConfig } from '../domain/search-service-config.js';
 import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from './account-store.js';
@@ -97,6 +97,8 @@ export interface RunRecord extends TenantRef {
   downloadKey: string | null;
   /** What started the run: the instant crawl API, the schedule, or an operator ("run now"). */
   trigger: RunTrigger;
+  /** Why the run ended; null while it runs, when it failed, or when it ended before this was recorded. */
+  endReason: RunEndReason | null;
 }
 
 export type RunTrigger = 'api' | 'schedule' | 'manual';
@@ -254,6 +256,7 @@ export interface CrawlRunStore {
     artifacts: ArtifactFileName[],
     message: string,
     messageParts?: readonly RunMessagePart[],
+    endReason?: RunEndReason | null,
   ): Promise<void>;
   /** Finished runs with artifacts older than the cut-off, to apply retention. */
   listArtifactsEndedBefore(cutoffMicros: number): Promise<RunRecord[]>;

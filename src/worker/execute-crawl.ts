@@ -137,7 +137,10 @@ export async function executeCrawl(
       if (options.writeReport)
         try {
           const bundled = artifacts.some((artifact) => artifact.name === ArtifactFile.objects);
-          store.writeReport(path.join(workspace.artifactFolder, RUN_REPORT_FILE), bundled);
+          store.writeReport(path.join(workspace.artifactFolder, RUN_REPORT_FILE), {
+            bundleWritten: bundled,
+            linksCollected: settings.collectLinkList,
+          });
         } catch (error) {
           throw new ArtifactWriteError(`writing the run report failed: ${storageReason(error)}`, {
             cause: error,

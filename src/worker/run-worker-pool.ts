@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import { executionTimeoutSecondsOf } from '../domain/crawl-settings.js';
-import { RunState, type RunStateId } from '../domain/run-states.js';
+import { type RunEndReason, RunState, type RunStateId } from '../domain/run-states.js';
+import { endReasonOf } from './run-end-reason.js';
 import type { RunDispatcher } from './run-dispatcher.js';
 import { previousRunFilesOf } from './previous-run-files.js';
 import { failureMessage, packagesOnOf, RunEnding, type SearchFeed } from './run-ending.js';
@@ -282,6 +283,7 @@ export class RunWorkerPool implements RunDispatcher {
       ending.state,
       ending.state === RunState.troubled ? [] : execution.artifacts.map((artifact) => artifact.name),
       ending.message,
+      ending.state === RunState.troubled ? null : endReasonOf(execution.outcome),
     );
     // Announced before the working data is removed, which may take a while for a large run.
     void this.notify('finished', run.id);
@@ -414,8 +416,9 @@ export class RunWorkerPool implements RunDispatcher {
     state: RunStateId,
     artifacts: Parameters<CrawlRunStore['finish']>[3],
     message: RunMessage,
+    endReason: RunEndReason | null = null,
   ): Promise<void> {
     const now = this.deps.clock.nowMicros();
-    await this.deps.runs.finish(runId, state, now, artifacts, message.text, message.parts);
+    await this.deps.runs.finish(runId, state, now, artifacts, message.text, message.parts, endReason);
   }
 }

@@ -831,6 +831,7 @@ function adminRoutesOn(t: World): { method: Method; url: string; payload?: objec
     { method: 'POST', url: `${g}/runs/${t.runId}/cancel`, read: false },
     { method: 'GET', url: `${g}/runs/${t.runId}/events`, read: true },
     { method: 'GET', url: `${g}/runs/${t.runId}/urls`, read: true },
+    { method: 'GET', url: `${g}/runs/${t.runId}/urls/1`, read: true },
     { method: 'GET', url: `${g}/runs/${t.runId}/report`, read: true },
     { method: 'GET', url: `${g}/runs/${t.runId}/screenshots`, read: true },
     { method: 'GET', url: `${g}/runs/${t.runId}/screenshots/1`, read: false },

@@ -92,6 +92,15 @@ describe('console site search', () => {
     const preview = page.getByRole('region', { name: 'Preview of the facets' });
     const tree = preview.getByRole('list', { name: 'Drill-down tree' });
     await tree.getByText('127.0.0.10').waitFor();
+    // The tree starts collapsed: the host's directories show once it is opened.
+    assert.equal(await tree.locator('details[open]').count(), 0);
+    assert.equal(await tree.getByText('guide', { exact: true }).isVisible(), false);
+    await tree.locator('summary', { hasText: '127.0.0.10' }).click();
+    await tree.getByText('guide', { exact: true }).waitFor();
+    assert.equal(
+      await tree.locator('summary', { hasText: '127.0.0.10' }).locator('.facet-count').textContent(),
+      '5 pages',
+    );
     await page.getByRole('button', { name: 'Add a category' }).click();
     await page.getByLabel('Category 1', { exact: true }).fill('Guides');
     await page.getByLabel('URL pattern 1', { exact: true }).first().fill('/guide/(');
@@ -117,7 +126,14 @@ describe('console site search', () => {
     await page.getByRole('button', { name: 'Add a drill-down rule' }).click();
     await page.locator('#drilldown-pattern-0').fill('/(guide|news)/');
     await page.locator('#drilldown-path-0').fill('Site > $1');
+    const siteBranch = tree.locator('summary', { hasText: /^Site/ });
+    await siteBranch.click();
     await tree.getByText('guide', { exact: true }).waitFor();
+    // Counts with the right plural: the one news page is "1 page".
+    const news = tree.locator('li', { hasText: /^news/ });
+    assert.equal(await news.locator('.facet-count').textContent(), '1 page');
+    const pageHeight = (await page.evaluate('document.documentElement.scrollHeight')) as number;
+    assert.ok(pageHeight < 5000, `the page is ${pageHeight} px high`);
     await page.getByRole('textbox', { name: 'Allowed origins' }).fill('https://garden.example');
     await assertAccessible(page, 'the search service page');
     await page.getByRole('button', { name: 'Save configuration' }).click();

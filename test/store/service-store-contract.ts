@@ -420,6 +420,7 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
           serviceSettingId: null,
           downloadKey: null,
           trigger: 'api',
+          endReason: null,
         });
         assert.deepEqual(await store.runs.getByRequest(a, run.requestId), run);
         assert.equal(await store.runs.getByRequest(b, run.requestId), undefined);
@@ -432,7 +433,9 @@ export function describeServiceStoreContract(name: string, open: OpenStore): voi
         assert.equal(await store.runs.countActiveRuns(a), 2);
         // Another tenant has its own count.
         await store.runs.createInstantRun(b, setting('b'), T0 + 3, 1);
-        await store.runs.finish(run.id, RunState.stopped, T0 + 4, [], '');
+        await store.runs.finish(run.id, RunState.stopped, T0 + 4, [], '', [], 'documents_limit');
+        // Why it ended is kept with the run (docs/reference/run-states.md, End reasons).
+        assert.equal((await store.runs.getRun(run.id))?.endReason, 'documents_limit');
         await store.runs.createInstantRun(a, setting('three'), T0 + 5, 2);
         assert.equal(await store.runs.countActiveRuns(a), 2);
       }),

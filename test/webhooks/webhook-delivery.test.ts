@@ -509,6 +509,7 @@ test('scheduled runs name their service setting instead of a request', () => {
     serviceSettingId: 7,
     downloadKey: 'key',
     trigger: 'schedule',
+    endReason: 'completed',
   } satisfies RunRecord;
   const body = runEventBody({
     event: 'crawl.finished',

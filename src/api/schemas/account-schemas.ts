@@ -155,6 +155,7 @@ export const AcceptInvitationSchema = {
       session: Type.Optional(SessionView),
       csrf_token: Type.Optional(Type.String()),
       timezone: Type.Optional(Type.String()),
+      search_url: Type.Optional(CurrentSession.properties.search_url),
     }),
   ),
 };

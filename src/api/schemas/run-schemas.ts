@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
 import { ARTIFACT_FILE_NAMES } from '../../domain/artifact-files.js';
 import { RUN_MESSAGE_CODES } from '../../domain/run-message.js';
+import { RUN_END_REASONS } from '../../domain/run-states.js';
 import { RUNS_PAGE_LIMIT } from '../../service/management/index.js';
 import { datetime, GroupParams, nullableDatetime, ok, responses, route } from './admin-schema-parts.js';
 import { IdParam, NgBodySchema, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
@@ -53,6 +54,13 @@ export const RunView = Type.Object({
         'another language; empty for a run ended before parts were kept',
     },
   ),
+  end_reason: Type.Union([...RUN_END_REASONS.map((reason) => Type.Literal(reason)), Type.Null()], {
+    description:
+      'why the run ended: completed (nothing left to fetch), documents_limit (its page limit), ' +
+      'time_limit (execution_timeout), cancelled; null while it runs, when it failed, or when it ' +
+      'ended before the reason was recorded',
+  }),
+  screenshots: Type.Boolean({ description: "the run's setting takes screenshots of its pages" }),
   live: Type.Union([LiveView, Type.Null()], {
     description: "this process's latest progress report while the run crawls here; null otherwise",
   }),
@@ -159,6 +167,30 @@ export const RunUrlsSchema = {
   response: responses(ok({ matched: Type.Integer(), urls: Type.Array(ReportRowView) })),
 };
 
+export const RunUrlSchema = {
+  ...route(
+    'One URL of a finished run, with its referrer and links',
+    '404 when the run has no report or no such row.',
+  ),
+  params: Type.Object({ ...RunParams.properties, row_id: IdParam('row id') }),
+  response: responses(
+    ok({
+      url: Type.Object({
+        ...ReportRowView.properties,
+        referrer: Type.Union([Type.String(), Type.Null()], {
+          description: 'the page whose link queued the URL; null for a seed or a sitemap URL',
+        }),
+        links_found: Type.Union([Type.Integer(), Type.Null()], {
+          description: 'links found on the page; null when the setting did not collect the link list',
+        }),
+        links: Type.Array(Type.Object({ url: Type.String(), anchor_text: Type.String() }), {
+          description: 'the first 100 links of the page, in page order',
+        }),
+      }),
+    }),
+  ),
+};
+
 export const RunReportSchema = {
   ...route(
     "A finished run's URL counts, filter choices and failures by kind",
@@ -180,7 +212,7 @@ export const RunReportSchema = {
 export const RunScreenshotsSchema = {
   ...route(
     'The pages of a finished run that may have a screenshot',
-    'HTML pages answered 2xx with bundled files.',
+    "HTML pages answered 2xx with bundled files; none when the run's setting took no screenshots.",
   ),
   params: RunParams,
   querystring: Type.Object({

@@ -14,6 +14,7 @@ import { useSession } from '../session.js';
 import { useResource } from '../use-resource.js';
 import { analyticsTexts } from './analytics-texts.js';
 import { DailyChart, type DayRow } from './daily-chart.js';
+import { UrlText } from '../components/url-text.js';
 
 interface QueryRow {
   query: string;
@@ -164,7 +165,9 @@ export function AnalyticsPage(props: { contractId: number; groupId: number }) {
                     {report.data.clicked_results.map((row) => (
                       <tr key={`${row.query}\u0000${row.url}`}>
                         <td class="wrap query-cell">{row.query}</td>
-                        <td class="wrap url-cell">{row.url}</td>
+                        <td class="wrap url-cell">
+                          <UrlText url={row.url} />
+                        </td>
                         <td class="number">{count(row.clicks)}</td>
                       </tr>
                     ))}

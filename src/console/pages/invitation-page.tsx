@@ -48,6 +48,7 @@ export function InvitationPage(props: { onSignedIn(session: CurrentSession): voi
           account: answer.account,
           csrf_token: answer.csrf_token,
           timezone: answer.timezone,
+          search_url: answer.search_url,
         });
       } else {
         navigate(`/sign-in?accepted=${encodeURIComponent(answer.account.email)}`, { replace: true });

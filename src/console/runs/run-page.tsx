@@ -95,6 +95,12 @@ export function RunPage(props: { contractId: number; groupId: number; runId: num
         <dd>{dateTime(run.end_datetime, { seconds: true })}</dd>
         <dt>{t.seeds}</dt>
         <dd class="wrap">{run.seed_urls.join(' · ')}</dd>
+        {!running && run.end_reason !== null && (
+          <>
+            <dt>{t.endReasonLabel}</dt>
+            <dd>{t.endReason(run.end_reason)}</dd>
+          </>
+        )}
         {run.message !== '' && (
           <>
             <dt>{t.message}</dt>
@@ -121,7 +127,7 @@ export function RunPage(props: { contractId: number; groupId: number; runId: num
             )}
           </Section>
           <RunUrls runPath={runPath} />
-          <ScreenshotGallery runPath={runPath} />
+          <ScreenshotGallery runPath={runPath} takesScreenshots={run.screenshots} />
         </>
       )}
       <ConfirmDialog

@@ -1,4 +1,6 @@
 import type { RunMessagePart } from './run-message.js';
+/** Why a run ended (docs/reference/run-states.md, End reasons). */
+export type EndReason = 'completed' | 'documents_limit' | 'time_limit' | 'cancelled';
 
 /** A run as GET …/runs/{id} answers it (docs/api.md, Runs). */
 export interface RunView {
@@ -21,6 +23,9 @@ export interface RunView {
   message: string;
   /** The message's parts by code and values, to say it in the console's language. */
   message_parts: RunMessagePart[];
+  end_reason: EndReason | null;
+  /** The run's setting takes screenshots. */
+  screenshots: boolean;
   live: {
     crawled: number;
     total: number;

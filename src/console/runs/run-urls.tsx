@@ -1,7 +1,8 @@
 /**
  * A finished run's URLs (docs/console.md, Run page): its failures grouped by kind with examples,
  * and every URL in a table searched and filtered by the service (status, result, content type,
- * depth, error kind), the filters kept in the page's address so a filtered view can be shared.
+ * depth, error kind), the filters kept in the page's address so a filtered view can be shared; a
+ * row opens the URL's detail.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { Section } from '../components/page.js';
@@ -9,21 +10,10 @@ import { ProblemMessage } from '../components/problem.js';
 import { bytes, count, dateTime } from '../format.js';
 import { setQuery, useLocation } from '../router.js';
 import { useResource } from '../use-resource.js';
+import { UrlText } from '../components/url-text.js';
+import type { UrlRow } from './run-url-row.js';
 import { runsTexts } from './runs-texts.js';
-
-interface UrlRow {
-  row_id: number;
-  url: string;
-  last_url: string | null;
-  ok: boolean;
-  crawl_datetime: string;
-  http_status: number | null;
-  content_type: string | null;
-  content_length: number | null;
-  depth: number | null;
-  error_kind: string | null;
-  fetch_error: string | null;
-}
+import { UrlDetailDialog } from './url-detail.js';
 
 interface Report {
   rows: number;
@@ -89,6 +79,7 @@ function UrlTable(props: { runPath: string; report: Report }) {
   const t = runsTexts();
   const { query } = useLocation();
   const [text, setText] = useState(query.get('q') ?? '');
+  const [detailRow, setDetailRow] = useState<number | undefined>(undefined);
   useEffect(() => {
     // Typing searches after a short pause, without a history entry per keystroke.
     const timer = setTimeout(() => {
@@ -217,26 +208,39 @@ function UrlTable(props: { runPath: string; report: Report }) {
           </thead>
           <tbody>
             {(page.data?.urls ?? []).map((row) => (
-              <tr key={row.row_id} class={row.ok ? undefined : 'row-failed'}>
-                <td class="wrap url-cell">
-                  {row.url}
-                  {row.last_url !== null && <span class="hint"> → {row.last_url}</span>}
+              <tr
+                key={row.row_id}
+                class={row.ok ? 'row-open' : 'row-open row-failed'}
+                onClick={() => setDetailRow(row.row_id)}
+              >
+                <td class="url-cell">
+                  {/* The button makes the row's detail reachable by keyboard; the row takes clicks. */}
+                  <button type="button" class="link-button">
+                    <UrlText url={row.url} />
+                  </button>
+                  {row.last_url !== null && (
+                    <span class="hint">
+                      {' → '}
+                      <UrlText url={row.last_url} />
+                    </span>
+                  )}
                   {row.fetch_error !== null && <span class="hint"> · {row.fetch_error}</span>}
                 </td>
-                <td>
+                <td class="nowrap">
                   <span class={row.ok ? 'badge badge-ok' : 'badge badge-failed'}>
                     {row.http_status ?? t.noAnswer}
                   </span>
                 </td>
-                <td class="wrap">{row.content_type ?? '—'}</td>
+                <td class="type-cell">{row.content_type ?? '—'}</td>
                 <td class="number">{row.depth ?? '—'}</td>
-                <td class="number">{row.content_length === null ? '—' : bytes(row.content_length)}</td>
-                <td>{dateTime(row.crawl_datetime, { seconds: true })}</td>
+                <td class="number nowrap">{row.content_length === null ? '—' : bytes(row.content_length)}</td>
+                <td class="nowrap">{dateTime(row.crawl_datetime, { seconds: true })}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+      <UrlDetailDialog runPath={props.runPath} rowId={detailRow} onClose={() => setDetailRow(undefined)} />
       <nav class="pager" aria-label={t.urls}>
         <button
           type="button"

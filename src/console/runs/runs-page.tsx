@@ -14,6 +14,7 @@ import { useResource } from '../use-resource.js';
 import { RunStateBadge } from './run-state-badge.js';
 import type { RunView } from './run-types.js';
 import { runsTexts } from './runs-texts.js';
+import { UrlText } from '../components/url-text.js';
 
 export function RunsPage(props: { contractId: number; groupId: number }) {
   const t = runsTexts();
@@ -104,7 +105,10 @@ export function RunsPage(props: { contractId: number; groupId: number }) {
                   </td>
                   <td class="wrap">
                     {run.kind === 'instant' ? t.instant : (run.service_setting_name ?? t.scheduled)}
-                    <span class="hint"> · {run.seed_urls[0]}</span>
+                    <span class="hint">
+                      {' · '}
+                      <UrlText url={run.seed_urls[0] ?? ''} />
+                    </span>
                   </td>
                   <td>
                     <RunStateBadge state={run.crawl_execution_status_dtype_id} />

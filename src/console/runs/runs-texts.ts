@@ -1,5 +1,6 @@
 /** The texts of the runs list, the run page and the instant crawl form. */
 import { defineTexts } from '../i18n.js';
+import type { EndReason } from './run-types.js';
 
 const STATES_EN: Record<number, string> = {
   2010: 'Waiting',
@@ -94,6 +95,31 @@ export const runsTexts = defineTexts({
     screenshotOf: (url: string) => `Screenshot of ${url}`,
     close: 'Close',
     moreScreenshots: 'More screenshots',
+    screenshotCount: (shown: string) => `Pages with a screenshot: ${shown}`,
+    shotPosition: (position: number, of: number) => `${position} of ${of}`,
+    previousShot: 'Previous page',
+    nextShot: 'Next page',
+    urlDetail: 'URL detail',
+    urlDetailOf: (url: string) => `URL detail: ${url}`,
+    fetchedAt: 'Fetched',
+    redirectedTo: 'Redirected to',
+    notRedirected: 'Not redirected',
+    error: 'Error',
+    referrer: 'Referrer',
+    noReferrer: 'None: a seed URL or a sitemap URL',
+    linksFound: 'Links found',
+    linksNotCollected: 'Not recorded: the setting does not collect the link list',
+    moreLinks: (shown: string, found: string) => `The first ${shown} of ${found} links.`,
+    endReasonLabel: 'Why it ended',
+    endReason: (reason: EndReason): string =>
+      ({
+        completed: 'every page found was fetched',
+        documents_limit: 'page limit reached',
+        time_limit: 'time limit reached',
+        cancelled: 'cancelled',
+      })[reason],
+    stillQueued: (pages: number, shown: string, reason: string) =>
+      `${pages === 1 ? '1 page was' : `${shown} pages were`} still queued: ${reason}.`,
     formTitle: 'New instant crawl',
     formIntro:
       'Crawl once, now, with the same setting editor as a crawl setting. The run and its artifacts appear under Runs.',
@@ -175,6 +201,31 @@ export const runsTexts = defineTexts({
     screenshotOf: (url: string) => `${url} のスクリーンショット`,
     close: '閉じる',
     moreScreenshots: 'さらに表示',
+    screenshotCount: (shown: string) => `スクリーンショットのあるページ: ${shown} 件`,
+    shotPosition: (position: number, of: number) => `${of} 件中 ${position} 件目`,
+    previousShot: '前のページ',
+    nextShot: '次のページ',
+    urlDetail: 'URL の詳細',
+    urlDetailOf: (url: string) => `URL の詳細: ${url}`,
+    fetchedAt: '取得日時',
+    redirectedTo: 'リダイレクト先',
+    notRedirected: 'リダイレクトなし',
+    error: 'エラー',
+    referrer: 'リンク元',
+    noReferrer: 'なし（シード URL またはサイトマップの URL）',
+    linksFound: '見つかったリンク',
+    linksNotCollected: '記録なし（設定でリンク一覧を収集していません）',
+    moreLinks: (shown: string, found: string) => `${found} 件のうち最初の ${shown} 件です。`,
+    endReasonLabel: '終了の理由',
+    endReason: (reason: EndReason): string =>
+      ({
+        completed: '見つかったページをすべて取得しました',
+        documents_limit: 'ページ数の上限に達しました',
+        time_limit: '実行時間の上限に達しました',
+        cancelled: 'キャンセルされました',
+      })[reason],
+    stillQueued: (_pages: number, shown: string, reason: string) =>
+      `${shown} 件のページが取得待ちのまま終了しました（${reason}）。`,
     formTitle: '新しいインスタントクロール',
     formIntro:
       'クロール設定と同じエディターで、今すぐ 1 回クロールします。実行と成果物は「実行履歴」に表示されます。',

@@ -1,4 +1,8 @@
-/** The categories and drill-down tree a draft configuration gives the indexed pages. */
+/**
+ * The categories and drill-down tree a draft configuration gives the indexed pages
+ * (docs/console.md, Search service page). The tree starts collapsed, each branch opened on its
+ * own, so a deep hierarchy does not stretch the page.
+ */
 import { Section } from '../components/page.js';
 import { count } from '../format.js';
 import { searchTexts } from './search-texts.js';
@@ -20,12 +24,12 @@ export function FacetPreviewPanel(props: { preview: FacetPreview | undefined }) 
               <ul class="facet-counts" aria-label={t.categoryCounts}>
                 {preview.categories.map((category) => (
                   <li key={category.name}>
-                    <span>{category.name}</span> <span class="hint">{t.pages(count(category.count))}</span>
+                    <span class="facet-label">{category.name}</span> <PageCount pages={category.count} />
                   </li>
                 ))}
                 <li>
-                  <span>{t.uncategorized}</span>{' '}
-                  <span class="hint">{t.pages(count(preview.uncategorized))}</span>
+                  <span class="facet-label">{t.uncategorized}</span>{' '}
+                  <PageCount pages={preview.uncategorized} />
                 </li>
               </ul>
             </div>
@@ -40,17 +44,31 @@ export function FacetPreviewPanel(props: { preview: FacetPreview | undefined }) 
   );
 }
 
+function PageCount(props: { pages: number }) {
+  const t = searchTexts();
+  return <span class="facet-count">{t.pages(props.pages, count(props.pages))}</span>;
+}
+
 /** At most this many children of a node are shown: a preview, not the whole index. */
 const SHOWN_CHILDREN = 20;
 
 function Tree(props: { nodes: DrilldownNode[]; label?: string }) {
-  const t = searchTexts();
   return (
     <ul class="facet-tree" aria-label={props.label}>
       {props.nodes.slice(0, SHOWN_CHILDREN).map((node) => (
         <li key={node.label}>
-          <span>{node.label}</span> <span class="hint">{t.pages(count(node.count))}</span>
-          {node.children.length > 0 && <Tree nodes={node.children} />}
+          {node.children.length === 0 ? (
+            <span class="facet-leaf">
+              <span class="facet-label">{node.label}</span> <PageCount pages={node.count} />
+            </span>
+          ) : (
+            <details class="facet-branch">
+              <summary>
+                <span class="facet-label">{node.label}</span> <PageCount pages={node.count} />
+              </summary>
+              <Tree nodes={node.children} />
+            </details>
+          )}
         </li>
       ))}
       {props.nodes.length > SHOWN_CHILDREN && <li class="hint">…</li>}

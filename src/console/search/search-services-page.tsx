@@ -73,7 +73,7 @@ export function SearchServicesPage(props: { contractId: number; groupId: number 
                       {service.name}
                     </a>
                   </td>
-                  <td>{dateTime(service.updated_datetime)}</td>
+                  <td class="nowrap">{dateTime(service.updated_datetime)}</td>
                 </tr>
               ))}
             </tbody>

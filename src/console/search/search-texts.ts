@@ -86,7 +86,7 @@ export const searchTexts = defineTexts({
     uncategorized: 'In no category',
     categoryCounts: 'Pages per category',
     drilldownTree: 'Drill-down tree',
-    pages: (count: string) => `${count} pages`,
+    pages: (pages: number, shown: string) => (pages === 1 ? '1 page' : `${shown} pages`),
   },
   ja: {
     title: 'サイト内検索',
@@ -171,6 +171,6 @@ export const searchTexts = defineTexts({
     uncategorized: 'カテゴリーなし',
     categoryCounts: 'カテゴリーごとのページ数',
     drilldownTree: 'ドリルダウンの階層',
-    pages: (count: string) => `${count} ページ`,
+    pages: (_pages: number, shown: string) => `${shown} 件`,
   },
 });

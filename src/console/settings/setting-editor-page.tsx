@@ -36,6 +36,9 @@ export function SettingEditorPage(props: { contractId: number; groupId: number; 
   const [testUrls, setTestUrls] = useState('');
   const [saveErrors, setSaveErrors] = useState<readonly FieldProblem[] | undefined>(undefined);
   const [saving, setSaving] = useState(false);
+  const [starting, setStarting] = useState(false);
+  // Fields changed since the last save (test URLs typed into the pattern tester are no change).
+  const [unsaved, setUnsaved] = useState(false);
   const [notice, setNotice] = useState<string | undefined>(undefined);
   const [problem, setProblem] = useState<ApiProblem | undefined>(undefined);
 
@@ -59,6 +62,7 @@ export function SettingEditorPage(props: { contractId: number; groupId: number; 
     set: (value) => {
       setForm((previous) => ({ ...(previous ?? EMPTY_FORM), [key]: value }));
       setChanged(true);
+      setUnsaved(true);
       setSaveErrors(undefined);
       setNotice(undefined);
     },
@@ -84,6 +88,7 @@ export function SettingEditorPage(props: { contractId: number; groupId: number; 
       );
       setForm(formOf(answer.service_setting));
       setChanged(false);
+      setUnsaved(false);
       setSaveErrors(undefined);
       setNotice(t.saved);
     } catch (error) {
@@ -95,6 +100,20 @@ export function SettingEditorPage(props: { contractId: number; groupId: number; 
     }
   };
 
+  // Runs the setting as saved, then shows the run (docs/console.md, Setting editor).
+  const runNow = async () => {
+    if (settingId === undefined) return;
+    setStarting(true);
+    setProblem(undefined);
+    try {
+      const answer = await api.post<{ run_id: number }>(`${base}/${settingId}/run`);
+      navigate(groupHref(contractId, groupId, `/runs/${answer.run_id}`));
+    } catch (error) {
+      setProblem(problemOf(error));
+      setStarting(false);
+    }
+  };
+
   const title = settingId === undefined ? t.newTitle : t.editTitle(view?.name ?? String(settingId));
   const savedNow =
     notice ?? (new URLSearchParams(location.search).has('saved') && !changed ? t.saved : undefined);
@@ -102,9 +121,22 @@ export function SettingEditorPage(props: { contractId: number; groupId: number; 
     <Page
       title={title}
       actions={
-        <a class="button" href={`/console${groupHref(contractId, groupId, '/settings')}`}>
-          {t.back}
-        </a>
+        <>
+          <a class="button" href={`/console${groupHref(contractId, groupId, '/settings')}`}>
+            {t.back}
+          </a>
+          {canEdit && settingId !== undefined && view !== undefined && (
+            <button
+              type="button"
+              class="button button-primary"
+              disabled={starting || unsaved}
+              title={unsaved ? t.runSavedFirst : undefined}
+              onClick={() => void runNow()}
+            >
+              {starting ? t.runningNow : t.runNow}
+            </button>
+          )}
+        </>
       }
     >
       <p>{canEdit ? t.intro : t.readOnly}</p>

@@ -13,6 +13,7 @@ import { useCan } from '../session.js';
 import { useResource } from '../use-resource.js';
 import { type ScheduleWords, settingsTexts } from './settings-texts.js';
 import { DateTime } from '../components/date-time.js';
+import { UrlText } from '../components/url-text.js';
 
 interface ServiceSetting {
   id: number;
@@ -114,7 +115,7 @@ export function SettingsPage(props: { contractId: number; groupId: number }) {
                     </a>
                   </td>
                   <td class="wrap">
-                    {row.setting.seed_urls[0]}
+                    <UrlText url={row.setting.seed_urls[0] ?? ''} />
                     {row.setting.seed_urls.length > 1 && (
                       <span class="hint"> {t.moreSeeds(row.setting.seed_urls.length - 1)}</span>
                     )}
@@ -130,7 +131,7 @@ export function SettingsPage(props: { contractId: number; groupId: number }) {
                     {row.active_run_id === null ? (
                       <span class="badge">{t.idle}</span>
                     ) : (
-                      <span class="badge badge-running">
+                      <span class="badge badge-running nowrap">
                         {t.running} ({row.active_run_id})
                       </span>
                     )}

@@ -4,7 +4,8 @@ import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { InvalidInputError } from '../../domain/field-error.js';
 import { isActiveState } from '../../domain/run-states.js';
-import type { RunReport } from '../../store/run-report.js';
+import type { ReportPage, RunReport } from '../../store/run-report.js';
+import { takesScreenshots } from '../../domain/crawl-settings.js';
 import type { RunListQuery, RunRecord, TenantRef } from '../../store/service-store.js';
 import type { LiveProgress } from '../../worker/live-run-progress.js';
 import { type DownloadLookup, lookupRunFile } from '../instant-crawl-service.js';
@@ -92,6 +93,16 @@ export class RunManagement extends ManagementOperations {
     } finally {
       report.close();
     }
+  }
+
+  /**
+   * The pages of the run that may have a screenshot: none when its setting took no screenshots,
+   * so the console asks for no image that cannot exist (docs/console.md, Run page).
+   */
+  async screenshotPages(scope: TenantRef, runId: number, offset: number, limit: number): Promise<ReportPage> {
+    const run = await this.stored(scope, runId);
+    if (!takesScreenshots(run.setting)) return { matched: 0, rows: [] };
+    return this.withReport(scope, runId, (report) => report.screenshotRows(offset, limit));
   }
 
   /** The JPEG screenshot of a row of the run; undefined when that page has none. */

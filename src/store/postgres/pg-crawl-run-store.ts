@@ -1,7 +1,7 @@
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { RunMessagePart } from '../../domain/run-message.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { RunState, type RunStateId } from '../../domain/run-states.js';
+import { type RunEndReason, RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
 import {
@@ -276,10 +276,11 @@ export class PgCrawlRunStore implements CrawlRunStore {
     artifacts: ArtifactFileName[],
     message: string,
     messageParts: readonly RunMessagePart[] = [],
+    endReason: RunEndReason | null = null,
   ): Promise<void> {
     await this.sql`
       UPDATE crawl_runs SET state = ${state}, end_us = ${nowMicros}, updated_us = ${nowMicros},
-        artifacts = ${artifacts.join(',')}, message = ${message},
+        artifacts = ${artifacts.join(',')}, message = ${message}, end_reason = ${endReason},
         message_parts = ${JSON.stringify(messageParts)}, start_us = coalesce(start_us, ${nowMicros}),
         lease_owner = NULL, lease_until_us = NULL
       WHERE id = ${runId}`;

@@ -345,4 +345,9 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE crawl_runs ADD COLUMN message_parts TEXT NOT NULL DEFAULT '';
   `,
+  // Why a run ended (docs/reference/run-states.md, End reasons): a finished run with pages still
+  // queued says whether its page limit stopped it.
+  `
+  ALTER TABLE crawl_runs ADD COLUMN end_reason TEXT;
+  `,
 ];

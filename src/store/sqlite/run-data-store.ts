@@ -1,7 +1,7 @@
 import { renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { urlErrorKind } from '../../domain/url-error-kind.js';
-import { REPORT_SCHEMA } from './run-report-schema.js';
+import { REPORT_LINKS_PER_PAGE, REPORT_SCHEMA } from './run-report-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/private-files.js';
 import type {
   FrontierEntry,
@@ -386,14 +386,19 @@ export class SqliteRunDataStore implements RunDataStore {
   /**
    * Writes the run's report (docs/architecture.md, Run reports) to `filePath`: every URL row with
    * its depth and error kind, and, when the bundle was written, where its page's member sits in
-   * crawl_objects.tar.gz. Written beside and renamed, so a reader never sees half a report.
+   * crawl_objects.tar.gz, its referrer, and the links found on it when the setting collected
+   * them. Written beside and renamed, so a reader never sees half a report.
    */
-  writeReport(filePath: string, bundleWritten: boolean): void {
+  writeReport(filePath: string, written: { bundleWritten: boolean; linksCollected: boolean }): void {
+    const { bundleWritten, linksCollected } = written;
     const partial = `${filePath}.partial`;
     rmSync(partial, { force: true });
     this.db.function('url_error_kind', { deterministic: true }, (ok, status, error) =>
       urlErrorKind(ok === 1, status as number | null, error as string | null),
     );
+    // Referrers and links are looked up by URL: without these indexes the report is quadratic.
+    this.db.exec(`CREATE INDEX IF NOT EXISTS frontier_url ON frontier(url);
+      CREATE INDEX IF NOT EXISTS link_rows_source ON link_rows(source_url)`);
     this.db.prepare('ATTACH DATABASE ? AS report').run(partial);
     try {
       this.db.exec(REPORT_SCHEMA.replace(/CREATE (TABLE|INDEX) /g, '$&report.'));
@@ -402,16 +407,28 @@ export class SqliteRunDataStore implements RunDataStore {
       this.db
         .prepare(
           `INSERT INTO report.urls (id, url, last_url, ok, crawl_us, http_status, content_type, content_length,
-             depth, error_kind, fetch_error, member_offset, member_bytes)
+             depth, error_kind, fetch_error, member_offset, member_bytes, referrer, links_found)
            SELECT id, crawl_url, last_url, ok, crawl_us, http_status, content_type, content_length, depth,
              url_error_kind(ok, http_status, fetch_error), fetch_error,
              CASE WHEN ? AND object_offset IS NOT NULL THEN
                COALESCE(SUM(object_bytes) OVER (ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)
              END,
-             CASE WHEN ? AND object_offset IS NOT NULL THEN object_bytes END
+             CASE WHEN ? AND object_offset IS NOT NULL THEN object_bytes END,
+             (SELECT referrer FROM frontier WHERE frontier.url = url_rows.crawl_url LIMIT 1),
+             CASE WHEN ? THEN (SELECT count(*) FROM link_rows WHERE source_url = url_rows.crawl_url) END
            FROM url_rows ORDER BY id`,
         )
-        .run(bundleWritten ? 1 : 0, bundleWritten ? 1 : 0);
+        .run(bundleWritten ? 1 : 0, bundleWritten ? 1 : 0, linksCollected ? 1 : 0);
+      this.db
+        .prepare(
+          `INSERT INTO report.links (row_id, url, anchor_text)
+           SELECT row_id, link_url, anchor_text FROM (
+             SELECT u.id AS row_id, l.link_url, l.anchor_text,
+               row_number() OVER (PARTITION BY u.id ORDER BY l.id) AS n
+             FROM url_rows u JOIN link_rows l ON l.source_url = u.crawl_url)
+           WHERE n <= ?`,
+        )
+        .run(REPORT_LINKS_PER_PAGE);
     } finally {
       this.db.exec('DETACH DATABASE report');
     }

@@ -4,6 +4,9 @@
  */
 export const RUN_REPORT_FILE = 'run-report.db';
 
+/** The links of one page the report keeps: the detail lists them, the count says how many there were. */
+export const REPORT_LINKS_PER_PAGE = 100;
+
 export const REPORT_SCHEMA = `
 CREATE TABLE urls (
   id INTEGER PRIMARY KEY,
@@ -18,7 +21,18 @@ CREATE TABLE urls (
   error_kind TEXT,
   fetch_error TEXT,
   member_offset INTEGER,
-  member_bytes INTEGER
+  member_bytes INTEGER,
+  -- The page whose link queued the URL; NULL for a seed or a sitemap's URL.
+  referrer TEXT,
+  -- Links found on the page; NULL when the run's setting did not collect the link list.
+  links_found INTEGER
 );
 CREATE INDEX urls_error_kind ON urls(error_kind) WHERE error_kind IS NOT NULL;
+-- The first links of each page (at most REPORT_LINKS_PER_PAGE), for the URL detail.
+CREATE TABLE links (
+  row_id INTEGER NOT NULL,
+  url TEXT NOT NULL,
+  anchor_text TEXT NOT NULL
+);
+CREATE INDEX links_row ON links(row_id);
 `;

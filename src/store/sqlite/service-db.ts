@@ -229,6 +229,9 @@ const MIGRATIONS: readonly Migration[] = [
   // The parts of a run's message with their codes and values, as JSON, so a client can say the
   // message in its own language (docs/api.md, Run messages); '' for runs ended before.
   addColumn('crawl_runs', 'message_parts', "TEXT NOT NULL DEFAULT ''"),
+  // Why a run ended (docs/reference/run-states.md, End reasons): a finished run with pages still
+  // queued says whether its page limit stopped it.
+  addColumn('crawl_runs', 'end_reason', 'TEXT'),
 ];
 
 /** Opens (creating when absent) the service database and brings its schema up to date. */

@@ -3,7 +3,7 @@ import type { RunMessagePart } from '../../domain/run-message.js';
 import type Database from 'better-sqlite3';
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { RunState, type RunStateId } from '../../domain/run-states.js';
+import { type RunEndReason, RunState, type RunStateId } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { checkPasswordKey, sealPlainPasswordRows } from './setting-password-rows.js';
 import { claimFairly, countRunning } from './run-claims.js';
@@ -339,11 +339,12 @@ export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
     artifacts: ArtifactFileName[],
     message: string,
     messageParts: readonly RunMessagePart[] = [],
+    endReason: RunEndReason | null = null,
   ): void {
     this.db
       .prepare(
         `UPDATE crawl_runs SET state = ?, end_us = ?, updated_us = ?, artifacts = ?, message = ?,
-           message_parts = ?, start_us = COALESCE(start_us, ?) WHERE id = ?`,
+           message_parts = ?, end_reason = ?, start_us = COALESCE(start_us, ?) WHERE id = ?`,
       )
       .run(
         state,
@@ -352,6 +353,7 @@ export class SqliteCrawlRunStore implements Synchronous<CrawlRunStore> {
         artifacts.join(','),
         message,
         JSON.stringify(messageParts),
+        endReason,
         nowMicros,
         runId,
       );

@@ -6,6 +6,7 @@ import type {
   ReportPage,
   ReportRow,
   RunReport,
+  UrlDetail,
 } from '../run-report.js';
 
 interface Row {
@@ -82,6 +83,32 @@ export class SqliteRunReport implements RunReport {
       parameters.push(filter.errorKind);
     }
     return this.page(clauses.length === 0 ? '' : `WHERE ${clauses.join(' AND ')}`, parameters, offset, limit);
+  }
+
+  detail(rowId: number): UrlDetail | undefined {
+    const row = this.db.prepare<[number], Row>('SELECT * FROM urls WHERE id = ?').get(rowId);
+    if (row === undefined) return undefined;
+    // A report written before referrers and links were kept has neither column nor table.
+    const extra = row as Row & { referrer?: string | null; links_found?: number | null };
+    const hasLinks =
+      this.db
+        .prepare<[], { n: number }>(
+          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'links'",
+        )
+        .get()!.n > 0;
+    const links = hasLinks
+      ? this.db
+          .prepare<[number], { url: string; anchorText: string }>(
+            'SELECT url, anchor_text AS anchorText FROM links WHERE row_id = ? ORDER BY rowid',
+          )
+          .all(rowId)
+      : [];
+    return {
+      row: rowOf(row),
+      referrer: extra.referrer ?? null,
+      linksFound: extra.links_found ?? null,
+      links,
+    };
   }
 
   errorGroups(examples: number): ErrorGroup[] {

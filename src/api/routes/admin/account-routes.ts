@@ -126,6 +126,7 @@ export const publicAccountRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
         message: `account ${account.id} created for ${account.email}; signed in`,
         signed_in: true,
         ...view.current(signedIn),
+        search_url: searchUrlFor(request, options),
       };
     } catch (error) {
       if (!(error instanceof SignInLimitedError) && !(error instanceof PasswordChecksBusyError)) throw error;

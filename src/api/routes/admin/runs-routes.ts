@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { ArtifactFileName } from '../../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../../domain/crawl-setting-schema.js';
-import { isActiveState, type RunStateId, stateName } from '../../../domain/run-states.js';
+import { endReasonOfState, isActiveState, type RunStateId, stateName } from '../../../domain/run-states.js';
+import { takesScreenshots } from '../../../domain/crawl-settings.js';
 import type { ManagedRun } from '../../../service/management/index.js';
 import type { ReportRow, StatusClass } from '../../../store/run-report.js';
 import { ActiveRunLimitError } from '../../../store/service-store.js';
@@ -15,6 +16,7 @@ import {
   RunReportSchema,
   RunScreenshotSchema,
   RunScreenshotsSchema,
+  RunUrlSchema,
   RunUrlsSchema,
   StartRunSchema,
 } from '../../schemas/run-schemas.js';
@@ -142,6 +144,23 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
     };
   });
 
+  record('GET', `${RUN_PATH}/urls/:row_id`);
+  app.get(`${RUN_PATH}/urls/:row_id`, { schema: RunUrlSchema }, async (request) => {
+    const { run_id, row_id } = request.params;
+    const detail = await runs.withReport(tenantOf(request.params), run_id, (report) => report.detail(row_id));
+    if (detail === undefined) throw new ApiError('not_found', `run ${run_id} has no URL row ${row_id}`);
+    return {
+      status: 'OK' as const,
+      message: `row ${row_id} of run ${run_id}`,
+      url: {
+        ...rowView(detail.row),
+        referrer: detail.referrer,
+        links_found: detail.linksFound,
+        links: detail.links.map((link) => ({ url: link.url, anchor_text: link.anchorText })),
+      },
+    };
+  });
+
   record('GET', `${RUN_PATH}/report`);
   app.get(`${RUN_PATH}/report`, { schema: RunReportSchema }, async (request) => {
     const { choices, groups } = await runs.withReport(
@@ -165,9 +184,7 @@ export const runRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> = async (a
   record('GET', `${RUN_PATH}/screenshots`);
   app.get(`${RUN_PATH}/screenshots`, { schema: RunScreenshotsSchema }, async (request) => {
     const { offset = 0, limit = 24 } = request.query;
-    const page = await runs.withReport(tenantOf(request.params), request.params.run_id, (report) =>
-      report.screenshotRows(offset, limit),
-    );
+    const page = await runs.screenshotPages(tenantOf(request.params), request.params.run_id, offset, limit);
     return {
       status: 'OK' as const,
       message: `${page.matched} page(s)`,
@@ -221,6 +238,8 @@ export function runView(managed: ManagedRun, timezone: string) {
     artifacts: run.artifactsDeletedMicros === null ? run.artifacts : [],
     message: run.message,
     message_parts: run.messageParts,
+    end_reason: run.endReason ?? endReasonOfState(run.state),
+    screenshots: takesScreenshots(run.setting),
     live:
       live === undefined || !isActiveState(run.state)
         ? null
