@@ -45,6 +45,7 @@ const RUN_ALONE = new Set([
 
 interface PassResult {
   name: string;
+  files: number;
   code: number;
   seconds: number;
   slowest: { file: string; ms: number }[];
@@ -58,7 +59,7 @@ async function runPass(
   concurrency: number,
   env: NodeJS.ProcessEnv,
 ): Promise<PassResult> {
-  if (files.length === 0) return { name, code: 0, seconds: 0, slowest: [] };
+  if (files.length === 0) return { name, files: 0, code: 0, seconds: 0, slowest: [] };
   const started = Date.now();
   const reportDir = mkdtempSync(path.join(os.tmpdir(), 'kumo-suite-'));
   const report = path.join(reportDir, 'durations.jsonl');
@@ -84,7 +85,7 @@ async function runPass(
   });
   const slowest = readDurations(report).slice(0, 5);
   rmSync(reportDir, { recursive: true, force: true });
-  return { name, code, seconds: Math.round((Date.now() - started) / 1000), slowest };
+  return { name, files: files.length, code, seconds: Math.round((Date.now() - started) / 1000), slowest };
 }
 
 function readDurations(report: string): { file: string; ms: number }[] {
@@ -138,7 +139,7 @@ try {
   await server.stop();
 }
 
-for (const result of results) {
+for (const result of results.filter((pass) => pass.files > 0)) {
   process.stdout.write(
     `# ${result.name}: ${result.code === 0 ? 'passed' : 'FAILED'} in ${result.seconds} s\n`,
   );
