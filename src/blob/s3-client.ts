@@ -8,6 +8,7 @@ import { ConfigError } from '../config/config-error.js';
  * container or instance role).
  */
 export function s3ClientFromEnv(env: NodeJS.ProcessEnv): S3Client {
+  quietNodeVersionNotice();
   return new S3Client(s3ClientConfig(env));
 }
 
@@ -31,6 +32,17 @@ export function s3ClientConfig(env: NodeJS.ProcessEnv): S3ClientConfig {
         credentials: { accessKeyId, secretAccessKey, sessionToken: nonEmpty(env.AWS_SESSION_TOKEN) },
       }),
   };
+}
+
+/**
+ * On Node.js 20 every process creating its first client prints the SDK's notice that its later
+ * releases will want Node.js 22, into Kumo's own output and every cluster process's log; the
+ * project supports Node.js 20 as long as its dependencies do (docs/operations.md, Requirements),
+ * so the notice tells an operator nothing to act on. The SDK reads this variable when the client
+ * is created, and offers no client option for it; an operator who sets it keeps their value.
+ */
+function quietNodeVersionNotice(): void {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 }
 
 function checkEndpoint(endpoint: string, name: string): void {

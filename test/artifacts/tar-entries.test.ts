@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -52,7 +52,7 @@ describe('tar entries written page by page', () => {
     assert.equal(entries.get('https/example.com/-/-/meta.json')?.toString(), '{"a":1}');
   });
 
-  it('concatenated gzip members form one valid tar.gz for the system tar', async () => {
+  it('concatenated gzip members form one valid tar.gz for the system tar', async (t) => {
     const members = [
       gzipSync(encodeTarFiles(files.slice(0, 2))),
       gzipSync(encodeTarFiles(files.slice(2))),
@@ -62,6 +62,7 @@ describe('tar entries written page by page', () => {
     const entries = await listEntries(gunzipSync(bundle));
     assert.equal(entries.size, 3);
     const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-tar-'));
+    t.after(() => rmSync(folder, { recursive: true, force: true }));
     const file = path.join(folder, 'bundle.tar.gz');
     writeFileSync(file, bundle);
     const listing = execFileSync('tar', ['tzf', file], { encoding: 'utf8' }).trim().split('\n');

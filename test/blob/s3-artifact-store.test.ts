@@ -9,11 +9,11 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { publishFailureReason } from '../../src/blob/publish-failure.js';
 import { S3ArtifactStore, UPLOAD_PART_BYTES } from '../../src/blob/s3-artifact-store.js';
-import { s3ClientConfig } from '../../src/blob/s3-client.js';
+import { s3ClientFromEnv } from '../../src/blob/s3-client.js';
 import { S3Objects } from '../../src/blob/s3-objects.js';
 import { ArtifactFile } from '../../src/domain/artifact-files.js';
 import { makeTempDir } from '../support/service-harness.js';
@@ -34,7 +34,7 @@ const report = randomBytes(40_000);
 
 /** A store on the test server whose client records the commands it sends. */
 function storeOf(cacheName: string, bucket = s3.bucket): S3ArtifactStore {
-  const client = new S3Client(s3ClientConfig(s3.env));
+  const client = s3ClientFromEnv(s3.env);
   client.middlewareStack.add(
     (next, context) => (args) => {
       sent.push(String(context.commandName));

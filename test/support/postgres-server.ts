@@ -1,9 +1,9 @@
 /**
  * A throwaway PostgreSQL server for the tests of the PostgreSQL store: Debian's server binaries
- * (scripts/install-postgresql.sh) run on 127.0.0.1 with a free port, a data directory in a
- * temporary folder, trust authentication on loopback and no durability (fsync off), since the
- * data is removed when the test file ends. One server per test file; `createDatabase` gives each
- * test its own database.
+ * (installed by `npm test` when missing: scripts/test-machine/install-prerequisites.ts) run on
+ * 127.0.0.1 with a free port, a data directory in a temporary folder, trust authentication on
+ * loopback and no durability (fsync off), since the data is removed when the test file ends.
+ * One server per test file; `createDatabase` gives each test its own database.
  *
  * The server refuses to run as root: as root, it runs as the `postgres` user that Debian's package
  * creates (through runuser), the temporary folder handed to that user.
@@ -60,7 +60,9 @@ export function postgresBinDir(): string | undefined {
 export async function startPostgresServer(): Promise<PostgresServer> {
   const bin = postgresBinDir();
   if (bin === undefined)
-    throw new Error(`PostgreSQL is not installed under ${POSTGRES_ROOT} (run scripts/install-postgresql.sh)`);
+    throw new Error(
+      `PostgreSQL is not installed under ${POSTGRES_ROOT} (npm test installs it on Debian and Ubuntu)`,
+    );
   const asRoot = process.getuid?.() === 0;
   const root = mkdtempSync(path.join(os.tmpdir(), 'kumo-postgres-'));
   const dataDir = path.join(root, 'data');
