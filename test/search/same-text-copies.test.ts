@@ -17,6 +17,7 @@ import { MAX_NAMED_COPIES } from '../../src/search/same-text-copies.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
+import { registerTemplateFunctions } from '../../src/store/sqlite/template-block-schema.js';
 import { systemClock } from '../../src/util/clock.js';
 
 const SITE = 'https://www.example.com';
@@ -245,6 +246,31 @@ describe('links pointing at pages with the same text', () => {
     } finally {
       reader.close();
     }
+  });
+});
+
+describe('an index file of format 11 written before inbound links were counted', () => {
+  test('gains the count when opened, its pages at 0 until a pass holds them', () => {
+    index.upsert([page('lighthouse.html', ARTICLE), page('guide/lighthouse.html', ARTICLE)], FEED);
+    index.close();
+    const db = new Database(file);
+    // The triggers counting template lines name the table function a store registers.
+    registerTemplateFunctions(db);
+    db.exec('ALTER TABLE documents DROP COLUMN inbound_links');
+    db.close();
+    index = new SearchIndex(file);
+    const columnsOf = (table: string): string[] => {
+      const reader = new Database(file, { readonly: true });
+      try {
+        return reader.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[];
+      } finally {
+        reader.close();
+      }
+    };
+    assert.ok(columnsOf('documents').includes('inbound_links'));
+    assert.deepEqual(results('lighthouse keeper').docs, [
+      [`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]],
+    ]);
   });
 });
 
