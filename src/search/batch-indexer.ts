@@ -6,6 +6,8 @@ import type { UpsertResult } from './search-index-types.js';
 /** Where analyzed batches go: SearchIndex.upsert, or a scheduled run's staging. */
 export interface BatchTarget {
   upsert(documents: readonly IndexedDocument[], analyzed: readonly AnalyzedPage[]): UpsertResult;
+  /** After the last batch: what the whole pass decides (its pages' inbound link counts). */
+  finish?(): void;
 }
 
 /** Documents per batch: large enough to be fast, small enough to show progress and bound memory. */
@@ -40,6 +42,7 @@ export class BatchIndexer {
     try {
       await this.dispatch();
       while (this.inFlight.length > 0) await this.writeOldest();
+      this.index.finish?.();
     } finally {
       await this.pool.close();
     }

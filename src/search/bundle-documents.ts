@@ -224,6 +224,7 @@ async function documentOf(
       body: text.body,
       template: text.template,
       ...(text.language !== '' && { language: text.language }),
+      ...(text.linksTo.length > 0 && { linksTo: text.linksTo }),
       contentSize: (html ?? dom)!.length,
       doctype: 'html',
     };

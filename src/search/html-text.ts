@@ -2,6 +2,7 @@ import { Parser } from 'htmlparser2';
 import { type ElementView, matchesSelector } from '../domain/css-selector.js';
 import type { ContentSelectors } from './content-selectors.js';
 import { LinkEntryTracker } from './link-entries.js';
+import { OutgoingLinks } from './outgoing-links.js';
 import { DeclaredLanguage } from './page-language.js';
 import { isLandmark, type LandmarkContext } from './page-landmarks.js';
 import { TableDefinitions } from './table-definitions.js';
@@ -44,6 +45,11 @@ export interface PageText {
    * same text a search shows (docs/reference/site-search.md, Pages with the same text).
    */
   language: string;
+  /**
+   * The pages this one links to, each once, not itself (outgoing-links.ts): what counts the links
+   * pointing at a page, the next choice of pages with the same text after their language.
+   */
+  linksTo: string[];
 }
 
 /** Elements whose content is not text a reader sees. */
@@ -120,6 +126,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
   let description: string | undefined;
   let noindex = false;
   const language = new DeclaredLanguage(pageUrl);
+  const linksTo = new OutgoingLinks(pageUrl);
   let inTitle = false;
   let hiddenDepth = 0;
   let headingDepth = 0;
@@ -142,6 +149,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
       onopentag(name, attributes) {
         if (name === 'title') inTitle = true;
         language.see(name, attributes);
+        linksTo.see(name, attributes);
         if (name === 'meta') {
           const metaName = (attributes.name ?? '').toLowerCase();
           if (metaName === 'description') description = attributes.content ?? '';
@@ -258,6 +266,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
     template,
     noindex,
     language: language.value(),
+    linksTo: linksTo.value(),
   };
 }
 

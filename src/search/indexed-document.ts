@@ -30,4 +30,9 @@ export interface IndexedDocument {
    * absent when it declares none.
    */
   language?: string;
+  /**
+   * The pages this one links to (outgoing-links.ts), counted by the indexing pass into each
+   * page's inbound links; not stored with the document nor part of its content hash.
+   */
+  linksTo?: readonly string[];
 }

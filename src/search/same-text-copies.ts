@@ -3,7 +3,8 @@
  * same text): the searchable documents of one type that share a main text key (main-text-key.ts)
  * form a group, worked out once per index generation from the stored keys. A search keeps, of the
  * pages of a group among its results (after every filter), the one that comes first for the
- * query's language (a page declaring it, then the shortest URL), which names the others. The index itself holds every page: matching, statistics and merges never see
+ * query's language (a page declaring it, then the page most linked to, then the shortest URL),
+ * which names the others. The index itself holds every page: matching, statistics and merges never see
  * the groups, so a filter or a word only a copy has still finds it.
  */
 import type { SameTextRow } from '../store/sqlite/display-head-rows.js';
@@ -29,6 +30,8 @@ interface Member {
   url: string;
   /** The language the page declares, '' when none (page-language.ts). */
   language: string;
+  /** How many pages of its indexing pass link to the page (src/store/sqlite/inbound-link-counts.ts). */
+  inboundLinks: number;
 }
 
 /** At most this many languages have their own order of the groups at once (queries rarely ask more). */
@@ -36,8 +39,8 @@ const MAX_LANGUAGE_ORDERS = 16;
 
 /**
  * The groups of one generation of an index, in the order for one query language: a group's pages
- * in the query's language first, then by the shortest URL (docs/reference/site-search.md, Pages
- * with the same text).
+ * in the query's language first, then the most linked to, then by the shortest URL
+ * (docs/reference/site-search.md, Pages with the same text).
  */
 export class SameTextGroups {
   static readonly none = new SameTextGroups([], [], '', '');
@@ -88,7 +91,13 @@ export class SameTextGroups {
       if (!loaded.segment.isLive(row.ordinal) || loaded.summaries[row.ordinal]?.id !== row.id) continue;
       const key = `${row.doctype}:${row.mainKey.toString('hex')}`;
       const members = byKey.get(key);
-      const member = { segment, ordinal: row.ordinal, url: row.url, language: row.language };
+      const member = {
+        segment,
+        ordinal: row.ordinal,
+        url: row.url,
+        language: row.language,
+        inboundLinks: row.inboundLinks,
+      };
       if (members === undefined) byKey.set(key, [member]);
       else members.push(member);
     }
@@ -150,12 +159,14 @@ export const MAX_GROUP_SIZE = 1000;
 const MAX_GROUPS = Math.floor(0x7fffffff / MAX_GROUP_SIZE);
 
 /**
- * The order of a group's pages: those declaring the query's language first, then the shortest
- * URL, then in code unit order, so the choice is stable.
+ * The order of a group's pages: those declaring the query's language first, then those more
+ * pages link to (the copy a site itself points readers at), then the shortest URL, then in code
+ * unit order, so the choice is stable.
  */
 function shownFirst(a: Member, b: Member, language: string): number {
   return (
     Number(speaks(b, language)) - Number(speaks(a, language)) ||
+    b.inboundLinks - a.inboundLinks ||
     a.url.length - b.url.length ||
     (a.url < b.url ? -1 : a.url > b.url ? 1 : 0)
   );

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { ANALYZER_VERSION, type AnalyzedText } from './analyzer.js';
 import { LEGACY_FEED } from '../domain/feed-keys.js';
 import type { BatchTarget } from './batch-indexer.js';
@@ -122,12 +123,14 @@ export class SearchIndex implements HitDocumentSource {
    * Adds or replaces documents (by URL) as one batch, `feed` claiming each of them (see
    * feed-keys.ts). A document whose content did not change is left as it is, but claimed. Of
    * several documents with one URL in a batch, the last counts. `analyzed` may hold each
-   * document's fields and phrases analyzed beforehand (AnalysisPool, in another thread).
+   * document's fields and phrases analyzed beforehand (AnalysisPool, in another thread). With
+   * `pass`, the documents' links are counted into that indexing pass (finishPass).
    */
   upsert(
     documents: readonly IndexedDocument[],
     feed: string,
     analyzed?: readonly AnalyzedPage[],
+    pass?: string,
   ): UpsertResult {
     const byUrl = new Map(documents.map((document, index) => [document.url, { document, index }]));
     const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
@@ -136,6 +139,7 @@ export class SearchIndex implements HitDocumentSource {
     let built: Segment | undefined;
     this.store.writeTransaction(() => {
       this.refresh();
+      if (pass !== undefined) this.countLinks(pass, byUrl.keys(), documents);
       const prepared = this.prepareBatch(byUrl.values(), analyzed, result, {
         replace: (existing, stored, hash, phrases) => {
           this.store.updateDocument(existing.id, stored, hash);
@@ -201,9 +205,34 @@ export class SearchIndex implements HitDocumentSource {
     this.loadWritten(deletions, built);
   }
 
-  /** Upserts claimed for `feed`, where BatchIndexer writes (kumo index of a bundle or a run). */
+  /**
+   * Upserts claimed for `feed`, where BatchIndexer writes (kumo index of a bundle or a run): one
+   * indexing pass, whose pages take their inbound link counts when it finishes.
+   */
   forFeed(feed: string): BatchTarget {
-    return { upsert: (documents, analyzed) => this.upsert(documents, feed, analyzed) };
+    const pass = `feed:${randomUUID()}`;
+    return {
+      upsert: (documents, analyzed) => this.upsert(documents, feed, analyzed, pass),
+      finish: () => this.finishPass(pass),
+    };
+  }
+
+  /**
+   * Inside a write transaction: the pages of a batch (`urls`, each once) and what each links to,
+   * counted into `pass` (docs/reference/site-search.md, Pages with the same text).
+   */
+  private countLinks(pass: string, urls: Iterable<string>, documents: readonly IndexedDocument[]): void {
+    const linksOf = new Map(documents.map((document) => [document.url, document.linksTo ?? []]));
+    for (const url of urls) this.store.inboundLinks.addPage(pass, url, linksOf.get(url) ?? []);
+  }
+
+  /**
+   * Ends an indexing pass of upserts: each of its pages takes the count of the pass's pages
+   * linking to it, which orders pages with the same text after their language.
+   */
+  finishPass(pass: string): void {
+    this.store.writeTransaction(() => this.store.inboundLinks.write(pass));
+    this.changed();
   }
 
   /**
@@ -222,6 +251,11 @@ export class SearchIndex implements HitDocumentSource {
       const replaced = new Set<number>();
       // A new row is placed in a staged segment: no search loads it before the run is applied.
       const entries = documents.map((document, index) => ({ document, index }));
+      this.countLinks(
+        runKey,
+        documents.map((document) => document.url),
+        documents,
+      );
       const prepared = this.prepareBatch(entries, analyzed, result, {
         replace: (existing, stored, hash, phrases) => {
           this.store.stageDocument(runKey, existing.id, stored, hash);
@@ -286,6 +320,8 @@ export class SearchIndex implements HitDocumentSource {
         this.markStagedDeleted(orphan.segmentId, orphan.ordinal);
       published = this.store.displayHeads.runDocuments(runKey);
       this.store.publishStaged(runKey);
+      // The run's pages take the counts of its links, with its texts; the others keep theirs.
+      this.store.inboundLinks.write(runKey);
     });
     this.reload();
     this.resplit(new Set(), published);
@@ -382,7 +418,10 @@ export class SearchIndex implements HitDocumentSource {
 
   /** Forgets what was staged under `runKey` (a run that did not end normally, or a retry). */
   discardStaged(runKey: string): void {
-    this.store.writeTransaction(() => this.store.dropStaged(runKey));
+    this.store.writeTransaction(() => {
+      this.store.dropStaged(runKey);
+      this.store.inboundLinks.discard(runKey);
+    });
   }
 
   /** Every feed with a claim on a document of this index (feed-keys.ts), sorted. */

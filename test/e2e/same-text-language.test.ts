@@ -3,8 +3,9 @@
  * (docs/reference/site-search.md, Pages with the same text): a local site serves one manual page
  * under /da/, /de/ and /en/, each declaring its language, and a Japanese page under /en/ and /ja/;
  * the service crawls it, `kumo index --run` loads the run, and the site search API shows the
- * English page for an English query, the Japanese one for a Japanese query, and of pages in the
- * same language the shortest URL.
+ * English page for an English query, the Japanese one for a Japanese query, of pages in the
+ * same language the one more pages of the site link to, and of those equally linked the shortest
+ * URL.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
@@ -23,6 +24,9 @@ const JAPANESE_TEXT =
   '持続的な接続を閉じる前に次のリクエストを待つ秒数を設定します。リクエストを受け取った後は ' +
   'タイムアウトの設定が代わりに使われ、接続はその時間だけ保たれます。サーバの負荷に応じて調整します。' +
   '値を大きくすると同じ利用者からの続くリクエストは速く返りますが、待つ間も接続をひとつ占めます。';
+const PROXY_TEXT =
+  'A reverse proxy forwards each request it receives to one of the backend servers named in its ' +
+  'balancer block and passes the answer back, so clients see a single address for the whole pool.';
 const GUIDE_TEXT =
   'Virtual hosts let one server answer for several host names; each block names the host it ' +
   'answers for and the folder its documents are served from, and the first block is the default.';
@@ -41,13 +45,20 @@ function page(lang: string, text: string, how: 'html' | 'hreflang' = 'html'): st
 const OTHER_PAGES = Object.fromEntries(
   Array.from({ length: 12 }, (_, n) => [
     `/en/other-${n}.html`,
-    page('en', `Directive number ${n} of the other modules is described on this page of its own.`),
+    page(
+      'en',
+      `Directive number ${n} of the other modules is described on this page of its own.` +
+        // Every page links the Danish proxy guide; four link the longer English URL of it.
+        ' <a href="/da/p.html">dansk</a>' +
+        (n < 4 ? ` <a href="../en/guide/proxy.html#top">see ${n}</a>` : ''),
+    ),
   ]),
 );
 
 const PAGES: Record<string, string> = {
   '/': ['/da/mod/core.html', '/de/mod/core.html', '/en/mod/core.html', '/en/ja.html', '/ja/ja.html']
     .concat(['/da/vhosts.html', '/en/vhosts.html', '/en/docs/vhosts.html'], Object.keys(OTHER_PAGES))
+    .concat(['/en/proxy.html', '/en/guide/proxy.html', '/da/p.html'])
     .map((href) => `<a href="${href}">${href}</a>`)
     .join(' '),
   ...OTHER_PAGES,
@@ -61,6 +72,11 @@ const PAGES: Record<string, string> = {
   '/da/vhosts.html': page('da', GUIDE_TEXT),
   '/en/vhosts.html': page('en', GUIDE_TEXT),
   '/en/docs/vhosts.html': page('en', GUIDE_TEXT),
+  // Two English copies of one guide: the longer URL has more pages linking to it (five against
+  // one); the Danish copy, shorter and linked from every page, is not in the query's language.
+  '/en/proxy.html': page('en', PROXY_TEXT),
+  '/en/guide/proxy.html': page('en', PROXY_TEXT),
+  '/da/p.html': page('da', PROXY_TEXT),
 };
 
 let site: Server;
@@ -117,7 +133,13 @@ describe('pages with the same text in several languages', () => {
     assert.deepEqual(await shown('持続的な接続'), [['/ja/ja.html', ['/en/ja.html']]]);
   });
 
-  test('of the pages in the query language, the shortest URL is shown', async () => {
+  test('of the pages in the query language, the one more pages link to is shown', async () => {
+    assert.deepEqual(await shown('reverse proxy backend servers'), [
+      ['/en/guide/proxy.html', ['/en/proxy.html', '/da/p.html']],
+    ]);
+  });
+
+  test('of the pages in the query language equally linked, the shortest URL is shown', async () => {
     assert.deepEqual(await shown('virtual hosts'), [
       ['/en/vhosts.html', ['/en/docs/vhosts.html', '/da/vhosts.html']],
     ]);

@@ -30,3 +30,21 @@ test('headings and definition terms are kept one a line, so suggest never joins 
   );
   assert.equal(text.headings, 'CREATE INDEX\nSee Also\nwork_mem (integer)');
 });
+
+test('the pages a page links to are named as the crawler names them, each once, never itself', () => {
+  const text = pageTextOf(
+    '<p><a href="../guide/proxy.html#top">a</a> <a href="/guide/proxy.html">b</a>' +
+      ' <a href="HTTP://Example.COM:80/%7euser/">c</a> <a href="#top">d</a> <a href="page.html?x">e</a>' +
+      ' <a href="mailto:x@example.com">f</a> <a href="javascript:void(0)">g</a> <a>h</a>' +
+      '<map><area href="/map.html"></map></p>',
+    {},
+    'http://example.com/docs/page.html?x',
+  );
+  assert.deepEqual(text.linksTo, [
+    'http://example.com/guide/proxy.html',
+    'http://example.com/~user/',
+    'http://example.com/map.html',
+  ]);
+  // Without the page's URL no link can be resolved.
+  assert.deepEqual(pageTextOf('<a href="/x.html">x</a>').linksTo, []);
+});

@@ -17,6 +17,7 @@ import { MAX_NAMED_COPIES } from '../../src/search/same-text-copies.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
+import { registerTemplateFunctions } from '../../src/store/sqlite/template-block-schema.js';
 import { systemClock } from '../../src/util/clock.js';
 
 const SITE = 'https://www.example.com';
@@ -178,6 +179,98 @@ describe('pages with the same main text', () => {
     } finally {
       reader.close();
     }
+  });
+});
+
+describe('links pointing at pages with the same text', () => {
+  const shortUrl = `${SITE}/lighthouse.html`;
+  const linkedUrl = `${SITE}/guide/lighthouse.html`;
+  /** A page of its own text linking to `targets`. */
+  const linking = (slug: string, ...targets: string[]): IndexedDocument =>
+    page(slug, `Notes of ${slug} on the coast.`, { linksTo: targets });
+
+  test('a run gives its pages the counts of its links, pages it does not hold keep theirs', () => {
+    index.stage('run-1', [
+      page('lighthouse.html', ARTICLE),
+      page('guide/lighthouse.html', ARTICLE),
+      linking('a.html', linkedUrl),
+      linking('b.html', linkedUrl, shortUrl),
+      linking('c.html', linkedUrl),
+    ]);
+    // Staged counts are not seen before the run is applied.
+    assert.deepEqual(results('lighthouse keeper').docs, []);
+    index.applyStaged('run-1', { feed: FEED, gone: [], release: () => false });
+    // Three pages link to the longer URL, one to the shorter.
+    assert.deepEqual(results('lighthouse keeper').docs, [[linkedUrl, [shortUrl]]]);
+
+    // A second run holds the shorter URL (unchanged) and four pages linking to it; the longer URL
+    // is not in it and keeps its three.
+    index.stage('run-2', [
+      page('lighthouse.html', ARTICLE),
+      ...['d', 'e', 'f', 'g'].map((name) => linking(`${name}.html`, shortUrl)),
+    ]);
+    index.applyStaged('run-2', { feed: FEED, gone: [], release: () => false });
+    assert.deepEqual(results('lighthouse keeper').docs, [[shortUrl, [linkedUrl]]]);
+
+    // A discarded run's links count for nothing.
+    index.stage('run-3', [
+      page('guide/lighthouse.html', ARTICLE),
+      ...['h', 'i', 'j', 'k', 'l', 'm'].map((name) => linking(`${name}.html`, linkedUrl)),
+    ]);
+    index.discardStaged('run-3');
+    assert.deepEqual(results('lighthouse keeper').docs, [[shortUrl, [linkedUrl]]]);
+  });
+
+  test('a pass of upserts counts when it finishes, each linking page once, and never a page itself', () => {
+    const pass = 'bundle-pass';
+    index.upsert(
+      [
+        page('lighthouse.html', ARTICLE, { linksTo: [shortUrl, linkedUrl] }),
+        page('guide/lighthouse.html', ARTICLE, { linksTo: [linkedUrl] }),
+        linking('a.html', shortUrl),
+      ],
+      FEED,
+      undefined,
+      pass,
+    );
+    // Before the pass ends no page has links: the shorter URL is shown.
+    assert.deepEqual(results('lighthouse keeper').docs, [[shortUrl, [linkedUrl]]]);
+    index.upsert([linking('b.html', linkedUrl), linking('c.html', linkedUrl)], FEED, undefined, pass);
+    index.finishPass(pass);
+    // The longer URL: linked from the shorter one, b and c (3); the shorter one from a (1).
+    assert.deepEqual(results('lighthouse keeper').docs, [[linkedUrl, [shortUrl]]]);
+    // Another connection to the file reads the same counts.
+    const reader = new SearchIndex(file);
+    try {
+      assert.deepEqual(results('lighthouse keeper', reader).docs, [[linkedUrl, [shortUrl]]]);
+    } finally {
+      reader.close();
+    }
+  });
+});
+
+describe('an index file of format 11 written before inbound links were counted', () => {
+  test('gains the count when opened, its pages at 0 until a pass holds them', () => {
+    index.upsert([page('lighthouse.html', ARTICLE), page('guide/lighthouse.html', ARTICLE)], FEED);
+    index.close();
+    const db = new Database(file);
+    // The triggers counting template lines name the table function a store registers.
+    registerTemplateFunctions(db);
+    db.exec('ALTER TABLE documents DROP COLUMN inbound_links');
+    db.close();
+    index = new SearchIndex(file);
+    const columnsOf = (table: string): string[] => {
+      const reader = new Database(file, { readonly: true });
+      try {
+        return reader.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all() as string[];
+      } finally {
+        reader.close();
+      }
+    };
+    assert.ok(columnsOf('documents').includes('inbound_links'));
+    assert.deepEqual(results('lighthouse keeper').docs, [
+      [`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]],
+    ]);
   });
 });
 

@@ -33,6 +33,8 @@ export interface SameTextRow {
   mainKey: Buffer;
   /** The language the page declares, '' when none (src/search/page-language.ts). */
   language: string;
+  /** How many pages of its indexing pass link to the page (inbound-link-counts.ts). */
+  inboundLinks: number;
 }
 
 /**
@@ -78,7 +80,8 @@ export class DisplayHeadRows {
       ),
       // The documents whose main text key another shares, each with the version its head holds.
       sameText: db.prepare(
-        `SELECT d.id, d.segment_id AS segmentId, d.ordinal, d.url, d.doctype, h.main_key AS mainKey, d.language
+        `SELECT d.id, d.segment_id AS segmentId, d.ordinal, d.url, d.doctype, h.main_key AS mainKey, d.language,
+           d.inbound_links AS inboundLinks
          FROM display_heads h JOIN documents d ON d.id = h.id AND d.content_hash = h.content_hash
          WHERE h.main_key IN (SELECT main_key FROM display_heads INDEXED BY display_heads_main_key
            WHERE main_key IS NOT NULL GROUP BY main_key HAVING COUNT(*) > 1)`,

@@ -165,16 +165,22 @@ const SAME_TEXT_MIGRATION = `
 
 /**
  * Format 11 (docs/reference/site-search.md, Pages with the same text): each document carries the
- * language its page declares, which picks the page shown of a group for a query's language. An
- * older file's documents have none ('') until they are written again. Added where missing after
- * the upgrade of any older format (addLanguageColumns), whose tables are then format 10's.
+ * language its page declares and how many pages of its indexing pass link to it, which pick the
+ * page shown of a group for a query's language. An older file's documents have no language ('')
+ * and no links (0) until they are written again. Added where missing after the upgrade of any
+ * older format (addFormat11Columns), whose tables are then format 10's. The link counts are
+ * written to `documents` only (inbound-link-counts.ts), when a pass ends or a run is applied.
  */
-const LANGUAGE_COLUMN = "language TEXT NOT NULL DEFAULT ''";
+const FORMAT_11_COLUMNS: readonly { table: string; name: string; definition: string }[] = [
+  { table: 'documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
+  { table: 'staged_documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
+  { table: 'documents', name: 'inbound_links', definition: 'inbound_links INTEGER NOT NULL DEFAULT 0' },
+];
 
-function addLanguageColumns(db: Database.Database): void {
-  for (const table of ['documents', 'staged_documents']) {
+function addFormat11Columns(db: Database.Database): void {
+  for (const { table, name, definition } of FORMAT_11_COLUMNS) {
     const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all();
-    if (!columns.includes('language')) db.exec(`ALTER TABLE ${table} ADD COLUMN ${LANGUAGE_COLUMN}`);
+    if (!columns.includes(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
   }
 }
 
@@ -204,7 +210,7 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
   ['7', PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
   ['8', DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
   ['9', SAME_TEXT_MIGRATION],
-  // Format 11's columns only (addLanguageColumns).
+  // Format 11's columns only (addFormat11Columns).
   ['10', ''],
 ]);
 
@@ -274,7 +280,7 @@ export function prepareIndexSchema(
         const upgrade = upgradeOf(versions, analyzerVersion, reanalyze !== undefined);
         if (upgrade === undefined) return;
         db.exec(upgrade.sql);
-        addLanguageColumns(db);
+        addFormat11Columns(db);
         const set = db.prepare('UPDATE index_meta SET value = ? WHERE key = ?');
         set.run(SCHEMA_VERSION, 'schema');
         if (!upgrade.reanalyze) return;
@@ -292,6 +298,8 @@ export function prepareIndexSchema(
       );
     }
     upgradeTemplateIndex(db);
+    // A format 11 file written before its documents counted their inbound links gets the column.
+    addFormat11Columns(db);
     return;
   }
   db.exec(`
@@ -327,7 +335,7 @@ export function prepareIndexSchema(
     ${DISPLAY_HEAD_SCHEMA}
     ${SAME_TEXT_SCHEMA}
   `);
-  addLanguageColumns(db);
+  addFormat11Columns(db);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);
   insert.run('analyzer', String(analyzerVersion));

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { InboundLinkCounts } from './inbound-link-counts.js';
 import { SearchAnalyticsStore } from './search-analytics-store.js';
 import type { ActivityBatch, QueryLogEntry } from '../search-activity-log.js';
 import type { Doctype } from '../../domain/doctype.js';
@@ -80,6 +81,7 @@ export class SearchIndexStore {
   readonly displayHeads: DisplayHeadRows;
   /** Searches and clicks per day (docs/architecture.md, Search activity). */
   readonly analytics: SearchAnalyticsStore;
+  readonly inboundLinks: InboundLinkCounts;
 
   /**
    * Opens (or creates) the index file of `analyzerVersion`. A file of an older analyzer is
@@ -111,6 +113,7 @@ export class SearchIndexStore {
     this.phrases = new DocumentPhraseRows(this.db);
     this.displayHeads = new DisplayHeadRows(this.db);
     this.analytics = new SearchAnalyticsStore(this.db);
+    this.inboundLinks = new InboundLinkCounts(this.db);
   }
 
   private prepare() {
