@@ -1,9 +1,10 @@
 /**
  * `npm test` after the build (docs/operations.md, Running the tests): the SQLite pass (every test
- * file) and the PostgreSQL pass (test/support/suite-files.ts) run at the same time, each a
- * `node --test` pool, since most files spend their time waiting on sockets, timers and child
- * processes rather than on the CPU. The files that bound a latency or a duration run afterwards,
- * one at a time, on each of their passes, so that the pools' load does not decide their outcome.
+ * file), then the PostgreSQL pass (test/support/suite-files.ts), each a `node --test` pool of two
+ * files at a time. Running the passes at once, or more files at a time, overloads two cores:
+ * services under test then miss the waits their tests allow. The files that bound a latency or a
+ * duration run afterwards, one at a time, on each of their passes, so that the pools' load does
+ * not decide their outcome.
  * Each line of output is prefixed with its pass; the slowest files of each pass and any folder
  * the tests left in the temporary folder are listed at the end.
  */
@@ -19,9 +20,8 @@ import { postgresPassFiles, testFilesUnder } from './support/suite-files.js';
 const TEST_ROOT = path.dirname(fileURLToPath(import.meta.url));
 const REPORTER = path.join(TEST_ROOT, 'support', 'file-durations-reporter.js');
 
-/** Test files per pool: more than the cores, since the files mostly wait (see above). */
-const SQLITE_CONCURRENCY = 3;
-const POSTGRES_CONCURRENCY = 2;
+/** Test files per pool (see above). */
+const POOL_CONCURRENCY = 2;
 
 /**
  * They assert how long something took or how long an answer waited (a latency bound, a timeout
@@ -118,20 +118,20 @@ const postgresEnv = { KUMO_TEST_POSTGRES_URL: server.url };
 const results: PassResult[] = [];
 try {
   results.push(
-    ...(await Promise.all([
-      runPass(
-        'sqlite',
-        everyFile.filter((file) => !isAlone(file)),
-        SQLITE_CONCURRENCY,
-        {},
-      ),
-      runPass(
-        'postgres',
-        postgresFiles.filter((file) => !isAlone(file)),
-        POSTGRES_CONCURRENCY,
-        postgresEnv,
-      ),
-    ])),
+    await runPass(
+      'sqlite',
+      everyFile.filter((file) => !isAlone(file)),
+      POOL_CONCURRENCY,
+      {},
+    ),
+  );
+  results.push(
+    await runPass(
+      'postgres',
+      postgresFiles.filter((file) => !isAlone(file)),
+      POOL_CONCURRENCY,
+      postgresEnv,
+    ),
   );
   results.push(await runPass('sqlite, alone', everyFile.filter(isAlone), 1, {}));
   results.push(await runPass('postgres, alone', postgresFiles.filter(isAlone), 1, postgresEnv));
