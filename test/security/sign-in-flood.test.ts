@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,8 @@ function flood(url: string): Promise<FloodResult> {
 
 test('1,000 sign-ins of unknown addresses from 250 addresses: the health check stays under 200 ms, a full queue is 429 with Retry-After', async (t) => {
   const folder = await makeTempDir('kumo-flood-');
+  // Removed last (the cleanups run in reverse), once the service has stopped.
+  cleanups.push(() => rm(folder, { recursive: true, force: true }));
   const serve = await startServeProcess({
     dataDir: path.join(folder, 'data'),
     port: await freePort(),

@@ -129,7 +129,13 @@ describe('widget suggestions', () => {
     });
     await widget.input.click();
     await widget.input.pressSequentially('tom');
-    await sleep(300);
+    // The debounce fires about 300 ms after the last keystroke; a loaded machine may take longer.
+    for (
+      let waited = 0;
+      waited < 5_000 && !log.of('suggest').some((request) => request.q === 'tom');
+      waited += 50
+    )
+      await sleep(50);
     // Typed faster than the debounce, the keystrokes make one request; on a loaded machine a
     // keystroke may come later than that, and a shorter prefix is asked first.
     const asked = log.of('suggest').map((request) => request.q);
