@@ -85,7 +85,8 @@ export class AnalysisPool {
     worker.on('message', onMessage);
     worker.on('error', onFailure);
     worker.on('exit', onFailure);
-    worker.postMessage(job.documents);
+    // Analysis reads no links: a page's link targets (up to thousands) are not copied over.
+    worker.postMessage(job.documents.map(withoutLinks));
   }
 
   private spawn(): Worker {
@@ -94,4 +95,10 @@ export class AnalysisPool {
     this.all.push(worker);
     return worker;
   }
+}
+
+function withoutLinks(document: IndexedDocument): IndexedDocument {
+  if (document.linksTo === undefined) return document;
+  const { linksTo: _linksTo, ...rest } = document;
+  return rest;
 }
