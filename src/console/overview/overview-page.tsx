@@ -79,28 +79,30 @@ export function OverviewPage(props: { contractId: number; groupId: number }) {
           ) : recent.data.runs.length === 0 ? (
             <p>{t.noneRecent}</p>
           ) : (
-            <table class="table">
-              <tbody>
-                {recent.data.runs.map((run) => (
-                  <tr key={run.id}>
-                    <td>
-                      <a href={inside(`/runs/${run.id}`)}>{r.runTitle(run.id)}</a>
-                      <span class="hint">
-                        {' '}
-                        · {run.kind === 'instant' ? r.instant : (run.service_setting_name ?? r.scheduled)}
-                      </span>
-                    </td>
-                    <td>
-                      <RunStateBadge state={run.crawl_execution_status_dtype_id} />
-                    </td>
-                    <td class="number">{count(run.crawled_count)}</td>
-                    <td>
-                      <DateTime value={run.end_datetime} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div class="table-wrap">
+              <table class="table">
+                <tbody>
+                  {recent.data.runs.map((run) => (
+                    <tr key={run.id}>
+                      <td>
+                        <a href={inside(`/runs/${run.id}`)}>{r.runTitle(run.id)}</a>
+                        <span class="hint">
+                          {' '}
+                          · {run.kind === 'instant' ? r.instant : (run.service_setting_name ?? r.scheduled)}
+                        </span>
+                      </td>
+                      <td>
+                        <RunStateBadge state={run.crawl_execution_status_dtype_id} />
+                      </td>
+                      <td class="number">{count(run.crawled_count)}</td>
+                      <td>
+                        <DateTime value={run.end_datetime} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </Section>
         <Section title={t.next} actions={<a href={inside('/settings')}>{t.allSettings}</a>}>
@@ -109,21 +111,23 @@ export function OverviewPage(props: { contractId: number; groupId: number }) {
           ) : next.length === 0 ? (
             <p>{t.noneNext}</p>
           ) : (
-            <table class="table">
-              <tbody>
-                {next.map((setting) => (
-                  <tr key={setting.id}>
-                    <td>
-                      <a href={inside(`/settings/${setting.id}`)}>{setting.name}</a>
-                      <span class="hint"> · {scheduleText(setting.schedule)}</span>
-                    </td>
-                    <td>
-                      <DateTime value={setting.next_run_datetime} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div class="table-wrap">
+              <table class="table">
+                <tbody>
+                  {next.map((setting) => (
+                    <tr key={setting.id}>
+                      <td>
+                        <a href={inside(`/settings/${setting.id}`)}>{setting.name}</a>
+                        <span class="hint"> · {scheduleText(setting.schedule)}</span>
+                      </td>
+                      <td>
+                        <DateTime value={setting.next_run_datetime} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </Section>
       </div>
