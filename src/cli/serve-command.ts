@@ -1,11 +1,6 @@
-import path from 'node:path';
 import type { Command } from 'commander';
-import type { KumoConfig } from '../config/config.js';
-import { type RunningService, startService } from '../server/kumo-service.js';
-import { StartupError } from '../server/startup-error.js';
 import type { CommandHost } from './command-host.js';
-import { StopSignals } from './stop-signals.js';
-import { parseRoles, rolesText, takesEveryRole } from '../config/roles.js';
+import { parseRoles } from '../config/roles.js';
 
 /** Adds `kumo serve`. */
 export function addServeCommand(program: Command, host: CommandHost): void {
@@ -22,135 +17,10 @@ export function addServeCommand(program: Command, host: CommandHost): void {
       'all (the default), or roles among api, worker, scheduler, search separated by commas (KUMO_ROLES)',
     )
     .action(async (options: { roles?: string }) => {
+      // The service's modules load only for this command: the others start in half the time.
+      const { serveCommand } = await import('./serve-action.js');
       host.exitCode = await serveCommand(
         host.config({}, options.roles === undefined ? {} : { roles: parseRoles(options.roles, '--roles') }),
       );
     });
-}
-
-/** `kumo serve`: runs the configured roles (every API group by default) until SIGINT / SIGTERM. */
-export async function serveCommand(config: KumoConfig): Promise<number> {
-  let service: RunningService;
-  try {
-    service = await startService(config);
-  } catch (error) {
-    // A setting to change (port in use, data directory taken): one line, no stack trace.
-    if (!(error instanceof StartupError)) throw error;
-    process.stderr.write(`kumo: ${error.message}\n`);
-    return 1;
-  }
-  // Listening before saying so: a supervisor may stop the service the moment the line appears, and
-  // a signal with no listener yet would end the process without the stop.
-  const signals = new StopSignals();
-  process.stdout.write(`kumo serve: listening on ${service.url} ${whatItRuns(config)}\n`);
-  if (config.roles.includes('api')) {
-    // The first thing a new operator opens (docs/operations.md, First start).
-    process.stdout.write(`Console: ${config.publicUrl}/console/\n`);
-    process.stdout.write(`API docs: ${config.publicUrl}/docs\n${siteSearchLine(config)}\n`);
-  }
-  const browser = service.browserStatus();
-  if (browser !== undefined)
-    process.stdout.write(
-      browser.available
-        ? `browser rendering: available (${browser.version})\n`
-        : `browser rendering: unavailable, runs with a screenshot or wait_type 2 fail (${browser.reason})\n`,
-    );
-  if (service.createdDemoKey !== undefined || service.pinnedDemoKeyIssued) {
-    // A key the operator chose (KUMO_BOOTSTRAP_API_KEY) is never echoed: output is often kept in
-    // logs that more people read than the environment (docs/operations.md, First start).
-    const keyLine =
-      service.createdDemoKey === undefined
-        ? 'API key: the one set in KUMO_BOOTSTRAP_API_KEY'
-        : `API key (shown once, keep it): ${service.createdDemoKey}`;
-    process.stdout.write(
-      `\nDemo tenant created: contract 1, service group 1, search service 1.\n` +
-        `${keyLine}\n` +
-        `Site search (fill it with: kumo index --service 1 <crawl folder>): ` +
-        `${demoSearchAddress(config)}\n\n`,
-    );
-  }
-  if (service.createdAdminToken !== undefined) {
-    // Without the api role the token guards /metrics alone.
-    const example = config.roles.includes('api') ? '/admin/v1/contracts' : '/metrics';
-    process.stdout.write(
-      `Management API token (shown once; kept in the data directory as admin-token): ${service.createdAdminToken}\n` +
-        `  curl -H "Authorization: Bearer <token>" ${config.publicUrl}${example}\n\n`,
-    );
-  }
-  const signal = await signals.first;
-  process.stdout.write(`kumo serve: ${signal} received, stopping: ${howItStops(config)}\n`);
-  return stopService(service, signals);
-}
-
-/**
- * Where site search is reached, which the console's snippet and Try it use; an API process that
- * does not serve it and was not told where it is says so, rather than name an address answering
- * 404 (docs/operations.md, Roles).
- */
-function siteSearchLine(config: KumoConfig): string {
-  if (config.searchPublicUrl !== undefined)
-    return `Site search, widget and hosted search pages: ${config.searchPublicUrl}`;
-  return (
-    'Site search: not served by this process, and KUMO_SEARCH_PUBLIC_URL is unset: ' +
-    "the console's snippet and Try it need it (the address of the search nodes or of the load balancer)"
-  );
-}
-
-/** The demo search service's search address, or where to look for it. */
-function demoSearchAddress(config: KumoConfig): string {
-  if (config.searchPublicUrl === undefined)
-    return 'on the search nodes, at KUMO_SEARCH_PUBLIC_URL (unset here)';
-  return `${config.searchPublicUrl}${config.finderBasePath}/documents/1/1/1/search?q=...`;
-}
-
-/** The rest of the line saying the service listens: its roles and its data directory. */
-function whatItRuns(config: KumoConfig): string {
-  const dataDir = path.resolve(config.dataDir);
-  if (takesEveryRole(config.roles)) return `(data in ${dataDir})`;
-  if (config.roles.length === 1 && config.roles[0] === 'search')
-    return `as a search node (site search from the published indexes, cache in ${dataDir})`;
-  return `with the roles ${rolesText(config.roles)} of a cluster (data in ${dataDir})`;
-}
-
-/** What the stop does, said when it begins. */
-function howItStops(config: KumoConfig): string {
-  if (!config.roles.includes('worker')) return 'requests answer 503';
-  const resumed = takesEveryRole(config.roles) ? 'resume at next start' : 'go back to the other workers';
-  return `requests answer 503, running crawls drain (at most ${SHUTDOWN_BOUND_SECONDS} s) and ${resumed}`;
-}
-
-/** The stop is bounded: the pool drains 10 s, then aborted pages unwind a few seconds more. */
-const SHUTDOWN_BOUND_SECONDS = 30;
-/** After the stop, how long a handle left open (a stray socket or timer) may keep the process. */
-const EXIT_GRACE_MS = 5000;
-
-/**
- * Closes the service. A second signal, or a stop taking longer than SHUTDOWN_BOUND_SECONDS, ends
- * the process at once: running crawls are then in the state a crash leaves them in, and resume
- * at the next start as well.
- */
-async function stopService(service: { close(): Promise<void> }, signals: StopSignals): Promise<number> {
-  const forced = new Promise<number>((resolve) => {
-    const now = (signal: string) => {
-      process.stderr.write(`kumo serve: ${signal} received again, exiting without waiting for the drain\n`);
-      resolve(1);
-    };
-    signals.onAgain(now);
-    setTimeout(() => {
-      process.stderr.write(`kumo serve: the stop took longer than ${SHUTDOWN_BOUND_SECONDS} s, exiting\n`);
-      resolve(1);
-    }, SHUTDOWN_BOUND_SECONDS * 1000).unref();
-  });
-  const closed = service.close().then(
-    () => 0,
-    (error: unknown) => {
-      process.stderr.write(`kumo serve: the stop failed: ${(error as Error).stack ?? String(error)}\n`);
-      return 1;
-    },
-  );
-  const code = await Promise.race([closed, forced]);
-  if (code === 0) process.stdout.write('kumo serve: stopped\n');
-  // Nothing should be left running; if something is, it may not hold the process (or its restart).
-  setTimeout(() => process.exit(code), code === 0 ? EXIT_GRACE_MS : 0).unref();
-  return code;
 }
