@@ -1,31 +1,27 @@
 /**
- * `npm test` after the build (docs/operations.md, Running the tests): the SQLite pass (every test
- * file), then the PostgreSQL pass (test/support/suite-files.ts), each a `node --test` pool of two
- * files at a time. Running the passes at once, or more files at a time, overloads two cores:
- * services under test then miss the waits their tests allow. The files that bound a latency or a
- * duration run afterwards, one at a time, on each of their passes, so that the pools' load does
- * not decide their outcome.
- * Each line of output is prefixed with its pass; the slowest files of each pass and any folder
- * the tests left in the temporary folder are listed at the end.
+ * `npm test` after the build (docs/operations.md, Running the tests): every test file on SQLite
+ * and the files of test/support/suite-files.ts again on PostgreSQL, from one pool
+ * (test/support/suite-pool.ts) that runs two files at a time and more while processors sit idle,
+ * the longest expected first. The files that bound a latency or a duration run afterwards, one at
+ * a time on each of their passes, so that the pool's load does not decide their outcome.
+ * Each file's output is printed whole when it ends, each line prefixed with its pass; at the end
+ * each pass's figures, every failed test, and any folder the tests left in the temporary folder.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { startPostgresServer } from './support/postgres-server.js';
-import type { FileDuration, TestFailure } from './support/file-durations-reporter.js';
 import { postgresPassFiles, testFilesUnder } from './support/suite-files.js';
+import type { JobOutcome, SuiteJob } from './support/suite-job.js';
+import { runPool } from './support/suite-pool.js';
 
 const TEST_ROOT = path.dirname(fileURLToPath(import.meta.url));
-const REPORTER = path.join(TEST_ROOT, 'support', 'file-durations-reporter.js');
-/** Every file's wall and processor time of the last run, for a closer look than the summary's. */
+/** Every file's figures of the last run: a closer look than the summary's, and the next run's order. */
 const TIMES_TABLE = path.join(TEST_ROOT, 'suite-times.tsv');
-const CPU_TIME_PRELOAD = pathToFileURL(path.join(TEST_ROOT, 'support', 'cpu-time-preload.js')).href;
 
-/** Test files per pool (see above). */
-const POOL_CONCURRENCY = 2;
+/** Two files at a time always; up to four while processors sit idle (suite-pool.ts). */
+const POOL_LIMITS = { min: 2, max: 4 };
 
 /**
  * They assert how long something took or how long an answer waited (a latency bound, a timeout
@@ -47,112 +43,74 @@ const RUN_ALONE = new Set([
   'worker/shared-pacing.test.js',
 ]);
 
-interface PassResult {
-  name: string;
-  files: number;
-  code: number;
-  seconds: number;
-  slowest: FileDuration[];
-  costliest: FileProcessorTime[];
-  /** Every file's line of the times table (see TIMES_TABLE). */
-  table: string[];
-  processorSeconds: number;
-  failures: TestFailure[];
-}
+/**
+ * Without the figures of an earlier run, the folders whose files take longest go first, so that
+ * the pool does not end on one long file while a core sits idle.
+ */
+const FOLDER_GUESS_MS: Record<string, number> = {
+  e2e: 25_000,
+  console: 25_000,
+  widget: 25_000,
+  cli: 15_000,
+  browser: 10_000,
+};
+const DEFAULT_GUESS_MS = 3000;
 
-/** One line of test/support/cpu-time-preload.ts's report. */
-interface FileProcessorTime {
-  file: string;
-  self: number;
-  children: number;
-}
+const relative = (file: string) => path.relative(TEST_ROOT, file);
+const isAlone = (file: string) => RUN_ALONE.has(relative(file));
 
-const isAlone = (file: string) => RUN_ALONE.has(path.relative(TEST_ROOT, file));
-
-async function runPass(
-  name: string,
-  files: string[],
-  concurrency: number,
-  env: NodeJS.ProcessEnv,
-): Promise<PassResult> {
-  if (files.length === 0)
-    return {
-      name,
-      files: 0,
-      code: 0,
-      seconds: 0,
-      slowest: [],
-      costliest: [],
-      table: [],
-      processorSeconds: 0,
-      failures: [],
-    };
-  const started = Date.now();
-  const reportDir = mkdtempSync(path.join(os.tmpdir(), 'kumo-suite-'));
-  const report = path.join(reportDir, 'durations.jsonl');
-  const cpuReport = path.join(reportDir, 'processor-time.jsonl');
-  process.stdout.write(`[${name}] ${files.length} test files, ${concurrency} at a time\n`);
-  const child = spawn(
-    process.execPath,
-    [
-      '--test',
-      `--test-concurrency=${concurrency}`,
-      '--test-reporter=spec',
-      '--test-reporter-destination=stdout',
-      `--test-reporter=${REPORTER}`,
-      `--test-reporter-destination=${report}`,
-      ...files,
-    ],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        ...env,
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${CPU_TIME_PRELOAD}`.trim(),
-        KUMO_TEST_CPU_REPORT: cpuReport,
-      },
-    },
-  );
-  for (const stream of [child.stdout, child.stderr])
-    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`[${name}] ${line}\n`));
-  const code = await new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (exitCode, signal) => resolve(exitCode ?? (signal === null ? 1 : 128)));
-  });
-  const reported = readJsonLines<FileDuration | TestFailure>(report);
-  const durations = reported
-    .filter((line): line is FileDuration => line.kind === 'duration')
-    .sort((a, b) => b.ms - a.ms);
-  const slowest = durations.slice(0, 5);
-  const failures = reported.filter((line): line is TestFailure => line.kind === 'failure');
-  const processorTimes = readJsonLines<FileProcessorTime>(cpuReport);
-  const total = (time: FileProcessorTime) => time.self + time.children;
-  const costliest = [...processorTimes].sort((a, b) => total(b) - total(a)).slice(0, 5);
-  const processorSeconds = Math.round(processorTimes.reduce((sum, time) => sum + total(time), 0) / 1000);
-  const processorTimeOf = new Map(processorTimes.map((time) => [time.file, time]));
-  const table = durations.map(({ file, ms }) => {
-    const time = processorTimeOf.get(file);
-    return [name, path.relative(TEST_ROOT, file), ms, time?.self ?? '', time?.children ?? ''].join('\t');
-  });
-  rmSync(reportDir, { recursive: true, force: true });
-  const seconds = Math.round((Date.now() - started) / 1000);
-  return { name, files: files.length, code, seconds, slowest, costliest, table, processorSeconds, failures };
-}
-
-function readJsonLines<Line>(file: string): Line[] {
+/** `pass\tfile` → the file's wall time in the previous run's table, when there is one. */
+function previousTimes(): Map<string, number> {
+  const times = new Map<string, number>();
   try {
-    return readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as Line);
+    for (const line of readFileSync(TIMES_TABLE, 'utf8').split('\n').slice(1)) {
+      const [pass, file, wallMs] = line.split('\t');
+      if (pass !== undefined && file !== undefined && wallMs !== undefined)
+        times.set(`${pass}\t${file}`, Number(wallMs));
+    }
   } catch {
-    return [];
+    // The first run: guessed from the folders.
   }
+  return times;
+}
+
+/** Longest expected first. */
+function longestFirst(jobs: SuiteJob[]): SuiteJob[] {
+  const previous = previousTimes();
+  const expected = (job: SuiteJob) =>
+    previous.get(`${job.pass}\t${relative(job.file)}`) ??
+    FOLDER_GUESS_MS[relative(job.file).split(path.sep)[0] ?? ''] ??
+    DEFAULT_GUESS_MS;
+  return jobs
+    .map((job) => ({ job, ms: expected(job) }))
+    .sort((a, b) => b.ms - a.ms)
+    .map(({ job }) => job);
 }
 
 /** The `kumo-*` entries of the temporary folder (test/support/service-harness.ts names them so). */
 function kumoTempEntries(): Set<string> {
   return new Set(readdirSync(os.tmpdir()).filter((name) => name.startsWith('kumo-')));
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+function printPass(pass: string, outcomes: JobOutcome[]): void {
+  const failed = outcomes.filter((outcome) => outcome.code !== 0).length;
+  const processorMs = outcomes.reduce((sum, outcome) => sum + outcome.selfMs + outcome.childrenMs, 0);
+  process.stdout.write(
+    `# ${pass}: ${outcomes.length} files, ${failed === 0 ? 'passed' : `${failed} FAILED`}, ` +
+      `${Math.round(processorMs / 1000)} s of processor time\n`,
+  );
+  process.stdout.write('#  longest:\n');
+  for (const outcome of [...outcomes].sort((a, b) => b.wallMs - a.wallMs).slice(0, 5))
+    process.stdout.write(`#   ${seconds(outcome.wallMs)} ${relative(outcome.job.file)}\n`);
+  process.stdout.write('#  most processor time (the file itself + what it started):\n');
+  const cost = (outcome: JobOutcome) => outcome.selfMs + outcome.childrenMs;
+  for (const outcome of [...outcomes].sort((a, b) => cost(b) - cost(a)).slice(0, 5))
+    process.stdout.write(
+      `#   ${seconds(cost(outcome))} (${seconds(outcome.selfMs)} + ${seconds(outcome.childrenMs)}) ` +
+        `${relative(outcome.job.file)}\n`,
+    );
 }
 
 // Test files given as arguments run instead of the whole suite, on both passes where they belong.
@@ -165,62 +123,83 @@ const suiteStarted = Date.now();
 
 const server = await startPostgresServer();
 const postgresEnv = { KUMO_TEST_POSTGRES_URL: server.url };
-const results: PassResult[] = [];
+const jobsOf = (pass: string, files: string[], env: NodeJS.ProcessEnv): SuiteJob[] =>
+  files.map((file) => ({ pass, file, env }));
+const pooled = longestFirst([
+  ...jobsOf(
+    'sqlite',
+    everyFile.filter((file) => !isAlone(file)),
+    {},
+  ),
+  ...jobsOf(
+    'postgres',
+    postgresFiles.filter((file) => !isAlone(file)),
+    postgresEnv,
+  ),
+]);
+const alone = [
+  ...jobsOf('sqlite, alone', everyFile.filter(isAlone), {}),
+  ...jobsOf('postgres, alone', postgresFiles.filter(isAlone), postgresEnv),
+];
+const reportDir = mkdtempSync(path.join(os.tmpdir(), 'kumo-suite-'));
+const outcomes: JobOutcome[] = [];
+let poolSeconds = 0;
 try {
-  results.push(
-    await runPass(
-      'sqlite',
-      everyFile.filter((file) => !isAlone(file)),
-      POOL_CONCURRENCY,
-      {},
-    ),
+  process.stdout.write(
+    `# ${pooled.length} test files (SQLite and PostgreSQL), ${POOL_LIMITS.min} at a time, ` +
+      `up to ${POOL_LIMITS.max} while processors sit idle; then ${alone.length} one at a time\n`,
   );
-  results.push(
-    await runPass(
-      'postgres',
-      postgresFiles.filter((file) => !isAlone(file)),
-      POOL_CONCURRENCY,
-      postgresEnv,
-    ),
-  );
-  results.push(await runPass('sqlite, alone', everyFile.filter(isAlone), 1, {}));
-  results.push(await runPass('postgres, alone', postgresFiles.filter(isAlone), 1, postgresEnv));
+  const poolStarted = Date.now();
+  outcomes.push(...(await runPool(pooled, POOL_LIMITS, reportDir, 'pool')));
+  poolSeconds = Math.round((Date.now() - poolStarted) / 1000);
+  outcomes.push(...(await runPool(alone, { min: 1, max: 1 }, reportDir, 'alone')));
 } finally {
+  rmSync(reportDir, { recursive: true, force: true });
   await server.stop();
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-for (const result of results.filter((pass) => pass.files > 0)) {
-  process.stdout.write(
-    `# ${result.name}: ${result.code === 0 ? 'passed' : 'FAILED'} in ${result.seconds} s, ` +
-      `${result.processorSeconds} s of processor time\n`,
-  );
-  process.stdout.write('#  longest:\n');
-  for (const { file, ms } of result.slowest)
-    process.stdout.write(`#   ${seconds(ms)} ${path.relative(TEST_ROOT, file)}\n`);
-  process.stdout.write('#  most processor time (the file itself + what it started):\n');
-  for (const { file, self, children } of result.costliest)
-    process.stdout.write(
-      `#   ${seconds(self + children)} (${seconds(self)} + ${seconds(children)}) ${path.relative(TEST_ROOT, file)}\n`,
-    );
-}
-const failures = results.flatMap((result) =>
-  result.failures.map((failure) => ({ pass: result.name, ...failure })),
+const passes = ['sqlite', 'postgres', 'sqlite, alone', 'postgres, alone'].filter((pass) =>
+  outcomes.some((outcome) => outcome.job.pass === pass),
 );
-for (const { pass, file, test, error } of failures) {
-  process.stdout.write(`# FAILED [${pass}] ${path.relative(TEST_ROOT, file)} › ${test}\n`);
-  for (const line of error.split('\n')) process.stdout.write(`#     ${line}\n`);
+for (const pass of passes)
+  printPass(
+    pass,
+    outcomes.filter((outcome) => outcome.job.pass === pass),
+  );
+for (const outcome of outcomes) {
+  for (const { test, error } of outcome.failures) {
+    process.stdout.write(`# FAILED [${outcome.job.pass}] ${relative(outcome.job.file)} › ${test}\n`);
+    for (const line of error.split('\n')) process.stdout.write(`#     ${line}\n`);
+  }
+  // A file that ended badly without a failed test (it crashed, or hung past its timeout).
+  if (outcome.code !== 0 && outcome.failures.length === 0)
+    process.stdout.write(
+      `# FAILED [${outcome.job.pass}] ${relative(outcome.job.file)}: exit code ${outcome.code}\n`,
+    );
 }
 writeFileSync(
   TIMES_TABLE,
   [
-    'pass\tfile\twall ms\tprocessor ms (itself)\tprocessor ms (what it started)',
-    ...results.flatMap((r) => r.table),
+    'pass\tfile\twall ms\ttests ms\tprocessor ms (itself)\tprocessor ms (what it started)',
+    ...outcomes.map((outcome) =>
+      [
+        outcome.job.pass,
+        relative(outcome.job.file),
+        outcome.wallMs,
+        Math.round(outcome.testMs),
+        outcome.selfMs,
+        outcome.childrenMs,
+      ].join('\t'),
+    ),
   ].join('\n') + '\n',
 );
-process.stdout.write(`# every file's times: ${TIMES_TABLE}\n`);
+process.stdout.write(`# every file's figures: ${TIMES_TABLE}\n`);
 const leftovers = [...kumoTempEntries()].filter((name) => !tempBefore.has(name));
 if (leftovers.length > 0)
   process.stdout.write(`# left in ${os.tmpdir()} during the run: ${leftovers.sort().join(', ')}\n`);
-process.stdout.write(`# suite: ${Math.round((Date.now() - suiteStarted) / 1000)} s\n`);
-process.exitCode = results.some((result) => result.code !== 0) ? 1 : 0;
+const aloneSeconds = Math.round((Date.now() - suiteStarted) / 1000) - poolSeconds;
+process.stdout.write(
+  `# suite: ${Math.round((Date.now() - suiteStarted) / 1000)} s (pool ${poolSeconds} s, ` +
+    `then one at a time and the rest ${aloneSeconds} s)\n`,
+);
+process.exitCode = outcomes.some((outcome) => outcome.code !== 0) ? 1 : 0;
