@@ -1,4 +1,4 @@
-// The dependency rules of src/ (docs/architecture.md, Source layout), checked by `npm run lint`
+// The dependency rules of src/ (docs/design/layers.md, Source layout), checked by `npm run lint`
 // (scripts/check-dependencies.mjs) in CI. Type-only imports count like any other.
 
 // The folders of src/ from the bottom layer up: a folder imports only from folders before it,
@@ -50,7 +50,7 @@ export default {
       comment:
         'src/service is the use-case layer: no HTTP framework, command line parser or concrete ' +
         'store. The adapters (src/api, src/cli) and the composition roots (src/server, src/cli) ' +
-        'bring those (docs/architecture.md, Management layer).',
+        'bring those (docs/design/management.md, Management layer).',
       severity: 'error',
       from: { path: '^src/service/' },
       to: {

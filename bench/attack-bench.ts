@@ -1,6 +1,6 @@
 /**
  * `npm run bench:attacks [-- --small]`: four denial-of-service attacks by tenants of the lowest
- * roles against a real `kumo serve` (docs/operations.md, Benchmarks). Contract A attacks,
+ * roles against a real `kumo serve` (docs/operations.md, Benchmark). Contract A attacks,
  * contract B is the victim: while each attack runs, B's health check and site search are probed
  * every 50 ms, and the report gives their median and worst latency, how many were answered, the
  * attack's own answers and the worst hold of the service's API thread from /metrics.

@@ -13,10 +13,10 @@
  * goal: at least 80%), and PostgreSQL round trips and bytes per crawled page (goal: at most 2
  * round trips). Then, on PostgreSQL, how long a cancel recorded in the database by another
  * process (the flag alone, as another process's API sets it) takes to end a running crawl: the
- * worker learns it from its lease heartbeat (docs/architecture.md, Run leases). Then a cluster of
- * split roles (cluster-workers.ts): several crawls at once with one worker process, then two. Last, search
- * nodes (cluster-search.ts): the time from a run's end to its pages being searchable on two
- * search nodes, and search requests/s with one node and with two. Options (environment):
+ * worker learns it from its lease heartbeat (docs/design/scale-out.md, Run leases). Then a cluster
+ * of split roles (cluster-workers.ts): several crawls at once with one worker process, then two.
+ * Last, search nodes (cluster-search.ts): the time from a run's end to its pages being searchable
+ * on two search nodes, and search requests/s with one node and with two. Options (environment):
  * BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20), BENCH_PAGE_BYTES (15000),
  * BENCH_SEARCH_SECONDS (10).
  */

@@ -1,6 +1,6 @@
 /**
- * The search part of bench:cluster (docs/architecture.md, Search nodes): one crawling `kumo serve`
- * and two search nodes (`--roles search`) on one PostgreSQL database and one bucket.
+ * The search part of bench:cluster (docs/design/scale-out.md, Search nodes): one crawling `kumo
+ * serve` and two search nodes (`--roles search`) on one PostgreSQL database and one bucket.
  *
  * - Time to searchable: runs of a scheduled setting feeding the demo search service, each
  *   crawling more pages of the bench site than the last; from the moment the crawling process's

@@ -1,11 +1,11 @@
 /**
- * `npm run bench:regex`: the figures behind the engine of the URL patterns (docs/architecture.md,
- * URL patterns). For three linear-time engines with RE2 semantics (re2, native bindings; re2-wasm;
- * re2js, pure JavaScript) it prints the compile time of each pattern and the time of one match on
- * ordinary URL patterns, then on the four patterns that made JavaScript's backtracking engine run
- * for seconds to hours, at the input length that did it and ten times longer. JavaScript's RegExp
- * is measured on the ordinary patterns for reference, and on the first attack only at small sizes
- * (its time doubles with each added character).
+ * `npm run bench:regex`: the figures behind the engine of the URL patterns
+ * (docs/design/url-patterns.md, URL patterns). For three linear-time engines with RE2 semantics
+ * (re2, native bindings; re2-wasm; re2js, pure JavaScript) it prints the compile time of each
+ * pattern and the time of one match on ordinary URL patterns, then on the four patterns that made
+ * JavaScript's backtracking engine run for seconds to hours, at the input length that did it and
+ * ten times longer. JavaScript's RegExp is measured on the ordinary patterns for reference, and on
+ * the first attack only at small sizes (its time doubles with each added character).
  *
  * Knobs: BENCH_ROUNDS (20000): matches per pattern and URL on ordinary patterns.
  */
@@ -47,7 +47,8 @@ const URLS = [
   `https://example.com/search?q=${'term+'.repeat(30)}end`,
 ];
 
-/** The four attack patterns of docs/architecture.md, URL patterns, each with its bad input. */
+/** The four attack patterns of docs/design/url-patterns.md, URL patterns, each with its bad input.
+ */
 const ATTACKS: { name: string; pattern: string; input: (scale: number) => string }[] = [
   {
     name: '^(a?){28}a{28}$ written out',

@@ -55,7 +55,7 @@ interface LoadOptions {
 const WARMUP_SECONDS = 5;
 /**
  * A request the server took longer than this to answer counts as slow: the bound the service
- * keeps while a crawl runs (no crawl work runs on the API thread; docs/architecture.md, Crawl
+ * keeps while a crawl runs (no crawl work runs on the API thread; docs/design/crawl.md, Crawl
  * threads). It must be a bucket bound of kumo_http_request_duration_seconds.
  */
 const SLOW_REQUEST_SECONDS = 1;

@@ -1,6 +1,6 @@
 /**
  * The server's own view of request times, from its Prometheus histogram
- * `kumo_http_request_duration_seconds` (docs/operations.md, Metrics): how many requests took it
+ * `kumo_http_request_duration_seconds` (docs/operations.md, Monitoring): how many requests took it
  * longer than a bound. The load client shares the machine's cores with the server and the crawl,
  * so its latencies include time the client itself waited for the CPU; this count does not.
  */

@@ -1,9 +1,9 @@
 /**
- * The suggest section of `npm run bench:search` after a restart (docs/operations.md,
- * Benchmarks): the time from opening the index to its first full suggester, the event loop's
- * longest stall meanwhile (perf_hooks monitorEventLoopDelay), suggest latencies while an index
- * update is written in the same process (as `kumo index` or a crawl's run while `kumo serve`
- * answers), and the process's RSS.
+ * The suggest section of `npm run bench:search` after a restart (docs/operations.md, Benchmark):
+ * the time from opening the index to its first full suggester, the event loop's longest stall
+ * meanwhile (perf_hooks monitorEventLoopDelay), suggest latencies while an index update is written
+ * in the same process (as `kumo index` or a crawl's run while `kumo serve` answers), and the
+ * process's RSS.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -2,7 +2,7 @@
  * `npm run bench:widget`: what a visitor's browser pays for the search widget.
  *
  * 1. Size: dist/web/kumo-search.js as built, gzipped (level 9) and brotli-compressed, beside the
- *    15 KB gzipped budget (docs/reference/widget.md, Size and speed).
+ *    15 KB gzipped budget (docs/reference/widget.md, Build).
  * 2. Keystroke to suggestion: indexes the generated corpus (search-corpus.ts, --docs) into search
  *    service 1, starts `kumo serve` on 127.0.0.1, serves a host page on 127.0.0.2 that embeds the
  *    widget with the documented snippet, and types words into it in Debian's Chromium, one key at

@@ -76,9 +76,9 @@ export function attackSizes(args: string[] = process.argv.slice(2)): AttackSizes
 
 /**
  * The `index`th pattern of the attacks: just under the size budget of a pattern (1,196 of 1,200
- * instructions, docs/architecture.md, URL patterns), large enough that RE2's automaton outgrows
- * its memory on a long URL of x and 0 and falls back to simulating the program. The last letter
- * varies so that no two patterns are the same text; none occurs in the URLs.
+ * instructions, docs/design/url-patterns.md, URL patterns), large enough that RE2's automaton
+ * outgrows its memory on a long URL of x and 0 and falls back to simulating the program. The last
+ * letter varies so that no two patterns are the same text; none occurs in the URLs.
  */
 export function attackPattern(index: number): string {
   const letters = 'qrstuvwyz';

@@ -4,8 +4,8 @@ import type { JudgmentOptions } from './judgments.js';
 
 /**
  * Where a set lives on the web site its package's folder is served as (docs/search-evaluation.md,
- * Corpora): the folder served, and the path of the set's folder on that site, which is where a
- * site owner's crawl starts and, below the site's root, stays.
+ * Relevance evaluation): the folder served, and the path of the set's folder on that site, which is
+ * where a site owner's crawl starts and, below the site's root, stays.
  */
 export interface SiteLayout {
   /** The folder served as the site, relative to the set's folder: `.`, or `..` for a part of it. */

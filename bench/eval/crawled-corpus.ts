@@ -12,9 +12,9 @@ import { textBlocksOf } from './template-blocks.js';
 const PROGRESS_EVERY = 200;
 
 /**
- * A set as a site owner's crawl gives it to a search service (docs/search-evaluation.md, Corpora):
- * the site crawled by the crawler, every document of the run's bundle as the indexer reads it
- * (extraction, canonical pages, noindex), under the set's URLs for the baselines and the
+ * A set as a site owner's crawl gives it to a search service (docs/search-evaluation.md, Relevance
+ * evaluation): the site crawled by the crawler, every document of the run's bundle as the indexer
+ * reads it (extraction, canonical pages, noindex), under the set's URLs for the baselines and the
  * judgments; the engine is fed the bundle itself. `contentUrls` are the pages judged among.
  */
 export async function crawledCorpus(

@@ -14,7 +14,9 @@ const BATCH = 500;
 /** Pages between two progress lines while a run is applied. */
 const PROGRESS_EVERY = 500;
 
-/** `KUMO_EVAL_SYNONYMS=starter` searches with the starter synonyms (docs/reference/site-search.md, Synonyms). */
+/** `KUMO_EVAL_SYNONYMS=starter` searches with the starter synonyms (docs/reference/site-search.md,
+ * Synonyms).
+ */
 const SERVICE_CONFIG: SearchServiceConfig =
   process.env.KUMO_EVAL_SYNONYMS === 'starter' ? { synonyms: { starter_set: true } } : {};
 
@@ -24,7 +26,7 @@ const FEED = 'setting:1';
 
 /**
  * Kumo's own search index in a throwaway file, fed as a search service is fed, and searched
- * through the site search the API answers with (docs/search-evaluation.md, Engine).
+ * through the site search the API answers with (docs/search-evaluation.md, Relevance evaluation).
  */
 export class EngineSystem implements SearchSystem {
   readonly name = 'engine';

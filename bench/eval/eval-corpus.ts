@@ -7,7 +7,9 @@ import type { SiteUrls } from './site-urls.js';
 export type CorpusMode = 'crawl' | 'files';
 export const CORPUS_MODES: readonly CorpusMode[] = ['crawl', 'files'];
 
-/** What the crawl of a set fetched and gave the search service (docs/search-evaluation.md, Corpora). */
+/** What the crawl of a set fetched and gave the search service (docs/search-evaluation.md,
+ * Relevance evaluation).
+ */
 export interface CrawlFigures {
   /** URLs fetched, those that answered 404 or 410, and those without a usable answer. */
   fetched: number;

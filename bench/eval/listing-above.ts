@@ -3,7 +3,8 @@ import { firstRelevantRank } from './metrics.js';
 
 /**
  * The results a visitor reads before the first relevant page: those ranked above it, or the
- * first result when no relevant page is in the top 10 (docs/search-evaluation.md, Listing pages).
+ * first result when no relevant page is in the top 10 (docs/search-evaluation.md, Listing pages:
+ * the full-crawl baseline: the full-crawl baseline: the full-crawl baseline).
  */
 export function pagesAbove(ranked: readonly string[], relevant: ReadonlySet<string>): string[] {
   const rank = firstRelevantRank(ranked, relevant);

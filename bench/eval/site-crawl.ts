@@ -42,7 +42,8 @@ export function ownerSetting(crawlRoot: string, layout: SiteLayout): InstantCraw
 
 /**
  * Serves the set's folder (`root`, or the part of the site holding it) on loopback and crawls it
- * with the crawler as a run feeding a search service runs (docs/search-evaluation.md, Corpora).
+ * with the crawler as a run feeding a search service runs (docs/search-evaluation.md, Relevance
+ * evaluation).
  */
 export async function crawlSite(root: string, layout: SiteLayout): Promise<SiteCrawl> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-eval-crawl-'));

@@ -11,7 +11,7 @@ export interface ShownResult {
   copies?: string[];
 }
 
-/** Shares over every shown result of every judged query (docs/search-evaluation.md, Snippet quality). */
+/** Shares over every shown result of every judged query (docs/search-evaluation.md, Figures). */
 export interface SnippetFigures {
   /** Results measured: up to 10 per judged query. */
   snippets: number;

@@ -3,8 +3,7 @@ import type { HtmlElement } from './index-entry.js';
 
 /**
  * Template text as the eval defines it, independently of the engine (docs/search-evaluation.md,
- * Snippet quality): a text block of the raw HTML that occurs on at least TEMPLATE_SHARE of a
- * site's pages.
+ * Figures): a text block of the raw HTML that occurs on at least TEMPLATE_SHARE of a site's pages.
  */
 export const TEMPLATE_SHARE = 0.3;
 /** Fragments of a template run this long (code points) count wherever they occur in a snippet. */

@@ -1,7 +1,7 @@
 /**
- * One 400 naming every bad field of a body (docs/api.md, Errors): the fields its schema refuses
- * and the rules the schema cannot express (a seed that is not http(s), a pattern that does not
- * compile) alike. Without this, a schema error would hide every rule error: a bad `depth_limit`
+ * One 400 naming every bad field of a body (docs/api.md, Common rules): the fields its schema
+ * refuses and the rules the schema cannot express (a seed that is not http(s), a pattern that does
+ * not compile) alike. Without this, a schema error would hide every rule error: a bad `depth_limit`
  * would be answered alone, and the client would learn of its ftp:// seed only on the next try.
  */
 import type { FastifyRequest } from 'fastify';

@@ -7,7 +7,7 @@ import type { FastifySchema } from 'fastify';
  * Neither removes unknown fields: an unknown field is a 400 naming it
  * (docs/reference/conventions.md, Requests). Both report every error, each with the schema it
  * failed (verbose), so an unknown field names the closest known field of its object (docs/api.md,
- * Errors).
+ * Common rules).
  */
 const bodyAjv = new Ajv({
   allErrors: true,

@@ -1,7 +1,7 @@
 /**
  * Reads the files of a few ustar entries (one page's part of the bundle, see tar-entries.ts),
  * PAX path records included: enough to take one page's screenshot out of crawl_objects.tar.gz
- * without reading the whole archive (docs/architecture.md, Run reports).
+ * without reading the whole archive (docs/design/crawl.md, Run reports and live progress).
  */
 const BLOCK = 512;
 

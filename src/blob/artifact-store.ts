@@ -8,7 +8,7 @@ export interface OpenedArtifact {
 }
 
 /**
- * Where the finished files of runs are kept (docs/architecture.md, Artifact storage): the local
+ * Where the finished files of runs are kept (docs/design/storage.md, Artifact storage): the local
  * data directory, or an S3-compatible object store. The packager always writes into a local
  * folder; `publish` makes what it wrote downloadable. Every reader goes through this interface.
  */
@@ -35,8 +35,9 @@ export interface ArtifactStore {
   ): Promise<Buffer | undefined>;
 
   /**
-   * A local path of the run's report (docs/architecture.md, Run reports), a SQLite file read in
-   * place; undefined when the run has none. Object storage downloads it once into a cache folder.
+   * A local path of the run's report (docs/design/crawl.md, Run reports and live progress), a
+   * SQLite file read in place; undefined when the run has none. Object storage downloads it once
+   * into a cache folder.
    */
   reportFile(runId: number, reportFile: string): Promise<string | undefined>;
 

@@ -6,8 +6,8 @@ import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 
 /**
  * Files kept in groups, by name: the page files of running runs saved with their checkpoints
- * (docs/architecture.md, Run leases; a group per run) and the published generations of search
- * indexes (docs/architecture.md, Search nodes; a group per search service). Names are chosen by
+ * (docs/design/scale-out.md, Run leases; a group per run) and the published generations of search
+ * indexes (docs/design/scale-out.md, Search nodes; a group per search service). Names are chosen by
  * the writer to be unique, so no upload ever replaces a file another process may be reading.
  */
 export interface FileGroupStore {

@@ -55,7 +55,9 @@ export class LocalArtifactStore implements ArtifactStore {
     }
   }
 
-  /** Where the run's report is (docs/architecture.md, Run reports); it may not exist. */
+  /** Where the run's report is (docs/design/crawl.md, Run reports and live progress); it may not
+   * exist.
+   */
   reportPath(runId: number, reportFile: string): string {
     return path.join(this.folderFor(runId), reportFile);
   }

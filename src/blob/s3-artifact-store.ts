@@ -32,7 +32,7 @@ export interface S3ArtifactStoreOptions {
 }
 
 /**
- * Run artifacts in an S3-compatible bucket (docs/architecture.md, Artifact storage), as objects
+ * Run artifacts in an S3-compatible bucket (docs/design/storage.md, Artifact storage), as objects
  * `<prefix>/runs/<run id>/<file>`. The packager writes into a local staging folder; `publish`
  * uploads its files and removes it. Reports are downloaded once into a cache folder.
  */

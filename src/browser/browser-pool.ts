@@ -23,7 +23,7 @@ export interface PageSlots {
 }
 
 /**
- * A browser started elsewhere and shared (docs/architecture.md, Crawl threads): the pool connects
+ * A browser started elsewhere and shared (docs/design/crawl.md, Crawl threads): the pool connects
  * to it instead of launching its own, and takes page slots from the owner of the browser.
  */
 export interface SharedBrowser {

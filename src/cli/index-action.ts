@@ -36,7 +36,8 @@ export async function indexCommand(
   const serviceId = serviceIdOption(values.service);
   const { service } = await searchServiceOfServe(config, serviceId);
   const source = await bundleToIndex(config, service, values.run, positionals);
-  // The pages are claimed for this bundle or run: no scheduled run removes them (docs/api.md, Search feeding).
+  // The pages are claimed for this bundle or run: no scheduled run removes them (docs/api.md,
+  // Search feeding).
   const feed = values.run !== undefined ? instantRunFeed(Number(values.run)) : bundleFeed(positionals[0]!);
   const paths = ensureDataDir(config.dataDir);
   if (typeof source === 'string') return indexBundle(config, serviceId, service, feed, source, source);
@@ -65,7 +66,7 @@ interface LoadTotals {
 /**
  * Loads one bundle file into the service's index; `named` is how the summary names it. On a
  * shared database the result is published as a new generation for the search nodes
- * (docs/architecture.md, Search nodes), under the service's writer lease.
+ * (docs/design/scale-out.md, Search nodes), under the service's writer lease.
  */
 async function indexBundle(
   config: KumoConfig,

@@ -17,7 +17,9 @@ export function dataPaths(dataDir: string) {
     /** The page files of running runs' checkpoints, without object storage (src/blob/file-groups.ts). */
     pieces: path.join(root, 'pieces'),
     search: path.join(root, 'search'),
-    /** Published generations of search indexes, without object storage (docs/architecture.md, Search nodes). */
+    /** Published generations of search indexes, without object storage (docs/design/scale-out.md,
+     * Search nodes).
+     */
     generations: path.join(root, 'generations'),
     /** The generations a search node serves, copied from where they were published. */
     searchCache: path.join(root, 'cache', 'search'),

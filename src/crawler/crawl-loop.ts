@@ -429,7 +429,7 @@ export class CrawlLoop {
     const crawlMicros = this.deps.clock.nowMicros();
     if (!this.commitPrepared(await this.recorder.record(entry, fetchUrl, kept, undefined, crawlMicros)))
       return;
-    // A URL row written, as for any page (docs/operations.md, Metrics).
+    // A URL row written, as for any page (docs/operations.md, Monitoring).
     this.deps.observer?.pageFetched(kept, undefined);
   }
 

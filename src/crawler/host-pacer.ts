@@ -17,7 +17,7 @@ export interface HostPermit {
  * Per-host politeness (docs/reference/crawl-rules.md, Pacing): the service holds one for every
  * run it executes, so two runs crawling one host share its pace and its budget of requests in
  * progress. Every argument and answer is plain data, so the pace can be kept in another thread
- * (docs/architecture.md, Crawl threads) or, later, another process.
+ * (docs/design/crawl.md, Crawl threads) or, later, another process.
  */
 export interface HostPace {
   /**

@@ -20,7 +20,7 @@ const THREAD_URL = new URL('./page-record-thread.js', import.meta.url);
 /**
  * Turns a run's fetched pages into what it commits (page-record.ts: row, links to follow, bundle
  * files compressed). With more than one core this happens in a thread of the run's own, so parsing
- * and compressing one page overlaps fetching and committing others (docs/architecture.md, Crawl
+ * and compressing one page overlaps fetching and committing others (docs/design/crawl.md, Crawl
  * threads). Until the thread has loaded its code, pages are prepared on the calling thread, so
  * the run's first pages never wait for it. When the thread fails or exits, the pages it held and
  * every later one are prepared on the calling thread: a crawl never fails for want of its page

@@ -16,7 +16,7 @@ import type { MemberReader } from './bundle-members.js';
 /**
  * The files of the previous run: its report (SQLite, a local file) and its crawl_objects.tar.gz,
  * a local file read in place, or (`bundleFile` undefined) an object in object storage whose
- * members the service reads by range for the run (docs/architecture.md, Crawl threads).
+ * members the service reads by range for the run (docs/design/crawl.md, Crawl threads).
  */
 export interface PreviousRunFiles {
   reportFile: string;

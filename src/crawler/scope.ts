@@ -17,8 +17,8 @@ export interface ScopeVerdict {
 
 /**
  * Longer URLs are not followed: no real page needs one, and even a linear-time pattern runs in
- * time that grows with the URL (a crawler trap can grow URLs without end; docs/architecture.md,
- * URL patterns).
+ * time that grows with the URL (a crawler trap can grow URLs without end;
+ * docs/design/url-patterns.md, URL patterns).
  */
 export const MAX_URL_CHARS = 8192;
 

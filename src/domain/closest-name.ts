@@ -1,7 +1,7 @@
 /**
- * The known name an unknown one was most likely meant to be (docs/api.md, Errors): a field name
- * typed with a letter missing, doubled, wrong or two swapped (`allow_url_patterns`,
- * `weigths`) is one or two edits from the name the client meant.
+ * The known name an unknown one was most likely meant to be (docs/api.md, Common rules): a field
+ * name typed with a letter missing, doubled, wrong or two swapped (`allow_url_patterns`, `weigths`)
+ * is one or two edits from the name the client meant.
  */
 
 /**

@@ -45,7 +45,8 @@ function innermost(error: ValueError): ValueError {
   return error;
 }
 
-/** An unknown field's reason, naming the closest field its object has (docs/api.md, Errors). */
+/** An unknown field's reason, naming the closest field its object has (docs/api.md, Common rules).
+ */
 function unknownReason(error: ValueError): string | undefined {
   if (error.type !== ValueErrorType.ObjectAdditionalProperties) return undefined;
   const name = error.path

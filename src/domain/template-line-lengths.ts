@@ -11,8 +11,8 @@ export interface TemplatePage {
  * The lengths (UTF-16 units) of a host's template lines, found in its pages. A line with the
  * hash of a template line is that line (barring a 2^-53 collision), so a line of a length no
  * template line has is not template, and cutting a hit's main text need not hash it
- * (docs/architecture.md, Search requests). Undefined unless every hash of `template` was found
- * in `pages`: a partial set would keep template lines in the main text.
+ * (docs/design/search-engine.md, Search requests). Undefined unless every hash of `template` was
+ * found in `pages`: a partial set would keep template lines in the main text.
  */
 export function templateLineLengths(
   template: ReadonlySet<number>,

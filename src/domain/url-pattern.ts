@@ -6,7 +6,7 @@ import { lazyRequire } from '../util/lazy-require.js';
  * The URL patterns tenants and operators write (allow / deny / credential patterns of a crawl,
  * category and drill-down rules of a search service) run on RE2, a linear-time engine: matching
  * never backtracks, it takes time proportional to the URL length (times a factor bounded by the
- * pattern's size), so no pattern takes hours on one URL (docs/architecture.md, URL patterns).
+ * pattern's size), so no pattern takes hours on one URL (docs/design/url-patterns.md, URL patterns).
  */
 export interface UrlPattern {
   /** The pattern as written. */
@@ -33,7 +33,7 @@ export const MAX_URL_PATTERNS = 100;
  * times a factor that grows with the program when RE2's automaton outgrows its memory and falls
  * back to simulating the program: a program of 2,000 instructions took 0.15 s on an 8 KB URL, one
  * of 1,200 about 80 ms. A literal pattern of the longest length (1,000 characters) compiles to
- * about 1,000; ordinary URL patterns to 10–100 (docs/architecture.md, URL patterns).
+ * about 1,000; ordinary URL patterns to 10–100 (docs/design/url-patterns.md, URL patterns).
  */
 export const MAX_PATTERN_INSTRUCTIONS = 1200;
 
@@ -60,7 +60,7 @@ function instructionCount(written: string): number | undefined {
 }
 
 /**
- * Compiles a pattern with RE2 syntax (docs/reference/crawl-rules.md, Patterns). Throws RE2's
+ * Compiles a pattern with RE2 syntax (docs/reference/crawl-rules.md, Scope). Throws RE2's
  * SyntaxError for a pattern it cannot express, PatternTooLargeError for one over the size budget;
  * urlPatternProblem says why in plain words.
  */

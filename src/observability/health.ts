@@ -17,7 +17,9 @@ export interface HealthSources {
   blobStoreProblem(): Promise<string | undefined>;
   /** The scheduler's state; undefined before it exists. Absent on a process without a scheduler (a search node). */
   scheduler?(): SchedulerHealth | undefined;
-  /** With a shared database: how the worker's run leases are renewed (docs/architecture.md, Run leases). */
+  /** With a shared database: how the worker's run leases are renewed (docs/design/scale-out.md, Run
+   * leases).
+   */
   runLeases?(): RunLeaseHealth;
 }
 

@@ -171,7 +171,7 @@ export class ServiceMetrics {
     return this.created;
   }
 
-  /** A checkpoint of a running run ended (docs/architecture.md, Run leases). */
+  /** A checkpoint of a running run ended (docs/design/scale-out.md, Run leases). */
   checkpointEnded(outcome: 'saved' | 'failed' | 'lost', seconds: number): void {
     const { checkpoints, checkpointDuration } = this.instruments();
     checkpoints.inc({ outcome });

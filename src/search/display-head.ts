@@ -1,9 +1,9 @@
 /**
  * The start of a page's main text as result pages show it, cut when the page is indexed and
- * stored beside it (index format 9, docs/architecture.md, Stored display heads), so that a hit
- * costs a short read instead of reading its body and leaving out its template lines. The lines
- * looked at to cut it are kept with it: the head holds for as long as each of them is on the
- * same side of its host's template, which a search checks with one set lookup a line.
+ * stored beside it (index format 9, docs/design/search-engine.md, Stored display heads), so that a
+ * hit costs a short read instead of reading its body and leaving out its template lines. The lines
+ * looked at to cut it are kept with it: the head holds for as long as each of them is on the same
+ * side of its host's template, which a search checks with one set lookup a line.
  */
 import { type MainTextHead, mainTextHead } from './main-text-head.js';
 import { mainTextKeyOf } from './main-text-key.js';

@@ -48,8 +48,8 @@ export function analyzeDocumentFields(document: IndexedDocument): AnalyzedText[]
 /**
  * A section number leading a title (`55.4.`, `F.41.`, `Chapter 31.`, `第17章`): numbering, not
  * words of the subject. Left out of the title field so that a title's share held by the query
- * (the title phrase bonus, docs/architecture.md, Search engine) does not depend on how deep the
- * page sits in a manual; the number stays searchable in the headings and the body.
+ * (the title phrase bonus, docs/design/search-engine.md, Search engine) does not depend on how deep
+ * the page sits in a manual; the number stays searchable in the headings and the body.
  */
 const SECTION_NUMBER =
   /^(?:(?:chapter|appendix|part|section)\s+)?(?:\d+|[a-z])(?:\.\d+)*\.\s+|^第\s*\d+\s*[章節部]\s*|^付録\s*[a-z]\s+/i;

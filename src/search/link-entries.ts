@@ -4,7 +4,7 @@
  * titles name the subjects of other pages; a back-of-the-book index pairs each term with links to
  * the pages that treat it. Their text says where to read about a subject, not that this page
  * treats it, so it is kept apart from the page's own text: not a heading, not the body, indexed in
- * the low-weight links field (docs/architecture.md, Search engine).
+ * the low-weight links field (docs/design/search-engine.md, Search engine).
  *
  * An entry is the innermost list item, definition term or description, or heading (h1-h6) around
  * a piece of text. An entry is a link entry when it holds a link to another page and has no

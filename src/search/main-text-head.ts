@@ -2,7 +2,7 @@
  * The start of a hit's main text, as the result page shows it (start text, description, the
  * snippet's passage): mainTextOf's lines joined by spaces, cut after a number of code points.
  * Only the lines up to that cut are looked at, so a hit with a 1 MB body costs what its first
- * screen of text costs; the stored body is read only that far too (docs/architecture.md,
+ * screen of text costs; the stored body is read only that far too (docs/design/search-engine.md,
  * Search requests).
  */
 import { codePointCount, firstCodePoints, HIGH_SURROGATE } from '../util/code-points.js';

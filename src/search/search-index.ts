@@ -630,8 +630,8 @@ export class SearchIndex implements HitDocumentSource {
   /**
    * After a write to a file upgraded from format 8: stores the display heads of up to
    * FILL_DISPLAY_HEADS documents indexed before, in one transaction, until none is left
-   * (docs/architecture.md, Stored display heads). Unchanged pages are never written again, so
-   * without this an upgraded file's pages would go without heads.
+   * (docs/design/search-engine.md, Stored display heads). Unchanged pages are never written again,
+   * so without this an upgraded file's pages would go without heads.
    */
   private fillDisplayHeads(): void {
     if (this.store.displayHeads.complete()) return;
@@ -710,7 +710,7 @@ function openIndexStore(file: string, onUpgrade?: (progress: ReanalysisProgress)
 
 /**
  * The generation an index file was last published as or restored from (0 when none, or no file),
- * read without loading its segments (docs/architecture.md, Search nodes); a file of an older
+ * read without loading its segments (docs/design/scale-out.md, Search nodes); a file of an older
  * analyzer is upgraded first, `onUpgrade` told how far it is.
  */
 export function publishedGenerationOf(

@@ -1,8 +1,8 @@
 /**
  * Definitions in tables: reference pages define one item a row (a function table's signature,
  * an option table's name), the item written as code at the start of the row's first cell
- * (docs/architecture.md, Search engine). Such a code element names what the row is about, as a
- * heading or a definition term does; a code element further into a cell, or in a later cell,
+ * (docs/design/search-engine.md, Search engine). Such a code element names what the row is about,
+ * as a heading or a definition term does; a code element further into a cell, or in a later cell,
  * is a mention (a type, a value, an example).
  */
 

@@ -49,7 +49,7 @@ export interface CrawlWorkerDeps {
 }
 
 /**
- * Builds the worker role (docs/architecture.md, Crawl threads; Run leases): Chromium found at
+ * Builds the worker role (docs/design/crawl.md, Crawl threads; Run leases): Chromium found at
  * start and launched with the first rendered page, one thread per run with one host pace over
  * them all (across processes on a shared store), and the pool claiming runs. Nothing runs until
  * `pool.start()`.

@@ -81,7 +81,7 @@ export interface StartServiceOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-/** dist/web, seen from dist/src/server (docs/architecture.md, Browser side). */
+/** dist/web, seen from dist/src/server (docs/design/browser-side.md, Browser side). */
 const WEB_FOLDER = new URL('../../web/', import.meta.url);
 
 /**
@@ -182,7 +182,7 @@ export async function startService(
     analytics: { timezone: config.timezone, retentionDays: config.searchLogRetentionDays },
     sharedActivity: store.searchActivity,
     // The process with every role serves the indexes it writes; every other one follows the
-    // published generations (docs/architecture.md, Search nodes).
+    // published generations (docs/design/scale-out.md, Search nodes).
     generations: published && {
       store: published.store,
       cache: published.cache,
@@ -258,7 +258,7 @@ export async function startService(
   searchLog.current = app;
   // Settings stored before patterns ran on RE2 (docs/operations.md, Patterns stored before RE2).
   if (takes.api || takes.worker) await storeStep(() => warnAboutStoredSettings(store, app.log));
-  // Told of every generation published from now on (docs/architecture.md, Search nodes).
+  // Told of every generation published from now on (docs/design/scale-out.md, Search nodes).
   await storeStep(() => searchServices.follow());
   if (isWebAssetsProblem(webAssets) && (takes.api || takes.search)) {
     app.log.warn(

@@ -6,7 +6,8 @@ import { SqliteRunReport } from '../store/sqlite/sqlite-run-report.js';
 
 /**
  * A run's report and page bundle in the artifact store, local or object storage
- * (docs/architecture.md, Run reports): the report is a SQLite file read from a local path.
+ * (docs/design/crawl.md, Run reports and live progress): the report is a SQLite file read from a
+ * local path.
  */
 export function runFilesOf(artifacts: ArtifactStore): RunFiles {
   return {

@@ -17,7 +17,7 @@ export interface PublishedGenerationParts {
 }
 
 /**
- * With a shared store, search indexes are published as generations (docs/architecture.md, Search
+ * With a shared store, search indexes are published as generations (docs/design/scale-out.md, Search
  * nodes): to the bucket with `KUMO_BLOB_URL`, else to `<data>/generations` (then only processes on
  * this data directory can serve them). Undefined on one machine's embedded store.
  */

@@ -15,7 +15,7 @@ export interface LocalGeneration {
 }
 
 /**
- * The reading side of search nodes (docs/architecture.md, Search nodes): the local copies of the
+ * The reading side of search nodes (docs/design/scale-out.md, Search nodes): the local copies of the
  * generations a node serves, `<cache>/<service id>/<generation>.db`, each fetched once from where
  * it was published (downloaded to a part file, then renamed, so a half-fetched file is never
  * opened). A copy is private to its node: SQLite may write to it (its WAL, cached readings) without

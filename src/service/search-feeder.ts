@@ -13,7 +13,7 @@ import type { SearchIndexWriter } from './search-index-writer.js';
  * serve` searches with, so the new state is visible to the next search once applied. In a cluster
  * (`writer`) a run is applied to this process's working copy under the service's writer lease and
  * published as a new generation, which this process serves before the run is reported finished
- * (docs/architecture.md, Search nodes).
+ * (docs/design/scale-out.md, Search nodes).
  */
 export class SearchFeeder implements SearchFeed {
   /** Per search service, the feed in progress: runs feeding one service are applied one after another. */
@@ -107,7 +107,7 @@ export class SearchFeeder implements SearchFeed {
       undefined,
       selectors,
       // Contracts take turns at the extraction threads: one contract's large files never hold up
-      // another's run (docs/architecture.md, Document extraction).
+      // another's run (docs/design/search-engine.md, Document extraction).
       `contract ${run.contractId}`,
     );
     const values = {

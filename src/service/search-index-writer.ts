@@ -40,7 +40,7 @@ export interface PublishedGeneration {
 }
 
 /**
- * The writing side of search nodes (docs/architecture.md, Search nodes): a process feeding runs
+ * The writing side of search nodes (docs/design/scale-out.md, Search nodes): a process feeding runs
  * into a search service holds the service's writer lease, brings its working copy of the index up
  * to the newest published generation (another process may have written it last), applies the run,
  * and publishes the result as a new immutable generation.

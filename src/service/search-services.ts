@@ -38,7 +38,7 @@ export interface OpenSearchService {
 }
 
 /**
- * How a process uses published generations (docs/architecture.md, Search nodes): a search node
+ * How a process uses published generations (docs/design/scale-out.md, Search nodes): a search node
  * `follow`s them (serves the newest, switches when told); the sole server of a database serves its
  * data directory's indexes, which it writes, and `restore`s one from the newest generation when
  * the directory's copy is older (a new machine, a lost disk).

@@ -1,6 +1,6 @@
 /**
  * Console accounts, their invitations and sessions, and the audit log of management changes
- * (docs/architecture.md, Accounts and sessions). Secrets are never stored: invitation tokens
+ * (docs/design/management.md, Accounts and sessions). Secrets are never stored: invitation tokens
  * and session ids as their SHA-256, passwords as scrypt hashes.
  */
 

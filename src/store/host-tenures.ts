@@ -1,6 +1,6 @@
 /**
  * Which process may send requests to a host, when several processes share the per-host pace
- * (docs/architecture.md, Shared host pace): one holds a host at a time, and the HostPacer of the
+ * (docs/design/scale-out.md, Shared host pace): one holds a host at a time, and the HostPacer of the
  * holder paces it as if it were alone. Plain data in and out, so the holding can be kept in a
  * shared database.
  */

@@ -1,7 +1,7 @@
 import type { LinkRow, UrlRow } from './run-data.js';
 
 /**
- * Run leases and checkpoints of a store shared by several processes (docs/architecture.md, Run
+ * Run leases and checkpoints of a store shared by several processes (docs/design/scale-out.md, Run
  * leases). A worker holds each run it executes with a lease it renews; it copies the run's working
  * data (frontier, URL rows, links) into the store as checkpoints, and its page files into object
  * storage as pieces. When the lease ends (the worker died, or handed the run back on a drain)

@@ -1,7 +1,7 @@
 /**
- * A finished run's report as the console reads it (docs/architecture.md, Run reports): its URL
- * rows with filters and paging, its failures grouped by kind, and where each page sits in the
- * page bundle (for screenshots).
+ * A finished run's report as the console reads it (docs/design/crawl.md, Run reports and live
+ * progress): its URL rows with filters and paging, its failures grouped by kind, and where each
+ * page sits in the page bundle (for screenshots).
  */
 
 export interface ReportRow {

@@ -32,7 +32,9 @@ export interface ActivityBatch {
   clickDays: readonly ClickDayCount[];
 }
 
-/** What the console reads of a service's per-day analytics (docs/architecture.md, Search activity). */
+/** What the console reads of a service's per-day analytics (docs/design/search-engine.md, Search
+ * activity).
+ */
 export interface SearchAnalyticsReader {
   /** Totals per day with any search or click, from `from` to `to` inclusive, oldest first. */
   days(from: string, to: string): Promise<DayTotals[]>;
@@ -45,8 +47,8 @@ export interface SearchAnalyticsReader {
 }
 
 /**
- * The query and click log of one search service (docs/architecture.md, Search activity): in the
- * index file on one machine, in the shared database in a cluster, where every search node adds
+ * The query and click log of one search service (docs/design/search-engine.md, Search activity): in
+ * the index file on one machine, in the shared database in a cluster, where every search node adds
  * what it counted.
  */
 export interface SearchActivityLog {

@@ -1,5 +1,5 @@
 /**
- * The per-day search analytics of a search service (docs/architecture.md, Search activity):
+ * The per-day search analytics of a search service (docs/design/search-engine.md, Search activity):
  * what is counted, and what the console reads of it.
  */
 export interface SearchDayCount {

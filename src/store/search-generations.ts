@@ -1,7 +1,8 @@
 /**
- * Published generations of search indexes, in a store several processes share (docs/architecture.md,
- * Search nodes): one writer per search service at a time (a lease) publishes each new state of its
- * index as an immutable file; every search node serves the newest and is told of the next.
+ * Published generations of search indexes, in a store several processes share
+ * (docs/design/scale-out.md, Search nodes): one writer per search service at a time (a lease)
+ * publishes each new state of its index as an immutable file; every search node serves the newest
+ * and is told of the next.
  */
 export interface SearchGeneration {
   serviceId: number;

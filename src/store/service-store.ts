@@ -298,7 +298,7 @@ export interface ServiceSettingRecord extends TenantRef, ServiceSettingInput {
   id: number;
   /** The latest schedule slot already handled (run or skipped), so each slot starts one run at most. */
   lastSlotMicros: number;
-  /** When its schedule was paused; null while the schedule runs (docs/api.md, Crawl service settings). */
+  /** When its schedule was paused; null while the schedule runs (docs/api.md, Scheduled crawler). */
   pausedMicros: number | null;
   createdMicros: number;
   updatedMicros: number;

@@ -1,7 +1,7 @@
 /**
- * Runs the searches of one widget (docs/reference/widget.md, Behaviour): the state of the search,
- * its place in the page's URL and history, did-you-mean, related keywords, and the `data-state`
- * of the host element.
+ * Runs the searches of one widget (docs/reference/widget.md, What a visitor gets): the state of the
+ * search, its place in the page's URL and history, did-you-mean, related keywords, and the
+ * `data-state` of the host element.
  */
 import type { SiteSearchClient } from '../client/site-search-client.js';
 import { SiteSearchError } from '../client/site-search-error.js';

@@ -1,5 +1,5 @@
 /**
- * Builds the widget's elements by code (docs/reference/widget.md, Safety): texts go in as text
+ * Builds the widget's elements by code (docs/reference/widget.md, Parts): texts go in as text
  * nodes only, never as markup, so nothing an API answer holds can become an element or a script.
  */
 

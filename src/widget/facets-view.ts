@@ -1,6 +1,6 @@
 /**
- * Ways to narrow and order the results (docs/reference/widget.md, Results): category tabs, the
- * drill-down tree with its counts, and the sort choice.
+ * Ways to narrow and order the results (docs/reference/widget.md, What a visitor gets): category
+ * tabs, the drill-down tree with its counts, and the sort choice.
  */
 import type { FacetDrillDown, SearchResponse } from '../client/site-search-types.js';
 import { el } from './dom.js';

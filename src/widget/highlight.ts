@@ -1,7 +1,7 @@
 /**
  * Highlighted texts of the API (`title_parts`, `url_parts`, …) as DOM: plain parts become text
- * nodes and highlighted ones `<mark part="mark">` elements, built by code (docs/reference/widget.md,
- * Safety), so a hostile title shows as text and runs nothing.
+ * nodes and highlighted ones `<mark part="mark">` elements, built by code
+ * (docs/reference/widget.md, Parts), so a hostile title shows as text and runs nothing.
  */
 import type { HighlightPart } from '../client/site-search-types.js';
 import { el } from './dom.js';

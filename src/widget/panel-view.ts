@@ -1,5 +1,5 @@
 /**
- * The results panel (docs/reference/widget.md, DOM contract): hit count, did-you-mean, category
+ * The results panel (docs/reference/widget.md, Parts): hit count, did-you-mean, category
  * tabs, drill-down, sort, results, pager, related keywords, and the empty and error states.
  */
 import type { SiteSearchErrorKind } from '../client/site-search-error.js';

@@ -1,7 +1,7 @@
 /**
- * The ranked results and the pager (docs/reference/widget.md, Results): each result's title links
- * to the page itself, so navigation is never delayed and "copy link" gives the real URL; the click
- * is reported beside it.
+ * The ranked results and the pager (docs/reference/widget.md, What a visitor gets): each result's
+ * title links to the page itself, so navigation is never delayed and "copy link" gives the real
+ * URL; the click is reported beside it.
  */
 import type { OrganicDoc } from '../client/site-search-types.js';
 import { el } from './dom.js';

@@ -1,8 +1,8 @@
 /**
- * The search box and its suggestions (docs/reference/widget.md, Search box): the WAI-ARIA 1.2
- * combobox pattern with a listbox popup. Suggestions are asked 60 ms after the last keystroke, the
- * request of a superseded keystroke is aborted and late answers are dropped; nothing is asked and
- * Enter submits nothing while an IME composition is in progress.
+ * The search box and its suggestions (docs/reference/widget.md, What a visitor gets): the WAI-ARIA
+ * 1.2 combobox pattern with a listbox popup. Suggestions are asked 60 ms after the last keystroke,
+ * the request of a superseded keystroke is aborted and late answers are dropped; nothing is asked
+ * and Enter submits nothing while an IME composition is in progress.
  */
 import { CLEAR_ICON, el, fill, icon, SEARCH_ICON, show } from './dom.js';
 import { suggestionText } from './highlight.js';

@@ -1,6 +1,7 @@
 /**
- * The widget's UI texts in English and Japanese (docs/reference/widget.md, Texts). Every key can be
- * overridden with `data-texts`; `{q}`, `{count}`, `{n}` and `{reason}` are filled in by code.
+ * The widget's UI texts in English and Japanese (docs/reference/widget.md, What a visitor gets).
+ * Every key can be overridden with `data-texts`; `{q}`, `{count}`, `{n}` and `{reason}` are filled
+ * in by code.
  */
 import { append, type Child } from './dom.js';
 

@@ -23,7 +23,7 @@ export interface BrowserHostOptions {
 }
 
 /**
- * The service's one Chromium, shared by the run threads (docs/architecture.md, Crawl threads): a
+ * The service's one Chromium, shared by the run threads (docs/design/crawl.md, Crawl threads): a
  * browser server in a thread of its own, started when a run first asks for it and closed when no
  * run has been connected for a while. The page slots of every render are taken here, so the
  * bound on pages rendering at once holds over all runs.

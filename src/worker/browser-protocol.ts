@@ -1,5 +1,5 @@
 /**
- * The shared Chromium across threads (docs/architecture.md, Crawl threads): the service keeps one
+ * The shared Chromium across threads (docs/design/crawl.md, Crawl threads): the service keeps one
  * browser server; a run thread asks for its endpoint, connects to it, and asks for a page slot
  * before each render, so KUMO_BROWSER_PAGES bounds the pages rendering over all runs.
  */

@@ -1,7 +1,7 @@
 /**
  * Entry of the thread that hosts the service's shared Chromium (playwright-core's browser
  * server): the protocol work of every render happens here, not on the thread answering the API
- * (docs/architecture.md, Crawl threads).
+ * (docs/design/crawl.md, Crawl threads).
  */
 import { type MessagePort, parentPort } from 'node:worker_threads';
 import type { BrowserServer } from 'playwright-core';

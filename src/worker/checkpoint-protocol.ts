@@ -1,5 +1,5 @@
 /**
- * Messages of the checkpoint thread (checkpoint-thread.ts, docs/architecture.md, Run leases):
+ * Messages of the checkpoint thread (checkpoint-thread.ts, docs/design/scale-out.md, Run leases):
  * reading a run store, storing its piece and writing the checkpoint happen there, so the API's
  * event loop never waits for a large checkpoint.
  */

@@ -23,10 +23,10 @@ interface CheckpointThread {
 }
 
 /**
- * The service's side of the checkpoint thread (docs/architecture.md, Run leases): started with the
- * first request. A thread that died or hung fails the requests it had, and only those (checkpoints
- * are read again at the next interval, a restore lets its run go), and is started again for the
- * next one.
+ * The service's side of the checkpoint thread (docs/design/scale-out.md, Run leases): started with
+ * the first request. A thread that died or hung fails the requests it had, and only those
+ * (checkpoints are read again at the next interval, a restore lets its run go), and is started
+ * again for the next one.
  */
 export class CheckpointThreadHost {
   private current: CheckpointThread | undefined;

@@ -1,7 +1,7 @@
 /**
  * Entry of the thread that writes the checkpoints of the runs of this process and rebuilds the
- * work folders of the runs it takes (docs/architecture.md, Run leases), one request at a time, on
- * a PostgreSQL connection of its own, so the API's event loop never waits for either.
+ * work folders of the runs it takes (docs/design/scale-out.md, Run leases), one request at a time,
+ * on a PostgreSQL connection of its own, so the API's event loop never waits for either.
  */
 import { rm } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';

@@ -132,8 +132,8 @@ export async function executeCrawl(
         });
       }
       artifacts = await packageArtifacts(store, spool, settings, workspace.artifactFolder, deps.timezone);
-      // The console's view of the run (docs/architecture.md, Run reports); not an artifact, and
-      // not written by `kumo crawl`, whose folder holds only what the user asked for.
+      // The console's view of the run (docs/design/crawl.md, Run reports and live progress); not an
+      // artifact, and not written by `kumo crawl`, whose folder holds only what the user asked for.
       if (options.writeReport)
         try {
           const bundled = artifacts.some((artifact) => artifact.name === ArtifactFile.objects);

@@ -13,7 +13,7 @@ export interface PaceThreadData {
   perHostLimit: number;
   /**
    * With a database several processes share: its URL and this process's worker name, so one
-   * process at a time sends requests to a host (docs/architecture.md, Shared host pace).
+   * process at a time sends requests to a host (docs/design/scale-out.md, Shared host pace).
    */
   shared?: {
     databaseUrl: string;

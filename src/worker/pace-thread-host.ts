@@ -7,7 +7,7 @@ import type {
 } from './pace-protocol.js';
 
 /**
- * The service's side of the pace thread (docs/architecture.md, Crawl threads): starts it with the
+ * The service's side of the pace thread (docs/design/crawl.md, Crawl threads): starts it with the
  * first run and hands each run thread a port to it. A thread that died is started again for the
  * next run; the runs it served fail, since their requests can no longer be paced.
  */

@@ -1,5 +1,5 @@
 /**
- * Entry of the thread that keeps the per-host pace of every run (docs/architecture.md, Crawl
+ * Entry of the thread that keeps the per-host pace of every run (docs/design/crawl.md, Crawl
  * threads). Each run thread gets a MessagePort of its own to it, so a request start waits for
  * this thread only: never for the thread answering the API, however busy searches keep it.
  */

@@ -21,11 +21,11 @@ export interface RunCheckpointerOptions {
 }
 
 /**
- * Checkpoints one running run every interval (docs/architecture.md, Run leases), one checkpoint at
- * a time, through the checkpoint thread: the page files first, as a piece in object storage, then
- * the entries, rows and links in one transaction that checks the lease. A checkpoint that fails
- * is read again whole at the next interval from the same marks (rows already stored are kept as
- * they were), so nothing is lost and nothing is stored twice.
+ * Checkpoints one running run every interval (docs/design/scale-out.md, Run leases), one checkpoint
+ * at a time, through the checkpoint thread: the page files first, as a piece in object storage,
+ * then the entries, rows and links in one transaction that checks the lease. A checkpoint that
+ * fails is read again whole at the next interval from the same marks (rows already stored are kept
+ * as they were), so nothing is lost and nothing is stored twice.
  */
 export class RunCheckpointer {
   private marks: CheckpointMarks;

@@ -101,7 +101,7 @@ export class RunEnding {
 
   /**
    * Stores the run's files before its end is recorded, so an ended run's files are downloadable
-   * (docs/architecture.md, Artifact storage). When they cannot be stored, the run ends 2040 with
+   * (docs/design/storage.md, Artifact storage). When they cannot be stored, the run ends 2040 with
    * the reason and what it did before (the troubled end removes what was staged or uploaded).
    */
   private async publish(

@@ -54,7 +54,7 @@ export interface HeldRunControl {
 const MAX_HEARTBEAT_MS = 2000;
 
 /**
- * The runs this worker holds in a store several processes share (docs/architecture.md, Run
+ * The runs this worker holds in a store several processes share (docs/design/scale-out.md, Run
  * leases): it takes abandoned runs and leases new ones, renews every hold in one statement a
  * heartbeat (which also brings the cancels asked on other processes), checkpoints each run while
  * it executes, and rebuilds a run's working data from its checkpoints when it takes one.

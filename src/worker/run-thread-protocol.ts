@@ -1,5 +1,5 @@
 /**
- * The messages between the service and the thread executing one crawl run (docs/architecture.md,
+ * The messages between the service and the thread executing one crawl run (docs/design/crawl.md,
  * Crawl threads). Every message is plain data (structured clone), never a shared object, so the
  * same exchange could run between machines: the thread gets the run's stored setting and
  * workspace and resolves the setting itself (compiled patterns do not cross threads).
@@ -21,7 +21,9 @@ import type { BundlePartAnswer, BundlePartRequest } from './bundle-part-protocol
 import type { CrawlWorkspace, KeptUnasked, PageOutcomes } from './execute-crawl.js';
 import type { MessagePort } from 'node:worker_threads';
 
-/** What a run thread is started with: its port to the pace thread (docs/architecture.md, Crawl threads). */
+/** What a run thread is started with: its port to the pace thread (docs/design/crawl.md, Crawl
+ * threads).
+ */
 export interface RunThreadData {
   pacePort: MessagePort;
 }

@@ -76,7 +76,7 @@ export interface ThreadRunControl {
 }
 
 /**
- * Executes each crawl run in a worker thread of its own (docs/architecture.md, Crawl threads)
+ * Executes each crawl run in a worker thread of its own (docs/design/crawl.md, Crawl threads)
  * and answers the thread's requests for the shared browser; the host pace it asks of the pace
  * thread directly. The result is what
  * executeCrawl would have returned; a thread that throws, crashes or runs out of memory rejects

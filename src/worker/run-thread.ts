@@ -1,5 +1,5 @@
 /**
- * Entry of the worker thread that executes one crawl run (docs/architecture.md, Crawl threads).
+ * Entry of the worker thread that executes one crawl run (docs/design/crawl.md, Crawl threads).
  * It gets the run as a `start` message, resolves its setting, crawls with its own HTTP client and
  * run store, and reports progress, pages and the result by message: a pathological page or
  * pattern slows this thread only, never the thread answering the API.

@@ -26,12 +26,14 @@ export interface WorkerPoolDeps {
   runs: CrawlRunStore;
   artifacts: ArtifactStore;
   clock: Clock;
-  /** Executes each run in a worker thread of its own (docs/architecture.md, Crawl threads). */
+  /** Executes each run in a worker thread of its own (docs/design/crawl.md, Crawl threads). */
   threads: RunThreads;
   /** Folder of the working data of running runs (`<data>/work/<run id>`). */
   workRoot: string;
   concurrency: number;
-  /** Runs one contract may have running at once (docs/reference/run-states.md, Waiting); undefined: no cap. */
+  /** Runs one contract may have running at once (docs/reference/run-states.md, Waiting); undefined:
+   * no cap.
+   */
   maxRunningPerContract?: number;
   logger: FastifyBaseLogger;
   /** How often the pool looks for pending runs besides being notified. */
@@ -42,7 +44,7 @@ export interface WorkerPoolDeps {
   live?: LiveRunProgress;
   /**
    * With a store several processes share: runs are held with leases and checkpointed, so another
-   * worker resumes a run this one leaves (docs/architecture.md, Run leases).
+   * worker resumes a run this one leaves (docs/design/scale-out.md, Run leases).
    */
   leasing?: RunLeasing;
 }

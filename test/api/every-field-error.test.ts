@@ -1,7 +1,7 @@
 /**
- * A 400 names every bad field at once (docs/api.md, Errors): the fields the schema refuses and the
- * rules the schema cannot express (an ftp:// seed, a pattern that does not compile) alike, and an
- * unknown field names the known field it is closest to, at any depth. Over real HTTP, on the
+ * A 400 names every bad field at once (docs/api.md, Common rules): the fields the schema refuses
+ * and the rules the schema cannot express (an ftp:// seed, a pattern that does not compile) alike,
+ * and an unknown field names the known field it is closest to, at any depth. Over real HTTP, on the
  * instant crawl API and the admin API.
  */
 import assert from 'node:assert/strict';

@@ -191,8 +191,9 @@ describe('request size, seeds and patterns', () => {
   });
 
   test('patterns that backtracked for seconds to hours are accepted: they run on a linear-time engine', async () => {
-    // Each took JavaScript's backtracking engine 3 s to hours on some URL (docs/architecture.md,
-    // URL patterns); see test/e2e/regex-dos-crawl.test.ts for a crawl that meets such URLs.
+    // Each took JavaScript's backtracking engine 3 s to hours on some URL
+    // (docs/design/url-patterns.md, URL patterns); see test/e2e/regex-dos-crawl.test.ts for a crawl
+    // that meets such URLs.
     const attacks = [
       `^${'a?'.repeat(28)}${'a'.repeat(28)}$`,
       `^${'a{0,10}'.repeat(40)}$`,

@@ -1,8 +1,8 @@
 /**
  * Category and drill-down rules are matched against each document's URL in facet threads, not on
- * the thread answering the API (docs/architecture.md, URL patterns): a search service whose rules
- * cost minutes on its URLs leaves the health check and other services' searches answering at once,
- * and its own searches answer after the job limit with their documents and no facets.
+ * the thread answering the API (docs/design/url-patterns.md, URL patterns): a search service whose
+ * rules cost minutes on its URLs leaves the health check and other services' searches answering at
+ * once, and its own searches answer after the job limit with their documents and no facets.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';

@@ -1,8 +1,8 @@
 /**
  * The widget script, the typed client and the manifest as `kumo serve` serves them over real HTTP
- * (docs/reference/widget.md, Caching): cache headers of the contract and the immutable path, ETag
- * and 304, brotli and gzip, CORS/CORP, HEAD, 405; and a service without the build, which still
- * starts and answers 503 naming it.
+ * (docs/reference/widget.md, Caching and the two paths): cache headers of the contract and the
+ * immutable path, ETag and 304, brotli and gzip, CORS/CORP, HEAD, 405; and a service without the
+ * build, which still starts and answers 503 naming it.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * The hosted search page over real HTTP (docs/reference/widget.md, Hosted page): the HTML shell
- * that loads the widget from its immutable path with the documented data-* attributes, its CSP
- * and nonce, the service name as text, the language from ?lang= and Accept-Language, and HTML
+ * The hosted search page over real HTTP (docs/reference/widget.md, Hosted search page): the HTML
+ * shell that loads the widget from its immutable path with the documented data-* attributes, its
+ * CSP and nonce, the service name as text, the language from ?lang= and Accept-Language, and HTML
  * failure pages for an unknown service, a bad id and a bad language.
  */
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
  * The S3 artifact store against an S3-compatible server (s3rver on 127.0.0.1): publish (multipart
  * above one part), open, ranges, the report cache, local copies, sizes, presigned URLs and removal
- * over more than one listing page (docs/architecture.md, Artifact storage).
+ * over more than one listing page (docs/design/storage.md, Artifact storage).
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';

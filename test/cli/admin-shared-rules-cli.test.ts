@@ -1,6 +1,6 @@
 /**
  * `kumo admin` applies the management layer's rules, as the management API does
- * (docs/architecture.md, Management layer): a copied redacted password cannot create a setting,
+ * (docs/design/management.md, Management layer): a copied redacted password cannot create a setting,
  * names and labels are bounded, and an unknown key is named as the API names it.
  */
 import assert from 'node:assert/strict';

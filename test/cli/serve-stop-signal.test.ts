@@ -1,8 +1,9 @@
 /**
  * A supervisor may stop `kumo serve` the instant it prints its address: the stop must then be the
- * orderly one (docs/operations.md, Stopping), never the default action of a signal that found no
- * listener. The signal is sent from the output handler the moment the line arrives, several times
- * over, while a busy loop in another process competes for the CPU as other services would.
+ * orderly one (docs/operations.md, Stopping and restarting), never the default action of a signal
+ * that found no listener. The signal is sent from the output handler the moment the line arrives,
+ * several times over, while a busy loop in another process competes for the CPU as other services
+ * would.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -1,9 +1,9 @@
 /**
  * The users and audit log pages in real Chromium against a real `kumo serve` (docs/console.md,
- * Users): an owner invites a user and gets the link once, the invited person accepts it, the owner
- * signs them out everywhere and reads both changes in the audit log; an editor reads the users
- * without change controls, the API refuses the editor's invitation, and the audit log is not
- * theirs to read.
+ * Users and the audit log): an owner invites a user and gets the link once, the invited person
+ * accepts it, the owner signs them out everywhere and reads both changes in the audit log; an
+ * editor reads the users without change controls, the API refuses the editor's invitation, and the
+ * audit log is not theirs to read.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * The HostPacer's side of a pace shared by processes (docs/architecture.md, Shared host pace),
+ * The HostPacer's side of a pace shared by processes (docs/design/scale-out.md, Shared host pace),
  * against tenures kept in memory: it asks for a host only while requests wait for it, keeps the
  * gap the previous holder set, hands a wanted host over once its requests have ended (at once
  * when the host was lost), asks again when the store failed, and gives its hosts back at a stop.

@@ -1,5 +1,5 @@
 /**
- * A crawl's page thread (src/crawler/page-recorder.ts, docs/architecture.md, Crawl threads): pages
+ * A crawl's page thread (src/crawler/page-recorder.ts, docs/design/crawl.md, Crawl threads): pages
  * prepared in the thread give the same commit and the same bundle bytes as pages prepared on the
  * run's thread, links known from earlier pages are not discovered twice, and pages the thread
  * still holds when it goes away are prepared by the caller instead of being lost.

@@ -1,5 +1,5 @@
 /**
- * URL patterns on RE2 (src/domain/url-pattern.ts, docs/reference/crawl-rules.md, Patterns): what is
+ * URL patterns on RE2 (src/domain/url-pattern.ts, docs/reference/crawl-rules.md, Scope): what is
  * refused and why, in plain words; the patterns that made the backtracking engine run for seconds
  * to hours match long adversarial URLs in milliseconds; ordinary patterns match as they did with
  * JavaScript's engine.

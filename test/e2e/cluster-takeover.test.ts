@@ -1,5 +1,5 @@
 /**
- * A run taken over by another machine (docs/architecture.md, Run leases): two `kumo serve`
+ * A run taken over by another machine (docs/design/scale-out.md, Run leases): two `kumo serve`
  * processes with data directories of their own share one PostgreSQL database and one
  * S3-compatible bucket. The first is killed with SIGKILL in the middle of an instant crawl of a
  * 300-page local site; the second, started then, takes the run (it holds the database alone, so

@@ -1,9 +1,9 @@
 /**
  * Patterns that made JavaScript's backtracking engine run for seconds to hours on some URLs
- * (docs/architecture.md, URL patterns) are accepted and cost nothing: a `kumo serve` process crawls
- * a site whose links are those URLs, with the patterns as allow, deny and credential patterns, and
- * answers its health check all along. The service runs in its own process so that a stalled
- * service would fail this test by its timeout instead of stalling the test itself.
+ * (docs/design/url-patterns.md, URL patterns) are accepted and cost nothing: a `kumo serve` process
+ * crawls a site whose links are those URLs, with the patterns as allow, deny and credential
+ * patterns, and answers its health check all along. The service runs in its own process so that a
+ * stalled service would fail this test by its timeout instead of stalling the test itself.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';

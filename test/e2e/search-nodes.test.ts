@@ -1,5 +1,5 @@
 /**
- * Search nodes of a cluster (docs/architecture.md, Search nodes; docs/operations.md, Roles): one
+ * Search nodes of a cluster (docs/design/scale-out.md, Search nodes; docs/operations.md, Roles): one
  * `kumo serve` crawls and feeds the demo search service, two `kumo serve --roles search`
  * processes with data directories of their own answer its searches from the generations it
  * publishes to the database and the bucket. A run's pages reach both nodes; searches on the nodes

@@ -47,7 +47,8 @@ before(async () => {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   // With a shared store, a run whose end could not be recorded keeps its slot until its lease
-  // ends unrenewed (docs/architecture.md, Run leases): a short one, so the last test's run starts.
+  // ends unrenewed (docs/design/scale-out.md, Run leases): a short one, so the last test's run
+  // starts.
   kumo = await startTestService({ overrides: { runLeaseSeconds: 3 } });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The dependency rules of .dependency-cruiser.mjs (docs/architecture.md, Source layout), run by
+ * The dependency rules of .dependency-cruiser.mjs (docs/design/layers.md, Source layout), run by
  * `npm run lint` in CI: src/ keeps them, and each rule refuses the import it is about, shown on a
  * small tree of files that break them one by one.
  */

@@ -1,7 +1,7 @@
 /**
  * Pages that define the query against pages that only use it, shaped like real documentation
- * (docs/architecture.md, Search engine): a module reference defining dozens of directives in its
- * headings, and a manual whose pages are titled with the one word they document.
+ * (docs/design/search-engine.md, Search engine): a module reference defining dozens of directives
+ * in its headings, and a manual whose pages are titled with the one word they document.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

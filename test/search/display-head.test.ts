@@ -1,8 +1,8 @@
 /**
- * Stored display heads (src/search/display-head.ts, docs/architecture.md): the start of a page's
- * main text cut when the page is indexed is the one a search would cut from its body, for as
- * long as it holds; when a line it was cut by changes side of the template it is not used, and
- * the index stores it again when it splits the page again.
+ * Stored display heads (src/search/display-head.ts; docs/design/search-engine.md, Stored display
+ * heads): the start of a page's main text cut when the page is indexed is the one a search would
+ * cut from its body, for as long as it holds; when a line it was cut by changes side of the
+ * template it is not used, and the index stores it again when it splits the page again.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

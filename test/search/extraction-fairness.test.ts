@@ -1,5 +1,5 @@
 /**
- * The extraction threads are shared fairly between owners (docs/architecture.md, Document
+ * The extraction threads are shared fairly between owners (docs/design/search-engine.md, Document
  * extraction): while one contract's large PDFs are extracted, another contract's small PDF is
  * extracted at once instead of after them; each owner's documents still come out whole.
  */

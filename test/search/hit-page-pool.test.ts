@@ -1,7 +1,7 @@
 /**
- * Result pages cut in the hit threads (src/search/site/hit-page-pool.ts, docs/architecture.md,
- * Search requests) are the pages the answering thread cuts itself, and a thread that cannot
- * answer never fails a search: the page is then cut where the search runs.
+ * Result pages cut in the hit threads (src/search/site/hit-page-pool.ts,
+ * docs/design/search-engine.md, Search requests) are the pages the answering thread cuts itself,
+ * and a thread that cannot answer never fails a search: the page is then cut where the search runs.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,6 +1,6 @@
 /**
  * The template lines a search cuts hits with, and their lengths (SearchIndex.hitTemplates,
- * docs/architecture.md, Template lines by length): found in the index's pages for each host
+ * docs/design/search-engine.md, Template lines by length): found in the index's pages for each host
  * whose lines are all there, the length of every template line and of no other; kept from one
  * generation to the next for a host whose lines did not change, found again for one whose did.
  */

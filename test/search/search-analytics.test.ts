@@ -1,7 +1,7 @@
 /**
- * Per-day search analytics (docs/architecture.md, Search analytics) against a real index file:
- * searches with and without results and clicks are counted per normalized query and per day in
- * the service time zone, reach the file on flush, are read back per day, per query and per
+ * Per-day search analytics (docs/design/search-engine.md, Search activity) against a real index
+ * file: searches with and without results and clicks are counted per normalized query and per day
+ * in the service time zone, reach the file on flush, are read back per day, per query and per
  * clicked result, days older than the retention are removed, and counts another process's write
  * lock held back are written by a later flush.
  */

@@ -118,7 +118,7 @@ describe('SearchActivity', () => {
         vocabulary: () => vocabularyWork(index.snapshot()),
         templateBlocks: () => index.templateBlocks(),
       };
-      // So many queries are sorted in the background (docs/architecture.md, Suggest).
+      // So many queries are sorted in the background (docs/design/search-engine.md, Suggest).
       activity.suggester(index.snapshot(), sources);
       await activity.built();
       const suggester = activity.suggester(index.snapshot(), sources);

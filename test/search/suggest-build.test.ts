@@ -1,8 +1,8 @@
 /**
- * How the suggester is built (docs/architecture.md, Suggest): from the phrases cut when pages
- * are indexed and stored with them; for a large index in the background, while suggest answers
- * from the previous suggester; and for an index file of format 7, whose pages have no phrases
- * stored, from phrases cut once and written back.
+ * How the suggester is built (docs/design/search-engine.md, Suggest): from the phrases cut when
+ * pages are indexed and stored with them; for a large index in the background, while suggest
+ * answers from the previous suggester; and for an index file of format 7, whose pages have no
+ * phrases stored, from phrases cut once and written back.
  */
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';

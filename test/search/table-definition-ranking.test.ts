@@ -1,5 +1,5 @@
 /**
- * Definitions in table rows (docs/architecture.md, Search engine): a function reference that
+ * Definitions in table rows (docs/design/search-engine.md, Search engine): a function reference that
  * defines one function a row, its name as code starting the row, shaped like a database
  * manual's function tables, against a shorter page that uses the function.
  */

@@ -1,7 +1,7 @@
 /**
- * The counts of page-template lines (docs/architecture.md, Page templates) keep an index only of
- * the lines on enough pages to be template: a file written with an index of every count gets
- * the smaller one when opened, and detects the same template lines.
+ * The counts of page-template lines (docs/design/search-engine.md, Page templates) keep an index
+ * only of the lines on enough pages to be template: a file written with an index of every count
+ * gets the smaller one when opened, and detects the same template lines.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,7 +1,8 @@
 /**
  * Title and heading matches, and quoted phrases, on pages shaped like the PostgreSQL manual's
- * (docs/architecture.md, Search engine): the chapter titled with the query ranks above the pages
- * that repeat its words, and quoting a phrase keeps the order the words give the pages that hold it.
+ * (docs/design/search-engine.md, Search engine): the chapter titled with the query ranks above the
+ * pages that repeat its words, and quoting a phrase keeps the order the words give the pages that
+ * hold it.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

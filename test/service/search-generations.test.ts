@@ -1,9 +1,9 @@
 /**
- * Search nodes on a shared store (docs/architecture.md, Search nodes), on a real PostgreSQL server
- * and an S3 server: one writer per search service at a time publishes immutable generations; a
- * writer on another data directory first takes in what was published; every node serving the
- * service is told of a new generation and switches to it whole while searches run; the query
- * and click counts carry over the switch.
+ * Search nodes on a shared store (docs/design/scale-out.md, Search nodes), on a real PostgreSQL
+ * server and an S3 server: one writer per search service at a time publishes immutable generations;
+ * a writer on another data directory first takes in what was published; every node serving the
+ * service is told of a new generation and switches to it whole while searches run; the query and
+ * click counts carry over the switch.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

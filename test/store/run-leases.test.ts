@@ -1,5 +1,5 @@
 /**
- * Run leases and checkpoints on PostgreSQL (docs/architecture.md, Run leases): who holds a run,
+ * Run leases and checkpoints on PostgreSQL (docs/design/scale-out.md, Run leases): who holds a run,
  * when another worker may take it, that a worker which lost a run cannot write into it, and that
  * a run store checkpointed while it grows is rebuilt elsewhere row for row, page file for page file.
  */

@@ -1,7 +1,7 @@
 /**
- * The query and click logs of a search service (docs/architecture.md, Search activity): the index
- * file's own log and PostgreSQL's shared one give the same answers for the same batches, and on
- * PostgreSQL several search nodes add to one log at once, each reading what the others counted.
+ * The query and click logs of a search service (docs/design/search-engine.md, Search activity): the
+ * index file's own log and PostgreSQL's shared one give the same answers for the same batches, and
+ * on PostgreSQL several search nodes add to one log at once, each reading what the others counted.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';

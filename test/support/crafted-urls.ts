@@ -1,7 +1,7 @@
 /**
  * URLs crafted against RE2: random strings of x and 0, on which the automaton of a pattern like
  * `[x0]*x[x0]{600}[x0]{590}q` outgrows its memory and RE2 falls back to its slow simulation
- * (docs/architecture.md, URL patterns).
+ * (docs/design/url-patterns.md, URL patterns).
  */
 
 /** A rule at the instruction limit that costs about 0.1 s on an 8 KB crafted path. */

@@ -2,7 +2,7 @@
  * The hosted results page `/search/{contract}/{group}/{service}?q=...`, in real Chromium against
  * a real `kumo serve`: a product page with the service's name in its header and the widget in
  * page layout, its state in unprefixed URL parameters, Japanese by `?lang=ja`, a 404 page for an
- * unknown service, and no serious axe-core violation (docs/reference/widget.md, Hosted page).
+ * unknown service, and no serious axe-core violation (docs/reference/widget.md, Hosted search page).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -3,7 +3,7 @@
  * serious or critical violation with suggestions open and with results; a visitor reaches,
  * searches and opens a result with the keyboard alone, seeing where the focus is; the widget
  * fits a 360 px phone and a 200% zoom without sideways scrolling; reduced motion turns
- * transitions off (docs/reference/widget.md, Accessibility).
+ * transitions off (docs/reference/widget.md, What a visitor gets).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

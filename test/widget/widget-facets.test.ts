@@ -1,7 +1,8 @@
 /**
  * Narrowing and guidance in the widget, in real Chromium against a real `kumo serve`: category
  * tabs, the drill-down tree with its counts, did-you-mean in both forms, and related keywords
- * that search when clicked (docs/reference/widget.md, Results, Did-you-mean, Related keywords).
+ * that search when clicked (docs/reference/widget.md, What a visitor gets, Did-you-mean, Related
+ * keywords).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -2,7 +2,8 @@
  * Japanese input in the widget, in real Chromium against a real `kumo serve`: an IME composition
  * driven through the DevTools protocol sends no suggest request while it lasts, the Enter that
  * confirms it does not submit, and the composed text is used when it ends; Japanese UI texts on
- * a `lang="ja"` page; half-width kana finds the full-width pages (docs/reference/widget.md, IME).
+ * a `lang="ja"` page; half-width kana finds the full-width pages (docs/reference/widget.md, What a
+ * visitor gets).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

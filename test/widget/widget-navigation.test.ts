@@ -2,7 +2,7 @@
  * The widget and the browser's navigation, in real Chromium against a real `kumo serve`: opening
  * a result goes to the page at once and the click endpoint records it (so the clicks sort puts
  * it first); the page URL holds the query and filters, a loaded URL searches at once, and
- * back/forward restore each state (docs/reference/widget.md, Click, URL state).
+ * back/forward restore each state (docs/reference/widget.md, URL state).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -2,7 +2,7 @@
  * The results a visitor sees, in real Chromium against a real `kumo serve`: the hit count line,
  * ranked results with highlighted title, URL and snippet, document type badges, paging and the
  * sort choices, each compared with what the site search API answers for the same request
- * (docs/reference/widget.md, Results).
+ * (docs/reference/widget.md, What a visitor gets).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -45,7 +45,8 @@ describe('widget results', () => {
       /\bmark\b/,
     );
     const snippetMarks = await first.locator('[part~="result-snippet"] mark').allTextContents();
-    // The query word, or its plural found as a form of it (docs/reference/site-search.md, Word forms).
+    // The query word, or its plural found as a form of it (docs/reference/site-search.md, Word
+    // forms).
     assert.ok(
       snippetMarks.length > 0 &&
         snippetMarks.every((text) => [COMMON_QUERY, `${COMMON_QUERY}es`].includes(text.toLowerCase())),

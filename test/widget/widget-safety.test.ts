@@ -3,7 +3,7 @@
  * document's title and text shows as text and runs nothing; the host's aggressive CSS does not
  * break it; an origin the service does not allow gets the error state; a CSP that forbids
  * connections to Kumo falls back to JSONP; two widgets live on one page; one global name
- * (docs/reference/widget.md, Safety, Transports).
+ * (docs/reference/widget.md, Parts, Transports).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

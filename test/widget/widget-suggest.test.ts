@@ -2,7 +2,7 @@
  * Suggestions as a visitor types, in real Chromium against a real `kumo serve`: they appear, are
  * chosen with the keyboard (ArrowDown, Enter) or the mouse, Escape closes and then clears, and a
  * superseded keystroke's request is aborted so its late answer never shows
- * (docs/reference/widget.md, Suggestions).
+ * (docs/reference/widget.md, What a visitor gets).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';

@@ -1,5 +1,5 @@
 /**
- * The per-host pace lives in a thread of its own (docs/architecture.md, Crawl threads): a crawl
+ * The per-host pace lives in a thread of its own (docs/design/crawl.md, Crawl threads): a crawl
  * keeps starting requests while the thread answering the API is busy, as it is when searches keep
  * it saturated. The site runs in a child process, since this test blocks its own thread.
  */

@@ -1,5 +1,5 @@
 /**
- * Crawl runs execute in worker threads (docs/architecture.md, Crawl threads): a run that burns
+ * Crawl runs execute in worker threads (docs/design/crawl.md, Crawl threads): a run that burns
  * CPU leaves the API answering at once, and a run whose thread dies ends 2040 with a message while
  * the service goes on.
  */

@@ -1,5 +1,5 @@
 /**
- * The per-host pace shared by processes (docs/architecture.md, Shared host pace): two pacers, as
+ * The per-host pace shared by processes (docs/design/scale-out.md, Shared host pace): two pacers, as
  * two processes would have, each with its own tenures on one PostgreSQL database. Requests to one
  * host keep its gap across both, the host passes from one to the other when it is idle or wanted,
  * and a holder that died keeps it only until its hold lapses.

@@ -1,6 +1,6 @@
 /**
- * The HTML of the hosted search page (docs/reference/widget.md, Hosted page): a product page with
- * the search service's name in its header, the widget in page layout and a footer. Every value
+ * The HTML of the hosted search page (docs/reference/widget.md, Hosted search page): a product page
+ * with the search service's name in its header, the widget in page layout and a footer. Every value
  * from a setting or the request is escaped; the page runs no script but the widget's, loaded from
  * its immutable path, and its stylesheet carries the response's CSP nonce.
  */

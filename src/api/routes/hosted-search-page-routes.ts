@@ -45,9 +45,10 @@ interface PageParams {
 
 /**
  * GET /search/{contract_id}/{servicegroup_id}/{service_id}: the hosted results page
- * (docs/reference/widget.md, Hosted page), for site owners who only link a form to it. It answers
- * HTML, failures included (404 for an unknown service, 400 for a bad id or language, 503 when the
- * widget is not built), since a visitor's browser reads it; the query string is the widget's state.
+ * (docs/reference/widget.md, Hosted search page), for site owners who only link a form to it. It
+ * answers HTML, failures included (404 for an unknown service, 400 for a bad id or language, 503
+ * when the widget is not built), since a visitor's browser reads it; the query string is the
+ * widget's state.
  */
 export const hostedSearchPageRoutes: FastifyPluginAsync<HostedSearchPageRoutesOptions> = async (
   app,

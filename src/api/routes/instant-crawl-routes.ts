@@ -65,7 +65,7 @@ export const instantCrawlRoutes: FastifyPluginAsyncTypebox<InstantCrawlRoutesOpt
       const tenant = tenantOf(request);
       const settingErrors = (setting: unknown) =>
         options.tenantWork.crawlSettingErrors(tenant.contractId, setting as InstantCrawlerSetting, 'setting');
-      // The schema's errors and the setting's rules' in one 400 (docs/api.md, Errors).
+      // The schema's errors and the setting's rules' in one 400 (docs/api.md, Common rules).
       await failOnBodyErrors(request, (rest) => settingErrors((rest as { setting?: unknown }).setting));
       const setting = request.body.setting as InstantCrawlerSetting;
       const errors = await settingErrors(setting);

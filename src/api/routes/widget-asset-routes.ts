@@ -19,7 +19,8 @@ export interface WidgetAssetRoutesOptions {
 /**
  * The contract path (`kumo-search.js`) is what site owners paste: a fix reaches their visitors
  * within the hour, and a stale copy is used while it revalidates. The content-addressed path
- * never changes its bytes, so it is cached for a year (docs/reference/widget.md, Caching).
+ * never changes its bytes, so it is cached for a year (docs/reference/widget.md, Caching and the
+ * two paths).
  */
 const CONTRACT_CACHE = 'public, max-age=3600, stale-while-revalidate=86400';
 const IMMUTABLE_CACHE = 'public, max-age=31536000, immutable';
@@ -29,8 +30,8 @@ const ENCODINGS: AssetEncoding[] = ['br', 'gzip', 'identity'];
 
 /**
  * GET /widget/v1/<file>: the widget script, the typed client, its declarations and the manifest,
- * from the build read at start (docs/reference/widget.md, Caching). Any page may load them, from
- * any origin: they hold no data.
+ * from the build read at start (docs/reference/widget.md, Caching and the two paths). Any page may
+ * load them, from any origin: they hold no data.
  */
 export const widgetAssetRoutes: FastifyPluginAsync<WidgetAssetRoutesOptions> = async (app, options) => {
   const url = `${WIDGET_BASE_PATH}/:file`;

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 
-/** Where browsers fetch the widget and the typed client (docs/reference/widget.md, Caching). */
+/** Where browsers fetch the widget and the typed client (docs/reference/widget.md, Caching and the
+ * two paths).
+ */
 export const WIDGET_BASE_PATH = '/widget/v1';
 /** The widget script; its contract path is what site owners paste into their pages. */
 export const WIDGET_SCRIPT = 'kumo-search.js';
@@ -61,12 +63,12 @@ const CONTENT_TYPES: readonly [suffix: string, type: string][] = [
 ];
 
 /**
- * Reads the build that `npm run build` writes to dist/web (docs/architecture.md, Browser side):
- * every file its manifest.json lists, checked against the manifest's sha256, each compressed with
- * brotli and gzip once, by the first request that takes it (encodedBodies). The served manifest adds each
- * file's immutable path and its Subresource Integrity value, so an owner can pin a version.
- * A missing or inconsistent build is a problem naming it, never an exception: the rest of the
- * service runs without it.
+ * Reads the build that `npm run build` writes to dist/web (docs/design/browser-side.md, Browser
+ * side): every file its manifest.json lists, checked against the manifest's sha256, each compressed
+ * with brotli and gzip once, by the first request that takes it (encodedBodies). The served
+ * manifest adds each file's immutable path and its Subresource Integrity value, so an owner can pin
+ * a version. A missing or inconsistent build is a problem naming it, never an exception: the rest
+ * of the service runs without it.
  */
 export function loadWebAssets(folder: URL): WebAssetsLoad {
   const manifestUrl = new URL(MANIFEST_FILE, folder);

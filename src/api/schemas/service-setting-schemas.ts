@@ -13,7 +13,7 @@ import {
 } from './admin-schema-parts.js';
 import { IdParam, NgBodySchema, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
 
-/** Schemas of crawl service settings under /admin/v1 (docs/api.md, Crawl service settings). */
+/** Schemas of crawl service settings under /admin/v1 (docs/api.md, Scheduled crawler). */
 
 const ServiceSettingBody = Type.Object(
   {

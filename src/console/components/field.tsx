@@ -1,6 +1,6 @@
 /**
  * A labelled form control with its hint and its error: the error is the API's reason for the
- * field (docs/api.md, Error messages), tied to the control by aria-describedby and
+ * field (docs/api.md, Common rules), tied to the control by aria-describedby and
  * aria-invalid so it is read with the control.
  */
 import type { ComponentChildren } from 'preact';

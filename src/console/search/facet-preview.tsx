@@ -1,6 +1,6 @@
 /**
  * The categories and drill-down tree a draft configuration gives the indexed pages
- * (docs/console.md, Search service page). The tree starts collapsed, each branch opened on its
+ * (docs/console.md, Site search). The tree starts collapsed, each branch opened on its
  * own, so a deep hierarchy does not stretch the page.
  */
 import { Section } from '../components/page.js';

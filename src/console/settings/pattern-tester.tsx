@@ -1,5 +1,5 @@
 /**
- * "Would this URL be crawled?" (docs/console.md, Pattern tester): URLs checked by the service
+ * "Would this URL be crawled?" (docs/console.md, Setting editor): URLs checked by the service
  * against the draft as it is now, with the allow / deny pattern or the seed site that decided.
  */
 import { Section } from '../components/page.js';

@@ -1,6 +1,6 @@
 /**
- * A contract's users (docs/console.md, Users): the accounts with their roles; owners invite a
- * user (the link shown once, to send themselves) and sign a user out everywhere
+ * A contract's users (docs/console.md, Users and the audit log): the accounts with their roles;
+ * owners invite a user (the link shown once, to send themselves) and sign a user out everywhere
  * (docs/api.md, Accounts and sessions).
  */
 import { useState } from 'preact/hooks';

@@ -1,9 +1,9 @@
 import { type ExtractionJob, type ExtractionReply, ExtractionSandbox } from './extraction-sandbox.js';
 
 /**
- * Threads extracting text at once (docs/architecture.md, Document extraction): an owner's jobs run
- * one at a time, so with two threads another owner's document starts at once while one owner's
- * large files are read, each for at most its time limit.
+ * Threads extracting text at once (docs/design/search-engine.md, Document extraction): an owner's
+ * jobs run one at a time, so with two threads another owner's document starts at once while one
+ * owner's large files are read, each for at most its time limit.
  */
 export const EXTRACTION_THREADS = 2;
 

@@ -3,7 +3,7 @@ import { phraseAt, phraseSpansOfLine } from './suggest-phrases.js';
 
 /**
  * The phrases suggest may offer from one document's title parts and headings
- * (docs/architecture.md, Suggest), cut once when the document is analyzed (in the analysis
+ * (docs/design/search-engine.md, Suggest), cut once when the document is analyzed (in the analysis
  * threads) and stored beside it (`document_phrases`, index format 8), so building a suggester
  * never cuts text again. Stored form, little-endian:
  *

@@ -7,7 +7,7 @@ const WORKER_URL = new URL('./facet-worker.js', import.meta.url);
  * Longest a facet job may run. Ordinary rules take well under a millisecond per URL (200 rules of
  * about a microsecond each), so a job of FACET_JOB_URLS URLs takes a second at most even on a busy
  * machine; rules written to defeat RE2's automaton take about 80 ms per rule on an 8 KB URL
- * (docs/architecture.md, URL patterns), and are stopped here.
+ * (docs/design/url-patterns.md, URL patterns), and are stopped here.
  */
 export const FACET_JOB_LIMIT_MS = 10_000;
 /**

@@ -1,7 +1,7 @@
 /**
  * Thread of the FacetPool: matches the URLs of a segment against a search service's category and
  * drill-down rules (facet-job.ts), off the thread that answers the API, since tenant-written
- * patterns can cost tens of milliseconds per long URL (docs/architecture.md, URL patterns).
+ * patterns can cost tens of milliseconds per long URL (docs/design/url-patterns.md, URL patterns).
  */
 import { serveTenantWork } from '../../util/tenant-work-thread.js';
 import { facetsOfUrls, type FacetJobRequest, type FacetJobResult } from './facet-job.js';

@@ -1,5 +1,5 @@
 /**
- * A result page's hits cut in a thread of the HitPagePool (docs/architecture.md, Search
+ * A result page's hits cut in a thread of the HitPagePool (docs/design/search-engine.md, Search
  * requests): the messages between the pool and its threads. Everything is plain data: the
  * query's highlight terms instead of a compiled highlighter, the template lines of the index's
  * generation only when the thread does not hold them yet.

@@ -16,7 +16,7 @@ const HIT_THREAD_YOUNG_MB = 4;
 
 /**
  * Threads besides the one answering the API: together they use every core, and more would only
- * wait for that thread, which still matches, ranks and counts facets (docs/architecture.md,
+ * wait for that thread, which still matches, ranks and counts facets (docs/design/search-engine.md,
  * Search requests).
  */
 export function defaultHitThreads(): number {

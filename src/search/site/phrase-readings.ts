@@ -14,10 +14,10 @@ let workerQueue: Promise<unknown> = Promise.resolve();
 
 /**
  * Readings (katakana) of the Japanese title and heading phrases suggest offers
- * (docs/reference/site-search.md, Suggest; docs/architecture.md, Suggest readings). Phrases read
- * once are kept in the index file (`phrase_readings`); a phrase not read yet is read by a
- * short-lived child process (reading-worker.ts), so the dictionary is never held while the
- * service only serves. Until its reading comes, a phrase is still offered for what it is written.
+ * (docs/reference/site-search.md, Suggest; docs/design/search-engine.md, Suggest readings). Phrases
+ * read once are kept in the index file (`phrase_readings`); a phrase not read yet is read by a
+ * short-lived child process (reading-worker.ts), so the dictionary is never held while the service
+ * only serves. Until its reading comes, a phrase is still offered for what it is written.
  */
 export class PhraseReadings {
   private known: Map<string, string> | undefined;

@@ -1,7 +1,7 @@
 /**
  * A short-lived child process that reads Japanese phrases with kuromoji's IPADIC dictionary
- * (docs/architecture.md, Suggest readings): it gets the phrases as one IPC message, sends back
- * `[phrase, reading]` pairs and ends, so the dictionary's memory (about 250 MB) is held only
+ * (docs/design/search-engine.md, Suggest readings): it gets the phrases as one IPC message, sends
+ * back `[phrase, reading]` pairs and ends, so the dictionary's memory (about 250 MB) is held only
  * while new phrases are read, never by a serving process.
  */
 import { createRequire } from 'node:module';

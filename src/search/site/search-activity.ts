@@ -34,7 +34,7 @@ const SUGGESTER_REFRESH_MS = 10_000;
 /**
  * Up to this many live documents (and logged queries) a suggester is built at once, on the
  * request that finds it stale (some 50 ms at most); above, it is built in the background in
- * slices while requests get the previous one (docs/architecture.md, Suggest).
+ * slices while requests get the previous one (docs/design/search-engine.md, Suggest).
  */
 const BUILD_AT_ONCE_DOCUMENTS = 2000;
 const BUILD_AT_ONCE_QUERIES = 20_000;
@@ -56,9 +56,9 @@ export interface ActivitySource {
 /**
  * What visitors do on a search service: successful queries (they feed suggest), clicks per URL
  * (they feed `click desc`) and clicks per query (they feed suggest). All are counted in memory and
- * added to the service's log (docs/architecture.md, Search activity) by `flush`, which the service
- * calls every second, so a search never waits for a write or for another process holding the
- * write lock. With a shared log, what the other search nodes counted is read every 30 s.
+ * added to the service's log (docs/design/search-engine.md, Search activity) by `flush`, which the
+ * service calls every second, so a search never waits for a write or for another process holding
+ * the write lock. With a shared log, what the other search nodes counted is read every 30 s.
  */
 export class SearchActivity {
   private readonly queries = new Map<string, number>();
@@ -200,11 +200,11 @@ export class SearchActivity {
   }
 
   /**
-   * The suggester (docs/architecture.md, Suggest): its index part is built again when the index
-   * changed or readings of new phrases came, its query part at most every few seconds when new
-   * queries or clicks came. A small index is built at once; a large one in the background, in
-   * slices, while this returns the previous suggester. Before the first build of a large index
-   * is done, it offers past queries only (their part is built first, and quickly).
+   * The suggester (docs/design/search-engine.md, Suggest): its index part is built again when the
+   * index changed or readings of new phrases came, its query part at most every few seconds when
+   * new queries or clicks came. A small index is built at once; a large one in the background, in
+   * slices, while this returns the previous suggester. Before the first build of a large index is
+   * done, it offers past queries only (their part is built first, and quickly).
    */
   suggester(snapshot: IndexSnapshot, index: SuggestIndexSources): Suggester {
     this.refresh(snapshot, index, true);

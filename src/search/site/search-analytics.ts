@@ -3,7 +3,9 @@ import type { ClickDayCount, SearchDayCount } from '../../store/search-analytics
 import type { Clock } from '../../util/clock.js';
 import { suggestionKey } from './suggester.js';
 
-/** How the per-day analytics of a search service are kept (docs/architecture.md, Search activity). */
+/** How the per-day analytics of a search service are kept (docs/design/search-engine.md, Search
+ * activity).
+ */
 export interface AnalyticsOptions {
   /** IANA zone whose dates the days are. */
   timezone: string;

@@ -35,9 +35,13 @@ export interface SiteSearchOptions {
   name?: string;
   /** Threads computing facets; default one pool shared by the process. */
   facetPool?: FacetPool;
-  /** Threads cutting result pages (docs/architecture.md, Search requests); default: this thread. */
+  /** Threads cutting result pages (docs/design/search-engine.md, Search requests); default: this
+   * thread.
+   */
   hitPool?: HitPagePool;
-  /** Told when a rule set's facets are unavailable (docs/reference/site-search.md, Search services). */
+  /** Told when a rule set's facets are unavailable (docs/reference/site-search.md, Search
+   * services).
+   */
   warn?: (message: string) => void;
 }
 
@@ -203,7 +207,8 @@ export class SiteSearch {
 
   /**
    * Completions of what a visitor is typing, best first, from the suggester as last built: a
-   * large index's suggester is built again in the background (docs/architecture.md, Suggest).
+   * large index's suggester is built again in the background (docs/design/search-engine.md,
+   * Suggest).
    */
   suggest(query: string, limit: number): Suggestion[] {
     return this.suggester().suggest(query, limit);

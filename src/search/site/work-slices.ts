@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /**
  * Work that can run at once or in slices between the event loop's other tasks
- * (docs/architecture.md, Suggest): a generator that yields at points where it may be paused,
+ * (docs/design/search-engine.md, Suggest): a generator that yields at points where it may be paused,
  * every few hundred items, and returns its result.
  */
 export type Work<T> = Generator<void, T, void>;

@@ -31,7 +31,7 @@ export interface CreatedInvitation {
 /**
  * Console accounts of a contract: invitations (made by the operator or an owner, used once,
  * expiring), accepting one (which sets the password), the users of a contract, changing one's
- * password, and ending a user's sessions (docs/architecture.md, Accounts and sessions).
+ * password, and ending a user's sessions (docs/design/management.md, Accounts and sessions).
  */
 export class AccountManagement extends ManagementOperations {
   /** `limiter` counts the password attempts of accounts, shared with signing in. */

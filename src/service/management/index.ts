@@ -1,6 +1,6 @@
 /**
  * What the management layer offers its adapters (the management API, `kumo admin`, the console);
- * nothing outside this folder imports its other files (a dependency rule, docs/architecture.md).
+ * nothing outside this folder imports its other files (docs/design/layers.md, Dependency rules).
  */
 export { Management } from './management.js';
 export type { ChangeAction, ManagementChange, ManagementDeps } from './management-context.js';

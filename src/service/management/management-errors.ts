@@ -1,7 +1,7 @@
 /**
  * The failures of the management operations, grouped by what the caller should do
- * (docs/architecture.md, Management layer): name another resource (NotFoundError), fix the input
- * (InvalidInputError of src/domain, naming each field), or wait (ConflictError). The HTTP API
+ * (docs/design/management.md, Management layer): name another resource (NotFoundError), fix the
+ * input (InvalidInputError of src/domain, naming each field), or wait (ConflictError). The HTTP API
  * maps them to 404, 400 and 409; `kumo admin` to a usage error (exit 2).
  */
 

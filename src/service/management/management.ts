@@ -16,7 +16,7 @@ import { WebhookManagement } from './webhook-management.js';
 
 /**
  * The management operations: the one layer behind the management API, `kumo admin` and the
- * console (docs/architecture.md, Management layer). Built by each composition root over its
+ * console (docs/design/management.md, Management layer). Built by each composition root over its
  * store; independent of HTTP and of the command line.
  */
 export class Management {

@@ -109,7 +109,7 @@ export class SearchServiceManagement extends ManagementOperations {
 
   /**
    * The field errors of a configuration by the rules the schema cannot express, storing nothing
-   * (an API answer names them with the schema's: docs/api.md, Errors).
+   * (an API answer names them with the schema's: docs/api.md, Common rules).
    */
   async configErrors(scope: TenantRef, config: SearchServiceConfig): Promise<FieldError[]> {
     await this.enter(scope);

@@ -3,7 +3,7 @@ import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypt
 /**
  * The random secrets of the console (invitation tokens, session ids): 32 random bytes in
  * base64url, stored only as their SHA-256, so a copy of the database opens no session and accepts
- * no invitation (docs/architecture.md, Accounts and sessions).
+ * no invitation (docs/design/management.md, Accounts and sessions).
  */
 export function newSecret(): string {
   return randomBytes(32).toString('base64url');

@@ -34,7 +34,7 @@ export interface SessionContext {
   actor: AccountActor;
   account: AccountView;
   session: SessionRecord;
-  /** Sent back in a header with every change (docs/api.md, CSRF). */
+  /** Sent back in a header with every change (docs/api.md, Accounts and sessions). */
   csrfToken: string;
 }
 

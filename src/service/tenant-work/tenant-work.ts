@@ -17,7 +17,7 @@ const WORKER_URL = new URL('./tenant-work-worker.js', import.meta.url);
 /**
  * Longest one tenant job may run. Checking 200 patterns of the longest size takes under half a
  * second, a preview of PREVIEW_DOCUMENTS ordinary URLs about as long; patterns written to defeat
- * RE2's automaton take about 80 ms per pattern on an 8 KB URL (docs/architecture.md, URL
+ * RE2's automaton take about 80 ms per pattern on an 8 KB URL (docs/design/url-patterns.md, URL
  * patterns), and are stopped here.
  */
 export const TENANT_JOB_LIMIT_MS = 10_000;

@@ -2,7 +2,9 @@ import { CrawlScope, type OutOfScopeReason } from '../../crawler/scope.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { resolveCrawlSettings } from '../../domain/crawl-settings.js';
 
-/** Whether a URL would be crawled by a setting, and what decided it (docs/console.md, Pattern tester). */
+/** Whether a URL would be crawled by a setting, and what decided it (docs/console.md, Setting
+ * editor).
+ */
 export interface UrlVerdict {
   url: string;
   /** `crawled`, a reason of the crawl scope, or why the text is not a URL the crawler fetches. */

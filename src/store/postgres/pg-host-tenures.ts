@@ -17,7 +17,7 @@ const RETRY_MS = 250;
 const FORGET_EVERY_BEATS = 150;
 
 /**
- * Host tenures in PostgreSQL (docs/architecture.md, Shared host pace): a row per host names its
+ * Host tenures in PostgreSQL (docs/design/scale-out.md, Shared host pace): a row per host names its
  * holder, until when, when the next holder may start (`free_at_us`) and whether another process
  * waits for it (`wanted_us`). Taking a host is one statement; a process that cannot take it marks
  * it wanted in the same statement and asks again every `retryMs`. One renewal statement for all

@@ -22,9 +22,9 @@ const READ_BATCH = 2000;
 const RUNS_CHANNEL = 'kumo_runs';
 
 /**
- * Run leases and checkpoints on PostgreSQL (docs/architecture.md, Run leases). A checkpoint is one
- * transaction that first locks the run's row and checks the lease, so a worker that lost its run
- * (paused past its lease while another took over) can never write into it. Rows go in as arrays
+ * Run leases and checkpoints on PostgreSQL (docs/design/scale-out.md, Run leases). A checkpoint is
+ * one transaction that first locks the run's row and checks the lease, so a worker that lost its
+ * run (paused past its lease while another took over) can never write into it. Rows go in as arrays
  * (`unnest`): one statement per table whatever the number of pages since the last checkpoint.
  */
 export class PgRunLeaseStore implements RunLeaseStore {

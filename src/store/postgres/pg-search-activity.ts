@@ -13,9 +13,9 @@ import type { PgSql } from './pg-connection.js';
 const ROWS_PER_READ = 2000;
 
 /**
- * The query and click logs of every search service in PostgreSQL (docs/architecture.md, Search
- * activity): each search node adds what it counted every second, in one transaction per service
- * whatever the number of queries, and reads what the other nodes counted now and then.
+ * The query and click logs of every search service in PostgreSQL (docs/design/search-engine.md,
+ * Search activity): each search node adds what it counted every second, in one transaction per
+ * service whatever the number of queries, and reads what the other nodes counted now and then.
  */
 export class PgSearchActivityStore implements SearchActivityStore {
   constructor(private readonly sql: PgSql) {}

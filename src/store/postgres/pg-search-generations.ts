@@ -18,7 +18,7 @@ interface GenerationRow {
 }
 
 /**
- * Index generations and writer leases in PostgreSQL (docs/architecture.md, Search nodes). Lease
+ * Index generations and writer leases in PostgreSQL (docs/design/scale-out.md, Search nodes). Lease
  * times are the database's clock, so machines whose clocks disagree still agree on who writes. A
  * generation is recorded and announced (`pg_notify`, sent when the transaction commits) in the
  * transaction that checks the lease, so a writer that lost its lease never publishes.

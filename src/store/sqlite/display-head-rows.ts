@@ -38,9 +38,9 @@ export interface SameTextRow {
 }
 
 /**
- * The display heads of documents (index format 9, docs/architecture.md, Stored display heads),
- * by document id, each with the content hash of the version it was cut from: a head is read only
- * with the version it belongs to, so a text written without its head is never shown with
+ * The display heads of documents (index format 9, docs/design/search-engine.md, Stored display
+ * heads), by document id, each with the content hash of the version it was cut from: a head is read
+ * only with the version it belongs to, so a text written without its head is never shown with
  * another's. A staged run's new versions keep theirs aside until the run is applied.
  */
 export class DisplayHeadRows {

@@ -11,7 +11,7 @@ export interface PhraseRow {
 }
 
 /**
- * The phrases of each document's title and headings (index format 8, docs/architecture.md,
+ * The phrases of each document's title and headings (index format 8, docs/design/search-engine.md,
  * Suggest), by document id; a staged run's new versions are kept aside until it is applied.
  */
 export class DocumentPhraseRows {

@@ -1,5 +1,5 @@
 /**
- * Reading a hit as a result page shows it (docs/architecture.md, Search requests): the same
+ * Reading a hit as a result page shows it (docs/design/search-engine.md, Search requests): the same
  * statements on the index's own connection (SearchIndexStore) and on the read-only connection
  * of a thread that cuts a page's hits (HitDocumentReader).
  */

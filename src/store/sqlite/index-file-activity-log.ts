@@ -8,10 +8,10 @@ import type { SearchDayCount } from '../search-analytics.js';
 import type { SearchIndexStore } from './search-index-store.js';
 
 /**
- * The search activity of a service kept in its own index file, on one machine (docs/architecture.md,
- * Search activity). Statements run at the call, as SQLite's do; a write gives up at once when
- * another process holds the file's write lock (SQLITE_BUSY), so the caller keeps its counts for
- * the next flush instead of holding up searches.
+ * The search activity of a service kept in its own index file, on one machine
+ * (docs/design/search-engine.md, Search activity). Statements run at the call, as SQLite's do; a
+ * write gives up at once when another process holds the file's write lock (SQLITE_BUSY), so the
+ * caller keeps its counts for the next flush instead of holding up searches.
  */
 export class IndexFileActivityLog implements SearchActivityLog {
   readonly shared = false;

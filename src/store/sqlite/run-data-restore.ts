@@ -23,7 +23,7 @@ export interface CheckpointSource {
 }
 
 /**
- * Rebuilds a run's store and object spool in `files` from its checkpoints (docs/architecture.md,
+ * Rebuilds a run's store and object spool in `files` from its checkpoints (docs/design/scale-out.md,
  * Run leases), replacing whatever the folder held: the worker that takes a run resumes exactly
  * what was checkpointed, and fetches again what was not. Answers the marks the next checkpoint
  * reads from, so what was restored is not sent again.

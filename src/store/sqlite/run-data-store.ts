@@ -384,10 +384,10 @@ export class SqliteRunDataStore implements RunDataStore {
   }
 
   /**
-   * Writes the run's report (docs/architecture.md, Run reports) to `filePath`: every URL row with
-   * its depth and error kind, and, when the bundle was written, where its page's member sits in
-   * crawl_objects.tar.gz, its referrer, and the links found on it when the setting collected
-   * them. Written beside and renamed, so a reader never sees half a report.
+   * Writes the run's report (docs/design/crawl.md, Run reports and live progress) to `filePath`:
+   * every URL row with its depth and error kind, and, when the bundle was written, where its page's
+   * member sits in crawl_objects.tar.gz, its referrer, and the links found on it when the setting
+   * collected them. Written beside and renamed, so a reader never sees half a report.
    */
   writeReport(filePath: string, written: { bundleWritten: boolean; linksCollected: boolean }): void {
     const { bundleWritten, linksCollected } = written;

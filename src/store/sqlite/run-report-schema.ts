@@ -1,6 +1,7 @@
 /**
- * The schema of a run's report (docs/architecture.md, Run reports): a small SQLite file beside
- * the run's artifacts that the console's URL table, error groups and screenshot gallery read.
+ * The schema of a run's report (docs/design/crawl.md, Run reports and live progress): a small
+ * SQLite file beside the run's artifacts that the console's URL table, error groups and screenshot
+ * gallery read.
  */
 export const RUN_REPORT_FILE = 'run-report.db';
 

@@ -8,11 +8,11 @@ import type {
 } from '../search-analytics.js';
 
 /**
- * Per-day search analytics of one search service, kept in its index file (docs/architecture.md,
- * Search activity): searches, searches without results and clicks per normalized query and
- * day, and clicks per query, result and day. Days are dates in the service time zone
- * (`2026-11-26`). Created in place in files of any format: the tables are independent of the
- * index format.
+ * Per-day search analytics of one search service, kept in its index file
+ * (docs/design/search-engine.md, Search activity): searches, searches without results and clicks
+ * per normalized query and day, and clicks per query, result and day. Days are dates in the service
+ * time zone (`2026-11-26`). Created in place in files of any format: the tables are independent of
+ * the index format.
  */
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS search_days (

@@ -87,11 +87,11 @@ const SUGGEST_SCHEMA = `
 `;
 
 /**
- * Format 8 (docs/architecture.md, Suggest): the phrases of each document's title and headings,
- * cut when it is analyzed (document-phrases.ts), by document id; a staged run's new versions
- * wait in `staged_phrases` until the run is applied. Removing a document removes its phrases.
- * A format 7 file gains both tables, empty, in place: the phrases of its documents are cut in
- * the background when a suggester is first built, and written back.
+ * Format 8 (docs/design/search-engine.md, Suggest): the phrases of each document's title and
+ * headings, cut when it is analyzed (document-phrases.ts), by document id; a staged run's new
+ * versions wait in `staged_phrases` until the run is applied. Removing a document removes its
+ * phrases. A format 7 file gains both tables, empty, in place: the phrases of its documents are cut
+ * in the background when a suggester is first built, and written back.
  */
 const PHRASES_SCHEMA = `
   CREATE TABLE document_phrases (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
@@ -107,14 +107,14 @@ const PHRASES_SCHEMA = `
 `;
 
 /**
- * Format 9 (docs/architecture.md, Stored display heads): the start of each document's main text
- * as result pages show it, cut when the document is indexed, with the content hash of the version
- * it belongs to and the lines it was cut by (src/search/display-head.ts); a staged run's new
- * versions keep theirs in `staged_display_heads` until the run is applied. Removing a document
- * removes its head. Staged rows are indexed by document id too: a new document's id is chosen
- * above every staged one (search-index-store.ts, insertDocument). A format 8 file gains both tables, empty, in place: its documents' heads are
- * cut from their bodies at each search, as before, until the writes that follow store them
- * (SearchIndex.fillDisplayHeads).
+ * Format 9 (docs/design/search-engine.md, Stored display heads): the start of each document's main
+ * text as result pages show it, cut when the document is indexed, with the content hash of the
+ * version it belongs to and the lines it was cut by (src/search/display-head.ts); a staged run's
+ * new versions keep theirs in `staged_display_heads` until the run is applied. Removing a document
+ * removes its head. Staged rows are indexed by document id too: a new document's id is chosen above
+ * every staged one (search-index-store.ts, insertDocument). A format 8 file gains both tables,
+ * empty, in place: its documents' heads are cut from their bodies at each search, as before, until
+ * the writes that follow store them (SearchIndex.fillDisplayHeads).
  */
 const DISPLAY_HEAD_SCHEMA = `
   CREATE TABLE display_heads (

@@ -28,7 +28,8 @@ export interface StoredDocument {
   description: string;
   headings: string;
   body: string;
-  /** Template text by markup, apart from the body (docs/reference/site-search.md, Page templates). */
+  /** Template text by markup, apart from the body (docs/reference/site-search.md, Page templates).
+   */
   template: string;
   contentSize: number;
   lastModified: number;
@@ -75,11 +76,15 @@ export class SearchIndexStore {
   readonly claims: DocumentClaims;
   /** Counts of repeated lines per host (docs/reference/site-search.md, Page templates). */
   readonly templates: TemplateBlockStore;
-  /** Phrases of titles and headings per document, for suggest (docs/architecture.md, Suggest). */
+  /** Phrases of titles and headings per document, for suggest (docs/design/search-engine.md,
+   * Suggest).
+   */
   readonly phrases: DocumentPhraseRows;
-  /** The start of each document's main text as result pages show it (docs/architecture.md, Stored display heads). */
+  /** The start of each document's main text as result pages show it (docs/design/search-engine.md,
+   * Stored display heads).
+   */
   readonly displayHeads: DisplayHeadRows;
-  /** Searches and clicks per day (docs/architecture.md, Search activity). */
+  /** Searches and clicks per day (docs/design/search-engine.md, Search activity). */
   readonly analytics: SearchAnalyticsStore;
   readonly inboundLinks: InboundLinkCounts;
 
@@ -379,9 +384,9 @@ export class SearchIndexStore {
   }
 
   /**
-   * Adds what a process counted (docs/architecture.md, Search activity) in one transaction: query
-   * counts (successful searches), clicks per URL and per query (the normalized query the click
-   * came from), and the per-day analytics.
+   * Adds what a process counted (docs/design/search-engine.md, Search activity) in one transaction:
+   * query counts (successful searches), clicks per URL and per query (the normalized query the
+   * click came from), and the per-day analytics.
    */
   logActivity(batch: ActivityBatch, nowMicros: number): void {
     this.db.transaction(() => {
@@ -445,7 +450,7 @@ export class SearchIndexStore {
   }
 
   /**
-   * The generation this file was last published as, or installed from (docs/architecture.md,
+   * The generation this file was last published as, or installed from (docs/design/scale-out.md,
    * Search nodes); 0 when never.
    */
   publishedGeneration(): number {

@@ -153,9 +153,9 @@ const MIGRATIONS: readonly Migration[] = [
     PRIMARY KEY (contract_id, servicegroup_id)
   ) WITHOUT ROWID;
   `,
-  // Console accounts, invitations, sessions and the audit log (docs/architecture.md, Accounts and
-  // sessions): tokens and session ids are stored as their SHA-256 only. IF NOT EXISTS: a database
-  // set back to an earlier schema version runs it again.
+  // Console accounts, invitations, sessions and the audit log (docs/design/management.md, Accounts
+  // and sessions): tokens and session ids are stored as their SHA-256 only. IF NOT EXISTS: a
+  // database set back to an earlier schema version runs it again.
   `
   CREATE TABLE IF NOT EXISTS accounts (
     id INTEGER PRIMARY KEY,
@@ -204,7 +204,7 @@ const MIGRATIONS: readonly Migration[] = [
   );
   CREATE INDEX IF NOT EXISTS audit_log_contract ON audit_log(contract_id, id);
   `,
-  // When a setting's schedule was paused (docs/api.md, Crawl service settings); null: it runs.
+  // When a setting's schedule was paused (docs/api.md, Scheduled crawler); null: it runs.
   addColumn('service_settings', 'paused_us', 'INTEGER'),
   // When an API key last authenticated a request, to the minute (docs/api.md, Management API).
   addColumn('api_keys', 'last_used_us', 'INTEGER'),

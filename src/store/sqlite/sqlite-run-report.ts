@@ -44,7 +44,7 @@ const rowOf = (row: Row): ReportRow => ({
 const MEDIA_TYPE = `lower(trim(CASE WHEN instr(content_type, ';') > 0
   THEN substr(content_type, 1, instr(content_type, ';') - 1) ELSE content_type END))`;
 
-/** A run's report file, opened read only (docs/architecture.md, Run reports). */
+/** A run's report file, opened read only (docs/design/crawl.md, Run reports and live progress). */
 export class SqliteRunReport implements RunReport {
   private readonly db: Database.Database;
 

@@ -11,8 +11,8 @@ import { type TemplatePage, templateLineLengths } from '../../domain/template-li
 /**
  * The lines on enough pages to be template candidates, for templateBlocksOf. Partial: most
  * counted lines are content on one or two pages, and an index of every count would be rewritten
- * at each page written (it cost indexing about a third of its time; docs/architecture.md, Page
- * templates); a line enters it only once it is on TEMPLATE_MIN_PAGES pages.
+ * at each page written (it cost indexing about a third of its time; docs/design/search-engine.md,
+ * Page templates); a line enters it only once it is on TEMPLATE_MIN_PAGES pages.
  */
 const CANDIDATES_INDEX = `CREATE INDEX template_blocks_candidates ON template_blocks (host_id, pages)
     WHERE pages >= ${TEMPLATE_MIN_PAGES};`;

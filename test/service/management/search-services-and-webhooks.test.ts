@@ -1,6 +1,6 @@
 /**
  * The management operations on search services, webhooks and their deliveries
- * (docs/architecture.md, Management layer), on a real SQLite store: configuration checks naming
+ * (docs/design/management.md, Management layer), on a real SQLite store: configuration checks naming
  * their fields, secrets never shown, the delivery queue's listing and replay within a scope.
  */
 import assert from 'node:assert/strict';

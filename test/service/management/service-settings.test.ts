@@ -1,5 +1,5 @@
 /**
- * The management operations on crawl service settings (docs/architecture.md, Management layer),
+ * The management operations on crawl service settings (docs/design/management.md, Management layer),
  * on a real SQLite store: the checks beyond the schema naming their fields, passwords kept but
  * never shown, the next run in the service's time zone, run now and its conflict, delete.
  */

@@ -1,5 +1,5 @@
 /**
- * The management operations on contracts, service groups and API keys (docs/architecture.md,
+ * The management operations on contracts, service groups and API keys (docs/design/management.md,
  * Management layer), on a real SQLite store: results, the errors naming the field or the
  * resource, the scope a caller reaches and the changes reported with their actor.
  */

@@ -20,7 +20,7 @@ import type { ArtifactDownloads } from '../send-artifact.js';
 import { toFieldErrors } from '../../validation-errors.js';
 
 export interface AdminRoutesOptions {
-  /** The management operations every route calls (docs/architecture.md, Management layer). */
+  /** The management operations every route calls (docs/design/management.md, Management layer). */
   management: Management;
   /** Bearer token of the operator; a console session is the other credential. */
   adminToken: string;

@@ -16,7 +16,9 @@ import {
   secureCookies,
 } from './session-cookie.js';
 
-/** The header a change made with a session carries its CSRF token in (docs/api.md, CSRF). */
+/** The header a change made with a session carries its CSRF token in (docs/api.md, Accounts and
+ * sessions).
+ */
 export const CSRF_HEADER = 'x-kumo-csrf-token';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -63,7 +65,7 @@ export interface ManagementAuthOptions {
 }
 
 /**
- * The management API's credentials (docs/api.md, Authentication): `Authorization: Bearer
+ * The management API's credentials (docs/api.md, Management API): `Authorization: Bearer
  * <KUMO_ADMIN_TOKEN>` (the operator; unchanged), or the console's session cookie. A request with
  * a session that changes anything must carry the session's CSRF token in x-kumo-csrf-token and
  * an Origin of this service. Without either credential: 401 invalid_admin_token as before.

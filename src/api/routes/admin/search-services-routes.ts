@@ -41,7 +41,7 @@ export const searchServiceRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions> 
 
   /**
    * The rule errors of the configuration the schema left of a body (nothing is stored): they are
-   * answered with the schema's (docs/api.md, Errors).
+   * answered with the schema's (docs/api.md, Common rules).
    */
   const configErrors =
     (params: { contract_id: number; servicegroup_id: number }) => async (rest: unknown) => {

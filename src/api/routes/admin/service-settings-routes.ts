@@ -71,7 +71,7 @@ export const serviceSettingRoutes: FastifyPluginAsyncTypebox<AdminRoutesOptions>
 
   /**
    * The rule errors of what the schema left of a body, as a check of the draft finds them (nothing
-   * is stored): they are answered with the schema's (docs/api.md, Errors).
+   * is stored): they are answered with the schema's (docs/api.md, Common rules).
    */
   const draftErrors =
     (params: { contract_id: number; servicegroup_id: number }, id: number | undefined) =>
