@@ -19,18 +19,31 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
   // Listening before saying so: a supervisor may stop the service the moment the line appears, and
   // a signal with no listener yet would end the process without the stop.
   const signals = new StopSignals();
-  process.stdout.write(`kumo serve: listening on ${service.url} ${whatItRuns(config)}\n`);
+  // One write: a reader of the output (a supervisor, a log shipper) that acts on the first line
+  // finds the rest of the banner with it, not in a later read.
+  process.stdout.write(startBanner(config, service));
+  const signal = await signals.first;
+  process.stdout.write(`kumo serve: ${signal} received, stopping: ${howItStops(config)}\n`);
+  return stopService(service, signals);
+}
+
+/** What `kumo serve` prints once it listens: where it listens, its addresses, what it created. */
+function startBanner(config: KumoConfig, service: RunningService): string {
+  const lines = [`kumo serve: listening on ${service.url} ${whatItRuns(config)}`];
   if (config.roles.includes('api')) {
     // The first thing a new operator opens (docs/operations.md, First start).
-    process.stdout.write(`Console: ${config.publicUrl}/console/\n`);
-    process.stdout.write(`API docs: ${config.publicUrl}/docs\n${siteSearchLine(config)}\n`);
+    lines.push(
+      `Console: ${config.publicUrl}/console/`,
+      `API docs: ${config.publicUrl}/docs`,
+      siteSearchLine(config),
+    );
   }
   const browser = service.browserStatus();
   if (browser !== undefined)
-    process.stdout.write(
+    lines.push(
       browser.available
-        ? `browser rendering: available (${browser.version})\n`
-        : `browser rendering: unavailable, runs with a screenshot or wait_type 2 fail (${browser.reason})\n`,
+        ? `browser rendering: available (${browser.version})`
+        : `browser rendering: unavailable, runs with a screenshot or wait_type 2 fail (${browser.reason})`,
     );
   if (service.createdDemoKey !== undefined || service.pinnedDemoKeyIssued) {
     // A key the operator chose (KUMO_BOOTSTRAP_API_KEY) is never echoed: output is often kept in
@@ -39,24 +52,24 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
       service.createdDemoKey === undefined
         ? 'API key: the one set in KUMO_BOOTSTRAP_API_KEY'
         : `API key (shown once, keep it): ${service.createdDemoKey}`;
-    process.stdout.write(
-      `\nDemo tenant created: contract 1, service group 1, search service 1.\n` +
-        `${keyLine}\n` +
-        `Site search (fill it with: kumo index --service 1 <crawl folder>): ` +
-        `${demoSearchAddress(config)}\n\n`,
+    lines.push(
+      '',
+      'Demo tenant created: contract 1, service group 1, search service 1.',
+      keyLine,
+      `Site search (fill it with: kumo index --service 1 <crawl folder>): ${demoSearchAddress(config)}`,
+      '',
     );
   }
   if (service.createdAdminToken !== undefined) {
     // Without the api role the token guards /metrics alone.
     const example = config.roles.includes('api') ? '/admin/v1/contracts' : '/metrics';
-    process.stdout.write(
-      `Management API token (shown once; kept in the data directory as admin-token): ${service.createdAdminToken}\n` +
-        `  curl -H "Authorization: Bearer <token>" ${config.publicUrl}${example}\n\n`,
+    lines.push(
+      `Management API token (shown once; kept in the data directory as admin-token): ${service.createdAdminToken}`,
+      `  curl -H "Authorization: Bearer <token>" ${config.publicUrl}${example}`,
+      '',
     );
   }
-  const signal = await signals.first;
-  process.stdout.write(`kumo serve: ${signal} received, stopping: ${howItStops(config)}\n`);
-  return stopService(service, signals);
+  return `${lines.join('\n')}\n`;
 }
 
 /**

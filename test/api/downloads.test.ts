@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { pbkdf2, pbkdf2Sync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { once } from 'node:events';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -325,8 +326,10 @@ describe('stopping the service', () => {
       // prepared when the stop begins, on a connection the client keeps alive.
       const iterations = iterationsFor(400);
       const busy = Array.from({ length: 4 }, () => pbkdf2Async('kumo', 'salt', iterations, 32, 'sha256'));
+      // The stop begins once the server has the request, however loaded the machine is.
+      const received = once(own.service.app.server, 'request');
       const download = get(signed, agent);
-      await sleep(50);
+      await received;
       const started = Date.now();
       closing = own.close();
       const answer = await download;
