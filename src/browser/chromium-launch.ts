@@ -49,8 +49,26 @@ export interface BrowserAvailability {
   reason?: string;
 }
 
+/**
+ * Executables that printed their version in this process: asked once, since each service start
+ * would otherwise run `chromium --version` again (tenths of a second, more on a busy machine). A
+ * failed probe is not kept, so a Chromium installed later is found at the next start.
+ */
+const runningVersions = new Map<string, Promise<BrowserAvailability>>();
+
 /** Whether the configured Chromium exists and runs, without starting a browser session. */
-export async function probeChromium(executablePath: string): Promise<BrowserAvailability> {
+export function probeChromium(executablePath: string): Promise<BrowserAvailability> {
+  const known = runningVersions.get(executablePath);
+  if (known !== undefined) return known;
+  const probe = probeOnce(executablePath);
+  runningVersions.set(executablePath, probe);
+  void probe.then((availability) => {
+    if (!availability.available) runningVersions.delete(executablePath);
+  });
+  return probe;
+}
+
+async function probeOnce(executablePath: string): Promise<BrowserAvailability> {
   try {
     await access(executablePath, constants.X_OK);
   } catch {

@@ -14,8 +14,15 @@ import {
 } from './page-record-job.js';
 import type { RenderOutcome } from './page-rendering.js';
 import { CrawlScope } from './scope.js';
+import { WarmThreads } from '../util/warm-threads.js';
 
 const THREAD_URL = new URL('./page-record-thread.js', import.meta.url);
+
+/**
+ * The page thread of this thread's last run, kept for the next (a run thread serves one run at a
+ * time, so one is enough): its code is loaded once, not once per run.
+ */
+const spareThreads = new WarmThreads(1);
 
 /**
  * Turns a run's fetched pages into what it commits (page-record.ts: row, links to follow, bundle
@@ -102,23 +109,34 @@ export class PageRecorder {
     return preparedInline(recorded);
   }
 
+  /**
+   * Lets go of the thread: kept for the next run when it answered every page it was given (no
+   * answer of this run can then reach the next), ended otherwise.
+   */
   async close(): Promise<void> {
     this.threaded = false;
     const worker = this.worker;
+    const reusable = this.threadReady && this.waiting.length === 0;
     this.drop();
-    await worker?.terminate();
+    if (worker === undefined) return;
+    worker.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+    if (reusable) spareThreads.give(worker);
+    else await worker.terminate();
   }
 
   private spawn(): Worker | undefined {
     // The run thread's heap limit (KUMO_RUN_HEAP_MB) holds for its page thread too: a page that
     // exhausts it there is prepared again here and ends the run as it would have without the thread.
     const heapMb = resourceLimits.maxOldGenerationSizeMb;
+    const spare = spareThreads.take();
     let worker: Worker;
     try {
-      worker = new Worker(
-        THREAD_URL,
-        heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
-      );
+      worker =
+        spare ??
+        new Worker(
+          THREAD_URL,
+          heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
+        );
     } catch {
       // No thread to be had (out of memory, thread limits): every page is prepared here.
       this.threaded = false;
@@ -149,6 +167,11 @@ export class PageRecorder {
     worker.on('error', fail);
     worker.on('exit', fail);
     this.worker = worker;
+    if (spare !== undefined) {
+      // Its code is loaded: it takes pages at once, after the start message that sets this run.
+      this.threadReady = true;
+      this.answerReady();
+    }
     return worker;
   }
 

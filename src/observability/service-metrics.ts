@@ -65,6 +65,7 @@ class Instruments {
   readonly checkpoints: PromClient.Counter<'outcome'>;
   readonly checkpointDuration: PromClient.Histogram;
   readonly runsTakenOver: PromClient.Counter;
+  readonly runThreadsStarted: PromClient.Counter;
 
   constructor(read: SourceReader) {
     const { Counter, Gauge, Histogram, Registry } = promClient();
@@ -115,6 +116,11 @@ class Instruments {
     this.runsTakenOver = new Counter({
       name: 'kumo_runs_taken_over_total',
       help: 'Running runs this instance took from a worker that died or handed them back',
+      registers: [registry],
+    });
+    this.runThreadsStarted = new Counter({
+      name: 'kumo_run_threads_started_total',
+      help: 'Threads started to execute crawl runs; a run that took a thread kept from an earlier run started none',
       registers: [registry],
     });
     const runs = new Gauge({
@@ -193,6 +199,11 @@ export class ServiceMetrics {
     const { pagesFetched, fetchErrors } = this.instruments();
     pagesFetched.inc();
     if (errorKind !== undefined) fetchErrors.inc({ kind: errorKind });
+  }
+
+  /** A thread was started for a run (no thread kept from an earlier run was waiting). */
+  runThreadStarted(): void {
+    this.instruments().runThreadsStarted.inc();
   }
 
   /** Tells the gauges where to read; before this they are left out of the scrape. */

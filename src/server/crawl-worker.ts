@@ -99,6 +99,7 @@ export async function buildCrawlWorker(deps: CrawlWorkerDeps): Promise<CrawlWork
       },
     },
     observer: metrics,
+    keepWarm: config.workerConcurrency,
   });
   const leasing =
     store.runLeases &&

@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import type { PageSlots, SharedBrowser } from '../browser/browser-pool.js';
+import { idCounter } from '../util/id-counter.js';
 import type { BrowserAnswer, BrowserRequest } from './browser-protocol.js';
 
 /** How long connecting to the service's running browser may take. */
@@ -10,7 +11,6 @@ const CONNECT_TIMEOUT_MS = 30_000;
  * page slots are asked for by message, the browser is reached over its WebSocket.
  */
 export class RemoteBrowser implements SharedBrowser {
-  private nextId = 1;
   private readonly endpoints = new Map<
     number,
     { resolve(endpoint: string): void; reject(error: Error): void }
@@ -18,12 +18,19 @@ export class RemoteBrowser implements SharedBrowser {
 
   readonly slots: RemotePageSlots;
 
-  constructor(private readonly send: (request: BrowserRequest) => void) {
-    this.slots = new RemotePageSlots(send, () => this.nextId++);
+  /**
+   * `nextId` numbers the requests; a thread that serves one run after another passes one counter
+   * to every run, so a late answer to an ended run never matches a request of the next.
+   */
+  constructor(
+    private readonly send: (request: BrowserRequest) => void,
+    private readonly nextId: () => number = idCounter(),
+  ) {
+    this.slots = new RemotePageSlots(send, nextId);
   }
 
   async connect(): Promise<Browser> {
-    const id = this.nextId++;
+    const id = this.nextId();
     const endpoint = new Promise<string>((resolve, reject) => this.endpoints.set(id, { resolve, reject }));
     this.send({ type: 'browser-open', id });
     try {

@@ -1,4 +1,5 @@
 import type { MemberReader } from '../crawler/bundle-members.js';
+import { idCounter } from '../util/id-counter.js';
 import type { BundlePartAnswer, BundlePartRequest } from './bundle-part-protocol.js';
 
 /**
@@ -13,7 +14,6 @@ const READ_TIMEOUT_MS = 30_000;
  * timeout or the reader's close give undefined.
  */
 export class RemoteMemberReader implements MemberReader {
-  private nextId = 1;
   private closed = false;
   private timedOut = false;
   private readonly waiting = new Map<number, (data: Uint8Array | null) => void>();
@@ -21,11 +21,13 @@ export class RemoteMemberReader implements MemberReader {
   constructor(
     private readonly send: (request: BundlePartRequest) => void,
     private readonly timeoutMs = READ_TIMEOUT_MS,
+    /** Numbers the reads; one counter over a thread's runs (see RemoteBrowser). */
+    private readonly nextId: () => number = idCounter(),
   ) {}
 
   read(offset: number, bytes: number): Promise<Buffer | undefined> {
     if (this.closed || this.timedOut) return Promise.resolve(undefined);
-    const id = this.nextId++;
+    const id = this.nextId();
     return new Promise<Buffer | undefined>((resolve) => {
       const timer = setTimeout(() => {
         // The service is stuck: the run's later pages are fetched whole without asking it again.

@@ -21,13 +21,6 @@ import type { BundlePartAnswer, BundlePartRequest } from './bundle-part-protocol
 import type { CrawlWorkspace, KeptUnasked, PageOutcomes } from './execute-crawl.js';
 import type { MessagePort } from 'node:worker_threads';
 
-/** What a run thread is started with: its port to the pace thread (docs/design/crawl.md, Crawl
- * threads).
- */
-export interface RunThreadData {
-  pacePort: MessagePort;
-}
-
 /** Everything a run thread needs to execute one run. */
 export interface RunStart {
   runId: number;
@@ -86,7 +79,8 @@ export interface RunFailure {
 }
 
 export type ToRunThread =
-  | { type: 'start'; run: RunStart }
+  /** The run, and its own port to the pace thread (transferred; closed when the run ends). */
+  | { type: 'start'; run: RunStart; pacePort: MessagePort }
   /** Cancel (2050), the shutdown's hard stop, or the execution timeout: fetches are aborted. */
   | { type: 'cancel' }
   /** Shutdown: no new page starts, pages in flight finish; the outcome is `interrupted`. */

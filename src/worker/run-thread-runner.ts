@@ -17,9 +17,9 @@ import type {
   RunBrowserSettings,
   RunFailure,
   RunStart,
-  RunThreadData,
   ToRunThread,
 } from './run-thread-protocol.js';
+import { WarmThreads } from '../util/warm-threads.js';
 
 /**
  * A thread that does not end this long after its cancel (or its execution timeout) is stuck in
@@ -27,10 +27,12 @@ import type {
  */
 const STUCK_THREAD_MS = 15_000;
 
-/** Told of every page the runs crawl (the service's metrics). */
+/** Told of every page the runs crawl and every thread started for them (the service's metrics). */
 export interface PageObserver {
   /** A page was crawled; `errorKind` is its failure kind (see fetchErrorKindOf), undefined when fine. */
   pageObserved(errorKind: string | undefined): void;
+  /** A run thread was started: no thread waited for the run. */
+  runThreadStarted(): void;
 }
 
 export interface RunThreadsOptions {
@@ -47,6 +49,8 @@ export interface RunThreadsOptions {
   /** The shared Chromium, when the service has one. */
   browser?: { host: BrowserHost; settings: RunBrowserSettings };
   observer?: PageObserver;
+  /** Threads kept between runs to take the next one (the runs the service executes at once). */
+  keepWarm: number;
 }
 
 /** One run as the worker pool hands it over. */
@@ -76,14 +80,19 @@ export interface ThreadRunControl {
 }
 
 /**
- * Executes each crawl run in a worker thread of its own (docs/design/crawl.md, Crawl threads)
- * and answers the thread's requests for the shared browser; the host pace it asks of the pace
- * thread directly. The result is what
- * executeCrawl would have returned; a thread that throws, crashes or runs out of memory rejects
- * with an Error saying so, which ends the run 2040 and nothing else.
+ * Executes each crawl run in a worker thread, one run per thread at a time (docs/design/crawl.md,
+ * Crawl threads), and answers the thread's requests for the shared browser; the host pace it asks
+ * of the pace thread directly. A thread that ended its run cleanly waits to take the next one
+ * (WarmThreads); one that failed, was cancelled past its stop or ran out of memory is ended. The
+ * result is what executeCrawl would have returned; a thread that throws, crashes or runs out of
+ * memory rejects with an Error saying so, which ends the run 2040 and nothing else.
  */
 export class RunThreads {
-  constructor(private readonly options: RunThreadsOptions) {}
+  private readonly warm: WarmThreads;
+
+  constructor(private readonly options: RunThreadsOptions) {
+    this.warm = new WarmThreads(options.keepWarm);
+  }
 
   execute(run: ThreadRun, control: ThreadRunControl): Promise<CrawlExecution> {
     const { options } = this;
@@ -103,12 +112,7 @@ export class RunThreads {
       ...(options.browser && { browser: options.browser.settings }),
       ...(run.previous && { previous: run.previous }),
     };
-    const workerData: RunThreadData = { pacePort: options.pace.connect() };
-    const thread = new Worker(new URL('./run-thread.js', import.meta.url), {
-      workerData,
-      transferList: [workerData.pacePort],
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb },
-    });
+    const thread = this.warm.take() ?? this.startThread();
     const send = (message: ToRunThread) => thread.postMessage(message);
     const browser = options.browser && new BrowserBroker(options.browser.host, send);
     let lastProgress: RunProgress = { crawled: 0, total: 0 };
@@ -122,7 +126,17 @@ export class RunThreads {
         clearTimeout(deadlineTimer);
         control.cancelSignal.removeEventListener('abort', onCancel);
         control.drainSignal.removeEventListener('abort', onDrain);
+        thread.off('message', onMessage);
+        thread.off('error', onError);
+        thread.off('exit', onExit);
+        browser?.close();
         outcome();
+      };
+      /** The thread sent its run's end, having let go of everything the run used: it may take another. */
+      const ended = (outcome: () => void) => {
+        if (settled) return;
+        settle(outcome);
+        this.warm.give(thread);
       };
       /** A thread that did not stop: ended, with what it reported so far and no artifacts. */
       const giveUp = (outcome: CrawlOutcome) => {
@@ -146,7 +160,7 @@ export class RunThreads {
         Math.min(Math.max(0, untilStuckMs), 2 ** 31 - 1),
       );
       deadlineTimer.unref();
-      thread.on('message', (message: FromRunThread) => {
+      const onMessage = (message: FromRunThread) => {
         switch (message.type) {
           case 'progress':
             lastProgress = { crawled: message.progress.crawled, total: message.progress.total };
@@ -156,10 +170,10 @@ export class RunThreads {
             options.observer?.pageObserved(message.errorKind ?? undefined);
             return;
           case 'result':
-            settle(() => resolve(message.result));
+            ended(() => resolve(message.result));
             return;
           case 'failed':
-            settle(() => reject(errorOf(message.failure)));
+            ended(() => reject(errorOf(message.failure)));
             return;
           case 'bundle-part-read':
             relayBundlePart(message, run.readPreviousBundle, send);
@@ -167,23 +181,38 @@ export class RunThreads {
           default:
             browser?.handle(message);
         }
-      });
-      thread.on('error', (error) => settle(() => reject(threadError(error, options.heapMb))));
-      thread.on('exit', (code) => {
-        browser?.close();
+      };
+      const onError = (error: Error) => {
+        void thread.terminate();
+        settle(() => reject(threadError(error, options.heapMb)));
+      };
+      const onExit = (code: number) =>
         settle(() => reject(new Error(`the run's thread exited (code ${code}) before the run ended`)));
-      });
+      thread.on('message', onMessage);
+      thread.on('error', onError);
+      thread.on('exit', onExit);
       control.cancelSignal.addEventListener('abort', onCancel, { once: true });
       control.drainSignal.addEventListener('abort', onDrain, { once: true });
-      send({ type: 'start', run: start });
+      const pacePort = options.pace.connect();
+      thread.postMessage({ type: 'start', run: start, pacePort } satisfies ToRunThread, [pacePort]);
       if (control.drainSignal.aborted) onDrain();
       if (control.cancelSignal.aborted) onCancel();
     });
   }
 
-  /** Stops the shared browser and the pace thread (the service is stopping, its runs have ended). */
+  /**
+   * Ends the waiting threads and stops the shared browser and the pace thread (the service is
+   * stopping, its runs have ended).
+   */
   async close(): Promise<void> {
-    await Promise.all([this.options.browser?.host.close(), this.options.pace.close()]);
+    await Promise.all([this.warm.close(), this.options.browser?.host.close(), this.options.pace.close()]);
+  }
+
+  private startThread(): Worker {
+    this.options.observer?.runThreadStarted();
+    return new Worker(new URL('./run-thread.js', import.meta.url), {
+      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
+    });
   }
 }
 

@@ -1,10 +1,11 @@
 /**
- * Entry of the worker thread that executes one crawl run (docs/design/crawl.md, Crawl threads).
- * It gets the run as a `start` message, resolves its setting, crawls with its own HTTP client and
- * run store, and reports progress, pages and the result by message: a pathological page or
- * pattern slows this thread only, never the thread answering the API.
+ * Entry of the worker thread that executes crawl runs, one at a time (docs/design/crawl.md, Crawl
+ * threads). It gets each run as a `start` message, resolves its setting, crawls with its own HTTP
+ * client and run store, and reports progress, pages and the result by message: a pathological
+ * page or pattern slows this thread only, never the thread answering the API. Everything a run
+ * uses is made for it and let go before its result is sent, so the thread can take the next run.
  */
-import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
+import { type MessagePort, parentPort } from 'node:worker_threads';
 import { BrowserPool } from '../browser/browser-pool.js';
 import { ChromiumRenderer } from '../browser/page-renderer.js';
 import { createUndiciFetcher } from '../crawler/http-fetcher.js';
@@ -14,17 +15,12 @@ import { resolveCrawlSettings } from '../domain/crawl-settings.js';
 import { AddressPolicy } from '../net/address-policy.js';
 import { fetchErrorKindOf } from '../observability/fetch-error-kind.js';
 import { type Clock, systemClock } from '../util/clock.js';
+import { idCounter } from '../util/id-counter.js';
 import { type CrawlExecution, executeCrawl } from './execute-crawl.js';
 import { RemoteHostPace } from './pace-protocol.js';
 import { RemoteBrowser } from './remote-browser.js';
 import { RemoteMemberReader } from './remote-member-reader.js';
-import type {
-  FromRunThread,
-  RunFailure,
-  RunStart,
-  RunThreadData,
-  ToRunThread,
-} from './run-thread-protocol.js';
+import type { FromRunThread, RunFailure, RunStart, ToRunThread } from './run-thread-protocol.js';
 import type { PaceAnswer } from './pace-protocol.js';
 
 /** A run that rendered nothing for this long lets go of the browser, which may then close. */
@@ -32,49 +28,76 @@ const IDLE_DISCONNECT_MS = 60_000;
 
 const port = threadPort();
 const send = (message: FromRunThread) => port.postMessage(message);
-const cancel = new AbortController();
-const drain = new AbortController();
-// The per-host pace is asked over a port of its own, straight to the pace thread.
-const { pacePort } = workerData as RunThreadData;
-const pace = new RemoteHostPace((request) => pacePort.postMessage(request));
-pacePort.on('message', (answer: PaceAnswer) => pace.granted(answer));
-pacePort.on('close', () => pace.lost(new Error('the host pace thread stopped')));
-const browser = new RemoteBrowser(send);
-const remoteBundle = new RemoteMemberReader(send);
+// One numbering of requests over all the thread's runs: a late answer to an ended run's request
+// matches nothing in the next run.
+const requestIds = idCounter();
+
+/** What one run uses of the thread: made at its start, let go before its result is sent. */
+interface RunSession {
+  cancel: AbortController;
+  drain: AbortController;
+  pace: RemoteHostPace;
+  browser: RemoteBrowser;
+  remoteBundle: RemoteMemberReader;
+}
+
+/** The run the thread is executing; undefined between runs (a late cancel then does nothing). */
+let current: RunSession | undefined;
 
 port.on('message', (message: ToRunThread) => {
   switch (message.type) {
     case 'start':
-      void execute(message.run).finally(() => {
-        // Closing the pace port gives back anything still held for this run.
-        pacePort.close();
-        port.close();
-      });
+      void execute(message.run, message.pacePort);
       return;
     case 'cancel':
-      cancel.abort();
+      current?.cancel.abort();
       return;
     case 'drain':
-      drain.abort();
+      current?.drain.abort();
       return;
     case 'bundle-part':
-      remoteBundle.answered(message);
+      current?.remoteBundle.answered(message);
       return;
     default:
-      browser.answered(message);
+      current?.browser.answered(message);
   }
 });
 
-/** Crawls the run and reports its result, or the failure of any step (resolving its setting included). */
-async function execute(run: RunStart): Promise<void> {
-  try {
-    send({ type: 'result', result: await crawl(run) });
-  } catch (error) {
-    send({ type: 'failed', failure: failureOf(error) });
-  }
+/** The run's session, with the pace asked over the run's own port to the pace thread. */
+function sessionOf(pacePort: MessagePort): RunSession {
+  const pace = new RemoteHostPace((request) => pacePort.postMessage(request));
+  pacePort.on('message', (answer: PaceAnswer) => pace.granted(answer));
+  pacePort.on('close', () => pace.lost(new Error('the host pace thread stopped')));
+  return {
+    cancel: new AbortController(),
+    drain: new AbortController(),
+    pace,
+    browser: new RemoteBrowser(send, requestIds),
+    remoteBundle: new RemoteMemberReader(send, undefined, requestIds),
+  };
 }
 
-async function crawl(run: RunStart): Promise<CrawlExecution> {
+/**
+ * Crawls the run and reports its result, or the failure of any step (resolving its setting
+ * included). The pace port is closed first, which gives back anything still held for the run.
+ */
+async function execute(run: RunStart, pacePort: MessagePort): Promise<void> {
+  const session = sessionOf(pacePort);
+  current = session;
+  let message: FromRunThread;
+  try {
+    message = { type: 'result', result: await crawl(run, session) };
+  } catch (error) {
+    message = { type: 'failed', failure: failureOf(error) };
+  }
+  session.remoteBundle.close();
+  pacePort.close();
+  current = undefined;
+  send(message);
+}
+
+async function crawl(run: RunStart, session: RunSession): Promise<CrawlExecution> {
+  const { browser, remoteBundle } = session;
   // A pattern RE2 cannot run (a setting stored before patterns ran on RE2) throws here, and the
   // run ends 2040 with the field and the reason.
   const resolved = resolveCrawlSettings(run.setting, { feedsSearch: run.feedsSearch });
@@ -106,7 +129,7 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
     });
   // The setting's previous run: its pages are asked for conditionally (opening it never fails the
   // run: without it every page is fetched whole).
-  const previous = run.previous && previousAnswersOf(run.previous);
+  const previous = run.previous && previousAnswersOf(run.previous, remoteBundle);
   try {
     return await executeCrawl(
       settings,
@@ -118,7 +141,7 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
         defaultUserAgent: run.defaultUserAgent,
         timezone: run.timezone,
         renderer,
-        pace,
+        pace: session.pace,
         previous,
         observer: {
           pageFetched: (result, rendering) =>
@@ -126,8 +149,8 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
         },
       },
       {
-        cancelSignal: cancel.signal,
-        drainSignal: drain.signal,
+        cancelSignal: session.cancel.signal,
+        drainSignal: session.drain.signal,
         deadlineMicros: run.deadlineMicros,
         onProgress: (progress) => send({ type: 'progress', progress }),
       },
@@ -144,7 +167,10 @@ async function crawl(run: RunStart): Promise<CrawlExecution> {
  * The previous run's answers, its bundle read in place when it is a local file, else (object
  * storage) page by page through the service (bundle-part-protocol.ts).
  */
-function previousAnswersOf(files: PreviousRunFiles): PreviousAnswers | undefined {
+function previousAnswersOf(
+  files: PreviousRunFiles,
+  remoteBundle: RemoteMemberReader,
+): PreviousAnswers | undefined {
   const bundle = files.bundleFile === undefined ? remoteBundle : localMemberReader(files.bundleFile);
   return bundle && PreviousAnswers.open(files.reportFile, bundle);
 }

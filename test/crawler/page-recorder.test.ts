@@ -193,6 +193,9 @@ describe('PageRecorder', () => {
   test('pages fetched before the thread has loaded its code are prepared at once, and the same', async () => {
     const cases = pageCases();
     const reference = new PageRecorder(settingsOf(), 'UTC', false);
+    // It takes the thread an earlier test left, so the recorder below starts a thread of its own.
+    const holder = new PageRecorder(settingsOf(), 'UTC', true);
+    holder.start();
     const recorder = new PageRecorder(settingsOf(), 'UTC', true);
     try {
       recorder.start();
@@ -204,7 +207,27 @@ describe('PageRecorder', () => {
       assert.equal(recorder.preparedInThread, 1);
       assert.equal(later!.commit.row.httpStatus, 200);
     } finally {
-      await recorder.close();
+      await Promise.all([recorder.close(), holder.close()]);
+    }
+  });
+
+  test("the next run's recorder takes the closed one's thread: every page goes to it, prepared the same", async () => {
+    const cases = pageCases();
+    const first = new PageRecorder(settingsOf(), 'UTC', true);
+    assert.equal(await first.ready(), true);
+    await prepareAll(first, cases);
+    await first.close();
+    // Other settings: the kept thread takes this run's, and nothing of the first run's links.
+    const other = { deny_urls_patterns: ['/docs/3\\.html'] };
+    const reference = new PageRecorder(settingsOf(other), 'UTC', false);
+    const next = new PageRecorder(settingsOf(other), 'UTC', true);
+    try {
+      next.start();
+      const prepared = await prepareAll(next, cases);
+      assert.equal(next.preparedInThread, cases.filter((page) => page.result.kind === 'response').length);
+      assert.deepEqual(prepared.map(comparable), (await prepareAll(reference, cases)).map(comparable));
+    } finally {
+      await next.close();
     }
   });
 

@@ -165,6 +165,19 @@ export async function pollUntil<T>(
 export { parseCsvText as parseCsv } from './artifact-readers.js';
 
 /** `/instant_crawler/contracts/{c}/servicegroups/{g}/instant_crawl_requests/{id}/{file}` */
+/** The value of an unlabelled counter or gauge on the service's /metrics; 0 before it is first set. */
+export async function metricValue(kumo: TestService, name: string): Promise<number> {
+  const response = await kumo.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`/metrics answered ${response.statusCode}: ${response.body}`);
+  const line = new RegExp(`^${name} (\\S+)$`, 'm').exec(response.body);
+  return line === null ? 0 : Number(line[1]);
+}
+
 export function downloadPathOf(
   tenant: { contractId: number; servicegroupId: number },
   requestId: number,

@@ -8,7 +8,7 @@ import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { Agent, request } from 'undici';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
-import { startTestService, type TestService } from '../support/service-harness.js';
+import { metricValue, startTestService, type TestService } from '../support/service-harness.js';
 
 const HEALTH = '/api/v1.0/finder_service/health_check';
 /** Links on the heavy page: seconds of link extraction, scope checks and frontier inserts. */
@@ -100,6 +100,7 @@ test('a run whose thread runs out of memory ends 2040 with a message; the servic
   });
   const record = statuses.json.crawl_histories[0] as { message?: string };
   assert.match(JSON.stringify(record), /ran out of memory \(limit 96 MB\)/);
+  const threadsAfterFailure = await metricValue(kumo, 'kumo_run_threads_started_total');
   // The service answers, and the next run crawls normally.
   const client = new Agent();
   try {
@@ -111,4 +112,6 @@ test('a run whose thread runs out of memory ends 2040 with a message; the servic
   const nextHistory = await kumo.waitForFinished(next, { timeoutMs: 30_000 });
   assert.equal(nextHistory.crawl_execution_status_dtype_id, 2030);
   assert.equal(nextHistory.crawled_url_count, 1);
+  // The thread that ran out of memory was not kept: the next run started a thread of its own.
+  assert.equal(await metricValue(kumo, 'kumo_run_threads_started_total'), threadsAfterFailure + 1);
 });
