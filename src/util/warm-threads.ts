@@ -1,9 +1,9 @@
 import type { Worker } from 'node:worker_threads';
 
 /** How long a thread waits for its next run before it is ended, giving its memory back. */
-export const WARM_IDLE_MS = 60_000;
+const WARM_IDLE_MS = 60_000;
 /** Runs one thread serves before it is ended, whatever it may have kept (a slow leak stays bounded). */
-export const RUNS_PER_THREAD = 50;
+const RUNS_PER_THREAD = 50;
 
 interface IdleThread {
   thread: Worker;

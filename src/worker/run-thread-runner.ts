@@ -28,7 +28,7 @@ import { WarmThreads } from '../util/warm-threads.js';
 const STUCK_THREAD_MS = 15_000;
 
 /** Told of every page the runs crawl and every thread started for them (the service's metrics). */
-export interface PageObserver {
+export interface RunThreadsObserver {
   /** A page was crawled; `errorKind` is its failure kind (see fetchErrorKindOf), undefined when fine. */
   pageObserved(errorKind: string | undefined): void;
   /** A run thread was started: no thread waited for the run. */
@@ -48,7 +48,7 @@ export interface RunThreadsOptions {
   pace: PaceThreadHost;
   /** The shared Chromium, when the service has one. */
   browser?: { host: BrowserHost; settings: RunBrowserSettings };
-  observer?: PageObserver;
+  observer?: RunThreadsObserver;
   /** Threads kept between runs to take the next one (the runs the service executes at once). */
   keepWarm: number;
 }
