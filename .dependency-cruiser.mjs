@@ -10,6 +10,7 @@ export const LAYERS = [
   'security',
   'config',
   'net',
+  'run-data',
   'store',
   'blob',
   'artifacts',

@@ -18,7 +18,7 @@ import { createUndiciFetcher } from '../src/crawler/http-fetcher.js';
 import { localMemberReader } from '../src/crawler/bundle-members.js';
 import { PreviousAnswers } from '../src/crawler/previous-answers.js';
 import { resolveCrawlSettings } from '../src/domain/crawl-settings.js';
-import { RUN_REPORT_FILE } from '../src/store/sqlite/run-report-schema.js';
+import { RUN_REPORT_FILE } from '../src/run-data/run-report-schema.js';
 import { systemClock } from '../src/util/clock.js';
 import { executeCrawl } from '../src/worker/execute-crawl.js';
 import { freePort } from './engines/free-port.js';

@@ -20,7 +20,7 @@ const PROGRESS_EVERY = 500;
 const SERVICE_CONFIG: SearchServiceConfig =
   process.env.KUMO_EVAL_SYNONYMS === 'starter' ? { synonyms: { starter_set: true } } : {};
 
-/** Run key and feed of the one run fed: a scheduled setting's first run (src/service/search-feeder.ts). */
+/** Run key and feed of the one run fed: a scheduled setting's first run (src/search/serving/search-feeder.ts). */
 const RUN_KEY = 'run-1';
 const FEED = 'setting:1';
 

@@ -9,7 +9,7 @@ import type { InstantCrawlService } from '../service/instant-crawl-service.js';
 import type { TenantWork } from '../service/tenant-work/tenant-work.js';
 import type { Management } from '../service/management/index.js';
 import type { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
-import type { SearchServices } from '../service/search-services.js';
+import type { SearchServices } from '../search/serving/search-services.js';
 import type { ServiceStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import { KUMO_VERSION } from '../util/version.js';

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip, gzipSync } from 'node:zlib';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { RunDataStore, UrlRow } from '../store/run-data.js';
+import type { RunDataStore, UrlRow } from '../run-data/run-data.js';
 import { formatCsvTimestamp } from '../util/timestamps.js';
 import { ArtifactFile, type ArtifactFileName } from '../domain/artifact-files.js';
 import { PRIVATE_FILE_MODE } from '../util/private-files.js';

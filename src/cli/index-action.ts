@@ -14,7 +14,7 @@ import { SearchIndex } from '../search/search-index.js';
 import { dataPaths, ensureDataDir, searchIndexFile } from '../server/data-dir.js';
 import { openServiceStore } from '../server/open-service-store.js';
 import { publishedGenerationParts, searchIndexWriterOf } from '../server/search-generation-parts.js';
-import type { SearchIndexWriter } from '../service/search-index-writer.js';
+import type { SearchIndexWriter } from '../search/serving/search-index-writer.js';
 import { systemClock } from '../util/clock.js';
 import { newWorkerName } from '../worker/run-leasing.js';
 import type { SearchServiceRecord } from '../store/service-store.js';

@@ -1,4 +1,4 @@
-import type { SeedOutcomes } from '../store/run-data.js';
+import type { SeedOutcomes } from '../run-data/run-data.js';
 import { noSeedFetched } from '../worker/seed-report.js';
 
 /** `kumo crawl`'s exit code when no seed got an answer (docs/operations.md, Logs and progress). */

@@ -2,7 +2,7 @@ import type { ObjectSpool } from '../artifacts/object-spool.js';
 import { CHROMIUM_INSTALL_HINT } from '../browser/chromium-launch.js';
 import type { PageRenderer, RenderSession } from '../browser/render-types.js';
 import { type CrawlSettings, DEFAULT_VIEWPORT, rendersPages } from '../domain/crawl-settings.js';
-import type { CrawlProgress, RunDataStore } from '../store/run-data.js';
+import type { CrawlProgress, RunDataStore } from '../run-data/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { CrawlLoop } from './crawl-loop.js';
 import { notFetchedRowsOf } from './host-health.js';

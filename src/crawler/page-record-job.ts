@@ -4,7 +4,7 @@
  */
 import { type CrawlSettings } from '../domain/crawl-settings.js';
 import { compileUrlPattern } from '../domain/url-pattern.js';
-import type { FrontierEntry, PageCommit } from '../store/run-data.js';
+import type { FrontierEntry, PageCommit } from '../run-data/run-data.js';
 import type { FetchedResult } from './page-record.js';
 import type { RenderOutcome } from './page-rendering.js';
 

@@ -2,7 +2,7 @@ import { objectFolderOf } from '../artifacts/folder-path.js';
 import type { TarFile } from '../artifacts/tar-entries.js';
 import type { RenderedPage } from '../browser/render-types.js';
 import { type CrawlSettings, takesLinksFromRenderedDom } from '../domain/crawl-settings.js';
-import type { FrontierEntry, LinkRow, NewFrontierEntry, PageCommit, UrlRow } from '../store/run-data.js';
+import type { FrontierEntry, LinkRow, NewFrontierEntry, PageCommit, UrlRow } from '../run-data/run-data.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { decodeHtml } from './charset.js';
 import { kindByContentType, sourceExtensionOf } from './file-kinds.js';

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { resourceLimits, Worker } from 'node:worker_threads';
 import { bundleMembersOf } from '../artifacts/bundle-members.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { FrontierEntry } from '../store/run-data.js';
+import type { FrontierEntry } from '../run-data/run-data.js';
 import { IdentityCache } from './identity-cache.js';
 import { type FetchedResult, type PageRecordContext, type RecordedPage, recordPage } from './page-record.js';
 import {

@@ -4,7 +4,7 @@
  * `lastmod` kept. The reading itself is sitemap-reader.ts.
  */
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { NewFrontierEntry, RunDataStore } from '../store/run-data.js';
+import type { NewFrontierEntry, RunDataStore } from '../run-data/run-data.js';
 import type { PageFetchResult } from './page-fetch.js';
 import type { RobotsPolicy } from './robots-rules.js';
 import type { CrawlScope } from './scope.js';

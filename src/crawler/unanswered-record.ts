@@ -1,7 +1,7 @@
 import { objectFolderOf } from '../artifacts/folder-path.js';
 import type { TarFile } from '../artifacts/tar-entries.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { FrontierEntry, UrlRow } from '../store/run-data.js';
+import type { FrontierEntry, UrlRow } from '../run-data/run-data.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { type RecordedPage, withoutCredentials } from './page-record.js';
 

@@ -6,7 +6,7 @@
  * the same run, so the run can still be applied or discarded. Runs inside the transaction that
  * upgrades the file (search-index-schema.ts): an upgrade cut short leaves the file as it was.
  */
-import type { ReanalysisDocument, ReanalysisRows } from '../store/sqlite/reanalysis-rows.js';
+import type { ReanalysisDocument, ReanalysisRows } from './storage/reanalysis-rows.js';
 import { analyzeDocumentFields } from './document-fields.js';
 import { encodeSegment } from './engine/segment-codec.js';
 import { buildSegment } from './engine/segment-builder.js';

@@ -7,7 +7,7 @@
  * which names the others. The index itself holds every page: matching, statistics and merges never see
  * the groups, so a filter or a word only a copy has still finds it.
  */
-import type { SameTextRow } from '../store/sqlite/display-head-rows.js';
+import type { SameTextRow } from './storage/display-head-rows.js';
 import type { Segment } from './engine/segment.js';
 import { primaryLanguageOf } from './page-language.js';
 
@@ -30,7 +30,7 @@ interface Member {
   url: string;
   /** The language the page declares, '' when none (page-language.ts). */
   language: string;
-  /** How many pages of its indexing pass link to the page (src/store/sqlite/inbound-link-counts.ts). */
+  /** How many pages of its indexing pass link to the page (src/search/storage/inbound-link-counts.ts). */
   inboundLinks: number;
 }
 

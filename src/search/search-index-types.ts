@@ -1,5 +1,5 @@
 /** The shapes SearchIndex hands out: its snapshots, hits, batch results and staged-run endings. */
-import type { DocumentSummary } from '../store/sqlite/search-index-store.js';
+import type { DocumentSummary } from './storage/search-index-store.js';
 import type { IndexStatistics } from './engine/matcher.js';
 import type { Segment } from './engine/segment.js';
 import type { Doctype } from './indexed-document.js';

@@ -9,9 +9,9 @@ import {
   type DocumentSummary,
   SearchIndexStore,
   type StoredDocument,
-} from '../store/sqlite/search-index-store.js';
-import type { BodyHead, HitDocument, HitDocumentSource } from '../store/sqlite/hit-documents.js';
-import type { TemplateLinesWithLengths } from '../store/sqlite/template-block-schema.js';
+} from './storage/search-index-store.js';
+import type { BodyHead, HitDocument, HitDocumentSource } from './storage/hit-documents.js';
+import type { TemplateLinesWithLengths } from './storage/template-block-schema.js';
 import type { IndexedDocument } from './indexed-document.js';
 import {
   DOCTYPE_BITS,

@@ -1,4 +1,4 @@
-import type { SearchIndexStore } from '../store/sqlite/search-index-store.js';
+import type { SearchIndexStore } from './storage/search-index-store.js';
 import { analyzeDocumentFields } from './document-fields.js';
 import { displayHeadOf, headHolds } from './display-head.js';
 import type { AnalyzedDocument } from './engine/segment-builder.js';

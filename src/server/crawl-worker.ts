@@ -7,7 +7,7 @@ import type { KumoConfig } from '../config/config.js';
 import type { dataPaths } from '../config/data-paths.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
 import type { ServiceMetrics } from '../observability/service-metrics.js';
-import type { SearchFeeder } from '../service/search-feeder.js';
+import type { SearchFeeder } from '../search/serving/search-feeder.js';
 import type { ServiceStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import { BrowserHost } from '../worker/browser-host.js';

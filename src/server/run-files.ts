@@ -1,8 +1,8 @@
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import type { RunFiles } from '../service/management/index.js';
-import { RUN_REPORT_FILE } from '../store/sqlite/run-report-schema.js';
-import { SqliteRunReport } from '../store/sqlite/sqlite-run-report.js';
+import { RUN_REPORT_FILE } from '../run-data/run-report-schema.js';
+import { SqliteRunReport } from '../run-data/sqlite-run-report.js';
 
 /**
  * A run's report and page bundle in the artifact store, local or object storage

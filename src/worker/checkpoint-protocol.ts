@@ -4,7 +4,7 @@
  * event loop never waits for a large checkpoint.
  */
 import type { BlobLocation } from '../config/blob-config.js';
-import type { CheckpointMarks } from '../store/sqlite/run-checkpoint-reader.js';
+import type { CheckpointMarks } from '../run-data/run-checkpoint-reader.js';
 
 /** What the checkpoint thread is started with. */
 export interface CheckpointThreadData {

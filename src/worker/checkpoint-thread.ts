@@ -13,9 +13,9 @@ import {
   checkpointRows,
   saveRunCheckpoint,
 } from '../store/postgres/pg-run-leases.js';
-import { CheckpointMissingError } from '../store/run-leases.js';
-import { CheckpointReader } from '../store/sqlite/run-checkpoint-reader.js';
-import { restoreRunData } from '../store/sqlite/run-data-restore.js';
+import { CheckpointMissingError } from '../run-data/run-checkpoint.js';
+import { CheckpointReader } from '../run-data/run-checkpoint-reader.js';
+import { restoreRunData } from '../run-data/run-data-restore.js';
 import type {
   CheckpointAnswer,
   CheckpointRequest,

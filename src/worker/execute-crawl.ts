@@ -22,9 +22,9 @@ import type {
   SeedOutcomes,
   SitemapFileRecord,
   UrlRow,
-} from '../store/run-data.js';
-import { SqliteRunDataStore } from '../store/sqlite/run-data-store.js';
-import { RUN_REPORT_FILE } from '../store/sqlite/run-report-schema.js';
+} from '../run-data/run-data.js';
+import { SqliteRunDataStore } from '../run-data/run-data-store.js';
+import { RUN_REPORT_FILE } from '../run-data/run-report-schema.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import { RUN_SPOOL_FILE, RUN_STORE_FILE } from './work-folder-progress.js';
 

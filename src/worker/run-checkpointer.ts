@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CheckpointMarks } from '../store/sqlite/run-checkpoint-reader.js';
+import type { CheckpointMarks } from '../run-data/run-checkpoint-reader.js';
 import type { CheckpointAnswer, CheckpointRequest } from './checkpoint-protocol.js';
 
 export interface RunCheckpointerOptions {

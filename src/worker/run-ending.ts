@@ -7,7 +7,8 @@ import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import type { RunRecord } from '../store/service-store.js';
-import type { CrawlExecution, PageOutcomes } from './execute-crawl.js';
+import type { SearchFeed } from '../search/serving/search-feeder.js';
+import type { CrawlExecution } from './execute-crawl.js';
 import { joinMessages, messageOf, onePart, type RunMessage } from '../domain/run-message.js';
 import { noSeedFetched, seedPartOf } from './seed-report.js';
 import { hostPartOf } from './host-report.js';
@@ -37,19 +38,6 @@ export function packagesOnOf(run: RunRecord): ReadonlySet<CrawlOutcome> {
 export interface RunEnd {
   state: RunStateId;
   message: RunMessage;
-}
-
-/** Feeds scheduled runs into the search service of their setting. */
-export interface SearchFeed {
-  /** The search service the run's setting feeds, if any. */
-  searchServiceOf(run: RunRecord): Promise<number | undefined>;
-  /** Applies the run to the index in one step; returns a summary for the run's message. Throws when it cannot. */
-  feed(
-    run: RunRecord,
-    serviceId: number,
-    bundleFile: string,
-    outcomes: Omit<PageOutcomes, 'seedsFetched'> & { complete: boolean },
-  ): Promise<RunMessage>;
 }
 
 export interface RunEndingDeps {

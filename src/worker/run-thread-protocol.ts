@@ -15,7 +15,7 @@ import type {
   RunProgress,
   SeedOutcomes,
   SitemapFileRecord,
-} from '../store/run-data.js';
+} from '../run-data/run-data.js';
 import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
 import type { BundlePartAnswer, BundlePartRequest } from './bundle-part-protocol.js';
 import type { CrawlWorkspace, KeptUnasked, PageOutcomes } from './execute-crawl.js';

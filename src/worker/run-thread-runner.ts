@@ -5,7 +5,7 @@ import type { MemberReader } from '../crawler/bundle-members.js';
 import type { PreviousRunFiles } from '../crawler/previous-answers.js';
 import type { FetchLimits } from '../crawler/page-fetch.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import type { CrawlProgress, RunProgress } from '../store/run-data.js';
+import type { CrawlProgress, RunProgress } from '../run-data/run-data.js';
 import type { Clock } from '../util/clock.js';
 import { systemClock } from '../util/clock.js';
 import { BrowserBroker, type BrowserHost } from './browser-host.js';

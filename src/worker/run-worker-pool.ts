@@ -9,12 +9,13 @@ import { type RunEndReason, RunState, type RunStateId } from '../domain/run-stat
 import { endReasonOf } from './run-end-reason.js';
 import type { RunDispatcher } from './run-dispatcher.js';
 import { previousRunFilesOf } from './previous-run-files.js';
-import { failureMessage, packagesOnOf, RunEnding, type SearchFeed } from './run-ending.js';
+import type { SearchFeed } from '../search/serving/search-feeder.js';
+import { failureMessage, packagesOnOf, RunEnding } from './run-ending.js';
 import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import type { RunThreads } from './run-thread-runner.js';
 import type { HeldRunControl, RunLeasing } from './run-leasing.js';
-import { CheckpointMissingError } from '../store/run-leases.js';
+import { CheckpointMissingError } from '../run-data/run-checkpoint.js';
 
 /** Told when a run starts (not when it resumes after a restart) and when it ends: webhooks. */
 export interface RunLifecycleListener {

@@ -1,5 +1,5 @@
 import type { TextedPart } from '../domain/run-message.js';
-import type { SitemapFileRecord } from '../store/run-data.js';
+import type { SitemapFileRecord } from '../run-data/run-data.js';
 
 /** Problem files named in a message; the others are counted. */
 const LISTED_PROBLEMS = 5;

@@ -13,7 +13,7 @@ import { readRunSitemaps } from '../../src/crawler/run-sitemaps.js';
 import { CrawlScope } from '../../src/crawler/scope.js';
 import { fingerprintOf, identityOf } from '../../src/crawler/url-identity.js';
 import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import { SqliteRunDataStore } from '../../src/store/sqlite/run-data-store.js';
+import { SqliteRunDataStore } from '../../src/run-data/run-data-store.js';
 
 const SITE = 'https://docs.example';
 const folders: string[] = [];

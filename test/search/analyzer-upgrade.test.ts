@@ -16,7 +16,7 @@ import { fieldOfPosition, FIELDS } from '../../src/search/engine/fields.js';
 import type { LoadedSegment, StagedRunEnd } from '../../src/search/search-index-types.js';
 import { type ReanalysisProgress, reanalyzeIndexFile } from '../../src/search/reanalysis-upgrade.js';
 import { SearchIndex } from '../../src/search/search-index.js';
-import { SearchIndexStore } from '../../src/store/sqlite/search-index-store.js';
+import { SearchIndexStore } from '../../src/search/storage/search-index-store.js';
 
 /** Compiled tests run from dist/test/search; the fixtures stay in the source tree. */
 const FIXTURE = new URL('../../../test/fixtures/search-index/analyzer-4.db', import.meta.url);

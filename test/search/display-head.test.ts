@@ -16,7 +16,7 @@ import { QueryHighlighter } from '../../src/search/highlight/query-highlighter.j
 import { mainTextHead } from '../../src/search/main-text-head.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { organicDocsOf } from '../../src/search/site/organic-docs.js';
-import type { HitDocumentSource } from '../../src/store/sqlite/hit-documents.js';
+import type { HitDocumentSource } from '../../src/search/storage/hit-documents.js';
 import { blockHashOf, type TemplateBlocks } from '../../src/search/template-blocks.js';
 import { seededRandom } from '../support/seeded-random.js';
 

@@ -17,7 +17,7 @@ import { MAX_NAMED_COPIES } from '../../src/search/same-text-copies.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
-import { registerTemplateFunctions } from '../../src/store/sqlite/template-block-schema.js';
+import { registerTemplateFunctions } from '../../src/search/storage/template-block-schema.js';
 import { systemClock } from '../../src/util/clock.js';
 
 const SITE = 'https://www.example.com';

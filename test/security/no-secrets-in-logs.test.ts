@@ -19,7 +19,7 @@ import { InstantCrawlService } from '../../src/service/instant-crawl-service.js'
 import { Management } from '../../src/service/management/index.js';
 import { ScheduledCrawlService } from '../../src/service/scheduled-crawl-service.js';
 import { TenantWork } from '../../src/service/tenant-work/tenant-work.js';
-import { SearchServices } from '../../src/service/search-services.js';
+import { SearchServices } from '../../src/search/serving/search-services.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
 import { systemClock } from '../../src/util/clock.js';
 import { verifySignature } from '../../src/webhooks/webhook-signature.js';

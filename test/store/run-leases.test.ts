@@ -12,15 +12,15 @@ import { ObjectSpool } from '../../src/artifacts/object-spool.js';
 import { LocalFileGroups } from '../../src/blob/file-groups.js';
 import { RunState } from '../../src/domain/run-states.js';
 import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres-service-store.js';
-import type { PageCommit } from '../../src/store/run-data.js';
+import type { PageCommit } from '../../src/run-data/run-data.js';
 import type { RunLeaseStore } from '../../src/store/service-store.js';
 import type { ServiceStore } from '../../src/store/service-store.js';
 import {
   type CheckpointMarks,
   CheckpointReader,
   NO_MARKS,
-} from '../../src/store/sqlite/run-checkpoint-reader.js';
-import type { RunCheckpoint } from '../../src/store/run-leases.js';
+} from '../../src/run-data/run-checkpoint-reader.js';
+import type { RunCheckpoint } from '../../src/run-data/run-checkpoint.js';
 import { connectPostgres, type PgSql } from '../../src/store/postgres/pg-connection.js';
 import {
   checkpointEntries,
@@ -28,8 +28,8 @@ import {
   checkpointRows,
   saveRunCheckpoint,
 } from '../../src/store/postgres/pg-run-leases.js';
-import { restoreRunData } from '../../src/store/sqlite/run-data-restore.js';
-import { SqliteRunDataStore } from '../../src/store/sqlite/run-data-store.js';
+import { restoreRunData } from '../../src/run-data/run-data-restore.js';
+import { SqliteRunDataStore } from '../../src/run-data/run-data-store.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { contractIn, post } from './service-store-contract.js';
 

@@ -14,7 +14,7 @@ import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres
 import type { ActivityBatch, SearchActivityLog } from '../../src/store/search-activity-log.js';
 import type { SearchDayCount } from '../../src/store/search-analytics.js';
 import type { ServiceStore } from '../../src/store/service-store.js';
-import { IndexFileActivityLog } from '../../src/store/sqlite/index-file-activity-log.js';
+import { IndexFileActivityLog } from '../../src/search/storage/index-file-activity-log.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { contractIn } from './service-store-contract.js';
 

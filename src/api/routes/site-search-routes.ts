@@ -4,7 +4,7 @@ import {
   type OpenSearchService,
   SearchIndexUnavailableError,
   type SearchServices,
-} from '../../service/search-services.js';
+} from '../../search/serving/search-services.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { JSONP_CONTENT_TYPE, jsonpBody } from '../search/jsonp.js';

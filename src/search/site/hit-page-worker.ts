@@ -4,7 +4,7 @@
  * search request's work that does not need the index held in memory.
  */
 import { parentPort } from 'node:worker_threads';
-import { HitDocumentReader } from '../../store/sqlite/hit-documents.js';
+import { HitDocumentReader } from '../storage/hit-documents.js';
 import { QueryHighlighter } from '../highlight/query-highlighter.js';
 import type { HitTemplates } from '../template-blocks.js';
 import { HIT_THREAD_KEEPS, type HitPageReply, type HitPageRequest } from './hit-page-job.js';

@@ -1,4 +1,4 @@
-import type { HitDocument, HitDocumentSource } from '../../store/sqlite/hit-documents.js';
+import type { HitDocument, HitDocumentSource } from '../storage/hit-documents.js';
 import { firstCodePoints } from '../../util/code-points.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
 import { DISPLAY_HEAD_CHARS, storedHeadFor } from '../display-head.js';

@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { SearchIndexStore } from '../../store/sqlite/search-index-store.js';
+import type { SearchIndexStore } from '../storage/search-index-store.js';
 import { ITEMS_PER_PAUSE, type Work } from './work-slices.js';
 
 const READER = fileURLToPath(new URL('./reading-worker.js', import.meta.url));

@@ -5,8 +5,8 @@ import {
   type SearchActivityLog,
   type SearchAnalyticsReader,
 } from '../../store/search-activity-log.js';
-import { IndexFileActivityLog } from '../../store/sqlite/index-file-activity-log.js';
-import type { SearchIndexStore } from '../../store/sqlite/search-index-store.js';
+import { IndexFileActivityLog } from '../storage/index-file-activity-log.js';
+import type { SearchIndexStore } from '../storage/search-index-store.js';
 import { type AnalyticsOptions, SearchAnalytics } from './search-analytics.js';
 import type { Clock } from '../../util/clock.js';
 import type { IndexSnapshot } from '../search-index-types.js';

@@ -1,8 +1,8 @@
 import type { ServiceStore, TenantRef } from '../../store/service-store.js';
-import type { RunReport } from '../../store/run-report.js';
+import type { RunReport } from '../../run-data/run-report.js';
 import type { LiveRunProgress } from '../../worker/live-run-progress.js';
 import type { InstantCrawlService } from '../instant-crawl-service.js';
-import type { SearchServices } from '../search-services.js';
+import type { SearchServices } from '../../search/serving/search-services.js';
 import type { Clock } from '../../util/clock.js';
 import type { ScheduledCrawlService } from '../scheduled-crawl-service.js';
 import type { TenantWork } from '../tenant-work/tenant-work.js';

@@ -4,7 +4,7 @@ import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { InvalidInputError } from '../../domain/field-error.js';
 import { isActiveState } from '../../domain/run-states.js';
-import type { ReportPage, RunReport } from '../../store/run-report.js';
+import type { ReportPage, RunReport } from '../../run-data/run-report.js';
 import { takesScreenshots } from '../../domain/crawl-settings.js';
 import type { RunListQuery, RunRecord, TenantRef } from '../../store/service-store.js';
 import type { LiveProgress } from '../../worker/live-run-progress.js';

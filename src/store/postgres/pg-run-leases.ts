@@ -1,13 +1,13 @@
 import { RunState } from '../../domain/run-states.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { type RunRow, runRecordOf } from '../record-rows.js';
+import type { RunLease } from '../run-leases.js';
 import type {
   CheckpointEntry,
   CheckpointLink,
   CheckpointRow,
   RunCheckpoint,
-  RunLease,
-} from '../run-leases.js';
+} from '../../run-data/run-checkpoint.js';
 import type { RunLeaseStore, RunRecord } from '../service-store.js';
 import { bigintArrayLiteral, type PgQueryable, type PgSql } from './pg-connection.js';
 import { SELECT_RUN } from './pg-run-rows.js';

@@ -4,7 +4,7 @@ import type { InstantCrawlerSetting } from '../../../domain/crawl-setting-schema
 import { endReasonOfState, isActiveState, type RunStateId, stateName } from '../../../domain/run-states.js';
 import { takesScreenshots } from '../../../domain/crawl-settings.js';
 import type { ManagedRun } from '../../../service/management/index.js';
-import type { ReportRow, StatusClass } from '../../../store/run-report.js';
+import type { ReportRow, StatusClass } from '../../../run-data/run-report.js';
 import { ActiveRunLimitError } from '../../../store/service-store.js';
 import { ApiError } from '../../api-error.js';
 import {

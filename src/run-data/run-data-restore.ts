@@ -3,13 +3,13 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../../util/private-files.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 import {
   type CheckpointEntry,
   type CheckpointLink,
   type CheckpointRow,
   CheckpointMissingError,
-} from '../run-leases.js';
+} from './run-checkpoint.js';
 import type { CheckpointMarks } from './run-checkpoint-reader.js';
 import { SqliteRunDataStore } from './run-data-store.js';
 

@@ -1,12 +1,27 @@
-import { settingFeed, settingOfFeed } from '../domain/feed-keys.js';
-import { onePart, type RunMessage } from '../domain/run-message.js';
-import { contentSelectorsOf } from '../search/content-selectors.js';
-import type { SearchIndex } from '../search/search-index.js';
-import type { SearchFeed } from '../worker/run-ending.js';
-import { isActiveState } from '../domain/run-states.js';
-import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../store/service-store.js';
+import { settingFeed, settingOfFeed } from '../../domain/feed-keys.js';
+import { onePart, type RunMessage } from '../../domain/run-message.js';
+import { contentSelectorsOf } from '../content-selectors.js';
+import type { SearchIndex } from '../search-index.js';
+import { isActiveState } from '../../domain/run-states.js';
+import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../../store/service-store.js';
 import type { SearchServices } from './search-services.js';
 import type { SearchIndexWriter } from './search-index-writer.js';
+
+/** What a run's pages came to, as the feed needs it: pages gone and pages that failed this time. */
+export interface FeedOutcomes {
+  gone: Set<string>;
+  failed: Set<string>;
+  /** The run completed and every seed answered: pages it did not reach are gone from the site. */
+  complete: boolean;
+}
+
+/** Feeds scheduled runs into the search service of their setting: what a run's ending calls. */
+export interface SearchFeed {
+  /** The search service the run's setting feeds, if any. */
+  searchServiceOf(run: RunRecord): Promise<number | undefined>;
+  /** Applies the run to the index in one step; returns a summary for the run's message. Throws when it cannot. */
+  feed(run: RunRecord, serviceId: number, bundleFile: string, outcomes: FeedOutcomes): Promise<RunMessage>;
+}
 
 /**
  * Feeds scheduled runs into the search service their setting names, through the index `kumo
@@ -31,12 +46,7 @@ export class SearchFeeder implements SearchFeed {
     return (await this.settings.get(run.serviceSettingId))?.searchServiceId ?? undefined;
   }
 
-  feed(
-    run: RunRecord,
-    serviceId: number,
-    bundleFile: string,
-    outcomes: Parameters<SearchFeed['feed']>[3],
-  ): Promise<RunMessage> {
+  feed(run: RunRecord, serviceId: number, bundleFile: string, outcomes: FeedOutcomes): Promise<RunMessage> {
     // Two runs of settings sharing a search service stage and apply in turn, so the second one
     // compares its pages with the index the first one left.
     const previous = this.feeding.get(serviceId) ?? Promise.resolve();
@@ -56,7 +66,7 @@ export class SearchFeeder implements SearchFeed {
     run: RunRecord,
     serviceId: number,
     bundleFile: string,
-    outcomes: Parameters<SearchFeed['feed']>[3],
+    outcomes: FeedOutcomes,
   ): Promise<RunMessage> {
     const record = await this.services.record(run.contractId, run.servicegroupId, serviceId);
     if (record === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
@@ -85,7 +95,7 @@ export class SearchFeeder implements SearchFeed {
     run: RunRecord,
     serviceId: number,
     bundleFile: string,
-    outcomes: Parameters<SearchFeed['feed']>[3],
+    outcomes: FeedOutcomes,
     selectors: ReturnType<typeof contentSelectorsOf>,
   ): Promise<RunMessage> {
     // Stagings of runs that ended without applying them (stopped for good mid-way) are dropped.
@@ -97,7 +107,7 @@ export class SearchFeeder implements SearchFeed {
     await this.retireStaleSettings(index, serviceId);
     const feed = settingFeed(run.serviceSettingId);
     // The bundle reader and HTML parsers are loaded with the first run fed, not by every start.
-    const { applyRunToIndex } = await import('../search/run-index-update.js');
+    const { applyRunToIndex } = await import('../run-index-update.js');
     const summary = await applyRunToIndex(
       index,
       runKeyOf(run),

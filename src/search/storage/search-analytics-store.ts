@@ -5,7 +5,7 @@ import type {
   DayTotals,
   QueryTotals,
   SearchDayCount,
-} from '../search-analytics.js';
+} from '../../store/search-analytics.js';
 
 /**
  * Per-day search analytics of one search service, kept in its index file

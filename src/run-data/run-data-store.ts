@@ -1,8 +1,8 @@
 import { renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { urlErrorKind } from '../../domain/url-error-kind.js';
+import { urlErrorKind } from '../domain/url-error-kind.js';
 import { REPORT_LINKS_PER_PAGE, REPORT_SCHEMA } from './run-report-schema.js';
-import { preparePrivateDatabaseFile } from '../../util/private-files.js';
+import { preparePrivateDatabaseFile } from '../util/private-files.js';
 import type {
   FrontierEntry,
   LinkRow,
@@ -16,7 +16,7 @@ import type {
   SitemapFileRecord,
   SitemapOutcomes,
   UrlRow,
-} from '../run-data.js';
+} from './run-data.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS frontier (

@@ -3,8 +3,8 @@ import type {
   ActivityCounts,
   SearchActivityLog,
   SearchAnalyticsReader,
-} from '../search-activity-log.js';
-import type { SearchDayCount } from '../search-analytics.js';
+} from '../../store/search-activity-log.js';
+import type { SearchDayCount } from '../../store/search-analytics.js';
 import type { SearchIndexStore } from './search-index-store.js';
 
 /**

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { InboundLinkCounts } from './inbound-link-counts.js';
 import { SearchAnalyticsStore } from './search-analytics-store.js';
-import type { ActivityBatch, QueryLogEntry } from '../search-activity-log.js';
+import type { ActivityBatch, QueryLogEntry } from '../../store/search-activity-log.js';
 import type { Doctype } from '../../domain/doctype.js';
 import { DocumentClaims } from './document-claims.js';
 import { DisplayHeadRows } from './display-head-rows.js';

@@ -3,13 +3,13 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
-import type { FileGroupStore } from '../blob/file-groups.js';
-import { searchIndexFile } from '../config/data-paths.js';
-import type { SearchIndex } from '../search/search-index.js';
-import { type SearchGenerationStore, WriterLeaseLostError } from '../store/search-generations.js';
-import type { Clock } from '../util/clock.js';
-import { sleep } from '../util/sleep.js';
-import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+import type { FileGroupStore } from '../../blob/file-groups.js';
+import { searchIndexFile } from '../../config/data-paths.js';
+import type { SearchIndex } from '../search-index.js';
+import { type SearchGenerationStore, WriterLeaseLostError } from '../../store/search-generations.js';
+import type { Clock } from '../../util/clock.js';
+import { sleep } from '../../util/sleep.js';
+import { PRIVATE_FOLDER_MODE } from '../../util/private-files.js';
 
 /** How long a writer lease lasts unrenewed; renewed every third of it while the writer works. */
 const WRITER_LEASE_MS = 60_000;
@@ -125,7 +125,7 @@ export class SearchIndexWriter {
   /** The working copy, replaced by the newest generation when another process published after it. */
   private async upToDate(serviceId: number): Promise<SearchIndex> {
     // The engine is imported with the first write, not when the writer is built at start.
-    const { SearchIndex } = await import('../search/search-index.js');
+    const { SearchIndex } = await import('../search-index.js');
     const file = searchIndexFile(this.deps.dataDir, serviceId);
     let index = this.working.get(serviceId);
     if (index === undefined) {

@@ -1,8 +1,8 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { PRIVATE_FILE_MODE } from '../../util/private-files.js';
+import { PRIVATE_FILE_MODE } from '../util/private-files.js';
 import type { UrlRowRecord } from './run-data-store.js';
-import type { CheckpointEntry, CheckpointLink, CheckpointRow, RunCheckpoint } from '../run-leases.js';
+import type { CheckpointEntry, CheckpointLink, CheckpointRow, RunCheckpoint } from './run-checkpoint.js';
 
 /** How far a run's checkpoints have read its run store: the last entry, mark, row and link taken. */
 export interface CheckpointMarks {

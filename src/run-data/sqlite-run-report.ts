@@ -7,7 +7,7 @@ import type {
   ReportRow,
   RunReport,
   UrlDetail,
-} from '../run-report.js';
+} from './run-report.js';
 
 interface Row {
   id: number;
