@@ -1,27 +1,30 @@
-// `npm run lint:deps` (part of `npm run lint`): the rules of .dependency-cruiser.mjs over src/.
-// Run through dependency-cruiser's API, since its command line refuses Node.js 20, which the
-// project supports (docs/operations.md, Requirements). `--update-known` rewrites the list of
-// known violations (cycles older than the rule) from what is there now; `--no-ignore-known`
-// reports them too.
-import { readFileSync, writeFileSync } from 'node:fs';
+// `npm run lint:deps` (part of `npm run lint`): the rules of .dependency-cruiser.mjs over src/,
+// after checking that every folder of src/ has its place in the layers. Run through
+// dependency-cruiser's API, since its command line refuses Node.js 20, which the project supports
+// (docs/operations.md, Requirements).
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { cruise, format } from 'dependency-cruiser';
 import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
 
 const CONFIG = './.dependency-cruiser.mjs';
-const KNOWN = '.dependency-cruiser-known-violations.json';
-const folders = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
-const updateKnown = process.argv.includes('--update-known');
+
+const { LAYERS } = await import(pathToFileURL(path.resolve(CONFIG)).href);
+const unplaced = readdirSync('src', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && !LAYERS.includes(entry.name))
+  .map((entry) => `src/${entry.name}`);
+if (unplaced.length > 0) {
+  process.stdout.write(
+    `\n  error layers: ${unplaced.join(', ')} ${unplaced.length === 1 ? 'has' : 'have'} no place in LAYERS ` +
+      `of ${CONFIG}: add ${unplaced.length === 1 ? 'it' : 'each'} where its imports put it ` +
+      '(docs/design/layers.md, Source layout)\n\n',
+  );
+  process.exitCode = 1;
+}
 
 const options = await extractDepcruiseOptions(CONFIG);
-if (!updateKnown && !process.argv.includes('--no-ignore-known'))
-  options.knownViolations = JSON.parse(readFileSync(KNOWN, 'utf8'));
-const result = await cruise(folders.length > 0 ? folders : ['src'], options);
-if (updateKnown) {
-  const known = (await format(result.output, { outputType: 'baseline' })).output;
-  writeFileSync(KNOWN, known);
-  console.log(`${KNOWN}: ${JSON.parse(known).length} known violation(s)`);
-} else {
-  const report = await format(result.output, { outputType: 'err' });
-  process.stdout.write(report.output);
-  process.exitCode = report.exitCode > 0 ? 1 : 0;
-}
+const result = await cruise(['src'], options);
+const report = await format(result.output, { outputType: 'err' });
+process.stdout.write(report.output);
+if (report.exitCode > 0) process.exitCode = 1;

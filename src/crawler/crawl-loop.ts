@@ -2,7 +2,7 @@ import { urlErrorKind } from '../domain/url-error-kind.js';
 import type { RenderSession } from '../browser/render-types.js';
 import { type CrawlSettings, rendersPages } from '../domain/crawl-settings.js';
 import type { FrontierEntry, RunProgress } from '../run-data/run-data.js';
-import type { CrawlControl, CrawlEngineDeps } from './crawl-engine.js';
+import type { CrawlControl, CrawlEngineDeps } from './crawl-engine-deps.js';
 import { CredentialRules } from './credential-rules.js';
 import { failureReasonOf } from './failure-reason.js';
 import { kindByContentType } from './file-kinds.js';

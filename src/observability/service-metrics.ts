@@ -1,5 +1,5 @@
 import type * as PromClient from 'prom-client';
-import type { CrawlObserver } from '../crawler/crawl-engine.js';
+import type { CrawlObserver } from '../crawler/crawl-engine-deps.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
 import { lazyRequire } from '../util/lazy-require.js';
 import { registerEventLoopDelay, watchEventLoopDelay } from './event-loop-delay.js';

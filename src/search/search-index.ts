@@ -8,8 +8,8 @@ import {
   type DocumentLocation,
   type DocumentSummary,
   SearchIndexStore,
-  type StoredDocument,
 } from './storage/search-index-store.js';
+import type { StoredDocument } from './storage/stored-document.js';
 import type { BodyHead, HitDocument, HitDocumentSource } from './storage/hit-documents.js';
 import type { TemplateLinesWithLengths } from './storage/template-block-schema.js';
 import type { IndexedDocument } from './indexed-document.js';
@@ -28,7 +28,8 @@ import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
 import { queryLanguageOf } from './page-language.js';
 import { collapseGroups, SameTextGroups } from './same-text-copies.js';
 import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
-import { findHits, type HitSet, type IndexStatistics, statisticsOf } from './engine/matcher.js';
+import { findHits, type IndexStatistics, statisticsOf } from './engine/matcher.js';
+import type { HitSet } from './engine/hit-set.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
 import { planQuery, type QueryPlan } from './engine/query-plan.js';
 import { DEFAULT_RANKING, type RankingParameters } from './engine/ranking.js';

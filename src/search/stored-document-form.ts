@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { StoredDocument } from './storage/search-index-store.js';
+import type { StoredDocument } from './storage/stored-document.js';
 import type { IndexedDocument } from './indexed-document.js';
 import { wellFormed } from '../util/code-points.js';
 

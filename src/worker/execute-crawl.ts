@@ -8,12 +8,8 @@ import {
   packageArtifacts,
   storageReason,
 } from '../artifacts/package-artifacts.js';
-import {
-  type CrawlControl,
-  type CrawlEngineDeps,
-  type CrawlOutcome,
-  runCrawl,
-} from '../crawler/crawl-engine.js';
+import { type CrawlOutcome, runCrawl } from '../crawler/crawl-engine.js';
+import type { CrawlControl, CrawlEngineDeps } from '../crawler/crawl-engine-deps.js';
 import { seedUrlOf } from '../crawler/url-identity.js';
 import type { CrawlSettings } from '../domain/crawl-settings.js';
 import type {

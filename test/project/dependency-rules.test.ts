@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
@@ -60,4 +60,30 @@ test('each rule refuses the import it is about', async () => {
     'no-circular: src/server/first.ts',
     'use-cases-without-frameworks: src/service/opens-sqlite.ts',
   ]);
+});
+
+test('a folder of src missing from the layers fails the check, naming it', async () => {
+  const folderTree = mkdtempSync(path.join(os.tmpdir(), 'kumo-dependency-rules-'));
+  try {
+    copyFileSync(
+      path.join(root, '.dependency-cruiser.mjs'),
+      path.join(folderTree, '.dependency-cruiser.mjs'),
+    );
+    mkdirSync(path.join(folderTree, 'src/util'), { recursive: true });
+    mkdirSync(path.join(folderTree, 'src/reports'), { recursive: true });
+    writeFileSync(path.join(folderTree, 'src/util/clock.ts'), 'export const now = () => 0;\n');
+    // No import at all: the folder is found by its name, not by what it imports.
+    writeFileSync(path.join(folderTree, 'src/reports/report.ts'), 'export const report = 1;\n');
+    const check = promisify(execFile)(process.execPath, [path.join(root, 'scripts/check-dependencies.mjs')], {
+      cwd: folderTree,
+    });
+    const failure = (await check.then(
+      () => assert.fail('the check passed with an unplaced folder'),
+      (error: unknown) => error,
+    )) as { code: number; stdout: string };
+    assert.equal(failure.code, 1);
+    assert.match(failure.stdout, /error layers: src\/reports has no place in LAYERS/);
+  } finally {
+    rmSync(folderTree, { recursive: true, force: true });
+  }
 });

@@ -12,20 +12,12 @@ import {
   type RankingParameters,
 } from './ranking.js';
 import type { Segment } from './segment.js';
+import type { HitSet } from './hit-set.js';
 
 /** Collection statistics BM25F needs: live documents and mean field lengths. */
 export interface IndexStatistics {
   documentCount: number;
   averageFieldLengths: Float64Array;
-}
-
-/** Every document matching a query, with its score; parallel arrays, in index order. */
-export interface HitSet {
-  count: number;
-  /** Index into the segment list the hits were found in. */
-  segment: Uint16Array;
-  ordinal: Uint32Array;
-  score: Float64Array;
 }
 
 export function statisticsOf(segments: readonly Segment[]): IndexStatistics {

@@ -1,6 +1,6 @@
 import { occurrenceStarts, type OccurrenceStarts } from './clause-matcher.js';
 import { FIELD_COUNT, FIELDS, fieldOfPosition, MAX_FIELD_TOKENS, positionOf } from './fields.js';
-import type { HitSet } from './matcher.js';
+import type { HitSet } from './hit-set.js';
 import type { Clause } from './query-plan.js';
 import { proximityBonus, titlePhraseBonus, type RankingParameters } from './ranking.js';
 import type { Segment } from './segment.js';

@@ -3,7 +3,7 @@
  * (docs/reference/site-search.md, Search), and pages with the same main text made one result
  * (same-text-copies.ts).
  */
-import type { HitSet } from '../engine/matcher.js';
+import type { HitSet } from '../engine/hit-set.js';
 import { MAX_GROUP_SIZE, NO_GROUP, collapseGroups, type SameTextGroups } from '../same-text-copies.js';
 import type { LoadedSegment } from '../search-index-types.js';
 import type { SegmentFacets } from './facet-index.js';

@@ -1,4 +1,4 @@
-import type { HitSet } from '../engine/matcher.js';
+import type { HitSet } from '../engine/hit-set.js';
 import type { IndexSnapshot } from '../search-index-types.js';
 import { normalizeText } from '../analyzer.js';
 

@@ -1,6 +1,6 @@
 import { analyzeText, normalizeText, WORD_MARK } from '../analyzer.js';
 import { inflectedForms } from '../word-forms/inflections.js';
-import type { StoredDocument } from '../storage/search-index-store.js';
+import type { StoredDocument } from '../storage/stored-document.js';
 import { mainTextOf, mainTitleOf, type TemplateBlocks } from '../template-blocks.js';
 import type { KeywordBackground } from './keyword-background.js';
 import { candidatesOf, passagesOf, type Candidate } from './keyword-passages.js';

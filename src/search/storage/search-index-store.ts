@@ -19,27 +19,7 @@ import {
 import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/private-files.js';
-
-/** The stored form of a document: its text (for display and highlighting) and where it is indexed. */
-export interface StoredDocument {
-  id: number;
-  url: string;
-  title: string;
-  description: string;
-  headings: string;
-  body: string;
-  /** Template text by markup, apart from the body (docs/reference/site-search.md, Page templates).
-   */
-  template: string;
-  contentSize: number;
-  lastModified: number;
-  doctype: Doctype;
-  /**
-   * The language the page declares (src/search/page-language.ts), written with the document;
-   * absent (stored as '') when it declares none. Not read back with the document's texts.
-   */
-  language?: string;
-}
+import type { StoredDocument } from './stored-document.js';
 
 /** What the in-memory index keeps of each document of a segment, by ordinal. */
 export interface DocumentSummary {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { StoredDocument } from './search-index-store.js';
+import type { StoredDocument } from './stored-document.js';
 import {
   blockHashesOf,
   pageHostOf,
