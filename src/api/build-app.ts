@@ -212,7 +212,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await registerJsonOnly(deps.settings.instantCrawlerBasePath, (scope) =>
       scope.register(instantCrawlRoutes, {
         service: deps.instantCrawl,
-        tenantWork: deps.tenantWork,
         apiKeys: deps.store.apiKeys,
         timezone: deps.settings.timezone,
         methods,

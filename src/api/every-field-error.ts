@@ -42,7 +42,12 @@ export async function failOnBodyErrors(request: FastifyRequest, rules: BodyRules
     // schema's errors are answered, as before the rules ran at all.
     if (error instanceof InvalidInputError) ruleErrors = error.errors;
   }
-  const added = ruleErrors.filter((rule) => !schemaErrors.some((schema) => within(rule.field, schema.field)));
+  // A check that reads the schema again (a crawl setting's) finds the refused fields missing: an
+  // error on a refused field, inside it or around it, says nothing the schema's did not.
+  const added = ruleErrors.filter(
+    (rule) =>
+      !schemaErrors.some((schema) => within(rule.field, schema.field) || within(schema.field, rule.field)),
+  );
   throw new InvalidInputError([...schemaErrors, ...added]);
 }
 

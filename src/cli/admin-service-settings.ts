@@ -1,8 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
 import type { FieldError } from '../domain/field-error.js';
 import { type Schedule, validateSchedule } from '../domain/schedule.js';
-import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
 import { EVERYWHERE, NAME_MAX_CHARS, type ServiceSettingDraft } from '../service/management/index.js';
 import { fieldUsageError } from './admin-failures.js';
 import {
@@ -26,7 +24,9 @@ const settingId = (positionals: string[]) =>
 export const SERVICE_SETTING_HANDLERS: Record<string, AdminHandler> = {
   'setting create': async ({ management, values, print }) => {
     const tenant = requiredTenant(values);
-    const draft = readSettingFile(values.config, values.name);
+    const draft = await checkedFile(readSettingFile(values.config, values.name), (setting) =>
+      management.serviceSettings.crawlSettingErrors(tenant.contractId, setting),
+    );
     const created = await management.serviceSettings.create(CLI_ACTOR, tenant, draft);
     print(`crawl service setting ${created.id} created`);
   },
@@ -58,7 +58,12 @@ export const SERVICE_SETTING_HANDLERS: Record<string, AdminHandler> = {
     const id = settingId(positionals);
     // A file made from `setting show` carries ******** for the stored passwords: they are kept
     // while the hosts they may be sent to are unchanged (docs/security.md, Stored passwords).
-    const draft = readSettingFile(values.config, values.name);
+    const draft = await checkedFile(readSettingFile(values.config, values.name), async (setting) =>
+      management.serviceSettings.crawlSettingErrors(
+        (await management.serviceSettings.get(EVERYWHERE, id)).contractId,
+        setting,
+      ),
+    );
     await management.serviceSettings.update(CLI_ACTOR, EVERYWHERE, id, draft);
     print(`crawl service setting ${id} replaced`);
   },
@@ -108,12 +113,34 @@ export function scheduleSummary(schedule: Schedule): string {
 
 const FILE_KEYS = ['name', 'setting', 'schedule', 'service_id'];
 
+/** A `--config` file read: the draft it holds, and what is wrong with the file's own fields. */
+interface SettingFile {
+  file: string;
+  draft: ServiceSettingDraft;
+  errors: FieldError[];
+}
+
+/**
+ * The draft of a file without mistakes of its own, for the management operation to check with the
+ * rest; a file with some is refused with every field error at once, the crawl setting's included
+ * (checked by `settingErrors`, the management operations' one check of a setting).
+ */
+async function checkedFile(
+  read: SettingFile,
+  settingErrors: (setting: unknown) => Promise<FieldError[]>,
+): Promise<ServiceSettingDraft> {
+  if (read.errors.length === 0) return read.draft;
+  const setting = read.draft.setting === undefined ? [] : await settingErrors(read.draft.setting);
+  throw fieldUsageError(`--config ${read.file}`, [...setting, ...read.errors]);
+}
+
 /**
  * The `--config` file: the body of the management API's POST/PUT service_settings,
- * `{"setting", "schedule", "service_id"}` (and optionally `name`; `--name` wins), validated with
- * the API's schemas. Without a name the management operation keeps the stored one.
+ * `{"setting", "schedule", "service_id"}` (and optionally `name`; `--name` wins). Its own fields
+ * are checked here (the schedule with the API's schema); the crawl setting is checked by the
+ * management operation, as for the API. Without a name the operation keeps the stored one.
  */
-function readSettingFile(file: string | undefined, nameOption: string | undefined): ServiceSettingDraft {
+function readSettingFile(file: string | undefined, nameOption: string | undefined): SettingFile {
   if (file === undefined) throw new UsageError('--config FILE is required', true);
   let parsed: unknown;
   try {
@@ -131,7 +158,6 @@ function readSettingFile(file: string | undefined, nameOption: string | undefine
   for (const key of ['setting', 'schedule']) {
     if (body[key] === undefined) errors.push({ field: key, reason: 'is required' });
   }
-  if (body.setting !== undefined) errors.push(...validateCrawlSetting(body.setting, 'setting'));
   if (body.schedule !== undefined) errors.push(...validateSchedule(body.schedule, 'schedule'));
   const serviceId = body.service_id ?? null;
   if (serviceId !== null && !(Number.isSafeInteger(serviceId) && (serviceId as number) >= 1)) {
@@ -140,11 +166,11 @@ function readSettingFile(file: string | undefined, nameOption: string | undefine
   if (body.name !== undefined && (typeof body.name !== 'string' || body.name.length > NAME_MAX_CHARS)) {
     errors.push({ field: 'name', reason: `must be a string of at most ${NAME_MAX_CHARS} characters` });
   }
-  if (errors.length > 0) throw fieldUsageError(`--config ${file}`, errors);
-  return {
+  const draft = {
     name: nameOption === undefined ? (body.name as string | undefined) : requiredName(nameOption),
-    setting: body.setting as InstantCrawlerSetting,
+    setting: body.setting,
     schedule: body.schedule as Schedule,
     searchServiceId: serviceId as number | null,
   };
+  return { file, draft, errors };
 }

@@ -154,7 +154,10 @@ export async function startService(
     cancelRun: (runId: number) => workerRef.current?.pool.cancelRun(runId),
     runEnded: (runId: number) => workerRef.current?.pool.runEnded(runId),
   };
-  const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock, {
+  // Tenants' patterns are checked and matched in these threads, never on the API thread.
+  const tenantWork = new TenantWork();
+  opened.push(() => tenantWork.close());
+  const instantCrawl = new InstantCrawlService(store.runs, dispatcher, clock, tenantWork, {
     maxActiveRunsPerTenant: config.maxActiveRunsPerTenant > 0 ? config.maxActiveRunsPerTenant : undefined,
     runSlots: {
       // A process with every role knows the slots; an API process of a split cluster does not.
@@ -204,9 +207,6 @@ export async function startService(
   const webAssets = loadWebAssets(options.webFolder ?? WEB_FOLDER);
   // Every page's progress of the runs this process crawls, for the console's run page.
   const liveProgress = new LiveRunProgress();
-  // Tenants' patterns are checked and matched in these threads, never on the API thread.
-  const tenantWork = new TenantWork();
-  opened.push(() => tenantWork.close());
   const management = new Management({
     store,
     scheduledCrawl,

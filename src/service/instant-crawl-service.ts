@@ -1,11 +1,13 @@
 import { ArtifactFile, type ArtifactFileName } from '../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import { type FieldError, InvalidInputError } from '../domain/field-error.js';
 import { onePart } from '../domain/run-message.js';
 import { isActiveState, RunState } from '../domain/run-states.js';
 import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import type { RunDispatcher } from '../worker/run-dispatcher.js';
 import { type RunSlots, waitingReason } from './run-waiting.js';
+import type { TenantWork } from './tenant-work/tenant-work.js';
 
 /** The message of a run cancelled while it waited (docs/api.md, Run messages). */
 const CANCELLED = onePart('cancelled_before_start', {}, 'cancelled before it started');
@@ -56,17 +58,26 @@ export class InstantCrawlService {
     private readonly runs: CrawlRunStore,
     private readonly dispatcher: RunDispatcher,
     private readonly clock: Clock,
+    private readonly tenantWork: Pick<TenantWork, 'crawlSettingErrors'>,
     private readonly limits: InstantCrawlLimits = {},
   ) {}
 
+  /** Every field error of a setting as the tenant sent it, named under `setting` (TenantWork). */
+  settingErrors(tenant: TenantRef, setting: unknown): Promise<FieldError[]> {
+    return this.tenantWork.crawlSettingErrors(tenant.contractId, setting, 'setting');
+  }
+
   /**
-   * Queues a run; throws ActiveRunLimitError when the tenant already has the most active runs
-   * (counted and inserted in one transaction, so concurrent requests cannot pass the cap).
+   * Queues a run of a setting as the tenant sent it: InvalidInputError naming every bad field;
+   * ActiveRunLimitError when the tenant already has the most active runs (counted and inserted in
+   * one transaction, so concurrent requests cannot pass the cap).
    */
-  async request(tenant: TenantRef, setting: InstantCrawlerSetting): Promise<RunRecord> {
+  async request(tenant: TenantRef, setting: unknown): Promise<RunRecord> {
+    const errors = await this.settingErrors(tenant, setting);
+    if (errors.length > 0) throw new InvalidInputError(errors);
     const run = await this.runs.createInstantRun(
       tenant,
-      setting,
+      setting as InstantCrawlerSetting,
       this.clock.nowMicros(),
       this.limits.maxActiveRunsPerTenant,
     );

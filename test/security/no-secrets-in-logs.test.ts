@@ -65,7 +65,7 @@ test('buildApp redacts credentials and setting passwords in anything logged thro
   cleanups.push(() => tenantWork.close());
   const app = await buildApp({
     store,
-    instantCrawl: new InstantCrawlService(store.runs, dispatcher, systemClock),
+    instantCrawl: new InstantCrawlService(store.runs, dispatcher, systemClock, tenantWork),
     tenantWork,
     scheduledCrawl,
     searchServices,

@@ -2,7 +2,6 @@ import { gunzipSync } from 'node:zlib';
 import { readTarFiles } from '../../artifacts/tar-read.js';
 import type { ArtifactFileName } from '../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { InvalidInputError } from '../../domain/field-error.js';
 import { isActiveState } from '../../domain/run-states.js';
 import type { ReportPage, RunReport } from '../../run-data/run-report.js';
 import { takesScreenshots } from '../../domain/crawl-settings.js';
@@ -60,8 +59,7 @@ export class RunManagement extends ManagementOperations {
   async startInstant(actor: Actor, scope: TenantRef, setting: InstantCrawlerSetting): Promise<RunRecord> {
     this.mayChange(actor, scope, 'crawl run');
     await this.enter(scope);
-    const errors = await this.deps.tenantWork.crawlSettingErrors(scope.contractId, setting, 'setting');
-    if (errors.length > 0) throw new InvalidInputError(errors);
+    // The instant crawl service checks the setting, as it does for the API.
     const run = await this.runDeps().instantCrawl.request(scope, setting);
     await this.changed(actor, 'create', 'crawl run', run, run.createdMicros);
     return run;

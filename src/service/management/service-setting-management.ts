@@ -150,8 +150,16 @@ export class ServiceSettingManagement extends ManagementOperations {
   }
 
   /** Checks a crawl setting of the contract in the tenant work threads. */
-  private settingErrors(contractId: number): (setting: InstantCrawlerSetting) => Promise<FieldError[]> {
-    return (setting) => this.deps.tenantWork.crawlSettingErrors(contractId, setting, 'setting');
+  /**
+   * Every field error of a crawl setting as sent, named under `setting`: the check create and
+   * update make (TenantWork.crawlSettingErrors), for a caller that reports them with its own.
+   */
+  crawlSettingErrors(contractId: number, setting: unknown): Promise<FieldError[]> {
+    return this.deps.tenantWork.crawlSettingErrors(contractId, setting, 'setting');
+  }
+
+  private settingErrors(contractId: number): (setting: unknown) => Promise<FieldError[]> {
+    return (setting) => this.crawlSettingErrors(contractId, setting);
   }
 
   private async stored(scope: Scope, id: number): Promise<ServiceSettingRecord> {

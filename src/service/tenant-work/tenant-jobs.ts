@@ -1,5 +1,5 @@
 import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { checkCrawlSetting } from '../../domain/crawl-settings.js';
+import { validateCrawlSetting } from '../../domain/validate-crawl-setting.js';
 import type { FieldError } from '../../domain/field-error.js';
 import { checkSearchServiceConfig, type SearchServiceConfig } from '../../domain/search-service-config.js';
 import { type FacetPreview, facetPreviewOf } from './facet-preview.js';
@@ -11,14 +11,19 @@ import { type UrlVerdict, urlVerdicts } from './url-verdicts.js';
  * Each checks its input as the management layer did before, with the same field errors.
  */
 export const TENANT_JOBS = {
-  /** A crawl setting's field errors; with none, what its scope says of each test URL. */
-  crawlSetting(input: { setting: InstantCrawlerSetting; prefix: string; testUrls: readonly string[] }): {
+  /**
+   * A crawl setting's field errors, of its schema and of the rules the schema cannot express, as
+   * the tenant sent it; with none, what its scope says of each test URL.
+   */
+  crawlSetting(input: { setting: unknown; prefix: string; testUrls: readonly string[] }): {
     errors: FieldError[];
     verdicts: UrlVerdict[];
   } {
-    const errors = checkCrawlSetting(input.setting, input.prefix);
+    const errors = validateCrawlSetting(input.setting, input.prefix);
     const verdicts =
-      errors.length === 0 && input.testUrls.length > 0 ? urlVerdicts(input.setting, input.testUrls) : [];
+      errors.length === 0 && input.testUrls.length > 0
+        ? urlVerdicts(input.setting as InstantCrawlerSetting, input.testUrls)
+        : [];
     return { errors, verdicts };
   },
 

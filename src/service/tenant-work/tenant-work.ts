@@ -1,4 +1,3 @@
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
 import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
 import type { SearchServiceConfig } from '../../domain/search-service-config.js';
 import { TenantWorkPool } from '../../util/tenant-work-pool.js';
@@ -67,12 +66,13 @@ export class TenantWork {
     });
   }
 
-  /** The field errors of a crawl setting (fields named from `prefix`), as checkCrawlSetting gives them. */
-  async crawlSettingErrors(
-    contractId: number,
-    setting: InstantCrawlerSetting,
-    prefix: string,
-  ): Promise<FieldError[]> {
+  /**
+   * Every field error of a crawl setting as a tenant sent it (fields named from `prefix`): its
+   * schema, then the rules the schema cannot express (validateCrawlSetting). The one check of a
+   * crawl setting, whoever sends it: the instant crawl API through InstantCrawlService, the console
+   * and `kumo admin` through the management operations.
+   */
+  async crawlSettingErrors(contractId: number, setting: unknown, prefix: string): Promise<FieldError[]> {
     const overLimit = {
       field: prefix,
       reason: `checking the patterns took over ${this.limitText}`,
@@ -87,7 +87,7 @@ export class TenantWork {
    */
   async crawlSettingVerdicts(
     contractId: number,
-    setting: InstantCrawlerSetting,
+    setting: unknown,
     testUrls: readonly string[],
     testUrlField: string,
   ): Promise<{ errors: FieldError[]; verdicts: UrlVerdict[] }> {

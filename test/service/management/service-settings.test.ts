@@ -77,6 +77,24 @@ describe('crawl service settings', () => {
     assert.equal(off.nextRunMicros, null);
   });
 
+  test('a setting as sent is checked against its schema too, whoever sends it; nothing is stored', async () => {
+    const { management, tenant } = await managementFixture();
+    // What `kumo admin` reads from a file reaches the operation unparsed, as the API's body does.
+    const setting: unknown = { seed_urls: 'https://www.example.com/', deph_limit: 2 };
+    const refused = await rejected(InvalidInputError, () =>
+      management.serviceSettings.create(OPERATOR, tenant, draft({ setting })),
+    );
+    assert.deepEqual(refused.errors, [
+      { field: 'setting.deph_limit', reason: 'unknown field; did you mean `depth_limit`?' },
+      { field: 'setting.seed_urls', reason: 'Expected array' },
+    ]);
+    assert.deepEqual(
+      await management.serviceSettings.crawlSettingErrors(tenant.contractId, setting),
+      refused.errors,
+    );
+    assert.deepEqual(await management.serviceSettings.list(tenant), []);
+  });
+
   test('checks beyond the schema name every field; nothing is stored', async () => {
     const { management, tenant, other, store } = await managementFixture();
     const bad = await rejected(InvalidInputError, () =>
