@@ -1,6 +1,7 @@
 import type { ServiceStore } from '../store/service-store.js';
 import type { Clock } from '../util/clock.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../service/api-key-codec.js';
+import type { Actor, Management } from '../service/management/index.js';
 
 export const DEMO_CONTRACT_ID = 1;
 export const DEMO_SERVICEGROUP_ID = 1;
@@ -17,23 +18,33 @@ const DEMO_SERVICE_SETTING = {
   searchServiceId: DEMO_SEARCH_SERVICE_ID,
 };
 
+/** Who made the demo tenant, in the audit log: the operator, at `kumo serve`'s first start. */
+export const FIRST_START: Actor = { kind: 'operator', via: 'first-start' };
+
 /**
  * First start with an empty store creates the demo tenant (contract 1, service group 1, crawl
- * service setting 1, search service 1), without its API key: that one is issued by issueDemoKey
- * once the server listens (docs/operations.md, First start). A pinned key (KUMO_BOOTSTRAP_API_KEY)
- * not yet known is added here on later starts, so it works from the first request.
+ * service setting 1, search service 1) through the management operations, as an operator would,
+ * so the audit log has it; without its API key: that one is issued by issueDemoKey once the
+ * server listens (docs/operations.md, First start). A pinned key (KUMO_BOOTSTRAP_API_KEY) not yet
+ * known is added here on later starts, so it works from the first request.
  */
 export async function bootstrapDemoTenant(
   store: ServiceStore,
+  management: Management,
   clock: Clock,
   pinnedKey: string | undefined,
 ): Promise<void> {
   const now = clock.nowMicros();
   if ((await store.tenants.listContracts()).length === 0) {
-    await store.tenants.createContract('demo', now, DEMO_CONTRACT_ID);
-    await store.tenants.createServiceGroup(DEMO_CONTRACT_ID, 'demo', now, DEMO_SERVICEGROUP_ID);
-    await store.searchServices.create(DEMO_TENANT, 'demo', {}, now, DEMO_SEARCH_SERVICE_ID);
-    await store.serviceSettings.create(DEMO_TENANT, DEMO_SERVICE_SETTING, 0, now, DEMO_SERVICE_SETTING_ID);
+    // An empty store numbers them all 1 (DEMO_*), the ids the documentation gives.
+    const contract = await management.tenants.createContract(FIRST_START, { name: 'demo' });
+    const group = await management.tenants.createServiceGroup(FIRST_START, contract.id, { name: 'demo' });
+    const tenant = { contractId: contract.id, servicegroupId: group.id };
+    const search = await management.searchServices.create(FIRST_START, tenant, { name: 'demo' });
+    await management.serviceSettings.create(FIRST_START, tenant, {
+      ...DEMO_SERVICE_SETTING,
+      searchServiceId: search.id,
+    });
     return;
   }
   // A data directory made before search services existed gains the demo search service.

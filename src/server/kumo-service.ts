@@ -127,10 +127,6 @@ export async function startService(
       throw error;
     }
   };
-  // API processes starting at once create the demo tenant once.
-  const serialized = <T>(work: () => Promise<T>): Promise<T> => store.serialized?.(work) ?? work();
-  if (takes.api)
-    await storeStep(() => serialized(() => bootstrapDemoTenant(store, clock, config.bootstrapApiKey)));
   if (crawlingLock === 'exclusive') {
     // The database is this process's alone: whatever held a run before is gone, so the runs a
     // crashed process left resume now rather than when their leases end.
@@ -217,6 +213,12 @@ export async function startService(
     searchIndexes: searchServices,
     onDeliveriesQueued: () => webhookRef.current?.nudge(),
   });
+  // API processes starting at once create the demo tenant once.
+  const serialized = <T>(work: () => Promise<T>): Promise<T> => store.serialized?.(work) ?? work();
+  if (takes.api)
+    await storeStep(() =>
+      serialized(() => bootstrapDemoTenant(store, management, clock, config.bootstrapApiKey)),
+    );
   const app = await storeStep(() =>
     buildApp({
       store,

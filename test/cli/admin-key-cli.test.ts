@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { bootstrapDemoTenant, issueDemoKey } from '../../src/server/bootstrap.js';
+import { issueDemoKey } from '../../src/server/bootstrap.js';
+import { bootstrapDemo } from '../support/demo-tenant.js';
 import { ensureDataDir } from '../../src/server/data-dir.js';
 import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
 import { openServiceDatabase } from '../../src/store/sqlite/service-db.js';
@@ -27,7 +28,7 @@ async function dataDirWithPinnedKey(name: string, pinnedKey: string): Promise<st
   const dataDir = path.join(folder, name);
   const store = openSqliteServiceStore(ensureDataDir(dataDir).database);
   try {
-    await bootstrapDemoTenant(store, systemClock, pinnedKey);
+    await bootstrapDemo(store, pinnedKey);
     await issueDemoKey(store, systemClock, pinnedKey);
   } finally {
     await store.close();

@@ -3,9 +3,8 @@
  * server: `kumo admin`, `kumo index` and `kumo search` refuse to work without one.
  */
 import { ensureDataDir } from '../../src/server/data-dir.js';
-import { bootstrapDemoTenant } from '../../src/server/bootstrap.js';
 import { openServiceStore } from '../../src/server/open-service-store.js';
-import { systemClock } from '../../src/util/clock.js';
+import { bootstrapDemo } from './demo-tenant.js';
 import { testDatabaseUrl } from './test-store.js';
 
 /**
@@ -20,7 +19,7 @@ export async function prepareDataDir(
   const databaseUrl = await testDatabaseUrl(dataDir);
   const store = await openServiceStore({ databaseUrl, secretKey: undefined }, ensureDataDir(dataDir));
   try {
-    if (demoTenant) await bootstrapDemoTenant(store, systemClock, undefined);
+    if (demoTenant) await bootstrapDemo(store);
   } finally {
     await store.close();
   }

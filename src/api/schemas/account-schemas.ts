@@ -197,7 +197,7 @@ const AuditEntryView = Type.Object({
   datetime: datetime('when'),
   actor: Type.Object({
     kind: Type.Union([Type.Literal('operator'), Type.Literal('account')]),
-    via: Type.String({ description: 'admin-api, cli or session' }),
+    via: Type.String({ description: 'admin-api, cli, first-start (the demo tenant) or session' }),
     account_id: Type.Union([Type.Integer(), Type.Null()]),
     email: Type.Union([Type.String(), Type.Null()]),
   }),

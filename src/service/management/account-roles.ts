@@ -42,10 +42,13 @@ export interface AccountActor {
   sessionId: number;
 }
 
-/** The operator: the `KUMO_ADMIN_TOKEN` holder through the API, or whoever runs `kumo admin`. */
+/**
+ * The operator: the `KUMO_ADMIN_TOKEN` holder through the API, whoever runs `kumo admin`, or
+ * `kumo serve` itself making the demo tenant at its first start.
+ */
 export interface OperatorActor {
   kind: 'operator';
-  via: 'admin-api' | 'cli' | 'console';
+  via: 'admin-api' | 'cli' | 'console' | 'first-start';
 }
 
 export type Actor = OperatorActor | AccountActor;
