@@ -9,6 +9,7 @@ import { after, afterEach, before } from 'node:test';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { systemClock } from '../../src/util/clock.js';
 import { startTestService, type StartTestServiceOptions, type TestService } from './service-harness.js';
+import { startedTogether } from './started-together.js';
 import { launchWidgetBrowser, type WidgetBrowser } from './widget-browser.js';
 import { assertNoSeriousViolations, seriousAxeViolations } from './widget-driver.js';
 
@@ -62,14 +63,14 @@ export function consoleSuite(options: StartTestServiceOptions = {}): ConsoleSuit
   const clock = { offsetMicros: 0, nowMicros: () => systemClock.nowMicros() + clock.offsetMicros };
   suite.clock = clock;
   before(async () => {
-    const [kumo, browser] = await Promise.all([
+    const [kumo, browser] = await startedTogether(
       startTestService({
         clock,
         ...options,
         overrides: { adminToken: CONSOLE_ADMIN_TOKEN, ...options.overrides },
       }),
       launchWidgetBrowser(),
-    ]);
+    );
     suite.kumo = kumo;
     suite.browser = browser;
   });

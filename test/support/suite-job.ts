@@ -43,6 +43,9 @@ export async function runJob(job: SuiteJob, reportDir: string, id: string): Prom
     process.execPath,
     [
       '--test',
+      // A file whose tests are done but which something keeps alive (a browser a failed hook
+      // never closed) ends with its report instead of holding the suite up.
+      '--test-force-exit',
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       `--test-reporter=${REPORTER}`,

@@ -5,6 +5,7 @@
  */
 import { after, afterEach, before } from 'node:test';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { startedTogether } from './started-together.js';
 import { launchWidgetBrowser, type WidgetBrowser } from './widget-browser.js';
 import { RequestLog, Widget } from './widget-driver.js';
 import {
@@ -49,7 +50,7 @@ export function widgetSuite<Extra extends string = never>(
 ): WidgetSuite<Extra> {
   const suite = {} as WidgetSuite<Extra>;
   before(async () => {
-    const [site, browser] = await Promise.all([startWidgetSite(), launchWidgetBrowser()]);
+    const [site, browser] = await startedTogether(startWidgetSite(), launchWidgetBrowser());
     suite.site = site;
     suite.browser = browser;
     suite.host = await startHostSite(site, extraPages);

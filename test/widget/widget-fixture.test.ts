@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { startedTogether } from '../support/started-together.js';
 import { launchWidgetBrowser, type WidgetBrowser } from '../support/widget-browser.js';
 import {
   COMMON_QUERY,
@@ -20,7 +21,7 @@ let site: WidgetSite;
 let browser: WidgetBrowser;
 
 before(async () => {
-  [site, browser] = await Promise.all([startWidgetSite(), launchWidgetBrowser()]);
+  [site, browser] = await startedTogether(startWidgetSite(), launchWidgetBrowser());
 });
 
 after(async () => {
