@@ -79,6 +79,13 @@ describe('an instant crawl request with several bad fields', () => {
     assert.match(reasonOf(errors, 'setting.seed_urls[0]')!, /http/);
   });
 
+  test('a seed the schema refuses is named once: checking the rest does not add the list as missing', async () => {
+    const answer = await send('instant', 'POST', '/request', {
+      setting: { seed_urls: [42], depth_limit: -1 },
+    });
+    assertFields(answer, ['setting.seed_urls[0]', 'setting.depth_limit']);
+  });
+
   test('an unknown field names the closest known one, beside a rule error', async () => {
     const answer = await send('instant', 'POST', '/request', {
       setting: {
