@@ -5,7 +5,8 @@
  * the longest expected first. The files that bound a latency or a duration run afterwards, one at
  * a time on each of their passes, so that the pool's load does not decide their outcome.
  * Each file's output is printed whole when it ends, each line prefixed with its pass; at the end
- * each pass's figures, every failed test, and any folder the tests left in the temporary folder.
+ * each pass's figures, every failed test (or the last lines of a file that failed without one),
+ * and any folder the tests left in the temporary folder.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -37,6 +38,7 @@ const RUN_ALONE = new Set([
   'search/facet-threads.test.js',
   'search/suggest-build.test.js',
   'security/sign-in-flood.test.js',
+  'widget/widget-suggest.test.js',
   'webhooks/webhook-delivery.test.js',
   'webhooks/webhook-fairness.test.js',
   'worker/pace-thread.test.js',
@@ -172,10 +174,12 @@ for (const outcome of outcomes) {
     for (const line of error.split('\n')) process.stdout.write(`#     ${line}\n`);
   }
   // A file that ended badly without a failed test (it crashed, or hung past its timeout).
-  if (outcome.code !== 0 && outcome.failures.length === 0)
+  if (outcome.code !== 0 && outcome.failures.length === 0) {
     process.stdout.write(
-      `# FAILED [${outcome.job.pass}] ${relative(outcome.job.file)}: exit code ${outcome.code}\n`,
+      `# FAILED [${outcome.job.pass}] ${relative(outcome.job.file)}: exit code ${outcome.code}; it last printed:\n`,
     );
+    for (const line of outcome.outputTail) process.stdout.write(`#     ${line}\n`);
+  }
 }
 writeFileSync(
   TIMES_TABLE,

@@ -1,10 +1,12 @@
 /**
- * A node:test reporter that writes, once the run ends, one line of JSON per test file (the file
- * and the time its top-level tests took, summed) and one per failed test (the file, the test's
- * name and the first lines of its error). test/run-suite.ts prints the slowest files and every
+ * A node:test reporter that writes one line of JSON per top-level test (the file and the time it
+ * took) and one per failed test (the file, the test's name and the first lines of its error) to
+ * the file named by `KUMO_TEST_REPORT`. test/run-suite.ts prints the slowest files and every
  * failure at the end, where a log cut to its last lines still shows them (docs/operations.md,
  * Running the tests).
  */
+import { appendFileSync } from 'node:fs';
+
 interface TestEvent {
   type: string;
   data: {
@@ -41,19 +43,23 @@ function errorText(error: NonNullable<NonNullable<TestEvent['data']['details']>[
     .join('\n');
 }
 
+/**
+ * Each line is appended to the file as its event arrives, synchronously: `--test-force-exit`
+ * ends the process as soon as the run ends, before a reporter's stream would be flushed.
+ */
 export default async function* fileDurations(source: AsyncIterable<TestEvent>): AsyncGenerator<string> {
-  const byFile = new Map<string, number>();
-  const failures: TestFailure[] = [];
+  const destination = process.env.KUMO_TEST_REPORT;
+  const write = (line: FileDuration | TestFailure) => {
+    if (destination !== undefined) appendFileSync(destination, `${JSON.stringify(line)}\n`);
+  };
   for await (const event of source) {
     const file = event.data.file ?? '';
     if ((event.type === 'test:pass' || event.type === 'test:fail') && event.data.nesting === 0)
-      byFile.set(file, (byFile.get(file) ?? 0) + (event.data.details?.duration_ms ?? 0));
+      write({ kind: 'duration', file, ms: Math.round(event.data.details?.duration_ms ?? 0) });
     const error = event.data.details?.error;
     // A suite whose tests failed fails too; only the tests themselves are worth a line.
     if (event.type === 'test:fail' && error !== undefined && error.failureType !== 'subtestsFailed')
-      failures.push({ kind: 'failure', file, test: event.data.name ?? '', error: errorText(error) });
+      write({ kind: 'failure', file, test: event.data.name ?? '', error: errorText(error) });
   }
-  for (const [file, ms] of byFile)
-    yield `${JSON.stringify({ kind: 'duration', file, ms: Math.round(ms) })}\n`;
-  for (const failure of failures) yield `${JSON.stringify(failure)}\n`;
+  yield* [];
 }

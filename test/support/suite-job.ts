@@ -12,6 +12,8 @@ import type { FileDuration, TestFailure } from './file-durations-reporter.js';
 
 const SUPPORT = path.dirname(fileURLToPath(import.meta.url));
 const REPORTER = path.join(SUPPORT, 'file-durations-reporter.js');
+/** Enough for a crash's stack or a hung hook's report. */
+const OUTPUT_TAIL_LINES = 30;
 const CPU_TIME_PRELOAD = pathToFileURL(path.join(SUPPORT, 'cpu-time-preload.js')).href;
 
 export interface SuiteJob {
@@ -32,6 +34,8 @@ export interface JobOutcome {
   selfMs: number;
   childrenMs: number;
   failures: TestFailure[];
+  /** The last lines the file printed: what is left to show when it failed without a failed test. */
+  outputTail: string[];
 }
 
 /** Runs `job`, writing its reports under `reportDir` with the name `id`, and prints its output at the end. */
@@ -48,8 +52,9 @@ export async function runJob(job: SuiteJob, reportDir: string, id: string): Prom
       '--test-force-exit',
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
+      // It writes to KUMO_TEST_REPORT itself (file-durations-reporter.ts says why).
       `--test-reporter=${REPORTER}`,
-      `--test-reporter-destination=${report}`,
+      '--test-reporter-destination=/dev/null',
       job.file,
     ],
     {
@@ -59,6 +64,7 @@ export async function runJob(job: SuiteJob, reportDir: string, id: string): Prom
         ...job.env,
         NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${CPU_TIME_PRELOAD}`.trim(),
         KUMO_TEST_CPU_REPORT: cpuReport,
+        KUMO_TEST_REPORT: report,
       },
     },
   );
@@ -83,6 +89,7 @@ export async function runJob(job: SuiteJob, reportDir: string, id: string): Prom
     selfMs: cpu?.self ?? 0,
     childrenMs: cpu?.children ?? 0,
     failures: reported.filter((line): line is TestFailure => line.kind === 'failure'),
+    outputTail: lines.slice(-OUTPUT_TAIL_LINES),
   };
 }
 
