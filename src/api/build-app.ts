@@ -1,10 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import type { BlobDownloads } from '../config/blob-config.js';
-import { withSecretRedaction } from '../security/log-redaction.js';
 import type { InstantCrawlService } from '../service/instant-crawl-service.js';
 import type { TenantWork } from '../service/tenant-work/tenant-work.js';
 import type { Management } from '../service/management/index.js';
@@ -38,6 +37,7 @@ import { healthRoutes } from './routes/health-routes.js';
 import { METRICS_PATH, metricsRoutes } from './routes/metrics-routes.js';
 import type { HealthSources } from '../observability/health.js';
 import type { ServiceMetrics } from '../observability/service-metrics.js';
+import { logsDebug, type ServiceLogger } from '../observability/service-logger.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
 import { siteSearchRoutes } from './routes/site-search-routes.js';
 import { hostedSearchPageRoutes } from './routes/hosted-search-page-routes.js';
@@ -79,7 +79,8 @@ export interface AppDeps {
     /** How downloads reach clients (KUMO_BLOB_DOWNLOADS); default through Kumo's signed URLs. */
     blobDownloads?: BlobDownloads;
   };
-  logger?: FastifyServerOptions['logger'];
+  /** The process's logger (createServiceLogger); none: nothing is logged. */
+  logger?: ServiceLogger;
   /** Browser availability for the health check (screenshots, wait_type 2). */
   browserStatus?: () => BrowserAvailability | undefined;
   /** GET /metrics and what it counts, and the health check's artifact folder and scheduler. */
@@ -104,17 +105,13 @@ export const ADMIN_BASE_PATH = '/admin/v1';
 /** Request bodies larger than this are refused with 413 (a setting is a few KB at most). */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Whether the logger writes `debug` lines (then every request line is written, site searches' too). */
-function logsDebug(logger: AppDeps['logger']): boolean {
-  const level = typeof logger === 'object' && logger !== null && 'level' in logger ? logger.level : undefined;
-  return level === 'debug' || level === 'trace';
-}
-
 /** Builds the HTTP application without listening, so tests can call `app.inject()`. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  // Seen by the routes as Fastify's logger type, which a pino logger is.
+  const loggerInstance: FastifyBaseLogger | undefined = deps.logger;
   const app = Fastify({
-    // Credentials of requests and passwords of settings never reach a log line.
-    logger: withSecretRedaction(deps.logger),
+    // Its redaction keeps credentials and setting passwords out of every line.
+    loggerInstance,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
     frameworkErrors: answerFrameworkError,

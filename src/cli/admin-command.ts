@@ -3,7 +3,7 @@ import { EVERYWHERE, Management } from '../service/management/index.js';
 import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
 import { openServiceStore } from '../server/open-service-store.js';
 import { systemClock } from '../util/clock.js';
-import type { RunDispatcher } from '../worker/run-dispatcher.js';
+import { STORE_POLLED } from '../worker/run-dispatcher.js';
 import { adminUsageError } from './admin-failures.js';
 import { SEARCH_SERVICE_HANDLERS } from './admin-search-services.js';
 import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
@@ -21,12 +21,6 @@ import {
   requiredTenant,
   type AdminHandler,
 } from './admin-options.js';
-
-/**
- * The CLI starts no workers: `kumo serve` polls the store for pending runs (about every second)
- * and for cancel requests of the runs it executes, so notifying is only an in-process shortcut.
- */
-const STORE_POLLED: RunDispatcher = { notifyPending: () => {}, cancelRun: () => {}, runEnded: () => {} };
 
 /**
  * `kumo admin <resource> <action>`: tenants, API keys, search services, crawl service settings
@@ -47,6 +41,7 @@ export async function adminCommand(
   const tenantWork = new TenantWork();
   try {
     const { timezone } = config;
+    // The CLI starts no workers: `kumo serve` polls the store for pending runs and cancel requests.
     const scheduledCrawl = new ScheduledCrawlService(store, STORE_POLLED, systemClock, timezone);
     const management = new Management({ store, scheduledCrawl, tenantWork, clock: systemClock, timezone });
     await handler({ management, values, positionals, print, timezone, publicUrl: config.publicUrl });

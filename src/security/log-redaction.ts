@@ -1,4 +1,3 @@
-import type { FastifyServerOptions } from 'fastify';
 import { REDACTED } from '../domain/redact-setting.js';
 
 /**
@@ -24,17 +23,5 @@ export const SECRET_LOG_PATHS: readonly string[] = [
   ...SECRET_MEMBERS,
 ];
 
-type LoggerOption = FastifyServerOptions['logger'];
-
-/** The logger option of the app with the secret paths redacted (merged with paths it has). */
-export function withSecretRedaction(logger: LoggerOption): LoggerOption {
-  if (logger === undefined || logger === false) return false;
-  const options = logger === true ? {} : logger;
-  const own = options.redact;
-  const ownPaths = own === undefined ? [] : Array.isArray(own) ? own : own.paths;
-  const ownRest = own === undefined || Array.isArray(own) ? {} : own;
-  return {
-    ...options,
-    redact: { censor: REDACTED, ...ownRest, paths: [...new Set([...SECRET_LOG_PATHS, ...ownPaths])] },
-  };
-}
+/** The logger's redaction: the secret paths, each value replaced by the redaction mark. */
+export const SECRET_REDACTION = { censor: REDACTED, paths: [...SECRET_LOG_PATHS] };

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLogger } from '../observability/service-logger.js';
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import type { MemberReader } from '../crawler/bundle-members.js';
 import type { PreviousRunFiles } from '../crawler/previous-answers.js';
@@ -12,7 +12,7 @@ import { RUN_REPORT_FILE } from '../run-data/run-report-schema.js';
 /** Ended runs of the setting looked at, newest first, for one that left its files. */
 const RUNS_LOOKED_AT = 5;
 
-type Deps = { runs: CrawlRunStore; artifacts: ArtifactStore; logger: FastifyBaseLogger };
+type Deps = { runs: CrawlRunStore; artifacts: ArtifactStore; logger: ServiceLogger };
 
 /** The previous run as the run's thread gets it. */
 export interface PreviousRun {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLogger } from '../observability/service-logger.js';
 import type { CheckpointMarks } from '../run-data/run-checkpoint-reader.js';
 import type { CheckpointAnswer, CheckpointRequest } from './checkpoint-protocol.js';
 
@@ -15,7 +15,7 @@ export interface RunCheckpointerOptions {
   /** Writes one checkpoint (the checkpoint thread). */
   save(request: Omit<CheckpointRequest, 'id' | 'type'>): Promise<CheckpointAnswer>;
   intervalMs: number;
-  logger: FastifyBaseLogger;
+  logger: ServiceLogger;
   /** The store refused a checkpoint: another worker holds the run now. */
   onLost(): void;
 }

@@ -7,3 +7,14 @@ export interface RunDispatcher {
   /** A run ended without being executed (cancelled while pending): announce its end (webhooks). */
   runEnded(runId: number): void;
 }
+
+/**
+ * The dispatcher of a process without the worker role, and of `kumo admin`: nothing to tell, the
+ * workers claim pending runs and see cancel requests when they poll the store (about every second);
+ * notifying is only an in-process shortcut.
+ */
+export const STORE_POLLED: RunDispatcher = {
+  notifyPending: () => {},
+  cancelRun: () => {},
+  runEnded: () => {},
+};

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLogger } from '../observability/service-logger.js';
 import { ArtifactWriteError, storageReason } from '../artifacts/package-artifacts.js';
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import { publishFailureReason } from '../blob/publish-failure.js';
@@ -43,7 +43,7 @@ export interface RunEnd {
 export interface RunEndingDeps {
   artifacts: ArtifactStore;
   searchFeed?: SearchFeed;
-  logger: FastifyBaseLogger;
+  logger: ServiceLogger;
 }
 
 /**

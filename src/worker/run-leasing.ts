@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLogger } from '../observability/service-logger.js';
 import type { FileGroupStore } from '../blob/file-groups.js';
 import type { CheckpointThreadHost } from './checkpoint-thread-host.js';
 import type { RunLease } from '../store/run-leases.js';
@@ -29,7 +29,7 @@ export interface RunLeasingDeps {
   /** Writes the checkpoints, off the thread answering the API. */
   checkpoints: CheckpointThreadHost;
   clock: Clock;
-  logger: FastifyBaseLogger;
+  logger: ServiceLogger;
   /** How long a hold lasts unrenewed (KUMO_RUN_LEASE_SECONDS). */
   leaseMs: number;
   /** How often each run is checkpointed (KUMO_CHECKPOINT_SECONDS). */

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { RunMessage } from '../domain/run-message.js';
 import type { LiveRunProgress } from './live-run-progress.js';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import type { ServiceLogger } from '../observability/service-logger.js';
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import { executionTimeoutSecondsOf } from '../domain/crawl-settings.js';
 import { type RunEndReason, RunState, type RunStateId } from '../domain/run-states.js';
@@ -36,7 +36,7 @@ export interface WorkerPoolDeps {
    * no cap.
    */
   maxRunningPerContract?: number;
-  logger: FastifyBaseLogger;
+  logger: ServiceLogger;
   /** How often the pool looks for pending runs besides being notified. */
   pollIntervalMs?: number;
   lifecycle?: RunLifecycleListener;
@@ -72,6 +72,11 @@ export class RunWorkerPool implements RunDispatcher {
   /** The claim loop in progress, if any (see fill). */
   private filling: Promise<void> | undefined;
   private fillAgain = false;
+  /**
+   * Set once the runs to resume are known: a notification before that (a run queued while the
+   * process starts) claims nothing, so a new run cannot take the slot of one to resume.
+   */
+  private started = false;
 
   private readonly ending: RunEnding;
 
@@ -83,6 +88,7 @@ export class RunWorkerPool implements RunDispatcher {
     // With leases, the runs left running are those whose lease ended, taken one by one as any
     // worker may take them (claimUntilFull).
     this.leftOver = this.deps.leasing === undefined ? await this.deps.runs.listRunning() : [];
+    this.started = true;
     this.deps.leasing?.start(() => this.notifyPending());
     this.pollTimer = setInterval(() => this.fill(), this.deps.pollIntervalMs ?? 1000);
     this.pollTimer.unref();
@@ -122,6 +128,7 @@ export class RunWorkerPool implements RunDispatcher {
    * loop again once it ends.
    */
   private fill(): void {
+    if (!this.started) return;
     if (this.filling !== undefined) {
       this.fillAgain = true;
       return;

@@ -26,6 +26,7 @@ import { verifySignature } from '../../src/webhooks/webhook-signature.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 import { startServeProcess } from '../support/serve-process.js';
 import { freePort, makeTempDir, pollUntil } from '../support/service-harness.js';
+import { createServiceLogger } from '../../src/observability/service-logger.js';
 import {
   COOKIE_VALUE,
   SITE_PASSWORD,
@@ -46,7 +47,7 @@ after(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-test('buildApp redacts credentials and setting passwords in anything logged through it', async () => {
+test('the service logger redacts credentials and setting passwords in anything the app logs through it', async () => {
   const dataDir = await makeTempDir('kumo-log-app-');
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
   const store = openSqliteServiceStore(path.join(dataDir, 'kumo.db'));
@@ -81,7 +82,10 @@ test('buildApp redacts credentials and setting passwords in anything logged thro
       crawlerBasePath: '/api/v1.0/crawler_service',
       finderBasePath: '/api/v1.0/finder_service',
     },
-    logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } },
+    logger: createServiceLogger({
+      level: 'trace',
+      stream: { write: (line: string) => void lines.push(line) },
+    }),
   });
   cleanups.push(() => app.close());
   // A handler that logs everything it has: the redaction holds whoever logs what.

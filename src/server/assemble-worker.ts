@@ -1,15 +1,8 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { ArtifactStore } from '../blob/artifact-store.js';
 import { openFileGroups } from '../blob/open-artifact-store.js';
 import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
 import { configuredBrowser } from '../browser/configured-browser.js';
-import type { KumoConfig } from '../config/config.js';
-import type { dataPaths } from '../config/data-paths.js';
 import { fetchLimitsOf } from '../crawler/page-fetch.js';
-import type { ServiceMetrics } from '../observability/service-metrics.js';
 import type { SearchFeeder } from '../search/serving/search-feeder.js';
-import type { ServiceStore } from '../store/service-store.js';
-import type { Clock } from '../util/clock.js';
 import { BrowserHost } from '../worker/browser-host.js';
 import { CheckpointThreadHost } from '../worker/checkpoint-thread-host.js';
 import type { LiveRunProgress } from '../worker/live-run-progress.js';
@@ -18,6 +11,8 @@ import { RunLeasing } from '../worker/run-leasing.js';
 import { RunThreads } from '../worker/run-thread-runner.js';
 import { RunWorkerPool } from '../worker/run-worker-pool.js';
 import type { RunEventPublisher } from '../webhooks/run-event-publisher.js';
+import { defaultUserAgent } from '../util/version.js';
+import type { ServiceParts } from './service-parts.js';
 
 /** How long a process's hold on a host lasts unrenewed (at most its run leases). */
 const HOST_HOLD_MS = 10_000;
@@ -31,31 +26,21 @@ export interface CrawlWorker {
   browserStatus(): BrowserAvailability;
 }
 
-export interface CrawlWorkerDeps {
-  config: KumoConfig;
-  clock: Clock;
-  store: ServiceStore;
-  artifacts: ArtifactStore;
-  paths: ReturnType<typeof dataPaths>;
-  env: NodeJS.ProcessEnv | undefined;
-  logger: FastifyBaseLogger;
-  metrics: ServiceMetrics;
-  /** This process's name in run leases and host tenures (newWorkerName). */
-  workerName: string;
-  userAgent: string;
+/** What the worker's runs report to: webhooks, the search services they feed, the console's live page. */
+export interface WorkerOutlets {
   events: RunEventPublisher;
   searchFeed: SearchFeeder;
   live: LiveRunProgress;
 }
 
 /**
- * Builds the worker role (docs/design/crawl.md, Crawl threads; Run leases): Chromium found at
- * start and launched with the first rendered page, one thread per run with one host pace over
- * them all (across processes on a shared store), and the pool claiming runs. Nothing runs until
+ * The worker role (docs/design/crawl.md, Crawl threads; Run leases): Chromium found at start and
+ * launched with the first rendered page, one thread per run with one host pace over them all
+ * (across processes on a shared store), and the pool claiming runs. Nothing runs until
  * `pool.start()`.
  */
-export async function buildCrawlWorker(deps: CrawlWorkerDeps): Promise<CrawlWorker> {
-  const { config, clock, store, logger, metrics, workerName } = deps;
+export async function assembleWorker(parts: ServiceParts, outlets: WorkerOutlets): Promise<CrawlWorker> {
+  const { config, clock, store, logger, metrics, workerName } = parts;
   let browserStatus: BrowserAvailability = await probeChromium(config.chromiumPath);
   if (browserStatus.available) logger.info({ browser: browserStatus.version }, 'browser rendering available');
   else logger.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
@@ -71,7 +56,7 @@ export async function buildCrawlWorker(deps: CrawlWorkerDeps): Promise<CrawlWork
   });
   const threads = new RunThreads({
     limits: fetchLimitsOf(config),
-    defaultUserAgent: deps.userAgent,
+    defaultUserAgent: defaultUserAgent(config.botInfoUrl),
     timezone: config.timezone,
     allowPrivateNetworks: config.allowPrivateNetworks,
     heapMb: config.runHeapMb,
@@ -106,10 +91,10 @@ export async function buildCrawlWorker(deps: CrawlWorkerDeps): Promise<CrawlWork
     new RunLeasing({
       owner: workerName,
       leases: store.runLeases,
-      pieces: await openFileGroups('pieces', config.blobUrl, deps.paths.pieces, deps.env),
+      pieces: await openFileGroups('pieces', config.blobUrl, parts.paths.pieces, parts.env),
       checkpoints: new CheckpointThreadHost(
-        { databaseUrl: config.databaseUrl ?? '', blobUrl: config.blobUrl, piecesRoot: deps.paths.pieces },
-        deps.env,
+        { databaseUrl: config.databaseUrl ?? '', blobUrl: config.blobUrl, piecesRoot: parts.paths.pieces },
+        parts.env,
       ),
       clock,
       logger,
@@ -119,19 +104,19 @@ export async function buildCrawlWorker(deps: CrawlWorkerDeps): Promise<CrawlWork
     });
   const pool = new RunWorkerPool({
     runs: store.runs,
-    artifacts: deps.artifacts,
+    artifacts: parts.artifacts,
     clock,
     threads,
-    workRoot: deps.paths.work,
+    workRoot: parts.paths.work,
     concurrency: config.workerConcurrency,
     maxRunningPerContract: config.maxRunningPerContract > 0 ? config.maxRunningPerContract : undefined,
     logger,
     lifecycle: {
-      started: (run) => deps.events.publish('crawl.started', run),
-      finished: (run) => deps.events.publish('crawl.finished', run),
+      started: (run) => outlets.events.publish('crawl.started', run),
+      finished: (run) => outlets.events.publish('crawl.finished', run),
     },
-    searchFeed: deps.searchFeed,
-    live: deps.live,
+    searchFeed: outlets.searchFeed,
+    live: outlets.live,
     leasing,
   });
   return { pool, threads, leasing, browserStatus: () => browserStatus };
