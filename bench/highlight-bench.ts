@@ -4,6 +4,7 @@
  * ASCII body), so a results page of highlights can be costed.
  */
 import { QueryHighlighter } from '../src/search/highlight/query-highlighter.js';
+import { queryTreeOf } from '../src/search/query-tree.js';
 
 const ENGLISH = 'search engine crawler index python format page site result content server request'.split(
   ' ',
@@ -59,10 +60,10 @@ for (const query of [
   '"search engine" 東京都 -crawler',
   'キャプチャ python 平成',
 ]) {
-  const highlighter = QueryHighlighter.of(query);
+  const highlighter = QueryHighlighter.of(queryTreeOf(query));
   line(
     `constructor  ${query}`,
-    microsPerCall(2000, () => QueryHighlighter.of(query)),
+    microsPerCall(2000, () => QueryHighlighter.of(queryTreeOf(query))),
   );
   line(
     `parts(title ${title.length} chars)  ${query}`,

@@ -81,7 +81,7 @@ try {
     const index = new SearchIndex(indexFile);
     const started = performance.now();
     const indexer = new BatchIndexer(
-      index.forFeed('bench:corpus'),
+      index.writer.forFeed('bench:corpus'),
       (totals) => {
         const done = totals.added + totals.updated + totals.unchanged;
         if (done % 5000 === 0 || done === DOCS) {
@@ -94,7 +94,7 @@ try {
     for (const document of generated.value) await indexer.add(document);
     await indexer.finish();
     const indexMs = performance.now() - started;
-    const segments = index.snapshot().segments.length;
+    const segments = index.searcher().snapshot.segments.length;
     const size = indexFileSize(indexFile);
     index.close();
     return { indexMs, generationMs: generated.ms, textBytes, segments, size };

@@ -287,7 +287,7 @@ async function main(): Promise<number> {
   const index = new SearchIndex(indexFile);
   const indexStarted = performance.now();
   const indexer = new BatchIndexer(
-    index.forFeed('bench:corpus'),
+    index.writer.forFeed('bench:corpus'),
     (totals) => {
       const done = totals.added + totals.updated + totals.unchanged;
       if (done % 5000 === 0 || done === options.docs) {

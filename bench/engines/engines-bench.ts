@@ -5,7 +5,7 @@
  * judgments.
  *
  * - Indexing: Kumo as `kumo index` builds (kumo-engine.ts) beside Groonga's load (groonga-load.ts).
- * - Engine tail: Kumo's match and top 10 (SearchIndex.search) beside Xapian's parse and
+ * - Engine tail: Kumo's parse, match and top 10 (Searcher.top) beside Xapian's parse and
  *   get_mset (xapian-anchor.py), each timed inside its own process.
  * - HTTP: the real Kumo service in a child process, full answers (highlights, facets), beside
  *   Groonga's own HTTP server answering a select of the top 10 without snippets, one after the

@@ -114,7 +114,7 @@ export function printTail(report: EnginesReport, figures: TailFigures): void {
   const xapianMset = summarize(xapian.msetOnly.flat());
   report.heading(
     `Engine tail (match + top 10, in process; ${count(queries.length)} queries x ${figures.rounds} rounds)`,
-    'Kumo SearchIndex.search',
+    'Kumo Searcher.top',
     `Xapian ${xapian.version} parse + get_mset`,
   );
   report.pair('p50', ms(kumoAll.p50), ms(xapianAll.p50));

@@ -6,6 +6,10 @@ import { BatchIndexer } from '../../src/search/batch-indexer.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import type { EvalDocument } from '../eval/page-documents.js';
 import { threadPreemptions } from './preemptions.js';
+import { planQuery } from '../../src/search/engine/query-plan.js';
+import { queryLanguageOf } from '../../src/search/page-language.js';
+import { queryTreeOf } from '../../src/search/query-tree.js';
+import { indexWordForms } from '../../src/search/word-forms/index-word-forms.js';
 
 /** Documents per batch, as `kumo index` (and bench:search) writes them. */
 const BATCH = 500;
@@ -29,7 +33,7 @@ export async function indexWithKumo(
   try {
     const started = performance.now();
     const indexer = new BatchIndexer(
-      index.forFeed(FEED),
+      index.writer.forFeed(FEED),
       (totals) => {
         const done = totals.added + totals.updated + totals.unchanged;
         process.stderr.write(`kumo: indexed ${done} / ${documents.length}\n`);
@@ -39,7 +43,7 @@ export async function indexWithKumo(
     for (const document of documents) await indexer.add(document);
     await indexer.finish();
     const ms = performance.now() - started;
-    return { ms, segments: index.snapshot().segments.length };
+    return { ms, segments: index.searcher().snapshot.segments.length };
   } finally {
     index.close();
   }
@@ -55,7 +59,7 @@ export interface TailSamples {
 }
 
 /**
- * SearchIndex.search, the engine without the site search around it: the query planned (syntax,
+ * The searcher's top 10 (Searcher.top), the engine without the site search around it: the query planned (syntax,
  * word forms), every matching document scored, the top 10 picked, with URL and title from the
  * summaries held in memory; no highlights, facets or did-you-mean. The index is opened first and
  * warmed with `warmupRounds` rounds, so the figures are of a serving index.
@@ -75,7 +79,10 @@ export function kumoTail(
       queries.forEach((query, at) => {
         const switches = threadPreemptions();
         const started = performance.now();
-        const answer = index.search(query, 10);
+        // The whole tail: the query parsed and planned, matched and the top 10 ranked.
+        const searcher = index.searcher();
+        const tree = queryTreeOf(query, undefined, indexWordForms(searcher.snapshot));
+        const answer = searcher.top(planQuery(tree), queryLanguageOf(query), 10);
         const took = performance.now() - started;
         if (round >= warmupRounds) {
           perQuery[at]!.push(took);

@@ -85,7 +85,7 @@ export class EngineSystem implements SearchSystem {
       const { documents } = corpus;
       for (let first = 0; first < documents.length; first += BATCH) {
         const batch = documents.slice(first, first + BATCH);
-        this.searchIndex.upsert(batch, 'eval:corpus');
+        this.searchIndex.writer.upsert(batch, 'eval:corpus');
         process.stderr.write(`  engine: ${first + batch.length}/${documents.length} pages indexed\n`);
       }
     }

@@ -117,7 +117,7 @@ async function loadBundle(
   service: SearchServiceRecord,
 ): Promise<LoadTotals> {
   const started = Date.now();
-  const indexer = new BatchIndexer(index.forFeed(feed), (totals) => {
+  const indexer = new BatchIndexer(index.writer.forFeed(feed), (totals) => {
     const pages = totals.added + totals.updated + totals.unchanged;
     process.stderr.write(`indexed ${pages} pages (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
   });

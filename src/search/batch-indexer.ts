@@ -3,7 +3,7 @@ import type { AnalyzedPage } from './document-fields.js';
 import type { IndexedDocument } from './indexed-document.js';
 import type { UpsertResult } from './search-index-types.js';
 
-/** Where analyzed batches go: SearchIndex.upsert, or a scheduled run's staging. */
+/** Where analyzed batches go: IndexWriter.upsert, or a scheduled run's staging. */
 export interface BatchTarget {
   upsert(documents: readonly IndexedDocument[], analyzed: readonly AnalyzedPage[]): UpsertResult;
   /** After the last batch: what the whole pass decides (its pages' inbound link counts). */

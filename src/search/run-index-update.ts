@@ -44,12 +44,12 @@ export async function applyRunToIndex(
   owner?: string,
 ): Promise<RunIndexSummary> {
   // A previous attempt of this run (stopped by a restart) may have left a staging behind.
-  index.discardStaged(runKey);
+  index.writer.discardStaged(runKey);
   const seen = new Set<string>();
   const noindex = new Set<string>();
   const skipped: SkippedPage[] = [];
   const indexer = new BatchIndexer(
-    { upsert: (documents, analyzed) => index.stage(runKey, documents, analyzed) },
+    { upsert: (documents, analyzed) => index.writer.stage(runKey, documents, analyzed) },
     onProgress,
   );
   try {
@@ -69,13 +69,13 @@ export async function applyRunToIndex(
     await indexer.finish();
   } catch (error) {
     await indexer.finish().catch(() => undefined);
-    index.discardStaged(runKey);
+    index.writer.discardStaged(runKey);
     throw error;
   }
   // A page whose text could not be extracted this time keeps its previous version.
   const kept = new Set(skipped.map((page) => page.url));
   const gone = [...outcomes.gone, ...noindex].filter((url) => !seen.has(url) && !kept.has(url));
-  const removed = index.applyStaged(runKey, {
+  const removed = index.writer.applyStaged(runKey, {
     feed,
     gone,
     release: (url) => outcomes.complete && !outcomes.failed.has(url) && !kept.has(url),

@@ -38,7 +38,7 @@ export interface SearchHit {
   copyUrls: readonly string[];
 }
 
-/** How a staged run ends in the index (SearchIndex.applyStaged). */
+/** How a staged run ends in the index (IndexWriter.applyStaged). */
 export interface StagedRunEnd {
   /** The feed of the run (feed-keys.ts): it claims every document the run staged or found unchanged. */
   feed: string;

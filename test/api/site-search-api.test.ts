@@ -682,11 +682,11 @@ describe('site search: index changes', () => {
   test('a page replaced or removed through another connection is searched as it is now', async () => {
     const index = new SearchIndex(searchIndexFile(service.dataDir, 1));
     try {
-      index.upsert(
+      index.writer.upsert(
         [{ ...DOCS.pyRelease, title: 'Python 3.14 shipped', body: 'The python release shipped.' }],
         'bundle:test',
       );
-      index.remove([urlOf('pySnake')]);
+      index.writer.remove([urlOf('pySnake')]);
     } finally {
       index.close();
     }

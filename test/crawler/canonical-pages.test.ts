@@ -17,6 +17,7 @@ import { SearchIndex } from '../../src/search/search-index.js';
 import { metaOf, readCsvGz, readTarGz, recordsOf } from '../support/artifact-readers.js';
 import { crawlInto } from '../support/engine-crawl.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 interface Page {
   html: string;
@@ -78,8 +79,7 @@ async function crawlAndFeed(): Promise<{ urls: string[]; bundle: Map<string, Buf
 }
 
 const found = (query: string) =>
-  index
-    .search(query, 10)
+  rankedSearch(index, query, 10)
     .docs.map((doc) => new URL(doc.url).pathname)
     .sort();
 

@@ -17,6 +17,7 @@ import type { LoadedSegment, StagedRunEnd } from '../../src/search/search-index-
 import { type ReanalysisProgress, reanalyzeIndexFile } from '../../src/search/reanalysis-upgrade.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchIndexStore } from '../../src/search/storage/search-index-store.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 /** Compiled tests run from dist/test/search; the fixtures stay in the source tree. */
 const FIXTURE = new URL('../../../test/fixtures/search-index/analyzer-4.db', import.meta.url);
@@ -70,8 +71,7 @@ const segmentsOf = (file: string) =>
   query<{ id: number; staged_run: string | null }>(file, 'SELECT id, staged_run FROM segments ORDER BY id');
 
 const urls = (index: SearchIndex, words: string): string[] =>
-  index
-    .search(words, 100)
+  rankedSearch(index, words, 100)
     .docs.map((doc) => doc.url)
     .sort();
 
@@ -144,14 +144,14 @@ describe('an index file written by analyzer 4', () => {
 
   test('template text by markup is in the links field; the site-wide lines stay left out', () => {
     try {
-      const { segments } = index.snapshot();
+      const { segments } = index.searcher().snapshot;
       // Each page's own template line ("Related: walrusnav"): stored apart from the body.
       assert.deepEqual(urls(index, 'walrusnav'), [`${SITE}/marmot.html`]);
       assert.deepEqual(fieldsOf(segments, `${SITE}/marmot.html`, 'walrusnav'), ['links']);
       assert.deepEqual(fieldsOf(segments, `${SITE}/marmot.html`, 'alpine'), ['body']);
       assert.deepEqual(urls(index, 'saffronnav'), [`${SITE}/heron.html`]);
       // The navigation line every page holds is the site's template: not indexed.
-      assert.equal(index.search('download').hits, 0);
+      assert.equal(rankedSearch(index, 'download').hits, 0);
     } finally {
       index.close();
     }
@@ -159,10 +159,10 @@ describe('an index file written by analyzer 4', () => {
 
   test('keeps the feeds, the query log, the clicks and the phrase readings', () => {
     try {
-      assert.deepEqual(index.feeds(), [BUNDLE, 'setting:1']);
-      assert.deepEqual(index.feedsOf(`${SITE}/marmot.html`), ['setting:1']);
-      assert.deepEqual(index.feedsOf(`${SITE}/heron.html`), [BUNDLE, 'setting:1']);
-      assert.deepEqual(index.feedsOf(`${SITE}/otter.html`), [BUNDLE]);
+      assert.deepEqual(index.writer.feeds(), [BUNDLE, 'setting:1']);
+      assert.deepEqual(index.writer.feedsOf(`${SITE}/marmot.html`), ['setting:1']);
+      assert.deepEqual(index.writer.feedsOf(`${SITE}/heron.html`), [BUNDLE, 'setting:1']);
+      assert.deepEqual(index.writer.feedsOf(`${SITE}/otter.html`), [BUNDLE]);
       assert.deepEqual(index.store.queryLog(10), [{ query: 'marmot', count: 3, hits: 1 }]);
       assert.deepEqual(index.store.clickCounts(), new Map([[`${SITE}/marmot.html`, 2]]));
       assert.deepEqual(index.store.queryClickCounts(10), new Map([['marmot', 2]]));
@@ -170,7 +170,7 @@ describe('an index file written by analyzer 4', () => {
       assert.ok(index.store.displayHeads.complete());
       // The phrases, normalized by the older analyzer, are left to the next suggester build to
       // cut again from the titles and headings, read where each document now is.
-      const { segments } = index.snapshot();
+      const { segments } = index.searcher().snapshot;
       const rows = index.store.phrases.rowsOf(segments[0]!.segment.id, 0, 100);
       assert.deepEqual(
         rows.map((row) => ({ title: row.title, data: row.data })),
@@ -188,18 +188,18 @@ describe('an index file written by analyzer 4', () => {
 
   test('keeps the staged run: applied afterwards, its new page and new version become searchable', () => {
     try {
-      assert.deepEqual(index.stagedRunKeys(), [RUN]);
+      assert.deepEqual(index.writer.stagedRunKeys(), [RUN]);
       assert.deepEqual(urls(index, 'puffins'), []);
       assert.deepEqual(urls(index, 'drains'), []);
-      index.applyStaged(RUN, APPLY);
+      index.writer.applyStaged(RUN, APPLY);
       assert.deepEqual(urls(index, 'puffins'), [`${SITE}/puffin.html`]);
       assert.deepEqual(urls(index, 'colonies'), [`${SITE}/puffin.html`]);
       assert.deepEqual(urls(index, 'basaltnav'), [`${SITE}/puffin.html`]);
       assert.deepEqual(urls(index, 'drains'), [`${SITE}/pelican.html`]);
       assert.deepEqual(urls(index, 'scoops'), [`${SITE}/pelican.html`]);
       assert.equal(index.documentCount, PAGES.length + 1);
-      assert.deepEqual(index.feedsOf(`${SITE}/puffin.html`), ['setting:1']);
-      assert.deepEqual(index.stagedRunKeys(), []);
+      assert.deepEqual(index.writer.feedsOf(`${SITE}/puffin.html`), ['setting:1']);
+      assert.deepEqual(index.writer.stagedRunKeys(), []);
     } finally {
       index.close();
     }
@@ -259,7 +259,7 @@ describe('an index file of format 3 written by analyzer 3', () => {
       assert.deepEqual(urls(index, 'wick'), [`${SITE}/a.html`]);
       assert.deepEqual(urls(index, 'vinegar'), [`${SITE}/b.html`]);
       assert.deepEqual(urls(index, 'descaling'), [`${SITE}/b.html`]);
-      assert.deepEqual(index.feedsOf(`${SITE}/a.html`), ['legacy']);
+      assert.deepEqual(index.writer.feedsOf(`${SITE}/a.html`), ['legacy']);
       assert.deepEqual(index.store.clickCounts(), new Map([[`${SITE}/a.html`, 4]]));
     } finally {
       index.close();

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { type ManualPage, manualDocument, otherManualPages } from '../support/manual-pages.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 let folder: string;
 before(() => {
@@ -18,11 +19,12 @@ before(() => {
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 const urlOf = (slug: string) => `https://manual.example/docs/${slug}.html`;
-const ranked = (index: SearchIndex, query: string) => index.search(query, 10).docs.map((doc) => doc.url);
+const ranked = (index: SearchIndex, query: string) =>
+  rankedSearch(index, query, 10).docs.map((doc) => doc.url);
 
 function indexOf(name: string, pages: readonly ManualPage[]): SearchIndex {
   const index = new SearchIndex(path.join(folder, `${name}.db`));
-  index.upsert(pages.map(manualDocument), 'bundle:test');
+  index.writer.upsert(pages.map(manualDocument), 'bundle:test');
   return index;
 }
 

@@ -19,6 +19,8 @@ import { organicDocsOf } from '../../src/search/site/organic-docs.js';
 import type { HitDocumentSource } from '../../src/search/storage/hit-documents.js';
 import { blockHashOf, type TemplateBlocks } from '../../src/search/template-blocks.js';
 import { seededRandom } from '../support/seeded-random.js';
+import { queryTreeOf } from '../../src/search/query-tree.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 const HOST = 'docs.example';
 const PAGE_URL = `https://${HOST}/guide/page.html`;
@@ -118,15 +120,15 @@ function sitePages(count: number, extra: (n: number) => string = () => ''): Inde
 
 /** Every searchable document's stored head is there, holds, and is the head cut from its body. */
 function assertHeadsHold(index: SearchIndex, count: number): void {
-  const blocks = index.templateBlocks();
+  const blocks = index.searcher().templateBlocks();
   for (let n = 0; n < count; n += 1) {
     const url = `https://${HOST}/page-${n}.html`;
     const id = index.store.documentIdOf(url)!;
-    const document = index.hitDocument(id, 32_000)!;
+    const document = index.searcher().hitDocument(id, 32_000)!;
     assert.ok(document.displayHead, `${url} has its head stored`);
     assert.equal(document.bodyHead, '', `${url}: the body is not read`);
     const held = storedHeadFor(document.displayHead, url, blocks);
-    assert.deepEqual(held, cutHead(index.wholeBody(id)!, url, blocks), `${url}: the head holds`);
+    assert.deepEqual(held, cutHead(index.searcher().wholeBody(id)!, url, blocks), `${url}: the head holds`);
   }
 }
 
@@ -141,20 +143,28 @@ describe('the display heads of an index', () => {
   test('are stored with each batch and stored again when a line changes side', () => {
     const { index } = newIndex();
     try {
-      index.upsert(sitePages(10), 'bundle:test');
-      assert.ok(index.templateBlocks().get(HOST)?.has(blockHashOf('Home')), 'the navigation is template');
+      index.writer.upsert(sitePages(10), 'bundle:test');
+      assert.ok(
+        index.searcher().templateBlocks().get(HOST)?.has(blockHashOf('Home')),
+        'the navigation is template',
+      );
       assertHeadsHold(index, 10);
       const notice = 'Maintenance window on Sunday night';
       // On four pages of ten the notice becomes template: the first page, indexed before, is split again.
-      index.upsert([sitePages(1, () => notice)[0]!], 'bundle:test');
+      index.writer.upsert([sitePages(1, () => notice)[0]!], 'bundle:test');
       assertHeadsHold(index, 10);
-      index.upsert(
+      index.writer.upsert(
         sitePages(4, () => notice),
         'bundle:test',
       );
-      assert.ok(index.templateBlocks().get(HOST)?.has(blockHashOf(notice)), 'the notice is template');
+      assert.ok(
+        index.searcher().templateBlocks().get(HOST)?.has(blockHashOf(notice)),
+        'the notice is template',
+      );
       assertHeadsHold(index, 10);
-      const first = index.hitDocument(index.store.documentIdOf(`https://${HOST}/page-0.html`)!, 32_000)!;
+      const first = index
+        .searcher()
+        .hitDocument(index.store.documentIdOf(`https://${HOST}/page-0.html`)!, 32_000)!;
       assert.equal(first.displayHead?.text, 'Page 0 explains step 0 of the install.');
     } finally {
       index.close();
@@ -164,26 +174,26 @@ describe('the display heads of an index', () => {
   test('of a staged run are read once it is applied, and a discarded run leaves the old ones', () => {
     const { index } = newIndex();
     try {
-      index.upsert(sitePages(6), 'bundle:test');
+      index.writer.upsert(sitePages(6), 'bundle:test');
       const changed = sitePages(6, (n) => `Revised in run ${n}.`);
-      index.stage('run-1', changed);
+      index.writer.stage('run-1', changed);
       assertHeadsHold(index, 6);
       const url = `https://${HOST}/page-2.html`;
       const id = index.store.documentIdOf(url)!;
       assert.equal(
-        index.hitDocument(id, 32_000)!.displayHead?.text,
+        index.searcher().hitDocument(id, 32_000)!.displayHead?.text,
         'Page 2 explains step 2 of the install.',
       );
-      index.discardStaged('run-1');
+      index.writer.discardStaged('run-1');
       assert.equal(
-        index.hitDocument(id, 32_000)!.displayHead?.text,
+        index.searcher().hitDocument(id, 32_000)!.displayHead?.text,
         'Page 2 explains step 2 of the install.',
       );
-      index.stage('run-2', changed);
-      index.applyStaged('run-2', { gone: [], feed: 'setting:1', release: () => false });
+      index.writer.stage('run-2', changed);
+      index.writer.applyStaged('run-2', { gone: [], feed: 'setting:1', release: () => false });
       assertHeadsHold(index, 6);
       assert.equal(
-        index.hitDocument(id, 32_000)!.displayHead?.text,
+        index.searcher().hitDocument(id, 32_000)!.displayHead?.text,
         'Page 2 explains step 2 of the install. Revised in run 2.',
       );
     } finally {
@@ -193,7 +203,7 @@ describe('the display heads of an index', () => {
 
   test('a file of format 8 gains the tables; its pages show the heads cut from their bodies until the next write stores theirs', () => {
     const { index, file } = newIndex();
-    index.upsert(sitePages(6), 'bundle:test');
+    index.writer.upsert(sitePages(6), 'bundle:test');
     index.close();
     const db = new Database(file);
     db.exec(
@@ -204,12 +214,12 @@ describe('the display heads of an index', () => {
     try {
       const url = `https://${HOST}/page-3.html`;
       const id = upgraded.store.documentIdOf(url)!;
-      const document = upgraded.hitDocument(id, 32_000)!;
+      const document = upgraded.searcher().hitDocument(id, 32_000)!;
       assert.equal(document.displayHead, undefined);
       assert.equal(document.bodyComplete, true);
       assert.match(document.bodyHead, /^Home\nGuide › Install\nPage 3 explains/);
       // A write of one other page: the pages indexed before, unchanged, get their heads too.
-      upgraded.upsert(
+      upgraded.writer.upsert(
         [{ url: `https://${HOST}/news.html`, title: 'News', description: '', body: 'Released.' }],
         'bundle:test',
       );
@@ -223,21 +233,21 @@ describe('the display heads of an index', () => {
   test('a run staged without heads (before format 9) and applied after: its pages get theirs as it is applied', () => {
     const { index, file } = newIndex();
     try {
-      index.upsert(sitePages(6), 'bundle:test');
-      index.stage(
+      index.writer.upsert(sitePages(6), 'bundle:test');
+      index.writer.stage(
         'run-1',
         sitePages(6, (n) => `Revised in run ${n}.`),
       );
       const db = new Database(file);
       db.exec('DELETE FROM staged_display_heads');
       db.close();
-      index.applyStaged('run-1', { gone: [], feed: 'setting:1', release: () => false });
+      index.writer.applyStaged('run-1', { gone: [], feed: 'setting:1', release: () => false });
       // The old versions' heads went with them, and the apply cut the new versions' heads.
       assert.equal(index.store.displayHeads.complete(), true);
       assertHeadsHold(index, 6);
       const id = index.store.documentIdOf(`https://${HOST}/page-2.html`)!;
       assert.equal(
-        index.hitDocument(id, 32_000)!.displayHead?.text,
+        index.searcher().hitDocument(id, 32_000)!.displayHead?.text,
         'Page 2 explains step 2 of the install. Revised in run 2.',
       );
     } finally {
@@ -249,21 +259,21 @@ describe('the display heads of an index', () => {
     const { index } = newIndex();
     try {
       const notice = 'Maintenance window on Sunday night';
-      index.upsert(sitePages(10), 'bundle:test');
+      index.writer.upsert(sitePages(10), 'bundle:test');
       const newcomer = { ...sitePages(11, () => notice)[10]! };
-      index.stage('run-1', [newcomer]);
+      index.writer.stage('run-1', [newcomer]);
       // Meanwhile the notice becomes template, out of reach of the staged copy.
-      index.upsert(
+      index.writer.upsert(
         sitePages(5, () => notice),
         'bundle:test',
       );
-      assert.ok(index.templateBlocks().get(HOST)?.has(blockHashOf(notice)));
-      index.applyStaged('run-1', { gone: [], feed: 'setting:1', release: () => false });
-      assert.deepEqual(index.search('maintenance').docs, [], 'template words find nothing');
+      assert.ok(index.searcher().templateBlocks().get(HOST)?.has(blockHashOf(notice)));
+      index.writer.applyStaged('run-1', { gone: [], feed: 'setting:1', release: () => false });
+      assert.deepEqual(rankedSearch(index, 'maintenance').docs, [], 'template words find nothing');
       assertHeadsHold(index, 11);
       const id = index.store.documentIdOf(newcomer.url)!;
       assert.equal(
-        index.hitDocument(id, 32_000)!.displayHead?.text,
+        index.searcher().hitDocument(id, 32_000)!.displayHead?.text,
         'Page 10 explains step 10 of the install.',
       );
     } finally {
@@ -276,8 +286,8 @@ describe('the display heads of an index', () => {
     try {
       // SQLite keeps the lone half as U+FFFD: the template counts that form.
       const pages = sitePages(6).map((page) => ({ ...page, body: `${page.body}\nFollow us \ud83d` }));
-      index.upsert(pages, 'bundle:test');
-      assert.ok(index.templateBlocks().get(HOST)?.has(blockHashOf('Follow us \ufffd')));
+      index.writer.upsert(pages, 'bundle:test');
+      assert.ok(index.searcher().templateBlocks().get(HOST)?.has(blockHashOf('Follow us \ufffd')));
       assertHeadsHold(index, 6);
     } finally {
       index.close();
@@ -297,34 +307,37 @@ describe('result pages with stored display heads', () => {
   test('a head whose lines changed side, and a page read without heads, give the page the body gives', () => {
     const { index } = newIndex();
     try {
-      index.upsert(
+      index.writer.upsert(
         sitePages(8, (n) => `Step ${n} needs the install key.`),
         'bundle:test',
       );
-      const templates = index.hitTemplates();
-      const highlighter = QueryHighlighter.of('install');
+      const templates = index.searcher().hitTemplates();
+      const highlighter = QueryHighlighter.of(queryTreeOf('install'));
       const hits = hitsOf(index, 8);
-      const withHeads = organicDocsOf(hits, index, highlighter, templates);
+      const withHeads = organicDocsOf(hits, index.searcher(), highlighter, templates);
       // Cut as before format 9: no head, the body's start read with the document.
       const withoutHeads: HitDocumentSource = {
         hitDocument: (id, chars) => ({
-          ...index.hitDocument(id, chars)!,
-          ...index.bodyHead(id, chars)!,
+          ...index.searcher().hitDocument(id, chars)!,
+          ...index.searcher().bodyHead(id, chars)!,
           displayHead: undefined,
         }),
         bodyHead: () => assert.fail('the body is read with the document'),
-        wholeBody: (id) => index.wholeBody(id),
-        linkText: (id, chars) => index.linkText(id, chars),
+        wholeBody: (id) => index.searcher().wholeBody(id),
+        linkText: (id, chars) => index.searcher().linkText(id, chars),
       };
       // Heads cut as if the host had no template: each holds a navigation line as kept.
       const stale: HitDocumentSource = {
         hitDocument: (id, chars) => {
-          const document = index.hitDocument(id, chars)!;
-          return { ...document, displayHead: displayHeadOf(index.wholeBody(id)!, document.url, new Map()) };
+          const document = index.searcher().hitDocument(id, chars)!;
+          return {
+            ...document,
+            displayHead: displayHeadOf(index.searcher().wholeBody(id)!, document.url, new Map()),
+          };
         },
-        bodyHead: (id, chars) => index.bodyHead(id, chars),
-        wholeBody: (id) => index.wholeBody(id),
-        linkText: (id, chars) => index.linkText(id, chars),
+        bodyHead: (id, chars) => index.searcher().bodyHead(id, chars),
+        wholeBody: (id) => index.searcher().wholeBody(id),
+        linkText: (id, chars) => index.searcher().linkText(id, chars),
       };
       assert.deepEqual(organicDocsOf(hits, withoutHeads, highlighter, templates), withHeads);
       assert.deepEqual(organicDocsOf(hits, stale, highlighter, templates), withHeads);

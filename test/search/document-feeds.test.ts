@@ -18,6 +18,7 @@ import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { applyRunToIndex, type RunPageOutcomes } from '../../src/search/run-index-update.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { writeBundle } from '../support/crawl-bundle.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 const SITE = 'https://docs.example.com';
 const SETTING = 'setting:1';
@@ -33,8 +34,7 @@ after(() => {
 });
 
 const urls = (index: SearchIndex, query: string): string[] =>
-  index
-    .search(query, 100)
+  rankedSearch(index, query, 100)
     .docs.map((doc) => doc.url)
     .sort();
 
@@ -152,7 +152,8 @@ for (const schema of [3, 4] as const) {
       assert.deepEqual(urls(index, 'pelican'), [LEGACY.taken.url]);
       assert.deepEqual(urls(index, 'wombat'), [LEGACY.other.url]);
       assert.deepEqual(urls(index, 'everywhere').length, 3);
-      for (const document of Object.values(LEGACY)) assert.deepEqual(index.feedsOf(document.url), ['legacy']);
+      for (const document of Object.values(LEGACY))
+        assert.deepEqual(index.writer.feedsOf(document.url), ['legacy']);
       // Opened again (by kumo serve and kumo index alike), the migrated file is used as it is.
       const again = new SearchIndex(file);
       try {
@@ -172,8 +173,12 @@ for (const schema of [3, 4] as const) {
       assert.equal(one.removed, 0, 'legacy pages the run did not reach are not its own');
       assert.deepEqual(urls(index, 'marmot'), [LEGACY.untouched.url]);
       assert.deepEqual(urls(index, 'wombat'), [LEGACY.other.url]);
-      assert.deepEqual(index.feedsOf(LEGACY.taken.url), [SETTING], 'the run took the page it reached over');
-      assert.deepEqual(index.feedsOf(LEGACY.untouched.url), ['legacy']);
+      assert.deepEqual(
+        index.writer.feedsOf(LEGACY.taken.url),
+        [SETTING],
+        'the run took the page it reached over',
+      );
+      assert.deepEqual(index.writer.feedsOf(LEGACY.untouched.url), ['legacy']);
 
       const second = path.join(folder, 'second.tar.gz');
       writeBundle(second, [{ url: `${SITE}/new.html`, status: 200, html: page('New', 'quokka') }]);
@@ -196,52 +201,52 @@ describe('claims of several feeds', () => {
 
   /** A complete run of `feed` that reached `reached` and nothing else. */
   const run = (runKey: string, feed: string, reached: readonly IndexedDocument[]): number => {
-    index.stage(runKey, reached);
-    return index.applyStaged(runKey, { feed, gone: [], release: () => true });
+    index.writer.stage(runKey, reached);
+    return index.writer.applyStaged(runKey, { feed, gone: [], release: () => true });
   };
 
   test('a page two settings reach stays until neither reaches it', () => {
     const shared = doc(`${SITE}/shared.html`, 'bittern');
     run('run-1', 'setting:1', [shared]);
     run('run-2', 'setting:2', [shared]);
-    assert.deepEqual(index.feedsOf(shared.url), ['setting:1', 'setting:2']);
+    assert.deepEqual(index.writer.feedsOf(shared.url), ['setting:1', 'setting:2']);
 
     assert.equal(run('run-3', 'setting:1', []), 0);
     assert.deepEqual(urls(index, 'bittern'), [shared.url]);
-    assert.deepEqual(index.feedsOf(shared.url), ['setting:2']);
+    assert.deepEqual(index.writer.feedsOf(shared.url), ['setting:2']);
     assert.equal(run('run-4', 'setting:2', []), 1);
     assert.deepEqual(urls(index, 'bittern'), []);
   });
 
   test("a run's claims count only once it is applied; a discarded run claims nothing", () => {
     const page1 = doc(`${SITE}/one.html`, 'heron');
-    index.upsert([page1], 'bundle:/srv/one');
-    index.stage('run-1', [page1]);
+    index.writer.upsert([page1], 'bundle:/srv/one');
+    index.writer.stage('run-1', [page1]);
     assert.deepEqual(
-      index.feedsOf(page1.url),
+      index.writer.feedsOf(page1.url),
       ['bundle:/srv/one'],
       'an unchanged page staged, not yet claimed',
     );
-    index.discardStaged('run-1');
-    index.stage('run-2', [page1]);
-    index.applyStaged('run-2', { feed: 'setting:1', gone: [], release: () => true });
-    assert.deepEqual(index.feedsOf(page1.url), ['bundle:/srv/one', 'setting:1']);
+    index.writer.discardStaged('run-1');
+    index.writer.stage('run-2', [page1]);
+    index.writer.applyStaged('run-2', { feed: 'setting:1', gone: [], release: () => true });
+    assert.deepEqual(index.writer.feedsOf(page1.url), ['bundle:/srv/one', 'setting:1']);
   });
 
   test("retiring a deleted setting's feed: its only pages become legacy, shared ones lose its claim", () => {
     const alone = doc(`${SITE}/alone.html`, 'ibis');
     const shared = doc(`${SITE}/shared.html`, 'bittern');
     run('run-1', 'setting:1', [alone, shared]);
-    index.upsert([shared], 'run:7');
-    index.retireFeeds(['setting:1']);
-    assert.deepEqual(index.feedsOf(alone.url), ['legacy']);
-    assert.deepEqual(index.feedsOf(shared.url), ['run:7']);
-    assert.deepEqual(index.feeds(), ['legacy', 'run:7']);
+    index.writer.upsert([shared], 'run:7');
+    index.writer.retireFeeds(['setting:1']);
+    assert.deepEqual(index.writer.feedsOf(alone.url), ['legacy']);
+    assert.deepEqual(index.writer.feedsOf(shared.url), ['run:7']);
+    assert.deepEqual(index.writer.feeds(), ['legacy', 'run:7']);
     assert.deepEqual(urls(index, 'ibis'), [alone.url], 'nothing is removed');
 
     // A new setting reaching the legacy page takes it over, and removes it once it no longer does.
     run('run-2', 'setting:2', [alone]);
-    assert.deepEqual(index.feedsOf(alone.url), ['setting:2']);
+    assert.deepEqual(index.writer.feedsOf(alone.url), ['setting:2']);
     assert.equal(run('run-3', 'setting:2', []), 1);
     assert.deepEqual(urls(index, 'ibis'), []);
     assert.deepEqual(urls(index, 'bittern'), [shared.url]);
@@ -249,13 +254,13 @@ describe('claims of several feeds', () => {
 
   test('a removed page takes its claims along: a later page given its row id starts unclaimed', () => {
     const first = doc(`${SITE}/first.html`, 'egret');
-    index.upsert([first], 'setting:1');
+    index.writer.upsert([first], 'setting:1');
     const id = index.store.documentIdOf(first.url);
-    assert.equal(index.remove([first.url]), 1);
+    assert.equal(index.writer.remove([first.url]), 1);
     const next = doc(`${SITE}/next.html`, 'plover');
-    index.upsert([next], 'bundle:/srv/next');
+    index.writer.upsert([next], 'bundle:/srv/next');
     assert.equal(index.store.documentIdOf(next.url), id, 'SQLite gave the new row the same id');
-    assert.deepEqual(index.feedsOf(next.url), ['bundle:/srv/next']);
+    assert.deepEqual(index.writer.feedsOf(next.url), ['bundle:/srv/next']);
     assert.equal(run('run-1', 'setting:1', []), 0, 'setting:1 has no claim on the new page');
     assert.deepEqual(urls(index, 'plover'), [next.url]);
   });

@@ -75,8 +75,8 @@ before(() => {
   folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-facet-threads-'));
   index = new SearchIndex(path.join(folder, 'facets.db'));
   const pages = Array.from({ length: PAGES }, (_, number) => orchardPage(number));
-  index.upsert(pages.slice(0, PAGES - 50), 'bundle:test');
-  index.upsert(pages.slice(PAGES - 50), 'bundle:test');
+  index.writer.upsert(pages.slice(0, PAGES - 50), 'bundle:test');
+  index.writer.upsert(pages.slice(PAGES - 50), 'bundle:test');
 });
 
 after(async () => {
@@ -101,12 +101,12 @@ function siteSearch(
 
 describe('facets in threads', () => {
   test('give the categories and drill-down paths the rules give, in one job per 500 URLs, shared by waiting searches', async () => {
-    assert.ok(index.snapshot().segments.length >= 2);
+    assert.ok(index.searcher().snapshot.segments.length >= 2);
     const pool = new CountingPool();
     const search = siteSearch(CONFIG, pool);
     const [first, second] = await Promise.all([search.search(REQUEST), search.search(REQUEST)]);
     assert.deepEqual(first, second);
-    const segments = index.snapshot().segments;
+    const segments = index.searcher().snapshot.segments;
     const expectedJobs = segments.reduce(
       (sum, loaded) => sum + Math.max(1, Math.ceil(loaded.summaries.length / FACET_JOB_URLS)),
       0,
@@ -147,7 +147,7 @@ describe('facets in threads', () => {
     // Long crafted URLs, on which the rule below takes about 0.1 s each.
     const craftedIndex = new SearchIndex(path.join(folder, 'crafted.db'));
     try {
-      craftedIndex.upsert(
+      craftedIndex.writer.upsert(
         Array.from({ length: 40 }, (_, page) => ({
           url: `https://c.example/${page}/${craftedPath(page + 1, 8000)}`,
           title: `Crafted ${page}`,

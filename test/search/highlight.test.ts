@@ -4,13 +4,14 @@ import { describe, test } from 'node:test';
 import { normalizeText } from '../../src/search/analyzer.js';
 import { normalizeWithOffsets, STABLE_CANDIDATES } from '../../src/search/highlight/normalized-text.js';
 import { QueryHighlighter, type HighlightPart } from '../../src/search/highlight/query-highlighter.js';
+import { queryTreeOf } from '../../src/search/query-tree.js';
 
 const plain = (text: string): HighlightPart => ({ is_highlighted: false, text });
 const marked = (text: string): HighlightPart => ({ is_highlighted: true, text });
 
 /** The parts of `text` for `query`, after checking they join back into `text` with none empty. */
 function partsFor(query: string, text: string): HighlightPart[] {
-  const parts = QueryHighlighter.of(query).parts(text);
+  const parts = QueryHighlighter.of(queryTreeOf(query)).parts(text);
   assertWellFormed(parts);
   assert.equal(parts.map((part) => part.text).join(''), text);
   return parts;
@@ -106,10 +107,10 @@ describe('QueryHighlighter.parts', () => {
   test('excluded words are never highlighted', () => {
     assert.deepEqual(partsFor('python -java', 'python and java'), [marked('python'), plain(' and java')]);
     assert.deepEqual(partsFor('python -"java script"', 'java script'), [plain('java script')]);
-    const onlyExcluded = QueryHighlighter.of('-java');
+    const onlyExcluded = QueryHighlighter.of(queryTreeOf('-java'));
     assert.equal(onlyExcluded.empty, true);
     assert.deepEqual(onlyExcluded.parts('java'), [plain('java')]);
-    assert.equal(QueryHighlighter.of('python').empty, false);
+    assert.equal(QueryHighlighter.of(queryTreeOf('python')).empty, false);
   });
 
   test('OR alternatives are both highlighted', () => {
@@ -225,7 +226,7 @@ describe('QueryHighlighter.snippet', () => {
   const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. ';
 
   function snippetFor(query: string, text: string, maxChars?: number) {
-    const snippet = QueryHighlighter.of(query).snippet(text, maxChars);
+    const snippet = QueryHighlighter.of(queryTreeOf(query)).snippet(text, maxChars);
     assertWellFormed(snippet.parts);
     const shown = snippet.parts.map((part) => part.text).join('');
     const start = text.indexOf(shown);
@@ -316,7 +317,7 @@ describe('QueryHighlighter.snippet', () => {
   });
 
   test('maxChars must be a positive integer', () => {
-    assert.throws(() => QueryHighlighter.of('a').snippet('a', 0), RangeError);
+    assert.throws(() => QueryHighlighter.of(queryTreeOf('a')).snippet('a', 0), RangeError);
   });
 });
 

@@ -28,7 +28,7 @@ after(() => {
 
 describe('template lines with their lengths', () => {
   test('every template line of a host has its length there, and the lengths are of template lines', () => {
-    const templates = index.hitTemplates();
+    const templates = index.searcher().hitTemplates();
     const hosts = [...templates.blocks].filter(([, lines]) => lines.size > 0);
     assert.ok(hosts.length >= 2, `hosts with template lines: ${hosts.length}`);
     for (const [host, lines] of hosts) {
@@ -36,10 +36,10 @@ describe('template lines with their lengths', () => {
       assert.ok(lengths !== undefined, `lengths of ${host}`);
       // Each template line found in the host's pages has its length in the set.
       const found = new Map<number, number>();
-      const snapshot = index.snapshot();
+      const snapshot = index.searcher().snapshot;
       for (const segment of snapshot.segments)
         for (const summary of segment.summaries) {
-          const document = summary && index.document(summary.id);
+          const document = summary && index.searcher().document(summary.id);
           if (document === undefined || new URL(document.url).host !== host) continue;
           for (const block of countedBlocksOf(document.title, document.body, document.template ?? ''))
             if (lines.has(blockHashOf(block))) found.set(blockHashOf(block), block.length);
@@ -53,7 +53,7 @@ describe('template lines with their lengths', () => {
   });
 
   test('a host whose lines did not change keeps its lengths; a changed one is looked at again', () => {
-    const templates = index.hitTemplates();
+    const templates = index.searcher().hitTemplates();
     const [host, lines] = [...templates.blocks].find(([, set]) => set.size > 0)!;
     // Lengths no page could give: kept, they show that no page was read for the host.
     const marker = new Set([100_000]);

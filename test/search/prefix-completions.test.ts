@@ -48,8 +48,8 @@ before(() => {
   index = new SearchIndex(path.join(folder, 'index.db'));
   // Two batches: two segments, whose frequencies add up.
   const pages = vacuumPages();
-  index.upsert(pages.slice(0, 20), 'bundle:a');
-  index.upsert([...pages.slice(20), ...largeVocabularyPages()], 'bundle:b');
+  index.writer.upsert(pages.slice(0, 20), 'bundle:a');
+  index.writer.upsert([...pages.slice(20), ...largeVocabularyPages()], 'bundle:b');
 });
 
 after(() => {
@@ -59,7 +59,7 @@ after(() => {
 
 describe('completions of a word being typed', () => {
   test('the 8 commonest words with the prefix, most pages first, each weighing a quarter at most', () => {
-    const completions = indexWordForms(index.snapshot()).completionsOf('vacu');
+    const completions = indexWordForms(index.searcher().snapshot).completionsOf('vacu');
     assert.equal(completions.length, 8);
     assert.deepEqual(
       completions.slice(0, 4).map((completion) => completion.text),
@@ -71,13 +71,13 @@ describe('completions of a word being typed', () => {
   });
 
   test('a whole word the index knows well, and a word no other starts, have none', () => {
-    const forms = indexWordForms(index.snapshot());
+    const forms = indexWordForms(index.searcher().snapshot);
     assert.deepEqual(forms.completionsOf('vacuum'), [], '`vacuum` (40 pages) next to `vacuumdb` (6)');
     assert.deepEqual(forms.completionsOf('zzz'), []);
   });
 
   test('a lookup in a dictionary of 100,000 words is a range scan', () => {
-    const forms = indexWordForms(index.snapshot());
+    const forms = indexWordForms(index.searcher().snapshot);
     forms.completionsOf('w1');
     const started = performance.now();
     const prefixes = Array.from({ length: 1_000 }, (_, n) => `w${(n * 97).toString(36)}`);

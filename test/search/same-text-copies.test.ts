@@ -19,6 +19,7 @@ import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import { registerTemplateFunctions } from '../../src/search/storage/template-block-schema.js';
 import { systemClock } from '../../src/util/clock.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 const SITE = 'https://www.example.com';
 const FEED = 'bundle:test';
@@ -56,7 +57,7 @@ afterEach(() => index.close());
 
 /** The results for a query: each URL with the URLs of the copies it is shown for. */
 function results(query: string, on: SearchIndex = index): { hits: number; docs: [string, string[]][] } {
-  const found = on.search(query, 100);
+  const found = rankedSearch(on, query, 100);
   return { hits: found.hits, docs: found.docs.map((doc) => [doc.url, [...doc.copyUrls]]) };
 }
 
@@ -76,7 +77,7 @@ describe('the main text key', () => {
 
 describe('pages with the same main text', () => {
   test('are one result under the shortest URL, which names the others', () => {
-    index.upsert(
+    index.writer.upsert(
       [
         page('coast/lighthouse-keeper.html', ARTICLE),
         page('lighthouse.html', ARTICLE),
@@ -109,11 +110,11 @@ describe('pages with the same main text', () => {
       [`${SITE}/ferry.html`, `${SITE}/lighthouse.html`],
     );
     // Every copy is still held, and claimed by its feed.
-    assert.deepEqual(index.feedsOf(`${SITE}/print/lighthouse.html`), [FEED]);
+    assert.deepEqual(index.writer.feedsOf(`${SITE}/print/lighthouse.html`), [FEED]);
   });
 
   test('short pages and pages of another type are never taken for copies', () => {
-    index.upsert(
+    index.writer.upsert(
       [
         page('contact.html', 'Write to us lighthouse'),
         page('contact-us.html', 'Write to us lighthouse'),
@@ -136,13 +137,13 @@ describe('pages with the same main text', () => {
   });
 
   test('a copy shows again when the page shown goes or when its own text changes', () => {
-    index.upsert([page('lighthouse.html', ARTICLE), page('a/lighthouse.html', ARTICLE)], FEED);
+    index.writer.upsert([page('lighthouse.html', ARTICLE), page('a/lighthouse.html', ARTICLE)], FEED);
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/a/lighthouse.html`]]]);
-    index.remove([`${SITE}/lighthouse.html`]);
+    index.writer.remove([`${SITE}/lighthouse.html`]);
     assert.deepEqual(results('lamp').docs, [[`${SITE}/a/lighthouse.html`, []]]);
-    index.upsert([page('lighthouse.html', ARTICLE)], FEED);
+    index.writer.upsert([page('lighthouse.html', ARTICLE)], FEED);
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/a/lighthouse.html`]]]);
-    index.upsert([page('a/lighthouse.html', `${ARTICLE} Updated in May.`)], FEED);
+    index.writer.upsert([page('a/lighthouse.html', `${ARTICLE} Updated in May.`)], FEED);
     assert.deepEqual(
       results('lamp')
         .docs.map(([url, copies]) => [url, copies])
@@ -155,26 +156,26 @@ describe('pages with the same main text', () => {
   });
 
   test('a merge of segments keeps the copies, so the page shown can still give way to one', () => {
-    index.upsert([page('lighthouse.html', ARTICLE)], FEED);
-    index.upsert([page('b/lighthouse.html', ARTICLE)], FEED);
+    index.writer.upsert([page('lighthouse.html', ARTICLE)], FEED);
+    index.writer.upsert([page('b/lighthouse.html', ARTICLE)], FEED);
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/b/lighthouse.html`]]]);
     // Enough batches for the merge policy to merge the segments holding both pages.
     for (let batch = 0; batch < 30; batch += 1)
-      index.upsert([page(`filler-${batch}.html`, `filler ${batch}`)], FEED);
-    assert.ok(index.snapshot().segments.length < 32, 'the segments were merged');
+      index.writer.upsert([page(`filler-${batch}.html`, `filler ${batch}`)], FEED);
+    assert.ok(index.searcher().snapshot.segments.length < 32, 'the segments were merged');
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/b/lighthouse.html`]]]);
-    index.remove([`${SITE}/lighthouse.html`]);
+    index.writer.remove([`${SITE}/lighthouse.html`]);
     assert.deepEqual(results('lamp').docs, [[`${SITE}/b/lighthouse.html`, []]]);
   });
 
   test('another connection to the file sees the same groups', () => {
-    index.upsert([page('lighthouse.html', ARTICLE), page('c/lighthouse.html', ARTICLE)], FEED);
+    index.writer.upsert([page('lighthouse.html', ARTICLE), page('c/lighthouse.html', ARTICLE)], FEED);
     const reader = new SearchIndex(file);
     try {
       assert.deepEqual(results('lamp', reader).docs, [
         [`${SITE}/lighthouse.html`, [`${SITE}/c/lighthouse.html`]],
       ]);
-      index.remove([`${SITE}/lighthouse.html`]);
+      index.writer.remove([`${SITE}/lighthouse.html`]);
       assert.deepEqual(results('lamp', reader).docs, [[`${SITE}/c/lighthouse.html`, []]]);
     } finally {
       reader.close();
@@ -190,7 +191,7 @@ describe('links pointing at pages with the same text', () => {
     page(slug, `Notes of ${slug} on the coast.`, { linksTo: targets });
 
   test('a run gives its pages the counts of its links, pages it does not hold keep theirs', () => {
-    index.stage('run-1', [
+    index.writer.stage('run-1', [
       page('lighthouse.html', ARTICLE),
       page('guide/lighthouse.html', ARTICLE),
       linking('a.html', linkedUrl),
@@ -199,31 +200,31 @@ describe('links pointing at pages with the same text', () => {
     ]);
     // Staged counts are not seen before the run is applied.
     assert.deepEqual(results('lighthouse keeper').docs, []);
-    index.applyStaged('run-1', { feed: FEED, gone: [], release: () => false });
+    index.writer.applyStaged('run-1', { feed: FEED, gone: [], release: () => false });
     // Three pages link to the longer URL, one to the shorter.
     assert.deepEqual(results('lighthouse keeper').docs, [[linkedUrl, [shortUrl]]]);
 
     // A second run holds the shorter URL (unchanged) and four pages linking to it; the longer URL
     // is not in it and keeps its three.
-    index.stage('run-2', [
+    index.writer.stage('run-2', [
       page('lighthouse.html', ARTICLE),
       ...['d', 'e', 'f', 'g'].map((name) => linking(`${name}.html`, shortUrl)),
     ]);
-    index.applyStaged('run-2', { feed: FEED, gone: [], release: () => false });
+    index.writer.applyStaged('run-2', { feed: FEED, gone: [], release: () => false });
     assert.deepEqual(results('lighthouse keeper').docs, [[shortUrl, [linkedUrl]]]);
 
     // A discarded run's links count for nothing.
-    index.stage('run-3', [
+    index.writer.stage('run-3', [
       page('guide/lighthouse.html', ARTICLE),
       ...['h', 'i', 'j', 'k', 'l', 'm'].map((name) => linking(`${name}.html`, linkedUrl)),
     ]);
-    index.discardStaged('run-3');
+    index.writer.discardStaged('run-3');
     assert.deepEqual(results('lighthouse keeper').docs, [[shortUrl, [linkedUrl]]]);
   });
 
   test('a pass of upserts counts when it finishes, each linking page once, and never a page itself', () => {
     const pass = 'bundle-pass';
-    index.upsert(
+    index.writer.upsert(
       [
         page('lighthouse.html', ARTICLE, { linksTo: [shortUrl, linkedUrl] }),
         page('guide/lighthouse.html', ARTICLE, { linksTo: [linkedUrl] }),
@@ -235,8 +236,8 @@ describe('links pointing at pages with the same text', () => {
     );
     // Before the pass ends no page has links: the shorter URL is shown.
     assert.deepEqual(results('lighthouse keeper').docs, [[shortUrl, [linkedUrl]]]);
-    index.upsert([linking('b.html', linkedUrl), linking('c.html', linkedUrl)], FEED, undefined, pass);
-    index.finishPass(pass);
+    index.writer.upsert([linking('b.html', linkedUrl), linking('c.html', linkedUrl)], FEED, undefined, pass);
+    index.writer.finishPass(pass);
     // The longer URL: linked from the shorter one, b and c (3); the shorter one from a (1).
     assert.deepEqual(results('lighthouse keeper').docs, [[linkedUrl, [shortUrl]]]);
     // Another connection to the file reads the same counts.
@@ -251,7 +252,7 @@ describe('links pointing at pages with the same text', () => {
 
 describe('an index file of format 11 written before inbound links were counted', () => {
   test('gains the count when opened, its pages at 0 until a pass holds them', () => {
-    index.upsert([page('lighthouse.html', ARTICLE), page('guide/lighthouse.html', ARTICLE)], FEED);
+    index.writer.upsert([page('lighthouse.html', ARTICLE), page('guide/lighthouse.html', ARTICLE)], FEED);
     index.close();
     const db = new Database(file);
     // The triggers counting template lines name the table function a store registers.
@@ -285,21 +286,21 @@ describe('pages that differ only by template lines', () => {
 
   test('become one when the line becomes template, and two again when it stops being so', () => {
     // On 2 of 3 pages: a site of so few pages has no template, so the texts differ.
-    index.upsert([withBreadcrumb, bare, ...others(0, 1)], FEED);
+    index.writer.upsert([withBreadcrumb, bare, ...others(0, 1)], FEED);
     assert.equal(results('lamp').hits, 2);
     // On 5 of 6 pages: the breadcrumb is template, and the two pages have the same main text.
-    index.upsert(others(1, 4), FEED);
+    index.writer.upsert(others(1, 4), FEED);
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]]]);
     // Most pages go: the line is no longer template, and each page is itself again.
-    index.remove(others(0, 4).map((other) => other.url));
+    index.writer.remove(others(0, 4).map((other) => other.url));
     assert.equal(results('lamp').hits, 2);
   });
 
   test('a staged run applied after the line became template is grouped by the template as it is then', () => {
-    index.stage('run-1', [withBreadcrumb, bare]);
+    index.writer.stage('run-1', [withBreadcrumb, bare]);
     // Meanwhile, another feed's pages make the breadcrumb template.
-    index.upsert(others(0, 5), 'bundle:other');
-    index.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
+    index.writer.upsert(others(0, 5), 'bundle:other');
+    index.writer.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]]]);
   });
 
@@ -310,15 +311,15 @@ describe('pages that differ only by template lines', () => {
       (_, at) => `Logbook entry ${at}: wind from the west, sea calm.`,
     );
     const long = `${ARTICLE}\n${logbook.join('\n')}`;
-    index.stage('run-1', [
+    index.writer.stage('run-1', [
       page('guide/lighthouse.html', `${long}\n${BREADCRUMB}`),
       page('lighthouse.html', long),
     ]);
-    index.upsert(
+    index.writer.upsert(
       Array.from({ length: 5 }, (_, at) => page(`section-${at}.html`, `section ${at}\n${BREADCRUMB}`)),
       'bundle:other',
     );
-    index.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
+    index.writer.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/guide/lighthouse.html`]]]);
   });
 });
@@ -335,7 +336,7 @@ describe('the site search', () => {
   });
 
   test('counts a group once per category and node, and a filter finds its own section’s page', async () => {
-    index.upsert(
+    index.writer.upsert(
       [
         page('lighthouse.html', ARTICLE),
         page('support/lighthouse.html', ARTICLE),
@@ -396,7 +397,7 @@ describe('the site search', () => {
     const others = Array.from({ length: 3 * copies.length }, (_, at) =>
       page(`other-${at}.html`, `other page ${at}`),
     );
-    index.upsert([...copies, ...others], FEED);
+    index.writer.upsert([...copies, ...others], FEED);
     const found = results('lamp');
     assert.equal(found.hits, 1);
     assert.equal(found.docs[0]![0], `${SITE}/copy-00.html`);
@@ -409,7 +410,7 @@ describe('the site search', () => {
 
 describe('an index file of format 9', () => {
   test('gains the keys: its pages become one result as the writes that follow store their heads again', () => {
-    index.upsert([page('lighthouse.html', ARTICLE), page('d/lighthouse.html', ARTICLE)], FEED);
+    index.writer.upsert([page('lighthouse.html', ARTICLE), page('d/lighthouse.html', ARTICLE)], FEED);
     index.close();
     // The file as format 9 left it: heads without keys.
     const db = new Database(file);
@@ -438,7 +439,7 @@ describe('an index file of format 9', () => {
     // Not grouped until the heads are stored again; the pages are found as before.
     assert.equal(results('lamp').hits, 2);
     // A write, even of an unchanged page, stores the missing heads with their keys.
-    index.upsert([page('lighthouse.html', ARTICLE)], FEED);
+    index.writer.upsert([page('lighthouse.html', ARTICLE)], FEED);
     assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/d/lighthouse.html`]]]);
   });
 });

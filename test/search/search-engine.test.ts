@@ -18,6 +18,7 @@ import { topByScore, topK } from '../../src/search/engine/top-k.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { seededRandom } from '../support/seeded-random.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 let folder: string;
 before(() => {
@@ -32,7 +33,7 @@ const page = (n: number, body: string, title = `page ${n}`): IndexedDocument => 
   body,
 });
 const urls = (index: SearchIndex, query: string, limit = 10) =>
-  index.search(query, limit).docs.map((doc) => doc.url);
+  rankedSearch(index, query, limit).docs.map((doc) => doc.url);
 
 describe('segments', () => {
   const analyzed = (docId: number, text: string) => ({
@@ -98,7 +99,7 @@ describe('SearchIndex over many batches', () => {
     index = new SearchIndex(file());
     // 20 batches of 100 make the merge policy merge tiers along the way.
     for (let batch = 0; batch < 20; batch += 1) {
-      index.upsert(
+      index.writer.upsert(
         Array.from({ length: 100 }, (_, i) => {
           const n = batch * 100 + i;
           return page(n, `common words here ${n % 7 === 0 ? 'septenary' : 'plain'} number${n}`);
@@ -111,22 +112,22 @@ describe('SearchIndex over many batches', () => {
 
   test('every document stays findable after merges', () => {
     assert.equal(index.documentCount, 2000);
-    assert.ok(index.snapshot().segments.length < 20, 'segments were merged');
-    assert.equal(index.search('common').hits, 2000);
-    assert.equal(index.search('septenary').hits, 286);
+    assert.ok(index.searcher().snapshot.segments.length < 20, 'segments were merged');
+    assert.equal(rankedSearch(index, 'common').hits, 2000);
+    assert.equal(rankedSearch(index, 'septenary').hits, 286);
     assert.deepEqual(urls(index, 'number1234'), ['https://site.example/p/1234.html']);
   });
 
   test('replaced and removed documents disappear from their old segment', () => {
-    const result = index.upsert(
+    const result = index.writer.upsert(
       [page(5, 'rewritten text'), page(6, 'common words here plain number6')],
       'bundle:test',
     );
     assert.deepEqual(result, { added: 0, updated: 1, unchanged: 1 });
     assert.deepEqual(urls(index, 'number5'), []);
     assert.deepEqual(urls(index, 'rewritten'), ['https://site.example/p/5.html']);
-    assert.equal(index.remove(['https://site.example/p/7.html', 'https://site.example/none']), 1);
-    assert.equal(index.search('common').hits, 1998);
+    assert.equal(index.writer.remove(['https://site.example/p/7.html', 'https://site.example/none']), 1);
+    assert.equal(rankedSearch(index, 'common').hits, 1998);
   });
 
   test('a reopened index answers as before', () => {
@@ -134,7 +135,7 @@ describe('SearchIndex over many batches', () => {
     try {
       assert.equal(reopened.documentCount, 1999);
       assert.deepEqual(urls(reopened, 'rewritten'), ['https://site.example/p/5.html']);
-      assert.equal(reopened.search('septenary').hits, index.search('septenary').hits);
+      assert.equal(rankedSearch(reopened, 'septenary').hits, rankedSearch(index, 'septenary').hits);
     } finally {
       reopened.close();
     }
@@ -143,12 +144,15 @@ describe('SearchIndex over many batches', () => {
   test("another connection's batch is seen by the next search, never half of it", () => {
     const writer = new SearchIndex(file());
     try {
-      writer.upsert([page(9001, 'freshly added words'), page(9002, 'freshly added too')], 'bundle:test');
-      writer.remove(['https://site.example/p/8.html']);
+      writer.writer.upsert(
+        [page(9001, 'freshly added words'), page(9002, 'freshly added too')],
+        'bundle:test',
+      );
+      writer.writer.remove(['https://site.example/p/8.html']);
     } finally {
       writer.close();
     }
-    assert.equal(index.search('freshly').hits, 2);
+    assert.equal(rankedSearch(index, 'freshly').hits, 2);
     assert.deepEqual(urls(index, 'number8'), []);
   });
 });
@@ -158,13 +162,13 @@ describe('two writers on one index file', () => {
     const file = path.join(folder, 'two-writers.db');
     const first = new SearchIndex(file);
     const second = new SearchIndex(file);
-    first.upsert(
+    first.writer.upsert(
       Array.from({ length: 10 }, (_, n) => page(n, `shared word${n}`)),
       'bundle:test',
     );
     // The other writer commits just after each of this connection's transactions.
     const commit = first.store.writeTransaction.bind(first.store);
-    let interleave: (() => void) | undefined = () => second.remove(['https://site.example/p/3.html']);
+    let interleave: (() => void) | undefined = () => second.writer.remove(['https://site.example/p/3.html']);
     first.store.writeTransaction = <T>(work: () => T): T => {
       const result = commit(work);
       const other = interleave;
@@ -172,12 +176,12 @@ describe('two writers on one index file', () => {
       other?.();
       return result;
     };
-    first.remove(['https://site.example/p/none.html']);
-    first.remove(['https://site.example/p/5.html']);
+    first.writer.remove(['https://site.example/p/none.html']);
+    first.writer.remove(['https://site.example/p/5.html']);
     const reader = new SearchIndex(file);
     try {
       assert.equal(reader.documentCount, 8);
-      assert.equal(reader.search('shared').hits, 8);
+      assert.equal(rankedSearch(reader, 'shared').hits, 8);
       assert.deepEqual(urls(reader, 'word3'), []);
     } finally {
       reader.close();
@@ -191,7 +195,7 @@ describe('ranking', () => {
   let index: SearchIndex;
   before(() => {
     index = new SearchIndex(path.join(folder, 'ranking.db'));
-    index.upsert(
+    index.writer.upsert(
       [
         page(1, 'The body mentions kumquat once among many other words of the page text here.', 'A page'),
         page(2, 'Nothing relevant in this body at all, just words.', 'Kumquat'),
@@ -238,7 +242,7 @@ describe('words with a single Japanese character at an edge', () => {
   test('match where the character is part of a longer run of text', () => {
     const index = new SearchIndex(path.join(folder, 'edges.db'));
     try {
-      index.upsert(
+      index.writer.upsert(
         [
           page(1, 'X線検査の結果'),
           page(2, '2024年3月期の決算'),
@@ -263,12 +267,12 @@ describe('BatchIndexer', () => {
       page(n, `stream words ${n % 3 === 0 ? '東京都の天気' : 'plain'} item${n}`),
     );
     const direct = new SearchIndex(path.join(folder, 'direct.db'));
-    direct.upsert(documents, 'bundle:test');
-    direct.upsert([page(0, 'replaced in the last batch')], 'bundle:test');
+    direct.writer.upsert(documents, 'bundle:test');
+    direct.writer.upsert([page(0, 'replaced in the last batch')], 'bundle:test');
     const streamed = new SearchIndex(path.join(folder, 'streamed.db'));
     const progress: number[] = [];
     const indexer = new BatchIndexer(
-      streamed.forFeed('bundle:test'),
+      streamed.writer.forFeed('bundle:test'),
       (totals) => progress.push(totals.added),
       500,
     );

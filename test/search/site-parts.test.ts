@@ -75,11 +75,11 @@ describe('sorting by title after a page was renamed', () => {
         description: '',
         body: 'fruit',
       });
-      index.upsert(
+      index.writer.upsert(
         [page('a', 'Mango'), page('b', 'Kiwi'), page('c', 'Zulu'), page('d', 'Lime')],
         'bundle:test',
       );
-      index.upsert([page('c', 'Alpha')], 'bundle:test');
+      index.writer.upsert([page('c', 'Alpha')], 'bundle:test');
       const search = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock));
       const answer = await search.search({
         q: 'fruit',
@@ -106,7 +106,7 @@ describe('SearchActivity', () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-activity-'));
     const index = new SearchIndex(path.join(folder, 'activity.db'));
     try {
-      index.upsert(
+      index.writer.upsert(
         [{ url: 'https://x.example/a', title: 'Popular topic', description: '', body: 'words' }],
         'bundle:test',
       );
@@ -115,13 +115,13 @@ describe('SearchActivity', () => {
       for (let i = 0; i < 200_001; i += 1) activity.recordQuery(`probe ${i}`, 1);
       assert.ok(activity.trackedQueries <= 200_000, String(activity.trackedQueries));
       const sources = {
-        vocabulary: () => vocabularyWork(index.snapshot()),
-        templateBlocks: () => index.templateBlocks(),
+        vocabulary: () => vocabularyWork(index.searcher().snapshot),
+        templateBlocks: () => index.searcher().templateBlocks(),
       };
       // So many queries are sorted in the background (docs/design/search-engine.md, Suggest).
-      activity.suggester(index.snapshot(), sources);
+      activity.suggester(index.searcher().snapshot, sources);
       await activity.built();
-      const suggester = activity.suggester(index.snapshot(), sources);
+      const suggester = activity.suggester(index.searcher().snapshot, sources);
       assert.equal(suggester.suggest('popular t', 1)[0]?.word, 'popular topic');
     } finally {
       index.close();

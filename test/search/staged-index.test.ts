@@ -16,6 +16,7 @@ import { applyRunToIndex, type RunPageOutcomes } from '../../src/search/run-inde
 import { SearchIndex } from '../../src/search/search-index.js';
 import type { StagedRunEnd } from '../../src/search/search-index-types.js';
 import { type BundlePage, writeBundle } from '../support/crawl-bundle.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 const SITE = 'https://www.example.com';
 /** In every document of these tests: counts every live document once. */
@@ -46,7 +47,8 @@ after(() => {
 });
 
 /** URLs found for a query, in rank order. */
-const urls = (index: SearchIndex, query: string): string[] => index.search(query, 100).docs.map((d) => d.url);
+const urls = (index: SearchIndex, query: string): string[] =>
+  rankedSearch(index, query, 100).docs.map((d) => d.url);
 const sortedUrls = (index: SearchIndex, query: string): string[] => urls(index, query).sort();
 
 /** What a user sees of an index: the answers to some queries and the number of documents. */
@@ -71,7 +73,7 @@ describe('SearchIndex staging', () => {
   beforeEach(() => {
     file = path.join(newFolder(), 'service.db');
     index = new SearchIndex(file);
-    index.upsert([kept, changedOld], SETTING);
+    index.writer.upsert([kept, changedOld], SETTING);
     // Another connection to the same file, as kumo serve has while kumo index writes.
     other = new SearchIndex(file);
   });
@@ -81,7 +83,7 @@ describe('SearchIndex staging', () => {
   });
 
   test('staged new and changed documents are invisible on both connections until applyStaged', () => {
-    const staged = index.stage('run-1', [changedNew, added]);
+    const staged = index.writer.stage('run-1', [changedNew, added]);
     assert.deepEqual(staged, { added: 1, updated: 1, unchanged: 0 });
 
     for (const [name, view] of [
@@ -91,14 +93,14 @@ describe('SearchIndex staging', () => {
       assert.deepEqual(urls(view, 'narwhal'), [], `${name}: changed text is not visible yet`);
       assert.deepEqual(urls(view, 'pelican'), [], `${name}: new document is not visible yet`);
       assert.deepEqual(urls(view, 'walrus'), [changedOld.url], `${name}: old text is still found`);
-      assert.equal(view.search(EVERYWHERE).hits, 2, name);
+      assert.equal(rankedSearch(view, EVERYWHERE).hits, 2, name);
       assert.equal(view.documentCount, 2, name);
       // The text shown for a hit is the old one until the run is applied.
-      const hit = view.search('walrus').docs[0]!;
-      assert.match(view.document(hit.id)!.body, /walrus/);
+      const hit = rankedSearch(view, 'walrus').docs[0]!;
+      assert.match(view.searcher().document(hit.id)!.body, /walrus/);
     }
 
-    assert.equal(index.applyStaged('run-1', NOTHING_REMOVED), 0);
+    assert.equal(index.writer.applyStaged('run-1', NOTHING_REMOVED), 0);
 
     for (const [name, view] of [
       ['staging connection', index],
@@ -110,42 +112,42 @@ describe('SearchIndex staging', () => {
       assert.deepEqual(urls(view, 'marmot'), [kept.url], name);
       // One hit per document: the replaced version does not linger beside the new one.
       assert.deepEqual(sortedUrls(view, EVERYWHERE), [added.url, changedNew.url, kept.url].sort(), name);
-      assert.equal(view.search(EVERYWHERE).hits, 3, name);
+      assert.equal(rankedSearch(view, EVERYWHERE).hits, 3, name);
       assert.equal(view.documentCount, 3, name);
-      const hit = view.search('narwhal').docs[0]!;
-      assert.match(view.document(hit.id)!.body, /narwhal/);
-      assert.doesNotMatch(view.document(hit.id)!.body, /walrus/);
+      const hit = rankedSearch(view, 'narwhal').docs[0]!;
+      assert.match(view.searcher().document(hit.id)!.body, /narwhal/);
+      assert.doesNotMatch(view.searcher().document(hit.id)!.body, /walrus/);
     }
   });
 
   test('unchanged documents are counted unchanged and not re-indexed', () => {
-    const segmentsBefore = index.snapshot().segments.map((loaded) => loaded.segment.id);
-    const idBefore = index.search('marmot').docs[0]!.id;
+    const segmentsBefore = index.searcher().snapshot.segments.map((loaded) => loaded.segment.id);
+    const idBefore = rankedSearch(index, 'marmot').docs[0]!.id;
 
-    assert.deepEqual(index.stage('run-1', [kept, changedOld]), { added: 0, updated: 0, unchanged: 2 });
-    assert.equal(index.applyStaged('run-1', NOTHING_REMOVED), 0);
+    assert.deepEqual(index.writer.stage('run-1', [kept, changedOld]), { added: 0, updated: 0, unchanged: 2 });
+    assert.equal(index.writer.applyStaged('run-1', NOTHING_REMOVED), 0);
     assert.deepEqual(
-      index.snapshot().segments.map((loaded) => loaded.segment.id),
+      index.searcher().snapshot.segments.map((loaded) => loaded.segment.id),
       segmentsBefore,
       'no segment was written for a run without changes',
     );
-    assert.equal(index.search('marmot').docs[0]!.id, idBefore);
+    assert.equal(rankedSearch(index, 'marmot').docs[0]!.id, idBefore);
 
     // Mixed: only the changed one is staged.
-    assert.deepEqual(index.stage('run-2', [kept, changedNew]), { added: 0, updated: 1, unchanged: 1 });
-    index.applyStaged('run-2', NOTHING_REMOVED);
-    assert.equal(index.search('marmot').docs[0]!.id, idBefore);
+    assert.deepEqual(index.writer.stage('run-2', [kept, changedNew]), { added: 0, updated: 1, unchanged: 1 });
+    index.writer.applyStaged('run-2', NOTHING_REMOVED);
+    assert.equal(rankedSearch(index, 'marmot').docs[0]!.id, idBefore);
     assert.deepEqual(urls(index, 'narwhal'), [changedNew.url]);
     assert.equal(index.documentCount, 2);
   });
 
   test('applyStaged removes the visible documents `gone` names, never one the run itself staged', () => {
     const third = doc('third', 'bison');
-    index.upsert([third], SETTING);
-    index.stage('run-1', [changedNew, added]);
+    index.writer.upsert([third], SETTING);
+    index.writer.stage('run-1', [changedNew, added]);
 
     const asked: string[] = [];
-    const removed = index.applyStaged('run-1', {
+    const removed = index.writer.applyStaged('run-1', {
       feed: SETTING,
       gone: [kept.url, changedNew.url, added.url],
       release: (url) => {
@@ -173,49 +175,57 @@ describe('SearchIndex staging', () => {
     const bundled = doc('bundled', 'ocelot');
     const legacy = doc('legacy', 'quokka');
     const otherSetting = doc('other-setting', 'ibex');
-    index.upsert([bundled], 'bundle:/crawls/site');
-    index.upsert([bundled], SETTING);
-    index.upsert([legacy], 'legacy');
-    index.upsert([otherSetting], 'setting:2');
+    index.writer.upsert([bundled], 'bundle:/crawls/site');
+    index.writer.upsert([bundled], SETTING);
+    index.writer.upsert([legacy], 'legacy');
+    index.writer.upsert([otherSetting], 'setting:2');
 
-    const removed = index.applyStaged('run-1', removing(bundled.url, legacy.url, otherSetting.url));
+    const removed = index.writer.applyStaged('run-1', removing(bundled.url, legacy.url, otherSetting.url));
 
     assert.equal(removed, 1, 'only the page no other feed holds (the legacy one) is removed');
     assert.deepEqual(urls(index, 'quokka'), []);
     assert.deepEqual(urls(index, 'ocelot'), [bundled.url], "a bundle's page stays");
-    assert.deepEqual(index.feedsOf(bundled.url), ['bundle:/crawls/site'], "the setting's claim is let go");
+    assert.deepEqual(
+      index.writer.feedsOf(bundled.url),
+      ['bundle:/crawls/site'],
+      "the setting's claim is let go",
+    );
     assert.deepEqual(urls(index, 'ibex'), [otherSetting.url], "another setting's page stays");
-    assert.deepEqual(index.feedsOf(otherSetting.url), ['setting:2']);
+    assert.deepEqual(index.writer.feedsOf(otherSetting.url), ['setting:2']);
   });
 
   test('discardStaged leaves the index exactly as before; the run key can be staged again', () => {
     const queries = ['walrus', 'narwhal', 'pelican', 'marmot', EVERYWHERE];
     const before = viewOf(index, queries);
-    const changedId = index.search('walrus').docs[0]!.id;
+    const changedId = rankedSearch(index, 'walrus').docs[0]!.id;
 
-    index.stage('run-1', [changedNew, added]);
-    index.discardStaged('run-1');
+    index.writer.stage('run-1', [changedNew, added]);
+    index.writer.discardStaged('run-1');
 
     assert.deepEqual(viewOf(index, queries), before);
     assert.deepEqual(viewOf(other, queries), before);
-    assert.match(index.document(changedId)!.body, /walrus/);
+    assert.match(index.searcher().document(changedId)!.body, /walrus/);
     assert.equal(index.store.documentIdOf(added.url), undefined, 'the discarded new document is gone');
     // Applying a discarded key changes nothing either.
-    assert.equal(index.applyStaged('run-1', NOTHING_REMOVED), 0);
+    assert.equal(index.writer.applyStaged('run-1', NOTHING_REMOVED), 0);
     assert.deepEqual(viewOf(index, queries), before);
 
-    assert.deepEqual(index.stage('run-1', [changedNew, added]), { added: 1, updated: 1, unchanged: 0 });
-    index.applyStaged('run-1', NOTHING_REMOVED);
+    assert.deepEqual(index.writer.stage('run-1', [changedNew, added]), {
+      added: 1,
+      updated: 1,
+      unchanged: 0,
+    });
+    index.writer.applyStaged('run-1', NOTHING_REMOVED);
     assert.deepEqual(urls(index, 'narwhal'), [changedNew.url]);
     assert.deepEqual(urls(index, 'pelican'), [added.url]);
     assert.deepEqual(urls(other, 'walrus'), []);
-    assert.equal(other.search(EVERYWHERE).hits, 3);
+    assert.equal(rankedSearch(other, EVERYWHERE).hits, 3);
     assert.equal(index.documentCount, 3);
   });
 
   test('an applied run persists: an index reopened from the file answers the same', () => {
-    index.stage('run-1', [changedNew, added]);
-    index.applyStaged('run-1', removing(kept.url));
+    index.writer.stage('run-1', [changedNew, added]);
+    index.writer.applyStaged('run-1', removing(kept.url));
     const queries = ['walrus', 'narwhal', 'pelican', 'marmot', EVERYWHERE];
     const applied = viewOf(index, queries);
     assert.deepEqual([...applied.answers[EVERYWHERE]!].sort(), [added.url, changedNew.url].sort());
@@ -230,7 +240,7 @@ describe('SearchIndex staging', () => {
   test('a staging left behind (closed without apply) reopens showing the old state', () => {
     const queries = ['walrus', 'narwhal', 'pelican', 'marmot', EVERYWHERE];
     const before = viewOf(index, queries);
-    index.stage('run-1', [changedNew, added]);
+    index.writer.stage('run-1', [changedNew, added]);
     index.close();
     other.close();
 
@@ -240,42 +250,46 @@ describe('SearchIndex staging', () => {
     assert.equal(index.documentCount, 2);
 
     // The interrupted run, retried under its key, discards its leftovers first (applyRunToIndex).
-    index.discardStaged('run-1');
-    assert.deepEqual(index.stage('run-1', [changedNew, added]), { added: 1, updated: 1, unchanged: 0 });
-    index.applyStaged('run-1', NOTHING_REMOVED);
+    index.writer.discardStaged('run-1');
+    assert.deepEqual(index.writer.stage('run-1', [changedNew, added]), {
+      added: 1,
+      updated: 1,
+      unchanged: 0,
+    });
+    index.writer.applyStaged('run-1', NOTHING_REMOVED);
     assert.deepEqual(sortedUrls(other, EVERYWHERE), [added.url, changedNew.url, kept.url].sort());
   });
 
   test('a later run brings a page that a run left staged and never applied: the page becomes searchable', () => {
-    index.stage('run-1', [added]);
+    index.writer.stage('run-1', [added]);
     index.close();
     other.close();
     index = new SearchIndex(file);
     other = new SearchIndex(file);
 
     // run-1 never comes back (its setting was deleted before the restart): run-2 finds the same page.
-    const staged = index.stage('run-2', [kept, changedOld, added]);
-    index.applyStaged('run-2', NOTHING_REMOVED);
+    const staged = index.writer.stage('run-2', [kept, changedOld, added]);
+    index.writer.applyStaged('run-2', NOTHING_REMOVED);
     assert.deepEqual(urls(index, 'pelican'), [added.url], `stage answered ${JSON.stringify(staged)}`);
     assert.equal(index.documentCount, 3);
   });
 
   test('kumo index writes a page while a run has it staged: after the run is applied searches still work', () => {
-    index.stage('run-1', [added]);
-    other.upsert([{ ...added, body: `pelican written directly ${EVERYWHERE}` }], 'bundle:direct');
-    index.applyStaged('run-1', NOTHING_REMOVED);
+    index.writer.stage('run-1', [added]);
+    other.writer.upsert([{ ...added, body: `pelican written directly ${EVERYWHERE}` }], 'bundle:direct');
+    index.writer.applyStaged('run-1', NOTHING_REMOVED);
     for (const view of [index, other]) {
       assert.deepEqual(urls(view, 'pelican'), [added.url]);
-      assert.equal(view.search(EVERYWHERE).hits, 3);
+      assert.equal(rankedSearch(view, EVERYWHERE).hits, 3);
     }
   });
 
   test('a page one run changes while another run removes it stays removed, and searches still work', () => {
     // Two settings feed this index: run-2 stages a new version of a page, run-1 removes that page.
-    index.stage('run-2', [changedNew]);
-    index.stage('run-1', []);
-    index.applyStaged('run-1', removing(changedOld.url));
-    index.applyStaged('run-2', NOTHING_REMOVED);
+    index.writer.stage('run-2', [changedNew]);
+    index.writer.stage('run-1', []);
+    index.writer.applyStaged('run-1', removing(changedOld.url));
+    index.writer.applyStaged('run-2', NOTHING_REMOVED);
     for (const view of [index, other]) {
       assert.deepEqual(urls(view, 'narwhal'), []);
       assert.deepEqual(urls(view, 'walrus'), []);
@@ -288,17 +302,17 @@ describe('SearchIndex staging', () => {
 
   test('a page added after a page a run had staged was removed keeps its own text when the run is applied', () => {
     // changedOld holds the highest id: a new page must not take it while run-2 still stages it.
-    index.stage('run-2', [changedNew]);
-    index.remove([changedOld.url]);
+    index.writer.stage('run-2', [changedNew]);
+    index.writer.remove([changedOld.url]);
     const newcomer = doc('newcomer', 'ocelot');
-    index.upsert([newcomer], SETTING);
-    index.applyStaged('run-2', NOTHING_REMOVED);
+    index.writer.upsert([newcomer], SETTING);
+    index.writer.applyStaged('run-2', NOTHING_REMOVED);
     for (const view of [index, other]) {
       assert.deepEqual(urls(view, 'ocelot'), [newcomer.url]);
       assert.deepEqual(urls(view, 'narwhal'), []);
       assert.deepEqual(sortedUrls(view, EVERYWHERE), [kept.url, newcomer.url].sort());
     }
-    const stored = index.document(index.store.documentIdOf(newcomer.url)!)!;
+    const stored = index.searcher().document(index.store.documentIdOf(newcomer.url)!)!;
     assert.equal(stored.body, newcomer.body);
   });
 
@@ -306,16 +320,16 @@ describe('SearchIndex staging', () => {
     for (let run = 1; run <= 24; run += 1) {
       const version = doc('changed', `walrus version${run}`);
       const fresh = doc(`fresh${run}`, `pelican batch${run}`);
-      const result = index.stage(`run-${run}`, [kept, version, fresh]);
+      const result = index.writer.stage(`run-${run}`, [kept, version, fresh]);
       assert.deepEqual(result, { added: 1, updated: 1, unchanged: 1 }, `run ${run}`);
       // Each run removes the previous run's fresh page.
-      index.applyStaged(`run-${run}`, removing(`${SITE}/fresh${run - 1}.html`));
+      index.writer.applyStaged(`run-${run}`, removing(`${SITE}/fresh${run - 1}.html`));
       for (const view of [index, other]) {
         assert.deepEqual(urls(view, 'walrus'), [changedOld.url], `run ${run}`);
         assert.deepEqual(urls(view, `version${run}`), [changedOld.url], `run ${run}`);
         assert.deepEqual(urls(view, `version${run - 1}`), [], `run ${run}`);
         assert.deepEqual(urls(view, 'pelican'), [fresh.url], `run ${run}`);
-        assert.equal(view.search(EVERYWHERE).hits, 3, `run ${run}`);
+        assert.equal(rankedSearch(view, EVERYWHERE).hits, 3, `run ${run}`);
         assert.equal(view.documentCount, 3, `run ${run}`);
       }
     }
@@ -415,10 +429,10 @@ describe('applyRunToIndex', () => {
     writeBundle(bundle, RUN_PAGES);
     index = new SearchIndex(file);
     // An earlier run of the setting, then the other feeds.
-    index.stage('run-6', [...PREVIOUS, SHARED]);
-    index.applyStaged('run-6', NOTHING_REMOVED);
-    for (const { feed, document } of OTHER_FEEDS) index.upsert([document], feed);
-    index.upsert([SHARED], 'bundle:/srv/crawls/shared');
+    index.writer.stage('run-6', [...PREVIOUS, SHARED]);
+    index.writer.applyStaged('run-6', NOTHING_REMOVED);
+    for (const { feed, document } of OTHER_FEEDS) index.writer.upsert([document], feed);
+    index.writer.upsert([SHARED], 'bundle:/srv/crawls/shared');
   });
   afterEach(() => index.close());
 
@@ -454,12 +468,16 @@ describe('applyRunToIndex', () => {
     );
     assert.deepEqual(urls(index, 'bittern'), [SHARED.url], 'a page a bundle also indexed stays');
     assert.deepEqual(
-      index.feedsOf(SHARED.url),
+      index.writer.feedsOf(SHARED.url),
       ['bundle:/srv/crawls/shared'],
       "but the setting's claim is gone",
     );
-    assert.deepEqual(index.feedsOf(URLS.added), [SETTING]);
-    assert.deepEqual(index.feedsOf(URLS.failed), [SETTING], 'a page whose fetch failed keeps its claim');
+    assert.deepEqual(index.writer.feedsOf(URLS.added), [SETTING]);
+    assert.deepEqual(
+      index.writer.feedsOf(URLS.failed),
+      [SETTING],
+      'a page whose fetch failed keeps its claim',
+    );
     assert.deepEqual(
       urls(index, 'lynx'),
       [URLS.failed],
@@ -472,14 +490,14 @@ describe('applyRunToIndex', () => {
     assert.equal(index.documentCount, 8, "the four pages of the run, the other feeds' four pages");
 
     // The same bundle again: nothing changed, nothing removed, nothing re-indexed.
-    const segments = index.snapshot().segments.map((loaded) => loaded.segment.id);
+    const segments = index.searcher().snapshot.segments.map((loaded) => loaded.segment.id);
     const again = await applyRunToIndex(index, 'run-8', SETTING, bundle, outcomes(true));
     assert.deepEqual(
       { added: again.added, updated: again.updated, unchanged: again.unchanged, removed: again.removed },
       { added: 0, updated: 0, unchanged: 3, removed: 0 },
     );
     assert.deepEqual(
-      index.snapshot().segments.map((loaded) => loaded.segment.id),
+      index.searcher().snapshot.segments.map((loaded) => loaded.segment.id),
       segments,
     );
     assert.equal(index.documentCount, 8);
@@ -495,7 +513,7 @@ describe('applyRunToIndex', () => {
     assert.deepEqual(urls(index, 'tapir'), []);
     assert.deepEqual(urls(index, 'okapi'), [URLS.unreached], 'a page an incomplete run did not reach stays');
     assert.deepEqual(urls(index, 'lynx'), [URLS.failed]);
-    assert.deepEqual(index.feedsOf(URLS.unreached), [SETTING], 'and keeps its claim');
+    assert.deepEqual(index.writer.feedsOf(URLS.unreached), [SETTING], 'and keeps its claim');
     assert.equal(index.documentCount, 9);
   });
 

@@ -54,7 +54,7 @@ describe('suggest on a large index', () => {
   test('a request during a rebuild answers at once from the previous suggester; the new one follows', async () => {
     const index = new SearchIndex(fileIn('large.db'));
     try {
-      index.upsert(LARGE_MANUAL, 'bundle:test');
+      index.writer.upsert(LARGE_MANUAL, 'bundle:test');
       const site = siteOf(index);
       // Opening the service started the first build in the background.
       await site.suggesterBuilt();
@@ -62,7 +62,7 @@ describe('suggest on a large index', () => {
       assert.ok(before.includes('create index'), JSON.stringify(before));
       assert.deepEqual(words(site, 'zygo'), []);
 
-      index.upsert(
+      index.writer.upsert(
         [{ url: 'https://docs.example/manual/zygote.html', title: 'Zygote', description: '', body: 'new' }],
         'bundle:test',
       );
@@ -86,7 +86,7 @@ describe('suggest on a large index', () => {
     const file = fileIn('queries.db');
     const index = new SearchIndex(file);
     try {
-      index.upsert(LARGE_MANUAL, 'bundle:test');
+      index.writer.upsert(LARGE_MANUAL, 'bundle:test');
       const activity = new SearchActivity(index.store, systemClock);
       activity.recordQuery('create trigger examples', 1);
       await activity.flush();
@@ -140,13 +140,13 @@ describe('phrases of a staged run', () => {
   test('are suggested once the run is applied, and those of the versions it replaced are not', () => {
     const index = new SearchIndex(fileIn('staged.db'));
     try {
-      index.upsert(PAGES, 'setting:1');
+      index.writer.upsert(PAGES, 'setting:1');
       const site = siteOf(index);
       assert.ok(words(site, 'create').includes('create index'));
-      index.stage('run-1', [{ ...PAGES[0]!, title: 'REINDEX' }]);
+      index.writer.stage('run-1', [{ ...PAGES[0]!, title: 'REINDEX' }]);
       assert.ok(words(site, 'create').includes('create index'), 'a staged page is not searchable yet');
       assert.deepEqual(words(site, 'reind'), []);
-      index.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
+      index.writer.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
       assert.ok(!words(site, 'create').includes('create index'), JSON.stringify(words(site, 'create')));
       assert.deepEqual(words(site, 'reind'), ['reindex']);
     } finally {
@@ -170,12 +170,12 @@ describe('an index file of format 7', () => {
     const fresh = new SearchIndex(fileIn('fresh.db'));
     const file = fileIn('format7.db');
     const old = new SearchIndex(file);
-    old.upsert(PAGES, 'bundle:test');
+    old.writer.upsert(PAGES, 'bundle:test');
     old.close();
     toFormat7(file);
     const upgraded = new SearchIndex(file);
     try {
-      fresh.upsert(PAGES, 'bundle:test');
+      fresh.writer.upsert(PAGES, 'bundle:test');
       const stored = () =>
         new Database(file, { readonly: true }).prepare('SELECT count(*) FROM document_phrases').pluck().get();
       assert.equal(stored(), 0);
@@ -193,12 +193,12 @@ describe('an index file of format 7', () => {
   test('a page changed after the upgrade is suggested by its new title', () => {
     const file = fileIn('changed.db');
     const old = new SearchIndex(file);
-    old.upsert(PAGES, 'bundle:test');
+    old.writer.upsert(PAGES, 'bundle:test');
     old.close();
     toFormat7(file);
     const index = new SearchIndex(file);
     try {
-      index.upsert([{ ...PAGES[0]!, title: 'DROP INDEX' }], 'bundle:test');
+      index.writer.upsert([{ ...PAGES[0]!, title: 'DROP INDEX' }], 'bundle:test');
       const site = siteOf(index);
       assert.ok(!words(site, 'create').includes('create index'), JSON.stringify(words(site, 'create')));
       // "drop index" is on as many pages as "drop": only the shorter is offered (suggester.ts).

@@ -59,7 +59,7 @@ function siteOf(pages: readonly IndexedDocument[]): Site {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-suggest-'));
   folders.push(folder);
   const index = new SearchIndex(path.join(folder, 'suggest.db'));
-  index.upsert(pages, 'bundle:test');
+  index.writer.upsert(pages, 'bundle:test');
   const activity = new SearchActivity(index.store, systemClock);
   return { index, activity, site: new SiteSearch(index, {}, activity, { facetPool: pool }) };
 }
@@ -227,7 +227,7 @@ describe('an index file of format 6', () => {
     db.close();
     const index = new SearchIndex(file);
     try {
-      index.upsert(POSTGRESQL_PAGES, 'bundle:test');
+      index.writer.upsert(POSTGRESQL_PAGES, 'bundle:test');
       const activity = new SearchActivity(index.store, systemClock);
       activity.recordQuery('create table', 1);
       activity.recordClick(`${PG}/sql-createtable.html`, 'create table');

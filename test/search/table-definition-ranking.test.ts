@@ -12,6 +12,7 @@ import { pageTextOf } from '../../src/search/html-text.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { manualDocument, otherManualPages } from '../support/manual-pages.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 let folder: string;
 before(() => {
@@ -75,7 +76,7 @@ describe('a function defined in a row of a long reference table', () => {
       ).join(''),
     );
     index = new SearchIndex(path.join(folder, 'functions.db'));
-    index.upsert(
+    index.writer.upsert(
       [
         documentOf('functions-info', reference),
         documentOf('plpgsql-control-structures', examples),
@@ -87,7 +88,7 @@ describe('a function defined in a row of a long reference table', () => {
   after(() => index.close());
 
   test('ranks the page defining it first', () => {
-    const ranked = index.search('pg_get_userbyid', 10).docs.map((doc) => doc.url);
+    const ranked = rankedSearch(index, 'pg_get_userbyid', 10).docs.map((doc) => doc.url);
     assert.equal(ranked[0], urlOf('functions-info'));
   });
 });

@@ -13,6 +13,7 @@ import { applyRunToIndex } from '../../src/search/run-index-update.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { writeBundle } from '../support/crawl-bundle.js';
 import { referenceBundle } from '../support/template-site.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-template-index-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -32,7 +33,7 @@ function indexesOf(file: string): string[] {
 }
 
 const sortedBlocks = (index: SearchIndex): [string, number[]][] =>
-  [...index.templateBlocks()].map(([host, blocks]) => [host, [...blocks].sort((a, b) => a - b)]);
+  [...index.searcher().templateBlocks()].map(([host, blocks]) => [host, [...blocks].sort((a, b) => a - b)]);
 
 test('only lines on three pages or more are indexed by count; an older file is given that index', async () => {
   const file = path.join(folder, 'service-1.db');
@@ -71,7 +72,7 @@ test('only lines on three pages or more are indexed by count; an older file is g
   try {
     assert.deepEqual(indexesOf(file), ['template_blocks_candidates']);
     assert.deepEqual(sortedBlocks(index), detected);
-    assert.equal(index.search('constructs').hits, 1);
+    assert.equal(rankedSearch(index, 'constructs').hits, 1);
   } finally {
     index.close();
   }

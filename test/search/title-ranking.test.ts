@@ -11,6 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { type ManualPage, manualDocument, otherManualPages } from '../support/manual-pages.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 let folder: string;
 before(() => {
@@ -19,7 +20,8 @@ before(() => {
 after(() => rmSync(folder, { recursive: true, force: true }));
 
 const urlOf = (slug: string) => `https://manual.example/docs/${slug}.html`;
-const ranked = (index: SearchIndex, query: string) => index.search(query, 10).docs.map((doc) => doc.url);
+const ranked = (index: SearchIndex, query: string) =>
+  rankedSearch(index, query, 10).docs.map((doc) => doc.url);
 
 /** The chapter on logical replication and the pages that mention it most (counts of the real pages). */
 const REPLICATION_PAGES: ManualPage[] = [
@@ -212,7 +214,7 @@ describe('title and heading matches and quoted phrases, on a manual', () => {
   before(() => {
     index = new SearchIndex(path.join(folder, 'manual.db'));
     const pages = [...REPLICATION_PAGES, ...CONSTRAINT_PAGES, ...otherManualPages(60)];
-    index.upsert(pages.map(manualDocument), 'bundle:test');
+    index.writer.upsert(pages.map(manualDocument), 'bundle:test');
   });
   after(() => index.close());
 
@@ -237,8 +239,7 @@ describe('title and heading matches and quoted phrases, on a manual', () => {
   test('quoting keeps the relative order of the pages that hold the phrase', () => {
     for (const words of ['foreign key', 'logical replication']) {
       const quoted = ranked(index, `"${words}"`);
-      const unquoted = index
-        .search(words, 100)
+      const unquoted = rankedSearch(index, words, 100)
         .docs.map((doc) => doc.url)
         .filter((url) => quoted.includes(url));
       assert.deepEqual(quoted, unquoted.slice(0, quoted.length), words);
@@ -269,7 +270,7 @@ describe('the main heading, on a site whose titles name only the site', () => {
         site('create-trigger', 'CREATE TRIGGER Synopsis Description Parameters', 8, 2500),
         ...otherManualPages(30),
       ];
-      index.upsert(pages.map(manualDocument), 'bundle:test');
+      index.writer.upsert(pages.map(manualDocument), 'bundle:test');
       assert.equal(ranked(index, 'trigger functions')[0], urlOf('trigger-functions'));
     } finally {
       index.close();

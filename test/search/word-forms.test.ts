@@ -15,6 +15,8 @@ import { SearchIndex } from '../../src/search/search-index.js';
 import { inflectedForms } from '../../src/search/word-forms/inflections.js';
 import { indexWordForms } from '../../src/search/word-forms/index-word-forms.js';
 import { manualDocument } from '../support/manual-pages.js';
+import { queryTreeOf } from '../../src/search/query-tree.js';
+import { rankedSearch } from '../support/ranked-search.js';
 
 let folder: string;
 let index: SearchIndex;
@@ -150,14 +152,14 @@ const PAGES: IndexedDocument[] = [
   ),
 ];
 
-const urls = (query: string) => index.search(query, 50).docs.map((doc) => doc.url);
+const urls = (query: string) => rankedSearch(index, query, 50).docs.map((doc) => doc.url);
 const sorted = (values: readonly string[]) => [...values].sort();
 const pg = (slug: string) => `${PG}/${slug}.html`;
 
 before(() => {
   folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-word-forms-'));
   index = new SearchIndex(path.join(folder, 'index.db'));
-  index.upsert(PAGES, 'test:pages');
+  index.writer.upsert(PAGES, 'test:pages');
 });
 after(() => {
   index.close();
@@ -215,7 +217,7 @@ describe('word forms: other forms of a word are found', () => {
 describe('word forms: what is taken as written', () => {
   /** The hits a query has without word forms. */
   const withoutForms = (query: string) => {
-    const hits = index.match(planQuery(query));
+    const hits = index.searcher().match(planQuery(queryTreeOf(query)));
     return hits.count;
   };
 
@@ -243,8 +245,10 @@ describe('word forms: what is taken as written', () => {
 
   test('Japanese queries find what they found before, with the same scores', () => {
     for (const query of ['内包表記', 'トリガー', 'Python チュートリアル']) {
-      const before = index.match(planQuery(query));
-      const now = index.match(planQuery(query, undefined, indexWordForms(index.snapshot())));
+      const before = index.searcher().match(planQuery(queryTreeOf(query)));
+      const now = index
+        .searcher()
+        .match(planQuery(queryTreeOf(query, undefined, indexWordForms(index.searcher().snapshot))));
       assert.ok(before.count > 0, query);
       assert.deepEqual([...now.score], [...before.score], query);
     }

@@ -215,7 +215,7 @@ export function seedSearchIndex(
 ): void {
   const index = new SearchIndex(searchIndexFile(dataDir, serviceId));
   try {
-    index.upsert(documents, 'bundle:fixtures');
+    index.writer.upsert(documents, 'bundle:fixtures');
   } finally {
     index.close();
   }

@@ -1,9 +1,7 @@
 import { analyzeText, normalizeText, runsOf, type TextRun } from '../analyzer.js';
-import { parseQuery } from '../query-syntax.js';
-import { SYNONYM_WEIGHT, synonymExpansions } from '../synonyms/expand-query.js';
-import { SynonymTable } from '../synonyms/synonym-table.js';
-import { completionExpansion } from '../word-forms/prefix-completions.js';
-import { formExpansions, NO_WORD_FORMS, type WordForm, type WordForms } from '../word-forms/word-forms.js';
+import type { QueryTree } from '../query-tree.js';
+import { SYNONYM_WEIGHT } from '../synonyms/expand-query.js';
+import { formExpansions, type WordForm, type WordForms } from '../word-forms/word-forms.js';
 
 /** One thing a query asks for: a word or a quoted phrase, as index terms. */
 export interface Clause {
@@ -60,22 +58,19 @@ export interface QueryPlan {
  * Plans a query (docs/reference/site-search.md, Query syntax): words ANDed, "phrase", -exclude, OR.
  * A word made of several runs (`node.js`, `e-mail`, `Python入門`) must match them adjacent, like a
  * phrase. Parts with no letters or digits drop out; a plan without required groups matches nothing.
- * With `synonyms` (docs/reference/site-search.md, Synonyms), a word equal to a member becomes an
+ * With synonyms (docs/reference/site-search.md, Synonyms), a word equal to a member becomes an
  * OR of it and its alternatives; words `a b` equal to a member `s` become (a OR s) AND (b OR s),
- * which is (a AND b) OR s, with `s` scored in the first group only. With `forms`
+ * which is (a AND b) OR s, with `s` scored in the first group only. With word forms
  * (docs/reference/site-search.md, Word forms), a plain word also finds its other forms in the
  * index (`triggers`: `trigger`), at their lower weights, and the last word, when the query ends
- * mid-word, the index's commonest words it starts (`vacu`: `vacuum`; Words being typed).
+ * mid-word, the index's commonest words it starts (`vacu`: `vacuum`; Words being typed). The
+ * synonyms and forms are those the tree was expanded with (query-tree.ts).
  */
-export function planQuery(
-  query: string,
-  synonyms: SynonymTable = SynonymTable.none,
-  forms: WordForms = NO_WORD_FORMS,
-): QueryPlan {
+export function planQuery(query: QueryTree): QueryPlan {
   const required: Clause[][] = [];
   const excluded: Clause[] = [];
   const seen = new Map<string, Clause[] | undefined>();
-  const parts = parseQuery(query);
+  const { parts } = query;
   /** The group each part joined (a repeated part: the group of its first occurrence). */
   const groupOfPart: (Clause[] | undefined)[] = [];
   /** The clause each part made (undefined for a repeated or excluded part). */
@@ -89,7 +84,7 @@ export function planQuery(
       clauseOfPart.push(undefined);
       continue;
     }
-    const clause = part.phrase ? phraseClauseOf(part.text, forms) : clauseOf(part.text);
+    const clause = part.phrase ? phraseClauseOf(part.text, query.wordForms) : clauseOf(part.text);
     let group: Clause[] | undefined;
     if (clause === undefined) group = undefined;
     else if (part.exclude) excluded.push(clause);
@@ -104,20 +99,15 @@ export function planQuery(
     groupOfPart.push(group);
     clauseOfPart.push(part.exclude ? undefined : clause);
   }
-  const expansions = formExpansions(parts, forms).map(({ part, forms: found }) => ({
-    part,
-    found,
-    chained: false,
-  }));
-  const completion = completionExpansion(query, parts, forms);
-  if (completion !== undefined)
-    expansions.push({ part: completion.part, found: completion.completions, chained: true });
+  const expansions = query.forms.map(({ part, forms: found }) => ({ part, found, chained: false }));
+  if (query.completion !== undefined)
+    expansions.push({ part: query.completion.part, found: query.completion.completions, chained: true });
   for (const { part, found, chained } of expansions) {
     const group = groupOfPart[part];
     const typed = clauseOfPart[part];
     if (group !== undefined && typed !== undefined) addAlternatives(group, typed, found, chained);
   }
-  for (const expansion of synonymExpansions(parts, synonyms)) {
+  for (const expansion of query.synonyms) {
     const groups = [...new Set(groupOfPart.slice(expansion.first, expansion.first + expansion.count))].filter(
       (group): group is Clause[] => group !== undefined,
     );

@@ -7,8 +7,7 @@ import { TermMatcher } from './find-matches.js';
 import { partsOf, type HighlightPart, type TextRange } from './highlight-part.js';
 import { normalizeWithOffsets } from './normalized-text.js';
 import { queryTerms, type QueryTerm } from './query-terms.js';
-import { SynonymTable } from '../synonyms/synonym-table.js';
-import { NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
+import type { QueryTree } from '../query-tree.js';
 import { passageSpan, snippetWindow } from './snippet-window.js';
 
 export type { HighlightPart } from './highlight-part.js';
@@ -37,15 +36,12 @@ export class QueryHighlighter {
   }
 
   /**
-   * `synonyms`, `forms` (the other forms of the query's words in the index): their occurrences
-   * are highlighted too, as they are what a hit may contain instead.
+   * The terms of the query tree, with the other forms of its words, the completions of the word
+   * being typed and its synonyms: their occurrences are highlighted too, as they are what a hit
+   * may contain instead.
    */
-  static of(
-    query: string,
-    synonyms: SynonymTable = SynonymTable.none,
-    forms: WordForms = NO_WORD_FORMS,
-  ): QueryHighlighter {
-    return new QueryHighlighter(queryTerms(query, synonyms, forms));
+  static of(query: QueryTree): QueryHighlighter {
+    return new QueryHighlighter(queryTerms(query));
   }
 
   /** Parts for the whole text (title, description, url). Texts concatenate to `text` exactly. */

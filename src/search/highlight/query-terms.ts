@@ -7,11 +7,7 @@
  */
 import { normalizeText, runsOf, type TextRun } from '../analyzer.js';
 import { MAX_CLAUSES } from '../engine/query-plan.js';
-import { parseQuery } from '../query-syntax.js';
-import { synonymExpansions } from '../synonyms/expand-query.js';
-import { SynonymTable } from '../synonyms/synonym-table.js';
-import { completionExpansion } from '../word-forms/prefix-completions.js';
-import { formExpansions, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
+import type { QueryTree } from '../query-tree.js';
 
 export interface QueryTerm {
   /**
@@ -23,11 +19,7 @@ export interface QueryTerm {
   runs: readonly TextRun[];
 }
 
-export function queryTerms(
-  query: string,
-  synonyms: SynonymTable = SynonymTable.none,
-  forms: WordForms = NO_WORD_FORMS,
-): QueryTerm[] {
+export function queryTerms(query: QueryTree): QueryTerm[] {
   const terms: QueryTerm[] = [];
   const idOfKey = new Map<string, number>();
   let nextId = 0;
@@ -44,9 +36,8 @@ export function queryTerms(
     terms.push({ id: termId, runs });
     return termId;
   };
-  const parts = parseQuery(query);
   const idOfPart: (number | undefined)[] = [];
-  for (const part of parts) {
+  for (const part of query.parts) {
     // The matcher uses no more parts than this either (query-plan.ts).
     if (part.exclude || terms.length >= MAX_CLAUSES) {
       idOfPart.push(undefined);
@@ -55,20 +46,20 @@ export function queryTerms(
     idOfPart.push(add(part.text));
   }
   // Another form of a word (`trigger` for `triggers`) is that word, as the search found it.
-  for (const expansion of formExpansions(parts, forms)) {
+  for (const expansion of query.forms) {
     const id = idOfPart[expansion.part];
     if (id === undefined) continue;
     for (const form of expansion.forms) add(form.text, id);
   }
   // A completion of the word being typed (`vacuum` for `vacu`) is the word the visitor meant.
-  const completion = completionExpansion(query, parts, forms);
+  const { completion } = query;
   const completedId = completion === undefined ? undefined : idOfPart[completion.part];
   if (completion !== undefined && completedId !== undefined) {
     for (const word of completion.completions) add(word.text, completedId);
   }
   // A synonym counts as the word it stands for: a snippet prefers passages with more of the
   // query's distinct words, not one with a word and its synonym.
-  for (const expansion of synonymExpansions(parts, synonyms)) {
+  for (const expansion of query.synonyms) {
     const id = idOfPart[expansion.first] ?? nextId++;
     for (const alternative of expansion.alternatives) add(alternative, id);
   }

@@ -99,9 +99,9 @@ export class SearchFeeder implements SearchFeed {
     selectors: ReturnType<typeof contentSelectorsOf>,
   ): Promise<RunMessage> {
     // Stagings of runs that ended without applying them (stopped for good mid-way) are dropped.
-    for (const key of index.stagedRunKeys()) {
+    for (const key of index.writer.stagedRunKeys()) {
       const other = await this.runs.getRun(Number(/^run-(\d+)$/.exec(key)?.[1]));
-      if (other === undefined || !isActiveState(other.state)) index.discardStaged(key);
+      if (other === undefined || !isActiveState(other.state)) index.writer.discardStaged(key);
     }
     if (run.serviceSettingId === null) throw new Error(`run ${run.id} has no crawl service setting`);
     await this.retireStaleSettings(index, serviceId);
@@ -143,12 +143,12 @@ export class SearchFeeder implements SearchFeed {
    */
   private async retireStaleSettings(index: SearchIndex, serviceId: number): Promise<void> {
     const stale: string[] = [];
-    for (const feed of index.feeds()) {
+    for (const feed of index.writer.feeds()) {
       const settingId = settingOfFeed(feed);
       if (settingId !== undefined && (await this.settings.get(settingId))?.searchServiceId !== serviceId)
         stale.push(feed);
     }
-    if (stale.length > 0) index.retireFeeds(stale);
+    if (stale.length > 0) index.writer.retireFeeds(stale);
   }
 }
 

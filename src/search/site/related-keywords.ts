@@ -1,5 +1,6 @@
 import { analyzeText, normalizeText, WORD_MARK } from '../analyzer.js';
 import { inflectedForms } from '../word-forms/inflections.js';
+import type { QueryTree } from '../query-tree.js';
 import type { StoredDocument } from '../storage/stored-document.js';
 import { mainTextOf, mainTitleOf, type TemplateBlocks } from '../template-blocks.js';
 import type { KeywordBackground } from './keyword-background.js';
@@ -43,14 +44,15 @@ const STOP_WORDS = new Set(
  * is on every page, and says nothing about the query.
  */
 export function relatedKeywords(
-  query: string,
+  query: QueryTree,
   prefix: string,
   documents: readonly StoredDocument[],
   background: KeywordBackground,
   templateBlocks: TemplateBlocks = new Map(),
 ): string[] {
   if (documents.length === 0) return [];
-  const queryWords = queryWordsOf(query);
+  // All of the text's words, excluded ones too: a word the visitor left out never comes back as a keyword.
+  const queryWords = queryWordsOf(query.text);
   const normalizedPrefix = normalizeText(prefix).trim();
   const keep = (candidate: Candidate): boolean =>
     candidate.word.startsWith(normalizedPrefix) && !queryWords.has(candidate.word) && isKeyword(candidate);

@@ -4,8 +4,10 @@ import { DEFAULT_RANKING, type RankingParameters } from '../engine/ranking.js';
 import { topByScore, topK } from '../engine/top-k.js';
 import { QueryHighlighter } from '../highlight/query-highlighter.js';
 import type { SearchIndex } from '../search-index.js';
+import type { Searcher } from '../searcher.js';
+import { type QueryTree, queryTreeOf } from '../query-tree.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
-import { DOCTYPE_BITS, type IndexSnapshot } from '../search-index-types.js';
+import { DOCTYPE_BITS } from '../search-index-types.js';
 import { drilldownTree } from './drilldown-tree.js';
 import { type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
@@ -87,8 +89,8 @@ export class SiteSearch {
     this.facets = this.facetIndexOf(config);
     this.ranking = rankingOf(config);
     this.synonyms = SynonymTable.of(config.synonyms);
-    const snapshot = index.snapshot();
-    this.activity.prepare(snapshot, this.suggestSources(snapshot));
+    const searcher = index.searcher();
+    this.activity.prepare(searcher.snapshot, this.suggestSources(searcher));
   }
 
   /** Applies a changed configuration (rules, weights, synonyms); facet data is rebuilt on the next search. */
@@ -108,17 +110,19 @@ export class SiteSearch {
    */
   async search(request: SiteSearchRequest): Promise<SiteSearchResult> {
     let facetIndex = this.facets;
-    let snapshot = this.index.snapshot();
-    for (let waits = 1; !facetIndex.covers(snapshot.segments); waits += 1) {
-      await facetIndex.ready(snapshot.segments);
+    let searcher = this.index.searcher();
+    for (let waits = 1; !facetIndex.covers(searcher.snapshot.segments); waits += 1) {
+      await facetIndex.ready(searcher.snapshot.segments);
       // Segments loaded or rules changed meanwhile are waited for too, a few times at most.
       if (waits < MAX_FACET_WAITS) {
         facetIndex = this.facets;
-        snapshot = this.index.snapshot();
+        searcher = this.index.searcher();
       }
     }
-    const forms = indexWordForms(snapshot);
-    const hits = this.index.match(planQuery(request.q, this.synonyms, forms), snapshot, this.ranking);
+    const { snapshot } = searcher;
+    // Parsed once: matched, highlighted and corrected from this tree (query-tree.ts).
+    const query = queryTreeOf(request.q, this.synonyms, indexWordForms(snapshot));
+    const hits = searcher.match(planQuery(query), this.ranking);
     const facets = snapshot.segments.map((loaded) => facetIndex.facetsOf(loaded));
     const categoryNames = facetIndex.categoryNames;
     const drilldownNodes = facetIndex.nodes;
@@ -155,16 +159,12 @@ export class SiteSearch {
     });
     // The page's texts are cut in a thread while this one builds the facet tree and the
     // did-you-mean.
-    const cutting = this.organicDocs(
-      pageHits,
-      QueryHighlighter.of(request.q, this.synonyms, forms),
-      snapshot,
-    );
+    const cutting = this.organicDocs(pageHits, QueryHighlighter.of(query), searcher);
     const drilldownRoots = drilldownTree(drilldownNodes, nodeCounts, request.drilldown);
     // Compared unfiltered, as the corrected query is counted without the filters; with
     // synonyms and word forms on both sides, while corrections themselves come from the
     // index's words only.
-    const mainPhrase = this.spellcheck(request.q, hits.count, snapshot);
+    const mainPhrase = this.spellcheck(query, hits.count, searcher);
     const docs = await cutting;
     if (kept.length > 0 && request.pageNumber === 1) this.activity.recordQuery(request.q, kept.length);
     if (request.pageNumber === 1) this.activity.recordSearch(request.q, kept.length);
@@ -189,19 +189,19 @@ export class SiteSearch {
   private async organicDocs(
     pageHits: readonly PageHit[],
     highlighter: QueryHighlighter,
-    snapshot: IndexSnapshot,
+    searcher: Searcher,
   ): Promise<OrganicDoc[]> {
     if (pageHits.length === 0) return [];
-    const templates = this.index.hitTemplates(snapshot);
+    const templates = searcher.hitTemplates();
     const pool = this.hitPool;
-    if (pool === undefined) return organicDocsOf(pageHits, this.index, highlighter, templates);
+    if (pool === undefined) return organicDocsOf(pageHits, searcher, highlighter, templates);
     // This thread cuts a share of the page too, the last hits, while the threads cut the rest:
     // its own part of the request is the smaller one, and so every core is busy.
     const sent = pageHits.slice(0, pageHits.length - Math.floor(pageHits.length / (pool.threads + 2)));
     const index = { openKey: this.index.openKey, file: this.index.store.file };
     const cutting = pool.render(index, sent, highlighter.terms, templates);
-    const cutHere = organicDocsOf(pageHits.slice(sent.length), this.index, highlighter, templates);
-    const cutThere = (await cutting) ?? organicDocsOf(sent, this.index, highlighter, templates);
+    const cutHere = organicDocsOf(pageHits.slice(sent.length), searcher, highlighter, templates);
+    const cutThere = (await cutting) ?? organicDocsOf(sent, searcher, highlighter, templates);
     return [...cutThere, ...cutHere];
   }
 
@@ -215,14 +215,14 @@ export class SiteSearch {
   }
 
   private suggester() {
-    const snapshot = this.index.snapshot();
-    return this.activity.suggester(snapshot, this.suggestSources(snapshot));
+    const searcher = this.index.searcher();
+    return this.activity.suggester(searcher.snapshot, this.suggestSources(searcher));
   }
 
-  private suggestSources(snapshot: IndexSnapshot): SuggestIndexSources {
+  private suggestSources(searcher: Searcher): SuggestIndexSources {
     return {
-      vocabulary: () => vocabularyWork(snapshot),
-      templateBlocks: () => this.index.templateBlocks(snapshot),
+      vocabulary: () => vocabularyWork(searcher.snapshot),
+      templateBlocks: () => searcher.templateBlocks(),
     };
   }
 
@@ -244,23 +244,21 @@ export class SiteSearch {
 
   /** Words significant in the best matches of `query`, starting with `prefix`. */
   relatedKeywords(query: string, prefix: string): string[] {
-    const snapshot = this.index.snapshot();
-    const hits = this.index.match(
-      planQuery(query, this.synonyms, indexWordForms(snapshot)),
-      snapshot,
-      this.ranking,
-    );
+    const searcher = this.index.searcher();
+    const { snapshot } = searcher;
+    const tree = queryTreeOf(query, this.synonyms, indexWordForms(snapshot));
+    const hits = searcher.match(planQuery(tree), this.ranking);
     const best = topByScore(hits.score, hits.count, RELATED_SAMPLE);
     const documents = best.flatMap((hit) => {
       const summary = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
-      return this.index.document(summary.id) ?? [];
+      return searcher.document(summary.id) ?? [];
     });
     return relatedKeywords(
-      query,
+      tree,
       prefix,
       documents,
       new KeywordBackground(vocabularyOf(snapshot), snapshot),
-      this.index.templateBlocks(snapshot),
+      searcher.templateBlocks(),
     );
   }
 
@@ -275,17 +273,15 @@ export class SiteSearch {
     return new FacetIndex({ categories: config.categories, drilldowns: config.drilldowns }, this.computation);
   }
 
-  private spellcheck(query: string, hitCount: number, snapshot: IndexSnapshot): string {
-    if (hitCount >= FEW_HITS || query.trim() === '') return '';
-    const forms = indexWordForms(snapshot);
-    return didYouMean(
+  private spellcheck(query: QueryTree, hitCount: number, searcher: Searcher): string {
+    if (hitCount >= FEW_HITS || query.text.trim() === '') return '';
+    const corrected = didYouMean(
       query,
       hitCount,
-      vocabularyOf(snapshot),
-      (corrected) =>
-        this.index.match(planQuery(corrected, this.synonyms, forms), snapshot, this.ranking).count,
-      forms,
+      vocabularyOf(searcher.snapshot),
+      (correction) => searcher.match(planQuery(correction), this.ranking).count,
     );
+    return corrected?.text ?? '';
   }
 }
 

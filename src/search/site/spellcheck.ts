@@ -1,8 +1,8 @@
 import { normalizeText } from '../analyzer.js';
-import { parseQuery } from '../query-syntax.js';
+import { type QueryTree, withParts } from '../query-tree.js';
 import { stemOf } from '../word-forms/inflections.js';
-import { MIN_PREFIX_LENGTH, wordBeingTyped } from '../word-forms/prefix-completions.js';
-import { formWordOf, NO_WORD_FORMS, type WordForms } from '../word-forms/word-forms.js';
+import { MIN_PREFIX_LENGTH } from '../word-forms/prefix-completions.js';
+import { formWordOf, type WordForms } from '../word-forms/word-forms.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** Words of one query looked up at most: each lookup scans a band of the vocabulary. */
@@ -19,8 +19,9 @@ const MORE_FREQUENT_FACTOR = 10;
  * The did-you-mean phrase `spellcheck.main_phrase` (docs/reference/site-search.md, spellcheck): the
  * query with its unknown or rare words replaced by the most frequent index word within a small edit
  * distance (Latin words of 4+ letters), or a katakana word with its long-vowel mark added or
- * dropped (コンピュータ / コンピューター), when that query finds more documents. The empty string
- * otherwise. A word whose other forms the index holds (`forms`) found pages through them
+ * dropped (コンピュータ / コンピューター), when that query finds more documents: a new tree of the
+ * corrected parts, its text the phrase (query-tree.ts). Undefined otherwise. A word whose other
+ * forms the index holds (the tree's word forms) found pages through them
  * (docs/reference/site-search.md, Word forms): it is only respelt (`tomatoe`, which finds
  * `tomatoes`, to `tomato`), never replaced by another word (`casts`, which finds `cast`, not
  * by `costs`). A word that starts much more frequent words of the index (`vacu`) is never cut
@@ -29,22 +30,20 @@ const MORE_FREQUENT_FACTOR = 10;
  * completed to the commonest (`vacu settings` to `vacuum settings`).
  */
 export function didYouMean(
-  query: string,
+  query: QueryTree,
   currentHits: number,
   vocabulary: Vocabulary,
-  countHits: (query: string) => number,
-  forms: WordForms = NO_WORD_FORMS,
-): string {
+  countHits: (corrected: QueryTree) => number,
+): QueryTree | undefined {
   let changed = false;
   let attempts = 0;
-  const parts = parseQuery(query);
-  const typed = wordBeingTyped(query, parts);
-  const corrected = parts.map((part, index) => {
+  const forms = query.wordForms;
+  const corrected = query.parts.map((part, index) => {
     if (part.phrase || part.exclude || attempts >= MAX_CORRECTED_WORDS) return part;
     attempts += 1;
     const word = normalizeText(part.text);
     const completion = completionOf(word, forms);
-    if (completion !== undefined && typed?.part === index) return part;
+    if (completion !== undefined && query.typed?.part === index) return part;
     const replacement = completion ?? correctWord(word, vocabulary);
     if (replacement === undefined) return part;
     const formWord = formWordOf(part);
@@ -57,14 +56,9 @@ export function didYouMean(
     changed = true;
     return { ...part, text: replacement };
   });
-  if (!changed) return '';
-  const phrase = corrected
-    .map((part) => {
-      const text = part.phrase ? `"${part.text}"` : part.text;
-      return `${part.orPrevious ? 'OR ' : ''}${part.exclude ? '-' : ''}${text}`;
-    })
-    .join(' ');
-  return countHits(phrase) > currentHits ? phrase : '';
+  if (!changed) return undefined;
+  const correction = withParts(query, corrected);
+  return countHits(correction) > currentHits ? correction : undefined;
 }
 
 /** The commonest word of the index that `word` starts, when it is taken as a word being typed. */

@@ -59,7 +59,7 @@ export class ReanalysisRows {
          ORDER BY d.id LIMIT ?`,
       ),
       // A page removed since the run staged it has no URL any more: its staged version is marked
-      // deleted when the run is applied (SearchIndex.applyStaged), as before.
+      // deleted when the run is applied (IndexWriter.applyStaged), as before.
       runChanged: db.prepare(
         `SELECT s.id, coalesce((SELECT d.url FROM documents d WHERE d.id = s.id), '') AS url,
            ${columnsOf('s')}

@@ -7,7 +7,6 @@
  */
 import { normalizeText } from '../analyzer.js';
 import type { QueryPart } from '../query-syntax.js';
-import type { WordForm, WordForms } from './word-forms.js';
 
 /**
  * Shortest word completed: two letters start too many words to say which one is meant, and each
@@ -58,16 +57,4 @@ export function wordBeingTyped(query: string, parts: readonly QueryPart[]): Word
   const word = normalizeText(last.text);
   if (!LATIN_WORD.test(word) || [...word].length < MIN_PREFIX_LENGTH) return undefined;
   return { part, word };
-}
-
-/** The completions the index offers for the word being typed in a query, if any. */
-export function completionExpansion(
-  query: string,
-  parts: readonly QueryPart[],
-  forms: WordForms,
-): { part: number; completions: readonly WordForm[] } | undefined {
-  const typed = wordBeingTyped(query, parts);
-  if (typed === undefined) return undefined;
-  const completions = forms.completionsOf(typed.word);
-  return completions.length === 0 ? undefined : { part: typed.part, completions };
 }

@@ -133,7 +133,7 @@ describe('search nodes', () => {
     assert.equal(await hits(reading.services, on), 0);
 
     const first = await writing.writer.write(on.serviceId, async (index) =>
-      index.upsert(pages(0, 40), 'bundle:a'),
+      index.writer.upsert(pages(0, 40), 'bundle:a'),
     );
     assert.equal(first.published.generation, 1);
     await writing.services.adopt(on.serviceId, 1, first.published.file);
@@ -150,7 +150,7 @@ describe('search nodes', () => {
       while (searching) seen.add(await hits(reading.services, on));
     })();
     const second = await writing.writer.write(on.serviceId, async (index) =>
-      index.upsert(pages(40, 60), 'bundle:a'),
+      index.writer.upsert(pages(40, 60), 'bundle:a'),
     );
     await writing.services.adopt(on.serviceId, second.published.generation, second.published.file);
     await eventually(async () => reading.services.servedGeneration(on.serviceId) === 2);
@@ -177,13 +177,13 @@ describe('search nodes', () => {
     const one = first.writer.write(on.serviceId, async (index) => {
       order.push('first starts');
       await holding;
-      index.upsert(pages(0, 10), 'bundle:first');
+      index.writer.upsert(pages(0, 10), 'bundle:first');
       order.push('first ends');
     });
     await eventually(() => order.length === 1);
     const two = second.writer.write(on.serviceId, async (index) => {
       order.push(`second starts on ${index.documentCount} documents`);
-      index.upsert(pages(10, 5), 'bundle:second');
+      index.writer.upsert(pages(10, 5), 'bundle:second');
     });
     await new Promise((resolve) => setTimeout(resolve, 700));
     assert.deepEqual(order, ['first starts'], 'the second writer waits for the lease');
@@ -203,7 +203,7 @@ describe('search nodes', () => {
     const generations = on.store.searchGenerations!;
     await assert.rejects(
       late.writer.write(on.serviceId, async (index) => {
-        index.upsert(pages(0, 3), 'bundle:late');
+        index.writer.upsert(pages(0, 3), 'bundle:late');
         // Its lease ended meanwhile (paused too long), and another process took it.
         await generations.releaseWriter(on.serviceId, late.name);
         assert.equal(await generations.takeWriter(on.serviceId, 'someone-else', 60_000), true);
@@ -237,7 +237,7 @@ describe('search nodes', () => {
     const [writing, reading] = [node(on), node(on)];
     await reading.services.follow();
     const first = await writing.writer.write(on.serviceId, async (index) =>
-      index.upsert(pages(0, 5), 'bundle:a'),
+      index.writer.upsert(pages(0, 5), 'bundle:a'),
     );
     await writing.services.adopt(on.serviceId, 1, first.published.file);
     await eventually(async () => (await hits(reading.services, on)) === 5);
@@ -246,7 +246,7 @@ describe('search nodes', () => {
     (await open()).activity.recordQuery('pear tree', 5);
     (await open()).click('https://orchard.example/page-1.html', 'pear tree');
     const second = await writing.writer.write(on.serviceId, async (index) =>
-      index.upsert(pages(5, 5), 'bundle:a'),
+      index.writer.upsert(pages(5, 5), 'bundle:a'),
     );
     await writing.services.adopt(on.serviceId, 2, second.published.file);
     await eventually(() => reading.services.servedGeneration(on.serviceId) === 2);

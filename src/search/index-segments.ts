@@ -1,0 +1,157 @@
+import type { DocumentSummary, SearchIndexStore } from './storage/search-index-store.js';
+import { type IndexStatistics, statisticsOf } from './engine/matcher.js';
+import { decodeSegment } from './engine/segment-codec.js';
+import { Segment } from './engine/segment.js';
+import { SameTextGroups } from './same-text-copies.js';
+import { DOCTYPE_BITS, type IndexSnapshot, type LoadedSegment } from './search-index-types.js';
+
+/** Where a document's posting sits: the segment and its ordinal there. */
+export interface Posting {
+  segmentId: number;
+  ordinal: number;
+}
+
+/**
+ * The segments of an index file held in memory, as the writer leaves them and searches read
+ * them (docs/design/search-engine.md, Segments): each change makes a new generation, whose
+ * snapshot never changes. Another process's commits (kumo index while kumo serve runs) are picked
+ * up before the next snapshot.
+ */
+export class IndexSegments {
+  private loaded: LoadedSegment[] = [];
+  private statistics: IndexStatistics = statisticsOf([]);
+  private generation = 0;
+  private seenDataVersion: number;
+  /** The groups of pages with the same text, for the segment list they were found in. */
+  private sameText: { segments: readonly LoadedSegment[] | undefined; groups: SameTextGroups } = {
+    segments: undefined,
+    groups: SameTextGroups.none,
+  };
+
+  constructor(private readonly store: SearchIndexStore) {
+    this.seenDataVersion = store.dataVersion();
+    this.reload();
+  }
+
+  /**
+   * The current generation, after picking up other processes' changes, with the groups of pages
+   * with the same main text (found once per generation, by the first search of it).
+   */
+  snapshot(): IndexSnapshot {
+    this.refresh();
+    if (this.sameText.segments !== this.loaded) {
+      this.sameText = {
+        segments: this.loaded,
+        groups: SameTextGroups.of(this.store.displayHeads.sameTextRows(), this.loaded),
+      };
+    }
+    return {
+      segments: this.loaded,
+      statistics: this.statistics,
+      generation: this.generation,
+      sameText: this.sameText.groups,
+    };
+  }
+
+  get documentCount(): number {
+    return this.statistics.documentCount;
+  }
+
+  /** The segments as they stand, without picking up other processes' changes (the writer's view). */
+  get current(): readonly LoadedSegment[] {
+    return this.loaded;
+  }
+
+  /** Reloads what another connection changed: new and merged segments, deletion marks. */
+  refresh(): void {
+    // data_version changes with other connections' commits only, never with this one's.
+    const version = this.store.dataVersion();
+    if (version === this.seenDataVersion) return;
+    this.seenDataVersion = version;
+    this.reload();
+  }
+
+  /** Reads the segment list again from the file, keeping the segments already loaded. */
+  reload(): void {
+    const byId = new Map(this.loaded.map((loaded) => [loaded.segment.id, loaded]));
+    this.loaded = this.store.segmentIds().map((id) => {
+      const known = byId.get(id);
+      if (known !== undefined) {
+        const deleted = this.store.deletedOf(id);
+        if (deleted !== undefined)
+          deleted.forEach((flag, ordinal) => flag && known.segment.markDeleted(ordinal));
+        return known;
+      }
+      return this.loadSegment(id);
+    });
+    this.changed();
+  }
+
+  /** After a committed write: deletion marks and the new segment in memory. */
+  written(deletions: readonly Posting[], built: Segment | undefined): void {
+    this.markDeleted(deletions);
+    if (built !== undefined) this.loaded = [...this.loaded, this.loadedOf(built)];
+    if (deletions.length > 0 || built !== undefined) this.changed();
+  }
+
+  /** After a committed merge: `merged` in place of the segments it was made of. */
+  merged(merged: Segment, sources: readonly Segment[]): void {
+    const removed = new Set(sources.map((source) => source.id));
+    this.loaded = [...this.loaded.filter((loaded) => !removed.has(loaded.segment.id)), this.loadedOf(merged)];
+    this.changed();
+  }
+
+  /** The deletion flags of loaded segments with `deletions` marked, by segment, to be stored. */
+  deletionFlags(deletions: readonly Posting[]): Map<number, Uint8Array> {
+    const bySegment = new Map<number, Uint8Array>();
+    for (const { segmentId, ordinal } of deletions) {
+      let flags = bySegment.get(segmentId);
+      if (flags === undefined) {
+        const loaded = this.loaded.find((candidate) => candidate.segment.id === segmentId);
+        if (loaded === undefined) continue;
+        flags = Uint8Array.from(loaded.segment.deleted);
+        bySegment.set(segmentId, flags);
+      }
+      flags[ordinal] = 1;
+    }
+    return bySegment;
+  }
+
+  /** The groups of pages with the same text are found again (display heads brought main text keys). */
+  forgetSameText(): void {
+    this.sameText = { segments: undefined, groups: SameTextGroups.none };
+  }
+
+  /**
+   * After any change: new statistics, and a new segment list even when only deletion marks
+   * changed, since data derived from a snapshot (titles, vocabulary) is cached by its list.
+   */
+  changed(): void {
+    this.loaded = [...this.loaded];
+    this.statistics = statisticsOf(this.loaded.map((loaded) => loaded.segment));
+    this.generation += 1;
+  }
+
+  private markDeleted(deletions: readonly Posting[]): void {
+    for (const { segmentId, ordinal } of deletions)
+      this.loaded.find((loaded) => loaded.segment.id === segmentId)?.segment.markDeleted(ordinal);
+  }
+
+  private loadSegment(id: number): LoadedSegment {
+    const stored = this.store.segment(id);
+    if (stored === undefined) throw new Error(`index segment ${id} vanished while loading`);
+    const segment = new Segment(id, decodeSegment(stored.data), new Uint8Array(stored.deleted));
+    return this.loadedOf(segment);
+  }
+
+  /** The segment with its documents' summaries by ordinal, from the rows that still point at it. */
+  private loadedOf(segment: Segment): LoadedSegment {
+    const summaries = new Array<DocumentSummary | undefined>(segment.docCount).fill(undefined);
+    const doctypeBits = new Uint8Array(segment.docCount);
+    for (const summary of this.store.summaries(segment.id)) {
+      summaries[summary.ordinal] = summary;
+      doctypeBits[summary.ordinal] = DOCTYPE_BITS[summary.doctype];
+    }
+    return { segment, summaries, doctypeBits };
+  }
+}

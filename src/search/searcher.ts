@@ -1,0 +1,132 @@
+import { findHits } from './engine/matcher.js';
+import type { HitSet } from './engine/hit-set.js';
+import type { QueryPlan } from './engine/query-plan.js';
+import type { RankingParameters } from './engine/ranking.js';
+import { topK } from './engine/top-k.js';
+import { collapseGroups } from './same-text-copies.js';
+import type { IndexSnapshot, SearchHit } from './search-index-types.js';
+import type { BodyHead, HitDocument, HitDocumentSource } from './storage/hit-documents.js';
+import type { SearchIndexStore } from './storage/search-index-store.js';
+import type { StoredDocument } from './storage/stored-document.js';
+import type { TemplateLinesWithLengths } from './storage/template-block-schema.js';
+import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
+
+/**
+ * The template lines of an index, read once per generation (template-blocks.ts), kept by the
+ * index across its searchers: the lengths found for one generation are reused for the next where
+ * a host's lines did not change.
+ */
+export class TemplateCache {
+  private cached: { generation: number; blocks: TemplateBlocks; hit?: HitTemplates } | undefined;
+  private lastLineLengths: TemplateLinesWithLengths | undefined;
+
+  constructor(private readonly store: SearchIndexStore) {}
+
+  blocks(generation: number): TemplateBlocks {
+    if (this.cached?.generation !== generation)
+      this.cached = { generation, blocks: this.store.templates.current() };
+    return this.cached.blocks;
+  }
+
+  hitTemplates(generation: number): HitTemplates {
+    const blocks = this.blocks(generation);
+    const cached = this.cached!;
+    if (cached.hit === undefined) {
+      this.lastLineLengths = this.store.templates.lineLengths(blocks, this.lastLineLengths);
+      cached.hit = { blocks, lineLengths: this.lastLineLengths.lineLengths };
+    }
+    return cached.hit;
+  }
+}
+
+/**
+ * Reads one generation of an index (docs/design/search-engine.md, Segments): matches query plans
+ * against its segments, ranks the best hits, and reads the documents a result page shows. The
+ * generation never changes under it; the writer's later batches are for the next searcher.
+ */
+export class Searcher implements HitDocumentSource {
+  constructor(
+    readonly snapshot: IndexSnapshot,
+    private readonly store: SearchIndexStore,
+    private readonly templates: TemplateCache,
+    readonly ranking: RankingParameters,
+  ) {}
+
+  /** Every document matching the plan, scored (see engine/matcher.ts). */
+  match(plan: QueryPlan, ranking = this.ranking): HitSet {
+    return findHits(
+      this.snapshot.segments.map((loaded) => loaded.segment),
+      plan,
+      this.snapshot.statistics,
+      ranking,
+    );
+  }
+
+  /**
+   * The best hits of a plan, best first (ties in indexing order), `offset` of them skipped: of
+   * pages with the same text, the one in `language` stands for the others (same-text-copies.ts).
+   * The ranking the command line, the benches and the evaluation read; the site search adds
+   * filters, facets and its sort orders (site/site-search.ts).
+   */
+  top(plan: QueryPlan, language: string, limit = 10, offset = 0): { hits: number; docs: SearchHit[] } {
+    const { snapshot } = this;
+    const hits = this.match(plan);
+    const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
+    const sameText = snapshot.sameText.forLanguage(language);
+    const placeOf = (hit: number) => sameText.placeOf(hits.segment[hit]!, hits.ordinal[hit]!);
+    const all = Array.from({ length: hits.count }, (_, hit) => hit);
+    const kept = sameText.empty ? all : collapseGroups(all, placeOf);
+    const ranked = topK(
+      kept.length,
+      offset + limit,
+      (a, b) =>
+        hits.score[kept[b]!]! - hits.score[kept[a]!]! || summaryOf(kept[a]!).id - summaryOf(kept[b]!).id,
+    )
+      .slice(offset)
+      .map((position) => kept[position]!);
+    return {
+      hits: kept.length,
+      docs: ranked.map((hit) => {
+        const summary = summaryOf(hit);
+        return {
+          id: summary.id,
+          url: summary.url,
+          title: summary.title,
+          score: hits.score[hit]!,
+          copyUrls: sameText.otherUrls(placeOf(hit)),
+        };
+      }),
+    };
+  }
+
+  document(id: number): StoredDocument | undefined {
+    return this.store.document(id);
+  }
+
+  /** A hit as a result page shows it: its body only as far as `bodyChars` code points. */
+  hitDocument(id: number, bodyChars: number): HitDocument | undefined {
+    return this.store.hitDocument(id, bodyChars);
+  }
+
+  bodyHead(id: number, bodyChars: number): BodyHead | undefined {
+    return this.store.bodyHead(id, bodyChars);
+  }
+
+  linkText(id: number, chars: number): string | undefined {
+    return this.store.linkText(id, chars);
+  }
+
+  wholeBody(id: number): string | undefined {
+    return this.store.wholeBody(id);
+  }
+
+  /** The template lines of each host as the counts of this generation stand (template-blocks.ts). */
+  templateBlocks(): TemplateBlocks {
+    return this.templates.blocks(this.snapshot.generation);
+  }
+
+  /** The template lines of this generation with their lengths, found once per generation. */
+  hitTemplates(): HitTemplates {
+    return this.templates.hitTemplates(this.snapshot.generation);
+  }
+}
