@@ -20,14 +20,14 @@ export const LAYERS = [
   'observability',
   'search',
   'worker',
-  'service',
+  'usecases',
   'webhooks',
   'scheduler',
   'api',
   'client',
   'widget',
   'console',
-  'server',
+  'startup',
   'cli',
 ];
 
@@ -50,11 +50,11 @@ export default {
     {
       name: 'use-cases-without-frameworks',
       comment:
-        'src/service is the use-case layer: no HTTP framework, command line parser or concrete ' +
-        'store. The adapters (src/api, src/cli) and the composition roots (src/server, src/cli) ' +
+        'src/usecases is the use-case layer: no HTTP framework, command line parser or concrete ' +
+        'store. The adapters (src/api, src/cli) and the composition roots (src/startup, src/cli) ' +
         'bring those (docs/design/management.md, Management layer).',
       severity: 'error',
-      from: { path: '^src/service/' },
+      from: { path: '^src/usecases/' },
       to: {
         path: [
           '^src/store/(sqlite|postgres)/',
@@ -65,8 +65,8 @@ export default {
     {
       name: 'concrete-store-in-composition-roots',
       comment:
-        'Only the composition roots choose a concrete store (SQLite or PostgreSQL): src/server and ' +
-        "src/cli the service store, a run's thread in src/worker its run store. The API, webhooks " +
+        'Only the composition roots choose a concrete store (SQLite or PostgreSQL): src/startup and ' +
+        "src/cli the record store, a run's thread in src/worker its run store. The API, webhooks " +
         'and scheduler work on the interfaces of src/store.',
       severity: 'error',
       from: { path: '^src/(api|webhooks|scheduler|observability)/' },
@@ -84,11 +84,11 @@ export default {
     {
       name: 'management-through-its-index',
       comment:
-        "src/service/management is used through its index.ts: the adapters see the layer's " +
+        "src/usecases/management is used through its index.ts: the adapters see the layer's " +
         'operations, inputs and errors, not how it is split into files.',
       severity: 'error',
-      from: { pathNot: '^src/service/management/' },
-      to: { path: '^src/service/management/', pathNot: '^src/service/management/index\\.ts$' },
+      from: { pathNot: '^src/usecases/management/' },
+      to: { path: '^src/usecases/management/', pathNot: '^src/usecases/management/index\\.ts$' },
     },
     {
       name: 'no-circular',

@@ -21,7 +21,7 @@ import { SearchIndex } from '../src/search/search-index.js';
 import { SearchActivity } from '../src/search/site/search-activity.js';
 import type { SiteSearchResult } from '../src/search/site/search-response.js';
 import { SiteSearch } from '../src/search/site/site-search.js';
-import { searchIndexFile } from '../src/server/data-dir.js';
+import { searchIndexFile } from '../src/startup/data-dir.js';
 import { systemClock } from '../src/util/clock.js';
 import { indexFileSize } from './index-file-size.js';
 import { summarize, timed, timedAsync } from './latency-stats.js';

@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import type { RunningService } from '../src/server/kumo-service.js';
+import type { RunningKumo } from '../src/startup/start-kumo.js';
 import { type BenchQuery, searchPath } from './search-queries.js';
 import { startBenchService } from './search-service.js';
 
@@ -70,7 +70,7 @@ async function startChild(dataDir: string, profileDirectory: string | undefined)
 }
 
 async function startInProcess(dataDir: string): Promise<Server> {
-  const running: RunningService = await startBenchService(dataDir);
+  const running: RunningKumo = await startBenchService(dataDir);
   return { url: running.url, stop: () => running.close() };
 }
 

@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { BatchIndexer } from '../src/search/batch-indexer.js';
 import { SearchIndex } from '../src/search/search-index.js';
-import { searchIndexFile } from '../src/server/data-dir.js';
+import { searchIndexFile } from '../src/startup/data-dir.js';
 import { DEFAULT_CONCURRENCY } from '../src/domain/crawl-settings.js';
 import { corpusDocument } from './search-corpus.js';
 import { LOAD_MIX } from './search-load-mix.js';

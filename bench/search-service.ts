@@ -4,8 +4,8 @@
  * benchmark's categories and drill-down rule.
  */
 import { loadConfig } from '../src/config/config.js';
-import { DEMO_SEARCH_SERVICE_ID } from '../src/server/bootstrap.js';
-import { type RunningService, startService } from '../src/server/kumo-service.js';
+import { DEMO_SEARCH_SERVICE_ID } from '../src/startup/bootstrap.js';
+import { type RunningKumo, startKumo } from '../src/startup/start-kumo.js';
 import { systemClock } from '../src/util/clock.js';
 import { BENCH_SEARCH_CONFIG } from './search-site-map.js';
 import type { SearchServiceConfig } from '../src/domain/search-service-config.js';
@@ -13,7 +13,7 @@ import type { SearchServiceConfig } from '../src/domain/search-service-config.js
 export async function startBenchService(
   dataDir: string,
   searchConfig: SearchServiceConfig = BENCH_SEARCH_CONFIG,
-): Promise<RunningService> {
+): Promise<RunningKumo> {
   const config = loadConfig({
     KUMO_DATA_DIR: dataDir,
     KUMO_HOST: '127.0.0.1',
@@ -22,7 +22,7 @@ export async function startBenchService(
     // No browser: the search API does not render, and probing one costs a process start.
     KUMO_CHROMIUM_PATH: '/nonexistent/chromium',
   });
-  const running = await startService(config);
+  const running = await startKumo(config);
   if (
     !(await running.store.searchServices.updateConfig(
       DEMO_SEARCH_SERVICE_ID,
@@ -40,7 +40,7 @@ export async function startBenchService(
  * Keeps a benchmark's server process up until its parent closes its stdin (also when the parent
  * dies) or sends SIGTERM; prints `{"url": ...}` first, which the parent waits for.
  */
-export function serveUntilStdinCloses(running: RunningService): void {
+export function serveUntilStdinCloses(running: RunningKumo): void {
   process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
   let stopping = false;
   const stop = () => {

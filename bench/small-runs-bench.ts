@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../src/config/config.js';
-import { startService } from '../src/server/kumo-service.js';
+import { startKumo } from '../src/startup/start-kumo.js';
 import { type BenchSite, startBenchSite, startFolderSite } from './bench-site.js';
 
 const { values } = parseArgs({
@@ -40,7 +40,7 @@ const CRAWLER = '/api/v1/contracts/1/servicegroups/1/crawler';
 const FINISHED = new Set([2030, 2040, 2050, 2060]);
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'kumo-small-runs-'));
-const service = await startService(
+const service = await startKumo(
   loadConfig({
     KUMO_DATA_DIR: dataDir,
     KUMO_HOST: '127.0.0.1',

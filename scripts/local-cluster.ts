@@ -4,7 +4,7 @@
  * in a temporary folder; one `kumo serve --roles api,scheduler` answering the crawl, management
  * and download APIs and the console; worker processes (`--roles worker`) crawling; and search
  * nodes (`--roles search`), each with a data directory of its own; and in front of them a front
- * door (src/server/front-door.ts), the one address where the console, the APIs, the widget and
+ * door (src/startup/front-door.ts), the one address where the console, the APIs, the widget and
  * site search are reached, as behind a production cluster's load balancer. Prints that address,
  * what is behind it and the credentials, then runs until Ctrl-C, which stops everything and
  * removes the temporary files.
@@ -21,7 +21,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { type FrontDoor, startFrontDoor } from '../src/server/front-door.js';
+import { type FrontDoor, startFrontDoor } from '../src/startup/front-door.js';
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { startS3Server } from '../test/support/s3-server.js';
 

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { BatchIndexer } from '../src/search/batch-indexer.js';
 import { SearchIndex } from '../src/search/search-index.js';
-import { searchIndexFile } from '../src/server/data-dir.js';
+import { searchIndexFile } from '../src/startup/data-dir.js';
 import { type KumoServe, startKumoServe } from '../bench/search-load-processes.js';
 import { DEMO_SEARCH_CONFIG, demoDocuments } from './demo-site.js';
 

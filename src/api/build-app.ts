@@ -4,12 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ArtifactStore } from '../blob/artifact-store.js';
 import type { BlobDownloads } from '../config/blob-config.js';
-import type { InstantCrawlService } from '../service/instant-crawl-service.js';
-import type { TenantWork } from '../service/tenant-work/tenant-work.js';
-import type { Management } from '../service/management/index.js';
-import type { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
+import type { InstantCrawlService } from '../usecases/instant-crawl-service.js';
+import type { TenantWork } from '../usecases/tenant-work/tenant-work.js';
+import type { Management } from '../usecases/management/index.js';
+import type { ScheduledCrawlService } from '../usecases/scheduled-crawl-service.js';
 import type { SearchServices } from '../search/serving/search-services.js';
-import type { ServiceStore } from '../store/service-store.js';
+import type { RecordStore } from '../store/record-store.js';
 import type { Clock } from '../util/clock.js';
 import { KUMO_VERSION } from '../util/version.js';
 import { ApiError, ngBody } from './api-error.js';
@@ -50,7 +50,7 @@ import { lazySerializers } from './serializer-compiler.js';
 import { compileValidator } from './validator-compiler.js';
 
 export interface AppDeps {
-  store: ServiceStore;
+  store: RecordStore;
   instantCrawl: InstantCrawlService;
   /** Where a tenant's patterns are checked, off the API thread (docs/security.md). */
   tenantWork: TenantWork;

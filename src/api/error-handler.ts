@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidInputError } from '../domain/field-error.js';
-import { TenantWorkBusyError } from '../service/tenant-work/tenant-work.js';
+import { TenantWorkBusyError } from '../usecases/tenant-work/tenant-work.js';
 import { API_ERRORS, ApiError, ngBody } from './api-error.js';
 import { toFieldErrors } from './validation-errors.js';
 

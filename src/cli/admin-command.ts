@@ -1,7 +1,7 @@
 import type { KumoConfig } from '../config/config.js';
-import { EVERYWHERE, Management } from '../service/management/index.js';
-import { ScheduledCrawlService } from '../service/scheduled-crawl-service.js';
-import { openServiceStore } from '../server/open-service-store.js';
+import { EVERYWHERE, Management } from '../usecases/management/index.js';
+import { ScheduledCrawlService } from '../usecases/scheduled-crawl-service.js';
+import { openRecordStore } from '../startup/open-record-store.js';
 import { systemClock } from '../util/clock.js';
 import { STORE_POLLED } from '../worker/run-dispatcher.js';
 import { adminUsageError } from './admin-failures.js';
@@ -10,7 +10,7 @@ import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
 import { USER_HANDLERS } from './admin-users.js';
 import { WEBHOOK_HANDLERS } from './admin-webhooks.js';
 import { dataDirOfServe } from './data-dir-check.js';
-import { TenantWork } from '../service/tenant-work/tenant-work.js';
+import { TenantWork } from '../usecases/tenant-work/tenant-work.js';
 import {
   type AdminContext,
   CLI_ACTOR,
@@ -37,7 +37,7 @@ export async function adminCommand(
   const handler = HANDLERS[action];
   if (!handler) throw new Error(`no handler for kumo admin ${action}`);
   const paths = dataDirOfServe(config);
-  const store = await openServiceStore(config, paths);
+  const store = await openRecordStore(config, paths);
   const tenantWork = new TenantWork();
   try {
     const { timezone } = config;

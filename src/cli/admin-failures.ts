@@ -4,7 +4,7 @@ import {
   InvalidInputError,
   NotFoundError,
   RateLimitedError,
-} from '../service/management/index.js';
+} from '../usecases/management/index.js';
 import { UsageError } from './usage-error.js';
 
 /** The option of `kumo admin` that gives each input field of the management operations. */

@@ -1,5 +1,5 @@
-import { type Actor, EVERYWHERE, type Management, type Scope } from '../service/management/index.js';
-import type { TenantRef } from '../store/service-store.js';
+import { type Actor, EVERYWHERE, type Management, type Scope } from '../usecases/management/index.js';
+import type { TenantRef } from '../store/record-store.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { KumoConfig } from '../config/config.js';
-import type { dataPaths } from '../server/data-dir.js';
+import type { dataPaths } from '../startup/data-dir.js';
 import {
   DataDirError,
   existingDataDir,
   existingSearchService,
   UnknownSearchServiceError,
-} from '../server/existing-data-dir.js';
-import type { SearchServiceRecord } from '../store/service-store.js';
+} from '../startup/existing-data-dir.js';
+import type { SearchServiceRecord } from '../store/record-store.js';
 import { UsageError } from './usage-error.js';
 
 type DataPaths = ReturnType<typeof dataPaths>;

@@ -11,13 +11,13 @@ import { contentSelectorsOf } from '../search/content-selectors.js';
 import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
 import { reanalysisReporter } from '../search/reanalysis-upgrade.js';
 import { SearchIndex } from '../search/search-index.js';
-import { dataPaths, ensureDataDir, searchIndexFile } from '../server/data-dir.js';
-import { openServiceStore } from '../server/open-service-store.js';
-import { publishedGenerationParts, searchIndexWriterOf } from '../server/search-generation-parts.js';
+import { dataPaths, ensureDataDir, searchIndexFile } from '../startup/data-dir.js';
+import { openRecordStore } from '../startup/open-record-store.js';
+import { publishedGenerationParts, searchIndexWriterOf } from '../startup/search-generation-parts.js';
 import type { SearchIndexWriter } from '../search/serving/search-index-writer.js';
 import { systemClock } from '../util/clock.js';
 import { newWorkerName } from '../worker/run-leasing.js';
-import type { SearchServiceRecord } from '../store/service-store.js';
+import type { SearchServiceRecord } from '../store/record-store.js';
 import { searchServiceOfServe } from './data-dir-check.js';
 import { serviceIdOption } from './service-option.js';
 import { UsageError } from './usage-error.js';
@@ -146,7 +146,7 @@ async function openPublishing(
 ): Promise<{ writer: SearchIndexWriter; close(): Promise<void> } | undefined> {
   if (config.databaseUrl === undefined) return undefined;
   const paths = dataPaths(config.dataDir);
-  const store = await openServiceStore(config, paths);
+  const store = await openRecordStore(config, paths);
   const published = await publishedGenerationParts(store, config, paths, undefined);
   if (published === undefined) {
     await store.close();
@@ -196,7 +196,7 @@ async function runBundle(
 ): Promise<{ runId: number }> {
   if (!/^[1-9]\d{0,15}$/.test(raw))
     throw new UsageError(`--run: expected a positive whole number, got "${raw}"`);
-  const store = await openServiceStore(config, dataPaths(config.dataDir));
+  const store = await openRecordStore(config, dataPaths(config.dataDir));
   try {
     const record = await store.runs.getByRequest(service, Number(raw));
     if (record === undefined) {

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { KumoConfig } from '../config/config.js';
-import { searchIndexFile } from '../server/data-dir.js';
+import { searchIndexFile } from '../startup/data-dir.js';
 import { reanalysisReporter } from '../search/reanalysis-upgrade.js';
 import { SearchIndex } from '../search/search-index.js';
 import { searchServiceOfServe } from './data-dir-check.js';

@@ -1,15 +1,15 @@
 import path from 'node:path';
 import type { KumoConfig } from '../config/config.js';
 import { rolesText, takesEveryRole } from '../config/roles.js';
-import { type RunningService, startService } from '../server/kumo-service.js';
-import { StartupError } from '../server/startup-error.js';
+import { type RunningKumo, startKumo } from '../startup/start-kumo.js';
+import { StartupError } from '../startup/startup-error.js';
 import { StopSignals } from './stop-signals.js';
 
 /** `kumo serve`: runs the configured roles (every API group by default) until SIGINT / SIGTERM. */
 export async function serveCommand(config: KumoConfig): Promise<number> {
-  let service: RunningService;
+  let service: RunningKumo;
   try {
-    service = await startService(config);
+    service = await startKumo(config);
   } catch (error) {
     // A setting to change (port in use, data directory taken): one line, no stack trace.
     if (!(error instanceof StartupError)) throw error;
@@ -28,7 +28,7 @@ export async function serveCommand(config: KumoConfig): Promise<number> {
 }
 
 /** What `kumo serve` prints once it listens: where it listens, its addresses, what it created. */
-function startBanner(config: KumoConfig, service: RunningService): string {
+function startBanner(config: KumoConfig, service: RunningKumo): string {
   const lines = [`kumo serve: listening on ${service.url} ${whatItRuns(config)}`];
   if (config.roles.includes('api')) {
     // The first thing a new operator opens (docs/operations.md, First start).

@@ -3,7 +3,7 @@ import path from 'node:path';
 /**
  * Layout of the data directory (KUMO_DATA_DIR; docs/operations.md, Data directory): where each
  * file of a kumo installation lives. Only names: creating and locking it is `kumo serve`'s
- * (src/server/data-dir.ts).
+ * (src/startup/data-dir.ts).
  */
 export function dataPaths(dataDir: string) {
   const root = path.resolve(dataDir);

@@ -15,7 +15,7 @@ import type {
   SearchServiceRecord,
   ServiceSettingRecord,
   WebhookRecord,
-} from './service-store.js';
+} from './record-store.js';
 
 /** A crawl run joined with its request, as SELECT_RUN reads it. */
 export interface RunRow {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { runHistoryView } from '../service/run-views.js';
-import type { RunRecord, WebhookDeliveryStore, WebhookStore } from '../store/service-store.js';
+import { runHistoryView } from '../usecases/run-views.js';
+import type { RunRecord, WebhookDeliveryStore, WebhookStore } from '../store/record-store.js';
 import type { Clock } from '../util/clock.js';
 import { formatApiTimestamp } from '../util/timestamps.js';
 

@@ -7,7 +7,7 @@ import type {
   WebhookDeliveryStore,
   WebhookRecord,
   WebhookStore,
-} from '../store/service-store.js';
+} from '../store/record-store.js';
 import type { Clock } from '../util/clock.js';
 import { ContractTurns } from './contract-turns.js';
 import type { WebhookClient } from './webhook-client.js';

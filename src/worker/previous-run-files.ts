@@ -6,7 +6,7 @@ import type { MemberReader } from '../crawler/bundle-members.js';
 import type { PreviousRunFiles } from '../crawler/previous-answers.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import { RunState } from '../domain/run-states.js';
-import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
+import type { CrawlRunStore, RunRecord } from '../store/record-store.js';
 import { RUN_REPORT_FILE } from '../run-data/run-report-schema.js';
 
 /** Ended runs of the setting looked at, newest first, for one that left its files. */

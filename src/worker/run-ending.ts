@@ -6,7 +6,7 @@ import { publishFailureReason } from '../blob/publish-failure.js';
 import type { CrawlOutcome } from '../crawler/crawl-engine.js';
 import { ArtifactFile } from '../domain/artifact-files.js';
 import { RunState, type RunStateId } from '../domain/run-states.js';
-import type { RunRecord } from '../store/service-store.js';
+import type { RunRecord } from '../store/record-store.js';
 import type { SearchFeed } from '../search/serving/search-feeder.js';
 import type { CrawlExecution } from './execute-crawl.js';
 import { joinMessages, messageOf, onePart, type RunMessage } from '../domain/run-message.js';

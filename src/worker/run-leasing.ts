@@ -5,7 +5,7 @@ import type { ServiceLogger } from '../observability/service-logger.js';
 import type { FileGroupStore } from '../blob/file-groups.js';
 import type { CheckpointThreadHost } from './checkpoint-thread-host.js';
 import type { RunLease } from '../store/run-leases.js';
-import type { RunLeaseStore, RunRecord } from '../store/service-store.js';
+import type { RunLeaseStore, RunRecord } from '../store/record-store.js';
 import { mkdir, rm } from 'node:fs/promises';
 import { CheckpointMissingError } from '../run-data/run-checkpoint.js';
 import { NO_MARKS } from '../run-data/run-checkpoint-reader.js';

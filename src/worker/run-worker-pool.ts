@@ -11,7 +11,7 @@ import type { RunDispatcher } from './run-dispatcher.js';
 import { previousRunFilesOf } from './previous-run-files.js';
 import type { SearchFeed } from '../search/serving/search-feeder.js';
 import { failureMessage, packagesOnOf, RunEnding } from './run-ending.js';
-import type { CrawlRunStore, RunRecord } from '../store/service-store.js';
+import type { CrawlRunStore, RunRecord } from '../store/record-store.js';
 import type { Clock } from '../util/clock.js';
 import type { RunThreads } from './run-thread-runner.js';
 import type { HeldRunControl, RunLeasing } from './run-leasing.js';
@@ -326,7 +326,7 @@ export class RunWorkerPool implements RunDispatcher {
   /**
    * A run that threw (a store or disk error, the browser missing) ends 2040 with the reason as its
    * message, and its working data and partial artifacts are removed: a full disk gets its space
-   * back. When even that cannot be recorded (the service store itself fails) the run stays 2020
+   * back. When even that cannot be recorded (the record store itself fails) the run stays 2020
    * and resumes at the next start; so does a run whose pages were aborted by a shutdown.
    */
   private async fail(run: RunRecord, error: unknown, lost: AbortSignal): Promise<void> {

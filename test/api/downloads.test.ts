@@ -16,7 +16,7 @@ import { extract as tarExtract } from 'tar-stream';
 import { Agent, type Response, fetch as undiciFetch } from 'undici';
 import { DownloadSigner } from '../../src/api/download-signer.js';
 import { LocalArtifactStore } from '../../src/blob/local-artifact-store.js';
-import { sweepExpiredArtifacts } from '../../src/service/retention-sweeper.js';
+import { sweepExpiredArtifacts } from '../../src/usecases/retention-sweeper.js';
 import { systemClock } from '../../src/util/clock.js';
 import {
   downloadPathOf,

@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { FetchFailure, type FetchFailureKind } from '../../src/crawler/fetch-errors.js';
 import type { PageFetchResult } from '../../src/crawler/page-fetch.js';
 import { fetchErrorKindOf } from '../../src/observability/fetch-error-kind.js';
-import { type RunningService, startService } from '../../src/server/kumo-service.js';
+import { type RunningKumo, startKumo } from '../../src/startup/start-kumo.js';
 import { docPath, FINDER_BASE, seedSearchIndex } from '../support/search-fixtures.js';
 import {
   DEMO_TENANT,
@@ -45,7 +45,7 @@ interface LogLine {
 }
 
 /** The service with its log lines captured (level info). */
-let service: RunningService;
+let service: RunningKumo;
 let dataDir: string;
 const logText: string[] = [];
 /** A site of three pages, one of them linking to a page that answers 404. */
@@ -169,7 +169,7 @@ before(async () => {
       logLevel: 'info',
     },
   );
-  service = await startService(config, undefined, {
+  service = await startKumo(config, undefined, {
     logStream: { write: (line: string) => void logText.push(line) },
   });
   seedSearchIndex(dataDir, 1);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
-import { searchIndexFile } from '../../src/server/data-dir.js';
+import { searchIndexFile } from '../../src/startup/data-dir.js';
 import { systemClock } from '../../src/util/clock.js';
 import {
   COMMON_WORD,

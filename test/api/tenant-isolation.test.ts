@@ -20,7 +20,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
+import { apiKeyPrefix, hashApiKey } from '../../src/usecases/api-key-codec.js';
 import { type Clock, systemClock } from '../../src/util/clock.js';
 import {
   crawlerPathOf,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config/config.js';
-import { startService } from '../../src/server/kumo-service.js';
+import { startKumo } from '../../src/startup/start-kumo.js';
 import { freePort, makeTempDir, TEST_ADMIN_TOKEN, TEST_API_KEY } from '../support/service-harness.js';
 
 async function startLog(browserSandbox: 'on' | 'off'): Promise<string> {
@@ -27,7 +27,7 @@ async function startLog(browserSandbox: 'on' | 'off'): Promise<string> {
     },
   );
   const lines: string[] = [];
-  const service = await startService(config, undefined, {
+  const service = await startKumo(config, undefined, {
     logStream: { write: (line: string) => void lines.push(line) },
   });
   try {

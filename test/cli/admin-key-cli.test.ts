@@ -8,10 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { issueDemoKey } from '../../src/server/bootstrap.js';
+import { issueDemoKey } from '../../src/startup/bootstrap.js';
 import { bootstrapDemo } from '../support/demo-tenant.js';
-import { ensureDataDir } from '../../src/server/data-dir.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { ensureDataDir } from '../../src/startup/data-dir.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
 import { openServiceDatabase } from '../../src/store/sqlite/service-db.js';
 import { systemClock } from '../../src/util/clock.js';
 import { runCli } from '../support/cli-runner.js';
@@ -26,7 +26,7 @@ after(async () => rm(folder, { recursive: true, force: true }));
 /** A data directory whose demo tenant and key were made by `kumo serve` with `pinnedKey`. */
 async function dataDirWithPinnedKey(name: string, pinnedKey: string): Promise<string> {
   const dataDir = path.join(folder, name);
-  const store = openSqliteServiceStore(ensureDataDir(dataDir).database);
+  const store = openSqliteRecordStore(ensureDataDir(dataDir).database);
   try {
     await bootstrapDemo(store, pinnedKey);
     await issueDemoKey(store, systemClock, pinnedKey);

@@ -42,7 +42,7 @@ const LATER_MODULES = [
   'src/cli/index-action.js',
   'src/cli/search-action.js',
   'src/cli/admin-command.js',
-  'src/service/search-engine.js',
+  'src/usecases/search-engine.js',
   'src/search/run-index-update.js',
   'src/webhooks/webhook-client.js',
 ];
@@ -88,7 +88,7 @@ test('an idle kumo serve has loaded nothing that only a request, a crawl or anot
   assert.deepEqual(await serve.stop(), { code: 0, signal: null }, serve.output());
   const loaded = (await readFile(modulesFile, 'utf8')).split('\n');
   assert.ok(
-    loaded.some((entry) => entry.endsWith('/src/server/kumo-service.js')),
+    loaded.some((entry) => entry.endsWith('/src/startup/start-kumo.js')),
     'the recorder saw the service start',
   );
   for (const [name, loadedBy] of Object.entries(LATER_PACKAGES)) {

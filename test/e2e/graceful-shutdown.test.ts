@@ -121,7 +121,7 @@ function assertShuttingDown(answer: Answer, what: string): void {
   assert.equal(answer.headers.connection, 'close', what);
 }
 
-/** The run's row in the service store, read while no service holds the data directory. */
+/** The run's row in the record store, read while no service holds the data directory. */
 function storedRun(dataDir: string, requestId: number): { state: number; crawled_count: number } {
   const db = new Database(path.join(dataDir, 'kumo.db'), { readonly: true });
   try {

@@ -16,7 +16,7 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { openArtifactStore } from '../../src/blob/open-artifact-store.js';
 import { S3Objects } from '../../src/blob/s3-objects.js';
 import { dataPaths } from '../../src/config/data-paths.js';
-import { sweepExpiredArtifacts } from '../../src/service/retention-sweeper.js';
+import { sweepExpiredArtifacts } from '../../src/usecases/retention-sweeper.js';
 import { systemClock } from '../../src/util/clock.js';
 import { readTar } from '../support/artifact-readers.js';
 import { runCli } from '../support/cli-runner.js';

@@ -4,12 +4,12 @@
  * in its start banner and to the console (the session's `search_url`, which the snippet and Try it
  * use), the search node lets the console frame its hosted page, and one that was not told says
  * so instead of naming an address that answers 404. Through a front door
- * (src/server/front-door.ts) one address answers the console, the management API, the widget, the
+ * (src/startup/front-door.ts) one address answers the console, the management API, the widget, the
  * hosted page and site search.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { startFrontDoor } from '../../src/server/front-door.js';
+import { startFrontDoor } from '../../src/startup/front-door.js';
 import { clusterBackends, CLUSTER_ADMIN_TOKEN } from '../support/cluster-processes.js';
 import type { ServeProcess } from '../support/serve-process.js';
 import { SEARCHED_SITE_PAGES, startSplitSearchCluster } from '../support/split-search-cluster.js';

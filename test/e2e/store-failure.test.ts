@@ -173,7 +173,7 @@ test('a bundle that cannot be written after the URL list was: 2040, nothing of t
   await assertFinishedNormally(otherId, other);
 });
 
-test('when even the 2040 cannot be recorded (the service store fails), the service goes on', async () => {
+test('when even the 2040 cannot be recorded (the record store fails), the service goes on', async () => {
   const other = await kumo.createTenant('other-3');
   const runs = kumo.service.store.runs;
   const finish = runs.finish.bind(runs);

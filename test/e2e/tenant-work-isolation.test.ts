@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { fetch } from 'undici';
 import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
-import { TENANT_JOB_LIMIT_MS } from '../../src/service/tenant-work/tenant-work.js';
+import { TENANT_JOB_LIMIT_MS } from '../../src/usecases/tenant-work/tenant-work.js';
 import { systemClock } from '../../src/util/clock.js';
 import { craftedPath, SLOW_URL_PATTERN } from '../support/crafted-urls.js';
 import { type Probe, type ProbeReport, probeWhile } from '../support/latency-probe.js';

@@ -11,11 +11,11 @@ import {
   adminTokenFingerprint,
   csrfTokenOf,
   hashSecret,
-} from '../../src/service/management/secret-tokens.js';
+} from '../../src/usecases/management/secret-tokens.js';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
+import { apiKeyPrefix, hashApiKey } from '../../src/usecases/api-key-codec.js';
 import { systemClock } from '../../src/util/clock.js';
 import {
   DEMO_TENANT,

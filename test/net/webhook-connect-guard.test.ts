@@ -11,8 +11,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, test } from 'node:test';
 import { AddressPolicy } from '../../src/net/address-policy.js';
-import type { DeliveryRecord, ServiceStore } from '../../src/store/service-store.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import type { DeliveryRecord, RecordStore } from '../../src/store/record-store.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
 import { systemClock } from '../../src/util/clock.js';
 import { RunEventPublisher } from '../../src/webhooks/run-event-publisher.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from '../../src/webhooks/webhook-dispatcher.js';
@@ -38,7 +38,7 @@ async function deliverOnce(
 ): Promise<DeliveryRecord> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'kumo-webhook-guard-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const store: ServiceStore = openSqliteServiceStore(path.join(dir, 'service.db'));
+  const store: RecordStore = openSqliteRecordStore(path.join(dir, 'service.db'));
   cleanups.push(() => store.close());
   const now = systemClock.nowMicros();
   const contract = await store.tenants.createContract('t', now);

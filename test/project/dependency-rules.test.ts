@@ -29,20 +29,21 @@ test('each rule refuses the import it is about', async () => {
   const files: Record<string, string> = {
     'src/api/app.ts': 'export const app = 1;',
     'src/store/sqlite/open.ts': 'export const open = 1;',
-    'src/service/management/index.ts': "export { operation } from './operation.js';",
-    'src/service/management/operation.ts': 'export const operation = 1;',
+    'src/usecases/management/index.ts': "export { operation } from './operation.js';",
+    'src/usecases/management/operation.ts': 'export const operation = 1;',
     // A use case reaching up into an adapter, and down into the concrete store.
-    'src/service/reaches-up.ts': "import { app } from '../api/app.js';\nexport const up = app;",
-    'src/service/opens-sqlite.ts': "import { open } from '../store/sqlite/open.js';\nexport const db = open;",
+    'src/usecases/reaches-up.ts': "import { app } from '../api/app.js';\nexport const up = app;",
+    'src/usecases/opens-sqlite.ts':
+      "import { open } from '../store/sqlite/open.js';\nexport const db = open;",
     // An adapter choosing the store, and one reaching past the management layer's index.
     'src/api/opens-sqlite.ts': "import { open } from '../store/sqlite/open.js';\nexport const db = open;",
     'src/cli/past-index.ts':
-      "import { operation } from '../service/management/operation.js';\nexport const op = operation;",
+      "import { operation } from '../usecases/management/operation.js';\nexport const op = operation;",
     'src/cli/through-index.ts':
-      "import { operation } from '../service/management/index.js';\nexport const op = operation;",
+      "import { operation } from '../usecases/management/index.js';\nexport const op = operation;",
     // Two files of one folder importing each other.
-    'src/server/first.ts': "import { second } from './second.js';\nexport const first = () => second;",
-    'src/server/second.ts': "import { first } from './first.js';\nexport const second = () => first;",
+    'src/startup/first.ts': "import { second } from './second.js';\nexport const first = () => second;",
+    'src/startup/second.ts': "import { first } from './first.js';\nexport const second = () => first;",
   };
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
@@ -55,10 +56,10 @@ test('each rule refuses the import it is about', async () => {
   const refused = output.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from}`);
   assert.deepEqual([...new Set(refused)].sort(), [
     'concrete-store-in-composition-roots: src/api/opens-sqlite.ts',
-    'layer-service: src/service/reaches-up.ts',
+    'layer-usecases: src/usecases/reaches-up.ts',
     'management-through-its-index: src/cli/past-index.ts',
-    'no-circular: src/server/first.ts',
-    'use-cases-without-frameworks: src/service/opens-sqlite.ts',
+    'no-circular: src/startup/first.ts',
+    'use-cases-without-frameworks: src/usecases/opens-sqlite.ts',
   ]);
 });
 

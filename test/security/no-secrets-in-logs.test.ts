@@ -14,13 +14,13 @@ import { buildApp } from '../../src/api/build-app.js';
 import { DownloadSigner } from '../../src/api/download-signer.js';
 import { LocalArtifactStore } from '../../src/blob/local-artifact-store.js';
 import { REDACTED } from '../../src/domain/redact-setting.js';
-import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
-import { InstantCrawlService } from '../../src/service/instant-crawl-service.js';
-import { Management } from '../../src/service/management/index.js';
-import { ScheduledCrawlService } from '../../src/service/scheduled-crawl-service.js';
-import { TenantWork } from '../../src/service/tenant-work/tenant-work.js';
+import { apiKeyPrefix, hashApiKey } from '../../src/usecases/api-key-codec.js';
+import { InstantCrawlService } from '../../src/usecases/instant-crawl-service.js';
+import { Management } from '../../src/usecases/management/index.js';
+import { ScheduledCrawlService } from '../../src/usecases/scheduled-crawl-service.js';
+import { TenantWork } from '../../src/usecases/tenant-work/tenant-work.js';
 import { SearchServices } from '../../src/search/serving/search-services.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
 import { systemClock } from '../../src/util/clock.js';
 import { verifySignature } from '../../src/webhooks/webhook-signature.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
@@ -50,7 +50,7 @@ after(async () => {
 test('the service logger redacts credentials and setting passwords in anything the app logs through it', async () => {
   const dataDir = await makeTempDir('kumo-log-app-');
   cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
-  const store = openSqliteServiceStore(path.join(dataDir, 'kumo.db'));
+  const store = openSqliteRecordStore(path.join(dataDir, 'kumo.db'));
   cleanups.push(() => store.close());
   const now = systemClock.nowMicros();
   await store.tenants.createContract('c', now, 1);

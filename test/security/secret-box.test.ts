@@ -15,7 +15,7 @@ import {
   SecretKeyMismatchError,
   generateSecretKeyText,
 } from '../../src/security/secret-box.js';
-import { dataPaths, loadSecretKey } from '../../src/server/data-dir.js';
+import { dataPaths, loadSecretKey } from '../../src/startup/data-dir.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-secret-box-'));
 after(() => rmSync(folder, { recursive: true, force: true }));

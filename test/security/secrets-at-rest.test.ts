@@ -12,10 +12,10 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
 import { SecretBox, SecretKeyMismatchError } from '../../src/security/secret-box.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from '../../src/service/api-key-codec.js';
-import type { ServiceStore, TenantRef } from '../../src/store/service-store.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from '../../src/usecases/api-key-codec.js';
+import type { RecordStore, TenantRef } from '../../src/store/record-store.js';
 import { openServiceDatabase } from '../../src/store/sqlite/service-db.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
 import { systemClock } from '../../src/util/clock.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'kumo-secrets-at-rest-'));
@@ -37,7 +37,7 @@ function freshFile(): string {
   return path.join(mkdtempSync(`${dir}-`), 'kumo.db');
 }
 
-async function tenantIn(store: ServiceStore): Promise<TenantRef> {
+async function tenantIn(store: RecordStore): Promise<TenantRef> {
   const now = systemClock.nowMicros();
   const contract = await store.tenants.createContract('c', now);
   const group = await store.tenants.createServiceGroup(contract.id, 'g', now);
@@ -60,7 +60,7 @@ function everythingStored(file: string): string {
 
 test('webhook secrets and setting passwords are stored encrypted and read back as given', async () => {
   const file = freshFile();
-  const store = openSqliteServiceStore(file, { secretKey: KEY });
+  const store = openSqliteRecordStore(file, { secretKey: KEY });
   const tenant = await tenantIn(store);
   const now = systemClock.nowMicros();
   const webhook = await store.webhooks.create(tenant, 'https://example.com/hook', WEBHOOK_SECRET, now);
@@ -157,7 +157,7 @@ test('rows of an older version are read as plain text and encrypted once when th
     .run(withPassword, now, now);
   legacy.close();
 
-  const store = openSqliteServiceStore(file, { secretKey: KEY });
+  const store = openSqliteRecordStore(file, { secretKey: KEY });
   assert.equal((await store.webhooks.list())[0]?.secret, WEBHOOK_SECRET);
   assert.deepEqual((await store.serviceSettings.list())[0]?.setting, SETTING);
   assert.deepEqual(
@@ -185,7 +185,7 @@ test('rows of an older version are read as plain text and encrypted once when th
   raw.close();
 
   // A second open changes nothing: the migration only touches plain values.
-  await openSqliteServiceStore(file, { secretKey: KEY }).close();
+  await openSqliteRecordStore(file, { secretKey: KEY }).close();
   const again = new Database(file, { readonly: true });
   assert.deepEqual(again.prepare('SELECT id, setting_json FROM crawl_requests ORDER BY id').all(), before);
   assert.deepEqual(again.prepare('SELECT id, secret FROM webhooks ORDER BY id').all(), webhooksBefore);
@@ -194,7 +194,7 @@ test('rows of an older version are read as plain text and encrypted once when th
 
 test('a key that does not open the stored secrets stops the open and changes nothing', async () => {
   const file = freshFile();
-  let store = openSqliteServiceStore(file, { secretKey: KEY });
+  let store = openSqliteRecordStore(file, { secretKey: KEY });
   const tenant = await tenantIn(store);
   await store.serviceSettings.create(
     tenant,
@@ -205,7 +205,7 @@ test('a key that does not open the stored secrets stops the open and changes not
   await store.close();
   const snapshot = everythingStored(file);
   assert.throws(
-    () => openSqliteServiceStore(file, { secretKey: OTHER_KEY }),
+    () => openSqliteRecordStore(file, { secretKey: OTHER_KEY }),
     (error: unknown) => {
       assert.ok(error instanceof SecretKeyMismatchError);
       assert.match(error.message, /KUMO_SECRET_KEY/);
@@ -217,7 +217,7 @@ test('a key that does not open the stored secrets stops the open and changes not
 
   // The same for a webhook secret alone.
   const second = freshFile();
-  store = openSqliteServiceStore(second, { secretKey: KEY });
+  store = openSqliteRecordStore(second, { secretKey: KEY });
   await store.webhooks.create(
     await tenantIn(store),
     'https://example.com/hook',
@@ -225,16 +225,16 @@ test('a key that does not open the stored secrets stops the open and changes not
     systemClock.nowMicros(),
   );
   await store.close();
-  assert.throws(() => openSqliteServiceStore(second, { secretKey: OTHER_KEY }), SecretKeyMismatchError);
+  assert.throws(() => openSqliteRecordStore(second, { secretKey: OTHER_KEY }), SecretKeyMismatchError);
   assert.equal(
-    (await openSqliteServiceStore(second, { secretKey: KEY }).webhooks.list())[0]?.secret,
+    (await openSqliteRecordStore(second, { secretKey: KEY }).webhooks.list())[0]?.secret,
     WEBHOOK_SECRET,
   );
 });
 
 test('without a key given, the store uses the secret-key file beside the database', async () => {
   const file = freshFile();
-  let store = openSqliteServiceStore(file);
+  let store = openSqliteRecordStore(file);
   await store.webhooks.create(
     await tenantIn(store),
     'https://example.com/hook',
@@ -243,14 +243,14 @@ test('without a key given, the store uses the secret-key file beside the databas
   );
   await store.close();
   const keyText = readFileSync(path.join(path.dirname(file), 'secret-key'), 'utf8').trim();
-  store = openSqliteServiceStore(file, { secretKey: Buffer.from(keyText, 'hex') });
+  store = openSqliteRecordStore(file, { secretKey: Buffer.from(keyText, 'hex') });
   assert.equal((await store.webhooks.list())[0]?.secret, WEBHOOK_SECRET);
   await store.close();
 });
 
 test('a stored setting password that only looks sealed is still the operator’s literal password', async () => {
   const file = freshFile();
-  const store = openSqliteServiceStore(file, { secretKey: KEY });
+  const store = openSqliteRecordStore(file, { secretKey: KEY });
   const lookalike = new SecretBox(OTHER_KEY).seal('x', 'setting-password');
   const setting = { ...SETTING, authorizations: [{ user: 'u', password: lookalike }] };
   const run = await store.runs.createInstantRun(await tenantIn(store), setting, systemClock.nowMicros());
@@ -261,7 +261,7 @@ test('a stored setting password that only looks sealed is still the operator’s
 test('a wrong key is refused before any secret exists, and the scan for plain values runs once', async () => {
   const file = freshFile();
   openServiceDatabase(file).close();
-  await openSqliteServiceStore(file, { secretKey: KEY }).close();
+  await openSqliteRecordStore(file, { secretKey: KEY }).close();
   const raw = new Database(file);
   const meta = new Map(raw.prepare<[], [string, string]>('SELECT name, value FROM store_meta').raw().all());
   assert.deepEqual([...meta.keys()].sort(), ['secret_key_check', 'secrets_sealed']);
@@ -276,7 +276,7 @@ test('a wrong key is refused before any secret exists, and the scan for plain va
     )
     .run(WEBHOOK_SECRET, now);
   raw.close();
-  const store = openSqliteServiceStore(file, { secretKey: KEY });
+  const store = openSqliteRecordStore(file, { secretKey: KEY });
   assert.equal((await store.webhooks.list())[0]?.secret, WEBHOOK_SECRET, 'read as plain text');
   await store.close();
   const after = new Database(file, { readonly: true });
@@ -284,5 +284,5 @@ test('a wrong key is refused before any secret exists, and the scan for plain va
   after.close();
 
   // No sealed secret is stored, and still another key is refused.
-  assert.throws(() => openSqliteServiceStore(file, { secretKey: OTHER_KEY }), SecretKeyMismatchError);
+  assert.throws(() => openSqliteRecordStore(file, { secretKey: OTHER_KEY }), SecretKeyMismatchError);
 });

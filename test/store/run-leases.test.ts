@@ -11,10 +11,10 @@ import { after, before, describe, test } from 'node:test';
 import { ObjectSpool } from '../../src/artifacts/object-spool.js';
 import { LocalFileGroups } from '../../src/blob/file-groups.js';
 import { RunState } from '../../src/domain/run-states.js';
-import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres-service-store.js';
+import { openPostgresRecordStore } from '../../src/store/postgres/open-postgres-record-store.js';
 import type { PageCommit } from '../../src/run-data/run-data.js';
-import type { RunLeaseStore } from '../../src/store/service-store.js';
-import type { ServiceStore } from '../../src/store/service-store.js';
+import type { RunLeaseStore } from '../../src/store/record-store.js';
+import type { RecordStore } from '../../src/store/record-store.js';
 import {
   type CheckpointMarks,
   CheckpointReader,
@@ -31,20 +31,20 @@ import {
 import { restoreRunData } from '../../src/run-data/run-data-restore.js';
 import { SqliteRunDataStore } from '../../src/run-data/run-data-store.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
-import { contractIn, post } from './service-store-contract.js';
+import { contractIn, post } from './record-store-contract.js';
 
 const SECRET_KEY = Buffer.alloc(32, 0x33);
 const SECOND = 1_000_000;
 const T0 = 1_700_000_000 * SECOND;
 
 let server: PostgresServer;
-let store: ServiceStore;
+let store: RecordStore;
 let leases: RunLeaseStore;
 let sql: PgSql;
 before(async () => {
   server = await startPostgresServer();
   const url = await server.createDatabase();
-  store = await openPostgresServiceStore(url, { secretKey: SECRET_KEY });
+  store = await openPostgresRecordStore(url, { secretKey: SECRET_KEY });
   leases = store.runLeases!;
   sql = connectPostgres(url);
 });
@@ -128,7 +128,7 @@ describe('run leases', () => {
       });
     let connections = 0;
     // Another process: a store of its own on the same database.
-    const other = await openPostgresServiceStore(await server.createDatabase(), { secretKey: SECRET_KEY });
+    const other = await openPostgresRecordStore(await server.createDatabase(), { secretKey: SECRET_KEY });
     const listening = await leases.listen(
       { pending: () => told.push('pending'), cancelAsked: (runId) => told.push(`cancel ${runId}`) },
       () => (connections += 1),

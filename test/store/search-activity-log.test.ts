@@ -10,13 +10,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
-import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres-service-store.js';
+import { openPostgresRecordStore } from '../../src/store/postgres/open-postgres-record-store.js';
 import type { ActivityBatch, SearchActivityLog } from '../../src/store/search-activity-log.js';
 import type { SearchDayCount } from '../../src/store/search-analytics.js';
-import type { ServiceStore } from '../../src/store/service-store.js';
+import type { RecordStore } from '../../src/store/record-store.js';
 import { IndexFileActivityLog } from '../../src/search/storage/index-file-activity-log.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
-import { contractIn } from './service-store-contract.js';
+import { contractIn } from './record-store-contract.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-activity-log-'));
 let server: PostgresServer;
@@ -58,8 +58,8 @@ function indexFileLog(): SearchActivityLog {
 }
 
 /** A PostgreSQL store on a database of its own, and a search service in it. */
-async function sharedStore(): Promise<{ store: ServiceStore; serviceId: number }> {
-  const store = await openPostgresServiceStore(await server.createDatabase(), {
+async function sharedStore(): Promise<{ store: RecordStore; serviceId: number }> {
+  const store = await openPostgresRecordStore(await server.createDatabase(), {
     secretKey: Buffer.alloc(32, 7),
   });
   closers.push(() => store.close());

@@ -1,15 +1,15 @@
 /**
- * The management operations over a real SQLite service store in a temporary folder, with a clock
+ * The management operations over a real SQLite record store in a temporary folder, with a clock
  * the test sets, a dispatcher and a change feed that record what they are told.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Actor, Management, type ManagementChange } from '../../src/service/management/index.js';
-import { ScheduledCrawlService } from '../../src/service/scheduled-crawl-service.js';
-import { TenantWork } from '../../src/service/tenant-work/tenant-work.js';
-import type { ServiceStore, TenantRef } from '../../src/store/service-store.js';
-import { openTestServiceStore } from './test-store.js';
+import { type Actor, Management, type ManagementChange } from '../../src/usecases/management/index.js';
+import { ScheduledCrawlService } from '../../src/usecases/scheduled-crawl-service.js';
+import { TenantWork } from '../../src/usecases/tenant-work/tenant-work.js';
+import type { RecordStore, TenantRef } from '../../src/store/record-store.js';
+import { openTestRecordStore } from './test-store.js';
 import type { Clock } from '../../src/util/clock.js';
 import type { RunDispatcher } from '../../src/worker/run-dispatcher.js';
 
@@ -19,7 +19,7 @@ export const START_MICROS = Date.UTC(2030, 0, 15, 12) * 1000;
 export const OPERATOR: Actor = { kind: 'operator', via: 'admin-api' };
 
 export interface ManagementFixture {
-  store: ServiceStore;
+  store: RecordStore;
   management: Management;
   clock: Clock & { micros: number };
   /** The changes reported so far, oldest first. */
@@ -34,7 +34,7 @@ export interface ManagementFixture {
   other: TenantRef;
 }
 
-const opened: { store: ServiceStore; folder: string }[] = [];
+const opened: { store: RecordStore; folder: string }[] = [];
 
 /** Closes the stores and removes the folders of every fixture made so far. */
 export async function closeManagementFixtures(): Promise<void> {
@@ -47,7 +47,7 @@ export async function closeManagementFixtures(): Promise<void> {
 /** A fresh store with two tenants (made in the store, so no change is reported for them). */
 export async function managementFixture(timezone = 'UTC'): Promise<ManagementFixture> {
   const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-management-'));
-  const store = await openTestServiceStore(path.join(folder, 'kumo.db'));
+  const store = await openTestRecordStore(path.join(folder, 'kumo.db'));
   opened.push({ store, folder });
   const clock = { micros: START_MICROS, nowMicros: () => clock.micros };
   const dispatched = { pending: 0, cancelled: [] as number[], ended: [] as number[] };

@@ -2,8 +2,8 @@
  * A data directory as `kumo serve` leaves it after its first start, made without starting a
  * server: `kumo admin`, `kumo index` and `kumo search` refuse to work without one.
  */
-import { ensureDataDir } from '../../src/server/data-dir.js';
-import { openServiceStore } from '../../src/server/open-service-store.js';
+import { ensureDataDir } from '../../src/startup/data-dir.js';
+import { openRecordStore } from '../../src/startup/open-record-store.js';
 import { bootstrapDemo } from './demo-tenant.js';
 import { testDatabaseUrl } from './test-store.js';
 
@@ -17,7 +17,7 @@ export async function prepareDataDir(
   { demoTenant }: { demoTenant: boolean },
 ): Promise<void> {
   const databaseUrl = await testDatabaseUrl(dataDir);
-  const store = await openServiceStore({ databaseUrl, secretKey: undefined }, ensureDataDir(dataDir));
+  const store = await openRecordStore({ databaseUrl, secretKey: undefined }, ensureDataDir(dataDir));
   try {
     if (demoTenant) await bootstrapDemo(store);
   } finally {

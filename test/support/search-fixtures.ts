@@ -6,7 +6,7 @@
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
-import { searchIndexFile } from '../../src/server/data-dir.js';
+import { searchIndexFile } from '../../src/startup/data-dir.js';
 
 export const FINDER_BASE = '/api/v1.0/finder_service';
 export const HOST = 'https://www.example.com';

@@ -12,8 +12,8 @@ import { gunzipSync } from 'node:zlib';
 import type { InjectOptions } from 'fastify';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { type KumoConfig, loadConfig } from '../../src/config/config.js';
-import { apiKeyPrefix, hashApiKey } from '../../src/service/api-key-codec.js';
-import { type RunningService, startService } from '../../src/server/kumo-service.js';
+import { apiKeyPrefix, hashApiKey } from '../../src/usecases/api-key-codec.js';
+import { type RunningKumo, startKumo } from '../../src/startup/start-kumo.js';
 import { type Clock, systemClock } from '../../src/util/clock.js';
 import { testDatabaseUrl } from './test-store.js';
 
@@ -53,7 +53,7 @@ export interface TestService {
   port: number;
   apiKey: string;
   dataDir: string;
-  service: RunningService;
+  service: RunningKumo;
   /** The demo tenant (contract 1, service group 1) with the bootstrap key. */
   tenant: TestTenant;
   /** Creates a new contract + service group with its own API key, straight in the store. */
@@ -252,9 +252,9 @@ export async function startTestService(options: StartTestServiceOptions = {}): P
       ...options.overrides,
     },
   );
-  let service: RunningService;
+  let service: RunningKumo;
   try {
-    service = await startService(config, options.clock, {
+    service = await startKumo(config, options.clock, {
       logStream: options.logStream,
       webFolder: options.webFolder,
       ...(options.env !== undefined && { env: { ...process.env, ...options.env } }),

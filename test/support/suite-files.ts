@@ -46,7 +46,7 @@ export function testFilesUnder(folder: string): string[] {
   return files;
 }
 
-/** The files the PostgreSQL pass runs again with every service store on PostgreSQL. */
+/** The files the PostgreSQL pass runs again with every record store on PostgreSQL. */
 export function postgresPassFiles(testRoot: string): string[] {
   const inFolders = POSTGRES_FOLDERS.flatMap((folder) => testFilesUnder(path.join(testRoot, folder))).filter(
     (file) => {

@@ -1,11 +1,11 @@
 /**
- * The service store of a test. The suite runs twice (package.json `test`): on SQLite, in files of
+ * The record store of a test. The suite runs twice (package.json `test`): on SQLite, in files of
  * the test's, and on PostgreSQL, where test/postgres-suite.ts starts one server for the run and
  * names it in KUMO_TEST_POSTGRES_URL; each data directory or store then gets a database of its own.
  */
-import { openPostgresServiceStore } from '../../src/store/postgres/open-postgres-service-store.js';
-import type { ServiceStore } from '../../src/store/service-store.js';
-import { openSqliteServiceStore } from '../../src/store/sqlite/open-service-store.js';
+import { openPostgresRecordStore } from '../../src/store/postgres/open-postgres-record-store.js';
+import type { RecordStore } from '../../src/store/record-store.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
 import { createDatabaseOn } from './postgres-server.js';
 
 /** The server of the PostgreSQL pass; undefined in the SQLite pass. */
@@ -46,13 +46,13 @@ export function storeEnvOf(dataDir: string | undefined): NodeJS.ProcessEnv {
   return url === undefined ? {} : { KUMO_DATABASE_URL: url };
 }
 
-/** A service store for a test: the SQLite file given, or a new PostgreSQL database in that pass. */
-export async function openTestServiceStore(
+/** A record store for a test: the SQLite file given, or a new PostgreSQL database in that pass. */
+export async function openTestRecordStore(
   sqliteFile: string,
   secretKey: Buffer = TEST_SECRET_KEY,
-): Promise<ServiceStore> {
+): Promise<RecordStore> {
   const url = await testDatabaseUrl(sqliteFile);
   return url === undefined
-    ? openSqliteServiceStore(sqliteFile, { secretKey })
-    : openPostgresServiceStore(url, { secretKey });
+    ? openSqliteRecordStore(sqliteFile, { secretKey })
+    : openPostgresRecordStore(url, { secretKey });
 }

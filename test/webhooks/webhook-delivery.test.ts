@@ -14,12 +14,12 @@ import { performance } from 'node:perf_hooks';
 import { afterEach, test } from 'node:test';
 import type {
   RunRecord,
-  ServiceStore,
+  RecordStore,
   TenantRef,
   WebhookDeliveryStore,
   WebhookRecord,
-} from '../../src/store/service-store.js';
-import { openTestServiceStore } from '../support/test-store.js';
+} from '../../src/store/record-store.js';
+import { openTestRecordStore } from '../support/test-store.js';
 import { systemClock } from '../../src/util/clock.js';
 import { RunEventPublisher, runEventBody } from '../../src/webhooks/run-event-publisher.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from '../../src/webhooks/webhook-dispatcher.js';
@@ -123,7 +123,7 @@ function independentlyValid(header: string | string[] | undefined, body: string)
 
 interface Fixture {
   file: string;
-  store: ServiceStore;
+  store: RecordStore;
   tenant: TenantRef;
   run: RunRecord;
 }
@@ -141,8 +141,8 @@ async function openFixture(): Promise<Fixture> {
   return { file, store, tenant, run };
 }
 
-async function openStore(file: string): Promise<ServiceStore> {
-  const store = await openTestServiceStore(file);
+async function openStore(file: string): Promise<RecordStore> {
+  const store = await openTestRecordStore(file);
   let open = true;
   cleanups.push(async () => {
     if (open) await store.close();
@@ -156,7 +156,7 @@ async function openStore(file: string): Promise<ServiceStore> {
   return store;
 }
 
-async function createRun(store: ServiceStore, tenant: TenantRef): Promise<RunRecord> {
+async function createRun(store: RecordStore, tenant: TenantRef): Promise<RunRecord> {
   return store.runs.createInstantRun(
     tenant,
     { seed_urls: ['http://127.0.0.1:1/'] } as never,
@@ -171,7 +171,7 @@ interface LogEntry {
 }
 
 function startDispatcher(
-  store: ServiceStore,
+  store: RecordStore,
   options: Partial<WebhookDispatcherOptions> = {},
 ): { dispatcher: WebhookDispatcher; logs: LogEntry[] } {
   const logs: LogEntry[] = [];
@@ -192,7 +192,7 @@ function startDispatcher(
   return { dispatcher, logs };
 }
 
-function publisherFor(store: ServiceStore, dispatcher?: WebhookDispatcher): RunEventPublisher {
+function publisherFor(store: RecordStore, dispatcher?: WebhookDispatcher): RunEventPublisher {
   return new RunEventPublisher({
     webhooks: store.webhooks,
     deliveries: store.deliveries,
@@ -202,11 +202,11 @@ function publisherFor(store: ServiceStore, dispatcher?: WebhookDispatcher): RunE
   });
 }
 
-async function createWebhook(store: ServiceStore, tenant: TenantRef, url: string): Promise<WebhookRecord> {
+async function createWebhook(store: RecordStore, tenant: TenantRef, url: string): Promise<WebhookRecord> {
   return store.webhooks.create(tenant, url, SECRET, systemClock.nowMicros());
 }
 
-const settled = (store: ServiceStore, webhookId: number, count: number) => async () => {
+const settled = (store: RecordStore, webhookId: number, count: number) => async () => {
   const list = await store.deliveries.list(webhookId, 100);
   return list.length === count && list.every((delivery) => delivery.state !== 'pending');
 };

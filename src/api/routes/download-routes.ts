@@ -5,8 +5,8 @@ import {
   type DownloadLookup,
   type InstantCrawlService,
   instantDownloadPath,
-} from '../../service/instant-crawl-service.js';
-import type { ApiKeyStore } from '../../store/service-store.js';
+} from '../../usecases/instant-crawl-service.js';
+import type { ApiKeyStore } from '../../store/record-store.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError } from '../api-error.js';
 import type { DownloadSigner } from '../download-signer.js';

@@ -4,7 +4,7 @@ import {
   AUDIT_PAGE,
   EMAIL_MAX_CHARS,
   PASSWORD_CHARS,
-} from '../../service/management/index.js';
+} from '../../usecases/management/index.js';
 import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
 
 /**

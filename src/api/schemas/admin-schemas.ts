@@ -7,7 +7,7 @@ import {
   PING_LIMITS,
   WEBHOOK_SECRET_CHARS,
   WEBHOOK_URL_MAX_CHARS,
-} from '../../service/management/index.js';
+} from '../../usecases/management/index.js';
 import { NgBodySchema } from './common-schemas.js';
 import {
   ApiKeyParams,

@@ -3,7 +3,7 @@ import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.j
 import { ARTIFACT_FILE_NAMES } from '../../domain/artifact-files.js';
 import { RUN_MESSAGE_CODES } from '../../domain/run-message.js';
 import { RUN_END_REASONS } from '../../domain/run-states.js';
-import { RUNS_PAGE_LIMIT } from '../../service/management/index.js';
+import { RUNS_PAGE_LIMIT } from '../../usecases/management/index.js';
 import { datetime, GroupParams, nullableDatetime, ok, responses, route } from './admin-schema-parts.js';
 import { IdParam, NgBodySchema, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
 

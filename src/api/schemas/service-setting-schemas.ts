@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
 import { ScheduleSchema } from '../../domain/schedule.js';
-import { NAME_MAX_CHARS, PREVIEWED_RUNS } from '../../service/management/index.js';
+import { NAME_MAX_CHARS, PREVIEWED_RUNS } from '../../usecases/management/index.js';
 import {
   datetime,
   GroupParams,

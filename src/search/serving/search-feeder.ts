@@ -3,7 +3,7 @@ import { onePart, type RunMessage } from '../../domain/run-message.js';
 import { contentSelectorsOf } from '../content-selectors.js';
 import type { SearchIndex } from '../search-index.js';
 import { isActiveState } from '../../domain/run-states.js';
-import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../../store/service-store.js';
+import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../../store/record-store.js';
 import type { SearchServices } from './search-services.js';
 import type { SearchIndexWriter } from './search-index-writer.js';
 

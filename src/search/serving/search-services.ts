@@ -12,7 +12,7 @@ import type { AnalyticsOptions } from '../site/search-analytics.js';
 import type { SearchActivityStore, SearchAnalyticsReader } from '../../store/search-activity-log.js';
 import type { SiteSearch } from '../site/site-search.js';
 import type * as SearchEngine from './search-engine.js';
-import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../../store/service-store.js';
+import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../../store/record-store.js';
 import type { Clock } from '../../util/clock.js';
 import { searchIndexFile } from '../../config/data-paths.js';
 

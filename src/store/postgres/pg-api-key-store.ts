@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ApiKeyStore, TenantRef } from '../service-store.js';
+import type { ApiKeyRecord, ApiKeyStore, TenantRef } from '../record-store.js';
 import type { PgSql } from './pg-connection.js';
 
 export class PgApiKeyStore implements ApiKeyStore {

@@ -16,7 +16,7 @@ import {
   type SettingHistoryQuery,
   type SlotRunResult,
   type TenantRef,
-} from '../service-store.js';
+} from '../record-store.js';
 import type { PgQueryable, PgSql } from './pg-connection.js';
 import { claimFairly, countRunning } from './pg-run-claims.js';
 import { type RunRow, runRecordOf } from '../record-rows.js';

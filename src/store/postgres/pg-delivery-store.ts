@@ -4,7 +4,7 @@ import type {
   DeliveryState,
   DueDelivery,
   WebhookDeliveryStore,
-} from '../service-store.js';
+} from '../record-store.js';
 import { bigintArrayLiteral, type PgSql } from './pg-connection.js';
 
 const COLUMNS = `id, webhook_id AS "webhookId", event, event_id AS "eventId", body, state, attempts,

@@ -1,5 +1,5 @@
 import { RunState } from '../../domain/run-states.js';
-import type { ClaimPolicy, RunningCounts } from '../service-store.js';
+import type { ClaimPolicy, RunningCounts } from '../record-store.js';
 import { bigintArrayLiteral, type PgQueryable, type PgSql } from './pg-connection.js';
 
 /**

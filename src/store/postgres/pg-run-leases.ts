@@ -8,7 +8,7 @@ import type {
   CheckpointRow,
   RunCheckpoint,
 } from '../../run-data/run-checkpoint.js';
-import type { RunLeaseStore, RunRecord } from '../service-store.js';
+import type { RunLeaseStore, RunRecord } from '../record-store.js';
 import { bigintArrayLiteral, type PgQueryable, type PgSql } from './pg-connection.js';
 import { SELECT_RUN } from './pg-run-rows.js';
 

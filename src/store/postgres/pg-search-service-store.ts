@@ -1,5 +1,5 @@
 import type { SearchServiceConfig } from '../../domain/search-service-config.js';
-import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../service-store.js';
+import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../record-store.js';
 import { type SearchServiceRow, searchServiceRecordOf } from '../record-rows.js';
 import type { PgSql } from './pg-connection.js';
 import { insertWithId } from './pg-identity.js';

@@ -5,7 +5,7 @@ import type {
   ServiceSettingRecord,
   ServiceSettingStore,
   TenantRef,
-} from '../service-store.js';
+} from '../record-store.js';
 import { type ServiceSettingRow as Row, serviceSettingRecordOf } from '../record-rows.js';
 import type { PgSql } from './pg-connection.js';
 import { insertWithId } from './pg-identity.js';

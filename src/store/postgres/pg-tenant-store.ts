@@ -1,4 +1,4 @@
-import type { ContractRecord, ServiceGroupRecord, TenantStore } from '../service-store.js';
+import type { ContractRecord, ServiceGroupRecord, TenantStore } from '../record-store.js';
 import type { PgSql } from './pg-connection.js';
 import { insertWithId } from './pg-identity.js';
 

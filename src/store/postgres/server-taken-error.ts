@@ -1,5 +1,5 @@
 /**
- * Another `kumo serve` holds the database (PostgresServiceStoreOptions.crawlingLock). A module of
+ * Another `kumo serve` holds the database (PostgresRecordStoreOptions.crawlingLock). A module of
  * its own, so the start-up's error reporting knows it without loading the PostgreSQL client.
  */
 export class ServerTakenError extends Error {

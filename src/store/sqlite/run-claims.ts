@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { RunState } from '../../domain/run-states.js';
-import type { ClaimPolicy, RunningCounts } from '../service-store.js';
+import type { ClaimPolicy, RunningCounts } from '../record-store.js';
 
 /**
  * The pending run to claim next (docs/reference/run-states.md, Waiting). Every service group with

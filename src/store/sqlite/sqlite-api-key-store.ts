@@ -1,6 +1,6 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
-import type { ApiKeyRecord, ApiKeyStore, TenantRef } from '../service-store.js';
+import type { ApiKeyRecord, ApiKeyStore, TenantRef } from '../record-store.js';
 
 const COLUMNS = `id, contract_id AS contractId, servicegroup_id AS servicegroupId, prefix, label,
   created_us AS createdMicros, revoked_us AS revokedMicros, last_used_us AS lastUsedMicros`;

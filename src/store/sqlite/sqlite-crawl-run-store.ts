@@ -20,7 +20,7 @@ import {
   type SlotRunResult,
   type SettingHistoryQuery,
   type TenantRef,
-} from '../service-store.js';
+} from '../record-store.js';
 import { type RunRow, runRecordOf } from '../record-rows.js';
 
 const SELECT_RUN = `SELECT r.*, q.setting_json, q.received_us FROM crawl_runs r JOIN crawl_requests q ON q.id = r.request_id`;

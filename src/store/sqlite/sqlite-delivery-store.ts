@@ -6,7 +6,7 @@ import type {
   DeliveryState,
   DueDelivery,
   WebhookDeliveryStore,
-} from '../service-store.js';
+} from '../record-store.js';
 
 interface Row {
   id: number;

@@ -1,7 +1,7 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import type { SearchServiceConfig } from '../../domain/search-service-config.js';
-import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../service-store.js';
+import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../record-store.js';
 import { type SearchServiceRow, searchServiceRecordOf } from '../record-rows.js';
 
 export class SqliteSearchServiceStore implements Synchronous<SearchServiceStore> {

@@ -8,7 +8,7 @@ import type {
   ServiceSettingRecord,
   ServiceSettingStore,
   TenantRef,
-} from '../service-store.js';
+} from '../record-store.js';
 import { type ServiceSettingRow as Row, serviceSettingRecordOf } from '../record-rows.js';
 
 const LIVE = 'deleted_us IS NULL';

@@ -1,6 +1,6 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
-import type { ContractRecord, ServiceGroupRecord, TenantStore } from '../service-store.js';
+import type { ContractRecord, ServiceGroupRecord, TenantStore } from '../record-store.js';
 
 const CONTRACT_COLUMNS = 'id, name, created_us AS createdMicros';
 const GROUP_COLUMNS = 'id, contract_id AS contractId, name, created_us AS createdMicros';

@@ -1,7 +1,7 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
 import { SecretBox } from '../../security/secret-box.js';
-import type { TenantRef, WebhookRecord, WebhookStore } from '../service-store.js';
+import type { TenantRef, WebhookRecord, WebhookStore } from '../record-store.js';
 import { WEBHOOK_SECRET_PURPOSE, type WebhookRow as Row, webhookRecordOf } from '../record-rows.js';
 
 const LIVE = 'deleted_us IS NULL';

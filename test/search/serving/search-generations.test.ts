@@ -18,12 +18,12 @@ import type { SiteSearchRequest } from '../../../src/search/site/search-response
 import { GenerationCache } from '../../../src/search/serving/generation-cache.js';
 import { SearchIndexWriter } from '../../../src/search/serving/search-index-writer.js';
 import { SearchServices } from '../../../src/search/serving/search-services.js';
-import { openPostgresServiceStore } from '../../../src/store/postgres/open-postgres-service-store.js';
-import type { ServiceStore, TenantRef } from '../../../src/store/service-store.js';
+import { openPostgresRecordStore } from '../../../src/store/postgres/open-postgres-record-store.js';
+import type { RecordStore, TenantRef } from '../../../src/store/record-store.js';
 import { systemClock } from '../../../src/util/clock.js';
 import { startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
 import { startS3Server, type TestS3Server } from '../../support/s3-server.js';
-import { contractIn } from '../../store/service-store-contract.js';
+import { contractIn } from '../../store/record-store-contract.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-generations-'));
 let postgres: PostgresServer;
@@ -60,14 +60,14 @@ function pages(from: number, count: number): IndexedDocument[] {
 }
 
 interface Cluster {
-  store: ServiceStore;
+  store: RecordStore;
   tenant: TenantRef;
   serviceId: number;
   files: FileGroupStore;
 }
 
 async function cluster(): Promise<Cluster> {
-  const store = await openPostgresServiceStore(await postgres.createDatabase(), {
+  const store = await openPostgresRecordStore(await postgres.createDatabase(), {
     secretKey: Buffer.alloc(32, 9),
   });
   closers.push(() => store.close());

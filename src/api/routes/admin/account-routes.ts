@@ -8,7 +8,7 @@ import {
   SignInLimitedError,
   type SessionContext,
   sessionEndMicros,
-} from '../../../service/management/index.js';
+} from '../../../usecases/management/index.js';
 import type { AuditEntry, SessionRecord } from '../../../store/account-store.js';
 import { ApiError } from '../../api-error.js';
 import {

@@ -3,7 +3,7 @@ import {
   type Management,
   SignInLimitedError,
   SignInRefusedError,
-} from '../../../service/management/index.js';
+} from '../../../usecases/management/index.js';
 import { ApiError } from '../../api-error.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;

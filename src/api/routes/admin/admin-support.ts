@@ -10,8 +10,8 @@ import {
   RateLimitedError,
   SignInLimitedError,
   SignInRefusedError,
-} from '../../../service/management/index.js';
-import type { TenantRef } from '../../../store/service-store.js';
+} from '../../../usecases/management/index.js';
+import type { TenantRef } from '../../../store/record-store.js';
 import { formatApiTimestamp } from '../../../util/timestamps.js';
 import { ApiError } from '../../api-error.js';
 import { handleError } from '../../error-handler.js';

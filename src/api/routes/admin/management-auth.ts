@@ -5,7 +5,7 @@ import {
   type OperatorSessionContext,
   sameToken,
   type SessionContext,
-} from '../../../service/management/index.js';
+} from '../../../usecases/management/index.js';
 import { ApiError } from '../../api-error.js';
 import { createAdminAuth } from './admin-auth.js';
 import {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isActiveState } from '../../../domain/run-states.js';
-import type { ManagedRun, RunManagement } from '../../../service/management/index.js';
+import type { ManagedRun, RunManagement } from '../../../usecases/management/index.js';
 
-import type { TenantRef } from '../../../store/service-store.js';
+import type { TenantRef } from '../../../store/record-store.js';
 
 /** At most this many progress events a second reach one page. */
 const MIN_EVENT_GAP_MS = 500;

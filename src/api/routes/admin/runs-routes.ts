@@ -3,9 +3,9 @@ import type { ArtifactFileName } from '../../../domain/artifact-files.js';
 import type { InstantCrawlerSetting } from '../../../domain/crawl-setting-schema.js';
 import { endReasonOfState, isActiveState, type RunStateId, stateName } from '../../../domain/run-states.js';
 import { takesScreenshots } from '../../../domain/crawl-settings.js';
-import type { ManagedRun } from '../../../service/management/index.js';
+import type { ManagedRun } from '../../../usecases/management/index.js';
 import type { ReportRow, StatusClass } from '../../../run-data/run-report.js';
-import { ActiveRunLimitError } from '../../../store/service-store.js';
+import { ActiveRunLimitError } from '../../../store/record-store.js';
 import { ApiError } from '../../api-error.js';
 import {
   CancelRunSchema,

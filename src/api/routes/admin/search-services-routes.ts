@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { SearchServiceRecord } from '../../../store/service-store.js';
+import type { SearchServiceRecord } from '../../../store/record-store.js';
 import type { SearchServiceConfig } from '../../../domain/search-service-config.js';
 import {
   CreateSearchServiceSchema,

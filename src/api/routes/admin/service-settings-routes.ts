@@ -5,8 +5,8 @@ import type {
   DraftCheck,
   ManagedServiceSetting,
   ServiceSettingDraft,
-} from '../../../service/management/index.js';
-import { scheduledHistoryView } from '../../../service/run-views.js';
+} from '../../../usecases/management/index.js';
+import { scheduledHistoryView } from '../../../usecases/run-views.js';
 import {
   CheckNewServiceSettingSchema,
   CheckServiceSettingSchema,

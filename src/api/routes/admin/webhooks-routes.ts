@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ManagedWebhook } from '../../../service/management/index.js';
-import type { DeliveryRecord } from '../../../store/service-store.js';
+import type { ManagedWebhook } from '../../../usecases/management/index.js';
+import type { DeliveryRecord } from '../../../store/record-store.js';
 import {
   CreateWebhookSchema,
   DeleteWebhookSchema,
