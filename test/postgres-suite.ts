@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL pass of the test suite (package.json `test`): starts one PostgreSQL server for
- * the run (test/support/postgres-server.ts) and runs the API, end-to-end, service and webhook
+ * the run (test/support/postgres-server.ts) and runs the API, end-to-end, use-case and webhook
  * tests, and those of the commands that use the records, again with every record store on it
  * (test/support/test-store.ts). Files that read or
  * edit the SQLite file itself run on SQLite only.

@@ -1,13 +1,13 @@
 /**
  * Which compiled test files each pass of `npm test` runs (docs/operations.md, Running the tests):
- * every file on SQLite, and the API, end-to-end, service and webhook tests, with the commands that
+ * every file on SQLite, and the API, end-to-end, use-case and webhook tests, with the commands that
  * use the records, again on PostgreSQL (test/postgres-suite.ts). Paths are absolute, under the
  * compiled test folder given.
  */
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
-const POSTGRES_FOLDERS = ['api', 'e2e', 'service', 'webhooks'];
+const POSTGRES_FOLDERS = ['api', 'e2e', 'usecases', 'webhooks'];
 /** The commands that read and write the records (the others never open the store). */
 const POSTGRES_COMMANDS = [
   'cli/admin-schedule-cli.test.js',
@@ -26,7 +26,7 @@ const SQLITE_ONLY = new Set([
   'e2e/graceful-shutdown.test.js',
   'e2e/restart-resume.test.js',
   'e2e/stored-pattern-recheck.test.js',
-  'service/data-file-modes.test.js',
+  'usecases/data-file-modes.test.js',
 ]);
 /** They start a PostgreSQL server of their own, so the SQLite pass runs them on it already. */
 const OWN_SERVER = new Set([
