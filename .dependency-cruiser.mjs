@@ -1,5 +1,6 @@
 // The dependency rules of src/ (docs/design/layers.md, Source layout), checked by `npm run lint`
-// (scripts/check-dependencies.mjs) in CI. Type-only imports count like any other.
+// (scripts/check-dependencies.mjs) in CI over src/, test/, bench/ and scripts/. Type-only and
+// dynamic imports count like any other.
 
 // The folders of src/ from the bottom layer up: a folder imports only from folders before it,
 // so dependencies point one way and no cycle can form between folders. A folder of src/ missing
@@ -31,6 +32,60 @@ export const LAYERS = [
   'cli',
 ];
 
+// What another folder may import of each folder of src/: its index.ts, and the entry points named
+// here. An entry point is a part that loads apart from the rest of its folder: a package that takes
+// long to load, or code only a thread, a command or a first request needs. Node.js evaluates every
+// module an index.ts re-exports, so putting such a part in the index would load it into every
+// process and thread that imports the folder (docs/design/layers.md, Surfaces).
+export const ENTRY_POINTS = {
+  api: {
+    'schemas/site-search-schemas.ts':
+      "the site search's response shapes, which the browser client types itself with",
+  },
+  blob: { 's3.ts': 'the S3 client, loaded only for a bucket' },
+  browser: { 'rendering.ts': "page rendering, for a run's thread and kumo crawl" },
+  crawler: {
+    'engine.ts': "the crawl itself, for a run's thread and kumo crawl",
+    'charset.ts': "decoding a stored page's text, for indexing a bundle",
+  },
+  domain: { 'schemas.ts': 'the TypeBox schemas, whose package threads do not load' },
+  net: { 'guarded-connector.ts': 'the guarded HTTP client, for whatever makes requests' },
+  observability: { 'service-logger.ts': "the process's logger, which threads do not load" },
+  search: {
+    'indexing.ts': 'turning bundles into documents, for kumo index and feeding',
+    'local-index.ts': 'an index file opened in this process, for kumo index and kumo search',
+    'ranking.ts': 'planning and ranking a query without the site search, for benches and ranking tests',
+    'site/index.ts': 'the site search over an opened index, for kumo search and the engine',
+    'site/facet-rules.ts': 'facet rules, for the facet preview in tenant work threads',
+  },
+  startup: {
+    'service.ts': 'the whole service, for kumo serve',
+    'front-door.ts': 'the front door of a split search address, started on its own',
+  },
+  store: {
+    'sqlite/index.ts': 'the record store on SQLite',
+    'postgres/index.ts': 'the record store on PostgreSQL, loaded only for a database server',
+  },
+  worker: { 'execute-crawl.ts': 'a whole crawl in this process, for kumo crawl' },
+};
+
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// Tests of a folder (test/<folder>/) may reach its internals; everything else goes through the surfaces.
+const surfaceRules = LAYERS.map((folder) => {
+  const entries = ['index.ts', ...Object.keys(ENTRY_POINTS[folder] ?? {})];
+  return {
+    name: `surface-${folder}`,
+    comment:
+      `Import src/${folder} through ${entries.map((entry) => `src/${folder}/${entry}`).join(', ')}: ` +
+      'add what another folder needs to the index (or, for a part that must load on its own, name an ' +
+      'entry point in ENTRY_POINTS).',
+    severity: 'error',
+    from: { pathNot: `^(src|test)/${folder}/` },
+    to: { path: `^src/${folder}/`, pathNot: `^src/${folder}/(${entries.map(escaped).join('|')})$` },
+  };
+});
+
 const layerRules = LAYERS.slice(0, -1).map((folder, index) => {
   const above = LAYERS.slice(index + 1);
   return {
@@ -47,6 +102,7 @@ const layerRules = LAYERS.slice(0, -1).map((folder, index) => {
 export default {
   forbidden: [
     ...layerRules,
+    ...surfaceRules,
     {
       name: 'use-cases-without-frameworks',
       comment:
@@ -96,13 +152,13 @@ export default {
         'Files that import each other cannot be read, tested or moved apart: a type both need ' +
         'lives in a file of its own.',
       severity: 'error',
-      from: {},
+      from: { path: '^src/' },
       to: { circular: true },
     },
   ],
   options: {
     tsPreCompilationDeps: true,
     doNotFollow: { path: '^node_modules' },
-    includeOnly: { path: ['^src/', '^node_modules/'] },
+    includeOnly: { path: ['^src/', '^test/', '^bench/', '^scripts/', '^node_modules/'] },
   },
 };

@@ -14,7 +14,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createUndiciFetcher } from '../src/crawler/http-fetcher.js';
+import { createUndiciFetcher } from '../src/crawler/engine.js';
 import { type BenchOptions, benchOptions, USAGE } from './bench-options.js';
 import { startBenchSite, startFolderSite } from './bench-site.js';
 import { plainBench } from './plain-bench.js';

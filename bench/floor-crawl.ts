@@ -5,8 +5,7 @@
  * same concurrency, within the seed's origin; nothing is stored, no robots.txt, no pacing.
  * Kumo's pages/s over this one is the share of the floor it reaches.
  */
-import type { HttpFetcher } from '../src/crawler/http-fetcher.js';
-import { extractPage } from '../src/crawler/html-extract.js';
+import { type HttpFetcher, extractPage } from '../src/crawler/engine.js';
 
 export interface FloorRun {
   pages: number;

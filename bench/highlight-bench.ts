@@ -3,8 +3,7 @@
  * 20 KB body mixing English, Japanese, full-width and half-width text (and, for scale, a 1 MB
  * ASCII body), so a results page of highlights can be costed.
  */
-import { QueryHighlighter } from '../src/search/highlight/query-highlighter.js';
-import { queryTreeOf } from '../src/search/query-tree.js';
+import { QueryHighlighter, queryTreeOf } from '../src/search/ranking.js';
 
 const ENGLISH = 'search engine crawler index python format page site result content server request'.split(
   ' ',

@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { PageRenderer } from '../src/browser/render-types.js';
-import type { HttpFetcher } from '../src/crawler/http-fetcher.js';
-import type { CrawlSettings } from '../src/domain/crawl-settings.js';
-import { systemClock } from '../src/util/clock.js';
+import type { PageRenderer } from '../src/browser/index.js';
+import type { HttpFetcher } from '../src/crawler/engine.js';
+import type { CrawlSettings } from '../src/domain/index.js';
+import { systemClock } from '../src/util/index.js';
 import { type CrawlExecution, executeCrawl } from '../src/worker/execute-crawl.js';
 
 export interface CrawlRun {

@@ -1,5 +1,5 @@
-import type { HttpFetcher } from '../src/crawler/http-fetcher.js';
-import { resolveCrawlSettings } from '../src/domain/crawl-settings.js';
+import type { HttpFetcher } from '../src/crawler/engine.js';
+import { resolveCrawlSettings } from '../src/domain/index.js';
 import type { BenchOptions } from './bench-options.js';
 import { BenchReport, megabytes } from './bench-report.js';
 import type { BenchSite } from './bench-site.js';

@@ -14,12 +14,11 @@ import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createUndiciFetcher } from '../src/crawler/http-fetcher.js';
-import { localMemberReader } from '../src/crawler/bundle-members.js';
-import { PreviousAnswers } from '../src/crawler/previous-answers.js';
-import { resolveCrawlSettings } from '../src/domain/crawl-settings.js';
-import { RUN_REPORT_FILE } from '../src/run-data/run-report-schema.js';
-import { systemClock } from '../src/util/clock.js';
+import { createUndiciFetcher, PreviousAnswers } from '../src/crawler/engine.js';
+import { localMemberReader } from '../src/crawler/index.js';
+import { resolveCrawlSettings } from '../src/domain/index.js';
+import { RUN_REPORT_FILE } from '../src/run-data/index.js';
+import { systemClock } from '../src/util/index.js';
 import { executeCrawl } from '../src/worker/execute-crawl.js';
 import { freePort } from './engines/free-port.js';
 

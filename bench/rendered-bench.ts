@@ -1,8 +1,8 @@
-import { createRenderer } from '../src/browser/create-renderer.js';
-import { loadConfig } from '../src/config/config.js';
-import type { HttpFetcher } from '../src/crawler/http-fetcher.js';
-import { type CrawlSettings, resolveCrawlSettings } from '../src/domain/crawl-settings.js';
-import { AddressPolicy } from '../src/net/address-policy.js';
+import { createRenderer } from '../src/browser/rendering.js';
+import { loadConfig } from '../src/config/index.js';
+import type { HttpFetcher } from '../src/crawler/engine.js';
+import { type CrawlSettings, resolveCrawlSettings } from '../src/domain/index.js';
+import { AddressPolicy } from '../src/net/index.js';
 import type { BenchOptions, RenderingOptions } from './bench-options.js';
 import { BenchReport } from './bench-report.js';
 import type { BenchSite } from './bench-site.js';

@@ -5,7 +5,7 @@
  * (search-site-map.ts), a last-modified time spread over twelve years, and rare terms in about
  * one document in a thousand each. Document `i` depends on `i` only.
  */
-import type { IndexedDocument } from '../src/search/indexed-document.js';
+import type { IndexedDocument } from '../src/search/index.js';
 import { random } from './bench-site-pages.js';
 import { documentUrl } from './search-site-map.js';
 import { corpusVocabulary } from './search-vocabulary.js';

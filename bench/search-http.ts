@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import type { RunningKumo } from '../src/startup/start-kumo.js';
+import type { RunningKumo } from '../src/startup/service.js';
 import { type BenchQuery, searchPath } from './search-queries.js';
 import { startBenchService } from './search-service.js';
 

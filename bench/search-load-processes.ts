@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Agent, fetch } from 'undici';
-import type { SearchServiceConfig } from '../src/domain/search-service-config.js';
+import type { SearchServiceConfig } from '../src/domain/schemas.js';
 import { kilobyteField, readProcFile } from './process-tree-rss.js';
 import type { LoadSiteOptions } from './search-load-site.js';
 

@@ -2,7 +2,7 @@
  * The fixed query mix of the search benchmark, as site search requests and as API paths, the
  * suggest prefixes, and the query log that feeds suggest.
  */
-import type { SiteSearchRequest } from '../src/search/site/search-response.js';
+import type { SiteSearchRequest } from '../src/search/index.js';
 import { random } from './bench-site-pages.js';
 import { corpusVocabulary } from './search-vocabulary.js';
 

@@ -3,12 +3,11 @@
  * `kumo serve` is, with search service 1 of the demo tenant (created at first start) given the
  * benchmark's categories and drill-down rule.
  */
-import { loadConfig } from '../src/config/config.js';
-import { DEMO_SEARCH_SERVICE_ID } from '../src/startup/bootstrap.js';
-import { type RunningKumo, startKumo } from '../src/startup/start-kumo.js';
-import { systemClock } from '../src/util/clock.js';
+import { loadConfig } from '../src/config/index.js';
+import { DEMO_SEARCH_SERVICE_ID, type RunningKumo, startKumo } from '../src/startup/service.js';
+import { systemClock } from '../src/util/index.js';
 import { BENCH_SEARCH_CONFIG } from './search-site-map.js';
-import type { SearchServiceConfig } from '../src/domain/search-service-config.js';
+import type { SearchServiceConfig } from '../src/domain/schemas.js';
 
 export async function startBenchService(
   dataDir: string,

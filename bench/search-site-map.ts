@@ -3,7 +3,7 @@
  * and the search service configuration over it: eight categories by URL rules (two of them
  * across sections) and a drill-down rule giving three levels, section / subsection / topic.
  */
-import type { SearchServiceConfig } from '../src/domain/search-service-config.js';
+import type { SearchServiceConfig } from '../src/domain/schemas.js';
 import { WeightedTable, zipfTable } from './weighted-table.js';
 
 export const BENCH_ORIGIN = 'https://bench.example';

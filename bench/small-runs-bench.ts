@@ -13,8 +13,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config/config.js';
-import { startKumo } from '../src/startup/start-kumo.js';
+import { loadConfig } from '../src/config/index.js';
+import { startKumo } from '../src/startup/service.js';
 import { type BenchSite, startBenchSite, startFolderSite } from './bench-site.js';
 
 const { values } = parseArgs({

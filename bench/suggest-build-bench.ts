@@ -7,12 +7,11 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { BatchIndexer } from '../src/search/batch-indexer.js';
-import type { IndexedDocument } from '../src/search/indexed-document.js';
-import { SearchIndex } from '../src/search/search-index.js';
-import { SearchActivity } from '../src/search/site/search-activity.js';
-import { SiteSearch } from '../src/search/site/site-search.js';
-import { systemClock } from '../src/util/clock.js';
+import { BatchIndexer } from '../src/search/indexing.js';
+import type { IndexedDocument } from '../src/search/index.js';
+import { SearchIndex } from '../src/search/local-index.js';
+import { SearchActivity, SiteSearch } from '../src/search/site/index.js';
+import { systemClock } from '../src/util/index.js';
 import { type LatencySummary, summarize } from './latency-stats.js';
 import { SUGGEST_PREFIXES } from './search-queries.js';
 import { BENCH_SEARCH_CONFIG } from './search-site-map.js';

@@ -1,8 +1,8 @@
-// `npm run lint:deps` (part of `npm run lint`): the rules of .dependency-cruiser.mjs over src/,
-// after checking that every folder of src/ has its place in the layers. Run through
+// `npm run lint:deps` (part of `npm run lint`): the rules of .dependency-cruiser.mjs over src/ and
+// the tests, benches and scripts that import it, after checking that every folder of src/ has its place in the layers. Run through
 // dependency-cruiser's API, since its command line refuses Node.js 20, which the project supports
 // (docs/operations.md, Requirements).
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cruise, format } from 'dependency-cruiser';
@@ -24,7 +24,8 @@ if (unplaced.length > 0) {
 }
 
 const options = await extractDepcruiseOptions(CONFIG);
-const result = await cruise(['src'], options);
+const CRUISED = ['src', 'test', 'bench', 'scripts'].filter((folder) => existsSync(folder));
+const result = await cruise(CRUISED, options);
 const report = await format(result.output, { outputType: 'err' });
 process.stdout.write(report.output);
 if (report.exitCode > 0) process.exitCode = 1;

@@ -4,8 +4,8 @@
  * guides, an API reference, a blog and FAQs in English and Japanese, a PDF manual, and the
  * categories and drill-down rules a site owner would configure for them.
  */
-import type { SearchServiceConfig } from '../src/domain/search-service-config.js';
-import type { IndexedDocument } from '../src/search/indexed-document.js';
+import type { SearchServiceConfig } from '../src/domain/schemas.js';
+import type { IndexedDocument } from '../src/search/index.js';
 
 export const DEMO_ORIGIN = 'https://docs.aozora-notes.example';
 

@@ -14,9 +14,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
-import { BatchIndexer } from '../src/search/batch-indexer.js';
-import { SearchIndex } from '../src/search/search-index.js';
-import { searchIndexFile } from '../src/startup/data-dir.js';
+import { BatchIndexer } from '../src/search/indexing.js';
+import { SearchIndex } from '../src/search/local-index.js';
+import { searchIndexFile } from '../src/startup/index.js';
 import { type KumoServe, startKumoServe } from '../bench/search-load-processes.js';
 import { DEMO_SEARCH_CONFIG, demoDocuments } from './demo-site.js';
 

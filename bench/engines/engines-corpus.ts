@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
 import { APACHE_HTTPD_JA } from '../eval/apache-httpd-ja.js';
 import type { CorpusSpec } from '../eval/corpus-spec.js';
 import { judgmentsOf } from '../eval/judgments.js';

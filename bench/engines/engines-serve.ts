@@ -9,7 +9,7 @@
  * closes (also when the benchmark dies) or on SIGTERM.
  */
 import { serveUntilStdinCloses, startBenchService } from '../search-service.js';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
 
 const [dataDir, configJson] = process.argv.slice(2);
 if (dataDir === undefined || configJson === undefined)

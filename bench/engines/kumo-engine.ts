@@ -2,14 +2,11 @@
  * Kumo's engine in this process: the index built as `kumo index` builds it, and the engine's
  * own match and top 10 timed per query.
  */
-import { BatchIndexer } from '../../src/search/batch-indexer.js';
-import { SearchIndex } from '../../src/search/search-index.js';
+import { BatchIndexer } from '../../src/search/indexing.js';
+import { SearchIndex } from '../../src/search/local-index.js';
 import type { EvalDocument } from '../eval/page-documents.js';
 import { threadPreemptions } from './preemptions.js';
-import { planQuery } from '../../src/search/engine/query-plan.js';
-import { queryLanguageOf } from '../../src/search/page-language.js';
-import { queryTreeOf } from '../../src/search/query-tree.js';
-import { indexWordForms } from '../../src/search/word-forms/index-word-forms.js';
+import { planQuery, queryLanguageOf, queryTreeOf, indexWordForms } from '../../src/search/ranking.js';
 
 /** Documents per batch, as `kumo index` (and bench:search) writes them. */
 const BATCH = 500;

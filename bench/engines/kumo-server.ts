@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
 import type { RunResources } from './run-resources.js';
 
 /** `kumo serve` bounds its own stop at 30 s; past this it is killed. */

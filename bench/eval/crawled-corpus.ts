@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleDocuments } from '../../src/search/bundle-documents.js';
-import type { Doctype } from '../../src/search/indexed-document.js';
+import { bundleDocuments } from '../../src/search/indexing.js';
+import type { Doctype } from '../../src/search/index.js';
 import type { CorpusSpec } from './corpus-spec.js';
 import type { EvalCorpus } from './eval-corpus.js';
 import type { EvalDocument } from './page-documents.js';

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
-import { applyRunToIndex } from '../../src/search/run-index-update.js';
-import { SearchIndex } from '../../src/search/search-index.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
+import { applyRunToIndex } from '../../src/search/indexing.js';
+import { SearchIndex } from '../../src/search/local-index.js';
 import type { EvalCorpus } from './eval-corpus.js';
 import type { SearchSystem } from './search-system.js';
 import { SiteSearchProbe } from './site-search-probe.js';

@@ -1,5 +1,5 @@
-import type { Doctype } from '../../src/search/indexed-document.js';
-import type { RunPageOutcomes } from '../../src/search/run-index-update.js';
+import type { Doctype } from '../../src/search/index.js';
+import type { RunPageOutcomes } from '../../src/search/indexing.js';
 import type { EvalDocument } from './page-documents.js';
 import type { SiteUrls } from './site-urls.js';
 

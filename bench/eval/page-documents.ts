@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pageTextOf } from '../../src/search/html-text.js';
-import type { Doctype } from '../../src/search/indexed-document.js';
+import { pageTextOf } from '../../src/search/indexing.js';
+import type { Doctype } from '../../src/search/index.js';
 
 /** A page as both systems index it: the fields the project's extraction gives. */
 export interface EvalDocument {

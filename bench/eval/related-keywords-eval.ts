@@ -6,10 +6,8 @@
  * loopback).
  */
 import { writeFileSync } from 'node:fs';
-import { SearchActivity } from '../../src/search/site/search-activity.js';
-import { SiteSearch } from '../../src/search/site/site-search.js';
-import { FacetPool } from '../../src/search/site/facet-pool.js';
-import { systemClock } from '../../src/util/clock.js';
+import { SearchActivity, SiteSearch, FacetPool } from '../../src/search/site/index.js';
+import { systemClock } from '../../src/util/index.js';
 import { APACHE_HTTPD_JA } from './apache-httpd-ja.js';
 import type { CorpusSpec } from './corpus-spec.js';
 import { EngineSystem } from './engine-system.js';

@@ -1,11 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { createUndiciFetcher } from '../../src/crawler/http-fetcher.js';
-import { ArtifactFile } from '../../src/domain/artifact-files.js';
-import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import type { RunPageOutcomes } from '../../src/search/run-index-update.js';
+import { createUndiciFetcher } from '../../src/crawler/engine.js';
+import { ArtifactFile, resolveCrawlSettings } from '../../src/domain/index.js';
+import type { InstantCrawlerSetting } from '../../src/domain/schemas.js';
+import type { RunPageOutcomes } from '../../src/search/indexing.js';
 import { startFolderSite } from '../bench-site.js';
 import { runKumoCrawl } from '../kumo-crawl.js';
 import type { SiteLayout } from './corpus-spec.js';

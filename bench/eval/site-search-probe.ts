@@ -1,9 +1,7 @@
-import { FacetPool } from '../../src/search/site/facet-pool.js';
-import { SearchActivity } from '../../src/search/site/search-activity.js';
-import { SiteSearch } from '../../src/search/site/site-search.js';
-import type { SearchIndex } from '../../src/search/search-index.js';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
-import { systemClock } from '../../src/util/clock.js';
+import { FacetPool, SearchActivity, SiteSearch } from '../../src/search/site/index.js';
+import type { SearchIndex } from '../../src/search/local-index.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
+import { systemClock } from '../../src/util/index.js';
 import { DEPTH } from './metrics.js';
 import type { ShownResult } from './snippet-quality.js';
 import { SUGGEST_DEPTH } from './suggest-quality.js';

@@ -1,4 +1,4 @@
-import type { FieldError } from '../domain/field-error.js';
+import type { FieldError } from '../domain/index.js';
 
 /**
  * The catalog of API failures: each code has its HTTP status and message, mapped to the

@@ -2,16 +2,17 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { ArtifactStore } from '../blob/artifact-store.js';
-import type { BlobDownloads } from '../config/blob-config.js';
-import type { InstantCrawlService } from '../usecases/instant-crawl-service.js';
-import type { TenantWork } from '../usecases/tenant-work/tenant-work.js';
-import type { Management } from '../usecases/management/index.js';
-import type { ScheduledCrawlService } from '../usecases/scheduled-crawl-service.js';
-import type { SearchServices } from '../search/serving/search-services.js';
-import type { RecordStore } from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
-import { KUMO_VERSION } from '../util/version.js';
+import type { ArtifactStore } from '../blob/index.js';
+import type { BlobDownloads } from '../config/index.js';
+import type {
+  InstantCrawlService,
+  TenantWork,
+  Management,
+  ScheduledCrawlService,
+} from '../usecases/index.js';
+import type { SearchServices } from '../search/index.js';
+import type { RecordStore } from '../store/index.js';
+import { type Clock, KUMO_VERSION } from '../util/index.js';
 import { ApiError, ngBody } from './api-error.js';
 import type { DownloadSigner } from './download-signer.js';
 import { handleError } from './error-handler.js';
@@ -32,11 +33,10 @@ import { createManagementAuth } from './routes/admin/management-auth.js';
 import { downloadRoutes } from './routes/download-routes.js';
 import { scheduledCrawlerRoutes } from './routes/scheduled-crawler-routes.js';
 import { scheduledDownloadRoutes } from './routes/scheduled-download-routes.js';
-import type { BrowserAvailability } from '../browser/chromium-launch.js';
+import type { BrowserAvailability } from '../browser/index.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { METRICS_PATH, metricsRoutes } from './routes/metrics-routes.js';
-import type { HealthSources } from '../observability/health.js';
-import type { ServiceMetrics } from '../observability/service-metrics.js';
+import type { HealthSources, ServiceMetrics } from '../observability/index.js';
 import { logsDebug, type ServiceLogger } from '../observability/service-logger.js';
 import { instantCrawlRoutes } from './routes/instant-crawl-routes.js';
 import { siteSearchRoutes } from './routes/site-search-routes.js';

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidInputError } from '../domain/field-error.js';
-import { TenantWorkBusyError } from '../usecases/tenant-work/tenant-work.js';
+import { InvalidInputError } from '../domain/index.js';
+import { TenantWorkBusyError } from '../usecases/index.js';
 import { API_ERRORS, ApiError, ngBody } from './api-error.js';
 import { toFieldErrors } from './validation-errors.js';
 

@@ -6,7 +6,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { type FieldError, InvalidInputError } from '../domain/field-error.js';
+import { type FieldError, InvalidInputError } from '../domain/index.js';
 import { toFieldErrors } from './validation-errors.js';
 
 /**

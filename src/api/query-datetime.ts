@@ -1,4 +1,4 @@
-import { parseQueryDatetime } from '../util/timestamps.js';
+import { parseQueryDatetime } from '../util/index.js';
 import { ApiError } from './api-error.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { hashApiKey } from '../usecases/api-key-codec.js';
-import type { ApiKeyStore, TenantRef } from '../store/record-store.js';
+import { hashApiKey } from '../usecases/index.js';
+import type { ApiKeyStore, TenantRef } from '../store/index.js';
 import { ApiError } from './api-error.js';
 
 declare module 'fastify' {

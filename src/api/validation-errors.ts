@@ -1,7 +1,5 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
-import { allowedValuesReason } from '../domain/allowed-values.js';
-import { unknownFieldReason } from '../domain/closest-name.js';
-import type { FieldError } from '../domain/field-error.js';
+import { allowedValuesReason, unknownFieldReason, type FieldError } from '../domain/index.js';
 
 /** Fastify's names of request parts, as the field paths of error bodies write them. */
 const PART_NAMES: Record<string, string> = {

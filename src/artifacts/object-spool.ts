@@ -1,5 +1,5 @@
 import { closeSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
-import { PRIVATE_FILE_MODE } from '../util/private-files.js';
+import { PRIVATE_FILE_MODE } from '../util/index.js';
 
 /**
  * An append-only file holding the bundle entries of a running crawl until the bundle is packed:

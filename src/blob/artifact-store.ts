@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ArtifactFileName } from '../domain/artifact-files.js';
+import type { ArtifactFileName } from '../domain/index.js';
 
 /** A run's file opened for reading: its bytes as a stream and their number. */
 export interface OpenedArtifact {

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+import { PRIVATE_FOLDER_MODE } from '../util/index.js';
 
 /**
  * Files kept in groups, by name: the page files of running runs saved with their checkpoints

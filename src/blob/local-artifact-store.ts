@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { open, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { ArtifactFileName } from '../domain/artifact-files.js';
+import type { ArtifactFileName } from '../domain/index.js';
 import type { ArtifactStore, OpenedArtifact } from './artifact-store.js';
 import { folderProblem } from './folder-problem.js';
-import { fileExists } from '../util/file-exists.js';
+import { fileExists } from '../util/index.js';
 
 /** Finished artifacts in a local folder, one sub-folder per run, where the packager writes them. */
 export class LocalArtifactStore implements ArtifactStore {

@@ -1,4 +1,4 @@
-import type { BlobLocation } from '../config/blob-config.js';
+import type { BlobLocation } from '../config/index.js';
 import type { ArtifactStore } from './artifact-store.js';
 import { type FileGroupStore, LocalFileGroups } from './file-groups.js';
 import { LocalArtifactStore } from './local-artifact-store.js';

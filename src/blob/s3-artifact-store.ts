@@ -7,13 +7,12 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { BlobLocation } from '../config/blob-config.js';
-import type { ArtifactFileName } from '../domain/artifact-files.js';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+import type { BlobLocation } from '../config/index.js';
+import type { ArtifactFileName } from '../domain/index.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, fileExists } from '../util/index.js';
 import type { ArtifactStore, OpenedArtifact } from './artifact-store.js';
 import { folderProblem } from './folder-problem.js';
 import type { S3Objects } from './s3-objects.js';
-import { fileExists } from '../util/file-exists.js';
 
 /**
  * Parts of a multipart upload: S3 takes 5 MiB at least; 8 MiB parts keep a 10 000-part upload

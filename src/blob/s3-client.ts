@@ -1,5 +1,5 @@
 import { S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
-import { ConfigError } from '../config/config-error.js';
+import { ConfigError } from '../config/index.js';
 
 /**
  * The S3 client of KUMO_BLOB_URL, configured by the AWS SDK's own variables (docs/operations.md,

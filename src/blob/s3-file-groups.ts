@@ -1,7 +1,7 @@
 import { Upload } from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import type { BlobLocation } from '../config/blob-config.js';
+import type { BlobLocation } from '../config/index.js';
 import type { FileGroupStore } from './file-groups.js';
 import { UPLOAD_PART_BYTES } from './s3-artifact-store.js';
 import type { S3Objects } from './s3-objects.js';

@@ -1,4 +1,4 @@
-import type { BlobLocation } from '../config/blob-config.js';
+import type { BlobLocation } from '../config/index.js';
 import type { ArtifactStore } from './artifact-store.js';
 import type { FileGroupStore } from './file-groups.js';
 import { S3ArtifactStore } from './s3-artifact-store.js';

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
-import { Semaphore } from '../util/semaphore.js';
+import { Semaphore } from '../util/index.js';
 import { CHROMIUM_ARGS } from './chromium-launch.js';
 
 /** A browser that has not started by then will not: the run fails instead of waiting. */

@@ -1,4 +1,4 @@
-import type { KumoConfig } from '../config/config.js';
+import type { KumoConfig } from '../config/index.js';
 import type { BrowserPoolOptions } from './browser-pool.js';
 import { decideSandbox, localSandboxHost, type SandboxDecision } from './chromium-launch.js';
 

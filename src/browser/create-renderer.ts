@@ -1,5 +1,5 @@
-import type { KumoConfig } from '../config/config.js';
-import type { AddressPolicy } from '../net/address-policy.js';
+import type { KumoConfig } from '../config/index.js';
+import type { AddressPolicy } from '../net/index.js';
 import { BrowserPool, type BrowserPoolEvents } from './browser-pool.js';
 import type { SandboxDecision } from './chromium-launch.js';
 import { configuredBrowser } from './configured-browser.js';

@@ -1,8 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { AddressGuard } from '../net/address-policy.js';
-import { addressRefusalOf, AddressRefusedError } from '../net/address-refusal.js';
+import { type AddressGuard, addressRefusalOf, AddressRefusedError } from '../net/index.js';
 import { guardedLookup } from '../net/guarded-connector.js';
 
 /**

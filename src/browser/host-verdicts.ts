@@ -1,4 +1,4 @@
-import type { AddressPolicy } from '../net/address-policy.js';
+import type { AddressPolicy } from '../net/index.js';
 
 /** How long a host's verdict is reused; short, so a changed DNS answer is seen soon. */
 const VERDICT_TTL_MS = 30_000;

@@ -1,4 +1,4 @@
-import type { AddressPolicy } from '../net/address-policy.js';
+import type { AddressPolicy } from '../net/index.js';
 import type { BrowserPool } from './browser-pool.js';
 import { CHROMIUM_INSTALL_HINT, probeChromium } from './chromium-launch.js';
 import { ChromiumRenderSession, firstLine } from './render-session.js';

@@ -1,5 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import type { AddressPolicy } from '../net/address-policy.js';
+import type { AddressPolicy } from '../net/index.js';
 import type { BrowserPool } from './browser-pool.js';
 import { EgressGate } from './egress-gate.js';
 import { HostVerdicts } from './host-verdicts.js';

@@ -1,8 +1,7 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate, inflateRaw } from 'node:zlib';
 import { Agent, request } from 'undici';
-import type { AddressGuard } from '../net/address-policy.js';
-import { addressRefusalOf } from '../net/address-refusal.js';
+import { type AddressGuard, addressRefusalOf } from '../net/index.js';
 import { guardedConnector } from '../net/guarded-connector.js';
 
 /** Largest sub-resource body (decoded) handed to the browser; a larger one fails the request. */

@@ -1,16 +1,14 @@
-import type { KumoConfig } from '../config/config.js';
-import { EVERYWHERE, Management } from '../usecases/management/index.js';
-import { ScheduledCrawlService } from '../usecases/scheduled-crawl-service.js';
-import { openRecordStore } from '../startup/open-record-store.js';
-import { systemClock } from '../util/clock.js';
-import { STORE_POLLED } from '../worker/run-dispatcher.js';
+import type { KumoConfig } from '../config/index.js';
+import { EVERYWHERE, Management, ScheduledCrawlService, TenantWork } from '../usecases/index.js';
+import { openRecordStore } from '../startup/index.js';
+import { systemClock } from '../util/index.js';
+import { STORE_POLLED } from '../worker/index.js';
 import { adminUsageError } from './admin-failures.js';
 import { SEARCH_SERVICE_HANDLERS } from './admin-search-services.js';
 import { SERVICE_SETTING_HANDLERS } from './admin-service-settings.js';
 import { USER_HANDLERS } from './admin-users.js';
 import { WEBHOOK_HANDLERS } from './admin-webhooks.js';
 import { dataDirOfServe } from './data-dir-check.js';
-import { TenantWork } from '../usecases/tenant-work/tenant-work.js';
 import {
   type AdminContext,
   CLI_ACTOR,

@@ -1,10 +1,5 @@
-import type { FieldError } from '../domain/field-error.js';
-import {
-  ConflictError,
-  InvalidInputError,
-  NotFoundError,
-  RateLimitedError,
-} from '../usecases/management/index.js';
+import type { FieldError } from '../domain/index.js';
+import { ConflictError, InvalidInputError, NotFoundError, RateLimitedError } from '../usecases/index.js';
 import { UsageError } from './usage-error.js';
 
 /** The option of `kumo admin` that gives each input field of the management operations. */

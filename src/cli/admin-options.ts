@@ -1,6 +1,6 @@
-import { type Actor, EVERYWHERE, type Management, type Scope } from '../usecases/management/index.js';
-import type { TenantRef } from '../store/record-store.js';
-import { formatApiTimestamp } from '../util/timestamps.js';
+import { type Actor, EVERYWHERE, type Management, type Scope } from '../usecases/index.js';
+import type { TenantRef } from '../store/index.js';
+import { formatApiTimestamp } from '../util/index.js';
 import { UsageError } from './usage-error.js';
 
 /** Who changes things through `kumo admin`: the operator at the data directory. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { type SearchServiceConfig, validateSearchServiceConfig } from '../domain/search-service-config.js';
-import { EVERYWHERE } from '../usecases/management/index.js';
+import { type SearchServiceConfig, validateSearchServiceConfig } from '../domain/schemas.js';
+import { EVERYWHERE } from '../usecases/index.js';
 import {
   CLI_ACTOR,
   listScope,

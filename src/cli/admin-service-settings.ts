@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type { FieldError } from '../domain/field-error.js';
-import { type Schedule, validateSchedule } from '../domain/schedule.js';
-import { EVERYWHERE, NAME_MAX_CHARS, type ServiceSettingDraft } from '../usecases/management/index.js';
+import type { FieldError } from '../domain/index.js';
+import { type Schedule, validateSchedule } from '../domain/schemas.js';
+import { EVERYWHERE, NAME_MAX_CHARS, type ServiceSettingDraft } from '../usecases/index.js';
 import { fieldUsageError } from './admin-failures.js';
 import {
   CLI_ACTOR,

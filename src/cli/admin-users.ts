@@ -1,4 +1,4 @@
-import { invitationUrl } from '../usecases/management/index.js';
+import { invitationUrl } from '../usecases/index.js';
 import { CLI_ACTOR, listScope, printedTime, requiredId, type AdminHandler } from './admin-options.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,4 +1,4 @@
-import { DELIVERIES_LIMIT, EVERYWHERE } from '../usecases/management/index.js';
+import { DELIVERIES_LIMIT, EVERYWHERE } from '../usecases/index.js';
 import {
   CLI_ACTOR,
   listScope,

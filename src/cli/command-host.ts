@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type KumoConfig, loadConfig } from '../config/config.js';
+import { type KumoConfig, loadConfig } from '../config/index.js';
 
 /**
  * What the commands of the program share: the configuration, loaded when a command runs (so

@@ -3,9 +3,9 @@ import {
   type InstantCrawlerSetting,
   InstantCrawlerSettingSchema,
   ScreenshotSchema,
-} from '../domain/crawl-setting-schema.js';
-import type { FieldError } from '../domain/field-error.js';
-import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
+  validateCrawlSetting,
+} from '../domain/schemas.js';
+import type { FieldError } from '../domain/index.js';
 import { UsageError } from './usage-error.js';
 
 /** The options of `kumo crawl` as commander parsed them (numbers still as typed). */

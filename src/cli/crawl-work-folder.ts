@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/private-files.js';
-import { workFolderProgress } from '../worker/work-folder-progress.js';
+import type { InstantCrawlerSetting } from '../domain/schemas.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/index.js';
+import { workFolderProgress } from '../worker/index.js';
 import { crawlArgumentsOf, optionsOfField, shellLine } from './crawl-options.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,13 +1,13 @@
 import path from 'node:path';
-import type { KumoConfig } from '../config/config.js';
-import type { dataPaths } from '../startup/data-dir.js';
+import type { KumoConfig } from '../config/index.js';
 import {
+  type dataPaths,
   DataDirError,
   existingDataDir,
   existingSearchService,
   UnknownSearchServiceError,
-} from '../startup/existing-data-dir.js';
-import type { SearchServiceRecord } from '../store/record-store.js';
+} from '../startup/index.js';
+import type { SearchServiceRecord } from '../store/index.js';
 import { UsageError } from './usage-error.js';
 
 type DataPaths = ReturnType<typeof dataPaths>;

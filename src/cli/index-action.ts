@@ -1,23 +1,23 @@
 import { existsSync, statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { ArtifactFile } from '../domain/artifact-files.js';
-import { openArtifactStore } from '../blob/open-artifact-store.js';
-import type { KumoConfig } from '../config/config.js';
-import { isActiveState } from '../domain/run-states.js';
-import { BundleReadError, bundleDocuments } from '../search/bundle-documents.js';
-import { BatchIndexer } from '../search/batch-indexer.js';
-import { contentSelectorsOf } from '../search/content-selectors.js';
-import { bundleFeed, instantRunFeed } from '../domain/feed-keys.js';
-import { reanalysisReporter } from '../search/reanalysis-upgrade.js';
-import { SearchIndex } from '../search/search-index.js';
-import { dataPaths, ensureDataDir, searchIndexFile } from '../startup/data-dir.js';
-import { openRecordStore } from '../startup/open-record-store.js';
-import { publishedGenerationParts, searchIndexWriterOf } from '../startup/search-generation-parts.js';
-import type { SearchIndexWriter } from '../search/serving/search-index-writer.js';
-import { systemClock } from '../util/clock.js';
-import { newWorkerName } from '../worker/run-leasing.js';
-import type { SearchServiceRecord } from '../store/record-store.js';
+import { ArtifactFile, isActiveState, bundleFeed, instantRunFeed } from '../domain/index.js';
+import { openArtifactStore } from '../blob/index.js';
+import type { KumoConfig } from '../config/index.js';
+import { BundleReadError, bundleDocuments, BatchIndexer } from '../search/indexing.js';
+import { contentSelectorsOf, type SearchIndexWriter } from '../search/index.js';
+import { reanalysisReporter, SearchIndex } from '../search/local-index.js';
+import {
+  dataPaths,
+  ensureDataDir,
+  searchIndexFile,
+  openRecordStore,
+  publishedGenerationParts,
+  searchIndexWriterOf,
+} from '../startup/index.js';
+import { systemClock } from '../util/index.js';
+import { newWorkerName } from '../worker/index.js';
+import type { SearchServiceRecord } from '../store/index.js';
 import { searchServiceOfServe } from './data-dir-check.js';
 import { serviceIdOption } from './service-option.js';
 import { UsageError } from './usage-error.js';

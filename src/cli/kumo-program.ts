@@ -1,6 +1,6 @@
 import { Command } from 'commander';
-import { describeSettings } from '../config/config.js';
-import { KUMO_VERSION } from '../util/version.js';
+import { describeSettings } from '../config/index.js';
+import { KUMO_VERSION } from '../util/index.js';
 import { addAdminCommand } from './admin-program.js';
 import type { CommandHost } from './command-host.js';
 import { addCrawlCommand } from './crawl-command.js';

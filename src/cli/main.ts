@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { debugRequested } from '../config/config.js';
+import { debugRequested } from '../config/index.js';
 import { endQuietlyWhenOutputCloses } from './closed-output.js';
 import { CommandHost } from './command-host.js';
 import { buildProgram } from './kumo-program.js';

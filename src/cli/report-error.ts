@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from '../config/index.js';
 import { UsageError } from './usage-error.js';
 
 /** The exit code of a mistake in the command line or in the settings. */

@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
-import type { KumoConfig } from '../config/config.js';
-import { searchIndexFile } from '../startup/data-dir.js';
-import { reanalysisReporter } from '../search/reanalysis-upgrade.js';
-import { SearchIndex } from '../search/search-index.js';
+import type { KumoConfig } from '../config/index.js';
+import { searchIndexFile } from '../startup/index.js';
+import { reanalysisReporter, SearchIndex } from '../search/local-index.js';
 import { searchServiceOfServe } from './data-dir-check.js';
-import { SearchActivity } from '../search/site/search-activity.js';
-import { SiteSearch } from '../search/site/site-search.js';
-import { systemClock } from '../util/clock.js';
+import { SearchActivity, SiteSearch } from '../search/site/index.js';
+import { systemClock } from '../util/index.js';
 import { serviceIdOption } from './service-option.js';
 import { UsageError } from './usage-error.js';
 

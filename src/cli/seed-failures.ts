@@ -1,5 +1,5 @@
-import type { SeedOutcomes } from '../run-data/run-data.js';
-import { noSeedFetched } from '../worker/seed-report.js';
+import type { SeedOutcomes } from '../run-data/index.js';
+import { noSeedFetched } from '../worker/index.js';
 
 /** `kumo crawl`'s exit code when no seed got an answer (docs/operations.md, Logs and progress). */
 export const NO_SEED_FETCHED_EXIT_CODE = 3;

@@ -1,8 +1,7 @@
 import path from 'node:path';
-import type { KumoConfig } from '../config/config.js';
-import { rolesText, takesEveryRole } from '../config/roles.js';
-import { type RunningKumo, startKumo } from '../startup/start-kumo.js';
-import { StartupError } from '../startup/startup-error.js';
+import { type KumoConfig, rolesText, takesEveryRole } from '../config/index.js';
+import { type RunningKumo, startKumo } from '../startup/service.js';
+import { StartupError } from '../startup/index.js';
 import { StopSignals } from './stop-signals.js';
 
 /** `kumo serve`: runs the configured roles (every API group by default) until SIGINT / SIGTERM. */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandHost } from './command-host.js';
-import { parseRoles } from '../config/roles.js';
+import { parseRoles } from '../config/index.js';
 
 /** Adds `kumo serve`. */
 export function addServeCommand(program: Command, host: CommandHost): void {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { decodeSecretKey } from '../security/secret-box.js';
+import { decodeSecretKey } from '../security/index.js';
 import {
   BLOB_DOWNLOADS,
   type BlobDownloads,

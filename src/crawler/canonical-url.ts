@@ -5,7 +5,7 @@
  * scope: a canonical on another site, or naming the page itself (by the URL it was asked for,
  * redirected to or shown at), says nothing here.
  */
-import type { CrawlSettings } from '../domain/crawl-settings.js';
+import type { CrawlSettings } from '../domain/index.js';
 import type { CrawlScope } from './scope.js';
 import { identityOf, parseCrawlUrl } from './url-identity.js';
 

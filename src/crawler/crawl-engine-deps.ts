@@ -1,7 +1,7 @@
-import type { ObjectSpool } from '../artifacts/object-spool.js';
-import type { PageRenderer } from '../browser/render-types.js';
-import type { CrawlProgress, RunDataStore } from '../run-data/run-data.js';
-import type { Clock } from '../util/clock.js';
+import type { ObjectSpool } from '../artifacts/index.js';
+import type { PageRenderer } from '../browser/index.js';
+import type { CrawlProgress, RunDataStore } from '../run-data/index.js';
+import type { Clock } from '../util/index.js';
 import type { HostPace } from './host-pacer.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import type { FetchLimits, PageFetchResult } from './page-fetch.js';

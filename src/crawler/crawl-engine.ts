@@ -1,6 +1,5 @@
-import { CHROMIUM_INSTALL_HINT } from '../browser/chromium-launch.js';
-import type { RenderSession } from '../browser/render-types.js';
-import { type CrawlSettings, DEFAULT_VIEWPORT, rendersPages } from '../domain/crawl-settings.js';
+import { CHROMIUM_INSTALL_HINT, type RenderSession } from '../browser/index.js';
+import { type CrawlSettings, DEFAULT_VIEWPORT, rendersPages } from '../domain/index.js';
 import type { CrawlControl, CrawlEngineDeps } from './crawl-engine-deps.js';
 import { CrawlLoop } from './crawl-loop.js';
 import { notFetchedRowsOf } from './host-health.js';

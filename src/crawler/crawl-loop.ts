@@ -1,7 +1,6 @@
-import { urlErrorKind } from '../domain/url-error-kind.js';
-import type { RenderSession } from '../browser/render-types.js';
-import { type CrawlSettings, rendersPages } from '../domain/crawl-settings.js';
-import type { FrontierEntry, RunProgress } from '../run-data/run-data.js';
+import { urlErrorKind, type CrawlSettings, rendersPages } from '../domain/index.js';
+import type { RenderSession } from '../browser/index.js';
+import type { FrontierEntry, RunProgress } from '../run-data/index.js';
 import type { CrawlControl, CrawlEngineDeps } from './crawl-engine-deps.js';
 import { CredentialRules } from './credential-rules.js';
 import { failureReasonOf } from './failure-reason.js';

@@ -1,4 +1,4 @@
-import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import type { InstantCrawlerSetting } from '../domain/schemas.js';
 import { SeedSites } from './seed-sites.js';
 
 /**

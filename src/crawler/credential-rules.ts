@@ -1,4 +1,4 @@
-import type { CrawlSettings } from '../domain/crawl-settings.js';
+import type { CrawlSettings } from '../domain/index.js';
 import { SeedSites } from './seed-sites.js';
 
 /**

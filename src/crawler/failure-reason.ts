@@ -1,4 +1,4 @@
-import { addressRefusalOf } from '../net/address-refusal.js';
+import { addressRefusalOf } from '../net/index.js';
 import type { FetchFailure } from './fetch-errors.js';
 import { errorCodesOf, networkKindOf, socketAddressOf, tlsCodeOf } from './network-errors.js';
 

@@ -20,8 +20,8 @@ export const MAX_PAUSE_MS = 10 * 60_000;
 /** Pauses in a row (each probe after one failing again) after which the host is given up. */
 export const PAUSES_TO_GIVE_UP = 4;
 
-import type { HostEventsRecord as HostEvents, RunDataStore } from '../run-data/run-data.js';
-import { sleep, untilAborted } from '../util/sleep.js';
+import type { HostEventsRecord as HostEvents, RunDataStore } from '../run-data/index.js';
+import { sleep, untilAborted } from '../util/index.js';
 import { MAX_RETRY_AFTER_MS } from './page-fetch.js';
 
 interface HostState {

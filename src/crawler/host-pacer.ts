@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { HostTenures } from '../store/host-tenures.js';
+import type { HostTenures } from '../store/index.js';
 import type { HttpFetcher } from './http-fetcher.js';
 import { whenRequestSent } from './request-sent.js';
 

@@ -1,7 +1,6 @@
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { Agent, request, errors as undiciErrors } from 'undici';
-import type { AddressGuard } from '../net/address-policy.js';
-import { addressRefusalOf } from '../net/address-refusal.js';
+import { type AddressGuard, addressRefusalOf } from '../net/index.js';
 import { guardedConnector } from '../net/guarded-connector.js';
 import { FetchFailure } from './fetch-errors.js';
 

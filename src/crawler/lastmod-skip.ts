@@ -5,8 +5,8 @@
  * answer being at most that many days old, is kept from the previous run exactly as a 304 would
  * keep it, without asking the site.
  */
-import type { FrontierEntry, RunDataStore } from '../run-data/run-data.js';
-import { parseQueryDatetime } from '../util/timestamps.js';
+import type { FrontierEntry, RunDataStore } from '../run-data/index.js';
+import { parseQueryDatetime } from '../util/index.js';
 import type { FetchedResult } from './page-record.js';
 import type { PreviousPage } from './previous-answers.js';
 

@@ -1,5 +1,5 @@
-import type { KumoConfig } from '../config/config.js';
-import { sleep } from '../util/sleep.js';
+import type { KumoConfig } from '../config/index.js';
+import { sleep } from '../util/index.js';
 import { FetchFailure, RETRYABLE_STATUSES } from './fetch-errors.js';
 import type { HopResponse, HttpFetcher } from './http-fetcher.js';
 

@@ -2,9 +2,8 @@
  * The messages between a crawl and its page thread (page-recorder.ts): plain data only. The
  * settings cross as written (compiled patterns do not cross threads) and are compiled again there.
  */
-import { type CrawlSettings } from '../domain/crawl-settings.js';
-import { compileUrlPattern } from '../domain/url-pattern.js';
-import type { FrontierEntry, PageCommit } from '../run-data/run-data.js';
+import { type CrawlSettings, compileUrlPattern } from '../domain/index.js';
+import type { FrontierEntry, PageCommit } from '../run-data/index.js';
 import type { FetchedResult } from './page-record.js';
 import type { RenderOutcome } from './page-rendering.js';
 

@@ -5,7 +5,7 @@
  * to libuv's pool measured slower, every handoff a switch between threads on busy cores.
  */
 import { parentPort } from 'node:worker_threads';
-import { bundleMembersSync } from '../artifacts/bundle-members.js';
+import { bundleMembersSync } from '../artifacts/index.js';
 import { IdentityCache } from './identity-cache.js';
 import { type PageRecordContext, recordPage } from './page-record.js';
 import {

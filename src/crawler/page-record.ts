@@ -1,9 +1,8 @@
-import { objectFolderOf } from '../artifacts/folder-path.js';
-import type { TarFile } from '../artifacts/tar-entries.js';
-import type { RenderedPage } from '../browser/render-types.js';
-import { type CrawlSettings, takesLinksFromRenderedDom } from '../domain/crawl-settings.js';
-import type { FrontierEntry, LinkRow, NewFrontierEntry, PageCommit, UrlRow } from '../run-data/run-data.js';
-import { formatApiTimestamp } from '../util/timestamps.js';
+import { objectFolderOf, type TarFile } from '../artifacts/index.js';
+import type { RenderedPage } from '../browser/index.js';
+import { type CrawlSettings, takesLinksFromRenderedDom } from '../domain/index.js';
+import type { FrontierEntry, LinkRow, NewFrontierEntry, PageCommit, UrlRow } from '../run-data/index.js';
+import { formatApiTimestamp } from '../util/index.js';
 import { decodeHtml } from './charset.js';
 import { kindByContentType, sourceExtensionOf } from './file-kinds.js';
 import { canonicalOfLinkHeader, canonicalUrlOf } from './canonical-url.js';

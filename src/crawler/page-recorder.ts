@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { resourceLimits, Worker } from 'node:worker_threads';
-import { bundleMembersOf } from '../artifacts/bundle-members.js';
-import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { FrontierEntry } from '../run-data/run-data.js';
+import { bundleMembersOf } from '../artifacts/index.js';
+import type { CrawlSettings } from '../domain/index.js';
+import type { FrontierEntry } from '../run-data/index.js';
 import { IdentityCache } from './identity-cache.js';
 import { type FetchedResult, type PageRecordContext, type RecordedPage, recordPage } from './page-record.js';
 import {
@@ -14,7 +14,7 @@ import {
 } from './page-record-job.js';
 import type { RenderOutcome } from './page-rendering.js';
 import { CrawlScope } from './scope.js';
-import { WarmThreads } from '../util/warm-threads.js';
+import { WarmThreads } from '../util/index.js';
 
 const THREAD_URL = new URL('./page-record-thread.js', import.meta.url);
 

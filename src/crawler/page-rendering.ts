@@ -1,6 +1,6 @@
-import { type RenderedPage, RenderFailure, type RenderSession } from '../browser/render-types.js';
-import { type CrawlSettings, takesLinksFromRenderedDom } from '../domain/crawl-settings.js';
-import type { FrontierEntry } from '../run-data/run-data.js';
+import { type RenderedPage, RenderFailure, type RenderSession } from '../browser/index.js';
+import { type CrawlSettings, takesLinksFromRenderedDom } from '../domain/index.js';
+import type { FrontierEntry } from '../run-data/index.js';
 import { kindByContentType } from './file-kinds.js';
 import type { PageFetchResult } from './page-fetch.js';
 

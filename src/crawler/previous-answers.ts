@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { extract } from 'tar-stream';
-import { END_OF_ARCHIVE } from '../artifacts/tar-entries.js';
+import { END_OF_ARCHIVE } from '../artifacts/index.js';
 import type { MemberReader } from './bundle-members.js';
 
 /**

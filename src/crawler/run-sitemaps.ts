@@ -3,8 +3,8 @@
  * URLs join its frontier: in scope and patterns, at depth 1, with the sitemap as referrer and the
  * `lastmod` kept. The reading itself is sitemap-reader.ts.
  */
-import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { NewFrontierEntry, RunDataStore } from '../run-data/run-data.js';
+import type { CrawlSettings } from '../domain/index.js';
+import type { NewFrontierEntry, RunDataStore } from '../run-data/index.js';
 import type { PageFetchResult } from './page-fetch.js';
 import type { RobotsPolicy } from './robots-rules.js';
 import type { CrawlScope } from './scope.js';

@@ -8,7 +8,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { TextDecoder } from 'node:util';
-import type { SitemapFileRecord } from '../run-data/run-data.js';
+import type { SitemapFileRecord } from '../run-data/index.js';
 import type { PageFetchResult } from './page-fetch.js';
 import { parseCrawlUrl } from './url-identity.js';
 import { MAX_SITEMAP_ENTRIES, NotASitemapError, type ParsedSitemap, parseSitemap } from './sitemap-parse.js';

@@ -1,8 +1,7 @@
-import { objectFolderOf } from '../artifacts/folder-path.js';
-import type { TarFile } from '../artifacts/tar-entries.js';
-import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type { FrontierEntry, UrlRow } from '../run-data/run-data.js';
-import { formatApiTimestamp } from '../util/timestamps.js';
+import { objectFolderOf, type TarFile } from '../artifacts/index.js';
+import type { CrawlSettings } from '../domain/index.js';
+import type { FrontierEntry, UrlRow } from '../run-data/index.js';
+import { formatApiTimestamp } from '../util/index.js';
 import { type RecordedPage, withoutCredentials } from './page-record.js';
 
 /**

@@ -15,7 +15,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import type { DateTime, DurationLike } from 'luxon';
-import { luxon } from '../util/luxon.js';
+import { luxon } from '../util/index.js';
 import { type FieldError, InvalidInputError } from './field-error.js';
 import { schemaFieldErrors } from './schema-errors.js';
 

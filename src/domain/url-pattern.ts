@@ -1,6 +1,6 @@
 import type RE2 from 're2';
 import type * as Re2js from 're2js';
-import { lazyRequire } from '../util/lazy-require.js';
+import { lazyRequire } from '../util/index.js';
 
 /**
  * The URL patterns tenants and operators write (allow / deny / credential patterns of a crawl,

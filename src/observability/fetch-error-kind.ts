@@ -1,6 +1,5 @@
-import { errorCodesOf, networkKindOf } from '../crawler/network-errors.js';
-import type { PageFetchResult } from '../crawler/page-fetch.js';
-import type { RenderOutcome } from '../crawler/page-rendering.js';
+import { errorCodesOf, networkKindOf, type PageFetchResult } from '../crawler/index.js';
+import type { RenderOutcome } from '../crawler/engine.js';
 
 /**
  * Why a crawled page failed, as the `kind` label of `kumo_fetch_errors_total`: a short fixed

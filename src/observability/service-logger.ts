@@ -1,5 +1,5 @@
 import { type Logger, pino } from 'pino';
-import { SECRET_REDACTION } from '../security/log-redaction.js';
+import { SECRET_REDACTION } from '../security/index.js';
 
 /** The one logger of a process: every part logs through it, the HTTP server's requests too. */
 export type ServiceLogger = Logger;

@@ -1,7 +1,7 @@
 import type * as PromClient from 'prom-client';
-import type { CrawlObserver } from '../crawler/crawl-engine-deps.js';
-import { RunState, type RunStateId } from '../domain/run-states.js';
-import { lazyRequire } from '../util/lazy-require.js';
+import type { CrawlObserver } from '../crawler/engine.js';
+import { RunState, type RunStateId } from '../domain/index.js';
+import { lazyRequire } from '../util/index.js';
 import { registerEventLoopDelay, watchEventLoopDelay } from './event-loop-delay.js';
 import { fetchErrorKindOf } from './fetch-error-kind.js';
 

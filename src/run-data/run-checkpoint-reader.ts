@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { PRIVATE_FILE_MODE } from '../util/private-files.js';
+import { PRIVATE_FILE_MODE } from '../util/index.js';
 import type { UrlRowRecord } from './run-data-store.js';
 import type { CheckpointEntry, CheckpointLink, CheckpointRow, RunCheckpoint } from './run-checkpoint.js';
 

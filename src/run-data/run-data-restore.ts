@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/private-files.js';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE } from '../util/index.js';
 import {
   type CheckpointEntry,
   type CheckpointLink,

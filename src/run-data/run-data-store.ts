@@ -1,8 +1,8 @@
 import { renameSync, rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { urlErrorKind } from '../domain/url-error-kind.js';
+import { urlErrorKind } from '../domain/index.js';
 import { REPORT_LINKS_PER_PAGE, REPORT_SCHEMA } from './run-report-schema.js';
-import { preparePrivateDatabaseFile } from '../util/private-files.js';
+import { preparePrivateDatabaseFile } from '../util/index.js';
 import type {
   FrontierEntry,
   LinkRow,

@@ -1,4 +1,4 @@
-import type { ScheduledCrawlService } from '../usecases/scheduled-crawl-service.js';
+import type { ScheduledCrawlService } from '../usecases/index.js';
 
 export interface SchedulerLogger {
   info(obj: object, msg: string): void;

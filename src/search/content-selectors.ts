@@ -1,5 +1,5 @@
-import { parseSelectorList, type SelectorList } from '../domain/css-selector.js';
-import type { SearchServiceConfig } from '../domain/search-service-config.js';
+import { parseSelectorList, type SelectorList } from '../domain/index.js';
+import type { SearchServiceConfig } from '../domain/schemas.js';
 
 /**
  * A search service's content selectors, compiled (docs/reference/site-search.md, Content

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import { type ElementView, matchesSelector } from '../domain/css-selector.js';
+import { type ElementView, matchesSelector } from '../domain/index.js';
 import type { ContentSelectors } from './content-selectors.js';
 import { LinkEntryTracker } from './link-entries.js';
 import { OutgoingLinks } from './outgoing-links.js';

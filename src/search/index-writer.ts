@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AnalyzedText } from './analyzer.js';
-import { LEGACY_FEED } from '../domain/feed-keys.js';
+import { LEGACY_FEED } from '../domain/index.js';
 import type { BatchTarget } from './batch-indexer.js';
 import { analyzeDocumentFields, type AnalyzedPage, phrasesOfDocument } from './document-fields.js';
 import type { DocumentLocation, SearchIndexStore } from './storage/search-index-store.js';

@@ -1,6 +1,6 @@
-import type { Doctype } from '../domain/doctype.js';
+import type { Doctype } from '../domain/index.js';
 
-export { DOCTYPES, type Doctype } from '../domain/doctype.js';
+export { DOCTYPES, type Doctype } from '../domain/index.js';
 
 /**
  * A page as the indexer hands it to a search index (docs/reference/site-search.md, Indexed

@@ -5,7 +5,7 @@
  * screen of text costs; the stored body is read only that far too (docs/design/search-engine.md,
  * Search requests).
  */
-import { codePointCount, firstCodePoints, HIGH_SURROGATE } from '../util/code-points.js';
+import { codePointCount, firstCodePoints, HIGH_SURROGATE } from '../util/index.js';
 import { blockHashOfRange, type HitTemplates, MAX_BLOCK_CHARS, pageHostOf } from './template-blocks.js';
 
 export interface MainTextHead {

@@ -1,4 +1,4 @@
-import { parseCrawlUrl } from '../crawler/url-identity.js';
+import { parseCrawlUrl } from '../crawler/index.js';
 
 /**
  * At most this many distinct targets of one page are counted: a page linking more (an index of a

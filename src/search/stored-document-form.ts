@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { StoredDocument } from './storage/stored-document.js';
 import type { IndexedDocument } from './indexed-document.js';
-import { wellFormed } from '../util/code-points.js';
+import { wellFormed } from '../util/index.js';
 
 /**
  * The row form of a document to index (defaults filled in), its texts well-formed: a lone

@@ -3,7 +3,7 @@
  * (docs/reference/site-search.md, Page templates); the counting rules are in
  * src/domain/template-block-hash.ts.
  */
-import { blockHashOf, MAX_BLOCK_CHARS, pageHostOf, titlePartsOf } from '../domain/template-block-hash.js';
+import { blockHashOf, MAX_BLOCK_CHARS, pageHostOf, titlePartsOf } from '../domain/index.js';
 
 export {
   blockHashOf,
@@ -14,7 +14,7 @@ export {
   pageHostOf,
   templateThreshold,
   titlePartsOf,
-} from '../domain/template-block-hash.js';
+} from '../domain/index.js';
 
 /** The template lines of each host, by hash: what display and related keywords leave out. */
 export type TemplateBlocks = ReadonlyMap<string, ReadonlySet<number>>;

@@ -1,4 +1,4 @@
-import { REDACTED } from '../domain/redact-setting.js';
+import { REDACTED } from '../domain/index.js';
 
 /**
  * What never reaches a log line, whoever logs it: credentials of requests (the management token,

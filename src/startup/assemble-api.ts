@@ -1,8 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../api/build-app.js';
-import { DownloadSigner } from '../api/download-signer.js';
-import { isWebAssetsProblem, loadWebAssets } from '../api/routes/widget-assets.js';
+import { buildApp, DownloadSigner, isWebAssetsProblem, loadWebAssets } from '../api/index.js';
 import type { SearchAssembly } from './assemble-search.js';
 import type { UseCases } from './assemble-use-cases.js';
 import type { CrawlWorker } from './assemble-worker.js';

@@ -1,6 +1,5 @@
-import { Scheduler } from '../scheduler/scheduler.js';
-import { sweepExpiredArtifacts } from '../usecases/retention-sweeper.js';
-import type { ScheduledCrawlService } from '../usecases/scheduled-crawl-service.js';
+import { Scheduler } from '../scheduler/index.js';
+import { sweepExpiredArtifacts, type ScheduledCrawlService } from '../usecases/index.js';
 import type { ServiceParts } from './service-parts.js';
 
 const RETENTION_SWEEP_INTERVAL_MS = 60 * 60 * 1000;

@@ -1,6 +1,4 @@
-import { SearchFeeder } from '../search/serving/search-feeder.js';
-import type { SearchIndexWriter } from '../search/serving/search-index-writer.js';
-import { SearchServices } from '../search/serving/search-services.js';
+import { SearchFeeder, type SearchIndexWriter, SearchServices } from '../search/index.js';
 import { publishedGenerationParts, searchIndexWriterOf } from './search-generation-parts.js';
 import type { ServiceParts } from './service-parts.js';
 

@@ -1,9 +1,5 @@
-import { InstantCrawlService } from '../usecases/instant-crawl-service.js';
-import { Management } from '../usecases/management/index.js';
-import { ScheduledCrawlService } from '../usecases/scheduled-crawl-service.js';
-import { TenantWork } from '../usecases/tenant-work/tenant-work.js';
-import type { LiveRunProgress } from '../worker/live-run-progress.js';
-import type { RunDispatcher } from '../worker/run-dispatcher.js';
+import { InstantCrawlService, Management, ScheduledCrawlService, TenantWork } from '../usecases/index.js';
+import type { LiveRunProgress, RunDispatcher } from '../worker/index.js';
 import type { SearchAssembly } from './assemble-search.js';
 import { runFilesOf } from './run-files.js';
 import type { ServiceParts } from './service-parts.js';

@@ -1,7 +1,6 @@
-import { AddressPolicy } from '../net/address-policy.js';
-import { defaultUserAgent } from '../util/version.js';
-import { RunEventPublisher } from '../webhooks/run-event-publisher.js';
-import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.js';
+import { AddressPolicy } from '../net/index.js';
+import { defaultUserAgent } from '../util/index.js';
+import { RunEventPublisher, WebhookDispatcher } from '../webhooks/index.js';
 import type { ServiceParts } from './service-parts.js';
 
 /** How run events reach webhooks: queued in the store by any role, sent by the scheduler role. */

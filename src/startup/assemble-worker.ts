@@ -1,17 +1,18 @@
-import { openFileGroups } from '../blob/open-artifact-store.js';
-import { type BrowserAvailability, probeChromium } from '../browser/chromium-launch.js';
-import { configuredBrowser } from '../browser/configured-browser.js';
-import { fetchLimitsOf } from '../crawler/page-fetch.js';
-import type { SearchFeeder } from '../search/serving/search-feeder.js';
-import { BrowserHost } from '../worker/browser-host.js';
-import { CheckpointThreadHost } from '../worker/checkpoint-thread-host.js';
-import type { LiveRunProgress } from '../worker/live-run-progress.js';
-import { PaceThreadHost } from '../worker/pace-thread-host.js';
-import { RunLeasing } from '../worker/run-leasing.js';
-import { RunThreads } from '../worker/run-thread-runner.js';
-import { RunWorkerPool } from '../worker/run-worker-pool.js';
-import type { RunEventPublisher } from '../webhooks/run-event-publisher.js';
-import { defaultUserAgent } from '../util/version.js';
+import { openFileGroups } from '../blob/index.js';
+import { type BrowserAvailability, probeChromium, configuredBrowser } from '../browser/index.js';
+import { fetchLimitsOf } from '../crawler/index.js';
+import type { SearchFeeder } from '../search/index.js';
+import {
+  BrowserHost,
+  CheckpointThreadHost,
+  type LiveRunProgress,
+  PaceThreadHost,
+  RunLeasing,
+  RunThreads,
+  RunWorkerPool,
+} from '../worker/index.js';
+import type { RunEventPublisher } from '../webhooks/index.js';
+import { defaultUserAgent } from '../util/index.js';
 import type { ServiceParts } from './service-parts.js';
 
 /** How long a process's hold on a host lasts unrenewed (at most its run leases). */

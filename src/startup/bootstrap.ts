@@ -1,7 +1,6 @@
-import type { RecordStore } from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from '../usecases/api-key-codec.js';
-import type { Actor, Management } from '../usecases/management/index.js';
+import type { RecordStore } from '../store/index.js';
+import type { Clock } from '../util/index.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey, type Actor, type Management } from '../usecases/index.js';
 
 export const DEMO_CONTRACT_ID = 1;
 export const DEMO_SERVICEGROUP_ID = 1;

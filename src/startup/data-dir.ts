@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { dataPaths } from '../config/data-paths.js';
-import { PRIVATE_FOLDER_MODE, tightenTree } from '../util/private-files.js';
+import { dataPaths } from '../config/index.js';
+import { PRIVATE_FOLDER_MODE, tightenTree } from '../util/index.js';
 
 /** The data directory's layout (src/config/data-paths.ts), for the callers of this module. */
-export { dataPaths, searchIndexFile } from '../config/data-paths.js';
+export { dataPaths, searchIndexFile } from '../config/index.js';
 
 /**
  * Creates the data directory's folders (mode 0700) and takes group and other access away from
@@ -32,7 +32,7 @@ export function loadSigningSecret(configured: string | undefined, file: string):
 }
 
 /** The key that encrypts stored secrets: KUMO_SECRET_KEY, or `<data>/secret-key` (see there). */
-export { loadSecretKey } from '../security/secret-key-file.js';
+export { loadSecretKey } from '../security/index.js';
 
 /**
  * The management API token: configured (KUMO_ADMIN_TOKEN), kept in the data dir, or new. A new

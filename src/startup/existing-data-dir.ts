@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import type { SearchServiceRecord } from '../store/record-store.js';
-import type { KumoConfig } from '../config/config.js';
+import type { SearchServiceRecord } from '../store/index.js';
+import type { KumoConfig } from '../config/index.js';
 import { dataPaths } from './data-dir.js';
 import { openRecordStore } from './open-record-store.js';
 

@@ -1,8 +1,7 @@
-import type { KumoConfig } from '../config/config.js';
-import type { dataPaths } from '../config/data-paths.js';
-import type { CrawlingLockMode } from '../store/postgres/open-postgres-record-store.js';
-import type { RecordStore } from '../store/record-store.js';
-import { openSqliteRecordStore } from '../store/sqlite/open-record-store.js';
+import type { KumoConfig, dataPaths } from '../config/index.js';
+import type { CrawlingLockMode } from '../store/postgres/index.js';
+import type { RecordStore } from '../store/index.js';
+import { openSqliteRecordStore } from '../store/sqlite/index.js';
 import { loadSecretKey } from './data-dir.js';
 import { databaseFailure } from './startup-error.js';
 
@@ -21,7 +20,7 @@ export async function openRecordStore(
   const secretKey = loadSecretKey(config.secretKey, paths.secretKey);
   const { databaseUrl } = config;
   if (databaseUrl !== undefined) {
-    const { openPostgresRecordStore } = await import('../store/postgres/open-postgres-record-store.js');
+    const { openPostgresRecordStore } = await import('../store/postgres/index.js');
     try {
       return await openPostgresRecordStore(databaseUrl, {
         secretKey,

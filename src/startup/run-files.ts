@@ -1,8 +1,7 @@
-import type { ArtifactStore } from '../blob/artifact-store.js';
-import { ArtifactFile } from '../domain/artifact-files.js';
-import type { RunFiles } from '../usecases/management/index.js';
-import { RUN_REPORT_FILE } from '../run-data/run-report-schema.js';
-import { SqliteRunReport } from '../run-data/sqlite-run-report.js';
+import type { ArtifactStore } from '../blob/index.js';
+import { ArtifactFile } from '../domain/index.js';
+import type { RunFiles } from '../usecases/index.js';
+import { RUN_REPORT_FILE, SqliteRunReport } from '../run-data/index.js';
 
 /**
  * A run's report and page bundle in the artifact store, local or object storage

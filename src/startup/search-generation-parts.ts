@@ -1,13 +1,9 @@
 import path from 'node:path';
-import { openFileGroups } from '../blob/open-artifact-store.js';
-import type { KumoConfig } from '../config/config.js';
-import type { dataPaths } from '../config/data-paths.js';
-import { GenerationCache } from '../search/serving/generation-cache.js';
-import { SearchIndexWriter } from '../search/serving/search-index-writer.js';
-import type { FileGroupStore } from '../blob/file-groups.js';
-import type { SearchGenerationStore } from '../store/search-generations.js';
-import type { RecordStore } from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
+import { openFileGroups, type FileGroupStore } from '../blob/index.js';
+import type { KumoConfig, dataPaths } from '../config/index.js';
+import { GenerationCache, SearchIndexWriter } from '../search/index.js';
+import type { SearchGenerationStore, RecordStore } from '../store/index.js';
+import type { Clock } from '../util/index.js';
 
 /** Published generations of a shared store: their records, their files and a node's local copies. */
 export interface PublishedGenerationParts {

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { preparePrivateDatabaseFile } from '../util/private-files.js';
+import { preparePrivateDatabaseFile } from '../util/index.js';
 import { StartupError } from './startup-error.js';
 
 /**

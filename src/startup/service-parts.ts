@@ -1,11 +1,9 @@
-import type { ArtifactStore } from '../blob/artifact-store.js';
-import type { KumoConfig } from '../config/config.js';
-import type { dataPaths } from '../config/data-paths.js';
-import { takesEveryRole } from '../config/roles.js';
+import type { ArtifactStore } from '../blob/index.js';
+import { type KumoConfig, type dataPaths, takesEveryRole } from '../config/index.js';
 import type { ServiceLogger } from '../observability/service-logger.js';
-import type { ServiceMetrics } from '../observability/service-metrics.js';
-import type { RecordStore } from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
+import type { ServiceMetrics } from '../observability/index.js';
+import type { RecordStore } from '../store/index.js';
+import type { Clock } from '../util/index.js';
 
 /** The roles one `kumo serve` process takes (docs/operations.md, Roles). */
 export interface TakenRoles {

@@ -1,9 +1,8 @@
-import type { AppDeps } from '../api/build-app.js';
-import type { ArtifactStore } from '../blob/artifact-store.js';
-import { openArtifactStore } from '../blob/open-artifact-store.js';
-import type { KumoConfig } from '../config/config.js';
-import type { CrawlingLockMode } from '../store/postgres/open-postgres-record-store.js';
-import type { RecordStore } from '../store/record-store.js';
+import type { AppDeps } from '../api/index.js';
+import { type ArtifactStore, openArtifactStore } from '../blob/index.js';
+import type { KumoConfig } from '../config/index.js';
+import type { CrawlingLockMode } from '../store/postgres/index.js';
+import type { RecordStore } from '../store/index.js';
 import { acquireServeLock, ensureDataDir } from './data-dir.js';
 import { openRecordStore } from './open-record-store.js';
 

@@ -1,4 +1,4 @@
-import { ServerTakenError } from '../store/postgres/server-taken-error.js';
+import { ServerTakenError } from '../store/index.js';
 
 /**
  * A reason `kumo serve` cannot start that the operator fixes by a setting or by stopping another

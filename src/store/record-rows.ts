@@ -2,13 +2,9 @@
  * The rows of crawl runs, crawl service settings, search services and webhooks as the SQLite and PostgreSQL stores read them
  * (the same tables and columns in both), and the records they make: one reading for both stores.
  */
-import { partsFromJson } from '../domain/run-message.js';
-import { isArtifactFileName } from '../domain/artifact-files.js';
-import { isRunEndReason, type RunStateId } from '../domain/run-states.js';
-import type { Schedule } from '../domain/schedule.js';
-import type { SecretBox } from '../security/secret-box.js';
-import { settingFromStoredJson } from '../security/setting-secrets.js';
-import type { SearchServiceConfig } from '../domain/search-service-config.js';
+import { partsFromJson, isArtifactFileName, isRunEndReason, type RunStateId } from '../domain/index.js';
+import type { Schedule, SearchServiceConfig } from '../domain/schemas.js';
+import { type SecretBox, settingFromStoredJson } from '../security/index.js';
 import type {
   RunRecord,
   RunTrigger,

@@ -1,9 +1,5 @@
-import type { ArtifactFileName } from '../domain/artifact-files.js';
-import type { RunMessagePart } from '../domain/run-message.js';
-import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import type { RunEndReason, RunStateId } from '../domain/run-states.js';
-import type { Schedule } from '../domain/schedule.js';
-import type { SearchServiceConfig } from '../domain/search-service-config.js';
+import type { ArtifactFileName, RunMessagePart, RunEndReason, RunStateId } from '../domain/index.js';
+import type { InstantCrawlerSetting, Schedule, SearchServiceConfig } from '../domain/schemas.js';
 import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from './account-store.js';
 import type { RunLease } from './run-leases.js';
 import type { SearchActivityStore } from './search-activity-log.js';

@@ -1,11 +1,16 @@
-import { ArtifactFile, type ArtifactFileName } from '../domain/artifact-files.js';
-import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import { type FieldError, InvalidInputError } from '../domain/field-error.js';
-import { onePart } from '../domain/run-message.js';
-import { isActiveState, RunState } from '../domain/run-states.js';
-import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
-import type { RunDispatcher } from '../worker/run-dispatcher.js';
+import {
+  ArtifactFile,
+  type ArtifactFileName,
+  type FieldError,
+  InvalidInputError,
+  onePart,
+  isActiveState,
+  RunState,
+} from '../domain/index.js';
+import type { InstantCrawlerSetting } from '../domain/schemas.js';
+import type { CrawlRunStore, HistoryQuery, RunRecord, TenantRef } from '../store/index.js';
+import type { Clock } from '../util/index.js';
+import type { RunDispatcher } from '../worker/index.js';
 import { type RunSlots, waitingReason } from './run-waiting.js';
 import type { TenantWork } from './tenant-work/tenant-work.js';
 

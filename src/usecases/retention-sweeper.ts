@@ -1,6 +1,6 @@
-import type { ArtifactStore } from '../blob/artifact-store.js';
-import type { CrawlRunStore } from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
+import type { ArtifactStore } from '../blob/index.js';
+import type { CrawlRunStore } from '../store/index.js';
+import type { Clock } from '../util/index.js';
 
 const MICROS_PER_DAY = 86_400_000_000;
 

@@ -1,7 +1,7 @@
-import { isActiveState, RunState, stateName } from '../domain/run-states.js';
+import { isActiveState, RunState, stateName } from '../domain/index.js';
 import { crawlUrlListPath } from './instant-crawl-service.js';
-import type { RunRecord } from '../store/record-store.js';
-import { formatApiTimestamp } from '../util/timestamps.js';
+import type { RunRecord } from '../store/index.js';
+import { formatApiTimestamp } from '../util/index.js';
 
 /**
  * CrawlStatus (docs/reference/instant-crawl.md, CrawlStatus); times absent until they happen.

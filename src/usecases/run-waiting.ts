@@ -1,4 +1,4 @@
-import type { RunningCounts } from '../store/record-store.js';
+import type { RunningCounts } from '../store/index.js';
 
 /** The run slots of the service (KUMO_WORKER_CONCURRENCY) and one contract's share of them. */
 export interface RunSlots {

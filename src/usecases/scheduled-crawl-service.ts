@@ -1,16 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { type ArtifactFileName, isArtifactFileName } from '../domain/artifact-files.js';
-import { type FieldError, InvalidInputError } from '../domain/field-error.js';
-import { dueSlot, latestSlotAtOrBefore, type Schedule } from '../domain/schedule.js';
+import {
+  type ArtifactFileName,
+  isArtifactFileName,
+  type FieldError,
+  InvalidInputError,
+} from '../domain/index.js';
+import { dueSlot, latestSlotAtOrBefore, type Schedule } from '../domain/schemas.js';
 import type {
   RunRecord,
   ServiceSettingInput,
   ServiceSettingRecord,
   RecordStore,
   TenantRef,
-} from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
-import type { RunDispatcher } from '../worker/run-dispatcher.js';
+} from '../store/index.js';
+import type { Clock } from '../util/index.js';
+import type { RunDispatcher } from '../worker/index.js';
 import { cancelActiveRun, type DownloadLookup, lookupRunFile } from './instant-crawl-service.js';
 
 /**

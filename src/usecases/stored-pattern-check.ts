@@ -1,6 +1,5 @@
-import { validateSearchServiceConfig } from '../domain/search-service-config.js';
-import { validateCrawlSetting } from '../domain/validate-crawl-setting.js';
-import type { RecordStore } from '../store/record-store.js';
+import { validateSearchServiceConfig, validateCrawlSetting } from '../domain/schemas.js';
+import type { RecordStore } from '../store/index.js';
 
 /** One problem of a stored crawl service setting or search service configuration. */
 export interface StoredSettingProblem {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { runHistoryView } from '../usecases/run-views.js';
-import type { RunRecord, WebhookDeliveryStore, WebhookStore } from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
-import { formatApiTimestamp } from '../util/timestamps.js';
+import { runHistoryView } from '../usecases/index.js';
+import type { RunRecord, WebhookDeliveryStore, WebhookStore } from '../store/index.js';
+import { type Clock, formatApiTimestamp } from '../util/index.js';
 
 /**
  * Turns crawl run transitions into queued webhook deliveries. Publishing only writes the queue and

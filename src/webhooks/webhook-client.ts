@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import type { AddressGuard } from '../net/address-policy.js';
+import type { AddressGuard } from '../net/index.js';
 import { guardedConnector } from '../net/guarded-connector.js';
 
 /**

@@ -1,14 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import type { AddressGuard } from '../net/address-policy.js';
-import { addressRefusalOf } from '../net/address-refusal.js';
+import { type AddressGuard, addressRefusalOf } from '../net/index.js';
 import type {
   AttemptOutcome,
   DeliveryRecord,
   WebhookDeliveryStore,
   WebhookRecord,
   WebhookStore,
-} from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
+} from '../store/index.js';
+import type { Clock } from '../util/index.js';
 import { ContractTurns } from './contract-turns.js';
 import type { WebhookClient } from './webhook-client.js';
 import { signatureHeader } from './webhook-signature.js';

@@ -3,9 +3,7 @@
  * search, its place in the page's URL and history, did-you-mean, related keywords, and the
  * `data-state` of the host element.
  */
-import type { SiteSearchClient } from '../client/site-search-client.js';
-import { SiteSearchError } from '../client/site-search-error.js';
-import type { SearchResponse } from '../client/site-search-types.js';
+import { type SiteSearchClient, SiteSearchError, type SearchResponse } from '../client/index.js';
 import type { WidgetOptions } from './options.js';
 import type { Correction, PanelView } from './panel-view.js';
 import { EMPTY_STATE, readState, sameState, type SearchState, toQuery, writeState } from './search-state.js';

@@ -2,7 +2,7 @@
  * Ways to narrow and order the results (docs/reference/widget.md, What a visitor gets): category
  * tabs, the drill-down tree with its counts, and the sort choice.
  */
-import type { FacetDrillDown, SearchResponse } from '../client/site-search-types.js';
+import type { FacetDrillDown, SearchResponse } from '../client/index.js';
 import { el } from './dom.js';
 import { SORTS, type SortKey } from './search-state.js';
 import type { Texts } from './texts.js';

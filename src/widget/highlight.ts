@@ -3,7 +3,7 @@
  * nodes and highlighted ones `<mark part="mark">` elements, built by code
  * (docs/reference/widget.md, Parts), so a hostile title shows as text and runs nothing.
  */
-import type { HighlightPart } from '../client/site-search-types.js';
+import type { HighlightPart } from '../client/index.js';
 import { el } from './dom.js';
 
 export function highlighted(parts: readonly HighlightPart[]): DocumentFragment {

@@ -3,7 +3,7 @@
  * mounts one widget from its own script tag's `data-*` attributes, so two tags give two widgets;
  * the page gains one global, `KumoSearch`.
  */
-import { SiteSearchClient } from '../client/site-search-client.js';
+import { SiteSearchClient } from '../client/index.js';
 import { type MountOptions, optionsOfDataset } from './options.js';
 import { mountWidget, type WidgetInstance } from './mount.js';
 

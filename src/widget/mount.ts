@@ -3,7 +3,7 @@
  * the host element holds the search box and the results panel (or the panel goes into the shadow
  * root of `resultsTarget`), styled by one shared stylesheet.
  */
-import { parseServiceRef, SiteSearchClient } from '../client/site-search-client.js';
+import { parseServiceRef, SiteSearchClient } from '../client/index.js';
 import { Controller } from './controller.js';
 import { el } from './dom.js';
 import { type MountOptions, resolveOptions, type WidgetOptions } from './options.js';

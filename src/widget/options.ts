@@ -2,7 +2,7 @@
  * The widget's options (docs/reference/widget.md, Options): the `data-*` attributes of the script
  * tag, or the camelCase keys of `KumoSearch.mount`, checked and completed with their defaults.
  */
-import type { Transport } from '../client/site-search-client.js';
+import type { Transport } from '../client/index.js';
 import type { Language } from './texts.js';
 
 export type Layout = 'inline' | 'page';

@@ -2,8 +2,7 @@
  * The results panel (docs/reference/widget.md, Parts): hit count, did-you-mean, category
  * tabs, drill-down, sort, results, pager, related keywords, and the empty and error states.
  */
-import type { SiteSearchErrorKind } from '../client/site-search-error.js';
-import type { SearchResponse } from '../client/site-search-types.js';
+import type { SiteSearchErrorKind, SearchResponse } from '../client/index.js';
 import { el, fill, show } from './dom.js';
 import { categoryTabs, facetTree, sortSelect } from './facets-view.js';
 import { pagerItems, resultItem } from './results-view.js';

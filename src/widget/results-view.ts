@@ -3,7 +3,7 @@
  * title links to the page itself, so navigation is never delayed and "copy link" gives the real
  * URL; the click is reported beside it.
  */
-import type { OrganicDoc } from '../client/site-search-types.js';
+import type { OrganicDoc } from '../client/index.js';
 import { el } from './dom.js';
 import { highlighted } from './highlight.js';
 import type { Language, Texts } from './texts.js';

@@ -3,8 +3,7 @@
  * `<prefix>q`, `page`, `category`, `drilldown` (repeated), `sort`, `doctype`, so a results page can
  * be shared and back/forward restore it.
  */
-import type { SearchQuery } from '../client/site-search-client.js';
-import type { DoctypeFilter } from '../client/site-search-types.js';
+import type { SearchQuery, DoctypeFilter } from '../client/index.js';
 
 export type SortKey = 'relevance' | 'newest' | 'title' | 'popular';
 

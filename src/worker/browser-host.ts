@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
-import type { BrowserPoolEvents } from '../browser/browser-pool.js';
-import { CHROMIUM_ARGS } from '../browser/chromium-launch.js';
-import { Semaphore } from '../util/semaphore.js';
+import { type BrowserPoolEvents, CHROMIUM_ARGS } from '../browser/index.js';
+import { Semaphore } from '../util/index.js';
 import type {
   BrowserAnswer,
   BrowserRequest,

@@ -1,4 +1,4 @@
-import type { MemberReader } from '../crawler/bundle-members.js';
+import type { MemberReader } from '../crawler/index.js';
 import type { BundlePartAnswer, BundlePartRequest } from './bundle-part-protocol.js';
 
 /**

@@ -3,8 +3,8 @@
  * reading a run store, storing its piece and writing the checkpoint happen there, so the API's
  * event loop never waits for a large checkpoint.
  */
-import type { BlobLocation } from '../config/blob-config.js';
-import type { CheckpointMarks } from '../run-data/run-checkpoint-reader.js';
+import type { BlobLocation } from '../config/index.js';
+import type { CheckpointMarks } from '../run-data/index.js';
 
 /** What the checkpoint thread is started with. */
 export interface CheckpointThreadData {

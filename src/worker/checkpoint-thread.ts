@@ -5,17 +5,15 @@
  */
 import { rm } from 'node:fs/promises';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openFileGroups } from '../blob/open-artifact-store.js';
-import { connectPostgres } from '../store/postgres/pg-connection.js';
+import { openFileGroups } from '../blob/index.js';
 import {
+  connectPostgres,
   checkpointEntries,
   checkpointLinks,
   checkpointRows,
   saveRunCheckpoint,
-} from '../store/postgres/pg-run-leases.js';
-import { CheckpointMissingError } from '../run-data/run-checkpoint.js';
-import { CheckpointReader } from '../run-data/run-checkpoint-reader.js';
-import { restoreRunData } from '../run-data/run-data-restore.js';
+} from '../store/postgres/index.js';
+import { CheckpointMissingError, CheckpointReader, restoreRunData } from '../run-data/index.js';
 import type {
   CheckpointAnswer,
   CheckpointRequest,

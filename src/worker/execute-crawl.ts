@@ -1,27 +1,25 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { ObjectSpool } from '../artifacts/object-spool.js';
-import { PRIVATE_FOLDER_MODE } from '../util/private-files.js';
 import {
+  ObjectSpool,
   ArtifactWriteError,
   type PackagedArtifact,
   packageArtifacts,
   storageReason,
-} from '../artifacts/package-artifacts.js';
-import { type CrawlOutcome, runCrawl } from '../crawler/crawl-engine.js';
-import type { CrawlControl, CrawlEngineDeps } from '../crawler/crawl-engine-deps.js';
-import { seedUrlOf } from '../crawler/url-identity.js';
-import type { CrawlSettings } from '../domain/crawl-settings.js';
-import type {
-  HostEventsRecord,
-  RunProgress,
-  SeedOutcomes,
-  SitemapFileRecord,
-  UrlRow,
-} from '../run-data/run-data.js';
-import { SqliteRunDataStore } from '../run-data/run-data-store.js';
-import { RUN_REPORT_FILE } from '../run-data/run-report-schema.js';
-import { ArtifactFile } from '../domain/artifact-files.js';
+} from '../artifacts/index.js';
+import { PRIVATE_FOLDER_MODE } from '../util/index.js';
+import { type CrawlOutcome, runCrawl, type CrawlControl, type CrawlEngineDeps } from '../crawler/engine.js';
+import { seedUrlOf } from '../crawler/index.js';
+import { type CrawlSettings, ArtifactFile } from '../domain/index.js';
+import {
+  type HostEventsRecord,
+  type RunProgress,
+  type SeedOutcomes,
+  type SitemapFileRecord,
+  type UrlRow,
+  SqliteRunDataStore,
+  RUN_REPORT_FILE,
+} from '../run-data/index.js';
 import { RUN_SPOOL_FILE, RUN_STORE_FILE } from './work-folder-progress.js';
 
 export interface CrawlWorkspace {

@@ -1,5 +1,5 @@
-import type { TextedPart } from '../domain/run-message.js';
-import type { HostEventsRecord } from '../run-data/run-data.js';
+import type { TextedPart } from '../domain/index.js';
+import type { HostEventsRecord } from '../run-data/index.js';
 
 /** Hosts named in a message; the others are counted. */
 const LISTED_HOSTS = 5;

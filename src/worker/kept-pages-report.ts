@@ -1,4 +1,4 @@
-import type { TextedPart } from '../domain/run-message.js';
+import type { TextedPart } from '../domain/index.js';
 import type { KeptUnasked } from './execute-crawl.js';
 
 /**

@@ -5,7 +5,7 @@
  * service.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { HostPace, HostPermit, HostPacer } from '../crawler/host-pacer.js';
+import type { HostPace, HostPermit, HostPacer } from '../crawler/index.js';
 
 /** What the pace thread is started with. */
 export interface PaceThreadData {

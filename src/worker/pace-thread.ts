@@ -4,9 +4,8 @@
  * this thread only: never for the thread answering the API, however busy searches keep it.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
-import { HostPacer } from '../crawler/host-pacer.js';
-import { connectPostgres } from '../store/postgres/pg-connection.js';
-import { PgHostTenures } from '../store/postgres/pg-host-tenures.js';
+import { HostPacer } from '../crawler/index.js';
+import { connectPostgres, PgHostTenures } from '../store/postgres/index.js';
 import {
   PaceBroker,
   type PaceRequest,

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { ServiceLogger } from '../observability/service-logger.js';
-import type { ArtifactStore } from '../blob/artifact-store.js';
-import type { MemberReader } from '../crawler/bundle-members.js';
-import type { PreviousRunFiles } from '../crawler/previous-answers.js';
-import { ArtifactFile } from '../domain/artifact-files.js';
-import { RunState } from '../domain/run-states.js';
-import type { CrawlRunStore, RunRecord } from '../store/record-store.js';
-import { RUN_REPORT_FILE } from '../run-data/run-report-schema.js';
+import type { ArtifactStore } from '../blob/index.js';
+import type { MemberReader } from '../crawler/index.js';
+import type { PreviousRunFiles } from '../crawler/engine.js';
+import { ArtifactFile, RunState } from '../domain/index.js';
+import type { CrawlRunStore, RunRecord } from '../store/index.js';
+import { RUN_REPORT_FILE } from '../run-data/index.js';
 
 /** Ended runs of the setting looked at, newest first, for one that left its files. */
 const RUNS_LOOKED_AT = 5;

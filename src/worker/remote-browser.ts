@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
-import type { PageSlots, SharedBrowser } from '../browser/browser-pool.js';
-import { idCounter } from '../util/id-counter.js';
+import type { PageSlots, SharedBrowser } from '../browser/index.js';
+import { idCounter } from '../util/index.js';
 import type { BrowserAnswer, BrowserRequest } from './browser-protocol.js';
 
 /** How long connecting to the service's running browser may take. */

@@ -1,5 +1,5 @@
-import type { MemberReader } from '../crawler/bundle-members.js';
-import { idCounter } from '../util/id-counter.js';
+import type { MemberReader } from '../crawler/index.js';
+import { idCounter } from '../util/index.js';
 import type { BundlePartAnswer, BundlePartRequest } from './bundle-part-protocol.js';
 
 /**

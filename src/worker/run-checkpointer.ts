@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ServiceLogger } from '../observability/service-logger.js';
-import type { CheckpointMarks } from '../run-data/run-checkpoint-reader.js';
+import type { CheckpointMarks } from '../run-data/index.js';
 import type { CheckpointAnswer, CheckpointRequest } from './checkpoint-protocol.js';
 
 export interface RunCheckpointerOptions {

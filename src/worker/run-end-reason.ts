@@ -1,5 +1,5 @@
-import type { CrawlOutcome } from '../crawler/crawl-engine.js';
-import type { RunEndReason } from '../domain/run-states.js';
+import type { CrawlOutcome } from '../crawler/engine.js';
+import type { RunEndReason } from '../domain/index.js';
 
 const END_REASONS: Record<Exclude<CrawlOutcome, 'interrupted'>, RunEndReason> = {
   completed: 'completed',

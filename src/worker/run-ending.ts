@@ -1,15 +1,20 @@
 import path from 'node:path';
 import type { ServiceLogger } from '../observability/service-logger.js';
-import { ArtifactWriteError, storageReason } from '../artifacts/package-artifacts.js';
-import type { ArtifactStore } from '../blob/artifact-store.js';
-import { publishFailureReason } from '../blob/publish-failure.js';
-import type { CrawlOutcome } from '../crawler/crawl-engine.js';
-import { ArtifactFile } from '../domain/artifact-files.js';
-import { RunState, type RunStateId } from '../domain/run-states.js';
-import type { RunRecord } from '../store/record-store.js';
-import type { SearchFeed } from '../search/serving/search-feeder.js';
+import { ArtifactWriteError, storageReason } from '../artifacts/index.js';
+import { type ArtifactStore, publishFailureReason } from '../blob/index.js';
+import type { CrawlOutcome } from '../crawler/engine.js';
+import {
+  ArtifactFile,
+  RunState,
+  type RunStateId,
+  joinMessages,
+  messageOf,
+  onePart,
+  type RunMessage,
+} from '../domain/index.js';
+import type { RunRecord } from '../store/index.js';
+import type { SearchFeed } from '../search/index.js';
 import type { CrawlExecution } from './execute-crawl.js';
-import { joinMessages, messageOf, onePart, type RunMessage } from '../domain/run-message.js';
 import { noSeedFetched, seedPartOf } from './seed-report.js';
 import { hostPartOf } from './host-report.js';
 import { keptPagesPartOf } from './kept-pages-report.js';

@@ -4,18 +4,17 @@
  * same exchange could run between machines: the thread gets the run's stored setting and
  * workspace and resolves the setting itself (compiled patterns do not cross threads).
  */
-import type { PackagedArtifact } from '../artifacts/package-artifacts.js';
-import type { CrawlOutcome } from '../crawler/crawl-engine.js';
-import type { FetchLimits } from '../crawler/page-fetch.js';
-import type { PreviousRunFiles } from '../crawler/previous-answers.js';
-import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
+import type { PackagedArtifact } from '../artifacts/index.js';
+import type { CrawlOutcome, PreviousRunFiles } from '../crawler/engine.js';
+import type { FetchLimits } from '../crawler/index.js';
+import type { InstantCrawlerSetting } from '../domain/schemas.js';
 import type {
   CrawlProgress,
   HostEventsRecord,
   RunProgress,
   SeedOutcomes,
   SitemapFileRecord,
-} from '../run-data/run-data.js';
+} from '../run-data/index.js';
 import type { BrowserRequest, BrowserAnswer } from './browser-protocol.js';
 import type { BundlePartAnswer, BundlePartRequest } from './bundle-part-protocol.js';
 import type { CrawlWorkspace, KeptUnasked, PageOutcomes } from './execute-crawl.js';

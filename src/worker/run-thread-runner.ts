@@ -1,13 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import { ArtifactWriteError } from '../artifacts/package-artifacts.js';
-import type { CrawlOutcome } from '../crawler/crawl-engine.js';
-import type { MemberReader } from '../crawler/bundle-members.js';
-import type { PreviousRunFiles } from '../crawler/previous-answers.js';
-import type { FetchLimits } from '../crawler/page-fetch.js';
-import type { InstantCrawlerSetting } from '../domain/crawl-setting-schema.js';
-import type { CrawlProgress, RunProgress } from '../run-data/run-data.js';
-import type { Clock } from '../util/clock.js';
-import { systemClock } from '../util/clock.js';
+import { ArtifactWriteError } from '../artifacts/index.js';
+import type { CrawlOutcome, PreviousRunFiles } from '../crawler/engine.js';
+import type { MemberReader, FetchLimits } from '../crawler/index.js';
+import type { InstantCrawlerSetting } from '../domain/schemas.js';
+import type { CrawlProgress, RunProgress } from '../run-data/index.js';
+import { type Clock, systemClock, WarmThreads } from '../util/index.js';
 import { BrowserBroker, type BrowserHost } from './browser-host.js';
 import { relayBundlePart } from './bundle-part-relay.js';
 import type { CrawlExecution, CrawlWorkspace } from './execute-crawl.js';
@@ -19,7 +16,6 @@ import type {
   RunStart,
   ToRunThread,
 } from './run-thread-protocol.js';
-import { WarmThreads } from '../util/warm-threads.js';
 
 /**
  * A thread that does not end this long after its cancel (or its execution timeout) is stuck in

@@ -6,16 +6,14 @@
  * uses is made for it and let go before its result is sent, so the thread can take the next run.
  */
 import { type MessagePort, parentPort } from 'node:worker_threads';
-import { BrowserPool } from '../browser/browser-pool.js';
-import { ChromiumRenderer } from '../browser/page-renderer.js';
-import { createUndiciFetcher } from '../crawler/http-fetcher.js';
-import { localMemberReader } from '../crawler/bundle-members.js';
-import { PreviousAnswers, type PreviousRunFiles } from '../crawler/previous-answers.js';
-import { resolveCrawlSettings } from '../domain/crawl-settings.js';
-import { AddressPolicy } from '../net/address-policy.js';
-import { fetchErrorKindOf } from '../observability/fetch-error-kind.js';
-import { type Clock, systemClock } from '../util/clock.js';
-import { idCounter } from '../util/id-counter.js';
+import { BrowserPool } from '../browser/index.js';
+import { ChromiumRenderer } from '../browser/rendering.js';
+import { createUndiciFetcher, PreviousAnswers, type PreviousRunFiles } from '../crawler/engine.js';
+import { localMemberReader } from '../crawler/index.js';
+import { resolveCrawlSettings } from '../domain/index.js';
+import { AddressPolicy } from '../net/index.js';
+import { fetchErrorKindOf } from '../observability/index.js';
+import { type Clock, systemClock, idCounter } from '../util/index.js';
 import { type CrawlExecution, executeCrawl } from './execute-crawl.js';
 import { RemoteHostPace } from './pace-protocol.js';
 import { RemoteBrowser } from './remote-browser.js';

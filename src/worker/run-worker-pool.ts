@@ -1,21 +1,25 @@
 import { rm } from 'node:fs/promises';
-import type { RunMessage } from '../domain/run-message.js';
+import {
+  type RunMessage,
+  executionTimeoutSecondsOf,
+  type RunEndReason,
+  RunState,
+  type RunStateId,
+} from '../domain/index.js';
 import type { LiveRunProgress } from './live-run-progress.js';
 import path from 'node:path';
 import type { ServiceLogger } from '../observability/service-logger.js';
-import type { ArtifactStore } from '../blob/artifact-store.js';
-import { executionTimeoutSecondsOf } from '../domain/crawl-settings.js';
-import { type RunEndReason, RunState, type RunStateId } from '../domain/run-states.js';
+import type { ArtifactStore } from '../blob/index.js';
 import { endReasonOf } from './run-end-reason.js';
 import type { RunDispatcher } from './run-dispatcher.js';
 import { previousRunFilesOf } from './previous-run-files.js';
-import type { SearchFeed } from '../search/serving/search-feeder.js';
+import type { SearchFeed } from '../search/index.js';
 import { failureMessage, packagesOnOf, RunEnding } from './run-ending.js';
-import type { CrawlRunStore, RunRecord } from '../store/record-store.js';
-import type { Clock } from '../util/clock.js';
+import type { CrawlRunStore, RunRecord } from '../store/index.js';
+import type { Clock } from '../util/index.js';
 import type { RunThreads } from './run-thread-runner.js';
 import type { HeldRunControl, RunLeasing } from './run-leasing.js';
-import { CheckpointMissingError } from '../run-data/run-checkpoint.js';
+import { CheckpointMissingError } from '../run-data/index.js';
 
 /** Told when a run starts (not when it resumes after a restart) and when it ends: webhooks. */
 export interface RunLifecycleListener {

@@ -1,5 +1,5 @@
-import type { TextedPart } from '../domain/run-message.js';
-import type { SeedOutcomes } from '../run-data/run-data.js';
+import type { TextedPart } from '../domain/index.js';
+import type { SeedOutcomes } from '../run-data/index.js';
 
 /** Seeds named in a message; the others are counted, so a message stays short with 100 seeds. */
 const LISTED_SEEDS = 5;

@@ -1,5 +1,5 @@
-import type { TextedPart } from '../domain/run-message.js';
-import type { SitemapFileRecord } from '../run-data/run-data.js';
+import type { TextedPart } from '../domain/index.js';
+import type { SitemapFileRecord } from '../run-data/index.js';
 
 /** Problem files named in a message; the others are counted. */
 const LISTED_PROBLEMS = 5;

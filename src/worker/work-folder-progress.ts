@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { RunProgress } from '../run-data/run-data.js';
-import { SqliteRunDataStore } from '../run-data/run-data-store.js';
+import { type RunProgress, SqliteRunDataStore } from '../run-data/index.js';
 
 /** The run store's file in a crawl's work folder (see executeCrawl). */
 export const RUN_STORE_FILE = 'crawl.db';

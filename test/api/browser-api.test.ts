@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { probeChromium } from '../../src/browser/chromium-launch.js';
-import { loadConfig } from '../../src/config/config.js';
+import { probeChromium } from '../../src/browser/index.js';
+import { loadConfig } from '../../src/config/index.js';
 import { readTar } from '../support/artifact-readers.js';
 import { jpegSize } from '../support/jpeg-size.js';
 import { type ScriptSite, startScriptSite } from '../support/script-site.js';

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Agent, fetch } from 'undici';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { startTestService, type TestService } from '../support/service-harness.js';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789';

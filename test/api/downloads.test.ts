@@ -15,9 +15,9 @@ import { gunzipSync } from 'node:zlib';
 import { extract as tarExtract } from 'tar-stream';
 import { Agent, type Response, fetch as undiciFetch } from 'undici';
 import { DownloadSigner } from '../../src/api/download-signer.js';
-import { LocalArtifactStore } from '../../src/blob/local-artifact-store.js';
-import { sweepExpiredArtifacts } from '../../src/usecases/retention-sweeper.js';
-import { systemClock } from '../../src/util/clock.js';
+import { LocalArtifactStore } from '../../src/blob/index.js';
+import { sweepExpiredArtifacts } from '../../src/usecases/index.js';
+import { systemClock } from '../../src/util/index.js';
 import {
   downloadPathOf,
   parseCsv,

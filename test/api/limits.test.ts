@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { RateLimiter } from '../../src/api/rate-limiter.js';
-import { loadConfig } from '../../src/config/config.js';
-import { type Clock, systemClock } from '../../src/util/clock.js';
+import { loadConfig } from '../../src/config/index.js';
+import { type Clock, systemClock } from '../../src/util/index.js';
 import { assertNg } from '../support/api-assertions.js';
 import {
   type InjectResult,

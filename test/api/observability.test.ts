@@ -10,11 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config/config.js';
-import { FetchFailure, type FetchFailureKind } from '../../src/crawler/fetch-errors.js';
-import type { PageFetchResult } from '../../src/crawler/page-fetch.js';
-import { fetchErrorKindOf } from '../../src/observability/fetch-error-kind.js';
-import { type RunningKumo, startKumo } from '../../src/startup/start-kumo.js';
+import { loadConfig } from '../../src/config/index.js';
+import { FetchFailure, type FetchFailureKind, type PageFetchResult } from '../../src/crawler/index.js';
+import { fetchErrorKindOf } from '../../src/observability/index.js';
+import { type RunningKumo, startKumo } from '../../src/startup/service.js';
 import { docPath, FINDER_BASE, seedSearchIndex } from '../support/search-fixtures.js';
 import {
   DEMO_TENANT,

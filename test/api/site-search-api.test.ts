@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
-import { SearchIndex } from '../../src/search/search-index.js';
-import { searchIndexFile } from '../../src/startup/data-dir.js';
-import { systemClock } from '../../src/util/clock.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
+import { SearchIndex } from '../../src/search/local-index.js';
+import { searchIndexFile } from '../../src/startup/index.js';
+import { systemClock } from '../../src/util/index.js';
 import {
   DOCS,
   type DocName,

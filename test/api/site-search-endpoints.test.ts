@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
-import { searchIndexFile } from '../../src/startup/data-dir.js';
-import { systemClock } from '../../src/util/clock.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
+import { searchIndexFile } from '../../src/startup/index.js';
+import { systemClock } from '../../src/util/index.js';
 import {
   COMMON_WORD,
   DOCS,

@@ -6,13 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import {
-  validateSearchServiceConfig,
-  type SearchServiceConfig,
-} from '../../src/domain/search-service-config.js';
-import type { IndexedDocument } from '../../src/search/indexed-document.js';
-import { FACET_JOB_LIMIT_MS } from '../../src/search/site/facet-pool.js';
-import { systemClock } from '../../src/util/clock.js';
+import { validateSearchServiceConfig, type SearchServiceConfig } from '../../src/domain/schemas.js';
+import type { IndexedDocument } from '../../src/search/index.js';
+import { FACET_JOB_LIMIT_MS } from '../../src/search/site/index.js';
+import { systemClock } from '../../src/util/index.js';
 import {
   docPath,
   FINDER_BASE,

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
-import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
+import type { IndexedDocument } from '../../src/search/index.js';
 import { assertNg } from '../support/api-assertions.js';
 import {
   docPath,

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import type { IndexedDocument } from '../../src/search/index.js';
 import {
   docPath,
   highlighted,

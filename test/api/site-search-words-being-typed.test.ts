@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import type { IndexedDocument } from '../../src/search/index.js';
 import { manualDocument, type ManualPage, otherManualPages } from '../support/manual-pages.js';
 import {
   docPath,

@@ -20,8 +20,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { apiKeyPrefix, hashApiKey } from '../../src/usecases/api-key-codec.js';
-import { type Clock, systemClock } from '../../src/util/clock.js';
+import { apiKeyPrefix, hashApiKey } from '../../src/usecases/index.js';
+import { type Clock, systemClock } from '../../src/util/index.js';
 import {
   crawlerPathOf,
   downloadPathOf,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { DomUtils, parseDocument } from 'htmlparser2';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { FINDER_BASE, HttpClient, type NgAnswer } from '../support/search-fixtures.js';
 import { startTestService, type TestService } from '../support/service-harness.js';
 

@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
-import { systemClock } from '../../src/util/clock.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
+import { systemClock } from '../../src/util/index.js';
 import {
   docPath,
   HttpClient,

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { objectFolderOf } from '../../src/artifacts/folder-path.js';
-import { parseCrawlUrl } from '../../src/crawler/url-identity.js';
+import { parseCrawlUrl } from '../../src/crawler/index.js';
 import { runCli } from '../support/cli-runner.js';
 import { type LocalServer, listenLocally } from '../support/local-server.js';
 

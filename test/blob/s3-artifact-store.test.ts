@@ -15,7 +15,7 @@ import { publishFailureReason } from '../../src/blob/publish-failure.js';
 import { S3ArtifactStore, UPLOAD_PART_BYTES } from '../../src/blob/s3-artifact-store.js';
 import { s3ClientFromEnv } from '../../src/blob/s3-client.js';
 import { S3Objects } from '../../src/blob/s3-objects.js';
-import { ArtifactFile } from '../../src/domain/artifact-files.js';
+import { ArtifactFile } from '../../src/domain/index.js';
 import { makeTempDir } from '../support/service-harness.js';
 import { startS3Server, type TestS3Server } from '../support/s3-server.js';
 

@@ -20,11 +20,11 @@ import type { Duplex } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { probeChromium } from '../../src/browser/chromium-launch.js';
 import { createRenderer, type RendererHandle } from '../../src/browser/create-renderer.js';
-import { loadConfig } from '../../src/config/config.js';
-import { createUndiciFetcher, type HttpFetcher } from '../../src/crawler/http-fetcher.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import { AddressPolicy } from '../../src/net/address-policy.js';
-import { systemClock } from '../../src/util/clock.js';
+import { loadConfig } from '../../src/config/index.js';
+import { createUndiciFetcher, type HttpFetcher } from '../../src/crawler/engine.js';
+import { resolveCrawlSettings } from '../../src/domain/index.js';
+import { AddressPolicy } from '../../src/net/index.js';
+import { systemClock } from '../../src/util/index.js';
 import { executeCrawl } from '../../src/worker/execute-crawl.js';
 import { readCsvGz, readTarGz, recordsOf } from '../support/artifact-readers.js';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { type AddressInfo, connect, createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { EgressGate } from '../../src/browser/egress-gate.js';
-import { AddressPolicy } from '../../src/net/address-policy.js';
+import { AddressPolicy } from '../../src/net/index.js';
 import { fakeLookup } from '../net/support/fake-lookup.js';
 
 /** Sends `request` to the gate and collects what comes back until the gate closes or `until` matches. */

@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { test } from 'node:test';
-import { loadConfig } from '../../src/config/config.js';
-import { startKumo } from '../../src/startup/start-kumo.js';
+import { loadConfig } from '../../src/config/index.js';
+import { startKumo } from '../../src/startup/service.js';
 import { freePort, makeTempDir, TEST_ADMIN_TOKEN, TEST_API_KEY } from '../support/service-harness.js';
 
 async function startLog(browserSandbox: 'on' | 'off'): Promise<string> {

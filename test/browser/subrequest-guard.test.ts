@@ -11,8 +11,8 @@ import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { probeChromium } from '../../src/browser/chromium-launch.js';
 import { createRenderer, type RendererHandle } from '../../src/browser/create-renderer.js';
-import { loadConfig } from '../../src/config/config.js';
-import { AddressPolicy } from '../../src/net/address-policy.js';
+import { loadConfig } from '../../src/config/index.js';
+import { AddressPolicy } from '../../src/net/index.js';
 import { fakeLookup } from '../net/support/fake-lookup.js';
 import { type RecordingServer, startRecordingServer } from '../net/support/recording-server.js';
 

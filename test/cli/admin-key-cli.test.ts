@@ -8,12 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { issueDemoKey } from '../../src/startup/bootstrap.js';
+import { issueDemoKey } from '../../src/startup/service.js';
 import { bootstrapDemo } from '../support/demo-tenant.js';
-import { ensureDataDir } from '../../src/startup/data-dir.js';
-import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
-import { openServiceDatabase } from '../../src/store/sqlite/service-db.js';
-import { systemClock } from '../../src/util/clock.js';
+import { ensureDataDir } from '../../src/startup/index.js';
+import { openSqliteRecordStore, openServiceDatabase } from '../../src/store/sqlite/index.js';
+import { systemClock } from '../../src/util/index.js';
 import { runCli } from '../support/cli-runner.js';
 
 let folder: string;

@@ -14,7 +14,7 @@ import {
   SearchResponseSchema,
   SuggestResponseSchema,
 } from '../../src/api/schemas/site-search-schemas.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import {
   DOCS,
   FINDER_BASE,

@@ -1,7 +1,7 @@
 /** KUMO_BLOB_URL and KUMO_BLOB_DOWNLOADS (docs/operations.md, Object storage). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { s3ClientConfig } from '../../src/blob/s3-client.js';
+import { s3ClientConfig } from '../../src/blob/s3.js';
 import { ConfigError, loadConfig } from '../../src/config/config.js';
 
 describe('object storage settings', () => {

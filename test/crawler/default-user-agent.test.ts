@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, test } from 'node:test';
-import { KUMO_VERSION } from '../../src/util/version.js';
+import { KUMO_VERSION } from '../../src/util/index.js';
 import { runCli } from '../support/cli-runner.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 import { startServeProcess } from '../support/serve-process.js';

@@ -14,7 +14,7 @@ import {
   PAUSES_TO_GIVE_UP,
 } from '../../src/crawler/host-health.js';
 import { MAX_RETRY_AFTER_MS } from '../../src/crawler/page-fetch.js';
-import type { HostEventsRecord } from '../../src/run-data/run-data.js';
+import type { HostEventsRecord } from '../../src/run-data/index.js';
 
 const HOST = 'docs.example:8080';
 

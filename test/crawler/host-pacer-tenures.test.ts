@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HostPacer } from '../../src/crawler/host-pacer.js';
-import type { HostTenures } from '../../src/store/host-tenures.js';
+import type { HostTenures } from '../../src/store/index.js';
 
 /** Tenures in memory: each take is answered by the test, and each give is recorded. */
 class ScriptedTenures implements HostTenures {

@@ -5,9 +5,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { lastmodMicrosOf, skipsRequest } from '../../src/crawler/lastmod-skip.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import { validateCrawlSetting } from '../../src/domain/validate-crawl-setting.js';
-import { parseQueryDatetime } from '../../src/util/timestamps.js';
+import { resolveCrawlSettings } from '../../src/domain/index.js';
+import { validateCrawlSetting } from '../../src/domain/schemas.js';
+import { parseQueryDatetime } from '../../src/util/index.js';
 
 const NOW = parseQueryDatetime('2026-11-20T12:00:00.000000+09:00')!;
 /** The previous run's crawl time of the page, as meta.json writes it: two days before NOW. */

@@ -11,8 +11,8 @@ import { FetchFailure } from '../../src/crawler/fetch-errors.js';
 import type { FetchedResult } from '../../src/crawler/page-record.js';
 import type { PreparedPage } from '../../src/crawler/page-record-job.js';
 import { PageRecorder } from '../../src/crawler/page-recorder.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import type { FrontierEntry } from '../../src/run-data/run-data.js';
+import { resolveCrawlSettings } from '../../src/domain/index.js';
+import type { FrontierEntry } from '../../src/run-data/index.js';
 
 const SITE = 'http://127.0.0.1:8081';
 const CRAWL_MICROS = Date.UTC(2026, 10, 27, 9, 30) * 1000;

@@ -12,8 +12,8 @@ import type { PageFetchResult } from '../../src/crawler/page-fetch.js';
 import { readRunSitemaps } from '../../src/crawler/run-sitemaps.js';
 import { CrawlScope } from '../../src/crawler/scope.js';
 import { fingerprintOf, identityOf } from '../../src/crawler/url-identity.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import { SqliteRunDataStore } from '../../src/run-data/run-data-store.js';
+import { resolveCrawlSettings } from '../../src/domain/index.js';
+import { SqliteRunDataStore } from '../../src/run-data/index.js';
 
 const SITE = 'https://docs.example';
 const folders: string[] = [];

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CredentialRules } from '../../src/crawler/credential-rules.js';
 import { CrawlScope, MAX_URL_CHARS } from '../../src/crawler/scope.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
+import { resolveCrawlSettings } from '../../src/domain/index.js';
 
 const scope = (setting: Record<string, unknown>) =>
   new CrawlScope(resolveCrawlSettings({ seed_urls: ['https://www.example.com/'], ...setting }));

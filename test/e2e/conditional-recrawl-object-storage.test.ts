@@ -11,7 +11,7 @@ import { createServer } from 'node:http';
 import { rm } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { DeleteObjectCommand } from '@aws-sdk/client-s3';
-import { S3Objects } from '../../src/blob/s3-objects.js';
+import { S3Objects } from '../../src/blob/s3.js';
 import { parseCsvText, readTar } from '../support/artifact-readers.js';
 import { downloadRunFile, type RunHistory as History, runSettingOnce } from '../support/scheduled-runs.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';

@@ -10,7 +10,7 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { isActiveState, RunState } from '../../src/domain/run-states.js';
+import { isActiveState, RunState } from '../../src/domain/index.js';
 import { runCli } from '../support/cli-runner.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 import { docPath, type SearchAnswer } from '../support/search-fixtures.js';

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { type Clock, systemClock } from '../../src/util/clock.js';
+import { type Clock, systemClock } from '../../src/util/index.js';
 import { parseCsvText } from '../support/artifact-readers.js';
 import { docPath, type SearchAnswer } from '../support/search-fixtures.js';
 import {

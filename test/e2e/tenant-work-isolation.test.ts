@@ -9,10 +9,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { fetch } from 'undici';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
-import type { IndexedDocument } from '../../src/search/indexed-document.js';
-import { TENANT_JOB_LIMIT_MS } from '../../src/usecases/tenant-work/tenant-work.js';
-import { systemClock } from '../../src/util/clock.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
+import type { IndexedDocument } from '../../src/search/index.js';
+import { TENANT_JOB_LIMIT_MS } from '../../src/usecases/index.js';
+import { systemClock } from '../../src/util/index.js';
 import { craftedPath, SLOW_URL_PATTERN } from '../support/crafted-urls.js';
 import { type Probe, type ProbeReport, probeWhile } from '../support/latency-probe.js';
 import {

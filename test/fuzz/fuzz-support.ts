@@ -11,12 +11,13 @@ import {
   adminTokenFingerprint,
   csrfTokenOf,
   hashSecret,
-} from '../../src/usecases/management/secret-tokens.js';
+  apiKeyPrefix,
+  hashApiKey,
+} from '../../src/usecases/index.js';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { apiKeyPrefix, hashApiKey } from '../../src/usecases/api-key-codec.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import {
   DEMO_TENANT,
   type InjectResult,

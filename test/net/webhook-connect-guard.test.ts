@@ -11,11 +11,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterEach, describe, test } from 'node:test';
 import { AddressPolicy } from '../../src/net/address-policy.js';
-import type { DeliveryRecord, RecordStore } from '../../src/store/record-store.js';
-import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
-import { systemClock } from '../../src/util/clock.js';
-import { RunEventPublisher } from '../../src/webhooks/run-event-publisher.js';
-import { WebhookDispatcher, type WebhookDispatcherOptions } from '../../src/webhooks/webhook-dispatcher.js';
+import type { DeliveryRecord, RecordStore } from '../../src/store/index.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/index.js';
+import { systemClock } from '../../src/util/index.js';
+import {
+  RunEventPublisher,
+  WebhookDispatcher,
+  type WebhookDispatcherOptions,
+} from '../../src/webhooks/index.js';
 import { fakeLookup } from './support/fake-lookup.js';
 import { type RecordingServer, startRecordingServer } from './support/recording-server.js';
 

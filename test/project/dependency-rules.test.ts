@@ -1,7 +1,7 @@
 /**
  * The dependency rules of .dependency-cruiser.mjs (docs/design/layers.md, Source layout), run by
- * `npm run lint` in CI: src/ keeps them, and each rule refuses the import it is about, shown on a
- * small tree of files that break them one by one.
+ * `npm run lint` in CI: src/ and the tests, benches and scripts that import it keep them, and each
+ * rule refuses the import it is about, shown on a small tree of files that break them one by one.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -35,12 +35,19 @@ test('each rule refuses the import it is about', async () => {
     'src/usecases/reaches-up.ts': "import { app } from '../api/app.js';\nexport const up = app;",
     'src/usecases/opens-sqlite.ts':
       "import { open } from '../store/sqlite/open.js';\nexport const db = open;",
-    // An adapter choosing the store, and one reaching past the management layer's index.
+    // An adapter choosing the store, and one reaching past the management layer's index and the
+    // use cases' surface.
     'src/api/opens-sqlite.ts': "import { open } from '../store/sqlite/open.js';\nexport const db = open;",
     'src/cli/past-index.ts':
       "import { operation } from '../usecases/management/operation.js';\nexport const op = operation;",
+    'src/usecases/index.ts': "export { operation } from './management/index.js';",
     'src/cli/through-index.ts':
-      "import { operation } from '../usecases/management/index.js';\nexport const op = operation;",
+      "import { operation } from '../usecases/index.js';\nexport const op = operation;",
+    // A test reaching into another folder's files, and one reaching into its own folder's.
+    'test/api/reaches-in.test.ts':
+      "import { open } from '../../src/store/sqlite/open.js';\nexport const db = open;",
+    'test/store/own-folder.test.ts':
+      "import { open } from '../../src/store/sqlite/open.js';\nexport const db = open;",
     // Two files of one folder importing each other.
     'src/startup/first.ts': "import { second } from './second.js';\nexport const first = () => second;",
     'src/startup/second.ts': "import { first } from './first.js';\nexport const second = () => first;",
@@ -50,7 +57,7 @@ test('each rule refuses the import it is about', async () => {
     writeFileSync(path.join(tree, file), `${text}\n`);
   }
   const options = await extractDepcruiseOptions(path.join(root, '.dependency-cruiser.mjs'));
-  const result: IReporterOutput = await cruise(['src'], { ...options, baseDir: tree });
+  const result: IReporterOutput = await cruise(['src', 'test'], { ...options, baseDir: tree });
   assert.equal(typeof result.output, 'object');
   const output = result.output as Exclude<IReporterOutput['output'], string>;
   const refused = output.summary.violations.map((violation) => `${violation.rule.name}: ${violation.from}`);
@@ -59,6 +66,11 @@ test('each rule refuses the import it is about', async () => {
     'layer-usecases: src/usecases/reaches-up.ts',
     'management-through-its-index: src/cli/past-index.ts',
     'no-circular: src/startup/first.ts',
+    'surface-api: src/usecases/reaches-up.ts',
+    'surface-store: src/api/opens-sqlite.ts',
+    'surface-store: src/usecases/opens-sqlite.ts',
+    'surface-store: test/api/reaches-in.test.ts',
+    'surface-usecases: src/cli/past-index.ts',
     'use-cases-without-frameworks: src/usecases/opens-sqlite.ts',
   ]);
 });

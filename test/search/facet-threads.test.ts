@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
+import type { SearchServiceConfig } from '../../src/domain/schemas.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { FACET_JOB_URLS } from '../../src/search/site/facet-index.js';
@@ -17,7 +17,7 @@ import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../src/sea
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import type { SiteSearchRequest } from '../../src/search/site/search-response.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { craftedPath, SLOW_URL_PATTERN } from '../support/crafted-urls.js';
 
 /** Counts the jobs it is given. */

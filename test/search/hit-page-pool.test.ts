@@ -14,7 +14,7 @@ import { SearchActivity } from '../../src/search/site/search-activity.js';
 import type { SiteSearchRequest } from '../../src/search/site/search-response.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import type { HitTemplates } from '../../src/search/template-blocks.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { templateSiteIndex } from '../support/template-site-index.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-hit-pool-'));

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { countedBlocksOf } from '../../src/domain/template-block-hash.js';
+import { countedBlocksOf } from '../../src/domain/index.js';
 import type { SearchIndex } from '../../src/search/search-index.js';
 import { blockHashOf } from '../../src/search/template-blocks.js';
 import { templateSiteIndex } from '../support/template-site-index.js';

@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { mainTextHead } from '../../src/search/main-text-head.js';
-import { templateLineLengths } from '../../src/domain/template-line-lengths.js';
+import { templateLineLengths } from '../../src/domain/index.js';
 import {
   blockHashOf,
   type HitTemplates,
   mainTextOf,
   type TemplateBlocks,
 } from '../../src/search/template-blocks.js';
-import { firstCodePoints } from '../../src/util/code-points.js';
+import { firstCodePoints } from '../../src/util/index.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 const URL_OF_PAGE = 'https://docs.example/guide/page.html';

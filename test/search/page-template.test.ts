@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { validateSearchServiceConfig } from '../../src/domain/search-service-config.js';
+import { validateSearchServiceConfig } from '../../src/domain/schemas.js';
 import { contentSelectorsOf } from '../../src/search/content-selectors.js';
 import { pageTextOf } from '../../src/search/html-text.js';
 import { applyRunToIndex } from '../../src/search/run-index-update.js';
@@ -17,7 +17,7 @@ import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import type { OrganicDoc } from '../../src/search/site/search-response.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { type BundlePage, writeBundle } from '../support/crawl-bundle.js';
 import {
   JAPANESE_MENU,

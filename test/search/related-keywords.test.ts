@@ -14,7 +14,7 @@ import { applyRunToIndex } from '../../src/search/run-index-update.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { type BundlePage, writeBundle } from '../support/crawl-bundle.js';
 import {
   databaseManual,

@@ -18,7 +18,7 @@ import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import { registerTemplateFunctions } from '../../src/search/storage/template-block-schema.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { rankedSearch } from '../support/ranked-search.js';
 
 const SITE = 'https://www.example.com';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { validateSearchServiceConfig } from '../../src/domain/search-service-config.js';
+import { validateSearchServiceConfig } from '../../src/domain/schemas.js';
 import { drilldownTree } from '../../src/search/site/drilldown-tree.js';
 import type { DrilldownNode } from '../../src/search/site/facet-index.js';
 import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../src/search/site/facet-rules.js';
@@ -13,7 +13,7 @@ import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import { vocabularyWork } from '../../src/search/site/vocabulary.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 
 describe('facet rules', () => {
   test('without drill-down rules a page is labelled by host and up to two directories, decoded', () => {

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { END_OF_ARCHIVE, encodeTarFiles } from '../../src/artifacts/tar-entries.js';
+import { END_OF_ARCHIVE, encodeTarFiles } from '../../src/artifacts/index.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { applyRunToIndex, type RunPageOutcomes } from '../../src/search/run-index-update.js';
 import { SearchIndex } from '../../src/search/search-index.js';

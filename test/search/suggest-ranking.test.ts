@@ -15,7 +15,7 @@ import { SearchIndex } from '../../src/search/search-index.js';
 import { FacetPool } from '../../src/search/site/facet-pool.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 
 const PG = 'https://docs.pg.example/15';
 const LABELS = 'Synopsis\nDescription\nParameters\nExamples\nSee Also';

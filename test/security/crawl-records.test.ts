@@ -9,10 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { after, before, test } from 'node:test';
-import { createUndiciFetcher, type HttpFetcher } from '../../src/crawler/http-fetcher.js';
-import { withoutCredentials } from '../../src/crawler/page-record.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import { systemClock } from '../../src/util/clock.js';
+import { createUndiciFetcher, type HttpFetcher, withoutCredentials } from '../../src/crawler/engine.js';
+import { resolveCrawlSettings } from '../../src/domain/index.js';
+import { systemClock } from '../../src/util/index.js';
 import { executeCrawl } from '../../src/worker/execute-crawl.js';
 import { metaOf, readCsvGz, readTarGz, recordsOf } from '../support/artifact-readers.js';
 import {

@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { after, before, test } from 'node:test';
-import { REDACTED } from '../../src/domain/redact-setting.js';
+import { REDACTED } from '../../src/domain/index.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 import {
   type InjectResult,

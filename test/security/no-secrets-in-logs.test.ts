@@ -10,19 +10,21 @@ import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { buildApp } from '../../src/api/build-app.js';
-import { DownloadSigner } from '../../src/api/download-signer.js';
-import { LocalArtifactStore } from '../../src/blob/local-artifact-store.js';
-import { REDACTED } from '../../src/domain/redact-setting.js';
-import { apiKeyPrefix, hashApiKey } from '../../src/usecases/api-key-codec.js';
-import { InstantCrawlService } from '../../src/usecases/instant-crawl-service.js';
-import { Management } from '../../src/usecases/management/index.js';
-import { ScheduledCrawlService } from '../../src/usecases/scheduled-crawl-service.js';
-import { TenantWork } from '../../src/usecases/tenant-work/tenant-work.js';
-import { SearchServices } from '../../src/search/serving/search-services.js';
-import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
-import { systemClock } from '../../src/util/clock.js';
-import { verifySignature } from '../../src/webhooks/webhook-signature.js';
+import { buildApp, DownloadSigner } from '../../src/api/index.js';
+import { LocalArtifactStore } from '../../src/blob/index.js';
+import { REDACTED } from '../../src/domain/index.js';
+import {
+  apiKeyPrefix,
+  hashApiKey,
+  InstantCrawlService,
+  Management,
+  ScheduledCrawlService,
+  TenantWork,
+} from '../../src/usecases/index.js';
+import { SearchServices } from '../../src/search/index.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/index.js';
+import { systemClock } from '../../src/util/index.js';
+import { verifySignature } from '../../src/webhooks/index.js';
 import { listenLocally, type LocalServer } from '../support/local-server.js';
 import { startServeProcess } from '../support/serve-process.js';
 import { freePort, makeTempDir, pollUntil } from '../support/service-harness.js';

@@ -10,13 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
+import type { InstantCrawlerSetting } from '../../src/domain/schemas.js';
 import { SecretBox, SecretKeyMismatchError } from '../../src/security/secret-box.js';
-import { apiKeyPrefix, generateApiKey, hashApiKey } from '../../src/usecases/api-key-codec.js';
-import type { RecordStore, TenantRef } from '../../src/store/record-store.js';
-import { openServiceDatabase } from '../../src/store/sqlite/service-db.js';
-import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
-import { systemClock } from '../../src/util/clock.js';
+import { apiKeyPrefix, generateApiKey, hashApiKey } from '../../src/usecases/index.js';
+import type { RecordStore, TenantRef } from '../../src/store/index.js';
+import { openServiceDatabase, openSqliteRecordStore } from '../../src/store/sqlite/index.js';
+import { systemClock } from '../../src/util/index.js';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'kumo-secrets-at-rest-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import Database from 'better-sqlite3';
 import path from 'node:path';
-import { REDACTED } from '../../src/domain/redact-setting.js';
+import { REDACTED } from '../../src/domain/index.js';
 import {
   type InjectResult,
   startTestService,

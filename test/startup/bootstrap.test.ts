@@ -5,9 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { DEMO_SERVICE_SETTING_ID, issueDemoKey } from '../../src/startup/bootstrap.js';
-import { hashApiKey } from '../../src/usecases/api-key-codec.js';
-import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
-import { systemClock } from '../../src/util/clock.js';
+import { hashApiKey } from '../../src/usecases/index.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/index.js';
+import { systemClock } from '../../src/util/index.js';
 import { bootstrapDemo } from '../support/demo-tenant.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-bootstrap-'));

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import postgres from 'postgres';
-import { RunState } from '../../src/domain/run-states.js';
-import { SecretKeyMismatchError } from '../../src/security/secret-box.js';
+import { RunState } from '../../src/domain/index.js';
+import { SecretKeyMismatchError } from '../../src/security/index.js';
 import { connectPostgres } from '../../src/store/postgres/pg-connection.js';
 import { migratePostgres, SchemaTooNewError } from '../../src/store/postgres/pg-migrate.js';
 import { MIGRATIONS } from '../../src/store/postgres/pg-schema.js';

@@ -6,10 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ArtifactFile } from '../../src/domain/artifact-files.js';
-import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
-import { RunState } from '../../src/domain/run-states.js';
-import type { SearchServiceConfig } from '../../src/domain/search-service-config.js';
+import { ArtifactFile, RunState } from '../../src/domain/index.js';
+import type { InstantCrawlerSetting, SearchServiceConfig } from '../../src/domain/schemas.js';
 import { LastOwnerError } from '../../src/store/account-store.js';
 import {
   ActiveRunLimitError,

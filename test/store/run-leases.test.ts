@@ -8,19 +8,21 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ObjectSpool } from '../../src/artifacts/object-spool.js';
-import { LocalFileGroups } from '../../src/blob/file-groups.js';
-import { RunState } from '../../src/domain/run-states.js';
+import { ObjectSpool } from '../../src/artifacts/index.js';
+import { LocalFileGroups } from '../../src/blob/index.js';
+import { RunState } from '../../src/domain/index.js';
 import { openPostgresRecordStore } from '../../src/store/postgres/open-postgres-record-store.js';
-import type { PageCommit } from '../../src/run-data/run-data.js';
-import type { RunLeaseStore } from '../../src/store/record-store.js';
-import type { RecordStore } from '../../src/store/record-store.js';
 import {
+  type PageCommit,
   type CheckpointMarks,
   CheckpointReader,
   NO_MARKS,
-} from '../../src/run-data/run-checkpoint-reader.js';
-import type { RunCheckpoint } from '../../src/run-data/run-checkpoint.js';
+  type RunCheckpoint,
+  restoreRunData,
+  SqliteRunDataStore,
+} from '../../src/run-data/index.js';
+import type { RunLeaseStore } from '../../src/store/record-store.js';
+import type { RecordStore } from '../../src/store/record-store.js';
 import { connectPostgres, type PgSql } from '../../src/store/postgres/pg-connection.js';
 import {
   checkpointEntries,
@@ -28,8 +30,6 @@ import {
   checkpointRows,
   saveRunCheckpoint,
 } from '../../src/store/postgres/pg-run-leases.js';
-import { restoreRunData } from '../../src/run-data/run-data-restore.js';
-import { SqliteRunDataStore } from '../../src/run-data/run-data-store.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { contractIn, post } from './record-store-contract.js';
 

@@ -8,13 +8,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { SearchIndex } from '../../src/search/search-index.js';
-import { SearchActivity } from '../../src/search/site/search-activity.js';
+import { SearchIndex, IndexFileActivityLog } from '../../src/search/local-index.js';
+import { SearchActivity } from '../../src/search/site/index.js';
 import { openPostgresRecordStore } from '../../src/store/postgres/open-postgres-record-store.js';
 import type { ActivityBatch, SearchActivityLog } from '../../src/store/search-activity-log.js';
 import type { SearchDayCount } from '../../src/store/search-analytics.js';
 import type { RecordStore } from '../../src/store/record-store.js';
-import { IndexFileActivityLog } from '../../src/search/storage/index-file-activity-log.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 import { contractIn } from './record-store-contract.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { RunState } from '../../src/domain/run-states.js';
+import { RunState } from '../../src/domain/index.js';
 import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
 import { claimAll, contractIn, describeRecordStoreContract, post } from './record-store-contract.js';
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before } from 'node:test';
 import type { BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { startTestService, type StartTestServiceOptions, type TestService } from './service-harness.js';
 import { startedTogether } from './started-together.js';
 import { launchWidgetBrowser, type WidgetBrowser } from './widget-browser.js';

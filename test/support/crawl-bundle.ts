@@ -1,7 +1,7 @@
 /** Crawl bundles (crawl_objects.tar.gz) written by tests, as a run writes them. */
 import { writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { END_OF_ARCHIVE, encodeTarFiles, type TarFile } from '../../src/artifacts/tar-entries.js';
+import { END_OF_ARCHIVE, encodeTarFiles, type TarFile } from '../../src/artifacts/index.js';
 
 /** One fetched URL of a bundle: its answer and, for a 200, its HTML. */
 export interface BundlePage {

@@ -3,12 +3,10 @@
  * that prepares a store without starting a server: through the management operations, with the
  * tenant work threads they check the demo setting in, closed afterwards.
  */
-import { bootstrapDemoTenant } from '../../src/startup/bootstrap.js';
-import { Management } from '../../src/usecases/management/index.js';
-import { ScheduledCrawlService } from '../../src/usecases/scheduled-crawl-service.js';
-import { TenantWork } from '../../src/usecases/tenant-work/tenant-work.js';
-import type { RecordStore } from '../../src/store/record-store.js';
-import { systemClock } from '../../src/util/clock.js';
+import { bootstrapDemoTenant } from '../../src/startup/service.js';
+import { Management, ScheduledCrawlService, TenantWork } from '../../src/usecases/index.js';
+import type { RecordStore } from '../../src/store/index.js';
+import { systemClock } from '../../src/util/index.js';
 
 /** Nothing is crawled while a store is prepared: the demo setting's schedule is off. */
 const NO_WORKERS = { notifyPending: () => {}, cancelRun: () => {}, runEnded: () => {} };

@@ -1,10 +1,10 @@
 /** One crawl through the engine as a worker runs it, for tests of crawl rules over loopback sites. */
 import path from 'node:path';
-import { createUndiciFetcher } from '../../src/crawler/http-fetcher.js';
-import type { FetchLimits } from '../../src/crawler/page-fetch.js';
-import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
-import { resolveCrawlSettings } from '../../src/domain/crawl-settings.js';
-import { systemClock } from '../../src/util/clock.js';
+import { createUndiciFetcher } from '../../src/crawler/engine.js';
+import type { FetchLimits } from '../../src/crawler/index.js';
+import type { InstantCrawlerSetting } from '../../src/domain/schemas.js';
+import { resolveCrawlSettings } from '../../src/domain/index.js';
+import { systemClock } from '../../src/util/index.js';
 import { type CrawlExecution, executeCrawl } from '../../src/worker/execute-crawl.js';
 
 /** Short limits and no retries, so a failing fixture fails fast. */

@@ -5,13 +5,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Actor, Management, type ManagementChange } from '../../src/usecases/management/index.js';
-import { ScheduledCrawlService } from '../../src/usecases/scheduled-crawl-service.js';
-import { TenantWork } from '../../src/usecases/tenant-work/tenant-work.js';
-import type { RecordStore, TenantRef } from '../../src/store/record-store.js';
+import {
+  type Actor,
+  Management,
+  type ManagementChange,
+  ScheduledCrawlService,
+  TenantWork,
+} from '../../src/usecases/index.js';
+import type { RecordStore, TenantRef } from '../../src/store/index.js';
 import { openTestRecordStore } from './test-store.js';
-import type { Clock } from '../../src/util/clock.js';
-import type { RunDispatcher } from '../../src/worker/run-dispatcher.js';
+import type { Clock } from '../../src/util/index.js';
+import type { RunDispatcher } from '../../src/worker/index.js';
 
 /** 2030-01-15T12:00:00Z: the fixture's clock starts there. */
 export const START_MICROS = Date.UTC(2030, 0, 15, 12) * 1000;

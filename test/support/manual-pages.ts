@@ -4,7 +4,7 @@
  * words, and pages about other subjects. Bodies are filler words with the given phrases spread
  * evenly, so the field lengths and occurrence counts match the real pages.
  */
-import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import type { IndexedDocument } from '../../src/search/index.js';
 
 /** A phrase and how many times a body holds it. */
 export interface Mention {

@@ -2,8 +2,7 @@
  * A data directory as `kumo serve` leaves it after its first start, made without starting a
  * server: `kumo admin`, `kumo index` and `kumo search` refuse to work without one.
  */
-import { ensureDataDir } from '../../src/startup/data-dir.js';
-import { openRecordStore } from '../../src/startup/open-record-store.js';
+import { ensureDataDir, openRecordStore } from '../../src/startup/index.js';
 import { bootstrapDemo } from './demo-tenant.js';
 import { testDatabaseUrl } from './test-store.js';
 

@@ -3,13 +3,15 @@
  * into its tree with the index's word forms and `synonyms`, as the site search does, without the
  * site search's filters, facets and sort orders. For tests of ranking and indexing.
  */
-import { planQuery } from '../../src/search/engine/query-plan.js';
-import { queryLanguageOf } from '../../src/search/page-language.js';
-import { queryTreeOf } from '../../src/search/query-tree.js';
-import type { SearchIndex } from '../../src/search/search-index.js';
-import type { SearchHit } from '../../src/search/search-index-types.js';
-import { SynonymTable } from '../../src/search/synonyms/synonym-table.js';
-import { indexWordForms } from '../../src/search/word-forms/index-word-forms.js';
+import {
+  planQuery,
+  queryLanguageOf,
+  queryTreeOf,
+  type SearchHit,
+  SynonymTable,
+  indexWordForms,
+} from '../../src/search/ranking.js';
+import type { SearchIndex } from '../../src/search/local-index.js';
 
 export function rankedSearch(
   index: SearchIndex,

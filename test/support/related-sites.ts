@@ -4,7 +4,7 @@
  * a DocBook navigation; and a Japanese server manual whose pages carry the menu, version line and
  * breadcrumb of its site around pages on authentication, logs, caching and virtual hosts.
  */
-import { pageTextOf } from '../../src/search/html-text.js';
+import { pageTextOf } from '../../src/search/indexing.js';
 import type { BundlePage } from './crawl-bundle.js';
 import { manualHtml, MANUAL_HOST, REFERENCE_HOST, referenceHtml } from './template-site.js';
 

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { S3Client } from '@aws-sdk/client-s3';
-import { s3ClientFromEnv } from '../../src/blob/s3-client.js';
+import { s3ClientFromEnv } from '../../src/blob/s3.js';
 import { makeTempDir } from './service-harness.js';
 
 /** s3rver checks signatures against this fixed key pair. */

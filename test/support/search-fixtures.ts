@@ -4,9 +4,9 @@
  * site search API, and a small HTTP client that talks to the service over real sockets.
  */
 import { Agent, fetch as undiciFetch } from 'undici';
-import type { IndexedDocument } from '../../src/search/indexed-document.js';
-import { SearchIndex } from '../../src/search/search-index.js';
-import { searchIndexFile } from '../../src/startup/data-dir.js';
+import type { IndexedDocument } from '../../src/search/index.js';
+import { SearchIndex } from '../../src/search/local-index.js';
+import { searchIndexFile } from '../../src/startup/index.js';
 
 export const FINDER_BASE = '/api/v1.0/finder_service';
 export const HOST = 'https://www.example.com';

@@ -11,10 +11,10 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { InjectOptions } from 'fastify';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { type KumoConfig, loadConfig } from '../../src/config/config.js';
-import { apiKeyPrefix, hashApiKey } from '../../src/usecases/api-key-codec.js';
-import { type RunningKumo, startKumo } from '../../src/startup/start-kumo.js';
-import { type Clock, systemClock } from '../../src/util/clock.js';
+import { type KumoConfig, loadConfig } from '../../src/config/index.js';
+import { apiKeyPrefix, hashApiKey } from '../../src/usecases/index.js';
+import { type RunningKumo, startKumo } from '../../src/startup/service.js';
+import { type Clock, systemClock } from '../../src/util/index.js';
 import { testDatabaseUrl } from './test-store.js';
 
 export const TEST_API_KEY = 'kumo_test_bootstrap_key_0123456789';

@@ -3,8 +3,8 @@
  * Japanese manual, fed as a crawl run feeds a search service, so its hosts have template lines.
  */
 import path from 'node:path';
-import { applyRunToIndex } from '../../src/search/run-index-update.js';
-import { SearchIndex } from '../../src/search/search-index.js';
+import { applyRunToIndex } from '../../src/search/indexing.js';
+import { SearchIndex } from '../../src/search/local-index.js';
 import { writeBundle } from './crawl-bundle.js';
 import { manualBundle, referenceBundle } from './template-site.js';
 

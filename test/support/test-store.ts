@@ -3,9 +3,9 @@
  * the test's, and on PostgreSQL, where test/postgres-suite.ts starts one server for the run and
  * names it in KUMO_TEST_POSTGRES_URL; each data directory or store then gets a database of its own.
  */
-import { openPostgresRecordStore } from '../../src/store/postgres/open-postgres-record-store.js';
-import type { RecordStore } from '../../src/store/record-store.js';
-import { openSqliteRecordStore } from '../../src/store/sqlite/open-record-store.js';
+import { openPostgresRecordStore } from '../../src/store/postgres/index.js';
+import type { RecordStore } from '../../src/store/index.js';
+import { openSqliteRecordStore } from '../../src/store/sqlite/index.js';
 import { createDatabaseOn } from './postgres-server.js';
 
 /** The server of the PostgreSQL pass; undefined in the SQLite pass. */

@@ -5,7 +5,7 @@
  * (the hostile page), a page whose address and title are one overlong word each, and pages of a second site (the bakery) for a second search service.
  * Their URLs are paths of the local fixture site, so opening a result lands on a real page.
  */
-import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import type { IndexedDocument } from '../../src/search/index.js';
 
 /** The word most pages hold: more hits than one page of results. */
 export const COMMON_QUERY = 'tomato';

@@ -8,11 +8,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { InvalidInputError } from '../../src/domain/field-error.js';
+import { InvalidInputError } from '../../src/domain/index.js';
 import { InstantCrawlService } from '../../src/usecases/instant-crawl-service.js';
 import { TenantWork } from '../../src/usecases/tenant-work/tenant-work.js';
-import type { RecordStore, TenantRef } from '../../src/store/record-store.js';
-import { systemClock } from '../../src/util/clock.js';
+import type { RecordStore, TenantRef } from '../../src/store/index.js';
+import { systemClock } from '../../src/util/index.js';
 import { openTestRecordStore } from '../support/test-store.js';
 import { rejected } from '../support/thrown.js';
 

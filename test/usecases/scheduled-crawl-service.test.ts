@@ -9,12 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, afterEach, describe, test } from 'node:test';
-import { ArtifactFile } from '../../src/domain/artifact-files.js';
-import type { InstantCrawlerSetting } from '../../src/domain/crawl-setting-schema.js';
-import { InvalidInputError } from '../../src/domain/field-error.js';
-import { RunState } from '../../src/domain/run-states.js';
-import type { Schedule } from '../../src/domain/schedule.js';
-import type { RunDispatcher } from '../../src/worker/run-dispatcher.js';
+import { ArtifactFile, InvalidInputError, RunState } from '../../src/domain/index.js';
+import type { InstantCrawlerSetting, Schedule } from '../../src/domain/schemas.js';
+import type { RunDispatcher } from '../../src/worker/index.js';
 import {
   ScheduledCrawlService,
   type ScheduleTickReport,
@@ -26,9 +23,9 @@ import type {
   ServiceSettingRecord,
   RecordStore,
   TenantRef,
-} from '../../src/store/record-store.js';
+} from '../../src/store/index.js';
 import { openTestRecordStore } from '../support/test-store.js';
-import type { Clock } from '../../src/util/clock.js';
+import type { Clock } from '../../src/util/index.js';
 
 const NY = 'America/New_York';
 const MINUTE_US = 60_000_000;

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { openServiceDatabase } from '../../src/store/sqlite/service-db.js';
+import { openServiceDatabase } from '../../src/store/sqlite/index.js';
 
 let dir: string;
 before(async () => {

@@ -18,9 +18,9 @@ import type {
   TenantRef,
   WebhookDeliveryStore,
   WebhookRecord,
-} from '../../src/store/record-store.js';
+} from '../../src/store/index.js';
 import { openTestRecordStore } from '../support/test-store.js';
-import { systemClock } from '../../src/util/clock.js';
+import { systemClock } from '../../src/util/index.js';
 import { RunEventPublisher, runEventBody } from '../../src/webhooks/run-event-publisher.js';
 import { WebhookDispatcher, type WebhookDispatcherOptions } from '../../src/webhooks/webhook-dispatcher.js';
 import { signatureHeader, verifySignature } from '../../src/webhooks/webhook-signature.js';

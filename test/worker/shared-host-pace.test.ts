@@ -6,10 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HostPacer } from '../../src/crawler/host-pacer.js';
-import { connectPostgres, type PgSql } from '../../src/store/postgres/pg-connection.js';
-import { PgHostTenures } from '../../src/store/postgres/pg-host-tenures.js';
-import { migratePostgres } from '../../src/store/postgres/pg-migrate.js';
+import { HostPacer } from '../../src/crawler/index.js';
+import {
+  connectPostgres,
+  type PgSql,
+  PgHostTenures,
+  migratePostgres,
+} from '../../src/store/postgres/index.js';
 import { startPostgresServer, type PostgresServer } from '../support/postgres-server.js';
 
 const GAP_MS = 150;

@@ -1,13 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ARTIFACT_FILE_NAMES, type ArtifactFileName } from '../../domain/artifact-files.js';
-import {
-  type DownloadLookup,
-  type InstantCrawlService,
-  instantDownloadPath,
-} from '../../usecases/instant-crawl-service.js';
-import type { ApiKeyStore } from '../../store/record-store.js';
-import type { Clock } from '../../util/clock.js';
+import { ARTIFACT_FILE_NAMES, type ArtifactFileName } from '../../domain/index.js';
+import { type DownloadLookup, type InstantCrawlService, instantDownloadPath } from '../../usecases/index.js';
+import type { ApiKeyStore } from '../../store/index.js';
+import type { Clock } from '../../util/index.js';
 import { ApiError } from '../api-error.js';
 import type { DownloadSigner } from '../download-signer.js';
 import type { MethodRegistry } from '../method-not-allowed.js';

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { BrowserAvailability } from '../../browser/chromium-launch.js';
+import type { BrowserAvailability } from '../../browser/index.js';
 import {
   type HealthSources,
   runLeaseProblem,
   type SchedulerHealth,
   schedulerProblem,
-} from '../../observability/health.js';
-import { formatApiTimestamp } from '../../util/timestamps.js';
+} from '../../observability/index.js';
+import { formatApiTimestamp } from '../../util/index.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 
 export interface HealthRoutesOptions {

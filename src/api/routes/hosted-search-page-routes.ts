@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import Negotiator from 'negotiator';
-import type { SearchServiceStore } from '../../store/record-store.js';
+import type { SearchServiceStore } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import { handleError } from '../error-handler.js';
 import type { MethodRegistry } from '../method-not-allowed.js';

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { InstantCrawlService } from '../../usecases/instant-crawl-service.js';
-import { ActiveRunLimitError, type ApiKeyStore, type TenantRef } from '../../store/record-store.js';
+import { type InstantCrawlService, crawlHistoryView, crawlStatusView } from '../../usecases/index.js';
+import { ActiveRunLimitError, type ApiKeyStore, type TenantRef } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import { ATTACH_VALIDATION, failOnBodyErrors } from '../every-field-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import type { RateLimiter } from '../rate-limiter.js';
 import { checkDatetimeRange, parseDatetimeParameter } from '../query-datetime.js';
-import { crawlHistoryView, crawlStatusView } from '../../usecases/run-views.js';
 import {
   CancelSchema,
   HistoriesSchema,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { METRICS_CONTENT_TYPE, type ServiceMetrics } from '../../observability/service-metrics.js';
+import { METRICS_CONTENT_TYPE, type ServiceMetrics } from '../../observability/index.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { type AdminTokenChecks, createAdminAuth } from './admin/admin-auth.js';
 

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { redactSetting } from '../../domain/redact-setting.js';
-import type { ScheduledCrawlService } from '../../usecases/scheduled-crawl-service.js';
-import type { ServiceSettingRecord } from '../../store/record-store.js';
+import { redactSetting } from '../../domain/index.js';
+import { type ScheduledCrawlService, scheduledHistoryView } from '../../usecases/index.js';
+import type { ServiceSettingRecord } from '../../store/index.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { checkDatetimeRange, parseDatetimeParameter } from '../query-datetime.js';
-import { scheduledHistoryView } from '../../usecases/run-views.js';
 import {
   SettingHistoriesSchema,
   StoredScheduleSchema,

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ARTIFACT_FILE_NAMES, isArtifactFileName } from '../../domain/artifact-files.js';
-import { allowedValuesReason } from '../../domain/allowed-values.js';
-import type { ScheduledCrawlService } from '../../usecases/scheduled-crawl-service.js';
+import { ARTIFACT_FILE_NAMES, isArtifactFileName, allowedValuesReason } from '../../domain/index.js';
+import type { ScheduledCrawlService } from '../../usecases/index.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { NgBodySchema } from '../schemas/common-schemas.js';

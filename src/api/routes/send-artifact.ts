@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import type { ArtifactStore } from '../../blob/artifact-store.js';
-import type { BlobDownloads } from '../../config/blob-config.js';
-import type { ArtifactFileName } from '../../domain/artifact-files.js';
+import type { ArtifactStore } from '../../blob/index.js';
+import type { BlobDownloads } from '../../config/index.js';
+import type { ArtifactFileName } from '../../domain/index.js';
 import { ApiError } from '../api-error.js';
 import { SIGNED_URL_TTL_SECONDS } from '../download-signer.js';
 

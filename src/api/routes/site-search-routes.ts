@@ -4,7 +4,7 @@ import {
   type OpenSearchService,
   SearchIndexUnavailableError,
   type SearchServices,
-} from '../../search/serving/search-services.js';
+} from '../../search/index.js';
 import { ApiError } from '../api-error.js';
 import type { MethodRegistry } from '../method-not-allowed.js';
 import { JSONP_CONTENT_TYPE, jsonpBody } from '../search/jsonp.js';

@@ -1,10 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import {
-  ACCOUNT_ROLES,
-  AUDIT_PAGE,
-  EMAIL_MAX_CHARS,
-  PASSWORD_CHARS,
-} from '../../usecases/management/index.js';
+import { ACCOUNT_ROLES, AUDIT_PAGE, EMAIL_MAX_CHARS, PASSWORD_CHARS } from '../../usecases/index.js';
 import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
 
 /**

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { NAME_MAX_CHARS } from '../../usecases/management/index.js';
+import { NAME_MAX_CHARS } from '../../usecases/index.js';
 import { FAILURE_RESPONSES, IdParam } from './common-schemas.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { SearchServiceConfigSchema } from '../../domain/search-service-config.js';
+import { SearchServiceConfigSchema } from '../../domain/schemas.js';
 import {
   DELIVERIES_LIMIT,
   MAX_WEBHOOKS_PER_GROUP,
@@ -7,7 +7,7 @@ import {
   PING_LIMITS,
   WEBHOOK_SECRET_CHARS,
   WEBHOOK_URL_MAX_CHARS,
-} from '../../usecases/management/index.js';
+} from '../../usecases/index.js';
 import { NgBodySchema } from './common-schemas.js';
 import {
   ApiKeyParams,

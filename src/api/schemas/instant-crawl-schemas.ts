@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
+import { InstantCrawlerSettingSchema } from '../../domain/schemas.js';
 import {
   ApiKeyHeader,
   FAILURE_RESPONSES,

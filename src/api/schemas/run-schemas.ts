@@ -1,9 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
-import { ARTIFACT_FILE_NAMES } from '../../domain/artifact-files.js';
-import { RUN_MESSAGE_CODES } from '../../domain/run-message.js';
-import { RUN_END_REASONS } from '../../domain/run-states.js';
-import { RUNS_PAGE_LIMIT } from '../../usecases/management/index.js';
+import { InstantCrawlerSettingSchema } from '../../domain/schemas.js';
+import { ARTIFACT_FILE_NAMES, RUN_MESSAGE_CODES, RUN_END_REASONS } from '../../domain/index.js';
+import { RUNS_PAGE_LIMIT } from '../../usecases/index.js';
 import { datetime, GroupParams, nullableDatetime, ok, responses, route } from './admin-schema-parts.js';
 import { IdParam, NgBodySchema, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
 

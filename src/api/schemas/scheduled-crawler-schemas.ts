@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
-import { ScheduleSchema } from '../../domain/schedule.js';
+import { InstantCrawlerSettingSchema, ScheduleSchema } from '../../domain/schemas.js';
 import { FAILURE_RESPONSES, IdParam, RUN_MESSAGE_DESCRIPTION } from './common-schemas.js';
 
 const SettingParams = Type.Object({

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { SearchServiceConfigSchema } from '../../domain/search-service-config.js';
-import { ANALYTICS_MAX_DAYS, PREVIEW_DOCUMENTS } from '../../usecases/management/index.js';
+import { SearchServiceConfigSchema } from '../../domain/schemas.js';
+import { ANALYTICS_MAX_DAYS, PREVIEW_DOCUMENTS } from '../../usecases/index.js';
 import { nullableDatetime, ok, responses, route, SearchServiceParams } from './admin-schema-parts.js';
 
 /** Schemas of what the console's search service page reads (docs/api.md, Management API). */

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { InstantCrawlerSettingSchema } from '../../domain/crawl-setting-schema.js';
-import { ScheduleSchema } from '../../domain/schedule.js';
-import { NAME_MAX_CHARS, PREVIEWED_RUNS } from '../../usecases/management/index.js';
+import { InstantCrawlerSettingSchema, ScheduleSchema } from '../../domain/schemas.js';
+import { NAME_MAX_CHARS, PREVIEWED_RUNS } from '../../usecases/index.js';
 import {
   datetime,
   GroupParams,

@@ -1,5 +1,4 @@
-import { allowedValuesReason } from '../../domain/allowed-values.js';
-import type { FieldError } from '../../domain/field-error.js';
+import { allowedValuesReason, type FieldError } from '../../domain/index.js';
 import { ApiError } from '../api-error.js';
 import { isCallbackName } from './jsonp.js';
 import {

@@ -1,6 +1,6 @@
-import { FIELDS } from '../../domain/search-fields.js';
+import { FIELDS } from '../../domain/index.js';
 
-export { FIELDS, type FieldName } from '../../domain/search-fields.js';
+export { FIELDS, type FieldName } from '../../domain/index.js';
 
 /**
  * The indexed fields of a document. Each field is analyzed on its own, and a token position

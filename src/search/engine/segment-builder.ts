@@ -1,5 +1,5 @@
 import type { AnalyzedText } from '../analyzer.js';
-import { GrowableUint32Array } from '../../util/growable-array.js';
+import { GrowableUint32Array } from '../../util/index.js';
 import { FIELD_COUNT, MAX_FIELD_TOKENS, positionOf } from './fields.js';
 import { Segment } from './segment.js';
 

@@ -1,4 +1,4 @@
-import { GrowableUint32Array } from '../../util/growable-array.js';
+import { GrowableUint32Array } from '../../util/index.js';
 import { FIELD_COUNT } from './fields.js';
 import { Segment } from './segment.js';
 

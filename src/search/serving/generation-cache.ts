@@ -3,10 +3,9 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { FileGroupStore } from '../../blob/file-groups.js';
-import type { SearchGenerationStore } from '../../store/search-generations.js';
-import { PRIVATE_FOLDER_MODE } from '../../util/private-files.js';
-import { fileExists } from '../../util/file-exists.js';
+import type { FileGroupStore } from '../../blob/index.js';
+import type { SearchGenerationStore } from '../../store/index.js';
+import { PRIVATE_FOLDER_MODE, fileExists } from '../../util/index.js';
 
 /** A generation on local disk, ready to be opened. */
 export interface LocalGeneration {

@@ -1,9 +1,7 @@
-import { settingFeed, settingOfFeed } from '../../domain/feed-keys.js';
-import { onePart, type RunMessage } from '../../domain/run-message.js';
+import { settingFeed, settingOfFeed, onePart, type RunMessage, isActiveState } from '../../domain/index.js';
 import { contentSelectorsOf } from '../content-selectors.js';
 import type { SearchIndex } from '../search-index.js';
-import { isActiveState } from '../../domain/run-states.js';
-import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../../store/record-store.js';
+import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../../store/index.js';
 import type { SearchServices } from './search-services.js';
 import type { SearchIndexWriter } from './search-index-writer.js';
 

@@ -3,13 +3,11 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
-import type { FileGroupStore } from '../../blob/file-groups.js';
-import { searchIndexFile } from '../../config/data-paths.js';
+import type { FileGroupStore } from '../../blob/index.js';
+import { searchIndexFile } from '../../config/index.js';
 import type { SearchIndex } from '../search-index.js';
-import { type SearchGenerationStore, WriterLeaseLostError } from '../../store/search-generations.js';
-import type { Clock } from '../../util/clock.js';
-import { sleep } from '../../util/sleep.js';
-import { PRIVATE_FOLDER_MODE } from '../../util/private-files.js';
+import { type SearchGenerationStore, WriterLeaseLostError } from '../../store/index.js';
+import { type Clock, sleep, PRIVATE_FOLDER_MODE } from '../../util/index.js';
 
 /** How long a writer lease lasts unrenewed; renewed every third of it while the writer works. */
 const WRITER_LEASE_MS = 60_000;

@@ -1,20 +1,24 @@
 import { statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PRIVATE_FOLDER_MODE } from '../../util/private-files.js';
+import { PRIVATE_FOLDER_MODE, type Clock } from '../../util/index.js';
 import type { GenerationCache, LocalGeneration } from './generation-cache.js';
-import type { SearchGenerationStore } from '../../store/search-generations.js';
+import type {
+  SearchGenerationStore,
+  SearchActivityStore,
+  SearchAnalyticsReader,
+  SearchServiceRecord,
+  SearchServiceStore,
+  TenantRef,
+} from '../../store/index.js';
 import type { SearchIndex } from '../search-index.js';
 import { FacetPool } from '../site/facet-pool.js';
 import { defaultHitThreads, HitPagePool } from '../site/hit-page-pool.js';
 import type { ActivitySource } from '../site/search-activity.js';
 import type { AnalyticsOptions } from '../site/search-analytics.js';
-import type { SearchActivityStore, SearchAnalyticsReader } from '../../store/search-activity-log.js';
 import type { SiteSearch } from '../site/site-search.js';
 import type * as SearchEngine from './search-engine.js';
-import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../../store/record-store.js';
-import type { Clock } from '../../util/clock.js';
-import { searchIndexFile } from '../../config/data-paths.js';
+import { searchIndexFile } from '../../config/index.js';
 
 /** Query and click counts are written this often. */
 const FLUSH_INTERVAL_MS = 1000;

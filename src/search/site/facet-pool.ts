@@ -1,4 +1,4 @@
-import { TenantWorkPool } from '../../util/tenant-work-pool.js';
+import { TenantWorkPool } from '../../util/index.js';
 import type { FacetJobRequest, FacetJobResult } from './facet-job.js';
 
 const WORKER_URL = new URL('./facet-worker.js', import.meta.url);

@@ -1,6 +1,5 @@
-import type { SearchServiceConfig } from '../../domain/search-service-config.js';
-import { type UrlPattern } from '../../domain/url-pattern.js';
-import { compileFieldPattern, UnsupportedUrlPatternError } from '../../domain/url-pattern-problem.js';
+import type { SearchServiceConfig } from '../../domain/schemas.js';
+import { type UrlPattern, compileFieldPattern, UnsupportedUrlPatternError } from '../../domain/index.js';
 
 /** Category and drill-down rules of a search service, compiled. */
 export interface FacetRules {

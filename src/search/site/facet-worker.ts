@@ -3,7 +3,7 @@
  * drill-down rules (facet-job.ts), off the thread that answers the API, since tenant-written
  * patterns can cost tens of milliseconds per long URL (docs/design/url-patterns.md, URL patterns).
  */
-import { serveTenantWork } from '../../util/tenant-work-thread.js';
+import { serveTenantWork } from '../../util/index.js';
 import { facetsOfUrls, type FacetJobRequest, type FacetJobResult } from './facet-job.js';
 import { compileFacetRules, type FacetRules } from './facet-rules.js';
 

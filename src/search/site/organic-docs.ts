@@ -1,5 +1,5 @@
 import type { HitDocument, HitDocumentSource } from '../storage/hit-documents.js';
-import { firstCodePoints } from '../../util/code-points.js';
+import { firstCodePoints } from '../../util/index.js';
 import type { HighlightPart, QueryHighlighter } from '../highlight/query-highlighter.js';
 import { DISPLAY_HEAD_CHARS, storedHeadFor } from '../display-head.js';
 import { mainTextHead, type MainTextHead } from '../main-text-head.js';

@@ -1,7 +1,7 @@
 import type { SearchIndexStore } from '../storage/search-index-store.js';
 import type { Segment } from '../engine/segment.js';
 import type { IndexSnapshot } from '../search-index-types.js';
-import { TEMPLATE_MIN_PAGES } from '../../domain/template-block-hash.js';
+import { TEMPLATE_MIN_PAGES } from '../../domain/index.js';
 import type { PhraseRow } from '../storage/document-phrase-rows.js';
 import { pageHostOf, type TemplateBlocks } from '../template-blocks.js';
 import {

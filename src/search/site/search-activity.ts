@@ -4,11 +4,11 @@ import {
   isEmptyBatch,
   type SearchActivityLog,
   type SearchAnalyticsReader,
-} from '../../store/search-activity-log.js';
+} from '../../store/index.js';
 import { IndexFileActivityLog } from '../storage/index-file-activity-log.js';
 import type { SearchIndexStore } from '../storage/search-index-store.js';
 import { type AnalyticsOptions, SearchAnalytics } from './search-analytics.js';
-import type { Clock } from '../../util/clock.js';
+import type { Clock } from '../../util/index.js';
 import type { IndexSnapshot } from '../search-index-types.js';
 import type { TemplateBlocks } from '../template-blocks.js';
 import { PhraseCounter } from './phrase-counts.js';

@@ -1,6 +1,5 @@
-import { luxon } from '../../util/luxon.js';
-import type { ClickDayCount, SearchDayCount } from '../../store/search-analytics.js';
-import type { Clock } from '../../util/clock.js';
+import { luxon, type Clock } from '../../util/index.js';
+import type { ClickDayCount, SearchDayCount } from '../../store/index.js';
 import { suggestionKey } from './suggester.js';
 
 /** How the per-day analytics of a search service are kept (docs/design/search-engine.md, Search

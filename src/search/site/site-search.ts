@@ -1,4 +1,4 @@
-import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import type { SearchServiceConfig } from '../../domain/schemas.js';
 import { planQuery } from '../engine/query-plan.js';
 import { DEFAULT_RANKING, type RankingParameters } from '../engine/ranking.js';
 import { topByScore, topK } from '../engine/top-k.js';

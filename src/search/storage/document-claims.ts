@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LEGACY_FEED } from '../../domain/feed-keys.js';
+import { LEGACY_FEED } from '../../domain/index.js';
 
 /** A searchable document with where it is indexed. */
 export interface IndexedLocation {

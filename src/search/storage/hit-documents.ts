@@ -4,7 +4,7 @@
  * of a thread that cuts a page's hits (HitDocumentReader).
  */
 import Database from 'better-sqlite3';
-import type { Doctype } from '../../domain/doctype.js';
+import type { Doctype } from '../../domain/index.js';
 import type { DisplayHeadRow } from './display-head-rows.js';
 
 /**

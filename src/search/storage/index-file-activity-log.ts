@@ -3,8 +3,8 @@ import type {
   ActivityCounts,
   SearchActivityLog,
   SearchAnalyticsReader,
-} from '../../store/search-activity-log.js';
-import type { SearchDayCount } from '../../store/search-analytics.js';
+  SearchDayCount,
+} from '../../store/index.js';
 import type { SearchIndexStore } from './search-index-store.js';
 
 /**

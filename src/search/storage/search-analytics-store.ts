@@ -5,7 +5,7 @@ import type {
   DayTotals,
   QueryTotals,
   SearchDayCount,
-} from '../../store/search-analytics.js';
+} from '../../store/index.js';
 
 /**
  * Per-day search analytics of one search service, kept in its index file

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { LEGACY_FEED } from '../../domain/feed-keys.js';
+import { LEGACY_FEED } from '../../domain/index.js';
 import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
 import { ReanalysisRows } from './reanalysis-rows.js';
 import {

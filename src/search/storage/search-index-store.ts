@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { InboundLinkCounts } from './inbound-link-counts.js';
 import { SearchAnalyticsStore } from './search-analytics-store.js';
-import type { ActivityBatch, QueryLogEntry } from '../../store/search-activity-log.js';
-import type { Doctype } from '../../domain/doctype.js';
+import type { ActivityBatch, QueryLogEntry } from '../../store/index.js';
+import type { Doctype } from '../../domain/index.js';
 import { DocumentClaims } from './document-claims.js';
 import { DisplayHeadRows } from './display-head-rows.js';
 import { DocumentPhraseRows } from './document-phrase-rows.js';
@@ -18,7 +18,7 @@ import {
 } from './hit-documents.js';
 import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
-import { preparePrivateDatabaseFile } from '../../util/private-files.js';
+import { preparePrivateDatabaseFile } from '../../util/index.js';
 import type { StoredDocument } from './stored-document.js';
 
 /** What the in-memory index keeps of each document of a segment, by ordinal. */

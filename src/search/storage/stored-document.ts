@@ -1,4 +1,4 @@
-import type { Doctype } from '../../domain/doctype.js';
+import type { Doctype } from '../../domain/index.js';
 
 /** The stored form of a document: its text (for display and highlighting) and where it is indexed. */
 export interface StoredDocument {

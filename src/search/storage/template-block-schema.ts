@@ -5,8 +5,9 @@ import {
   pageHostOf,
   TEMPLATE_MIN_PAGES,
   templateThreshold,
-} from '../../domain/template-block-hash.js';
-import { type TemplatePage, templateLineLengths } from '../../domain/template-line-lengths.js';
+  type TemplatePage,
+  templateLineLengths,
+} from '../../domain/index.js';
 
 /**
  * The lines on enough pages to be template candidates, for templateBlocksOf. Partial: most

@@ -1,4 +1,4 @@
-import type { SynonymsConfig } from '../../domain/synonyms-config.js';
+import type { SynonymsConfig } from '../../domain/index.js';
 import { STARTER_SYNONYM_GROUPS } from './starter-synonyms.js';
 import { synonymKey, wordsOf } from './synonym-key.js';
 

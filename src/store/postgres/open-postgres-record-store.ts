@@ -2,7 +2,7 @@ import { PgSearchActivityStore } from './pg-search-activity.js';
 import { PgSearchGenerationStore } from './pg-search-generations.js';
 import { PgRunLeaseStore } from './pg-run-leases.js';
 import type postgres from 'postgres';
-import { SecretBox } from '../../security/secret-box.js';
+import { SecretBox } from '../../security/index.js';
 import { ServerTakenError } from './server-taken-error.js';
 import type { RecordStore } from '../record-store.js';
 import { PgAccountStore } from './pg-account-store.js';

@@ -1,9 +1,12 @@
-import type { ArtifactFileName } from '../../domain/artifact-files.js';
-import type { RunMessagePart } from '../../domain/run-message.js';
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { type RunEndReason, RunState, type RunStateId } from '../../domain/run-states.js';
-import type { SecretBox } from '../../security/secret-box.js';
-import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
+import {
+  type ArtifactFileName,
+  type RunMessagePart,
+  type RunEndReason,
+  RunState,
+  type RunStateId,
+} from '../../domain/index.js';
+import type { InstantCrawlerSetting } from '../../domain/schemas.js';
+import { type SecretBox, settingFromStoredJson, storedSettingJson } from '../../security/index.js';
 import {
   ActiveRunLimitError,
   type ClaimPolicy,

@@ -1,4 +1,4 @@
-import { type SecretBox, SecretKeyMismatchError } from '../../security/secret-box.js';
+import { type SecretBox, SecretKeyMismatchError } from '../../security/index.js';
 import type { PgSql } from './pg-connection.js';
 
 /** The `store_meta` row holding a known text sealed with the key the store was created with. */

@@ -1,4 +1,4 @@
-import { RunState } from '../../domain/run-states.js';
+import { RunState } from '../../domain/index.js';
 import type { ClaimPolicy, RunningCounts } from '../record-store.js';
 import { bigintArrayLiteral, type PgQueryable, type PgSql } from './pg-connection.js';
 

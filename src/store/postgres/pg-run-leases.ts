@@ -1,13 +1,8 @@
-import { RunState } from '../../domain/run-states.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import { RunState } from '../../domain/index.js';
+import type { SecretBox } from '../../security/index.js';
 import { type RunRow, runRecordOf } from '../record-rows.js';
 import type { RunLease } from '../run-leases.js';
-import type {
-  CheckpointEntry,
-  CheckpointLink,
-  CheckpointRow,
-  RunCheckpoint,
-} from '../../run-data/run-checkpoint.js';
+import type { CheckpointEntry, CheckpointLink, CheckpointRow, RunCheckpoint } from '../../run-data/index.js';
 import type { RunLeaseStore, RunRecord } from '../record-store.js';
 import { bigintArrayLiteral, type PgQueryable, type PgSql } from './pg-connection.js';
 import { SELECT_RUN } from './pg-run-rows.js';

@@ -1,4 +1,4 @@
-import { RunState } from '../../domain/run-states.js';
+import { RunState } from '../../domain/index.js';
 
 /** A crawl run joined with its request (record-rows.ts reads the row). */
 export const SELECT_RUN = `SELECT r.*, q.setting_json, q.received_us

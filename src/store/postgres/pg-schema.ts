@@ -1,4 +1,4 @@
-import { RunState } from '../../domain/run-states.js';
+import { RunState } from '../../domain/index.js';
 
 /**
  * Ordered schema migrations of the PostgreSQL store; the index + 1 is the version recorded in

@@ -1,4 +1,4 @@
-import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import type { SearchServiceConfig } from '../../domain/schemas.js';
 import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../record-store.js';
 import { type SearchServiceRow, searchServiceRecordOf } from '../record-rows.js';
 import type { PgSql } from './pg-connection.js';

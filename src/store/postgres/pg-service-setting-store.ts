@@ -1,5 +1,4 @@
-import type { SecretBox } from '../../security/secret-box.js';
-import { storedSettingJson } from '../../security/setting-secrets.js';
+import { type SecretBox, storedSettingJson } from '../../security/index.js';
 import type {
   ServiceSettingInput,
   ServiceSettingRecord,

@@ -1,4 +1,4 @@
-import type { SecretBox } from '../../security/secret-box.js';
+import type { SecretBox } from '../../security/index.js';
 import type { TenantRef, WebhookRecord, WebhookStore } from '../record-store.js';
 import { WEBHOOK_SECRET_PURPOSE, type WebhookRow as Row, webhookRecordOf } from '../record-rows.js';
 import type { PgSql } from './pg-connection.js';

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { SecretBox, SecretKeyMismatchError } from '../../security/secret-box.js';
-import { loadSecretKey } from '../../security/secret-key-file.js';
+import { SecretBox, SecretKeyMismatchError, loadSecretKey } from '../../security/index.js';
 import type { AccountStore, AuditStore, OperatorSessionStore, SessionStore } from '../account-store.js';
 import type {
   ApiKeyStore,

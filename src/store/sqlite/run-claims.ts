@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { RunState } from '../../domain/run-states.js';
+import { RunState } from '../../domain/index.js';
 import type { ClaimPolicy, RunningCounts } from '../record-store.js';
 
 /**

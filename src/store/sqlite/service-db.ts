@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { preparePrivateDatabaseFile } from '../../util/private-files.js';
+import { preparePrivateDatabaseFile } from '../../util/index.js';
 
 /**
  * Ordered schema migrations of the service database; the index + 1 is the `user_version` a

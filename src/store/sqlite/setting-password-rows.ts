@@ -1,12 +1,12 @@
 import type Database from 'better-sqlite3';
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import type { InstantCrawlerSetting } from '../../domain/schemas.js';
 import {
+  type SecretBox,
   checkSettingPasswords,
   plainPasswordCondition,
   sealedPasswordCondition,
   sealPlainPasswords,
-} from '../../security/setting-secrets.js';
+} from '../../security/index.js';
 
 /** The tables holding a crawler setting (with its passwords) in a `setting_json` column. */
 export type SettingTable = 'crawl_requests' | 'service_settings';

@@ -1,13 +1,16 @@
 import type { Synchronous } from './synchronous-store.js';
-import type { RunMessagePart } from '../../domain/run-message.js';
+import {
+  type RunMessagePart,
+  type ArtifactFileName,
+  type RunEndReason,
+  RunState,
+  type RunStateId,
+} from '../../domain/index.js';
 import type Database from 'better-sqlite3';
-import type { ArtifactFileName } from '../../domain/artifact-files.js';
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { type RunEndReason, RunState, type RunStateId } from '../../domain/run-states.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import type { InstantCrawlerSetting } from '../../domain/schemas.js';
+import { type SecretBox, settingFromStoredJson, storedSettingJson } from '../../security/index.js';
 import { checkPasswordKey, sealPlainPasswordRows } from './setting-password-rows.js';
 import { claimFairly, countRunning } from './run-claims.js';
-import { settingFromStoredJson, storedSettingJson } from '../../security/setting-secrets.js';
 import {
   ActiveRunLimitError,
   type ClaimPolicy,

@@ -1,6 +1,6 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
-import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import type { SearchServiceConfig } from '../../domain/schemas.js';
 import type { SearchServiceRecord, SearchServiceStore, TenantRef } from '../record-store.js';
 import { type SearchServiceRow, searchServiceRecordOf } from '../record-rows.js';
 

@@ -1,8 +1,7 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
-import type { SecretBox } from '../../security/secret-box.js';
+import { type SecretBox, storedSettingJson } from '../../security/index.js';
 import { checkPasswordKey, sealPlainPasswordRows } from './setting-password-rows.js';
-import { storedSettingJson } from '../../security/setting-secrets.js';
 import type {
   ServiceSettingInput,
   ServiceSettingRecord,

@@ -1,6 +1,6 @@
 import type { Synchronous } from './synchronous-store.js';
 import type Database from 'better-sqlite3';
-import { SecretBox } from '../../security/secret-box.js';
+import { SecretBox } from '../../security/index.js';
 import type { TenantRef, WebhookRecord, WebhookStore } from '../record-store.js';
 import { WEBHOOK_SECRET_PURPOSE, type WebhookRow as Row, webhookRecordOf } from '../record-rows.js';
 

@@ -1,5 +1,5 @@
-import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
-import type { AccountRecord, AccountRole, InvitationRecord } from '../../store/account-store.js';
+import { type FieldError, InvalidInputError } from '../../domain/index.js';
+import type { AccountRecord, AccountRole, InvitationRecord } from '../../store/index.js';
 import { type AccountActor, type Actor, isAccountRole } from './account-roles.js';
 import { type ManagementDeps, ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';

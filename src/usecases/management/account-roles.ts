@@ -1,4 +1,4 @@
-import type { AccountRole } from '../../store/account-store.js';
+import type { AccountRole } from '../../store/index.js';
 import { ForbiddenError, type ManagedResource, NotFoundError } from './management-errors.js';
 import type { Scope } from './management-scope.js';
 

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, TenantRef } from '../../store/record-store.js';
+import type { ApiKeyRecord, TenantRef } from '../../store/index.js';
 import { apiKeyPrefix, generateApiKey, hashApiKey } from '../api-key-codec.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';

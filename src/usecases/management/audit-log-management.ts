@@ -1,4 +1,4 @@
-import type { AuditEntry } from '../../store/account-store.js';
+import type { AuditEntry } from '../../store/index.js';
 import { type Actor, authorize } from './account-roles.js';
 import { ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';

@@ -1,8 +1,8 @@
-import type { ContractRecord } from '../../store/record-store.js';
+import type { ContractRecord } from '../../store/index.js';
 import type { Actor } from './account-roles.js';
 import { ManagementOperations } from './management-context.js';
 import { ForbiddenError } from './management-errors.js';
-import { Semaphore } from '../../util/semaphore.js';
+import { Semaphore } from '../../util/index.js';
 
 /** Stored sizes read at once for the usage page. */
 const USAGE_READS_AT_ONCE = 8;

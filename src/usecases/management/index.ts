@@ -42,7 +42,7 @@ export { SIGN_IN_LIMITS } from './sign-in-limiter.js';
 export { PING_LIMITS } from './ping-limiter.js';
 export { MAX_WEBHOOKS_PER_GROUP } from './input-rules.js';
 export { PASSWORD_HASH_LIMITS } from './password-hash-gate.js';
-export { adminTokenFingerprint, sameToken } from './secret-tokens.js';
+export { adminTokenFingerprint, csrfTokenOf, hashSecret, sameToken } from './secret-tokens.js';
 export { EVERYWHERE, type Scope } from './management-scope.js';
 export {
   DELIVERIES_LIMIT,
@@ -56,7 +56,7 @@ export type { ServiceSettingDraft } from './setting-draft-check.js';
 export type { UrlVerdict } from '../tenant-work/url-verdicts.js';
 export { PREVIEWED_RUNS } from './setting-draft-check.js';
 export type { DeliveryRef, ManagedWebhook } from './webhook-management.js';
-export { InvalidInputError, type FieldError } from '../../domain/field-error.js';
+export { InvalidInputError, type FieldError } from '../../domain/index.js';
 export { type ManagedRun, RUNS_PAGE_LIMIT } from './run-management.js';
 export type { RunDeps, RunFiles } from './management-context.js';
 export type { RunManagement } from './run-management.js';

@@ -1,5 +1,4 @@
-import { InvalidInputError } from '../../domain/field-error.js';
-import { httpUrlProblem } from '../../domain/http-url.js';
+import { InvalidInputError, httpUrlProblem } from '../../domain/index.js';
 
 /**
  * The input rules of the management operations that are not the shape of a setting or of a

@@ -1,7 +1,6 @@
-import { credentialDestinationChange } from '../../crawler/credential-destinations.js';
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import type { FieldError } from '../../domain/field-error.js';
-import { REDACTED } from '../../domain/redact-setting.js';
+import { credentialDestinationChange } from '../../crawler/index.js';
+import type { InstantCrawlerSetting } from '../../domain/schemas.js';
+import { type FieldError, REDACTED } from '../../domain/index.js';
 
 /**
  * A setting given back by a client that read it redacted (GET, edit, PUT): a password of

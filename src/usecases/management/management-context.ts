@@ -1,9 +1,9 @@
-import type { RecordStore, TenantRef } from '../../store/record-store.js';
-import type { RunReport } from '../../run-data/run-report.js';
-import type { LiveRunProgress } from '../../worker/live-run-progress.js';
+import type { RecordStore, TenantRef } from '../../store/index.js';
+import type { RunReport } from '../../run-data/index.js';
+import type { LiveRunProgress } from '../../worker/index.js';
 import type { InstantCrawlService } from '../instant-crawl-service.js';
-import type { SearchServices } from '../../search/serving/search-services.js';
-import type { Clock } from '../../util/clock.js';
+import type { SearchServices } from '../../search/index.js';
+import type { Clock } from '../../util/index.js';
 import type { ScheduledCrawlService } from '../scheduled-crawl-service.js';
 import type { TenantWork } from '../tenant-work/tenant-work.js';
 import { type Actor, authorize, CHANGE_NEEDS } from './account-roles.js';

@@ -1,4 +1,4 @@
-import type { ServiceGroupRecord, TenantRef, TenantStore } from '../../store/record-store.js';
+import type { ServiceGroupRecord, TenantRef, TenantStore } from '../../store/index.js';
 import { NotFoundError } from './management-errors.js';
 
 /**

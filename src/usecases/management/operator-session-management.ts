@@ -1,4 +1,4 @@
-import type { OperatorSessionRecord } from '../../store/account-store.js';
+import type { OperatorSessionRecord } from '../../store/index.js';
 import type { Actor } from './account-roles.js';
 import { ManagementOperations } from './management-context.js';
 import { NotFoundError, SignInRefusedError } from './management-errors.js';

@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, type ScryptOptions, timingSafeEqual } from 'node:crypto';
-import { InvalidInputError } from '../../domain/field-error.js';
+import { InvalidInputError } from '../../domain/index.js';
 import { commonPasswordProblem } from './password-blocklist.js';
 import { PASSWORD_HASH_LIMITS, PasswordHashGate } from './password-hash-gate.js';
 

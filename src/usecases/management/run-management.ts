@@ -1,12 +1,10 @@
 import { gunzipSync } from 'node:zlib';
-import { readTarFiles } from '../../artifacts/tar-read.js';
-import type { ArtifactFileName } from '../../domain/artifact-files.js';
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { isActiveState } from '../../domain/run-states.js';
-import type { ReportPage, RunReport } from '../../run-data/run-report.js';
-import { takesScreenshots } from '../../domain/crawl-settings.js';
-import type { RunListQuery, RunRecord, TenantRef } from '../../store/record-store.js';
-import type { LiveProgress } from '../../worker/live-run-progress.js';
+import { readTarFiles } from '../../artifacts/index.js';
+import { type ArtifactFileName, isActiveState, takesScreenshots } from '../../domain/index.js';
+import type { InstantCrawlerSetting } from '../../domain/schemas.js';
+import type { ReportPage, RunReport } from '../../run-data/index.js';
+import type { RunListQuery, RunRecord, TenantRef } from '../../store/index.js';
+import type { LiveProgress } from '../../worker/index.js';
 import { type DownloadLookup, lookupRunFile } from '../instant-crawl-service.js';
 import { type Actor, ManagementOperations, type RunDeps } from './management-context.js';
 import { ConflictError, NotFoundError } from './management-errors.js';

@@ -1,7 +1,6 @@
-import { luxon } from '../../util/luxon.js';
-import { InvalidInputError } from '../../domain/field-error.js';
-import type { ClickedResult, DayTotals, QueryTotals, SearchDayCount } from '../../store/search-analytics.js';
-import type { TenantRef } from '../../store/record-store.js';
+import { luxon } from '../../util/index.js';
+import { InvalidInputError } from '../../domain/index.js';
+import type { ClickedResult, DayTotals, QueryTotals, SearchDayCount, TenantRef } from '../../store/index.js';
 import { ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';
 

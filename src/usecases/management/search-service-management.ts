@@ -1,7 +1,7 @@
-import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
-import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import { type FieldError, InvalidInputError } from '../../domain/index.js';
+import type { SearchServiceConfig } from '../../domain/schemas.js';
 import type { FacetPreview } from '../tenant-work/facet-preview.js';
-import type { RunRecord, SearchServiceRecord, TenantRef } from '../../store/record-store.js';
+import type { RunRecord, SearchServiceRecord, TenantRef } from '../../store/index.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';
 import { isGroupScope, reaches, type Scope, withinText } from './management-scope.js';

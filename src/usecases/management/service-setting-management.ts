@@ -1,8 +1,6 @@
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
-import { redactSetting } from '../../domain/redact-setting.js';
-import { nextSlotAfter } from '../../domain/schedule.js';
-import type { RunRecord, ServiceSettingRecord, TenantRef } from '../../store/record-store.js';
+import { type InstantCrawlerSetting, nextSlotAfter } from '../../domain/schemas.js';
+import { type FieldError, InvalidInputError, redactSetting } from '../../domain/index.js';
+import type { RunRecord, ServiceSettingRecord, TenantRef } from '../../store/index.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { ConflictError, NotFoundError } from './management-errors.js';
 import { isGroupScope, reaches, type Scope, withinText } from './management-scope.js';

@@ -1,4 +1,4 @@
-import type { SessionRecord } from '../../store/account-store.js';
+import type { SessionRecord } from '../../store/index.js';
 import { identity, normalEmail, shown, type AccountView } from './account-management.js';
 import type { AccountActor } from './account-roles.js';
 import { ManagementOperations, type ManagementDeps } from './management-context.js';

@@ -1,8 +1,12 @@
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
+import {
+  type InstantCrawlerSetting,
+  checkSchedule,
+  nextSlotAfter,
+  type Schedule,
+} from '../../domain/schemas.js';
+import { type FieldError, InvalidInputError } from '../../domain/index.js';
 import { restoreRedactedPasswords } from './kept-passwords.js';
-import { checkSchedule, nextSlotAfter, type Schedule } from '../../domain/schedule.js';
-import type { ServiceSettingInput } from '../../store/record-store.js';
+import type { ServiceSettingInput } from '../../store/index.js';
 import { checkedLength } from './input-rules.js';
 
 /**

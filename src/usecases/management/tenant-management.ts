@@ -1,4 +1,4 @@
-import type { ContractRecord, ServiceGroupRecord, TenantRef } from '../../store/record-store.js';
+import type { ContractRecord, ServiceGroupRecord, TenantRef } from '../../store/index.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { NotFoundError } from './management-errors.js';
 import { requireServiceGroup } from './management-scope.js';

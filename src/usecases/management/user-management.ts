@@ -1,10 +1,10 @@
-import { InvalidInputError } from '../../domain/field-error.js';
+import { InvalidInputError } from '../../domain/index.js';
 import {
   type AccountRecord,
   type AccountRole,
   LastOwnerError,
   type SessionRecord,
-} from '../../store/account-store.js';
+} from '../../store/index.js';
 import { type Actor, isAccountRole } from './account-roles.js';
 import { shown, type AccountView } from './account-management.js';
 import { ManagementOperations } from './management-context.js';

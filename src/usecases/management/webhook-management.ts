@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { formatApiTimestamp } from '../../util/timestamps.js';
-import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
-import type { DeliveryRecord, TenantRef, WebhookRecord } from '../../store/record-store.js';
+import { formatApiTimestamp } from '../../util/index.js';
+import { type FieldError, InvalidInputError } from '../../domain/index.js';
+import type { DeliveryRecord, TenantRef, WebhookRecord } from '../../store/index.js';
 import { type Actor, ManagementOperations } from './management-context.js';
 import { ConflictError, NotFoundError, RateLimitedError } from './management-errors.js';
 import { isEverywhere, isGroupScope, reaches, type Scope, withinText } from './management-scope.js';

@@ -1,4 +1,4 @@
-import type { SearchServiceConfig } from '../../domain/search-service-config.js';
+import type { SearchServiceConfig } from '../../domain/schemas.js';
 import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../search/site/facet-rules.js';
 
 /** The categories and drill-down tree a configuration gives the indexed pages. */

@@ -1,7 +1,10 @@
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { validateCrawlSetting } from '../../domain/validate-crawl-setting.js';
-import type { FieldError } from '../../domain/field-error.js';
-import { checkSearchServiceConfig, type SearchServiceConfig } from '../../domain/search-service-config.js';
+import {
+  type InstantCrawlerSetting,
+  validateCrawlSetting,
+  checkSearchServiceConfig,
+  type SearchServiceConfig,
+} from '../../domain/schemas.js';
+import type { FieldError } from '../../domain/index.js';
 import { type FacetPreview, facetPreviewOf } from './facet-preview.js';
 import { type UrlVerdict, urlVerdicts } from './url-verdicts.js';
 

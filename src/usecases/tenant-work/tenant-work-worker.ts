@@ -2,7 +2,7 @@
  * Thread of the TenantWork pool: runs one tenant job at a time (tenant-jobs.ts), off the thread
  * that answers the API (docs/security.md, Tenant work off the API thread).
  */
-import { serveTenantWork } from '../../util/tenant-work-thread.js';
+import { serveTenantWork } from '../../util/index.js';
 import { TENANT_JOBS, type TenantJobReply, type TenantJobRequest } from './tenant-jobs.js';
 
 serveTenantWork<TenantJobRequest, TenantJobReply>((request) => {

@@ -1,6 +1,6 @@
-import { type FieldError, InvalidInputError } from '../../domain/field-error.js';
-import type { SearchServiceConfig } from '../../domain/search-service-config.js';
-import { TenantWorkPool } from '../../util/tenant-work-pool.js';
+import { type FieldError, InvalidInputError } from '../../domain/index.js';
+import type { SearchServiceConfig } from '../../domain/schemas.js';
+import { TenantWorkPool } from '../../util/index.js';
 import type { FacetPreview } from './facet-preview.js';
 import type {
   TenantJobInput,

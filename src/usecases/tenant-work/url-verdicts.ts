@@ -1,6 +1,6 @@
-import { CrawlScope, type OutOfScopeReason } from '../../crawler/scope.js';
-import type { InstantCrawlerSetting } from '../../domain/crawl-setting-schema.js';
-import { resolveCrawlSettings } from '../../domain/crawl-settings.js';
+import { CrawlScope, type OutOfScopeReason } from '../../crawler/index.js';
+import type { InstantCrawlerSetting } from '../../domain/schemas.js';
+import { resolveCrawlSettings } from '../../domain/index.js';
 
 /** Whether a URL would be crawled by a setting, and what decided it (docs/console.md, Setting
  * editor).

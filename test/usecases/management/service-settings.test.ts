@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import type { InstantCrawlerSetting } from '../../../src/domain/crawl-setting-schema.js';
-import { REDACTED } from '../../../src/domain/redact-setting.js';
+import type { InstantCrawlerSetting } from '../../../src/domain/schemas.js';
+import { REDACTED } from '../../../src/domain/index.js';
 import {
   ConflictError,
   EVERYWHERE,

@@ -8,8 +8,8 @@ import {
   SignInLimitedError,
   type SessionContext,
   sessionEndMicros,
-} from '../../../usecases/management/index.js';
-import type { AuditEntry, SessionRecord } from '../../../store/account-store.js';
+} from '../../../usecases/index.js';
+import type { AuditEntry, SessionRecord } from '../../../store/index.js';
 import { ApiError } from '../../api-error.js';
 import {
   AcceptInvitationSchema,

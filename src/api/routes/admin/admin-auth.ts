@@ -1,9 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import {
-  type Management,
-  SignInLimitedError,
-  SignInRefusedError,
-} from '../../../usecases/management/index.js';
+import { type Management, SignInLimitedError, SignInRefusedError } from '../../../usecases/index.js';
 import { ApiError } from '../../api-error.js';
 
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { FieldError } from '../../../domain/field-error.js';
+import type { FieldError } from '../../../domain/index.js';
 import {
   ConflictError,
   ForbiddenError,
@@ -10,9 +10,9 @@ import {
   RateLimitedError,
   SignInLimitedError,
   SignInRefusedError,
-} from '../../../usecases/management/index.js';
-import type { TenantRef } from '../../../store/record-store.js';
-import { formatApiTimestamp } from '../../../util/timestamps.js';
+} from '../../../usecases/index.js';
+import type { TenantRef } from '../../../store/index.js';
+import { formatApiTimestamp } from '../../../util/index.js';
 import { ApiError } from '../../api-error.js';
 import { handleError } from '../../error-handler.js';
 import type { MethodRegistry } from '../../method-not-allowed.js';

@@ -5,7 +5,7 @@ import {
   type OperatorSessionContext,
   sameToken,
   type SessionContext,
-} from '../../../usecases/management/index.js';
+} from '../../../usecases/index.js';
 import { ApiError } from '../../api-error.js';
 import { createAdminAuth } from './admin-auth.js';
 import {

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sessionEndMicros } from '../../../usecases/management/index.js';
+import { sessionEndMicros } from '../../../usecases/index.js';
 import { ApiError } from '../../api-error.js';
 import {
   ContractUsageSchema,

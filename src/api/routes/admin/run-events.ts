@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isActiveState } from '../../../domain/run-states.js';
-import type { ManagedRun, RunManagement } from '../../../usecases/management/index.js';
+import { isActiveState } from '../../../domain/index.js';
+import type { ManagedRun, RunManagement } from '../../../usecases/index.js';
 
-import type { TenantRef } from '../../../store/record-store.js';
+import type { TenantRef } from '../../../store/index.js';
 
 /** At most this many progress events a second reach one page. */
 const MIN_EVENT_GAP_MS = 500;

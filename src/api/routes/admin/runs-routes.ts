@@ -1,11 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ArtifactFileName } from '../../../domain/artifact-files.js';
-import type { InstantCrawlerSetting } from '../../../domain/crawl-setting-schema.js';
-import { endReasonOfState, isActiveState, type RunStateId, stateName } from '../../../domain/run-states.js';
-import { takesScreenshots } from '../../../domain/crawl-settings.js';
-import type { ManagedRun } from '../../../usecases/management/index.js';
-import type { ReportRow, StatusClass } from '../../../run-data/run-report.js';
-import { ActiveRunLimitError } from '../../../store/record-store.js';
+import {
+  type ArtifactFileName,
+  endReasonOfState,
+  isActiveState,
+  type RunStateId,
+  stateName,
+  takesScreenshots,
+} from '../../../domain/index.js';
+import type { InstantCrawlerSetting } from '../../../domain/schemas.js';
+import type { ManagedRun } from '../../../usecases/index.js';
+import type { ReportRow, StatusClass } from '../../../run-data/index.js';
+import { ActiveRunLimitError } from '../../../store/index.js';
 import { ApiError } from '../../api-error.js';
 import {
   CancelRunSchema,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { spreadsheetCsvLines } from '../../../artifacts/spreadsheet-csv.js';
+import { spreadsheetCsvLines } from '../../../artifacts/index.js';
 import {
   SearchAnalyticsCsvSchema,
   SearchAnalyticsSchema,

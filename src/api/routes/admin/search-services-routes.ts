@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { SearchServiceRecord } from '../../../store/record-store.js';
-import type { SearchServiceConfig } from '../../../domain/search-service-config.js';
+import type { SearchServiceRecord } from '../../../store/index.js';
+import type { SearchServiceConfig } from '../../../domain/schemas.js';
 import {
   CreateSearchServiceSchema,
   GetSearchServiceSchema,

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { InstantCrawlerSetting } from '../../../domain/crawl-setting-schema.js';
-import type { Schedule } from '../../../domain/schedule.js';
-import type {
-  DraftCheck,
-  ManagedServiceSetting,
-  ServiceSettingDraft,
-} from '../../../usecases/management/index.js';
-import { scheduledHistoryView } from '../../../usecases/run-views.js';
+import type { InstantCrawlerSetting, Schedule } from '../../../domain/schemas.js';
+import {
+  type DraftCheck,
+  type ManagedServiceSetting,
+  type ServiceSettingDraft,
+  scheduledHistoryView,
+} from '../../../usecases/index.js';
 import {
   CheckNewServiceSettingSchema,
   CheckServiceSettingSchema,

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ApiKeyRecord, ContractRecord, ServiceGroupRecord } from '../../../store/record-store.js';
+import type { ApiKeyRecord, ContractRecord, ServiceGroupRecord } from '../../../store/index.js';
 import {
   CreateApiKeySchema,
   CreateContractSchema,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { ManagedWebhook } from '../../../usecases/management/index.js';
-import type { DeliveryRecord } from '../../../store/record-store.js';
+import type { ManagedWebhook } from '../../../usecases/index.js';
+import type { DeliveryRecord } from '../../../store/index.js';
 import {
   CreateWebhookSchema,
   DeleteWebhookSchema,
