@@ -4,6 +4,11 @@ import { serveToParent } from './site-process.js';
 import { type BenchSiteOptions, pageIndexOf, renderBenchPage } from './bench-site-pages.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as BenchSiteOptions;
+/**
+ * Pages kept once rendered, so a repeated crawl finds the site warm. A site larger than this (the
+ * million pages of bench:scale) renders the rest on each request rather than hold gigabytes.
+ */
+const CACHED_PAGES = 50_000;
 const cache = new Map<number, Buffer>();
 let served = 0;
 
@@ -22,7 +27,7 @@ const server = http.createServer((request, response) => {
   let body = cache.get(index);
   if (!body) {
     body = renderBenchPage(index, options);
-    cache.set(index, body);
+    if (cache.size < CACHED_PAGES) cache.set(index, body);
   }
   response
     .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length })

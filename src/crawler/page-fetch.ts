@@ -1,5 +1,6 @@
 import type { KumoConfig } from '../config/index.js';
 import { sleep } from '../util/index.js';
+import { FetchDeadline } from './fetch-deadline.js';
 import { FetchFailure, RETRYABLE_STATUSES } from './fetch-errors.js';
 import type { HopResponse, HttpFetcher } from './http-fetcher.js';
 
@@ -130,7 +131,21 @@ async function fetchOnce(
   limits: FetchLimits,
   runSignal: AbortSignal,
 ): Promise<PageFetchResult> {
-  const signal = AbortSignal.any([runSignal, AbortSignal.timeout(limits.timeoutMs)]);
+  const deadline = new FetchDeadline(runSignal, limits.timeoutMs);
+  try {
+    return await fetchHops(fetcher, url, policy, limits, deadline.signal);
+  } finally {
+    deadline.release();
+  }
+}
+
+async function fetchHops(
+  fetcher: HttpFetcher,
+  url: string,
+  policy: PageFetchPolicy,
+  limits: FetchLimits,
+  signal: AbortSignal,
+): Promise<PageFetchResult> {
   let current = new URL(url);
   let last: { status: number; headers: Record<string, string> } | undefined;
   for (let hop = 0; ; hop++) {

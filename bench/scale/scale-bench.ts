@@ -1,0 +1,119 @@
+/**
+ * `npm run bench:scale`: Kumo on large sites, measured as a user runs it (docs/scaling.md, Large
+ * sites). For each corpus, `kumo crawl` fetches every page it reaches; the report gives its rate
+ * over the whole crawl and over the first and last 10,000 pages (the last tenth against the first
+ * on a site under 20,000 pages), its peak RSS and its RSS along the way, and the time and peak
+ * RSS of what follows the last fetch (the run's report and artifacts).
+ *
+ * Corpora (`-- --corpus <name>[,<name>...]`, default every one found on this machine):
+ * - `generated`: the bench's generated site (bench-site-pages.ts) of BENCH_SCALE_PAGES pages
+ *   (1,000,000), BENCH_LINKS links (50) and BENCH_PAGE_BYTES bytes (15,000) each;
+ * - `rust-doc`, `openjdk-doc`: Debian's rust-doc and openjdk-17-doc served from their folders.
+ * BENCH_CONCURRENCY (16) is the crawl's concurrency.
+ */
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type BenchSite, startBenchSite, startFolderSite } from '../bench-site.js';
+import { megabytes } from '../bench-report.js';
+import { rateBetween, rssUpTo, scaleCrawl, type ScaleCrawlResult } from './scale-crawl.js';
+
+interface Corpus {
+  name: string;
+  describe: string;
+  start(): Promise<{ site: BenchSite; seed: string }>;
+}
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  const value = Number.parseInt(raw, 10);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`${name}: expected a positive integer, got ${raw}`);
+  return value;
+}
+
+const pages = envInt('BENCH_SCALE_PAGES', 1_000_000);
+const linksPerPage = envInt('BENCH_LINKS', 50);
+const pageBytes = envInt('BENCH_PAGE_BYTES', 15_000);
+const concurrency = envInt('BENCH_CONCURRENCY', 16);
+
+/** A Debian documentation package's folder, when installed, served from `start`. */
+function folderCorpus(name: string, folder: string, start: string, describe: string): Corpus | undefined {
+  if (!existsSync(`${folder}${start}`)) return undefined;
+  return {
+    name,
+    describe: `${describe} (${folder}${start})`,
+    start: async () => {
+      const site = await startFolderSite(folder);
+      return { site, seed: `${site.baseUrl}${start}` };
+    },
+  };
+}
+
+const CORPORA: Corpus[] = [
+  {
+    name: 'generated',
+    describe: `generated site: ${pages} pages of ~${pageBytes} bytes, ${linksPerPage} links each`,
+    start: async () => {
+      const site = await startBenchSite({ pages, linksPerPage, pageBytes });
+      return { site, seed: `${site.baseUrl}/` };
+    },
+  },
+  folderCorpus('rust-doc', '/usr/share/doc/rust-doc/html', '/index.html', "Debian's rust-doc"),
+  folderCorpus(
+    'openjdk-doc',
+    '/usr/share/doc/openjdk-17-doc/api',
+    '/index.html',
+    "Debian's openjdk-17-doc API pages",
+  ),
+].filter((corpus): corpus is Corpus => corpus !== undefined);
+
+const { values } = parseArgs({ options: { corpus: { type: 'string' } }, strict: true });
+const wanted = values.corpus?.split(',') ?? CORPORA.map((corpus) => corpus.name);
+for (const name of wanted) {
+  if (!CORPORA.some((corpus) => corpus.name === name))
+    throw new Error(
+      `--corpus: ${name} is not one of ${CORPORA.map((corpus) => corpus.name).join(', ')} here`,
+    );
+}
+
+process.stdout.write(`bench:scale  crawl, concurrency ${concurrency}\n`);
+for (const corpus of CORPORA.filter((candidate) => wanted.includes(candidate.name))) {
+  process.stdout.write(`\n${corpus.name}: ${corpus.describe}\n`);
+  const { site, seed } = await corpus.start();
+  let result: ScaleCrawlResult;
+  try {
+    result = await scaleCrawl({ site, seed, limit: Math.max(pages, 1_000_000), concurrency });
+  } finally {
+    await site.close();
+  }
+  printCrawl(result);
+}
+
+function printCrawl(result: ScaleCrawlResult): void {
+  const { samples, served } = result;
+  const line = (label: string, value: string) => process.stdout.write(`  ${label.padEnd(26)}${value}\n`);
+  line('exit code', String(result.exitCode));
+  line('requests answered', String(served));
+  line('crawl', `${result.crawlSeconds.toFixed(1)} s, ${(served / result.crawlSeconds).toFixed(0)} pages/s`);
+  const window = served >= 20_000 ? 10_000 : Math.floor(served / 10);
+  if (window > 0) {
+    const first = rateBetween(samples, 0, window);
+    const last = rateBetween(samples, served - window, served);
+    line(`first ${window} pages`, `${first.toFixed(0)} pages/s`);
+    line(
+      `last ${window} pages`,
+      `${last.toFixed(0)} pages/s (${((last / first) * 100).toFixed(0)}% of the first)`,
+    );
+  }
+  line('peak RSS', megabytes(result.peakRss));
+  const marks = [0.1, 0.25, 0.5, 0.75, 1].map(
+    (share) => `${share * 100}% ${megabytes(rssUpTo(samples, share * served), 0)}`,
+  );
+  line('peak RSS up to', marks.join(', '));
+  line(
+    'after the last fetch',
+    `${(result.totalSeconds - result.crawlSeconds).toFixed(1)} s, peak RSS ${megabytes(result.endPhasePeakRss)}`,
+  );
+  for (const text of result.lastLines) line('kumo crawl said', text);
+}
