@@ -20,7 +20,7 @@ import { BatchIndexer } from '../src/search/indexing.js';
 import { SearchIndex } from '../src/search/local-index.js';
 import { SearchActivity, SiteSearch } from '../src/search/site/index.js';
 import type { SiteSearchResult } from '../src/search/index.js';
-import { searchIndexFile } from '../src/startup/index.js';
+import { searchIndexFile } from '../src/config/index.js';
 import { systemClock } from '../src/util/index.js';
 import { indexFileSize } from './index-file-size.js';
 import { summarize, timed, timedAsync } from './latency-stats.js';

@@ -28,7 +28,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { BatchIndexer } from '../src/search/indexing.js';
 import { SearchIndex } from '../src/search/local-index.js';
-import { searchIndexFile } from '../src/startup/index.js';
+import { searchIndexFile } from '../src/config/index.js';
 import { DEFAULT_CONCURRENCY } from '../src/domain/index.js';
 import { corpusDocument } from './search-corpus.js';
 import { LOAD_MIX } from './search-load-mix.js';

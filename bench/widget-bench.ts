@@ -25,7 +25,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { chromium, type Page } from 'playwright-core';
 import { BatchIndexer } from '../src/search/indexing.js';
 import { SearchIndex } from '../src/search/local-index.js';
-import { searchIndexFile } from '../src/startup/index.js';
+import { searchIndexFile } from '../src/config/index.js';
 import { corpusDocument } from './search-corpus.js';
 import { type KumoServe, startKumoServe } from './search-load-processes.js';
 import { percentile } from './latency-stats.js';

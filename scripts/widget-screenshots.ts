@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { BatchIndexer } from '../src/search/indexing.js';
 import { SearchIndex } from '../src/search/local-index.js';
-import { searchIndexFile } from '../src/startup/index.js';
+import { searchIndexFile } from '../src/config/index.js';
 import { type KumoServe, startKumoServe } from '../bench/search-load-processes.js';
 import { DEMO_SEARCH_CONFIG, demoDocuments } from './demo-site.js';
 

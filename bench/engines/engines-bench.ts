@@ -19,7 +19,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { searchIndexFile } from '../../src/startup/index.js';
+import { searchIndexFile } from '../../src/config/index.js';
 import { searchPath } from '../search-queries.js';
 import {
   ENGINES_SEARCH_CONFIG,

@@ -55,10 +55,17 @@ export async function scaleCrawl(options: ScaleCrawlOptions): Promise<ScaleCrawl
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    [KUMO, 'crawl', options.seed, '--out', out, '--limit', String(options.limit)].concat([
+    [
+      KUMO,
+      'crawl',
+      options.seed,
+      '--out',
+      out,
+      '--limit',
+      String(options.limit),
       '--concurrency',
       String(options.concurrency),
-    ]),
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   const lines: string[] = [];

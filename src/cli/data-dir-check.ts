@@ -1,7 +1,6 @@
 import path from 'node:path';
-import type { KumoConfig } from '../config/index.js';
+import type { KumoConfig, dataPaths } from '../config/index.js';
 import {
-  type dataPaths,
   DataDirError,
   existingDataDir,
   existingSearchService,

@@ -3,14 +3,12 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ArtifactFile, isActiveState, bundleFeed, instantRunFeed } from '../domain/index.js';
 import { openArtifactStore } from '../blob/index.js';
-import type { KumoConfig } from '../config/index.js';
 import { BundleReadError, bundleDocuments, BatchIndexer } from '../search/indexing.js';
 import { contentSelectorsOf, type SearchIndexWriter } from '../search/index.js';
 import { reanalysisReporter, SearchIndex } from '../search/local-index.js';
+import { dataPaths, type KumoConfig, searchIndexFile } from '../config/index.js';
 import {
-  dataPaths,
   ensureDataDir,
-  searchIndexFile,
   openRecordStore,
   publishedGenerationParts,
   searchIndexWriterOf,

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { KumoConfig } from '../config/index.js';
-import { searchIndexFile } from '../startup/index.js';
+import { searchIndexFile } from '../config/index.js';
 import { reanalysisReporter, SearchIndex } from '../search/local-index.js';
 import { searchServiceOfServe } from './data-dir-check.js';
 import { SearchActivity, SiteSearch } from '../search/site/index.js';

@@ -2,7 +2,7 @@
  * What the commands use to open a data directory, its record store and its search generations.
  * (docs/design/layers.md, Surfaces)
  */
-export { dataPaths, ensureDataDir, loadSecretKey, searchIndexFile } from './data-dir.js';
+export { ensureDataDir } from './data-dir.js';
 export {
   DataDirError,
   existingDataDir,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { SearchServiceConfig } from '../../src/domain/schemas.js';
 import { SearchIndex } from '../../src/search/local-index.js';
-import { searchIndexFile } from '../../src/startup/index.js';
+import { searchIndexFile } from '../../src/config/index.js';
 import { systemClock } from '../../src/util/index.js';
 import {
   DOCS,

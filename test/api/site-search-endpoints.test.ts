@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import Database from 'better-sqlite3';
 import { after, before, describe, test } from 'node:test';
 import type { SearchServiceConfig } from '../../src/domain/schemas.js';
-import { searchIndexFile } from '../../src/startup/index.js';
+import { searchIndexFile } from '../../src/config/index.js';
 import { systemClock } from '../../src/util/index.js';
 import {
   COMMON_WORD,

@@ -11,7 +11,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { dataPaths, searchIndexFile } from '../../src/startup/index.js';
+import { dataPaths, searchIndexFile } from '../../src/config/index.js';
 import { MAIN_JS, runCli } from '../support/cli-runner.js';
 import { prepareDataDir } from '../support/prepared-data-dir.js';
 import { seedSearchIndex } from '../support/search-fixtures.js';

@@ -8,7 +8,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { dataPaths } from '../../src/startup/index.js';
+import { dataPaths } from '../../src/config/index.js';
 import { prepareDataDir } from '../support/prepared-data-dir.js';
 import { runCli } from '../support/cli-runner.js';
 import { COMMON_WORD, PYTHON_DOCS, seedSearchIndex, urlOf } from '../support/search-fixtures.js';

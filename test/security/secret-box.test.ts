@@ -8,14 +8,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config/index.js';
+import { ConfigError, loadConfig, dataPaths } from '../../src/config/index.js';
 import {
   decodeSecretKey,
   SecretBox,
   SecretKeyMismatchError,
   generateSecretKeyText,
 } from '../../src/security/secret-box.js';
-import { dataPaths, loadSecretKey } from '../../src/startup/index.js';
+import { loadSecretKey } from '../../src/security/index.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-secret-box-'));
 after(() => rmSync(folder, { recursive: true, force: true }));

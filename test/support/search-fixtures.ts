@@ -6,7 +6,7 @@
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { IndexedDocument } from '../../src/search/index.js';
 import { SearchIndex } from '../../src/search/local-index.js';
-import { searchIndexFile } from '../../src/startup/index.js';
+import { searchIndexFile } from '../../src/config/index.js';
 
 export const FINDER_BASE = '/api/v1.0/finder_service';
 export const HOST = 'https://www.example.com';
