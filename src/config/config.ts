@@ -43,6 +43,7 @@ export interface KumoConfig {
   fetchTimeoutSeconds: number;
   maxRedirects: number;
   maxBodyBytes: number;
+  crawlBodyBudgetBytes: number;
   retryCount: number;
   retryBaseDelayMs: number;
   hostPauseMs: number;
@@ -350,6 +351,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'body size above which a fetch is cut off and marked failed',
     parse: integer(1024, 1024 * 1024 * 1024),
     fallback: 32 * 1024 * 1024,
+  },
+  {
+    key: 'crawlBodyBudgetBytes',
+    env: 'KUMO_CRAWL_BODY_BUDGET_BYTES',
+    doc: 'bytes of page bodies one run holds at once, from reading to committing; a larger page is read alone',
+    parse: integer(64 * 1024, 1024 * 1024 * 1024),
+    fallback: 16 * 1024 * 1024,
   },
   {
     key: 'retryCount',

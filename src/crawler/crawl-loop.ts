@@ -1,6 +1,7 @@
 import { urlErrorKind, type CrawlSettings, rendersPages } from '../domain/index.js';
 import type { RenderSession } from '../browser/index.js';
 import type { FrontierEntry, RunProgress } from '../run-data/index.js';
+import { BodyBudget, type BodyHold, budgetedFetcher, DEFAULT_BODY_BUDGET_BYTES } from './body-budget.js';
 import type { CrawlControl, CrawlEngineDeps } from './crawl-engine-deps.js';
 import { CredentialRules } from './credential-rules.js';
 import { failureReasonOf } from './failure-reason.js';
@@ -63,6 +64,7 @@ export class CrawlLoop {
   private readonly sitemapSlot = new SitemapSlot(() => this.wake?.());
 
   private readonly recorder: PageRecorder;
+  private readonly bodyBudget: BodyBudget;
   /** Mirror of the store's counters, so progress reports cost no query. */
   private progress: RunProgress = { crawled: 0, total: 0 };
   /** Rows of URLs a given-up host kept from being fetched: rows, but no fetches of documents_limit. */
@@ -124,6 +126,7 @@ export class CrawlLoop {
     );
     this.renderContext = session && { session, settings, signal: stopSignal };
     this.recorder = new PageRecorder(settings, settings.timezone ?? deps.timezone);
+    this.bodyBudget = new BodyBudget(deps.limits.bodyBudgetBytes ?? DEFAULT_BODY_BUDGET_BYTES);
   }
 
   /** Puts the seeds in the frontier on the first start; a resumed run keeps its frontier. */
@@ -363,13 +366,31 @@ export class CrawlLoop {
       permit.release();
       return this.notFetchedFromGivenUpHost(entry, url.host);
     }
+    // The page's body counts against the run's budget until the page is committed.
+    const hold = this.bodyBudget.hold();
+    try {
+      await this.fetchAndCommit(entry, url, fetchUrl, stored, permit, startedAtMs, hold);
+    } finally {
+      hold.release();
+    }
+  }
+
+  private async fetchAndCommit(
+    entry: FrontierEntry,
+    url: URL,
+    fetchUrl: string,
+    stored: PreviousPage | undefined,
+    permit: HostPermit,
+    startedAtMs: number,
+    hold: BodyHold,
+  ): Promise<void> {
     // After a pause, this page may be the probe: the host's other pages wait for its answer.
     const endProbe = this.health.beginProbe(url.host);
     let result: Awaited<ReturnType<typeof fetchPage>>;
     try {
       try {
         result = await fetchPage(
-          pacedFetcher(this.fetcher, permit),
+          budgetedFetcher(pacedFetcher(this.fetcher, permit), this.bodyBudget, hold),
           fetchUrl,
           this.policyAsking(fetchUrl, stored),
           this.deps.limits,
@@ -379,6 +400,7 @@ export class CrawlLoop {
         // the setting no longer takes its type (PDF or office files turned off since).
         if (stored !== undefined && result.kind === 'response' && result.status === 304) {
           const contentType = stored.headers['content-type'];
+          hold.cover(stored.body?.length ?? 0);
           result = this.acceptsContentType(contentType)
             ? {
                 ...result,

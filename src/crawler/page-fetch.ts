@@ -9,6 +9,11 @@ export interface FetchLimits {
   timeoutMs: number;
   maxRedirects: number;
   maxBodyBytes: number;
+  /**
+   * Bytes of page bodies one run holds at once (body-budget.ts, docs/design/crawl.md, Bodies in
+   * hand); 16 MiB when absent.
+   */
+  bodyBudgetBytes?: number;
   retryCount: number;
   retryBaseDelayMs: number;
   /**
@@ -24,6 +29,7 @@ export function fetchLimitsOf(config: KumoConfig): FetchLimits {
     timeoutMs: config.fetchTimeoutSeconds * 1000,
     maxRedirects: config.maxRedirects,
     maxBodyBytes: config.maxBodyBytes,
+    bodyBudgetBytes: config.crawlBodyBudgetBytes,
     retryCount: config.retryCount,
     retryBaseDelayMs: config.retryBaseDelayMs,
     hostPauseMs: config.hostPauseMs,

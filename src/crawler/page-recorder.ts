@@ -19,6 +19,19 @@ import { WarmThreads } from '../util/index.js';
 const THREAD_URL = new URL('./page-record-thread.js', import.meta.url);
 
 /**
+ * The page thread's heap, in megabytes (docs/design/crawl.md, Memory of a long crawl). V8 grows a
+ * heap of a large limit by up to four times what survived its last full collection, and a page
+ * thread's work is nearly all garbage (a page's text, its parsed links): with the process's default
+ * limit the thread held some 100 MB for 10 MB of live data on rust-doc's source listings. Under
+ * 256 MB V8 grows it by 1.3 times instead. A page at the body limit (32 MiB, 300,000 links) is
+ * prepared within it; one that is not is prepared again on the run's thread, as any page the
+ * thread fails.
+ */
+const PAGE_THREAD_HEAP_MB = 256;
+/** Its young generation: a page's garbage dies young, and a small one collects it as well. */
+const PAGE_THREAD_YOUNG_MB = 8;
+
+/**
  * The page thread of this thread's last run, kept for the next (a run thread serves one run at a
  * time, so one is enough): its code is loaded once, not once per run.
  */
@@ -125,18 +138,21 @@ export class PageRecorder {
   }
 
   private spawn(): Worker | undefined {
-    // The run thread's heap limit (KUMO_RUN_HEAP_MB) holds for its page thread too: a page that
-    // exhausts it there is prepared again here and ends the run as it would have without the thread.
-    const heapMb = resourceLimits.maxOldGenerationSizeMb;
+    // A run thread's smaller heap limit (KUMO_RUN_HEAP_MB) holds for its page thread too: a page
+    // that exhausts it there is prepared again here and ends the run as it would have without the
+    // thread.
+    const heapMb = Math.min(
+      resourceLimits.maxOldGenerationSizeMb ?? PAGE_THREAD_HEAP_MB,
+      PAGE_THREAD_HEAP_MB,
+    );
     const spare = spareThreads.take();
     let worker: Worker;
     try {
       worker =
         spare ??
-        new Worker(
-          THREAD_URL,
-          heapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: heapMb } },
-        );
+        new Worker(THREAD_URL, {
+          resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: PAGE_THREAD_YOUNG_MB },
+        });
     } catch {
       // No thread to be had (out of memory, thread limits): every page is prepared here.
       this.threaded = false;

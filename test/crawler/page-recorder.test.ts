@@ -256,4 +256,41 @@ describe('PageRecorder', () => {
       await recorder.close();
     }
   });
+  test("a page at the body limit, 32 MiB of 400,000 links, is prepared within the thread's heap", async () => {
+    const recorder = new PageRecorder(settingsOf(), 'UTC', true);
+    try {
+      assert.equal(await recorder.ready(), true);
+      const lines: string[] = [];
+      let size = 0;
+      for (let line = 0; size < 32 * 1024 * 1024 - 200; line++) {
+        const text = `<p>line ${line} 日本語 <a href="/docs/p${line % 5000}.html">link ${line}</a></p>\n`;
+        lines.push(text);
+        size += Buffer.byteLength(text);
+      }
+      const url = `${SITE}/docs/huge.html`;
+      const body = Buffer.from(`<html><head><title>Huge</title></head><body>${lines.join('')}</body></html>`);
+      lines.length = 0;
+      const page = await recorder.record(
+        { seq: 9, url, depth: 1, referrer: `${SITE}/`, lastmod: null },
+        url,
+        {
+          kind: 'response',
+          finalUrl: url,
+          status: 200,
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+          body,
+          refusedRedirect: undefined,
+        },
+        undefined,
+        CRAWL_MICROS,
+      );
+      assert.equal(recorder.preparedInThread, 1, 'the thread did not run out of heap');
+      assert.equal(page.commit.row.ok, true);
+      assert.equal(page.commit.discovered.length, 5000);
+      // The bundle keeps the whole source (its tar entry: header, bytes, padding).
+      assert.ok(gunzipSync(page.members![0]!).includes(body.subarray(body.length - 4096)));
+    } finally {
+      await recorder.close();
+    }
+  });
 });
