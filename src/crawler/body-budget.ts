@@ -6,9 +6,9 @@ export const DEFAULT_BODY_BUDGET_BYTES = 16 * 1024 * 1024;
 /**
  * The bytes of page bodies a run holds at once, from reading a body to committing its page
  * (docs/design/crawl.md, Bodies in hand). Without it a run of 16 fetches that meets a stretch of
- * 5–10 MB pages (the source listings of a documentation site) holds them all at once, with their
- * copies on the way to the page thread and the garbage their parsing leaves: the crawl's memory
- * then follows the size of the largest pages rather than the budget.
+ * very large pages may hold them all at once, with their copies on the way to the page thread: up
+ * to 16 times the body limit (32 MiB). On a site whose large pages are few and far between (rust-doc)
+ * it changes nothing; it bounds the case where they come together.
  *
  * A page is admitted before its body is read, for the size its Content-Length gives or, without
  * one, the mean size of the run's bodies so far; once read, the hold grows to the body's decoded
@@ -25,7 +25,7 @@ export class BodyBudget {
 
   constructor(readonly capacityBytes: number) {}
 
-  /** Bytes held now (tests and progress). */
+  /** Bytes held now. */
   get heldBytes(): number {
     return this.used;
   }

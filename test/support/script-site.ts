@@ -80,7 +80,10 @@ export function pageWithPopupTo(target: string): string {
 /** A protected page whose protected script redirects to `target` (another host). */
 const AUTH_BOUNCE_PAGE = html('Bounce', '<p>bounce</p><script src="/auth/bounce.js"></script>');
 
-/** Polls its server every 100 ms forever: the network never goes idle. */
+/**
+ * Keeps two long polls to its server open forever, started 200 ms apart, so a request is in flight
+ * at every moment: the network never goes idle, however late the browser's timers run.
+ */
 const BUSY = html(
   'Busy',
   `<div id="out"></div>
@@ -92,9 +95,16 @@ const BUSY = html(
     document.getElementById('out').appendChild(a);
   }, 30);
   let n = 0;
-  setInterval(() => fetch('/busy/poll?n=' + n++).catch(() => {}), 100);
+  const poll = async () => {
+    for (;;) await fetch('/busy/poll?n=' + n++).catch(() => new Promise((wait) => setTimeout(wait, 100)));
+  };
+  poll();
+  setTimeout(poll, 200);
 </script>`,
 );
+
+/** How long the server holds each of the busy page's polls. */
+const BUSY_POLL_HOLD_MS = 400;
 
 /** A blocking script that never arrives: the document never finishes parsing. */
 const HANG = html('Hang', '<p>before</p><script src="/never.js"></script><p>after</p>');
@@ -195,8 +205,11 @@ export async function startScriptSite(options: ScriptSiteOptions = {}): Promise<
         return send(res, 200, HTML, SPIN);
       case '/busy':
         return send(res, 200, HTML, BUSY);
-      case '/busy/poll':
-        return send(res, 200, 'application/json', '{"ok":true}');
+      case '/busy/poll': // held open, so the next poll starts before this one ends
+        return void setTimeout(
+          () => res.destroyed || send(res, 200, 'application/json', '{"ok":true}'),
+          BUSY_POLL_HOLD_MS,
+        );
       case '/hang':
         return send(res, 200, HTML, HANG);
       case '/never.js':
