@@ -43,7 +43,7 @@ export const ENTRY_POINTS = {
       "the site search's response shapes, which the browser client types itself with",
   },
   blob: { 's3.ts': 'the S3 client, loaded only for a bucket' },
-  browser: { 'rendering.ts': "page rendering, for a run's thread and kumo crawl" },
+  browser: { 'rendering.ts': "page rendering, for a run's thread and the rendering bench" },
   crawler: {
     'engine.ts': "the crawl itself, for a run's thread and kumo crawl",
     'charset.ts': "decoding a stored page's text, for indexing a bundle",
@@ -66,7 +66,9 @@ export const ENTRY_POINTS = {
     'sqlite/index.ts': 'the record store on SQLite',
     'postgres/index.ts': 'the record store on PostgreSQL, loaded only for a database server',
   },
-  worker: { 'execute-crawl.ts': 'a whole crawl in this process, for kumo crawl' },
+  worker: {
+    'execute-crawl.ts': "a whole crawl in the calling thread, for a run's thread and the crawl tests",
+  },
 };
 
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

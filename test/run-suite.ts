@@ -42,6 +42,7 @@ const RUN_ALONE = new Set([
   'webhooks/webhook-delivery.test.js',
   'webhooks/webhook-fairness.test.js',
   'worker/pace-thread.test.js',
+  'worker/run-isolation.test.js',
   'worker/shared-pacing.test.js',
 ]);
 

@@ -12,7 +12,11 @@ export interface RendererHandle {
   sandbox: SandboxDecision;
 }
 
-/** The process's renderer as configured (KUMO_CHROMIUM_PATH, KUMO_BROWSER_*). Starts nothing yet. */
+/**
+ * A renderer in this thread, as configured (KUMO_CHROMIUM_PATH, KUMO_BROWSER_*), for the rendering
+ * bench. Runs render from their run threads through the process's shared browser instead
+ * (worker/run-browser.ts). Starts nothing yet.
+ */
 export function createRenderer(
   config: KumoConfig,
   addresses: AddressPolicy,

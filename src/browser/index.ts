@@ -10,4 +10,5 @@ export {
   probeChromium,
 } from './chromium-launch.js';
 export { configuredBrowser } from './configured-browser.js';
+export type { SandboxDecision } from './chromium-launch.js';
 export { type PageRenderer, type RenderedPage, RenderFailure, type RenderSession } from './render-types.js';

@@ -1,5 +1,5 @@
 /**
- * Page rendering itself, loaded by a run's thread and `kumo crawl`: it brings the guarded HTTP
+ * Page rendering itself, loaded by a run's thread: it brings the guarded HTTP
  * client, which an idle service does not load. (docs/design/layers.md, Surfaces)
  */
 export { createRenderer } from './create-renderer.js';

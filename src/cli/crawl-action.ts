@@ -1,14 +1,10 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { createRenderer } from '../browser/rendering.js';
 import type { KumoConfig } from '../config/index.js';
-import { createUndiciFetcher } from '../crawler/engine.js';
 import { fetchLimitsOf } from '../crawler/index.js';
 import { rendersPages, resolveCrawlSettings } from '../domain/index.js';
-import { AddressPolicy } from '../net/index.js';
 import { systemClock, defaultUserAgent } from '../util/index.js';
-import { executeCrawl } from '../worker/execute-crawl.js';
-import { hostMessageOf, sitemapMessageOf } from '../worker/index.js';
+import { configuredRunBrowser, hostMessageOf, RunThreads, sitemapMessageOf } from '../worker/index.js';
 import { type CrawlOptionValues, crawlSettingOf } from './crawl-options.js';
 import { prepareWorkFolder } from './crawl-work-folder.js';
 import { ProgressReporter } from './progress-line.js';
@@ -21,6 +17,7 @@ export async function crawlCommand(
   config: KumoConfig,
 ): Promise<number> {
   const setting = crawlSettingOf(urls, values);
+  // Resolved here too, so a bad pattern is told before anything starts.
   const settings = resolveCrawlSettings(setting);
   const outFolder = path.resolve(values.out);
   const workFolder = path.join(outFolder, '.kumo-work');
@@ -35,30 +32,24 @@ export async function crawlCommand(
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const progress = new ProgressReporter(process.stderr, resumed?.done ?? 0);
-  // addCrawlCommand allows private networks for kumo crawl by default: intranet and localhost sites are
-  // the point on the user's own machine. The policy still applies when the config narrows it.
-  const addresses = new AddressPolicy(config.allowPrivateNetworks);
-  const fetcher = createUndiciFetcher({ addresses });
-  const browser = rendersPages(settings) ? createRenderer(config, addresses) : undefined;
+  const threads = crawlThreadsOf(config, rendersPages(settings));
   try {
-    const started = systemClock.nowMicros();
-    const execution = await executeCrawl(
-      settings,
-      { workFolder, artifactFolder: outFolder },
+    const execution = await threads.execute(
       {
-        fetcher,
-        clock: systemClock,
-        limits: fetchLimitsOf(config),
-        defaultUserAgent: defaultUserAgent(config.botInfoUrl),
-        timezone: config.timezone,
-        renderer: browser?.renderer,
+        runId: 0,
+        setting,
+        feedsSearch: false,
+        workspace: { workFolder, artifactFolder: outFolder },
+        deadlineMicros: systemClock.nowMicros() + settings.executionTimeoutSeconds * 1_000_000,
+        packagesOn: new Set(['completed', 'limit_reached', 'timed_out']),
+        pageOutcomes: false,
+        writeReport: false,
       },
       {
         cancelSignal: cancel.signal,
-        deadlineMicros: started + settings.executionTimeoutSeconds * 1_000_000,
+        drainSignal: new AbortController().signal,
         onProgress: (snapshot) => progress.update(snapshot),
       },
-      new Set(['completed', 'limit_reached', 'timed_out']),
     );
     progress.finish(execution.progress);
     // What the sitemaps gave and which hosts slowed the crawl, in the words of a run's history.
@@ -75,6 +66,27 @@ export async function crawlCommand(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await Promise.all([fetcher.close(), browser?.pool.close()]);
+    await threads.close();
   }
+}
+
+/**
+ * The crawl runs in a run thread, as the service's runs do (docs/design/crawl.md, `kumo crawl`
+ * runs in a thread of its own): its heap is bounded by the thread's limits rather than by the
+ * process's flags. With no other run to share hosts with, it paces them on its own.
+ */
+function crawlThreadsOf(config: KumoConfig, renders: boolean): RunThreads {
+  return new RunThreads({
+    limits: fetchLimitsOf(config),
+    defaultUserAgent: defaultUserAgent(config.botInfoUrl),
+    timezone: config.timezone,
+    // addCrawlCommand allows private networks for kumo crawl by default: intranet and localhost
+    // sites are the point on the user's own machine. The policy still applies when the config
+    // narrows it.
+    allowPrivateNetworks: config.allowPrivateNetworks,
+    heapMb: config.runHeapMb,
+    clock: systemClock,
+    ...(renders && { browser: configuredRunBrowser(config) }),
+    keepWarm: 0,
+  });
 }

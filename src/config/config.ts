@@ -357,7 +357,9 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     env: 'KUMO_CRAWL_BODY_BUDGET_BYTES',
     doc: 'bytes of page bodies one run holds at once, from reading to committing; a larger page is read alone',
     parse: integer(64 * 1024, 1024 * 1024 * 1024),
-    fallback: 16 * 1024 * 1024,
+    // 16 fetches of 512 KB: ordinary pages never wait; large ones come a few at a time
+    // (docs/design/crawl.md, Bodies in hand).
+    fallback: 8 * 1024 * 1024,
   },
   {
     key: 'retryCount',

@@ -1,14 +1,14 @@
 import type { HopResponse, HttpFetcher } from './http-fetcher.js';
 
 /** A run's budget when the limits name none (tools and tests): KUMO_CRAWL_BODY_BUDGET_BYTES's default. */
-export const DEFAULT_BODY_BUDGET_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_BODY_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /**
  * The bytes of page bodies a run holds at once, from reading a body to committing its page
  * (docs/design/crawl.md, Bodies in hand). Without it a run of 16 fetches that meets a stretch of
  * very large pages may hold them all at once, with their copies on the way to the page thread: up
- * to 16 times the body limit (32 MiB). On a site whose large pages are few and far between (rust-doc)
- * it changes nothing; it bounds the case where they come together.
+ * to 16 times the body limit (32 MiB). On rust-doc, whose source listings of 2–10 MB come a few
+ * at a time, it keeps them from overlapping at the crawl's peak.
  *
  * A page is admitted before its body is read, for the size its Content-Length gives or, without
  * one, the mean size of the run's bodies so far; once read, the hold grows to the body's decoded

@@ -11,7 +11,7 @@ export interface FetchLimits {
   maxBodyBytes: number;
   /**
    * Bytes of page bodies one run holds at once (body-budget.ts, docs/design/crawl.md, Bodies in
-   * hand); 16 MiB when absent.
+   * hand); 8 MiB when absent.
    */
   bodyBudgetBytes?: number;
   retryCount: number;

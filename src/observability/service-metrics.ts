@@ -1,9 +1,7 @@
 import type * as PromClient from 'prom-client';
-import type { CrawlObserver } from '../crawler/engine.js';
 import { RunState, type RunStateId } from '../domain/index.js';
 import { lazyRequire } from '../util/index.js';
 import { registerEventLoopDelay, watchEventLoopDelay } from './event-loop-delay.js';
-import { fetchErrorKindOf } from './fetch-error-kind.js';
 
 /** What the gauges read at scrape time. Each may fail (store closed): the gauge is then left out. */
 export interface MetricSources {
@@ -189,16 +187,11 @@ export class ServiceMetrics {
     this.instruments().runsTakenOver.inc();
   }
 
-  /** Counts the pages runs crawl and their failures; handed to the worker pool. */
-  readonly crawlObserver: CrawlObserver = {
-    pageFetched: (result, rendering) => this.pageObserved(fetchErrorKindOf(result, rendering)),
-  };
-
-  /** A page a run crawled, reported by its thread: its failure kind, undefined when it was fine. */
-  pageObserved(errorKind: string | undefined): void {
+  /** Pages runs crawled, reported by their threads, and how many of them failed, by kind. */
+  pagesObserved(count: number, failures: Readonly<Record<string, number>>): void {
     const { pagesFetched, fetchErrors } = this.instruments();
-    pagesFetched.inc();
-    if (errorKind !== undefined) fetchErrors.inc({ kind: errorKind });
+    pagesFetched.inc(count);
+    for (const [kind, failed] of Object.entries(failures)) fetchErrors.inc({ kind }, failed);
   }
 
   /** A thread was started for a run (no thread kept from an earlier run was waiting). */

@@ -1,10 +1,10 @@
 import { openFileGroups } from '../blob/index.js';
-import { type BrowserAvailability, probeChromium, configuredBrowser } from '../browser/index.js';
+import { type BrowserAvailability, probeChromium } from '../browser/index.js';
 import { fetchLimitsOf } from '../crawler/index.js';
 import type { SearchFeeder } from '../search/index.js';
 import {
-  BrowserHost,
   CheckpointThreadHost,
+  configuredRunBrowser,
   type LiveRunProgress,
   PaceThreadHost,
   RunLeasing,
@@ -46,15 +46,16 @@ export async function assembleWorker(parts: ServiceParts, outlets: WorkerOutlets
   if (browserStatus.available) logger.info({ browser: browserStatus.version }, 'browser rendering available');
   else logger.warn(`browser rendering unavailable (screenshots, wait_type 2): ${browserStatus.reason}`);
   // One Chromium for every run thread, started when a run first renders.
-  const { options: browserOptions, sandbox } = configuredBrowser(config);
-  if (!sandbox.enabled)
-    logger.warn(`the browser renders pages without its sandbox: ${sandbox.reason} (docs/security.md)`);
-  const browser = new BrowserHost(browserOptions, {
+  const browser = configuredRunBrowser(config, {
     launched: (version) => {
       browserStatus = { available: true, executablePath: config.chromiumPath, version };
     },
     lost: () => logger.warn('the browser exited; it is started again for the next rendered page'),
   });
+  if (!browser.sandbox.enabled)
+    logger.warn(
+      `the browser renders pages without its sandbox: ${browser.sandbox.reason} (docs/security.md)`,
+    );
   const threads = new RunThreads({
     limits: fetchLimitsOf(config),
     defaultUserAgent: defaultUserAgent(config.botInfoUrl),
@@ -76,14 +77,7 @@ export async function assembleWorker(parts: ServiceParts, outlets: WorkerOutlets
           },
       (message) => logger.warn(message),
     ),
-    browser: {
-      host: browser,
-      settings: {
-        executablePath: config.chromiumPath,
-        idleWaitMs: config.browserIdleWaitSeconds * 1000,
-        pageTimeoutMs: config.browserPageTimeoutSeconds * 1000,
-      },
-    },
+    browser,
     observer: metrics,
     keepWarm: config.workerConcurrency,
   });

@@ -7,6 +7,7 @@ export { CheckpointThreadHost } from './checkpoint-thread-host.js';
 export { hostMessageOf } from './host-report.js';
 export { type LiveProgress, LiveRunProgress } from './live-run-progress.js';
 export { PaceThreadHost } from './pace-thread-host.js';
+export { configuredRunBrowser } from './run-browser.js';
 export { type RunDispatcher, STORE_POLLED } from './run-dispatcher.js';
 export { newWorkerName, RunLeasing } from './run-leasing.js';
 export { RunThreads } from './run-thread-runner.js';

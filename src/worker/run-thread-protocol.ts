@@ -42,6 +42,8 @@ export interface RunStart {
   deadlineMicros: number;
   packagesOn: CrawlOutcome[];
   pageOutcomes: boolean;
+  /** Writes run-report.db beside the artifacts (the service's runs; not `kumo crawl`'s). */
+  writeReport: boolean;
   /** Present when the service can render pages (screenshots, wait_type 2). */
   browser?: RunBrowserSettings;
   /**
@@ -78,8 +80,11 @@ export interface RunFailure {
 }
 
 export type ToRunThread =
-  /** The run, and its own port to the pace thread (transferred; closed when the run ends). */
-  | { type: 'start'; run: RunStart; pacePort: MessagePort }
+  /**
+   * The run, and its own port to the pace thread (transferred; closed when the run ends). Without
+   * a port (`kumo crawl`), the run paces its hosts on its own.
+   */
+  | { type: 'start'; run: RunStart; pacePort?: MessagePort }
   /** Cancel (2050), the shutdown's hard stop, or the execution timeout: fetches are aborted. */
   | { type: 'cancel' }
   /** Shutdown: no new page starts, pages in flight finish; the outcome is `interrupted`. */
@@ -88,9 +93,10 @@ export type ToRunThread =
   | BrowserAnswer;
 
 export type FromRunThread =
+  /** The run's progress now (run-thread-reports.ts: at most a few times a second). */
   | { type: 'progress'; progress: CrawlProgress }
-  /** One crawled page, for the metrics: its failure kind, or null when it was fetched fine. */
-  | { type: 'page'; errorKind: string | null }
+  /** Pages crawled since the last such message, for the metrics, and how many failed, by kind. */
+  | { type: 'pages'; count: number; failures: Record<string, number> }
   | { type: 'result'; result: RunResult }
   | { type: 'failed'; failure: RunFailure }
   | BundlePartRequest

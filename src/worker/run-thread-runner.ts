@@ -23,10 +23,18 @@ import type {
  */
 const STUCK_THREAD_MS = 15_000;
 
+/**
+ * A run thread's young generation (docs/design/crawl.md, Memory of a long crawl): nearly all it
+ * allocates dies young (a page's row, its links on the way to the store), and V8's default young
+ * generation for a large heap holds tens of MB of that garbage at any time. Measured on a whole
+ * crawl of a large site, the cap cost no rate.
+ */
+const RUN_THREAD_YOUNG_MB = 8;
+
 /** Told of every page the runs crawl and every thread started for them (the service's metrics). */
 export interface RunThreadsObserver {
-  /** A page was crawled; `errorKind` is its failure kind (see fetchErrorKindOf), undefined when fine. */
-  pageObserved(errorKind: string | undefined): void;
+  /** Pages were crawled, and `failures` of them failed, by kind (see fetchErrorKindOf). */
+  pagesObserved(count: number, failures: Readonly<Record<string, number>>): void;
   /** A run thread was started: no thread waited for the run. */
   runThreadStarted(): void;
 }
@@ -40,8 +48,11 @@ export interface RunThreadsOptions {
   heapMb: number;
   /** The service's clock: the threads' timestamps are offset to agree with it. */
   clock: Clock;
-  /** The thread keeping the per-host pace every run shares. */
-  pace: PaceThreadHost;
+  /**
+   * The thread keeping the per-host pace every run shares; without it (`kumo crawl`, one run) each
+   * run paces its hosts on its own.
+   */
+  pace?: PaceThreadHost;
   /** The shared Chromium, when the service has one. */
   browser?: { host: BrowserHost; settings: RunBrowserSettings };
   observer?: RunThreadsObserver;
@@ -58,6 +69,8 @@ export interface ThreadRun {
   deadlineMicros: number;
   packagesOn: ReadonlySet<CrawlOutcome>;
   pageOutcomes: boolean;
+  /** Writes run-report.db beside the artifacts, for the run's pages in the console. */
+  writeReport: boolean;
   /** The files of the setting's previous run, for conditional requests. */
   previous?: PreviousRunFiles;
   /**
@@ -105,6 +118,7 @@ export class RunThreads {
       deadlineMicros: run.deadlineMicros,
       packagesOn: [...run.packagesOn],
       pageOutcomes: run.pageOutcomes,
+      writeReport: run.writeReport,
       ...(options.browser && { browser: options.browser.settings }),
       ...(run.previous && { previous: run.previous }),
     };
@@ -162,8 +176,8 @@ export class RunThreads {
             lastProgress = { crawled: message.progress.crawled, total: message.progress.total };
             control.onProgress(message.progress);
             return;
-          case 'page':
-            options.observer?.pageObserved(message.errorKind ?? undefined);
+          case 'pages':
+            options.observer?.pagesObserved(message.count, message.failures);
             return;
           case 'result':
             ended(() => resolve(message.result));
@@ -189,8 +203,11 @@ export class RunThreads {
       thread.on('exit', onExit);
       control.cancelSignal.addEventListener('abort', onCancel, { once: true });
       control.drainSignal.addEventListener('abort', onDrain, { once: true });
-      const pacePort = options.pace.connect();
-      thread.postMessage({ type: 'start', run: start, pacePort } satisfies ToRunThread, [pacePort]);
+      const pacePort = options.pace?.connect();
+      thread.postMessage(
+        { type: 'start', run: start, ...(pacePort && { pacePort }) } satisfies ToRunThread,
+        pacePort ? [pacePort] : [],
+      );
       if (control.drainSignal.aborted) onDrain();
       if (control.cancelSignal.aborted) onCancel();
     });
@@ -201,13 +218,16 @@ export class RunThreads {
    * stopping, its runs have ended).
    */
   async close(): Promise<void> {
-    await Promise.all([this.warm.close(), this.options.browser?.host.close(), this.options.pace.close()]);
+    await Promise.all([this.warm.close(), this.options.browser?.host.close(), this.options.pace?.close()]);
   }
 
   private startThread(): Worker {
     this.options.observer?.runThreadStarted();
     return new Worker(new URL('./run-thread.js', import.meta.url), {
-      resourceLimits: { maxOldGenerationSizeMb: this.options.heapMb },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.heapMb,
+        maxYoungGenerationSizeMb: RUN_THREAD_YOUNG_MB,
+      },
     });
   }
 }

@@ -19,6 +19,7 @@ import { RemoteHostPace } from './pace-protocol.js';
 import { RemoteBrowser } from './remote-browser.js';
 import { RemoteMemberReader } from './remote-member-reader.js';
 import type { FromRunThread, RunFailure, RunStart, ToRunThread } from './run-thread-protocol.js';
+import { RunThreadReports } from './run-thread-reports.js';
 import type { PaceAnswer } from './pace-protocol.js';
 
 /** A run that rendered nothing for this long lets go of the browser, which may then close. */
@@ -34,9 +35,11 @@ const requestIds = idCounter();
 interface RunSession {
   cancel: AbortController;
   drain: AbortController;
-  pace: RemoteHostPace;
+  /** Undefined without a pace thread (`kumo crawl`): the run paces its hosts on its own. */
+  pace: RemoteHostPace | undefined;
   browser: RemoteBrowser;
   remoteBundle: RemoteMemberReader;
+  reports: RunThreadReports;
 }
 
 /** The run the thread is executing; undefined between runs (a late cancel then does nothing). */
@@ -61,25 +64,30 @@ port.on('message', (message: ToRunThread) => {
   }
 });
 
-/** The run's session, with the pace asked over the run's own port to the pace thread. */
-function sessionOf(pacePort: MessagePort): RunSession {
-  const pace = new RemoteHostPace((request) => pacePort.postMessage(request));
-  pacePort.on('message', (answer: PaceAnswer) => pace.granted(answer));
-  pacePort.on('close', () => pace.lost(new Error('the host pace thread stopped')));
+/** The run's session, with the pace asked over the run's own port to the pace thread, if any. */
+function sessionOf(pacePort: MessagePort | undefined): RunSession {
   return {
     cancel: new AbortController(),
     drain: new AbortController(),
-    pace,
+    pace: pacePort && paceOver(pacePort),
     browser: new RemoteBrowser(send, requestIds),
     remoteBundle: new RemoteMemberReader(send, undefined, requestIds),
+    reports: new RunThreadReports(send),
   };
+}
+
+function paceOver(pacePort: MessagePort): RemoteHostPace {
+  const pace = new RemoteHostPace((request) => pacePort.postMessage(request));
+  pacePort.on('message', (answer: PaceAnswer) => pace.granted(answer));
+  pacePort.on('close', () => pace.lost(new Error('the host pace thread stopped')));
+  return pace;
 }
 
 /**
  * Crawls the run and reports its result, or the failure of any step (resolving its setting
  * included). The pace port is closed first, which gives back anything still held for the run.
  */
-async function execute(run: RunStart, pacePort: MessagePort): Promise<void> {
+async function execute(run: RunStart, pacePort: MessagePort | undefined): Promise<void> {
   const session = sessionOf(pacePort);
   current = session;
   let message: FromRunThread;
@@ -88,14 +96,15 @@ async function execute(run: RunStart, pacePort: MessagePort): Promise<void> {
   } catch (error) {
     message = { type: 'failed', failure: failureOf(error) };
   }
+  session.reports.flush();
   session.remoteBundle.close();
-  pacePort.close();
+  pacePort?.close();
   current = undefined;
   send(message);
 }
 
 async function crawl(run: RunStart, session: RunSession): Promise<CrawlExecution> {
-  const { browser, remoteBundle } = session;
+  const { browser, remoteBundle, reports } = session;
   // A pattern RE2 cannot run (a setting stored before patterns ran on RE2) throws here, and the
   // run ends 2040 with the field and the reason.
   const resolved = resolveCrawlSettings(run.setting, { feedsSearch: run.feedsSearch });
@@ -139,21 +148,20 @@ async function crawl(run: RunStart, session: RunSession): Promise<CrawlExecution
         defaultUserAgent: run.defaultUserAgent,
         timezone: run.timezone,
         renderer,
-        pace: session.pace,
+        ...(session.pace && { pace: session.pace }),
         previous,
         observer: {
-          pageFetched: (result, rendering) =>
-            send({ type: 'page', errorKind: fetchErrorKindOf(result, rendering) ?? null }),
+          pageFetched: (result, rendering) => reports.pageFetched(fetchErrorKindOf(result, rendering)),
         },
       },
       {
         cancelSignal: session.cancel.signal,
         drainSignal: session.drain.signal,
         deadlineMicros: run.deadlineMicros,
-        onProgress: (progress) => send({ type: 'progress', progress }),
+        onProgress: (progress) => reports.progressed(progress),
       },
       new Set(run.packagesOn),
-      { pageOutcomes: run.pageOutcomes, writeReport: true },
+      { pageOutcomes: run.pageOutcomes, writeReport: run.writeReport },
     );
   } finally {
     previous?.close();

@@ -225,6 +225,7 @@ export class RunWorkerPool implements RunDispatcher {
         deadlineMicros: startMicros + executionTimeoutSecondsOf(run.setting) * 1_000_000,
         packagesOn: packagesOnOf(run),
         pageOutcomes: searchServiceId !== undefined,
+        writeReport: true,
         ...(previous && { previous: previous.files }),
         ...(previous?.readBundle && { readPreviousBundle: previous.readBundle }),
       },
