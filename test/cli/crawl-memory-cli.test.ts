@@ -1,7 +1,7 @@
 /**
  * `kumo crawl` runs its crawl in a thread whose heap KUMO_RUN_HEAP_MB bounds, as the service's runs
  * (docs/design/crawl.md, `kumo crawl` runs in a thread of its own): a page that needs more ends
- * the command with a message naming the limit, and the process does not grow past it.
+ * the command with a message naming the limit, and the same command with a larger limit resumes.
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
