@@ -78,7 +78,7 @@ export class IndexWriter {
     if (prepared.length === 0) return undefined;
     const built = buildSegment(this.store.nextSegmentId(), prepared);
     this.store.insertSegment(built.id, encodeSegment(built.data), built.deleted);
-    built.data.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, built.id, ordinal));
+    built.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, built.id, ordinal));
     return built;
   }
 
@@ -174,7 +174,7 @@ export class IndexWriter {
       if (prepared.length === 0) return;
       const built = buildSegment(this.store.nextSegmentId(), prepared);
       this.store.insertStagedSegment(built.id, encodeSegment(built.data), built.deleted, runKey);
-      built.data.docIds.forEach((docId, ordinal) => {
+      built.docIds.forEach((docId, ordinal) => {
         if (replaced.has(docId)) this.store.placeStagedDocument(runKey, docId, built.id, ordinal);
         else this.store.placeDocument(docId, built.id, ordinal);
       });

@@ -115,7 +115,7 @@ function writeSegment(
   }));
   const built = buildSegment(id, splitBatch(analyzed, blocks));
   rows.insertSegment(built.id, encodeSegment(built.data), built.deleted, pass.runKey);
-  built.data.docIds.forEach((docId, ordinal) => pass.place(docId, built.id, ordinal));
+  built.docIds.forEach((docId, ordinal) => pass.place(docId, built.id, ordinal));
 }
 
 /** Time between two progress lines of a long upgrade. */

@@ -80,11 +80,11 @@ function fieldsOf(segments: readonly LoadedSegment[], url: string, term: string)
   const fields = new Set<string>();
   for (const { segment, summaries } of segments) {
     const ordinal = summaries.findIndex((summary) => summary?.url === url);
-    const range = segment.postings(term);
-    if (ordinal < 0 || range === undefined) continue;
-    for (let posting = range.start; posting < range.end; posting += 1) {
-      if (segment.data.postingDocs[posting] !== ordinal) continue;
-      const { positionStart, positions } = segment.data;
+    const postings = segment.termPostings(term);
+    if (ordinal < 0 || postings === undefined) continue;
+    const { docs, positionStart, positions } = postings;
+    for (let posting = 0; posting < docs.length; posting += 1) {
+      if (docs[posting] !== ordinal) continue;
       for (let at = positionStart[posting]!; at < positionStart[posting + 1]!; at += 1)
         fields.add(FIELDS[fieldOfPosition(positions[at]!)]!);
     }

@@ -56,10 +56,11 @@ describe('segments', () => {
     const second = buildSegment(2, [analyzed(12, 'alpha gamma')]);
     first.markDeleted(1);
     const { segment } = mergeSegments(3, [first, second]);
-    assert.deepEqual([...segment.data.docIds], [10, 12]);
-    assert.equal(segment.postings('only'), undefined);
-    const alpha = segment.postings('alpha')!;
-    assert.deepEqual([...segment.data.postingDocs.subarray(alpha.start, alpha.end)], [0, 1]);
+    assert.deepEqual([...segment.docIds], [10, 12]);
+    assert.equal(segment.termPostings('only'), undefined);
+    assert.equal(segment.documentFrequency('only'), 0);
+    assert.deepEqual([...segment.termPostings('alpha')!.docs], [0, 1]);
+    assert.equal(segment.documentFrequency('alpha'), 2);
   });
 
   test('the merge policy merges a full tier, then a segment that is mostly deletions', () => {

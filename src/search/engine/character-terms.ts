@@ -27,7 +27,7 @@ export function termsWithCharacter(segment: Segment, character: string): Charact
   const cached = bySegment.get(character);
   if (cached !== undefined) return cached;
   const found: CharacterTerms = { unigram: undefined, starting: [], ending: [] };
-  segment.data.terms.forEach((term, ordinal) => {
+  segment.forEachTerm((term, ordinal) => {
     if (term === character) found.unigram = ordinal;
     else if (term.length <= 4 && !term.startsWith(WORD_MARK)) {
       const characters = [...term];

@@ -3,7 +3,8 @@ import { type ClauseMatches, EMPTY_MATCHES } from './clause-matches.js';
 import { matchEdgePhrase } from './edge-phrase.js';
 import { FIELD_COUNT, FIELD_SHIFT, fieldOfPosition } from './fields.js';
 import type { Clause } from './query-plan.js';
-import type { PostingRange, Segment } from './segment.js';
+import { gallopTo } from './gallop.js';
+import type { Segment, TermPostings } from './segment.js';
 
 export type { ClauseMatches } from './clause-matches.js';
 
@@ -21,46 +22,41 @@ export function matchClause(segment: Segment, clause: Clause): ClauseMatches {
 
 /** Documents where `tokens` occur adjacent and in order, with the count of such occurrences per field. */
 function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches {
-  const ranges: PostingRange[] = [];
+  const lists: TermPostings[] = [];
   for (const token of tokens) {
-    const range = segment.postings(token);
-    if (range === undefined) return EMPTY_MATCHES;
-    ranges.push(range);
+    const postings = segment.termPostings(token);
+    if (postings === undefined) return EMPTY_MATCHES;
+    lists.push(postings);
   }
-  if (ranges.length === 0) return EMPTY_MATCHES;
-  if (ranges.length === 1) return matchTerm(segment, ranges[0]!);
+  if (lists.length === 0) return EMPTY_MATCHES;
+  if (lists.length === 1) return matchTerm(segment, lists[0]!);
   // Drive the intersection from the rarest term.
-  let driver = 0;
-  ranges.forEach((range, index) => {
-    if (range.end - range.start < ranges[driver]!.end - ranges[driver]!.start) driver = index;
-  });
-  const { postingDocs, positionStart, positions } = segment.data;
-  const driverRange = ranges[driver]!;
-  const capacity = driverRange.end - driverRange.start;
+  const driver = lists.reduce((rarest, list) => (list.docs.length < rarest.docs.length ? list : rarest));
+  const capacity = driver.docs.length;
   const docs = new Uint32Array(capacity);
   const tf = new Float32Array(capacity * FIELD_COUNT);
-  const cursors = ranges.map((range) => range.start);
-  const pointers = new Uint32Array(ranges.length);
-  const ends = new Uint32Array(ranges.length);
+  const cursors = new Uint32Array(lists.length);
+  const pointers = new Uint32Array(lists.length);
+  const ends = new Uint32Array(lists.length);
+  const termPositions = lists.map((list) => list.positions);
   let count = 0;
-  for (let posting = driverRange.start; posting < driverRange.end; posting += 1) {
-    const ordinal = postingDocs[posting]!;
+  for (const ordinal of driver.docs) {
     if (!segment.isLive(ordinal)) continue;
     let all = true;
-    for (let index = 0; index < ranges.length; index += 1) {
-      const range = ranges[index]!;
-      const found = segment.seek(range, ordinal, cursors[index]!);
+    for (let index = 0; index < lists.length; index += 1) {
+      const list = lists[index]!;
+      const found = gallopTo(list.docs, cursors[index]!, list.docs.length, ordinal);
       cursors[index] = found;
-      if (found >= range.end || postingDocs[found] !== ordinal) {
+      if (found >= list.docs.length || list.docs[found] !== ordinal) {
         all = false;
         break;
       }
-      pointers[index] = positionStart[found]!;
-      ends[index] = positionStart[found + 1]!;
+      pointers[index] = list.positionStart[found]!;
+      ends[index] = list.positionStart[found + 1]!;
     }
     if (!all) continue;
     const tfOffset = count * FIELD_COUNT;
-    if (countAdjacent(positions, pointers, ends, tf, tfOffset) === 0) continue;
+    if (countAdjacent(termPositions, pointers, ends, tf, tfOffset) === 0) continue;
     docs[count] = ordinal;
     count += 1;
   }
@@ -68,14 +64,14 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
 }
 
 /** A single term: every live posting, its positions counted per field. */
-function matchTerm(segment: Segment, range: PostingRange): ClauseMatches {
-  const { postingDocs, positionStart, positions } = segment.data;
+function matchTerm(segment: Segment, postings: TermPostings): ClauseMatches {
+  const { docs: postingDocs, positionStart, positions } = postings;
   const deleted = segment.deleted;
-  const capacity = range.end - range.start;
+  const capacity = postingDocs.length;
   const docs = new Uint32Array(capacity);
   const tf = new Float32Array(capacity * FIELD_COUNT);
   let count = 0;
-  for (let posting = range.start; posting < range.end; posting += 1) {
+  for (let posting = 0; posting < capacity; posting += 1) {
     const ordinal = postingDocs[posting]!;
     if (deleted[ordinal] === 1) continue;
     addFieldCounts(positions, positionStart[posting]!, positionStart[posting + 1]!, tf, count * FIELD_COUNT);
@@ -117,10 +113,10 @@ function addFieldCounts(
 /**
  * Occurrences of the phrase in one document, added per field to `tf` at `tfOffset`: positions p
  * of the first term with p + i among the positions of term i. `pointers` and `ends` delimit each
- * term's positions and are consumed.
+ * term's positions in `termPositions[i]` and are consumed.
  */
 function countAdjacent(
-  positions: Uint32Array,
+  termPositions: readonly Uint32Array[],
   pointers: Uint32Array,
   ends: Uint32Array,
   tf: Float32Array,
@@ -128,11 +124,13 @@ function countAdjacent(
 ): number {
   let total = 0;
   const terms = pointers.length;
+  const firstPositions = termPositions[0]!;
   for (let slot = pointers[0]!; slot < ends[0]!; slot += 1) {
-    const start = positions[slot]!;
+    const start = firstPositions[slot]!;
     let matched = true;
     for (let term = 1; term < terms; term += 1) {
       const wanted = start + term;
+      const positions = termPositions[term]!;
       let pointer = pointers[term]!;
       const end = ends[term]!;
       while (pointer < end && positions[pointer]! < wanted) pointer += 1;
@@ -158,7 +156,6 @@ function countAdjacent(
  * character such as の occurs millions of times in a large index.
  */
 function matchLoneCharacter(segment: Segment, character: string): ClauseMatches {
-  const { postingStart, postingDocs, positionStart, positions } = segment.data;
   const starts = new Float32Array(segment.docCount * FIELD_COUNT);
   const ends = new Float32Array(segment.docCount * FIELD_COUNT);
   const seen = new Uint8Array(segment.docCount);
@@ -170,7 +167,8 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
     ...ending.map((term) => ({ term, counts: ends })),
   ];
   for (const { term, counts } of terms) {
-    for (let posting = postingStart[term]!; posting < postingStart[term + 1]!; posting += 1) {
+    const { docs: postingDocs, positionStart, positions } = segment.postingsOf(term);
+    for (let posting = 0; posting < postingDocs.length; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;
       if (seen[doc] === 0) {
@@ -201,14 +199,14 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
 /** Mean per-field occurrences of the words in each of `docs`. */
 function wordFrequencies(segment: Segment, words: readonly string[], docs: Uint32Array): Float32Array {
   const tf = new Float32Array(docs.length * FIELD_COUNT);
-  const { postingDocs, positionStart, positions } = segment.data;
   for (const word of words) {
-    const range = segment.postings(word);
-    if (range === undefined) continue;
-    let cursor = range.start;
+    const postings = segment.termPostings(word);
+    if (postings === undefined) continue;
+    const { docs: postingDocs, positionStart, positions } = postings;
+    let cursor = 0;
     docs.forEach((ordinal, index) => {
-      cursor = segment.seek(range, ordinal, cursor);
-      if (cursor >= range.end || postingDocs[cursor] !== ordinal) return;
+      cursor = gallopTo(postingDocs, cursor, postingDocs.length, ordinal);
+      if (cursor >= postingDocs.length || postingDocs[cursor] !== ordinal) return;
       for (let slot = positionStart[cursor]!; slot < positionStart[cursor + 1]!; slot += 1) {
         tf[index * FIELD_COUNT + fieldOfPosition(positions[slot]!)]! += 1 / words.length;
       }
@@ -227,26 +225,25 @@ export type OccurrenceStarts = ArrayLike<number> & Iterable<number>;
  */
 export function occurrenceStarts(segment: Segment, clause: Clause, ordinal: number): OccurrenceStarts {
   if (clause.tokens.length === 0) return [];
-  const { postingDocs, positionStart, positions } = segment.data;
-  const postingsOfDoc: number[] = [];
+  /** The positions of each token in the document. */
+  const tokenPositions: Uint32Array[] = [];
   for (const token of clause.tokens) {
-    const range = segment.postings(token);
-    if (range === undefined) return [];
-    const found = segment.seek(range, ordinal, range.start);
-    if (found >= range.end || postingDocs[found] !== ordinal) return [];
-    postingsOfDoc.push(found);
+    const postings = segment.termPostings(token);
+    if (postings === undefined) return [];
+    const { docs, positionStart, positions } = postings;
+    const found = gallopTo(docs, 0, docs.length, ordinal);
+    if (found >= docs.length || docs[found] !== ordinal) return [];
+    tokenPositions.push(positions.subarray(positionStart[found]!, positionStart[found + 1]!));
   }
-  const first = postingsOfDoc[0]!;
+  const first = tokenPositions[0]!;
   // A clause of one token starts at each of its positions: the stored list as it is, which for a
   // common word is hundreds of positions a page.
-  if (postingsOfDoc.length === 1) return positions.subarray(positionStart[first]!, positionStart[first + 1]!);
+  if (tokenPositions.length === 1) return first;
   const starts: number[] = [];
-  for (let slot = positionStart[first]!; slot < positionStart[first + 1]!; slot += 1) {
-    const start = positions[slot]!;
-    const adjacent = postingsOfDoc.every((posting, term) => {
-      if (term === 0) return true;
-      return binarySearch(positions, positionStart[posting]!, positionStart[posting + 1]!, start + term);
-    });
+  for (const start of first) {
+    const adjacent = tokenPositions.every(
+      (positions, term) => term === 0 || binarySearch(positions, 0, positions.length, start + term),
+    );
     if (adjacent) starts.push(start);
   }
   return starts;

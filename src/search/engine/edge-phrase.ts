@@ -75,10 +75,10 @@ function termsOfPlace(segment: Segment, token: string, endsBigram: boolean, star
 
 /** The live postings of several terms as one list by document, positions merged without repeats. */
 function mergedPostings(segment: Segment, terms: readonly number[]): Slot {
-  const { postingStart, postingDocs, positionStart, positions } = segment.data;
   const keys: number[] = [];
   for (const term of terms) {
-    for (let posting = postingStart[term]!; posting < postingStart[term + 1]!; posting += 1) {
+    const { docs: postingDocs, positionStart, positions } = segment.postingsOf(term);
+    for (let posting = 0; posting < postingDocs.length; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;
       for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1) {

@@ -24,7 +24,7 @@ export function statisticsOf(segments: readonly Segment[]): IndexStatistics {
   const totals = new Float64Array(FIELD_COUNT);
   let documentCount = 0;
   for (const segment of segments) {
-    const lengths = segment.data.fieldLengths;
+    const lengths = segment.fieldLengths;
     for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1) {
       if (!segment.isLive(ordinal)) continue;
       documentCount += 1;
@@ -217,7 +217,7 @@ function weightsOf(segment: Segment, statistics: IndexStatistics, fields: FieldA
     cached.fieldsKey === fields.key
   )
     return cached.weights;
-  const weights = occurrenceWeights(segment.data.fieldLengths, statistics.averageFieldLengths, fields);
+  const weights = occurrenceWeights(segment.fieldLengths, statistics.averageFieldLengths, fields);
   weightCache.set(segment, { averages: statistics.averageFieldLengths, fieldsKey: fields.key, weights });
   return weights;
 }
@@ -231,10 +231,7 @@ function wordIdfOf(segments: readonly Segment[], clause: Clause, documentCount: 
   if (clause.words.length === 0) return 0;
   let total = 0;
   for (const word of clause.words) {
-    for (const segment of segments) {
-      const range = segment.postings(word);
-      if (range !== undefined) total += range.end - range.start;
-    }
+    for (const segment of segments) total += segment.documentFrequency(word);
   }
   return inverseDocumentFrequency(Math.min(documentCount, total / clause.words.length), documentCount);
 }

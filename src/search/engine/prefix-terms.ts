@@ -22,7 +22,11 @@ function sortedTermsOf(segment: Segment): readonly string[] {
   const known = sortedBySegment.get(segment);
   if (known !== undefined) return known;
   // Code unit order (the default sort's), in which a prefix's terms are contiguous.
-  const sorted = segment.data.terms.filter((term) => !NOT_COMPLETED.test(term)).sort();
+  const sorted: string[] = [];
+  segment.forEachTerm((term) => {
+    if (!NOT_COMPLETED.test(term)) sorted.push(term);
+  });
+  sorted.sort();
   sortedBySegment.set(segment, sorted);
   return sorted;
 }
@@ -49,7 +53,6 @@ export function visitTermsWithPrefix(
     const term = terms[position]!;
     if (!term.startsWith(prefix)) return;
     if (term.length === prefix.length) continue;
-    const range = segment.postings(term)!;
-    visit(term, range.end - range.start);
+    visit(term, segment.documentFrequency(term));
   }
 }

@@ -1,5 +1,5 @@
 import { occurrenceStarts, type OccurrenceStarts } from './clause-matcher.js';
-import { FIELD_COUNT, FIELDS, fieldOfPosition, MAX_FIELD_TOKENS, positionOf } from './fields.js';
+import { FIELDS, fieldOfPosition, MAX_FIELD_TOKENS, positionOf } from './fields.js';
 import type { HitSet } from './hit-set.js';
 import type { Clause } from './query-plan.js';
 import { proximityBonus, titlePhraseBonus, type RankingParameters } from './ranking.js';
@@ -55,7 +55,7 @@ export function positionRerank(
     }
     const idf = clauses.reduce((sum, { idf }) => sum + idf, 0);
     if (chainInField(starts, lengths, TITLE, MAX_FIELD_TOKENS)) {
-      const titleLength = segment.data.fieldLengths[ordinal * FIELD_COUNT + TITLE]!;
+      const titleLength = segment.fieldLength(ordinal, TITLE);
       const phraseLength = lengths.reduce((sum, length) => sum + length, 0);
       bonus += titlePhraseBonus(phraseLength / Math.max(phraseLength, titleLength), idf, parameters);
     } else if (chainInField(starts, lengths, HEADINGS, MAIN_HEADING_TOKENS)) {

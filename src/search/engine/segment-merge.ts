@@ -5,7 +5,7 @@ import { Segment } from './segment.js';
 /** Where a merge put each live document. */
 export interface MergedSegment {
   segment: Segment;
-  /** Global document ids by new ordinal (the same as `segment.data.docIds`). */
+  /** Global document ids by new ordinal (the same as `segment.docIds`). */
   docIds: Uint32Array;
 }
 
@@ -30,9 +30,9 @@ export function mergeSegments(id: number, segments: readonly Segment[]): MergedS
     for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1) {
       const target = remap[ordinal]!;
       if (target < 0) continue;
-      docIds[target] = segment.data.docIds[ordinal]!;
+      docIds[target] = segment.docIds[ordinal]!;
       fieldLengths.set(
-        segment.data.fieldLengths.subarray(ordinal * FIELD_COUNT, (ordinal + 1) * FIELD_COUNT),
+        segment.fieldLengths.subarray(ordinal * FIELD_COUNT, (ordinal + 1) * FIELD_COUNT),
         target * FIELD_COUNT,
       );
     }
@@ -42,7 +42,7 @@ export function mergeSegments(id: number, segments: readonly Segment[]): MergedS
   // segment's terms: looking every term up in every segment would cost terms x segments lookups.
   const holders = new Map<string, number[]>();
   segments.forEach((segment, index) => {
-    segment.data.terms.forEach((term, ordinal) => {
+    segment.forEachTerm((term, ordinal) => {
       const list = holders.get(term);
       if (list === undefined) holders.set(term, [index, ordinal]);
       else list.push(index, ordinal);
@@ -60,13 +60,12 @@ export function mergeSegments(id: number, segments: readonly Segment[]): MergedS
       const index = list[at]!;
       const termOrdinal = list[at + 1]!;
       const {
-        postingStart: starts,
-        postingDocs: docs,
+        docs,
         positionStart: positionStarts,
         positions: source,
-      } = segments[index]!.data;
+      } = segments[index]!.postingsOf(termOrdinal);
       const remap = remaps[index]!;
-      for (let posting = starts[termOrdinal]!; posting < starts[termOrdinal + 1]!; posting += 1) {
+      for (let posting = 0; posting < docs.length; posting += 1) {
         const target = remap[docs[posting]!]!;
         if (target < 0) continue;
         postingDocs.push(target);

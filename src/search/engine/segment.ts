@@ -1,7 +1,6 @@
 import { FIELD_COUNT } from './fields.js';
-import { gallopTo } from './gallop.js';
 
-/** The arrays of a segment's inverted index; see `Segment`. */
+/** The arrays of a segment's inverted index, as built, merged or decoded; see `Segment`. */
 export interface SegmentData {
   /** Global document ids (the `documents` table's id) by local ordinal. */
   docIds: Uint32Array;
@@ -19,10 +18,18 @@ export interface SegmentData {
   positions: Uint32Array;
 }
 
-/** A posting list: the postings of one term in one segment. */
-export interface PostingRange {
-  start: number;
-  end: number;
+/**
+ * The postings of one term in one segment: everything a search reads of a term. Matching and
+ * merging go through this and never through a segment's arrays, so a segment may hand out views
+ * of arrays it holds or lists it read from storage (docs/design/search-engine.md, Segments).
+ */
+export interface TermPostings {
+  /** Local document ordinals, ascending (deleted documents included). */
+  readonly docs: Uint32Array;
+  /** Positions of `docs[i]` are `positions[positionStart[i] .. positionStart[i + 1])`; one longer than `docs`. */
+  readonly positionStart: Uint32Array;
+  /** Field-tagged positions (fields.ts `positionOf`), ascending within a document. */
+  readonly positions: Uint32Array;
 }
 
 /**
@@ -40,6 +47,7 @@ export class Segment {
 
   constructor(
     readonly id: number,
+    /** The arrays, for storing the segment (segment-codec.ts); searches use the methods below. */
     readonly data: SegmentData,
     deleted?: Uint8Array,
   ) {
@@ -59,6 +67,16 @@ export class Segment {
     return this.docCount === 0 ? 0 : this.deletedCount / this.docCount;
   }
 
+  /** Global document ids by local ordinal. */
+  get docIds(): Uint32Array {
+    return this.data.docIds;
+  }
+
+  /** Stream tokens of each field: `fieldLengths[ordinal * FIELD_COUNT + field]`. */
+  get fieldLengths(): Uint32Array {
+    return this.data.fieldLengths;
+  }
+
   markDeleted(ordinal: number): void {
     if (this.deleted[ordinal] === 1) return;
     this.deleted[ordinal] = 1;
@@ -73,21 +91,37 @@ export class Segment {
     return this.termOrdinals.get(term);
   }
 
-  postings(term: string): PostingRange | undefined {
+  /** Each term with its ordinal, in ordinal order. */
+  forEachTerm(visit: (term: string, ordinal: number) => void): void {
+    this.data.terms.forEach((term, ordinal) => visit(term, ordinal));
+  }
+
+  /** Documents holding the term (deleted ones included, as in every document frequency); 0 without it. */
+  documentFrequency(term: string): number {
     const ordinal = this.termOrdinals.get(term);
-    if (ordinal === undefined) return undefined;
-    return { start: this.data.postingStart[ordinal]!, end: this.data.postingStart[ordinal + 1]! };
+    if (ordinal === undefined) return 0;
+    return this.data.postingStart[ordinal + 1]! - this.data.postingStart[ordinal]!;
+  }
+
+  /** The postings of the term, or undefined when the segment lacks it. */
+  termPostings(term: string): TermPostings | undefined {
+    const ordinal = this.termOrdinals.get(term);
+    return ordinal === undefined ? undefined : this.postingsOf(ordinal);
+  }
+
+  /** The postings of the term with this ordinal: views of the segment's arrays, nothing copied. */
+  postingsOf(termOrdinal: number): TermPostings {
+    const { postingStart, postingDocs, positionStart, positions } = this.data;
+    const start = postingStart[termOrdinal]!;
+    const end = postingStart[termOrdinal + 1]!;
+    return {
+      docs: postingDocs.subarray(start, end),
+      positionStart: positionStart.subarray(start, end + 1),
+      positions,
+    };
   }
 
   fieldLength(ordinal: number, field: number): number {
     return this.data.fieldLengths[ordinal * FIELD_COUNT + field]!;
-  }
-
-  /**
-   * The first posting within `range` whose document is >= `ordinal`, galloping from `from`
-   * (postings are visited in ascending document order).
-   */
-  seek(range: PostingRange, ordinal: number, from: number): number {
-    return gallopTo(this.data.postingDocs, Math.max(from, range.start), range.end, ordinal);
   }
 }

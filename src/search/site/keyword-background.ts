@@ -35,10 +35,7 @@ export class KeywordBackground {
     const cached = this.bigrams.get(gram);
     if (cached !== undefined) return cached;
     let frequency = 0;
-    for (const { segment } of this.snapshot.segments) {
-      const range = segment.postings(gram);
-      if (range !== undefined) frequency += range.end - range.start;
-    }
+    for (const { segment } of this.snapshot.segments) frequency += segment.documentFrequency(gram);
     this.bigrams.set(gram, frequency);
     return frequency;
   }

@@ -63,10 +63,7 @@ export function indexWordForms(snapshot: IndexSnapshot): WordForms {
   const documentCount = snapshot.statistics.documentCount;
   const frequencyOf = (term: string) => {
     let frequency = 0;
-    for (const { segment } of snapshot.segments) {
-      const range = segment.postings(term);
-      if (range !== undefined) frequency += range.end - range.start;
-    }
+    for (const { segment } of snapshot.segments) frequency += segment.documentFrequency(term);
     return Math.min(frequency, documentCount);
   };
   return {
