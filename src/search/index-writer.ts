@@ -11,6 +11,7 @@ import { displayHeadOf, type DisplayHeadToStore } from './display-head.js';
 import type { IndexSegments, Posting } from './index-segments.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
+import type { TemplateBlocks } from './template-blocks.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
 import { encodeSegment } from './engine/segment-codec.js';
 import { buildSegment, type AnalyzedDocument } from './engine/segment-builder.js';
@@ -37,7 +38,9 @@ export class IndexWriter {
    * feed-keys.ts). A document whose content did not change is left as it is, but claimed. Of
    * several documents with one URL in a batch, the last counts. `analyzed` may hold each
    * document's fields and phrases analyzed beforehand (AnalysisPool, in another thread). With
-   * `pass`, the documents' links are counted into that indexing pass (finishPass).
+   * `pass`, the documents' links are counted into that indexing pass (finishPass), and the
+   * documents are split with the template lines the indexed documents were split with, the
+   * documents whose lines changed side being split again once, when the pass ends (finishPass).
    */
   upsert(
     documents: readonly IndexedDocument[],
@@ -53,7 +56,9 @@ export class IndexWriter {
     this.store.writeTransaction(() => {
       this.segments.refresh();
       if (pass !== undefined) this.countLinks(pass, byUrl.keys(), documents);
-      const prepared = this.prepareBatch(byUrl.values(), analyzed, result, {
+      const templates = this.store.templates;
+      const splitWith = pass === undefined ? () => templates.current() : () => templates.appliedSets();
+      const prepared = this.prepareBatch(byUrl.values(), analyzed, result, splitWith, {
         replace: (existing, stored, hash, phrases) => {
           this.store.updateDocument(existing.id, stored, hash);
           this.store.phrases.put(existing.id, phrases);
@@ -67,7 +72,7 @@ export class IndexWriter {
       built = this.writeSegment(prepared);
     });
     this.segments.written(deletions, built);
-    this.resplit(indexed);
+    if (pass === undefined) this.resplit(indexed);
     this.fillDisplayHeads();
     if (deletions.length > 0 || built !== undefined) this.mergeWhileNeeded();
     return result;
@@ -131,11 +136,16 @@ export class IndexWriter {
 
   /**
    * Ends an indexing pass of upserts: each of its pages takes the count of the pass's pages
-   * linking to it, which orders pages with the same text after their language.
+   * linking to it, which orders pages with the same text after their language; and the pages
+   * holding a line that became template during the pass, or stopped being, are split again, once
+   * (docs/design/search-engine.md, Template lines in a pass).
    */
   finishPass(pass: string): void {
     this.store.writeTransaction(() => this.store.inboundLinks.write(pass));
     this.segments.changed();
+    this.resplit();
+    this.fillDisplayHeads();
+    this.mergeWhileNeeded();
   }
 
   /**
@@ -159,7 +169,7 @@ export class IndexWriter {
         documents.map((document) => document.url),
         documents,
       );
-      const prepared = this.prepareBatch(entries, analyzed, result, {
+      const prepared = this.prepareBatch(entries, analyzed, result, () => this.store.templates.current(), {
         replace: (existing, stored, hash, phrases) => {
           this.store.stageDocument(runKey, existing.id, stored, hash);
           this.store.phrases.stage(runKey, existing.id, phrases);
@@ -244,6 +254,8 @@ export class IndexWriter {
     entries: Iterable<{ document: IndexedDocument; index: number }>,
     analyzed: readonly AnalyzedPage[] | undefined,
     result: UpsertResult,
+    /** The template lines to split with, read once the batch's rows are counted. */
+    splitWith: () => TemplateBlocks,
     on: {
       replace: (
         existing: DocumentLocation,
@@ -287,8 +299,9 @@ export class IndexWriter {
       });
     }
     if (prepared.length === 0) return [];
-    // Split after every row of the batch is counted: a site's first batch finds its own template.
-    const blocks = this.store.templates.current();
+    // Read after every row of the batch is counted: outside a pass, a site's first batch finds its
+    // own template; a pass keeps to the sets its documents were split with until it ends.
+    const blocks = splitWith();
     for (const { docId, url, body } of prepared) on.displayHead(docId, displayHeadOf(body, url, blocks));
     return splitBatch(prepared, blocks);
   }

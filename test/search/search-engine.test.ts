@@ -290,4 +290,37 @@ describe('BatchIndexer', () => {
     direct.close();
     streamed.close();
   });
+
+  test('a pass splits the template its pages make once it ends, whichever batch a line became template in', async () => {
+    const notice = 'Maintenance window on Sunday night';
+    const early = 'Early bird discount for members';
+    // The notice is on every page from the third batch on; the other line on three of the first
+    // batch's pages only (template there, content by the end of the pass).
+    const documents = Array.from({ length: 24 }, (_, n) =>
+      page(
+        n,
+        [
+          `Statement number ${n} is described here.`,
+          ...(n >= 8 ? [notice] : []),
+          ...(n < 3 ? [early] : []),
+        ].join('\n'),
+      ),
+    );
+    const index = new SearchIndex(path.join(folder, 'pass-template.db'));
+    const indexer = new BatchIndexer(index.writer.forFeed('bundle:test'), () => undefined, 4);
+    for (const document of documents) await indexer.add(document);
+    await indexer.finish();
+    // On 16 of 24 pages the notice is template: no page matches it, the first ones included.
+    assert.deepEqual(urls(index, 'maintenance', 30), []);
+    // On 3 of 24 pages the other line is content.
+    assert.deepEqual(
+      urls(index, 'discount', 30).sort(),
+      [0, 1, 2].map((n) => `https://site.example/p/${n}.html`),
+    );
+    // A page indexed alone afterwards is split with the pass's template at once.
+    index.writer.upsert([page(99, `Statement 99.\n${notice}`)], 'bundle:test');
+    assert.deepEqual(urls(index, 'maintenance', 30), []);
+    assert.deepEqual(urls(index, 'statement', 30).length, 25);
+    index.close();
+  });
 });
