@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleDocuments } from '../../src/search/indexing.js';
+import { bundleDocuments, documentOfPage } from '../../src/search/indexing.js';
 import type { Doctype } from '../../src/search/index.js';
 import type { CorpusSpec } from './corpus-spec.js';
 import type { EvalCorpus } from './eval-corpus.js';
@@ -30,7 +30,9 @@ export async function crawledCorpus(
     const blocksByUrl = new Map<string, string[]>();
     const byDoctype: Partial<Record<Doctype, number>> = {};
     const seen = new Set<string>();
-    for await (const document of bundleDocuments(crawl.bundleFile)) {
+    for await (const page of bundleDocuments(crawl.bundleFile)) {
+      const document = documentOfPage(page);
+      if (document === undefined) continue;
       // As the indexer does: two fetched URLs ending at one final URL are one document.
       if (seen.has(document.url)) continue;
       seen.add(document.url);

@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type PackedPages, unpackPages } from './analyzed-pages-wire.js';
-import { analyzePage, type AnalyzedPage } from './document-fields.js';
+import {
+  type AnalyzedBatch,
+  analyzeBatch,
+  analyzedBatchOf,
+  isHtmlPage,
+  type PageToIndex,
+} from './html-page.js';
 import type { IndexedDocument } from './indexed-document.js';
 
 const WORKER_URL = new URL('./analysis-worker.js', import.meta.url);
@@ -9,13 +15,21 @@ const WORKER_URL = new URL('./analysis-worker.js', import.meta.url);
 const MAX_WORKERS = 4;
 
 interface Job {
-  documents: readonly IndexedDocument[];
-  resolve: (pages: AnalyzedPage[]) => void;
+  pages: readonly PageToIndex[];
+  resolve: (batch: AnalyzedBatch) => void;
+}
+
+/** What a worker sends back for a batch (analysis-worker.ts). */
+export interface WorkerReply {
+  packed: PackedPages;
+  /** BatchAnalysis.extracted. */
+  extracted: (IndexedDocument | null | undefined)[];
 }
 
 /**
- * Analyzes batches of documents in worker threads (one per core, at most four), so that the
- * thread writing the index works while the next batches are analyzed. A batch whose worker fails
+ * Analyzes batches of documents in worker threads (one per core, at most four), extracting the
+ * text of HTML pages first, so that the thread writing the index works while the next batches
+ * are read and analyzed. A batch whose worker fails
  * (it could not start, or died) is analyzed on the calling thread instead: slower, never lost,
  * and no worker is started again.
  */
@@ -32,10 +46,10 @@ export class AnalysisPool {
     this.size = size;
   }
 
-  /** The analyzed fields and phrases of each document, in order. */
-  analyze(documents: readonly IndexedDocument[]): Promise<AnalyzedPage[]> {
+  /** The documents of the pages (HTML pages' extracted) with their analyzed fields and phrases, in order. */
+  analyze(pages: readonly PageToIndex[]): Promise<AnalyzedBatch> {
     return new Promise((resolve) => {
-      this.queue.push({ documents, resolve });
+      this.queue.push({ pages, resolve });
       this.startJobs();
     });
   }
@@ -50,7 +64,7 @@ export class AnalysisPool {
     while (this.queue.length > 0) {
       if (this.broken) {
         const job = this.queue.shift()!;
-        job.resolve(job.documents.map(analyzePage));
+        job.resolve(analyzedHere(job.pages));
         continue;
       }
       const worker = this.idle.pop() ?? (this.all.length < this.size ? this.spawn() : undefined);
@@ -68,9 +82,9 @@ export class AnalysisPool {
       worker.off('error', onFailure);
       worker.off('exit', onFailure);
     };
-    const onMessage = (packed: PackedPages) => {
+    const onMessage = ({ packed, extracted }: WorkerReply) => {
       cleanup();
-      job.resolve(unpackPages(packed));
+      job.resolve(analyzedBatchOf(job.pages, { extracted, analyzed: unpackPages(packed) }));
       this.idle.push(worker);
       this.startJobs();
     };
@@ -79,14 +93,14 @@ export class AnalysisPool {
       this.broken = true;
       void worker.terminate();
       this.all.splice(this.all.indexOf(worker), 1);
-      job.resolve(job.documents.map(analyzePage));
+      job.resolve(analyzedHere(job.pages));
       this.startJobs();
     };
     worker.on('message', onMessage);
     worker.on('error', onFailure);
     worker.on('exit', onFailure);
-    // Analysis reads no links: a page's link targets (up to thousands) are not copied over.
-    worker.postMessage(job.documents.map(withoutLinks));
+    // Analysis reads no links: a document's link targets (up to thousands) are not copied over.
+    worker.postMessage(job.pages.map(withoutLinks));
   }
 
   private spawn(): Worker {
@@ -97,8 +111,13 @@ export class AnalysisPool {
   }
 }
 
-function withoutLinks(document: IndexedDocument): IndexedDocument {
-  if (document.linksTo === undefined) return document;
-  const { linksTo: _linksTo, ...rest } = document;
+function withoutLinks(page: PageToIndex): PageToIndex {
+  if (isHtmlPage(page) || page.linksTo === undefined) return page;
+  const { linksTo: _linksTo, ...rest } = page;
   return rest;
+}
+
+/** A batch analyzed on this thread, when the workers cannot. */
+function analyzedHere(pages: readonly PageToIndex[]): AnalyzedBatch {
+  return analyzedBatchOf(pages, analyzeBatch(pages));
 }

@@ -1,5 +1,6 @@
 import { AnalysisPool } from './analysis-pool.js';
 import type { AnalyzedPage } from './document-fields.js';
+import { type AnalyzedBatch, isHtmlPage, type PageToIndex } from './html-page.js';
 import type { IndexedDocument } from './indexed-document.js';
 import type { UpsertResult } from './search-index-types.js';
 
@@ -12,17 +13,23 @@ export interface BatchTarget {
 
 /** Documents per batch: large enough to be fast, small enough to show progress and bound memory. */
 export const DEFAULT_BATCH_SIZE = 500;
+/**
+ * A batch is sent sooner once its pages hold this many bytes (HTML, or text): three batches are
+ * in hand at once (two analyzed while one is written), and pages of a megabyte are not rare.
+ */
+export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
 /**
- * Feeds a stream of documents into a SearchIndex in batches, analyzing the next batches in
- * worker threads while one is written: on two cores indexing runs at about the speed of the
- * analysis spread over both.
+ * Feeds a stream of pages into a SearchIndex in batches, extracting and analyzing the next
+ * batches in worker threads while one is written: on two cores indexing runs at about the speed
+ * of the extraction and analysis spread over both.
  * Each batch is one upsert (one transaction), so searches never see half a batch.
  */
 export class BatchIndexer {
-  private batch: IndexedDocument[] = [];
+  private batch: PageToIndex[] = [];
+  private batchBytes = 0;
   /** Batches sent to analysis, oldest first; they are written in this order. */
-  private readonly inFlight: Promise<{ documents: IndexedDocument[]; pages: AnalyzedPage[] }>[] = [];
+  private readonly inFlight: Promise<AnalyzedBatch>[] = [];
   private readonly pool = new AnalysisPool();
   readonly totals: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
 
@@ -30,11 +37,14 @@ export class BatchIndexer {
     private readonly index: BatchTarget,
     private readonly onBatch: (totals: UpsertResult) => void = () => undefined,
     private readonly batchSize = DEFAULT_BATCH_SIZE,
+    /** Told the URL of each HTML page whose markup says noindex: it is not indexed. */
+    private readonly onNoindex: (url: string) => void = () => undefined,
   ) {}
 
-  async add(document: IndexedDocument): Promise<void> {
-    this.batch.push(document);
-    if (this.batch.length >= this.batchSize) await this.dispatch();
+  async add(page: PageToIndex): Promise<void> {
+    this.batch.push(page);
+    this.batchBytes += isHtmlPage(page) ? page.html.byteLength : page.body.length;
+    if (this.batch.length >= this.batchSize || this.batchBytes >= MAX_BATCH_BYTES) await this.dispatch();
   }
 
   /** Writes what is left; the totals are then complete. */
@@ -55,15 +65,17 @@ export class BatchIndexer {
    */
   private async dispatch(): Promise<void> {
     if (this.batch.length === 0) return;
-    const documents = this.batch;
+    const pages = this.batch;
     this.batch = [];
-    this.inFlight.push(this.pool.analyze(documents).then((pages) => ({ documents, pages })));
+    this.batchBytes = 0;
+    this.inFlight.push(this.pool.analyze(pages));
     while (this.inFlight.length > this.pool.size) await this.writeOldest();
   }
 
   private async writeOldest(): Promise<void> {
-    const { documents, pages } = await this.inFlight.shift()!;
-    const result = this.index.upsert(documents, pages);
+    const { documents, analyzed, noindex } = await this.inFlight.shift()!;
+    for (const url of noindex) this.onNoindex(url);
+    const result = this.index.upsert(documents, analyzed);
     this.totals.added += result.added;
     this.totals.updated += result.updated;
     this.totals.unchanged += result.unchanged;

@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
 import { extract } from 'tar-stream';
-import { decodeHtml } from '../crawler/charset.js';
 import {
   DocumentTextError,
   extractableKindOf,
@@ -9,8 +8,8 @@ import {
   type ExtractableKind,
 } from './extract/document-text.js';
 import type { ContentSelectors } from './content-selectors.js';
-import { pageTextOf } from './html-text.js';
-import type { Doctype, IndexedDocument } from './indexed-document.js';
+import type { HtmlPage, PageToIndex } from './html-page.js';
+import type { Doctype } from './indexed-document.js';
 
 /** What one page folder of a crawl bundle holds, by file name. */
 type PageFiles = Map<string, Buffer>;
@@ -54,15 +53,18 @@ const DOCTYPE_OF_KIND: Record<ExtractableKind, Doctype> = {
 };
 
 /**
- * The searchable documents of a `crawl_objects.tar.gz`: one per page folder that answered 2xx,
+ * The searchable pages of a `crawl_objects.tar.gz`: one per page folder that answered 2xx,
  * unless its canonical page is a document of the bundle too (`onNoindex` is told of those pages and
  * of noindex ones).
- * An HTML page is read from its rendered `dom.html` when there is one (what a visitor sees),
- * else `source.html` decoded with its detected charset; PDF and office files have their text
- * extracted. Pages marked noindex (meta robots or X-Robots-Tag) are left out. `selectors` are the
+ * An HTML page comes as its rendered `dom.html` when there is one (what a visitor sees), else
+ * `source.html` with its Content-Type, to be decoded and extracted where it is analyzed
+ * (html-page.ts), which tells of a page whose markup says noindex; PDF and office files have their
+ * text extracted here. Pages marked noindex in the crawl's meta (meta robots or X-Robots-Tag) are
+ * left out. `selectors` are the
  * search service's content selectors (docs/reference/site-search.md, Content selectors); `owner`
  * (a contract) is whose turn at the extraction threads the documents take (extraction-pool.ts). The
- * bundle is read as a stream: a folder's files are contiguous in it, so only one page is held at a time.
+ * bundle is read as a stream: a folder's files are contiguous in it, so only one page is held at a
+ * time here.
  */
 export async function* bundleDocuments(
   bundleFile: string,
@@ -70,7 +72,7 @@ export async function* bundleDocuments(
   onNoindex: (url: string) => void = () => undefined,
   selectors: ContentSelectors = {},
   owner?: string,
-): AsyncGenerator<IndexedDocument> {
+): AsyncGenerator<PageToIndex> {
   const givingWay = await pagesGivingWay(bundleFile);
   let folder: string | undefined;
   let files: PageFiles = new Map();
@@ -185,7 +187,7 @@ async function documentOf(
   onNoindex: (url: string) => void,
   selectors: ContentSelectors,
   owner: string | undefined,
-): Promise<IndexedDocument | undefined> {
+): Promise<PageToIndex | undefined> {
   const metaFile = files.get('meta.json');
   if (metaFile === undefined) return undefined;
   const meta = JSON.parse(metaFile.toString('utf8')) as PageMeta;
@@ -207,27 +209,17 @@ async function documentOf(
   const dom = files.get('dom.html');
   const html = files.get('source.html') ?? files.get('source.xhtml');
   if (dom !== undefined || html !== undefined) {
-    const text = pageTextOf(
-      dom !== undefined ? dom.toString('utf8') : decodeHtml(html!, headers['content-type']).text,
-      selectors,
-      url,
-    );
-    if (text.noindex) {
-      onNoindex(url);
-      return undefined;
-    }
-    return {
+    // Decoded and extracted by the analysis threads (html-page.ts), which tell of a page whose
+    // markup says noindex.
+    const page: HtmlPage = {
       ...common,
-      title: text.title,
-      description: text.description,
-      headings: text.headings,
-      body: text.body,
-      template: text.template,
-      ...(text.language !== '' && { language: text.language }),
-      ...(text.linksTo.length > 0 && { linksTo: text.linksTo }),
+      html: (dom ?? html)!,
+      rendered: dom !== undefined,
+      contentType: headers['content-type'],
       contentSize: (html ?? dom)!.length,
-      doctype: 'html',
+      selectors,
     };
+    return page;
   }
   for (const [name, bytes] of files) {
     const kind = name.startsWith('source.') ? extractableKindOf(name) : undefined;

@@ -4,5 +4,6 @@
  */
 export { BatchIndexer } from './batch-indexer.js';
 export { bundleDocuments, BundleReadError } from './bundle-documents.js';
+export { documentOfPage, type PageToIndex } from './html-page.js';
 export { pageTextOf } from './html-text.js';
 export { applyRunToIndex, type RunPageOutcomes } from './run-index-update.js';

@@ -51,6 +51,12 @@ export async function applyRunToIndex(
   const indexer = new BatchIndexer(
     { upsert: (documents, analyzed) => index.writer.stage(runKey, documents, analyzed) },
     onProgress,
+    undefined,
+    (url) => {
+      // A page whose markup says noindex, found as its batch is analyzed: gone like the others.
+      seen.delete(url);
+      noindex.add(url);
+    },
   );
   try {
     const documents = bundleDocuments(
@@ -60,11 +66,11 @@ export async function applyRunToIndex(
       selectors,
       owner,
     );
-    for await (const document of documents) {
+    for await (const page of documents) {
       // Two fetched URLs can end at one final URL (a redirect to a page also linked directly).
-      if (seen.has(document.url)) continue;
-      seen.add(document.url);
-      await indexer.add(document);
+      if (seen.has(page.url)) continue;
+      seen.add(page.url);
+      await indexer.add(page);
     }
     await indexer.finish();
   } catch (error) {
