@@ -17,15 +17,19 @@ import path from 'node:path';
 import { indexedText } from './engines-corpus.js';
 import type { EvalDocument } from '../eval/page-documents.js';
 import { GROONGA_TABLE } from './groonga-query.js';
+import { kilobyteField, readProcFile } from '../process-tree-rss.js';
 import type { RunResources } from './run-resources.js';
 
-const TABLE_COMMANDS = [
+/** How often a running `groonga` process's peak RSS (VmHWM) is read. */
+const PEAK_SAMPLE_MS = 100;
+
+export const TABLE_COMMANDS = [
   `table_create ${GROONGA_TABLE} TABLE_HASH_KEY ShortText`,
   `column_create ${GROONGA_TABLE} title COLUMN_SCALAR ShortText`,
   `column_create ${GROONGA_TABLE} body COLUMN_SCALAR LongText`,
   'table_create Terms TABLE_PAT_KEY ShortText --default_tokenizer TokenBigram --normalizer NormalizerAuto',
 ];
-const INDEX_COMMAND = `column_create Terms pages_text COLUMN_INDEX|WITH_POSITION|WITH_SECTION ${GROONGA_TABLE} title,body`;
+export const INDEX_COMMAND = `column_create Terms pages_text COLUMN_INDEX|WITH_POSITION|WITH_SECTION ${GROONGA_TABLE} title,body`;
 
 export interface GroongaLoads {
   /** Milliseconds of the load into the indexed table. */
@@ -38,15 +42,18 @@ export interface GroongaLoads {
   loadBytes: number;
 }
 
+/** One `load` row: a page's URL, title and the rest of its text, as Groonga's load takes it. */
+export function groongaRow(url: string, title: string, body: string): string {
+  return JSON.stringify({ _key: url, title, body });
+}
+
 export async function loadGroonga(
   folder: string,
   documents: readonly EvalDocument[],
   resources: RunResources,
 ): Promise<GroongaLoads> {
   const loadFile = path.join(folder, 'load.grn');
-  const rows = documents.map((document) =>
-    JSON.stringify({ _key: document.url, title: document.title, body: indexedText(document) }),
-  );
+  const rows = documents.map((document) => groongaRow(document.url, document.title, indexedText(document)));
   const load = `load --table ${GROONGA_TABLE}\n[\n${rows.join(',\n')}\n]\n`;
   writeFileSync(loadFile, load);
   const loadAndIndexFile = path.join(folder, 'load-and-index.grn');
@@ -72,7 +79,7 @@ export async function loadGroonga(
   };
 }
 
-async function createDatabase(
+export async function createDatabase(
   database: string,
   commands: readonly string[],
   resources: RunResources,
@@ -85,23 +92,31 @@ async function createDatabase(
 
 /**
  * Runs the commands of `file` in a standalone `groonga` process and times it from start to
- * exit. Groonga exits 0 even when a command fails, so each answer's status is checked.
+ * exit, following its peak RSS (VmHWM) meanwhile. Groonga exits 0 even when a command fails,
+ * so each answer's status is checked.
  */
-async function runGroonga(
+export async function runGroonga(
   args: readonly string[],
   file: string,
   resources: RunResources,
-): Promise<{ ms: number; answers: unknown[] }> {
+): Promise<{ ms: number; answers: unknown[]; peakRss: number }> {
   const started = performance.now();
   const child = resources.track(
     spawn('groonga', ['--file', file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] }),
   );
+  let peakRss = 0;
+  const readPeak = () => {
+    const status = child.pid === undefined ? undefined : readProcFile(child.pid, 'status');
+    if (status !== undefined) peakRss = Math.max(peakRss, kilobyteField(status, 'VmHWM'));
+  };
+  const sampler = setInterval(readPeak, PEAK_SAMPLE_MS);
   const output: Buffer[] = [];
   const errors: Buffer[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
   child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
   // 'close', not 'exit': the answers may still be in the pipe when the process has exited.
   const [code] = (await once(child, 'close')) as [number | null];
+  clearInterval(sampler);
   const ms = performance.now() - started;
   const stderr = Buffer.concat(errors).toString('utf8').trim();
   if (code !== 0) throw new Error(`groonga ${args.join(' ')} exited ${String(code)}: ${stderr}`);
@@ -115,11 +130,11 @@ async function runGroonga(
     if (header[0] !== 0)
       throw new Error(`groonga (${path.basename(file)}) answered ${JSON.stringify(answer)}`);
   }
-  return { ms, answers };
+  return { ms, answers, peakRss };
 }
 
 /** The load answers `[header, records loaded]`; every page must be there. */
-function checkLoaded(answers: readonly unknown[], expected: number): void {
+export function checkLoaded(answers: readonly unknown[], expected: number): void {
   const loaded = (answers[0] as [unknown, number] | undefined)?.[1];
   if (loaded !== expected) throw new Error(`groonga loaded ${String(loaded)} of ${expected} pages`);
 }

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
  */
 export const SYSTEM_PYTHON = '/usr/bin/python3';
 
-function runs(command: string, args: readonly string[]): boolean {
+export function runs(command: string, args: readonly string[]): boolean {
   const result = spawnSync(command, args, { stdio: 'ignore', timeout: 30_000 });
   return result.error === undefined && result.status === 0;
 }

@@ -3,7 +3,12 @@
  * sites). For each corpus, `kumo crawl` fetches every page it reaches; the report gives its rate
  * over the whole crawl and over the first and last 10,000 pages (the last tenth against the first
  * on a site under 20,000 pages), its peak RSS and its RSS along the way, and the time and peak
- * RSS of what follows the last fetch (the run's report and artifacts).
+ * RSS of what follows the last fetch (the run's report and artifacts). Then `kumo index` loads the
+ * crawl's bundle into a search service of a fresh data directory (scale-index.ts): its time,
+ * pages per second and peak RSS, and the index file's bytes per page; and Groonga loads the
+ * same text (scale-groonga.ts) for its time, peak RSS and bytes per page beside them.
+ * `--crawl-only` leaves the indexing out; without it, the bench exits 2 at once when `groonga` is
+ * missing (Debian's groonga-bin).
  *
  * Corpora (`-- --corpus <name>[,<name>...]`, default every one found on this machine):
  * - `generated`: the bench's generated site (bench-site-pages.ts) of BENCH_SCALE_PAGES pages
@@ -12,10 +17,15 @@
  * BENCH_CONCURRENCY (16) is the crawl's concurrency.
  */
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type BenchSite, startBenchSite, startFolderSite } from '../bench-site.js';
 import { megabytes } from '../bench-report.js';
+import { runs } from '../engines/prerequisites.js';
+import { RunResources } from '../engines/run-resources.js';
 import { rateBetween, rssUpTo, scaleCrawl, type ScaleCrawlResult } from './scale-crawl.js';
+import { scaleGroonga, type ScaleGroongaResult } from './scale-groonga.js';
+import { scaleIndex, type ScaleIndexResult } from './scale-index.js';
 
 interface Corpus {
   name: string;
@@ -68,7 +78,10 @@ const CORPORA: Corpus[] = [
   ),
 ].filter((corpus): corpus is Corpus => corpus !== undefined);
 
-const { values } = parseArgs({ options: { corpus: { type: 'string' } }, strict: true });
+const { values } = parseArgs({
+  options: { corpus: { type: 'string' }, 'crawl-only': { type: 'boolean', default: false } },
+  strict: true,
+});
 const wanted = values.corpus?.split(',') ?? CORPORA.map((corpus) => corpus.name);
 for (const name of wanted) {
   if (!CORPORA.some((corpus) => corpus.name === name))
@@ -77,22 +90,55 @@ for (const name of wanted) {
     );
 }
 
-process.stdout.write(`bench:scale  crawl, concurrency ${concurrency}\n`);
-for (const corpus of CORPORA.filter((candidate) => wanted.includes(candidate.name))) {
-  process.stdout.write(`\n${corpus.name}: ${corpus.describe}\n`);
-  const { site, seed } = await corpus.start();
-  let result: ScaleCrawlResult;
-  try {
-    result = await scaleCrawl({ site, seed, limit: Math.max(pages, 1_000_000), concurrency });
-  } finally {
-    await site.close();
+if (!values['crawl-only'] && !runs('groonga', ['--version'])) {
+  process.stderr.write(
+    'bench:scale loads each corpus into Groonga beside kumo index; missing: groonga-bin\n' +
+      '  install: sudo apt-get install groonga-bin (or run with --crawl-only)\n',
+  );
+  process.exit(2);
+}
+
+const resources = new RunResources();
+resources.releaseOnSignals();
+process.stdout.write(
+  `bench:scale  crawl, concurrency ${concurrency}${values['crawl-only'] ? '' : '; kumo index; Groonga load'}\n`,
+);
+try {
+  for (const corpus of CORPORA.filter((candidate) => wanted.includes(candidate.name))) {
+    process.stdout.write(`\n${corpus.name}: ${corpus.describe}\n`);
+    const out = resources.tempFolder('kumo-scale-crawl-');
+    const { site, seed } = await corpus.start();
+    let result: ScaleCrawlResult;
+    try {
+      result = await scaleCrawl({ site, seed, limit: Math.max(pages, 1_000_000), concurrency, out });
+    } finally {
+      await site.close();
+    }
+    printCrawl(result);
+    if (values['crawl-only'] || result.exitCode !== 0) continue;
+    const dataDir = path.join(resources.tempFolder('kumo-scale-index-'), 'data');
+    const indexed = await scaleIndex(out, dataDir);
+    if (indexed.exitCode !== 0) {
+      line('kumo index', `exit code ${String(indexed.exitCode)}: ${indexed.lastLines.join(' / ')}`);
+      continue;
+    }
+    const groonga = await scaleGroonga(
+      indexed.indexFile,
+      resources.tempFolder('kumo-scale-groonga-'),
+      resources,
+    );
+    printIndexing(indexed, groonga);
   }
-  printCrawl(result);
+} finally {
+  await resources.release();
+}
+
+function line(label: string, value: string): void {
+  process.stdout.write(`  ${label.padEnd(26)}${value}\n`);
 }
 
 function printCrawl(result: ScaleCrawlResult): void {
   const { samples, served } = result;
-  const line = (label: string, value: string) => process.stdout.write(`  ${label.padEnd(26)}${value}\n`);
   line('exit code', String(result.exitCode));
   line('requests answered', String(served));
   line('crawl', `${result.crawlSeconds.toFixed(1)} s, ${(served / result.crawlSeconds).toFixed(0)} pages/s`);
@@ -116,4 +162,33 @@ function printCrawl(result: ScaleCrawlResult): void {
     `${(result.totalSeconds - result.crawlSeconds).toFixed(1)} s, peak RSS ${megabytes(result.endPhasePeakRss)}`,
   );
   for (const text of result.lastLines) line('kumo crawl said', text);
+}
+
+/**
+ * `kumo index` beside Groonga's two loads: pages per second, peak RSS, and bytes per page of the
+ * whole index file (the pages' stored text included, as Groonga's table holds it) and of its parts.
+ */
+function printIndexing(indexed: ScaleIndexResult, groonga: ScaleGroongaResult): void {
+  const perPage = (bytes: number) => `${(bytes / Math.max(1, indexed.pages) / 1024).toFixed(1)} KB/page`;
+  const rate = (seconds: number) => `${(indexed.pages / seconds).toFixed(0)} pages/s`;
+  const { size } = indexed;
+  line('kumo index', `${indexed.pages} pages in ${indexed.seconds.toFixed(1)} s, ${rate(indexed.seconds)}`);
+  line('  peak RSS', megabytes(indexed.peakRss));
+  const indexBytes = size.fileBytes + size.walBytes;
+  line(
+    '  index file',
+    `${megabytes(indexBytes)}, ${perPage(indexBytes)} (free pages ${megabytes(size.freeBytes)})`,
+  );
+  for (const { name, bytes } of size.objects.slice(0, 5))
+    line(`    ${name}`, `${megabytes(bytes)}, ${perPage(bytes)}`);
+  line('groonga, indexed table', `${groonga.online.seconds.toFixed(1)} s, ${rate(groonga.online.seconds)}`);
+  line('  peak RSS', megabytes(groonga.online.peakRss));
+  line('  database', `${megabytes(groonga.online.bytes)}, ${perPage(groonga.online.bytes)}`);
+  line(
+    'groonga, load then index',
+    `${groonga.offline.seconds.toFixed(1)} s, ${rate(groonga.offline.seconds)}`,
+  );
+  line('  peak RSS', megabytes(groonga.offline.peakRss));
+  line('  database', `${megabytes(groonga.offline.bytes)}, ${perPage(groonga.offline.bytes)}`);
+  line('  load command', `${megabytes(groonga.loadBytes)} for ${groonga.rows} pages`);
 }

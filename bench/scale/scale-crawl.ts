@@ -6,9 +6,6 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchSite } from '../bench-site.js';
 import { kilobyteField, readProcFile } from '../process-tree-rss.js';
@@ -22,6 +19,8 @@ export interface ScaleCrawlOptions {
   /** Documents to fetch (`--limit`); the crawl may end sooner on a smaller site. */
   limit: number;
   concurrency: number;
+  /** Folder the artifacts are written to (`--out`), kept for the indexing that follows. */
+  out: string;
 }
 
 /** One reading: seconds since the start, requests the site answered, the crawl's RSS. */
@@ -50,7 +49,6 @@ export interface ScaleCrawlResult {
 
 /** Runs `kumo crawl` on the site and follows it to its exit. */
 export async function scaleCrawl(options: ScaleCrawlOptions): Promise<ScaleCrawlResult> {
-  const out = await mkdtemp(path.join(os.tmpdir(), 'kumo-scale-crawl-'));
   const servedBefore = await options.site.requestCount();
   const started = performance.now();
   const child = spawn(
@@ -60,7 +58,7 @@ export async function scaleCrawl(options: ScaleCrawlOptions): Promise<ScaleCrawl
       'crawl',
       options.seed,
       '--out',
-      out,
+      options.out,
       '--limit',
       String(options.limit),
       '--concurrency',
@@ -101,7 +99,6 @@ export async function scaleCrawl(options: ScaleCrawlOptions): Promise<ScaleCrawl
   const totalSeconds = (performance.now() - started) / 1000;
   clearInterval(timer);
   process.stderr.write('\n');
-  await rm(out, { recursive: true, force: true });
   const served = samples.at(-1)?.served ?? 0;
   const lastRequest = samples.findIndex((sample) => sample.served === served);
   const crawlSeconds = samples[lastRequest]?.seconds ?? totalSeconds;

@@ -87,11 +87,11 @@ export class IndexSegments {
     this.changed();
   }
 
-  /** After a committed write: deletion marks and the new segment in memory. */
-  written(deletions: readonly Posting[], built: Segment | undefined): void {
+  /** After a committed write: deletion marks and the new segments in memory. */
+  written(deletions: readonly Posting[], built: readonly Segment[]): void {
     this.markDeleted(deletions);
-    if (built !== undefined) this.loaded = [...this.loaded, this.loadedOf(built)];
-    if (deletions.length > 0 || built !== undefined) this.changed();
+    if (built.length > 0) this.loaded = [...this.loaded, ...built.map((segment) => this.loadedOf(segment))];
+    if (deletions.length > 0 || built.length > 0) this.changed();
   }
 
   /** After a committed merge: `merged` in place of the segments it was made of. */

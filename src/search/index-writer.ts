@@ -71,7 +71,7 @@ export class IndexWriter {
       for (const document of prepared) indexed.add(document.docId);
       built = this.writeSegment(prepared);
     });
-    this.segments.written(deletions, built);
+    this.segments.written(deletions, built === undefined ? [] : [built]);
     if (pass === undefined) this.resplit(indexed);
     this.fillDisplayHeads();
     if (deletions.length > 0 || built !== undefined) this.mergeWhileNeeded();
@@ -95,20 +95,23 @@ export class IndexWriter {
    */
   private resplit(exclude: ReadonlySet<number> = new Set(), published: readonly number[] = []): void {
     const deletions: Posting[] = [];
-    let built: Segment | undefined;
+    const built: Segment[] = [];
+    const done = new Set(exclude);
+    // A segment per chunk of documents split again, all in one transaction: what is analyzed
+    // stays bounded however many documents a change of template sends back, and searches see
+    // the documents split with the old template or the new one, never some of each.
+    const write = (prepared: readonly AnalyzedDocument[], replaced: readonly Posting[]) => {
+      for (const document of prepared) done.add(document.docId);
+      deletions.push(...replaced);
+      const segment = this.writeSegment(prepared);
+      if (segment !== undefined) built.push(segment);
+    };
     this.store.writeTransaction(() => {
       this.segments.refresh();
-      const { prepared, replaced } = resplitChanged(this.store, exclude);
-      const stale = resplitStale(
-        this.store,
-        published,
-        new Set([...exclude, ...prepared.map((d) => d.docId)]),
-      );
-      prepared.push(...stale.prepared);
-      replaced.push(...stale.replaced);
-      deletions.push(...replaced);
+      resplitChanged(this.store, exclude, write);
+      const stale = resplitStale(this.store, published, done);
+      write(stale.prepared, stale.replaced);
       this.persistDeletions(deletions);
-      built = this.writeSegment(prepared);
     });
     this.segments.written(deletions, built);
   }
@@ -374,7 +377,7 @@ export class IndexWriter {
       }
       this.persistDeletions(deletions);
     });
-    this.segments.written(deletions, undefined);
+    this.segments.written(deletions, []);
     if (deletions.length > 0) {
       this.resplit();
       this.mergeWhileNeeded();

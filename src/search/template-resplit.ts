@@ -13,6 +13,9 @@ export interface IndexedPlace {
   ordinal: number;
 }
 
+/** Documents split again are handed to be written this many at a time (a segment each). */
+export const RESPLIT_CHUNK = 500;
+
 /**
  * A batch's analyzed fields with each document's template lines left out, by the template of
  * its host as the counts stand (the batch's own rows counted): docs/reference/site-search.md,
@@ -30,38 +33,48 @@ export function splitBatch(
 
 /**
  * Inside a write transaction: the documents to index again because a line they hold became
- * template, or stopped being, since their host's documents were last split; and the places
- * of their current versions. Documents of `exclude` were just split with the current counts.
- * Records the current sets as applied, and stores the new display heads of the documents split
- * again.
+ * template, or stopped being, since their host's documents were last split, handed to `write`
+ * RESPLIT_CHUNK at a time with the places of their current versions. A host's documents are read
+ * a page at a time, so neither they nor their analysis are held whole. Documents of `exclude`
+ * were just split with the current counts. Records the current sets as applied, and stores the
+ * new display heads of the documents split again.
  */
 export function resplitChanged(
   store: SearchIndexStore,
   exclude: ReadonlySet<number>,
-): { prepared: AnalyzedDocument[]; replaced: IndexedPlace[] } {
+  write: (prepared: AnalyzedDocument[], replaced: IndexedPlace[]) => void,
+): void {
   const current = store.templates.current();
   const applied = store.templates.appliedSets();
-  const prepared: AnalyzedDocument[] = [];
-  const replaced: IndexedPlace[] = [];
+  let prepared: AnalyzedDocument[] = [];
+  let replaced: IndexedPlace[] = [];
+  const flush = () => {
+    if (prepared.length > 0) write(prepared, replaced);
+    prepared = [];
+    replaced = [];
+  };
   for (const host of new Set([...current.keys(), ...applied.keys()])) {
     const now = current.get(host) ?? new Set<number>();
     const before = applied.get(host) ?? new Set<number>();
     const changed = new Set([...now].filter((block) => !before.has(block)));
     for (const block of before) if (!now.has(block)) changed.add(block);
     if (changed.size === 0) continue;
-    for (const document of store.templates.documentsOf(host)) {
-      if (exclude.has(document.id) || !holdsAnyBlock(document.body, document.template, changed)) continue;
-      prepared.push({
-        docId: document.id,
-        fields: withoutTemplateLines(analyzeDocumentFields(document), now),
-      });
-      // Its display head was cut by lines of which one at least changed side.
-      store.displayHeads.put(document.id, displayHeadOf(document.body, document.url, current));
-      replaced.push({ segmentId: document.segmentId, ordinal: document.ordinal });
+    for (const page of store.templates.documentPagesOf(host, RESPLIT_CHUNK)) {
+      for (const document of page) {
+        if (exclude.has(document.id) || !holdsAnyBlock(document.body, document.template, changed)) continue;
+        prepared.push({
+          docId: document.id,
+          fields: withoutTemplateLines(analyzeDocumentFields(document), now),
+        });
+        // Its display head was cut by lines of which one at least changed side.
+        store.displayHeads.put(document.id, displayHeadOf(document.body, document.url, current));
+        replaced.push({ segmentId: document.segmentId, ordinal: document.ordinal });
+        if (prepared.length >= RESPLIT_CHUNK) flush();
+      }
     }
     store.templates.setApplied(host, now);
   }
-  return { prepared, replaced };
+  flush();
 }
 
 function sameKey(stored: Uint8Array | null, fresh: Buffer | null): boolean {

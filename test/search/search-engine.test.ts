@@ -323,4 +323,21 @@ describe('BatchIndexer', () => {
     assert.deepEqual(urls(index, 'statement', 30).length, 25);
     index.close();
   });
+
+  test('the end of a pass splits again more pages than a chunk, on both schemes of a host, each once', async () => {
+    const notice = 'Maintenance window on Sunday night';
+    const documents = Array.from({ length: 1_100 }, (_, n) => ({
+      ...page(n, `Statement item${n} is described here.\n${notice}`),
+      url: `${n % 2 === 0 ? 'https' : 'http'}://site.example/p/${n}.html`,
+    }));
+    const index = new SearchIndex(path.join(folder, 'pass-chunks.db'));
+    const indexer = new BatchIndexer(index.writer.forFeed('bundle:test'), () => undefined, 500);
+    for (const document of documents) await indexer.add(document);
+    await indexer.finish();
+    assert.deepEqual(urls(index, 'maintenance', 10), []);
+    assert.equal(index.documentCount, 1_100);
+    for (const n of [0, 1, 499, 500, 501, 998, 999, 1_099])
+      assert.deepEqual(urls(index, `item${n}`), [documents[n]!.url], `item${n}`);
+    index.close();
+  });
 });

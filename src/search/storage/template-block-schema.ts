@@ -171,14 +171,19 @@ export class TemplateBlockStore {
           OR (url >= 'http://' || @host || '/' AND url < 'http://' || @host || '0')
        LIMIT @limit`,
     );
-    // Both schemes of the host, by ranges of the url index.
-    this.hostDocuments = db.prepare(
-      `SELECT d.id, d.url, d.title, d.description, d.headings, d.body, d.template, d.content_size AS contentSize,
-         d.last_modified AS lastModified, d.doctype, d.segment_id AS segmentId, d.ordinal
-       FROM documents d JOIN segments s ON s.id = d.segment_id AND s.staged_run IS NULL
-       WHERE (d.url >= 'https://' || @host || '/' AND d.url < 'https://' || @host || '0')
-          OR (d.url >= 'http://' || @host || '/' AND d.url < 'http://' || @host || '0')`,
-    );
+    // A scheme's range of the url index, a page at a time: from its start, then after a URL.
+    const hostPage = (start: string) =>
+      db.prepare(
+        `SELECT d.id, d.url, d.title, d.description, d.headings, d.body, d.template, d.content_size AS contentSize,
+           d.last_modified AS lastModified, d.doctype, d.segment_id AS segmentId, d.ordinal
+         FROM documents d JOIN segments s ON s.id = d.segment_id AND s.staged_run IS NULL
+         WHERE ${start} AND d.url < @scheme || '://' || @host || '0'
+         ORDER BY d.url LIMIT @limit`,
+      );
+    this.hostDocuments = {
+      first: hostPage(`d.url >= @scheme || '://' || @host || '/'`),
+      after: hostPage('d.url > @after'),
+    };
   }
 
   /**
@@ -242,9 +247,24 @@ export class TemplateBlockStore {
     for (const block of blocks) this.addApplied.run(id, block);
   }
 
-  /** The searchable documents of a host (both schemes). */
-  documentsOf(host: string): HostDocument[] {
-    return this.hostDocuments.all({ host }) as HostDocument[];
+  /**
+   * The searchable documents of a host (both schemes), `pageSize` at a time in URL order: each
+   * page is read whole, so the caller may write between pages.
+   */
+  *documentPagesOf(host: string, pageSize: number): Generator<HostDocument[]> {
+    for (const scheme of ['http', 'https']) {
+      let page = this.hostDocuments.first.all({ scheme, host, limit: pageSize }) as HostDocument[];
+      while (page.length > 0) {
+        yield page;
+        if (page.length < pageSize) break;
+        page = this.hostDocuments.after.all({
+          scheme,
+          host,
+          after: page.at(-1)!.url,
+          limit: pageSize,
+        }) as HostDocument[];
+      }
+    }
   }
 }
 
