@@ -60,11 +60,7 @@ export async function loadGroonga(
   writeFileSync(loadAndIndexFile, `${load}${INDEX_COMMAND}\n`);
   const check = (answers: unknown[]) => checkLoaded(answers, documents.length);
 
-  const online = path.join(folder, 'online', 'db');
-  await createDatabase(online, [...TABLE_COMMANDS, INDEX_COMMAND], resources);
-  process.stderr.write('groonga: loading into the indexed table\n');
-  const onlineRun = await runGroonga([online], loadFile, resources);
-  check(onlineRun.answers);
+  const { run: onlineRun } = await loadIntoIndexedTable(folder, loadFile, documents.length, resources);
 
   const offline = path.join(folder, 'offline', 'db');
   await createDatabase(offline, TABLE_COMMANDS, resources);
@@ -77,6 +73,21 @@ export async function loadGroonga(
     database: offline,
     loadBytes: Buffer.byteLength(load),
   };
+}
+
+/** A fresh database in `folder`/online whose index exists, and the load of `loadFile` into it, timed. */
+export async function loadIntoIndexedTable(
+  folder: string,
+  loadFile: string,
+  pages: number,
+  resources: RunResources,
+): Promise<{ run: { ms: number; peakRss: number }; database: string }> {
+  const database = path.join(folder, 'online', 'db');
+  await createDatabase(database, [...TABLE_COMMANDS, INDEX_COMMAND], resources);
+  process.stderr.write(`groonga: loading ${pages} pages into the indexed table\n`);
+  const run = await runGroonga([database], loadFile, resources);
+  checkLoaded(run.answers, pages);
+  return { run, database };
 }
 
 export async function createDatabase(

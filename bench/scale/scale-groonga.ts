@@ -13,6 +13,7 @@ import {
   createDatabase,
   groongaRow,
   INDEX_COMMAND,
+  loadIntoIndexedTable,
   runGroonga,
   TABLE_COMMANDS,
 } from '../engines/groonga-load.js';
@@ -48,11 +49,7 @@ export async function scaleGroonga(
   const { rows, bytes: loadBytes } = writeLoadFile(kumoIndexFile, loadFile);
   const check = (answers: unknown[]) => checkLoaded(answers, rows);
 
-  const online = path.join(folder, 'online', 'db');
-  await createDatabase(online, [...TABLE_COMMANDS, INDEX_COMMAND], resources);
-  process.stderr.write(`groonga: loading ${rows} pages into the indexed table\n`);
-  const onlineRun = await runGroonga([online], loadFile, resources);
-  check(onlineRun.answers);
+  const { run: onlineRun, database: online } = await loadIntoIndexedTable(folder, loadFile, rows, resources);
 
   const offline = path.join(folder, 'offline', 'db');
   await createDatabase(offline, TABLE_COMMANDS, resources);
