@@ -14,8 +14,9 @@ export interface BatchTarget {
 /** Documents per batch: large enough to be fast, small enough to show progress and bound memory. */
 export const DEFAULT_BATCH_SIZE = 500;
 /**
- * A batch is sent sooner once its pages hold this many bytes (HTML, or text): three batches are
- * in hand at once (two analyzed while one is written), and pages of a megabyte are not rare.
+ * A batch is sent sooner once its pages hold this many bytes (HTML, or text): a batch per
+ * analysis thread is in hand while one is written (three on two cores), and pages of a megabyte
+ * are not rare.
  */
 export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
 
