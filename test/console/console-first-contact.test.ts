@@ -48,6 +48,8 @@ describe('console first contact', () => {
     });
     await page.getByRole('heading', { name: 'Overview' }).waitFor();
     const groupPicker = page.getByRole('combobox', { name: 'Service group' });
+    // The heading can come before the list of service groups the picker offers.
+    await groupPicker.locator(`option[value="${secondId}"]`).waitFor({ state: 'attached' });
     assert.equal(await groupPicker.inputValue(), String(secondId));
     const groupEntries = await navEntries(page);
     assert.ok(groupEntries.includes('Runs') && groupEntries.includes('Users'), groupEntries.join(', '));
