@@ -6,8 +6,11 @@
  * RSS of what follows the last fetch (the run's report and artifacts). Then `kumo index` loads the
  * crawl's bundle into a search service of a fresh data directory (scale-index.ts): its time,
  * pages per second and peak RSS, and the index file's bytes per page; and Groonga loads the
- * same text (scale-groonga.ts) for its time, peak RSS and bytes per page beside them.
- * `--crawl-only` leaves the indexing out; without it, the bench exits 2 at once when `groonga` is
+ * same text (scale-groonga.ts) for its time, peak RSS and bytes per page beside them. Last,
+ * `kumo serve` on that data directory answers the corpus's queries (scale-search.ts): time to
+ * start, the first search (which opens the index), p50/p99 at 1 and 16 connections for
+ * BENCH_SCALE_SEARCH_SECONDS (20) each, and the search process's RSS after the load.
+ * `--crawl-only` leaves the indexing and searching out; without it, the bench exits 2 at once when `groonga` is
  * missing (Debian's groonga-bin).
  *
  * Corpora (`-- --corpus <name>[,<name>...]`, default every one found on this machine):
@@ -26,6 +29,8 @@ import { RunResources } from '../engines/run-resources.js';
 import { rateBetween, rssUpTo, scaleCrawl, type ScaleCrawlResult } from './scale-crawl.js';
 import { scaleGroonga, type ScaleGroongaResult } from './scale-groonga.js';
 import { scaleIndex, type ScaleIndexResult } from './scale-index.js';
+import { SCALE_QUERIES } from './scale-queries.js';
+import { scaleSearch, type ScaleSearchResult } from './scale-search.js';
 
 interface Corpus {
   name: string;
@@ -46,6 +51,7 @@ const pages = envInt('BENCH_SCALE_PAGES', 1_000_000);
 const linksPerPage = envInt('BENCH_LINKS', 50);
 const pageBytes = envInt('BENCH_PAGE_BYTES', 15_000);
 const concurrency = envInt('BENCH_CONCURRENCY', 16);
+const searchSeconds = envInt('BENCH_SCALE_SEARCH_SECONDS', 20);
 
 /** A Debian documentation package's folder, when installed, served from `start`. */
 function folderCorpus(name: string, folder: string, start: string, describe: string): Corpus | undefined {
@@ -128,6 +134,8 @@ try {
       resources,
     );
     printIndexing(indexed, groonga);
+    const queries = SCALE_QUERIES[corpus.name] ?? [];
+    printSearch(await scaleSearch(dataDir, indexed.service, queries, searchSeconds, resources), queries);
   }
 } finally {
   await resources.release();
@@ -191,4 +199,19 @@ function printIndexing(indexed: ScaleIndexResult, groonga: ScaleGroongaResult): 
   line('  peak RSS', megabytes(groonga.offline.peakRss));
   line('  database', `${megabytes(groonga.offline.bytes)}, ${perPage(groonga.offline.bytes)}`);
   line('  load command', `${megabytes(groonga.loadBytes)} for ${groonga.rows} pages`);
+}
+
+/** `kumo serve` on the index: start, first search, latency at 1 and 16 connections, RSS after. */
+function printSearch(result: ScaleSearchResult, queries: readonly string[]): void {
+  line('kumo serve', `up in ${result.startMs.toFixed(0)} ms`);
+  line('  first search', `${result.firstSearchMs.toFixed(1)} ms (opens the index)`);
+  const withHits = result.hits.filter((hits) => hits > 0).length;
+  line('  queries', `${queries.length}, ${withHits} with hits, full answers (10 a page, snippets, facets)`);
+  for (const load of result.loads)
+    line(
+      `  ${load.connections} connection${load.connections === 1 ? '' : 's'}`,
+      `p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, ${load.requestsPerSecond.toFixed(0)} searches/s` +
+        (load.non2xx + load.errors > 0 ? `, ${load.non2xx} non-2xx, ${load.errors} errors` : ''),
+    );
+  line('  RSS after the load', `${megabytes(result.rss)} (peak ${megabytes(result.peakRss)})`);
 }

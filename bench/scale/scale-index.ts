@@ -25,7 +25,15 @@ export interface FollowedRun {
   lastLines: string[];
 }
 
+/** The ids `kumo admin` gave the search service and what holds it. */
+export interface CreatedService {
+  contract: number;
+  group: number;
+  service: number;
+}
+
 export interface ScaleIndexResult extends FollowedRun {
+  service: CreatedService;
   indexFile: string;
   /** Pages in the index (its `documents` rows). */
   pages: number;
@@ -34,9 +42,9 @@ export interface ScaleIndexResult extends FollowedRun {
 
 /**
  * A data directory as `kumo serve` leaves it at its first start, then a contract, service group
- * and search service made with `kumo admin`; returns the search service's id.
+ * and search service made with `kumo admin`; returns their ids.
  */
-export async function prepareSearchService(dataDir: string): Promise<number> {
+export async function prepareSearchService(dataDir: string): Promise<CreatedService> {
   const store = await openRecordStore(
     { databaseUrl: undefined, secretKey: undefined },
     ensureDataDir(dataDir),
@@ -51,12 +59,17 @@ export async function prepareSearchService(dataDir: string): Promise<number> {
     ['admin', 'searchservice', 'create', '--contract', contract, '--servicegroup', group, '--name', 'bench'],
     env,
   );
-  return Number.parseInt(createdId(service), 10);
+  return {
+    contract: Number.parseInt(contract, 10),
+    group: Number.parseInt(group, 10),
+    service: Number.parseInt(createdId(service), 10),
+  };
 }
 
 /** `kumo index` of the bundle in `bundleFolder` into the data directory's search service. */
 export async function scaleIndex(bundleFolder: string, dataDir: string): Promise<ScaleIndexResult> {
-  const serviceId = await prepareSearchService(dataDir);
+  const service = await prepareSearchService(dataDir);
+  const serviceId = service.service;
   const run = await followKumo(['index', '--service', String(serviceId), bundleFolder], {
     KUMO_DATA_DIR: dataDir,
   });
@@ -64,7 +77,7 @@ export async function scaleIndex(bundleFolder: string, dataDir: string): Promise
   const db = new Database(indexFile, { readonly: true, fileMustExist: true });
   const pages = db.prepare('SELECT count(*) FROM documents').pluck().get() as number;
   db.close();
-  return { ...run, indexFile, pages, size: indexFileSize(indexFile) };
+  return { ...run, service, indexFile, pages, size: indexFileSize(indexFile) };
 }
 
 /** Runs a `kumo` command to its exit, following its peak RSS and echoing its progress line. */

@@ -1,7 +1,8 @@
 import type { DocumentSummary, SearchIndexStore } from './storage/search-index-store.js';
 import { type IndexStatistics, statisticsOf } from './engine/matcher.js';
-import { decodeSegment } from './engine/segment-codec.js';
-import { Segment } from './engine/segment.js';
+import { decodeDocArrays, type DocArrays } from './engine/segment-codec.js';
+import type { Segment } from './engine/segment.js';
+import { StoredSegment } from './engine/stored-segment.js';
 import { SameTextGroups } from './same-text-copies.js';
 import { DOCTYPE_BITS, type IndexSnapshot, type LoadedSegment } from './search-index-types.js';
 
@@ -87,17 +88,27 @@ export class IndexSegments {
     this.changed();
   }
 
-  /** After a committed write: deletion marks and the new segments in memory. */
+  /**
+   * After a committed write: deletion marks and the new segments, read from the file from now on
+   * (the built segments' terms are not kept in memory).
+   */
   written(deletions: readonly Posting[], built: readonly Segment[]): void {
     this.markDeleted(deletions);
-    if (built.length > 0) this.loaded = [...this.loaded, ...built.map((segment) => this.loadedOf(segment))];
+    if (built.length > 0)
+      this.loaded = [
+        ...this.loaded,
+        ...built.map((segment) => this.loadedOf(this.storedOf(segment.id, segment, segment.deleted))),
+      ];
     if (deletions.length > 0 || built.length > 0) this.changed();
   }
 
-  /** After a committed merge: `merged` in place of the segments it was made of. */
-  merged(merged: Segment, sources: readonly Segment[]): void {
+  /** After a committed merge: segment `id` of `merged` documents in place of the segments it was made of. */
+  merged(id: number, merged: DocArrays, sources: readonly Segment[]): void {
     const removed = new Set(sources.map((source) => source.id));
-    this.loaded = [...this.loaded.filter((loaded) => !removed.has(loaded.segment.id)), this.loadedOf(merged)];
+    this.loaded = [
+      ...this.loaded.filter((loaded) => !removed.has(loaded.segment.id)),
+      this.loadedOf(this.storedOf(id, merged)),
+    ];
     this.changed();
   }
 
@@ -140,8 +151,18 @@ export class IndexSegments {
   private loadSegment(id: number): LoadedSegment {
     const stored = this.store.segment(id);
     if (stored === undefined) throw new Error(`index segment ${id} vanished while loading`);
-    const segment = new Segment(id, decodeSegment(stored.data), new Uint8Array(stored.deleted));
-    return this.loadedOf(segment);
+    return this.loadedOf(this.storedOf(id, decodeDocArrays(stored.data), new Uint8Array(stored.deleted)));
+  }
+
+  /** Segment `id` of the file, its terms read from the file on demand. */
+  private storedOf(id: number, { docIds, fieldLengths }: DocArrays, deleted?: Uint8Array): StoredSegment {
+    return new StoredSegment(
+      id,
+      docIds,
+      fieldLengths,
+      deleted ?? new Uint8Array(docIds.length),
+      this.store.termRows,
+    );
   }
 
   /** The segment with its documents' summaries by ordinal, from the rows that still point at it. */

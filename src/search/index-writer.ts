@@ -13,13 +13,22 @@ import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
 import type { TemplateBlocks } from './template-blocks.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
-import { encodeSegment } from './engine/segment-codec.js';
+import { encodeDocArrays, type DocArrays } from './engine/segment-codec.js';
 import { buildSegment, type AnalyzedDocument } from './engine/segment-builder.js';
 import { mergeSegments } from './engine/segment-merge.js';
+import { storeSegmentTerms, termRowWriter } from './segment-rows.js';
 import type { Segment } from './engine/segment.js';
 
 /** Documents of an upgraded file given their display heads after each write. */
 const FILL_DISPLAY_HEADS = 2_000;
+
+/**
+ * How long a segment a merge replaced keeps its rows: a search of an older generation, here or in
+ * another process reading the file, still finds them (storage/segment-term-rows.ts). A search
+ * takes milliseconds and picks up the new generation before the next; the rows' pages are free
+ * for the writes that follow once collected, so the file does not grow by a pass's merges.
+ */
+const RETIRED_SEGMENT_GRACE_MS = 10_000;
 
 /**
  * Writes one index file (docs/design/search-engine.md, Atomic batches): batches of documents,
@@ -82,7 +91,7 @@ export class IndexWriter {
   private writeSegment(prepared: readonly AnalyzedDocument[]): Segment | undefined {
     if (prepared.length === 0) return undefined;
     const built = buildSegment(this.store.nextSegmentId(), prepared);
-    this.store.insertSegment(built.id, encodeSegment(built.data), built.deleted);
+    this.store.insertSegment(built.id, storeSegmentTerms(this.store.termRows, built), built.deleted);
     built.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, built.id, ordinal));
     return built;
   }
@@ -186,7 +195,12 @@ export class IndexWriter {
       });
       if (prepared.length === 0) return;
       const built = buildSegment(this.store.nextSegmentId(), prepared);
-      this.store.insertStagedSegment(built.id, encodeSegment(built.data), built.deleted, runKey);
+      this.store.insertStagedSegment(
+        built.id,
+        storeSegmentTerms(this.store.termRows, built),
+        built.deleted,
+        runKey,
+      );
       built.docIds.forEach((docId, ordinal) => {
         if (replaced.has(docId)) this.store.placeStagedDocument(runKey, docId, built.id, ordinal);
         else this.store.placeDocument(docId, built.id, ordinal);
@@ -425,23 +439,26 @@ export class IndexWriter {
 
   private mergeSegmentsNow(): void {
     for (;;) {
-      let merged: { segment: Segment; sources: Segment[] } | undefined;
+      let merged: { id: number; documents: DocArrays; sources: Segment[] } | undefined;
       this.store.writeTransaction(() => {
         // Chosen under the write lock, from the current state: another process may have deleted
         // documents of these segments, which the merge must not bring back.
         this.segments.refresh();
+        this.store.collectRetiredSegments(Date.now() - RETIRED_SEGMENT_GRACE_MS);
         const chosen = segmentsToMerge(this.segments.current.map((loaded) => loaded.segment));
         if (chosen === undefined) return;
         const sources = chosen.map((index) => this.segments.current[index]!.segment);
-        const result = mergeSegments(this.store.nextSegmentId(), sources);
-        const segment = result.segment;
-        this.store.insertSegment(segment.id, encodeSegment(segment.data), segment.deleted);
-        result.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, segment.id, ordinal));
-        for (const source of sources) this.store.deleteSegment(source.id);
-        merged = { segment, sources };
+        const id = this.store.nextSegmentId();
+        // Term by term from the sources' rows into the new segment's: a merge holds one term.
+        const documents = mergeSegments(sources, termRowWriter(this.store.termRows, id));
+        this.store.insertSegment(id, encodeDocArrays(documents), new Uint8Array(documents.docIds.length));
+        documents.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, id, ordinal));
+        const now = Date.now();
+        for (const source of sources) this.store.retireSegment(source.id, now);
+        merged = { id, documents, sources };
       });
       if (merged === undefined) return;
-      this.segments.merged(merged.segment, merged.sources);
+      this.segments.merged(merged.id, merged.documents, merged.sources);
     }
   }
 }

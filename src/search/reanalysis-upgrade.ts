@@ -7,9 +7,10 @@
  * upgrades the file (search-index-schema.ts): an upgrade cut short leaves the file as it was.
  */
 import type { ReanalysisDocument, ReanalysisRows } from './storage/reanalysis-rows.js';
+import { ANALYZER_VERSION } from './analyzer.js';
 import { analyzeDocumentFields } from './document-fields.js';
-import { encodeSegment } from './engine/segment-codec.js';
 import { buildSegment } from './engine/segment-builder.js';
+import { storeSegmentTerms } from './segment-rows.js';
 import type { TemplateBlocks } from './template-blocks.js';
 import { splitBatch } from './template-resplit.js';
 
@@ -114,7 +115,7 @@ function writeSegment(
     fields: analyzeDocumentFields(document),
   }));
   const built = buildSegment(id, splitBatch(analyzed, blocks));
-  rows.insertSegment(built.id, encodeSegment(built.data), built.deleted, pass.runKey);
+  rows.insertSegment(built.id, storeSegmentTerms(rows.termRows, built), built.deleted, pass.runKey);
   built.docIds.forEach((docId, ordinal) => pass.place(docId, built.id, ordinal));
 }
 
@@ -132,7 +133,7 @@ export function reanalysisReporter(say: (message: string) => void): (progress: R
     if (progress.finished) say(`index file upgraded: ${progress.total} pages indexed again in ${seconds} s`);
     else if (progress.done === 0)
       say(
-        `upgrading an index file written by analyzer ${progress.fromVersion}: indexing its ` +
+        `upgrading an index file ${progress.fromVersion < ANALYZER_VERSION ? `written by analyzer ${progress.fromVersion}` : 'of an older format'}: indexing its ` +
           `${progress.total} pages again from their stored text`,
       );
     else if (progress.elapsedMs - lastSaid >= REPORT_EVERY_MS) {

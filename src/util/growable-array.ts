@@ -34,6 +34,16 @@ export class GrowableUint32Array {
     return this.buffer[index]!;
   }
 
+  /** The values as a view of the storage: valid until the next push or clear. */
+  view(): Uint32Array {
+    return this.buffer.subarray(0, this.length);
+  }
+
+  /** Empties the array, keeping its storage. */
+  clear(): void {
+    this.length = 0;
+  }
+
   /** A copy trimmed to the length. */
   toArray(): Uint32Array {
     return this.buffer.slice(0, this.length);

@@ -21,6 +21,7 @@ import { blockHashOf, type TemplateBlocks } from '../../src/search/template-bloc
 import { seededRandom } from '../support/seeded-random.js';
 import { queryTreeOf } from '../../src/search/query-tree.js';
 import { rankedSearch } from '../support/ranked-search.js';
+import { UNDO_FORMAT_12 } from './format-11-segment.js';
 
 const HOST = 'docs.example';
 const PAGE_URL = `https://${HOST}/guide/page.html`;
@@ -207,7 +208,8 @@ describe('the display heads of an index', () => {
     index.close();
     const db = new Database(file);
     db.exec(
-      "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DROP INDEX staged_documents_id; DELETE FROM index_meta WHERE key = 'display_heads_complete'; UPDATE index_meta SET value = '8' WHERE key = 'schema'",
+      UNDO_FORMAT_12 +
+        "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DROP INDEX staged_documents_id; DELETE FROM index_meta WHERE key = 'display_heads_complete'; UPDATE index_meta SET value = '8' WHERE key = 'schema'",
     );
     db.close();
     const upgraded = new SearchIndex(file);

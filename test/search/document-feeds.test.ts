@@ -12,7 +12,7 @@ import { after, afterEach, beforeEach, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { ANALYZER_VERSION } from '../../src/search/analyzer.js';
 import { analyzeDocumentFields } from '../../src/search/document-fields.js';
-import { encodeSegment } from '../../src/search/engine/segment-codec.js';
+import { encodeFormat11Segment } from './format-11-segment.js';
 import { buildSegment } from '../../src/search/engine/segment-builder.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { applyRunToIndex, type RunPageOutcomes } from '../../src/search/run-index-update.js';
@@ -95,7 +95,7 @@ function writeOldIndex(file: string, schema: 3 | 4, documents: readonly IndexedD
       documents.map((document, index) => ({ docId: index + 1, fields: analyzeDocumentFields(document) })),
     );
     db.prepare('INSERT INTO segments (id, data, deleted) VALUES (1, ?, ?)').run(
-      encodeSegment(segment.data),
+      encodeFormat11Segment(segment.data),
       Buffer.from(segment.deleted),
     );
     segment.data.docIds.forEach((docId, ordinal) => {
@@ -146,7 +146,7 @@ for (const schema of [3, 4] as const) {
     afterEach(() => index.close());
 
     test('opens migrated: its documents stay searchable, claimed by no setting', () => {
-      assert.equal(schemaOf(file), '11');
+      assert.equal(schemaOf(file), '12');
       assert.equal(index.documentCount, 3);
       assert.deepEqual(urls(index, 'marmot'), [LEGACY.untouched.url]);
       assert.deepEqual(urls(index, 'pelican'), [LEGACY.taken.url]);

@@ -10,7 +10,17 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { analyzeText } from '../../src/search/analyzer.js';
 import { BatchIndexer } from '../../src/search/batch-indexer.js';
-import { decodeSegment, encodeSegment } from '../../src/search/engine/segment-codec.js';
+import Database from 'better-sqlite3';
+import {
+  decodeDocArrays,
+  decodeTermPostings,
+  encodeDocArrays,
+  encodeTermPostings,
+} from '../../src/search/engine/segment-codec.js';
+import { compareTerms, type TermPostings } from '../../src/search/engine/segment.js';
+import { sharedPostingsCache } from '../../src/search/engine/postings-cache.js';
+import { prefixBound } from '../../src/search/engine/stored-segment.js';
+import { VarintWriter } from '../../src/search/engine/varint.js';
 import { buildSegment } from '../../src/search/engine/segment-builder.js';
 import { mergeSegments } from '../../src/search/engine/segment-merge.js';
 import { segmentsToMerge } from '../../src/search/engine/merge-policy.js';
@@ -41,26 +51,80 @@ describe('segments', () => {
     fields: [analyzeText(''), analyzeText(''), analyzeText(''), analyzeText(text), analyzeText('')],
   });
 
-  test('encode and decode give back the same arrays and terms', () => {
-    const segment = buildSegment(7, [analyzed(1, 'alpha beta 東京都'), analyzed(2, 'beta gamma')]);
-    const decoded = decodeSegment(encodeSegment(segment.data));
-    assert.deepEqual(decoded.terms, segment.data.terms);
-    assert.deepEqual([...decoded.postingDocs], [...segment.data.postingDocs]);
-    assert.deepEqual([...decoded.positions], [...segment.data.positions]);
-    assert.deepEqual([...decoded.docIds], [1, 2]);
-    assert.throws(() => decodeSegment(Buffer.from('nonsense bytes!!')), /not a Kumo index segment/);
+  /** Each document's positions of a term, for comparing postings however they are laid out. */
+  const positionsByDoc = (postings: TermPostings) =>
+    [...postings.docs].map((doc, i) => [
+      doc,
+      [...postings.positions.subarray(postings.positionStart[i], postings.positionStart[i + 1])],
+    ]);
+
+  test("a segment's documents and each term's postings are stored and read back as they were", () => {
+    const segment = buildSegment(7, [analyzed(1, 'alpha beta 東京都 alpha'), analyzed(2, 'beta gamma')]);
+    const documents = decodeDocArrays(encodeDocArrays(segment));
+    assert.deepEqual([...documents.docIds], [1, 2]);
+    assert.deepEqual([...documents.fieldLengths], [...segment.fieldLengths]);
+    const writer = new VarintWriter(16);
+    let terms = 0;
+    for (const { term, postings } of segment.termsWithPostings()) {
+      const stored = Buffer.from(encodeTermPostings(postings, writer));
+      assert.deepEqual(
+        positionsByDoc(decodeTermPostings(stored, postings.docs.length)),
+        positionsByDoc(postings),
+        term,
+      );
+      terms += 1;
+    }
+    assert.ok(terms >= 5, 'every term was read back');
+    assert.deepEqual(
+      positionsByDoc(segment.termPostings('alpha')!).map(([doc, positions]) => [
+        doc,
+        (positions as number[]).length,
+      ]),
+      [[0, 2]],
+    );
+    assert.throws(() => decodeDocArrays(Buffer.from('nonsense bytes!!')), /not a Kumo index segment/);
+    assert.throws(() => decodeTermPostings(Buffer.from([0x81]), 1), /truncated index segment/);
+  });
+
+  test('terms are ordered as the index file orders them: by code point', () => {
+    const terms = ['z', 'é', '\uE000', '𠀋', 'a𠀋', 'a\uFFFD', 'ab', 'a', '東京'];
+    const db = new Database(':memory:');
+    try {
+      db.exec('CREATE TABLE t (term TEXT PRIMARY KEY)');
+      const insert = db.prepare('INSERT INTO t VALUES (?)');
+      for (const term of terms) insert.run(term);
+      const sqliteOrder = db.prepare('SELECT term FROM t ORDER BY term').pluck().all();
+      assert.deepEqual([...terms].sort(compareTerms), sqliteOrder);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("the terms with a prefix are the range from the prefix to its last character's successor", () => {
+    assert.equal(prefixBound('ab'), 'ac');
+    assert.equal(prefixBound('a\uD7FF'), 'a\uE000', 'the surrogates are no character');
+    assert.equal(prefixBound('𠀋'), String.fromCodePoint(0x2000c));
+    assert.equal(prefixBound(`a${String.fromCodePoint(0x10ffff)}`), undefined);
+    for (const term of ['ab', 'abc', 'ab𠀋', 'ab\uFFFF'])
+      assert.ok(compareTerms(term, 'ab') >= 0 && compareTerms(term, prefixBound('ab')!) < 0, term);
+    assert.ok(compareTerms('ac', prefixBound('ab')!) >= 0);
   });
 
   test('a merge keeps live documents in order and drops deleted ones and their terms', () => {
     const first = buildSegment(1, [analyzed(10, 'alpha beta'), analyzed(11, 'only here')]);
     const second = buildSegment(2, [analyzed(12, 'alpha gamma')]);
     first.markDeleted(1);
-    const { segment } = mergeSegments(3, [first, second]);
-    assert.deepEqual([...segment.docIds], [10, 12]);
-    assert.equal(segment.termPostings('only'), undefined);
-    assert.equal(segment.documentFrequency('only'), 0);
-    assert.deepEqual([...segment.termPostings('alpha')!.docs], [0, 1]);
-    assert.equal(segment.documentFrequency('alpha'), 2);
+    const written: [string, number[]][] = [];
+    const merged = mergeSegments([first, second], (term, postings) =>
+      written.push([term, [...postings.docs]]),
+    );
+    assert.deepEqual([...merged.docIds], [10, 12]);
+    const byTerm = new Map(written);
+    assert.equal(byTerm.has('only'), false);
+    assert.deepEqual(byTerm.get('alpha'), [0, 1]);
+    assert.deepEqual(byTerm.get('gamma'), [1]);
+    const order = written.map(([term]) => term);
+    assert.deepEqual(order, [...order].sort(compareTerms), 'terms come in the order rows are kept');
   });
 
   test('the merge policy merges a full tier, then a segment that is mostly deletions', () => {
@@ -142,6 +206,18 @@ describe('SearchIndex over many batches', () => {
     }
   });
 
+  test('opening an index reads no postings; a search reads those of its terms', () => {
+    const before = sharedPostingsCache.bytes;
+    const reopened = new SearchIndex(file());
+    try {
+      assert.equal(sharedPostingsCache.bytes, before, 'nothing decoded by opening');
+      assert.equal(rankedSearch(reopened, 'septenary').hits, rankedSearch(index, 'septenary').hits);
+      assert.ok(sharedPostingsCache.bytes > before, "the term's postings are kept for the next search");
+    } finally {
+      reopened.close();
+    }
+  });
+
   test("another connection's batch is seen by the next search, never half of it", () => {
     const writer = new SearchIndex(file());
     try {
@@ -155,6 +231,46 @@ describe('SearchIndex over many batches', () => {
     }
     assert.equal(rankedSearch(index, 'freshly').hits, 2);
     assert.deepEqual(urls(index, 'number8'), []);
+  });
+});
+
+describe('segments read from the index file', () => {
+  test('a search of an older generation still reads the segments a merge of another connection replaced', () => {
+    const file = path.join(folder, 'older-generation.db');
+    const first = new SearchIndex(file);
+    for (let batch = 0; batch < 8; batch += 1)
+      first.writer.upsert(
+        Array.from({ length: 100 }, (_, i) => page(batch * 100 + i, `kept words number${batch * 100 + i}`)),
+        'bundle:test',
+      );
+    first.close();
+    const reader = new SearchIndex(file);
+    const writer = new SearchIndex(file);
+    try {
+      const older = reader.searcher();
+      const segmentsBefore = older.snapshot.segments.map((loaded) => loaded.segment.id);
+      // Every page rewritten: the older generation's segments become mostly deletions and are merged away.
+      for (let batch = 0; batch < 8; batch += 1)
+        writer.writer.upsert(
+          Array.from({ length: 100 }, (_, i) => page(batch * 100 + i, `rewritten words ${batch * 100 + i}`)),
+          'bundle:test',
+        );
+      const current = new Set(writer.searcher().snapshot.segments.map((loaded) => loaded.segment.id));
+      assert.ok(
+        segmentsBefore.every((id) => !current.has(id)),
+        'every segment of the older generation was merged away',
+      );
+      assert.equal(rankedSearch({ searcher: () => older }, 'kept').hits, 800);
+      assert.deepEqual(
+        rankedSearch({ searcher: () => older }, 'number123').docs.map((doc) => doc.url),
+        ['https://site.example/p/123.html'],
+      );
+      assert.equal(rankedSearch(reader, 'kept').hits, 0, 'the next search reads the new generation');
+      assert.equal(rankedSearch(reader, 'rewritten').hits, 800);
+    } finally {
+      writer.close();
+      reader.close();
+    }
   });
 });
 

@@ -16,6 +16,7 @@ import { FacetPool } from '../../src/search/site/facet-pool.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import { systemClock } from '../../src/util/index.js';
+import { UNDO_FORMAT_12 } from './format-11-segment.js';
 
 const folders: string[] = [];
 const pool = new FacetPool();
@@ -160,6 +161,7 @@ function toFormat7(file: string): void {
   const db = new Database(file);
   db.exec(
     "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DROP INDEX staged_documents_id; DELETE FROM index_meta WHERE key = 'display_heads_complete'; " +
+      UNDO_FORMAT_12 +
       "DROP TRIGGER documents_drop_phrases; DROP TABLE document_phrases; DROP TABLE staged_phrases; UPDATE index_meta SET value = '7' WHERE key = 'schema'",
   );
   db.close();

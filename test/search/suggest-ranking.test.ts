@@ -16,6 +16,7 @@ import { FacetPool } from '../../src/search/site/facet-pool.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import { systemClock } from '../../src/util/index.js';
+import { UNDO_FORMAT_12 } from './format-11-segment.js';
 
 const PG = 'https://docs.pg.example/15';
 const LABELS = 'Synopsis\nDescription\nParameters\nExamples\nSee Also';
@@ -222,6 +223,7 @@ describe('an index file of format 6', () => {
     db.exec(
       'DROP TABLE query_clicks; DROP TABLE phrase_readings; DROP TRIGGER documents_drop_phrases; ' +
         "DROP TRIGGER documents_drop_display_head; DROP TABLE display_heads; DROP TABLE staged_display_heads; DROP INDEX staged_documents_id; DELETE FROM index_meta WHERE key = 'display_heads_complete'; " +
+        UNDO_FORMAT_12 +
         "DROP TABLE document_phrases; DROP TABLE staged_phrases; UPDATE index_meta SET value = '6' WHERE key = 'schema'",
     );
     db.close();
@@ -238,7 +240,7 @@ describe('an index file of format 6', () => {
     }
     const reopened = new Database(file, { readonly: true });
     try {
-      assert.equal(reopened.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '11');
+      assert.equal(reopened.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '12');
     } finally {
       reopened.close();
     }

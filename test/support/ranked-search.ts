@@ -14,7 +14,7 @@ import {
 import type { SearchIndex } from '../../src/search/local-index.js';
 
 export function rankedSearch(
-  index: SearchIndex,
+  index: Pick<SearchIndex, 'searcher'>,
   query: string,
   limit = 10,
   offset = 0,

@@ -4,11 +4,11 @@ import type { Segment } from './segment.js';
 /** The stream terms of a segment that hold one Japanese character. */
 export interface CharacterTerms {
   /** The character as a run of its own. */
-  unigram: number | undefined;
+  unigram: string | undefined;
   /** Bigrams starting with it. */
-  starting: number[];
+  starting: string[];
   /** Bigrams ending with it (and not starting with it). */
-  ending: number[];
+  ending: string[];
 }
 
 /** Per segment and character: segments never change their terms. */
@@ -27,13 +27,13 @@ export function termsWithCharacter(segment: Segment, character: string): Charact
   const cached = bySegment.get(character);
   if (cached !== undefined) return cached;
   const found: CharacterTerms = { unigram: undefined, starting: [], ending: [] };
-  segment.forEachTerm((term, ordinal) => {
-    if (term === character) found.unigram = ordinal;
+  segment.forEachTerm((term) => {
+    if (term === character) found.unigram = term;
     else if (term.length <= 4 && !term.startsWith(WORD_MARK)) {
       const characters = [...term];
       if (characters.length !== 2) return;
-      if (characters[0] === character) found.starting.push(ordinal);
-      else if (characters[1] === character) found.ending.push(ordinal);
+      if (characters[0] === character) found.starting.push(term);
+      else if (characters[1] === character) found.ending.push(term);
     }
   });
   bySegment.set(character, found);

@@ -167,7 +167,9 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
     ...ending.map((term) => ({ term, counts: ends })),
   ];
   for (const { term, counts } of terms) {
-    const { docs: postingDocs, positionStart, positions } = segment.postingsOf(term);
+    const postings = segment.termPostings(term);
+    if (postings === undefined) continue;
+    const { docs: postingDocs, positionStart, positions } = postings;
     for (let posting = 0; posting < postingDocs.length; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;

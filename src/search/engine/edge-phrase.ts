@@ -60,11 +60,8 @@ export function matchEdgePhrase(
   return { docs: Uint32Array.from(docs), tf: Float32Array.from(tfs), wordTf: undefined };
 }
 
-function termsOfPlace(segment: Segment, token: string, endsBigram: boolean, startsBigram: boolean): number[] {
-  if (!endsBigram && !startsBigram) {
-    const ordinal = segment.termOrdinal(token);
-    return ordinal === undefined ? [] : [ordinal];
-  }
+function termsOfPlace(segment: Segment, token: string, endsBigram: boolean, startsBigram: boolean): string[] {
+  if (!endsBigram && !startsBigram) return [token];
   const { unigram, starting, ending } = termsWithCharacter(segment, token);
   return [
     ...(unigram === undefined ? [] : [unigram]),
@@ -74,10 +71,12 @@ function termsOfPlace(segment: Segment, token: string, endsBigram: boolean, star
 }
 
 /** The live postings of several terms as one list by document, positions merged without repeats. */
-function mergedPostings(segment: Segment, terms: readonly number[]): Slot {
+function mergedPostings(segment: Segment, terms: readonly string[]): Slot {
   const keys: number[] = [];
   for (const term of terms) {
-    const { docs: postingDocs, positionStart, positions } = segment.postingsOf(term);
+    const postings = segment.termPostings(term);
+    if (postings === undefined) continue;
+    const { docs: postingDocs, positionStart, positions } = postings;
     for (let posting = 0; posting < postingDocs.length; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;

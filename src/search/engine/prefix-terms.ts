@@ -1,8 +1,6 @@
 /**
  * The terms of a segment that start with a prefix, found by a range scan of the segment's term
- * dictionary in sorted order (docs/reference/site-search.md, Words being typed). A segment keeps
- * its terms in the order it met them; the sorted view of its Latin words is made once, on the
- * first lookup, and lives as long as the segment, which never changes.
+ * dictionary, which is in sorted order (docs/reference/site-search.md, Words being typed).
  */
 import type { Segment } from './segment.js';
 
@@ -16,21 +14,6 @@ const MAX_SCANNED_TERMS = 10_000;
  */
 const NOT_COMPLETED = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー々〆ヶ\u0001\u0002]/u;
 
-const sortedBySegment = new WeakMap<Segment, readonly string[]>();
-
-function sortedTermsOf(segment: Segment): readonly string[] {
-  const known = sortedBySegment.get(segment);
-  if (known !== undefined) return known;
-  // Code unit order (the default sort's), in which a prefix's terms are contiguous.
-  const sorted: string[] = [];
-  segment.forEachTerm((term) => {
-    if (!NOT_COMPLETED.test(term)) sorted.push(term);
-  });
-  sorted.sort();
-  sortedBySegment.set(segment, sorted);
-  return sorted;
-}
-
 /**
  * Calls `visit` with each Latin term of the segment longer than `prefix` that starts with it and
  * the number of its postings (documents, deleted ones included as in every document frequency).
@@ -40,19 +23,8 @@ export function visitTermsWithPrefix(
   prefix: string,
   visit: (term: string, postings: number) => void,
 ): void {
-  const terms = sortedTermsOf(segment);
-  let low = 0;
-  let high = terms.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (terms[middle]! < prefix) low = middle + 1;
-    else high = middle;
-  }
-  const end = Math.min(terms.length, low + MAX_SCANNED_TERMS);
-  for (let position = low; position < end; position += 1) {
-    const term = terms[position]!;
-    if (!term.startsWith(prefix)) return;
-    if (term.length === prefix.length) continue;
-    visit(term, segment.documentFrequency(term));
+  for (const { term, docCount } of segment.termsWithPrefix(prefix, MAX_SCANNED_TERMS)) {
+    if (term.length === prefix.length || NOT_COMPLETED.test(term)) continue;
+    visit(term, docCount);
   }
 }

@@ -1,7 +1,7 @@
 import type { AnalyzedText } from '../analyzer.js';
 import { GrowableUint32Array } from '../../util/index.js';
 import { FIELD_COUNT, MAX_FIELD_TOKENS, positionOf } from './fields.js';
-import { Segment } from './segment.js';
+import { BuiltSegment } from './segment.js';
 
 /** A document analyzed field by field (`FIELDS` order), ready to be indexed. */
 export interface AnalyzedDocument {
@@ -14,7 +14,7 @@ export interface AnalyzedDocument {
  * position), then grouped by term with a counting sort, which keeps document and position
  * order, so postings come out ascending without a comparison sort.
  */
-export function buildSegment(id: number, documents: readonly AnalyzedDocument[]): Segment {
+export function buildSegment(id: number, documents: readonly AnalyzedDocument[]): BuiltSegment {
   const termOrdinals = new Map<string, number>();
   const terms: string[] = [];
   const occurrenceTerm = new GrowableUint32Array(documents.length * 512);
@@ -82,7 +82,7 @@ export function buildSegment(id: number, documents: readonly AnalyzedDocument[])
   }
   postingStart[terms.length] = postingDocs.length;
   positionStart.push(occurrences);
-  return new Segment(id, {
+  return new BuiltSegment(id, {
     docIds,
     fieldLengths,
     terms,

@@ -1,19 +1,21 @@
 import { GrowableUint32Array } from '../../util/index.js';
 import { FIELD_COUNT } from './fields.js';
-import { Segment } from './segment.js';
+import type { DocArrays } from './segment-codec.js';
+import { compareTerms, type Segment, type TermPostings } from './segment.js';
 
-/** Where a merge put each live document. */
-export interface MergedSegment {
-  segment: Segment;
-  /** Global document ids by new ordinal (the same as `segment.docIds`). */
-  docIds: Uint32Array;
-}
+/** Where a merge put each live document: the merged segment's document arrays. */
+export type MergedDocuments = DocArrays;
 
 /**
- * Merges segments (oldest first) into one, leaving out deleted documents. Documents keep their
- * relative order, so postings stay ascending by plain concatenation.
+ * Merges segments (oldest first) into one, leaving out deleted documents, term by term in
+ * `compareTerms` order: each merged term's postings go to `write` as soon as they are made, so a
+ * merge holds one term at a time, whatever the segments' size. Documents keep their relative
+ * order, so postings stay ascending by plain concatenation.
  */
-export function mergeSegments(id: number, segments: readonly Segment[]): MergedSegment {
+export function mergeSegments(
+  segments: readonly Segment[],
+  write: (term: string, postings: TermPostings) => void,
+): MergedDocuments {
   const remaps: Int32Array[] = [];
   let liveTotal = 0;
   for (const segment of segments) {
@@ -38,56 +40,57 @@ export function mergeSegments(id: number, segments: readonly Segment[]): MergedS
     }
   });
 
-  // Each term with the (segment, term ordinal) pairs holding it, from one pass over every
-  // segment's terms: looking every term up in every segment would cost terms x segments lookups.
-  const holders = new Map<string, number[]>();
-  segments.forEach((segment, index) => {
-    segment.forEachTerm((term, ordinal) => {
-      const list = holders.get(term);
-      if (list === undefined) holders.set(term, [index, ordinal]);
-      else list.push(index, ordinal);
-    });
-  });
-
-  const postingStart = new Uint32Array(holders.size + 1);
-  const postingDocs = new GrowableUint32Array(1 << 16);
-  const positionStart = new GrowableUint32Array(1 << 16);
-  const positions = new GrowableUint32Array(1 << 20);
-  const kept: string[] = [];
-  for (const [term, list] of holders) {
-    const firstPosting = postingDocs.length;
-    for (let at = 0; at < list.length; at += 2) {
-      const index = list[at]!;
-      const termOrdinal = list[at + 1]!;
-      const {
-        docs,
-        positionStart: positionStarts,
-        positions: source,
-      } = segments[index]!.postingsOf(termOrdinal);
+  const postingDocs = new GrowableUint32Array(1 << 12);
+  const positionStart = new GrowableUint32Array(1 << 12);
+  const positions = new GrowableUint32Array(1 << 14);
+  const cursors = segments.map((segment) => new TermCursor(segment.termsWithPostings()));
+  for (;;) {
+    let term: string | undefined;
+    for (const cursor of cursors) {
+      const head = cursor.head;
+      if (head !== undefined && (term === undefined || compareTerms(head.term, term) < 0)) term = head.term;
+    }
+    if (term === undefined) break;
+    postingDocs.clear();
+    positionStart.clear();
+    positions.clear();
+    cursors.forEach((cursor, index) => {
+      if (cursor.head?.term !== term) return;
+      const { docs, positionStart: starts, positions: source } = cursor.head.postings;
       const remap = remaps[index]!;
       for (let posting = 0; posting < docs.length; posting += 1) {
         const target = remap[docs[posting]!]!;
         if (target < 0) continue;
         postingDocs.push(target);
         positionStart.push(positions.length);
-        positions.pushRange(source, positionStarts[posting]!, positionStarts[posting + 1]!);
+        positions.pushRange(source, starts[posting]!, starts[posting + 1]!);
       }
-    }
+      cursor.advance();
+    });
     // A term whose every document was deleted disappears with them.
-    if (postingDocs.length === firstPosting) continue;
-    postingStart[kept.length] = firstPosting;
-    kept.push(term);
+    if (postingDocs.length === 0) continue;
+    positionStart.push(positions.length);
+    write(term, {
+      docs: postingDocs.view(),
+      positionStart: positionStart.view(),
+      positions: positions.view(),
+    });
   }
-  postingStart[kept.length] = postingDocs.length;
-  positionStart.push(positions.length);
-  const segment = new Segment(id, {
-    docIds,
-    fieldLengths,
-    terms: kept,
-    postingStart: postingStart.slice(0, kept.length + 1),
-    postingDocs: postingDocs.toArray(),
-    positionStart: positionStart.toArray(),
-    positions: positions.toArray(),
-  });
-  return { segment, docIds };
+  return { docIds, fieldLengths };
+}
+
+/** A segment's terms in order, one at hand. */
+class TermCursor {
+  head: { term: string; postings: TermPostings } | undefined;
+  private readonly iterator: Iterator<{ term: string; postings: TermPostings }>;
+
+  constructor(terms: Iterable<{ term: string; postings: TermPostings }>) {
+    this.iterator = terms[Symbol.iterator]();
+    this.advance();
+  }
+
+  advance(): void {
+    const next = this.iterator.next();
+    this.head = next.done === true ? undefined : next.value;
+  }
 }

@@ -1,6 +1,6 @@
 import { FIELD_COUNT } from './fields.js';
 
-/** The arrays of a segment's inverted index, as built, merged or decoded; see `Segment`. */
+/** The arrays of a segment's inverted index as built in memory from one batch; see `BuiltSegment`. */
 export interface SegmentData {
   /** Global document ids (the `documents` table's id) by local ordinal. */
   docIds: Uint32Array;
@@ -20,7 +20,7 @@ export interface SegmentData {
 
 /**
  * The postings of one term in one segment: everything a search reads of a term. Matching and
- * merging go through this and never through a segment's arrays, so a segment may hand out views
+ * merging go through this and never through a segment's storage, so a segment may hand out views
  * of arrays it holds or lists it read from storage (docs/design/search-engine.md, Segments).
  */
 export interface TermPostings {
@@ -32,31 +32,57 @@ export interface TermPostings {
   readonly positions: Uint32Array;
 }
 
+/** Terms read at a time when a segment's terms are read in order. */
+export const TERM_PAGE = 1024;
+
+/** A term of a segment with the number of documents holding it (deleted ones included). */
+export interface SegmentTerm {
+  term: string;
+  docCount: number;
+}
+
+/**
+ * Orders terms as the index file does (SQLite's binary order of UTF-8, which is code point
+ * order): a surrogate, half of a character past U+FFFF, sorts after every other code unit.
+ */
+export function compareTerms(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let index = 0; index < length; index += 1) {
+    const left = a.charCodeAt(index);
+    const right = b.charCodeAt(index);
+    if (left === right) continue;
+    const leftSurrogate = left >= 0xd800 && left <= 0xdfff;
+    const rightSurrogate = right >= 0xd800 && right <= 0xdfff;
+    if (leftSurrogate === rightSurrogate) return left - right;
+    return leftSurrogate ? 1 : -1;
+  }
+  return a.length - b.length;
+}
+
 /**
  * An immutable slice of the inverted index, built from one batch of documents or merged from
  * several segments, as Lucene does: a batch never rewrites what is already indexed, and a
- * replaced or removed document is only marked in `deleted` until a merge drops it.
+ * replaced or removed document is only marked in `deleted` until a merge drops it. A segment
+ * holds its documents' arrays; where its terms live is up to the kind of segment: in memory as
+ * built (`BuiltSegment`), or in the index file, read term by term (stored-segment.ts).
  */
-export class Segment {
+export abstract class Segment {
   readonly docCount: number;
-  readonly termCount: number;
   /** 1 where the document was replaced or removed since the segment was built. */
   readonly deleted: Uint8Array;
-  private readonly termOrdinals: Map<string, number>;
   private deletedCount = 0;
 
   constructor(
     readonly id: number,
-    /** The arrays, for storing the segment (segment-codec.ts); searches use the methods below. */
-    readonly data: SegmentData,
+    /** Global document ids by local ordinal. */
+    readonly docIds: Uint32Array,
+    /** Stream tokens of each field: `fieldLengths[ordinal * FIELD_COUNT + field]`. */
+    readonly fieldLengths: Uint32Array,
     deleted?: Uint8Array,
   ) {
-    this.docCount = data.docIds.length;
-    this.termCount = data.terms.length;
+    this.docCount = docIds.length;
     this.deleted = deleted ?? new Uint8Array(this.docCount);
     for (const flag of this.deleted) this.deletedCount += flag;
-    this.termOrdinals = new Map();
-    data.terms.forEach((term, ordinal) => this.termOrdinals.set(term, ordinal));
   }
 
   get liveCount(): number {
@@ -65,16 +91,6 @@ export class Segment {
 
   get deletedRatio(): number {
     return this.docCount === 0 ? 0 : this.deletedCount / this.docCount;
-  }
-
-  /** Global document ids by local ordinal. */
-  get docIds(): Uint32Array {
-    return this.data.docIds;
-  }
-
-  /** Stream tokens of each field: `fieldLengths[ordinal * FIELD_COUNT + field]`. */
-  get fieldLengths(): Uint32Array {
-    return this.data.fieldLengths;
   }
 
   markDeleted(ordinal: number): void {
@@ -87,30 +103,84 @@ export class Segment {
     return this.deleted[ordinal] === 0;
   }
 
-  termOrdinal(term: string): number | undefined {
-    return this.termOrdinals.get(term);
-  }
-
-  /** Each term with its ordinal, in ordinal order. */
-  forEachTerm(visit: (term: string, ordinal: number) => void): void {
-    this.data.terms.forEach((term, ordinal) => visit(term, ordinal));
+  fieldLength(ordinal: number, field: number): number {
+    return this.fieldLengths[ordinal * FIELD_COUNT + field]!;
   }
 
   /** Documents holding the term (deleted ones included, as in every document frequency); 0 without it. */
+  abstract documentFrequency(term: string): number;
+
+  /** The postings of the term, or undefined when the segment lacks it. */
+  abstract termPostings(term: string): TermPostings | undefined;
+
+  /** Each term with its document count, in `compareTerms` order. */
+  forEachTerm(visit: (term: string, docCount: number) => void): void {
+    for (const page of this.termPages()) for (const { term, docCount } of page) visit(term, docCount);
+  }
+
+  /** The terms with their document counts, in `compareTerms` order, a page at a time (TERM_PAGE). */
+  abstract termPages(): Iterable<readonly SegmentTerm[]>;
+
+  /** Up to `limit` terms starting with `prefix` (itself included), in `compareTerms` order. */
+  abstract termsWithPrefix(prefix: string, limit: number): SegmentTerm[];
+
+  /** Each term with its postings, in `compareTerms` order: what a merge reads. */
+  abstract termsWithPostings(): Iterable<{ term: string; postings: TermPostings }>;
+}
+
+/** A segment held in memory as built from a batch, until it is stored in the index file. */
+export class BuiltSegment extends Segment {
+  private readonly termOrdinals: Map<string, number>;
+  private sortedOrdinals: Uint32Array | undefined;
+
+  constructor(
+    id: number,
+    /** The arrays, for storing the segment (segment-codec.ts). */
+    readonly data: SegmentData,
+    deleted?: Uint8Array,
+  ) {
+    super(id, data.docIds, data.fieldLengths, deleted);
+    this.termOrdinals = new Map();
+    data.terms.forEach((term, ordinal) => this.termOrdinals.set(term, ordinal));
+  }
+
   documentFrequency(term: string): number {
     const ordinal = this.termOrdinals.get(term);
     if (ordinal === undefined) return 0;
     return this.data.postingStart[ordinal + 1]! - this.data.postingStart[ordinal]!;
   }
 
-  /** The postings of the term, or undefined when the segment lacks it. */
   termPostings(term: string): TermPostings | undefined {
     const ordinal = this.termOrdinals.get(term);
     return ordinal === undefined ? undefined : this.postingsOf(ordinal);
   }
 
+  *termPages(): Iterable<readonly SegmentTerm[]> {
+    const { terms, postingStart } = this.data;
+    const sorted = this.sorted();
+    for (let start = 0; start < sorted.length; start += TERM_PAGE) {
+      yield Array.from(sorted.subarray(start, start + TERM_PAGE), (ordinal) => ({
+        term: terms[ordinal]!,
+        docCount: postingStart[ordinal + 1]! - postingStart[ordinal]!,
+      }));
+    }
+  }
+
+  termsWithPrefix(prefix: string, limit: number): SegmentTerm[] {
+    const found: SegmentTerm[] = [];
+    this.forEachTerm((term, docCount) => {
+      if (found.length < limit && term.startsWith(prefix)) found.push({ term, docCount });
+    });
+    return found;
+  }
+
+  *termsWithPostings(): Iterable<{ term: string; postings: TermPostings }> {
+    for (const ordinal of this.sorted())
+      yield { term: this.data.terms[ordinal]!, postings: this.postingsOf(ordinal) };
+  }
+
   /** The postings of the term with this ordinal: views of the segment's arrays, nothing copied. */
-  postingsOf(termOrdinal: number): TermPostings {
+  private postingsOf(termOrdinal: number): TermPostings {
     const { postingStart, postingDocs, positionStart, positions } = this.data;
     const start = postingStart[termOrdinal]!;
     const end = postingStart[termOrdinal + 1]!;
@@ -121,7 +191,14 @@ export class Segment {
     };
   }
 
-  fieldLength(ordinal: number, field: number): number {
-    return this.data.fieldLengths[ordinal * FIELD_COUNT + field]!;
+  /** Term ordinals in `compareTerms` order, sorted once. */
+  private sorted(): Uint32Array {
+    if (this.sortedOrdinals === undefined) {
+      const { terms } = this.data;
+      const ordinals = Array.from({ length: terms.length }, (_, ordinal) => ordinal);
+      ordinals.sort((a, b) => compareTerms(terms[a]!, terms[b]!));
+      this.sortedOrdinals = Uint32Array.from(ordinals);
+    }
+    return this.sortedOrdinals;
   }
 }

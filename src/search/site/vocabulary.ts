@@ -1,6 +1,6 @@
 import { WORD_MARK } from '../analyzer.js';
 import type { IndexSnapshot } from '../search-index-types.js';
-import { ITEMS_PER_PAUSE, runNow, type Work } from './work-slices.js';
+import { runNow, type Work } from './work-slices.js';
 
 /** The words of the index with their document frequencies, for did-you-mean, suggest and related keywords. */
 export interface Vocabulary {
@@ -32,17 +32,16 @@ export function* vocabularyWork(snapshot: IndexSnapshot): Work<Vocabulary> {
   const latin = new Map<string, number>();
   const japanese = new Map<string, number>();
   for (const { segment } of snapshot.segments) {
-    const { terms, postingStart } = segment.data;
-    for (let ordinal = 0; ordinal < terms.length; ordinal += 1) {
-      if (ordinal % (ITEMS_PER_PAUSE * 4) === 0) yield;
-      const term = terms[ordinal]!;
-      const frequency = postingStart[ordinal + 1]! - postingStart[ordinal]!;
-      if (term.startsWith(WORD_MARK)) {
-        const word = term.slice(WORD_MARK.length);
-        japanese.set(word, (japanese.get(word) ?? 0) + frequency);
-      } else if (!JAPANESE_CHAR.test(term) && LATIN_WORD.test(term)) {
-        latin.set(term, (latin.get(term) ?? 0) + frequency);
+    for (const page of segment.termPages()) {
+      for (const { term, docCount } of page) {
+        if (term.startsWith(WORD_MARK)) {
+          const word = term.slice(WORD_MARK.length);
+          japanese.set(word, (japanese.get(word) ?? 0) + docCount);
+        } else if (!JAPANESE_CHAR.test(term) && LATIN_WORD.test(term)) {
+          latin.set(term, (latin.get(term) ?? 0) + docCount);
+        }
       }
+      yield;
     }
   }
   const vocabulary = { latin, japanese, documentCount: snapshot.statistics.documentCount };

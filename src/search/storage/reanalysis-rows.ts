@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { SegmentTermRows } from './segment-term-rows.js';
 
 /** A document's stored text, as it is analyzed again. */
 export interface ReanalysisDocument {
@@ -26,6 +27,8 @@ const columnsOf = (table: string): string =>
  */
 export class ReanalysisRows {
   private readonly statements;
+  /** Where the new segments' terms are written. */
+  readonly termRows: SegmentTermRows;
 
   /**
    * `templateBlocks`: the template lines of every host as the counts stand, which the documents
@@ -35,6 +38,7 @@ export class ReanalysisRows {
     db: Database.Database,
     readonly templateBlocks: ReadonlyMap<string, ReadonlySet<number>>,
   ) {
+    this.termRows = new SegmentTermRows(db);
     this.statements = {
       documentCount: db
         .prepare('SELECT (SELECT count(*) FROM documents) + (SELECT count(*) FROM staged_documents)')

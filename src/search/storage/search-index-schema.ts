@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/index.js';
 import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
 import { ReanalysisRows } from './reanalysis-rows.js';
+import { SEGMENT_TERMS_SCHEMA } from './segment-term-rows.js';
 import {
   TEMPLATE_MIGRATION,
   TEMPLATE_SCHEMA,
@@ -13,7 +14,7 @@ import {
  * Format of the index file; a file of an older format is upgraded in place (UPGRADES), one of
  * another must be rebuilt with `kumo index`.
  */
-const SCHEMA_VERSION = '11';
+const SCHEMA_VERSION = '12';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -168,24 +169,26 @@ const SAME_TEXT_MIGRATION = `
  * language its page declares and how many pages of its indexing pass link to it, which pick the
  * page shown of a group for a query's language. An older file's documents have no language ('')
  * and no links (0) until they are written again. Added where missing after the upgrade of any
- * older format (addFormat11Columns), whose tables are then format 10's. The link counts are
+ * older format (addMissingColumns), whose tables are then format 10's. The link counts are
  * written to `documents` only (inbound-link-counts.ts), when a pass ends or a run is applied.
  */
-const FORMAT_11_COLUMNS: readonly { table: string; name: string; definition: string }[] = [
+const ADDED_COLUMNS: readonly { table: string; name: string; definition: string }[] = [
   { table: 'documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
   { table: 'staged_documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
   { table: 'documents', name: 'inbound_links', definition: 'inbound_links INTEGER NOT NULL DEFAULT 0' },
+  // Format 12 (segment-term-rows.ts): when a merge retired the segment.
+  { table: 'segments', name: 'retired_at', definition: 'retired_at INTEGER' },
 ];
 
-function addFormat11Columns(db: Database.Database): void {
-  for (const { table, name, definition } of FORMAT_11_COLUMNS) {
+function addMissingColumns(db: Database.Database): void {
+  for (const { table, name, definition } of ADDED_COLUMNS) {
     const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all();
     if (!columns.includes(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
   }
 }
 
-/** What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. */
-const UPGRADES: ReadonlyMap<string, string> = new Map([
+/** What brought a file of an older format (by its `schema` value) to format 11. */
+const UPGRADES_TO_11: readonly (readonly [string, string])[] = [
   [
     '3',
     STAGING_SCHEMA +
@@ -210,9 +213,22 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
   ['7', PHRASES_SCHEMA + DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
   ['8', DISPLAY_HEAD_SCHEMA + SAME_TEXT_SCHEMA],
   ['9', SAME_TEXT_MIGRATION],
-  // Format 11's columns only (addFormat11Columns).
+  // Format 11's columns only (addMissingColumns).
   ['10', ''],
+];
+
+/**
+ * What brings a file of an older format (by its `schema` value) to SCHEMA_VERSION. A file older
+ * than format 12 keeps each segment's terms in one value: its segments are written again by
+ * indexing its documents again (REWRITES_SEGMENTS_BELOW).
+ */
+const UPGRADES: ReadonlyMap<string, string> = new Map([
+  ...UPGRADES_TO_11.map(([from, sql]) => [from, sql + SEGMENT_TERMS_SCHEMA] as const),
+  ['11', SEGMENT_TERMS_SCHEMA],
 ]);
+
+/** Formats below this store a segment's terms in one value, which this version does not read. */
+const REWRITES_SEGMENTS_BELOW = 12;
 
 /**
  * Indexes the documents of a file written by an older analyzer again from their stored text
@@ -254,7 +270,9 @@ function upgradeOf(
   const older = Number.isInteger(versions.analyzer) && versions.analyzer < analyzerVersion;
   if (versions.analyzer !== analyzerVersion && !(older && canReanalyze)) return undefined;
   if (versions.schema === SCHEMA_VERSION && !older) return undefined;
-  return { sql, reanalyze: older };
+  const rewrite = older || Number(versions.schema) < REWRITES_SEGMENTS_BELOW;
+  if (rewrite && !canReanalyze) return undefined;
+  return { sql, reanalyze: rewrite };
 }
 
 /**
@@ -280,7 +298,7 @@ export function prepareIndexSchema(
         const upgrade = upgradeOf(versions, analyzerVersion, reanalyze !== undefined);
         if (upgrade === undefined) return;
         db.exec(upgrade.sql);
-        addFormat11Columns(db);
+        addMissingColumns(db);
         const set = db.prepare('UPDATE index_meta SET value = ? WHERE key = ?');
         set.run(SCHEMA_VERSION, 'schema');
         if (!upgrade.reanalyze) return;
@@ -299,7 +317,7 @@ export function prepareIndexSchema(
     }
     upgradeTemplateIndex(db);
     // A format 11 file written before its documents counted their inbound links gets the column.
-    addFormat11Columns(db);
+    addMissingColumns(db);
     return;
   }
   db.exec(`
@@ -334,8 +352,9 @@ export function prepareIndexSchema(
     ${PHRASES_SCHEMA}
     ${DISPLAY_HEAD_SCHEMA}
     ${SAME_TEXT_SCHEMA}
+    ${SEGMENT_TERMS_SCHEMA}
   `);
-  addFormat11Columns(db);
+  addMissingColumns(db);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);
   insert.run('analyzer', String(analyzerVersion));

@@ -20,6 +20,7 @@ import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/index.js';
 import type { StoredDocument } from './stored-document.js';
+import { SegmentTermRows } from './segment-term-rows.js';
 
 /** What the in-memory index keeps of each document of a segment, by ordinal. */
 export interface DocumentSummary {
@@ -67,6 +68,8 @@ export class SearchIndexStore {
   /** Searches and clicks per day (docs/design/search-engine.md, Search activity). */
   readonly analytics: SearchAnalyticsStore;
   readonly inboundLinks: InboundLinkCounts;
+  /** The term rows of the segments (format 12). */
+  readonly termRows: SegmentTermRows;
 
   /**
    * Opens (or creates) the index file of `analyzerVersion`. A file of an older analyzer is
@@ -99,6 +102,7 @@ export class SearchIndexStore {
     this.displayHeads = new DisplayHeadRows(this.db);
     this.analytics = new SearchAnalyticsStore(this.db);
     this.inboundLinks = new InboundLinkCounts(this.db);
+    this.termRows = new SegmentTermRows(this.db);
   }
 
   private prepare() {
@@ -139,7 +143,11 @@ export class SearchIndexStore {
       insertSegment: db.prepare('INSERT INTO segments (id, data, deleted) VALUES (?, ?, ?)'),
       updateDeleted: db.prepare('UPDATE segments SET deleted = ? WHERE id = ?'),
       deleteSegment: db.prepare('DELETE FROM segments WHERE id = ?'),
-      segmentIds: db.prepare('SELECT id FROM segments WHERE staged_run IS NULL ORDER BY id').pluck(),
+      retireSegment: db.prepare('UPDATE segments SET retired_at = ? WHERE id = ?'),
+      collectRetired: db.prepare('DELETE FROM segments WHERE retired_at < ?'),
+      segmentIds: db
+        .prepare('SELECT id FROM segments WHERE staged_run IS NULL AND retired_at IS NULL ORDER BY id')
+        .pluck(),
       insertStagedSegment: db.prepare(
         'INSERT INTO segments (id, data, deleted, staged_run) VALUES (?, ?, ?, ?)',
       ),
@@ -291,6 +299,19 @@ export class SearchIndexStore {
 
   deleteSegment(id: number): void {
     this.statements.deleteSegment.run(id);
+  }
+
+  /**
+   * Takes a segment out of the index (a merge replaced it) while searches of older generations
+   * may still read it: its rows stay until `collectRetiredSegments` (segment-term-rows.ts).
+   */
+  retireSegment(id: number, atMs: number): void {
+    this.statements.retireSegment.run(atMs, id);
+  }
+
+  /** Removes the segments retired before `beforeMs`, with their term rows. */
+  collectRetiredSegments(beforeMs: number): void {
+    this.statements.collectRetired.run(beforeMs);
   }
 
   /** A segment of a run being staged: stored, but not loaded by searches until the run is applied. */

@@ -1,0 +1,113 @@
+/** LEB128 varints, the encoding of every stored segment array (segment-codec.ts). */
+
+/** LEB128 writer into a growing byte buffer. */
+export class VarintWriter {
+  private buffer: Uint8Array;
+  private length = 0;
+
+  constructor(initialBytes: number) {
+    this.buffer = new Uint8Array(Math.max(16, initialBytes));
+  }
+
+  plain(values: ArrayLike<number>, start = 0, end = values.length): void {
+    for (let index = start; index < end; index += 1) this.write(values[index]!);
+  }
+
+  /** `values[start .. end)`, ascending, as gaps from the previous value (the first from 0). */
+  gaps(values: ArrayLike<number>, start: number, end: number): void {
+    let previous = 0;
+    for (let index = start; index < end; index += 1) {
+      const value = values[index]!;
+      this.write(value - previous);
+      previous = value;
+    }
+  }
+
+  /** The bytes written, as a view of the writer's buffer: valid until the next write or reset. */
+  bytes(): Buffer {
+    return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.length);
+  }
+
+  /** Starts again at the first byte, keeping the buffer. */
+  reset(): void {
+    this.length = 0;
+  }
+
+  write(value: number): void {
+    if (this.length + 5 > this.buffer.length) {
+      const larger = new Uint8Array(this.buffer.length * 2 + 5);
+      larger.set(this.buffer.subarray(0, this.length));
+      this.buffer = larger;
+    }
+    let rest = value >>> 0;
+    while (rest >= 0x80) {
+      this.buffer[this.length++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    this.buffer[this.length++] = rest;
+  }
+}
+
+/** LEB128 reader; throws when the bytes end early or a value is too long. */
+export class VarintReader {
+  private offset = 0;
+
+  constructor(private readonly bytes: Uint8Array) {}
+
+  plain(count: number): Uint32Array {
+    const values = new Uint32Array(count);
+    for (let index = 0; index < count; index += 1) values[index] = this.read();
+    return values;
+  }
+
+  /**
+   * Fills `target` from runs of gaps, run r covering `target[runStarts[r] .. runStarts[r + 1])`
+   * with its gaps counted from 0. One loop over all runs with the varint decoding written out:
+   * a search decodes every position of the terms it reads.
+   */
+  runsOfGaps(target: Uint32Array, runStarts: Uint32Array): Uint32Array {
+    const bytes = this.bytes;
+    const length = bytes.length;
+    let offset = this.offset;
+    for (let run = 0; run + 1 < runStarts.length; run += 1) {
+      let value = 0;
+      const end = runStarts[run + 1]!;
+      for (let index = runStarts[run]!; index < end; index += 1) {
+        if (offset >= length) throw new Error('truncated index segment');
+        let byte = bytes[offset++]!;
+        if (byte >= 0x80) {
+          // A running scale, not 2 ** shift: the power operator made this loop ten times slower.
+          let gap = byte & 0x7f;
+          let scale = 0x80;
+          do {
+            if (offset >= length || scale > 0x10000000) throw new Error('truncated index segment');
+            byte = bytes[offset++]!;
+            gap += (byte & 0x7f) * scale;
+            scale *= 0x80;
+          } while (byte >= 0x80);
+          byte = gap;
+        }
+        value += byte;
+        target[index] = value;
+      }
+    }
+    this.offset = offset;
+    return target;
+  }
+
+  expectEnd(): void {
+    if (this.offset !== this.bytes.length) throw new Error('corrupt index segment');
+  }
+
+  read(): number {
+    let result = 0;
+    let scale = 1;
+    for (;;) {
+      if (this.offset >= this.bytes.length || scale > 0x10000000) throw new Error('truncated index segment');
+      const byte = this.bytes[this.offset++]!;
+      result += (byte & 0x7f) * scale;
+      if (byte < 0x80) return result;
+      scale *= 0x80;
+    }
+  }
+}
