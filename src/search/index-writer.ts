@@ -23,14 +23,6 @@ import type { Segment } from './engine/segment.js';
 const FILL_DISPLAY_HEADS = 2_000;
 
 /**
- * How long a segment a merge replaced keeps its rows: a search of an older generation, here or in
- * another process reading the file, still finds them (storage/segment-term-rows.ts). A search
- * takes milliseconds and picks up the new generation before the next; the rows' pages are free
- * for the writes that follow once collected, so the file does not grow by a pass's merges.
- */
-const RETIRED_SEGMENT_GRACE_MS = 10_000;
-
-/**
  * Writes one index file (docs/design/search-engine.md, Atomic batches): batches of documents,
  * staged runs applied whole, removals, and the merges that follow. A batch is one transaction that
  * adds a segment and marks the replaced documents deleted; each commit makes a new generation of
@@ -444,7 +436,6 @@ export class IndexWriter {
         // Chosen under the write lock, from the current state: another process may have deleted
         // documents of these segments, which the merge must not bring back.
         this.segments.refresh();
-        this.store.collectRetiredSegments(Date.now() - RETIRED_SEGMENT_GRACE_MS);
         const chosen = segmentsToMerge(this.segments.current.map((loaded) => loaded.segment));
         if (chosen === undefined) return;
         const sources = chosen.map((index) => this.segments.current[index]!.segment);
@@ -453,8 +444,9 @@ export class IndexWriter {
         const documents = mergeSegments(sources, termRowWriter(this.store.termRows, id));
         this.store.insertSegment(id, encodeDocArrays(documents), new Uint8Array(documents.docIds.length));
         documents.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, id, ordinal));
-        const now = Date.now();
-        for (const source of sources) this.store.retireSegment(source.id, now);
+        // Removed at once, their term rows with them: a search that was reading them meanwhile
+        // (another process) finds it out and runs again (Searcher.stillReadable).
+        for (const source of sources) this.store.deleteSegment(source.id);
         merged = { id, documents, sources };
       });
       if (merged === undefined) return;

@@ -52,6 +52,16 @@ export class Searcher implements HitDocumentSource {
     readonly ranking: RankingParameters,
   ) {}
 
+  /**
+   * Whether every segment of the generation is still in the file. A search reads terms from the
+   * file as it goes; a merge committed meanwhile by another process removes the segments it
+   * merged, so a search reads the file and then checks this, and runs again on the new
+   * generation when it fails (docs/design/search-engine.md, Segments).
+   */
+  stillReadable(): boolean {
+    return this.store.segmentsPresent(this.snapshot.segments.map((loaded) => loaded.segment.id));
+  }
+
   /** Every document matching the plan, scored (see engine/matcher.ts). */
   match(plan: QueryPlan, ranking = this.ranking): HitSet {
     return findHits(

@@ -33,7 +33,6 @@ export function encodeFormat11Segment(data: SegmentData): Buffer {
 /**
  * Takes a current index file back to format 11's segment tables, for tests that make an older
  * file from a current one: its segments' values are left as they are, since an upgrade from a
- * format before 12 indexes the documents again and never reads them. The column `retired_at`
- * stays: an upgrade adds it only where missing.
+ * format before 12 indexes the documents again and never reads them.
  */
 export const UNDO_FORMAT_12 = 'DROP TRIGGER segments_drop_terms; DROP TABLE segment_terms; ';

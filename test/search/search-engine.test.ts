@@ -26,7 +26,12 @@ import { mergeSegments } from '../../src/search/engine/segment-merge.js';
 import { segmentsToMerge } from '../../src/search/engine/merge-policy.js';
 import { topByScore, topK } from '../../src/search/engine/top-k.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
+import type { Searcher } from '../../src/search/searcher.js';
 import { SearchIndex } from '../../src/search/search-index.js';
+import { SearchActivity } from '../../src/search/site/search-activity.js';
+import type { SiteSearchRequest } from '../../src/search/site/search-response.js';
+import { SiteSearch } from '../../src/search/site/site-search.js';
+import { systemClock } from '../../src/util/index.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { rankedSearch } from '../support/ranked-search.js';
 
@@ -41,6 +46,15 @@ const page = (n: number, body: string, title = `page ${n}`): IndexedDocument => 
   title,
   description: '',
   body,
+});
+const siteRequest = (q: string): SiteSearchRequest => ({
+  q,
+  pageNumber: 1,
+  numberPerPage: 10,
+  sortKeys: [{ field: 'score', order: 'desc' }],
+  category: '',
+  drilldown: [],
+  doctype: ['all'],
 });
 const urls = (index: SearchIndex, query: string, limit = 10) =>
   rankedSearch(index, query, limit).docs.map((doc) => doc.url);
@@ -235,38 +249,77 @@ describe('SearchIndex over many batches', () => {
 });
 
 describe('segments read from the index file', () => {
-  test('a search of an older generation still reads the segments a merge of another connection replaced', () => {
-    const file = path.join(folder, 'older-generation.db');
-    const first = new SearchIndex(file);
+  /** 800 pages of `words` in 8 batches of 100, in a new index file. */
+  const eightBatches = (name: string): string => {
+    const file = path.join(folder, name);
+    const index = new SearchIndex(file);
     for (let batch = 0; batch < 8; batch += 1)
-      first.writer.upsert(
+      index.writer.upsert(
         Array.from({ length: 100 }, (_, i) => page(batch * 100 + i, `kept words number${batch * 100 + i}`)),
         'bundle:test',
       );
-    first.close();
+    index.close();
+    return file;
+  };
+  /** Every page rewritten by `writer`: the segments before become mostly deletions and are merged away. */
+  const rewriteAll = (writer: SearchIndex) => {
+    for (let batch = 0; batch < 8; batch += 1)
+      writer.writer.upsert(
+        Array.from({ length: 100 }, (_, i) => page(batch * 100 + i, `rewritten words ${batch * 100 + i}`)),
+        'bundle:test',
+      );
+  };
+
+  test('a generation whose segments another connection merged away is no longer readable; the next one is', () => {
+    const file = eightBatches('older-generation.db');
     const reader = new SearchIndex(file);
     const writer = new SearchIndex(file);
     try {
       const older = reader.searcher();
+      assert.equal(older.stillReadable(), true);
       const segmentsBefore = older.snapshot.segments.map((loaded) => loaded.segment.id);
-      // Every page rewritten: the older generation's segments become mostly deletions and are merged away.
-      for (let batch = 0; batch < 8; batch += 1)
-        writer.writer.upsert(
-          Array.from({ length: 100 }, (_, i) => page(batch * 100 + i, `rewritten words ${batch * 100 + i}`)),
-          'bundle:test',
-        );
+      rewriteAll(writer);
       const current = new Set(writer.searcher().snapshot.segments.map((loaded) => loaded.segment.id));
       assert.ok(
         segmentsBefore.every((id) => !current.has(id)),
-        'every segment of the older generation was merged away',
+        'every segment before was merged away',
       );
-      assert.equal(rankedSearch({ searcher: () => older }, 'kept').hits, 800);
-      assert.deepEqual(
-        rankedSearch({ searcher: () => older }, 'number123').docs.map((doc) => doc.url),
-        ['https://site.example/p/123.html'],
-      );
-      assert.equal(rankedSearch(reader, 'kept').hits, 0, 'the next search reads the new generation');
+      assert.equal(older.stillReadable(), false);
+      const newer = reader.searcher();
+      assert.equal(newer.stillReadable(), true);
+      assert.equal(rankedSearch(reader, 'kept').hits, 0);
       assert.equal(rankedSearch(reader, 'rewritten').hits, 800);
+    } finally {
+      writer.close();
+      reader.close();
+    }
+  });
+
+  test('a site search whose segments another process merges away while it reads runs again on the new ones', async () => {
+    const file = eightBatches('search-again.db');
+    const reader = new SearchIndex(file);
+    const writer = new SearchIndex(file);
+    const site = new SiteSearch(reader, {}, new SearchActivity(reader.store, systemClock));
+    try {
+      await site.search(siteRequest('number1'));
+      // The other process commits its merges right after this search takes its generation.
+      const takeSearcher = reader.searcher.bind(reader);
+      let interleave: (() => void) | undefined = () => rewriteAll(writer);
+      let stale: Searcher | undefined;
+      reader.searcher = () => {
+        const searcher = takeSearcher();
+        const other = interleave;
+        interleave = undefined;
+        if (other !== undefined) {
+          other();
+          stale = searcher;
+        }
+        return searcher;
+      };
+      const answer = await site.search(siteRequest('words'));
+      assert.equal(stale?.stillReadable(), false, 'the first generation read was merged away');
+      assert.equal(answer.organic.hits, 800);
+      assert.match(answer.organic.docs[0]!.title, /^page \d+$/);
     } finally {
       writer.close();
       reader.close();

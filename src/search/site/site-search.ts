@@ -31,6 +31,12 @@ const FEW_HITS = 3;
 const RELATED_SAMPLE = 50;
 /** Times a search waits for facets of segments loaded (or rules changed) while it waited. */
 const MAX_FACET_WAITS = 3;
+/**
+ * Searches of one request at most: each runs again only when another process merged away a
+ * segment it was reading, which a merge after every few batches makes rare; the last one answers
+ * with what it read.
+ */
+const MAX_READ_ATTEMPTS = 3;
 
 export interface SiteSearchOptions {
   /** Names the service in warnings ("search service 3"); its facet jobs run one at a time. */
@@ -106,9 +112,21 @@ export class SiteSearch {
 
   /**
    * Waits for the facets of the index's segments (computed in the facet threads, facet-pool.ts),
-   * then searches; the rest runs on the calling thread.
+   * then searches; the rest runs on the calling thread. A search that read a generation whose
+   * segments another process merged away meanwhile is run again (Searcher.stillReadable).
    */
   async search(request: SiteSearchRequest): Promise<SiteSearchResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      const result = await this.searchOnce(request, attempt === MAX_READ_ATTEMPTS);
+      if (result !== undefined) return result;
+    }
+  }
+
+  /** One search of the generation current after the facets are ready; undefined when it must run again. */
+  private async searchOnce(
+    request: SiteSearchRequest,
+    lastAttempt: boolean,
+  ): Promise<SiteSearchResult | undefined> {
     let facetIndex = this.facets;
     let searcher = this.index.searcher();
     for (let waits = 1; !facetIndex.covers(searcher.snapshot.segments); waits += 1) {
@@ -165,6 +183,10 @@ export class SiteSearch {
     // synonyms and word forms on both sides, while corrections themselves come from the
     // index's words only.
     const mainPhrase = this.spellcheck(query, hits.count, searcher);
+    if (!lastAttempt && !searcher.stillReadable()) {
+      await cutting.catch(() => undefined);
+      return undefined;
+    }
     const docs = await cutting;
     if (kept.length > 0 && request.pageNumber === 1) this.activity.recordQuery(request.q, kept.length);
     if (request.pageNumber === 1) this.activity.recordSearch(request.q, kept.length);
@@ -244,7 +266,14 @@ export class SiteSearch {
 
   /** Words significant in the best matches of `query`, starting with `prefix`. */
   relatedKeywords(query: string, prefix: string): string[] {
-    const searcher = this.index.searcher();
+    for (let attempt = 1; ; attempt += 1) {
+      const searcher = this.index.searcher();
+      const keywords = this.relatedKeywordsOf(searcher, query, prefix);
+      if (attempt === MAX_READ_ATTEMPTS || searcher.stillReadable()) return keywords;
+    }
+  }
+
+  private relatedKeywordsOf(searcher: Searcher, query: string, prefix: string): string[] {
     const { snapshot } = searcher;
     const tree = queryTreeOf(query, this.synonyms, indexWordForms(snapshot));
     const hits = searcher.match(planQuery(tree), this.ranking);

@@ -176,8 +176,6 @@ const ADDED_COLUMNS: readonly { table: string; name: string; definition: string 
   { table: 'documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
   { table: 'staged_documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
   { table: 'documents', name: 'inbound_links', definition: 'inbound_links INTEGER NOT NULL DEFAULT 0' },
-  // Format 12 (segment-term-rows.ts): when a merge retired the segment.
-  { table: 'segments', name: 'retired_at', definition: 'retired_at INTEGER' },
 ];
 
 function addMissingColumns(db: Database.Database): void {

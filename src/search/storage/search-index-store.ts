@@ -143,11 +143,10 @@ export class SearchIndexStore {
       insertSegment: db.prepare('INSERT INTO segments (id, data, deleted) VALUES (?, ?, ?)'),
       updateDeleted: db.prepare('UPDATE segments SET deleted = ? WHERE id = ?'),
       deleteSegment: db.prepare('DELETE FROM segments WHERE id = ?'),
-      retireSegment: db.prepare('UPDATE segments SET retired_at = ? WHERE id = ?'),
-      collectRetired: db.prepare('DELETE FROM segments WHERE retired_at < ?'),
-      segmentIds: db
-        .prepare('SELECT id FROM segments WHERE staged_run IS NULL AND retired_at IS NULL ORDER BY id')
+      presentSegments: db
+        .prepare('SELECT count(*) FROM segments WHERE id IN (SELECT value FROM json_each(?))')
         .pluck(),
+      segmentIds: db.prepare('SELECT id FROM segments WHERE staged_run IS NULL ORDER BY id').pluck(),
       insertStagedSegment: db.prepare(
         'INSERT INTO segments (id, data, deleted, staged_run) VALUES (?, ?, ?, ?)',
       ),
@@ -301,17 +300,9 @@ export class SearchIndexStore {
     this.statements.deleteSegment.run(id);
   }
 
-  /**
-   * Takes a segment out of the index (a merge replaced it) while searches of older generations
-   * may still read it: its rows stay until `collectRetiredSegments` (segment-term-rows.ts).
-   */
-  retireSegment(id: number, atMs: number): void {
-    this.statements.retireSegment.run(atMs, id);
-  }
-
-  /** Removes the segments retired before `beforeMs`, with their term rows. */
-  collectRetiredSegments(beforeMs: number): void {
-    this.statements.collectRetired.run(beforeMs);
+  /** Whether every segment of `ids` is still in the file (none merged away or dropped since). */
+  segmentsPresent(ids: readonly number[]): boolean {
+    return this.statements.presentSegments.get(JSON.stringify(ids)) === ids.length;
   }
 
   /** A segment of a run being staged: stored, but not loaded by searches until the run is applied. */

@@ -4,10 +4,7 @@ import type Database from 'better-sqlite3';
  * Format 12 (docs/design/search-engine.md, Segments): a segment's terms are rows of their own,
  * keyed by segment and term in the binary order of their UTF-8, each with its document count and
  * postings, so a search reads the terms it looks for and nothing else; `segments.data` keeps the
- * documents' arrays. A segment merged away is retired (`retired_at`) rather than removed, so a
- * search of an older generation, in this process or another, still finds its rows; retired
- * segments are removed a while later (SearchIndexStore.collectRetiredSegments), their term rows
- * with them. The column `retired_at` is added where missing (search-index-schema.ts, ADDED_COLUMNS).
+ * documents' arrays. A segment's term rows go with its row (the trigger), however it goes.
  */
 export const SEGMENT_TERMS_SCHEMA = `
   CREATE TABLE segment_terms (
