@@ -13,8 +13,9 @@ export interface Posting {
 }
 
 /**
- * The segments of an index file held in memory, as the writer leaves them and searches read
- * them (docs/design/search-engine.md, Segments): each change makes a new generation, whose
+ * The segments of an index file (their documents' arrays and deletion flags in memory, their
+ * terms read from the file), as the writer leaves them and searches read them
+ * (docs/design/search-engine.md, Segments): each change makes a new generation, whose
  * snapshot never changes. Another process's commits (kumo index while kumo serve runs) are picked
  * up before the next snapshot.
  */

@@ -26,7 +26,7 @@ const FILL_DISPLAY_HEADS = 2_000;
  * Writes one index file (docs/design/search-engine.md, Atomic batches): batches of documents,
  * staged runs applied whole, removals, and the merges that follow. A batch is one transaction that
  * adds a segment and marks the replaced documents deleted; each commit makes a new generation of
- * the segments in memory, which the next searcher reads (searcher.ts).
+ * the segment list, which the next searcher reads (searcher.ts).
  */
 export class IndexWriter {
   constructor(
@@ -329,7 +329,7 @@ export class IndexWriter {
     return undefined;
   }
 
-  /** Marks a document of a staged segment (not loaded, so not among the segments in memory) deleted. */
+  /** Marks a document of a staged segment (not loaded, so not in the segment list) deleted. */
   private markStagedDeleted(segmentId: number, ordinal: number): void {
     const flags = Uint8Array.from(this.store.deletedOf(segmentId) ?? []);
     flags[ordinal] = 1;

@@ -8,8 +8,9 @@ import { DEFAULT_RANKING, type RankingParameters } from './engine/ranking.js';
 import { Searcher, TemplateCache } from './searcher.js';
 
 /**
- * The full-text index of one search service, opened: an inverted index held in memory as
- * immutable segments (src/search/engine), persisted with the documents in one SQLite file. Its
+ * The full-text index of one search service, opened: an inverted index of immutable segments
+ * (src/search/engine) stored with the documents in one SQLite file, whose terms are read as
+ * searches ask (docs/design/search-engine.md, Segments). Its
  * `writer` adds, replaces and removes documents (index-writer.ts); a `searcher()` reads the
  * generation current when it is taken (searcher.ts), the way Tantivy keeps an IndexWriter apart
  * from a Searcher. Another process's batches (kumo index while kumo serve runs) are picked up by

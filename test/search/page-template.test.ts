@@ -29,6 +29,7 @@ import {
   referenceHtml,
 } from '../support/template-site.js';
 import { rankedSearch } from '../support/ranked-search.js';
+import { firstPageRequest } from '../support/site-search-request.js';
 
 const folders: string[] = [];
 after(() => {
@@ -61,15 +62,7 @@ async function siteOf(pages: readonly BundlePage[]): Promise<{ index: SearchInde
 }
 
 async function docsFor(site: SiteSearch, q: string): Promise<OrganicDoc[]> {
-  const answer = await site.search({
-    q,
-    pageNumber: 1,
-    numberPerPage: 10,
-    sortKeys: [{ field: 'score', order: 'desc' }],
-    category: '',
-    drilldown: [],
-    doctype: ['all'],
-  });
+  const answer = await site.search(firstPageRequest(q));
   return answer.organic.docs;
 }
 

@@ -29,11 +29,11 @@ import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import type { Searcher } from '../../src/search/searcher.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
-import type { SiteSearchRequest } from '../../src/search/site/search-response.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
 import { systemClock } from '../../src/util/index.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { rankedSearch } from '../support/ranked-search.js';
+import { firstPageRequest } from '../support/site-search-request.js';
 
 let folder: string;
 before(() => {
@@ -46,15 +46,6 @@ const page = (n: number, body: string, title = `page ${n}`): IndexedDocument => 
   title,
   description: '',
   body,
-});
-const siteRequest = (q: string): SiteSearchRequest => ({
-  q,
-  pageNumber: 1,
-  numberPerPage: 10,
-  sortKeys: [{ field: 'score', order: 'desc' }],
-  category: '',
-  drilldown: [],
-  doctype: ['all'],
 });
 const urls = (index: SearchIndex, query: string, limit = 10) =>
   rankedSearch(index, query, limit).docs.map((doc) => doc.url);
@@ -301,7 +292,7 @@ describe('segments read from the index file', () => {
     const writer = new SearchIndex(file);
     const site = new SiteSearch(reader, {}, new SearchActivity(reader.store, systemClock));
     try {
-      await site.search(siteRequest('number1'));
+      await site.search(firstPageRequest('number1'));
       // The other process commits its merges right after this search takes its generation.
       const takeSearcher = reader.searcher.bind(reader);
       let interleave: (() => void) | undefined = () => rewriteAll(writer);
@@ -316,7 +307,7 @@ describe('segments read from the index file', () => {
         }
         return searcher;
       };
-      const answer = await site.search(siteRequest('words'));
+      const answer = await site.search(firstPageRequest('words'));
       assert.equal(stale?.stillReadable(), false, 'the first generation read was merged away');
       assert.equal(answer.organic.hits, 800);
       assert.match(answer.organic.docs[0]!.title, /^page \d+$/);
