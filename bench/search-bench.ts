@@ -88,7 +88,7 @@ try {
           process.stderr.write(`  indexed ${count(done)} / ${count(DOCS)}  (${count(rate)} docs/s)\n`);
         }
       },
-      BATCH,
+      { batchSize: BATCH },
     );
     for (const document of generated.value) await indexer.add(document);
     await indexer.finish();

@@ -294,7 +294,7 @@ async function main(): Promise<number> {
         process.stderr.write(`  indexed ${count(done)} / ${count(options.docs)} documents\n`);
       }
     },
-    BATCH,
+    { batchSize: BATCH },
   );
   try {
     for (let at = 0; at < options.docs; at += 1) {

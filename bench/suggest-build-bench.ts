@@ -70,7 +70,9 @@ export async function measureSuggestBuild(
       }
     })();
     const updateStarted = performance.now();
-    const indexer = new BatchIndexer(index.writer.forFeed('bench:corpus'), () => undefined, UPDATE_BATCH);
+    const indexer = new BatchIndexer(index.writer.forFeed('bench:corpus'), () => undefined, {
+      batchSize: UPDATE_BATCH,
+    });
     for (const document of update) await indexer.add(document);
     await indexer.finish();
     const updateMs = performance.now() - updateStarted;

@@ -94,7 +94,9 @@ async function indexCorpus(dataDir: string, docs: number): Promise<void> {
   const indexFile = searchIndexFile(dataDir, 1);
   mkdirSync(path.dirname(indexFile), { recursive: true });
   const index = new SearchIndex(indexFile);
-  const indexer = new BatchIndexer(index.writer.forFeed('bench:corpus'), () => undefined, BATCH);
+  const indexer = new BatchIndexer(index.writer.forFeed('bench:corpus'), () => undefined, {
+    batchSize: BATCH,
+  });
   try {
     for (let at = 0; at < docs; at += 1) await indexer.add(corpusDocument(at));
     await indexer.finish();

@@ -95,7 +95,7 @@ async function createDemoService(dataDir: string): Promise<number> {
   const indexFile = searchIndexFile(dataDir, serviceId);
   mkdirSync(path.dirname(indexFile), { recursive: true });
   const index = new SearchIndex(indexFile);
-  const indexer = new BatchIndexer(index.writer.forFeed('demo:site'), () => undefined, 100);
+  const indexer = new BatchIndexer(index.writer.forFeed('demo:site'), () => undefined, { batchSize: 100 });
   try {
     for (const document of demoDocuments(Math.floor(Date.now() / 1000))) await indexer.add(document);
     await indexer.finish();

@@ -35,7 +35,7 @@ export async function indexWithKumo(
         const done = totals.added + totals.updated + totals.unchanged;
         process.stderr.write(`kumo: indexed ${done} / ${documents.length}\n`);
       },
-      BATCH,
+      { batchSize: BATCH },
     );
     for (const document of documents) await indexer.add(document);
     await indexer.finish();

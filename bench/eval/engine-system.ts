@@ -71,11 +71,13 @@ export class EngineSystem implements SearchSystem {
         FEED,
         corpus.run.bundleFile,
         corpus.run.outcomes,
-        (totals) => {
-          const pages = totals.added + totals.updated + totals.unchanged;
-          if (pages - printed < PROGRESS_EVERY) return;
-          printed = pages;
-          process.stderr.write(`  engine: ${pages} pages staged\n`);
+        {
+          onProgress: (totals) => {
+            const pages = totals.added + totals.updated + totals.unchanged;
+            if (pages - printed < PROGRESS_EVERY) return;
+            printed = pages;
+            process.stderr.write(`  engine: ${pages} pages staged\n`);
+          },
         },
       );
       process.stderr.write(

@@ -1,24 +1,21 @@
 import { existsSync, statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { ArtifactFile, isActiveState, bundleFeed, instantRunFeed } from '../domain/index.js';
 import { openArtifactStore } from '../blob/index.js';
-import { BundleReadError, bundleDocuments, BatchIndexer } from '../search/indexing.js';
-import { contentSelectorsOf, type SearchIndexWriter } from '../search/index.js';
-import { reanalysisReporter, SearchIndex } from '../search/local-index.js';
-import { dataPaths, type KumoConfig, searchIndexFile } from '../config/index.js';
-import {
-  ensureDataDir,
-  openRecordStore,
-  publishedGenerationParts,
-  searchIndexWriterOf,
-} from '../startup/index.js';
-import { systemClock } from '../util/index.js';
-import { newWorkerName } from '../worker/index.js';
+import { indexingBudgetOf } from '../search/index.js';
+import { dataPaths, type KumoConfig } from '../config/index.js';
+import { ensureDataDir, openRecordStore } from '../startup/index.js';
 import type { SearchServiceRecord } from '../store/index.js';
 import { searchServiceOfServe } from './data-dir-check.js';
+import type { IndexBundleJob } from './index-bundle.js';
+import type { IndexThreadReply } from './index-thread.js';
 import { serviceIdOption } from './service-option.js';
 import { UsageError } from './usage-error.js';
+
+const INDEX_THREAD_URL = new URL('./index-thread.js', import.meta.url);
+/** The writing thread's young generation: nearly all it allocates dies with its batch. */
+const WRITING_YOUNG_MB = 16;
 
 export interface IndexOptionValues {
   service?: string;
@@ -38,14 +35,15 @@ export async function indexCommand(
   // Search feeding).
   const feed = values.run !== undefined ? instantRunFeed(Number(values.run)) : bundleFeed(positionals[0]!);
   const paths = ensureDataDir(config.dataDir);
-  if (typeof source === 'string') return indexBundle(config, serviceId, service, feed, source, source);
+  const job = { config, serviceId, service, feed };
+  if (typeof source === 'string') return indexInThread({ ...job, bundle: source, named: source });
   // A run's bundle may be in object storage: read from a local copy removed afterwards.
   const artifacts = await openArtifactStore(config.blobUrl, {
     artifacts: paths.artifacts,
     cacheRoot: paths.artifactCache,
   });
   const code = await artifacts.withLocalFile(source.runId, ArtifactFile.objects, (bundle) =>
-    indexBundle(config, serviceId, service, feed, bundle, `run ${values.run}`),
+    indexInThread({ ...job, bundle, named: `run ${values.run}` }),
   );
   if (code === undefined)
     throw new UsageError(
@@ -54,112 +52,42 @@ export async function indexCommand(
   return code;
 }
 
-interface LoadTotals {
-  added: number;
-  updated: number;
-  unchanged: number;
-  skipped: number;
-}
-
 /**
- * Loads one bundle file into the service's index; `named` is how the summary names it. On a
- * shared database the result is published as a new generation for the search nodes
- * (docs/design/scale-out.md, Search nodes), under the service's writer lease.
+ * Runs the load in a thread whose heap is the indexing budget's writing share
+ * (KUMO_INDEX_MEMORY_MB): V8 then collects as it goes, where on the process's own heap it lets
+ * garbage grow to several times what indexing holds. The thread prints the progress and the
+ * summary; its exit code is the command's.
  */
-async function indexBundle(
-  config: KumoConfig,
-  serviceId: number,
-  service: SearchServiceRecord,
-  feed: string,
-  bundle: string,
-  named: string,
-): Promise<number> {
-  const index = new SearchIndex(
-    searchIndexFile(config.dataDir, serviceId),
-    undefined,
-    reanalysisReporter((message) => process.stderr.write(`${message}\n`)),
-  );
-  let totals: LoadTotals;
-  let generation: number | undefined;
-  try {
-    const load = () => loadBundle(index, feed, bundle, service);
-    const publishing = await openPublishing(config);
-    if (publishing === undefined) totals = await load();
-    else {
-      try {
-        const { result, published } = await publishing.writer.write(serviceId, load, index);
-        // kumo serve on this data directory serves the file just written; the copy was for the nodes.
-        await rm(published.file, { force: true });
-        totals = result;
-        generation = published.generation;
-      } finally {
-        await publishing.close();
-      }
-    }
-  } finally {
-    index.close();
-  }
-  const pages = totals.added + totals.updated + totals.unchanged;
-  process.stdout.write(
-    `search service ${serviceId}: ${pages} pages indexed from ${named} ` +
-      `(${totals.added} new, ${totals.updated} changed, ${totals.unchanged} unchanged, ${totals.skipped} skipped)` +
-      `${generation === undefined ? '' : `, published as generation ${generation}`}\n`,
-  );
-  return 0;
-}
-
-async function loadBundle(
-  index: SearchIndex,
-  feed: string,
-  bundle: string,
-  service: SearchServiceRecord,
-): Promise<LoadTotals> {
-  const started = Date.now();
-  const indexer = new BatchIndexer(index.writer.forFeed(feed), (totals) => {
-    const pages = totals.added + totals.updated + totals.unchanged;
-    process.stderr.write(`indexed ${pages} pages (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-  });
-  let skipped = 0;
-  try {
-    const skip = ({ url, reason }: { url: string; reason: string }) => {
-      skipped += 1;
-      process.stderr.write(`skipped ${url}: ${reason}\n`);
-    };
-    const selectors = contentSelectorsOf(service.config);
-    for await (const document of bundleDocuments(bundle, skip, undefined, selectors))
-      await indexer.add(document);
-    await indexer.finish();
-  } catch (error) {
-    if (!(error instanceof BundleReadError)) throw error;
-    await indexer.finish();
-    const pages = indexer.totals.added + indexer.totals.updated + indexer.totals.unchanged;
-    throw new UsageError(`${error.message} (the ${pages} pages read before it are indexed)`);
-  }
-  return { ...indexer.totals, skipped };
-}
-
-/** The writer of search generations on a shared database; undefined on SQLite. */
-async function openPublishing(
-  config: KumoConfig,
-): Promise<{ writer: SearchIndexWriter; close(): Promise<void> } | undefined> {
-  if (config.databaseUrl === undefined) return undefined;
-  const paths = dataPaths(config.dataDir);
-  const store = await openRecordStore(config, paths);
-  const published = await publishedGenerationParts(store, config, paths, undefined);
-  if (published === undefined) {
-    await store.close();
-    return undefined;
-  }
-  const writer = searchIndexWriterOf(published, config, paths, systemClock, newWorkerName(), (serviceId) =>
-    process.stderr.write(`waiting for another process to finish writing search service ${serviceId}\n`),
-  );
-  return {
-    writer,
-    close: async () => {
-      writer.close();
-      await store.close();
+function indexInThread(job: IndexBundleJob): Promise<number> {
+  const budget = indexingBudgetOf(job.config.indexMemoryMb);
+  const worker = new Worker(INDEX_THREAD_URL, {
+    workerData: job,
+    resourceLimits: {
+      maxOldGenerationSizeMb: budget.writingHeapMb,
+      maxYoungGenerationSizeMb: WRITING_YOUNG_MB,
     },
-  };
+  });
+  return new Promise((resolve, reject) => {
+    let reply: IndexThreadReply | undefined;
+    let failure: Error | undefined;
+    worker.on('message', (message: IndexThreadReply) => (reply = message));
+    worker.on('error', (error: Error & { code?: string }) => {
+      failure =
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? new Error(
+              `indexing needed more than the ${budget.writingHeapMb} MB its writing thread may use ` +
+                `(half of KUMO_INDEX_MEMORY_MB=${budget.megabytes}); the batches written before stay ` +
+                'indexed: run it again with a larger KUMO_INDEX_MEMORY_MB',
+            )
+          : error;
+    });
+    worker.on('exit', () => {
+      if (failure !== undefined) reject(failure);
+      else if (reply === undefined) reject(new Error('the indexing thread ended before it finished'));
+      else if ('usageError' in reply) reject(new UsageError(reply.usageError));
+      else resolve(reply.exitCode);
+    });
+  });
 }
 
 /** The bundle file named by the arguments (a file, a folder holding one), or the run whose artifact it is. */

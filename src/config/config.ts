@@ -32,6 +32,8 @@ export interface KumoConfig {
   maxRunningPerContract: number;
   hostConcurrency: number;
   runHeapMb: number;
+  /** The memory indexing may hold, in MB (docs/design/search-engine.md, Memory of indexing). */
+  indexMemoryMb: number;
   /** How long a worker's hold on a run lasts unrenewed, with a shared store (docs/operations.md, Settings). */
   runLeaseSeconds: number;
   /** How often a worker checkpoints a run into a shared store. */
@@ -288,6 +290,13 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'JavaScript heap of each crawl run thread in MB; a run that needs more ends 2040',
     parse: integer(32, 65536),
     fallback: 1024,
+  },
+  {
+    key: 'indexMemoryMb',
+    env: 'KUMO_INDEX_MEMORY_MB',
+    doc: 'memory in MB that indexing (kumo index, scheduled runs, staged applies) may hold: batch size and analysis threads',
+    parse: integer(128, 65536),
+    fallback: 256,
   },
   {
     key: 'runLeaseSeconds',

@@ -1,7 +1,9 @@
 import { AnalysisPool } from './analysis-pool.js';
+import type { SkippedPage } from './bundle-documents.js';
 import type { AnalyzedPage } from './document-fields.js';
 import { type AnalyzedBatch, isHtmlPage, type PageToIndex } from './html-page.js';
 import type { IndexedDocument } from './indexed-document.js';
+import { type IndexingBudget, indexingBudgetOf } from './indexing-budget.js';
 import type { UpsertResult } from './search-index-types.js';
 
 /** Where analyzed batches go: IndexWriter.upsert, or a scheduled run's staging. */
@@ -11,14 +13,28 @@ export interface BatchTarget {
   finish?(): void;
 }
 
-/** Documents per batch: large enough to be fast, small enough to show progress and bound memory. */
-export const DEFAULT_BATCH_SIZE = 500;
 /**
- * A batch is sent sooner once its pages hold this many bytes (HTML, or text): a batch per
- * analysis thread is in hand while one is written (three on two cores), and pages of a megabyte
- * are not rare.
+ * Documents per batch: large enough to be fast, small enough to show progress. A batch is sent
+ * sooner once its pages hold the budget's batch bytes (HTML, or text): pages of a megabyte are
+ * not rare.
  */
-export const MAX_BATCH_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_BATCH_SIZE = 500;
+
+/** A page of this share of the batch bytes or more is a large page, analyzed in a batch of its own. */
+const LARGE_PAGE_SHARE = 1 / 4;
+
+export interface BatchIndexerOptions {
+  batchSize?: number;
+  /** Told the URL of each HTML page whose markup says noindex: it is not indexed. */
+  onNoindex?: (url: string) => void;
+  /**
+   * Told of each page left out because its analysis ran out of its thread's memory or time
+   * (AnalysisPool); they are also in `failed`.
+   */
+  onFailed?: (page: SkippedPage) => void;
+  /** The memory indexing may hold (KUMO_INDEX_MEMORY_MB); the default budget when not given. */
+  budget?: IndexingBudget;
+}
 
 /**
  * Feeds a stream of pages into a SearchIndex in batches, extracting and analyzing the next
@@ -31,21 +47,40 @@ export class BatchIndexer {
   private batchBytes = 0;
   /** Batches sent to analysis, oldest first; they are written in this order. */
   private readonly inFlight: Promise<AnalyzedBatch>[] = [];
-  private readonly pool = new AnalysisPool();
+  private readonly pool: AnalysisPool;
+  private readonly budget: IndexingBudget;
   readonly totals: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
+  /** Pages left out because their analysis could not finish (see BatchIndexerOptions.onFailed). */
+  readonly failed: SkippedPage[] = [];
 
   constructor(
     private readonly index: BatchTarget,
     private readonly onBatch: (totals: UpsertResult) => void = () => undefined,
-    private readonly batchSize = DEFAULT_BATCH_SIZE,
-    /** Told the URL of each HTML page whose markup says noindex: it is not indexed. */
-    private readonly onNoindex: (url: string) => void = () => undefined,
-  ) {}
+    private readonly options: BatchIndexerOptions = {},
+  ) {
+    this.budget = options.budget ?? indexingBudgetOf();
+    this.pool = new AnalysisPool({
+      threads: this.budget.analysisThreads,
+      heapMb: this.budget.analysisHeapMb,
+      largePageHeapMb: this.budget.largePageHeapMb,
+      batchTimeoutMs: this.budget.batchTimeoutMs,
+    });
+  }
 
   async add(page: PageToIndex): Promise<void> {
+    const bytes = isHtmlPage(page) ? page.html.byteLength : page.body.length;
+    // A large page is analyzed as a batch of its own: should it run its thread out of memory,
+    // no other page's analysis is lost with it, and it goes to the large-page thread at once.
+    if (bytes >= this.budget.batchBytes * LARGE_PAGE_SHARE) await this.dispatch();
     this.batch.push(page);
-    this.batchBytes += isHtmlPage(page) ? page.html.byteLength : page.body.length;
-    if (this.batch.length >= this.batchSize || this.batchBytes >= MAX_BATCH_BYTES) await this.dispatch();
+    this.batchBytes += bytes;
+    const batchSize = this.options.batchSize ?? DEFAULT_BATCH_SIZE;
+    if (
+      this.batch.length >= batchSize ||
+      this.batchBytes >= this.budget.batchBytes ||
+      bytes >= this.budget.batchBytes * LARGE_PAGE_SHARE
+    )
+      await this.dispatch();
   }
 
   /** Writes what is left; the totals are then complete. */
@@ -74,8 +109,12 @@ export class BatchIndexer {
   }
 
   private async writeOldest(): Promise<void> {
-    const { documents, analyzed, noindex } = await this.inFlight.shift()!;
-    for (const url of noindex) this.onNoindex(url);
+    const { documents, analyzed, noindex, failed } = await this.inFlight.shift()!;
+    for (const url of noindex) this.options.onNoindex?.(url);
+    for (const page of failed) {
+      this.failed.push(page);
+      this.options.onFailed?.(page);
+    }
     const result = this.index.upsert(documents, analyzed);
     this.totals.added += result.added;
     this.totals.updated += result.updated;

@@ -79,11 +79,15 @@ export function analyzeBatch(pages: readonly PageToIndex[]): BatchAnalysis {
   return { extracted, analyzed };
 }
 
-/** A batch ready to write: its documents, their analysis, and the HTML pages that said noindex. */
+/**
+ * A batch ready to write: its documents, their analysis, the HTML pages that said noindex, and
+ * the pages whose analysis could not finish (AnalysisPool), with the reason.
+ */
 export interface AnalyzedBatch {
   documents: IndexedDocument[];
   analyzed: AnalyzedPage[];
   noindex: string[];
+  failed: { url: string; reason: string }[];
 }
 
 /** The documents of `pages` once analyzed: the pages' own, or those extracted from their HTML. */
@@ -98,5 +102,5 @@ export function analyzedBatchOf(pages: readonly PageToIndex[], analysis: BatchAn
       else documents.push(document);
     }
   });
-  return { documents, analyzed: analysis.analyzed, noindex };
+  return { documents, analyzed: analysis.analyzed, noindex, failed: [] };
 }

@@ -13,6 +13,15 @@ export interface Posting {
 }
 
 /**
+ * A segment just written, as the generation takes it: its documents' arrays and deletion flags.
+ * Its terms are in the file; the postings it was built from are not kept.
+ */
+export interface WrittenSegment extends DocArrays {
+  id: number;
+  deleted: Uint8Array;
+}
+
+/**
  * The segments of an index file (their documents' arrays and deletion flags in memory, their
  * terms read from the file), as the writer leaves them and searches read them
  * (docs/design/search-engine.md, Segments): each change makes a new generation, whose
@@ -93,14 +102,14 @@ export class IndexSegments {
    * After a committed write: deletion marks and the new segments, read from the file from now on
    * (the built segments' terms are not kept in memory).
    */
-  written(deletions: readonly Posting[], built: readonly Segment[]): void {
+  written(deletions: readonly Posting[], written: readonly WrittenSegment[]): void {
     this.markDeleted(deletions);
-    if (built.length > 0)
+    if (written.length > 0)
       this.loaded = [
         ...this.loaded,
-        ...built.map((segment) => this.loadedOf(this.storedOf(segment.id, segment, segment.deleted))),
+        ...written.map((segment) => this.loadedOf(this.storedOf(segment.id, segment, segment.deleted))),
       ];
-    if (deletions.length > 0 || built.length > 0) this.changed();
+    if (deletions.length > 0 || written.length > 0) this.changed();
   }
 
   /** After a committed merge: segment `id` of `merged` documents in place of the segments it was made of. */

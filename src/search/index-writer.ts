@@ -8,7 +8,7 @@ import type { StoredDocument } from './storage/stored-document.js';
 import type { IndexedDocument } from './indexed-document.js';
 import type { StagedRunEnd, UpsertResult } from './search-index-types.js';
 import { displayHeadOf, type DisplayHeadToStore } from './display-head.js';
-import type { IndexSegments, Posting } from './index-segments.js';
+import type { IndexSegments, Posting, WrittenSegment } from './index-segments.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
 import type { TemplateBlocks } from './template-blocks.js';
@@ -53,7 +53,7 @@ export class IndexWriter {
     const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
     const deletions: Posting[] = [];
     const indexed = new Set<number>();
-    let built: Segment | undefined;
+    let built: WrittenSegment | undefined;
     this.store.writeTransaction(() => {
       this.segments.refresh();
       if (pass !== undefined) this.countLinks(pass, byUrl.keys(), documents);
@@ -79,13 +79,18 @@ export class IndexWriter {
     return result;
   }
 
-  /** Inside a write transaction: a new searchable segment of `prepared`, its documents placed in it. */
-  private writeSegment(prepared: readonly AnalyzedDocument[]): Segment | undefined {
+  /**
+   * Inside a write transaction: a new searchable segment of `prepared`, its documents placed in
+   * it. What it returns holds no postings: a pass-end re-split writes many segments in one
+   * transaction, and their postings are in the file once written.
+   */
+  private writeSegment(prepared: readonly AnalyzedDocument[]): WrittenSegment | undefined {
     if (prepared.length === 0) return undefined;
     const built = buildSegment(this.store.nextSegmentId(), prepared);
-    this.store.insertSegment(built.id, storeSegmentTerms(this.store.termRows, built), built.deleted);
-    built.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, built.id, ordinal));
-    return built;
+    const { id, docIds, fieldLengths, deleted } = built;
+    this.store.insertSegment(id, storeSegmentTerms(this.store.termRows, built), deleted);
+    docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, id, ordinal));
+    return { id, docIds, fieldLengths, deleted };
   }
 
   /**
@@ -96,7 +101,7 @@ export class IndexWriter {
    */
   private resplit(exclude: ReadonlySet<number> = new Set(), published: readonly number[] = []): void {
     const deletions: Posting[] = [];
-    const built: Segment[] = [];
+    const built: WrittenSegment[] = [];
     const done = new Set(exclude);
     // A segment per chunk of documents split again, all in one transaction: what is analyzed
     // stays bounded however many documents a change of template sends back, and searches see

@@ -7,6 +7,7 @@ export { contentSelectorsOf } from './content-selectors.js';
 export type { Doctype, IndexedDocument } from './indexed-document.js';
 export { GenerationCache } from './serving/generation-cache.js';
 export { type SearchFeed, SearchFeeder } from './serving/search-feeder.js';
+export { indexingBudgetOf, type IndexingBudget } from './indexing-budget.js';
 export { SearchIndexWriter } from './serving/search-index-writer.js';
 export {
   type OpenSearchService,

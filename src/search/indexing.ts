@@ -3,6 +3,7 @@
  * index` and by feeding, not by an idle service. (docs/design/layers.md, Surfaces)
  */
 export { BatchIndexer } from './batch-indexer.js';
+export { type IndexingBudget, indexingBudgetOf } from './indexing-budget.js';
 export { bundleDocuments, BundleReadError } from './bundle-documents.js';
 export { documentOfPage, type PageToIndex } from './html-page.js';
 export { pageTextOf } from './html-text.js';

@@ -1,6 +1,7 @@
 import { BatchIndexer } from './batch-indexer.js';
 import { bundleDocuments, type SkippedPage } from './bundle-documents.js';
 import type { ContentSelectors } from './content-selectors.js';
+import type { IndexingBudget } from './indexing-budget.js';
 import type { SearchIndex } from './search-index.js';
 import type { UpsertResult } from './search-index-types.js';
 
@@ -18,6 +19,19 @@ export interface RunPageOutcomes {
   complete: boolean;
 }
 
+export interface RunIndexOptions {
+  onProgress?: (totals: UpsertResult) => void;
+  /** The search service's content selectors (docs/reference/site-search.md, Content selectors). */
+  selectors?: ContentSelectors;
+  /**
+   * The run's contract: it takes turns with other contracts at the extraction of PDF and office
+   * files (extraction-pool.ts).
+   */
+  owner?: string;
+  /** The memory indexing may hold (KUMO_INDEX_MEMORY_MB); the default budget when not given. */
+  budget?: IndexingBudget;
+}
+
 export interface RunIndexSummary extends UpsertResult {
   removed: number;
   skipped: SkippedPage[];
@@ -29,9 +43,9 @@ export interface RunIndexSummary extends UpsertResult {
  * whole run is applied in one transaction together with the removals, so searches never see
  * half a run. Unchanged pages (same content hash) are not re-indexed. Every page the run indexed
  * or found unchanged is claimed for `feed`, its setting; of the pages the run did not reach,
- * only those no other feed claims are removed. A failure before the apply discards the staging
- * and leaves the index as it was. `owner` (the run's contract) takes turns with other owners at
- * the extraction of PDF and office files (extraction-pool.ts).
+ * only those no other feed claims are removed. A page whose text could not be extracted or
+ * analyzed this time is skipped and keeps its previous version. A failure before the apply
+ * discards the staging and leaves the index as it was.
  */
 export async function applyRunToIndex(
   index: SearchIndex,
@@ -39,9 +53,7 @@ export async function applyRunToIndex(
   feed: string,
   bundleFile: string,
   outcomes: RunPageOutcomes,
-  onProgress: (totals: UpsertResult) => void = () => undefined,
-  selectors: ContentSelectors = {},
-  owner?: string,
+  { onProgress, selectors = {}, owner, budget }: RunIndexOptions = {},
 ): Promise<RunIndexSummary> {
   // A previous attempt of this run (stopped by a restart) may have left a staging behind.
   index.writer.discardStaged(runKey);
@@ -51,11 +63,14 @@ export async function applyRunToIndex(
   const indexer = new BatchIndexer(
     { upsert: (documents, analyzed) => index.writer.stage(runKey, documents, analyzed) },
     onProgress,
-    undefined,
-    (url) => {
-      // A page whose markup says noindex, found as its batch is analyzed: gone like the others.
-      seen.delete(url);
-      noindex.add(url);
+    {
+      budget,
+      onNoindex: (url) => {
+        // A page whose markup says noindex, found as its batch is analyzed: gone like the others.
+        seen.delete(url);
+        noindex.add(url);
+      },
+      onFailed: (page) => skipped.push(page),
     },
   );
   try {

@@ -13,8 +13,15 @@ export interface IndexedPlace {
   ordinal: number;
 }
 
-/** Documents split again are handed to be written this many at a time (a segment each). */
+/**
+ * Documents split again are handed to be written this many at a time (a segment each), or
+ * sooner once their text holds RESPLIT_CHUNK_CHARS: their analysis (a string per token) takes
+ * several times their text, and a pass-end re-split of a large site sends back most of its pages.
+ */
 export const RESPLIT_CHUNK = 500;
+const RESPLIT_CHUNK_CHARS = 2 * 1024 * 1024;
+/** A host's documents are read this many at a time, each with its text. */
+const RESPLIT_READ_PAGE = 100;
 
 /**
  * A batch's analyzed fields with each document's template lines left out, by the template of
@@ -34,8 +41,8 @@ export function splitBatch(
 /**
  * Inside a write transaction: the documents to index again because a line they hold became
  * template, or stopped being, since their host's documents were last split, handed to `write`
- * RESPLIT_CHUNK at a time with the places of their current versions. A host's documents are read
- * a page at a time, so neither they nor their analysis are held whole. Documents of `exclude`
+ * RESPLIT_CHUNK at a time (fewer when their text is long) with the places of their current
+ * versions. A host's documents are read a page at a time, so neither they nor their analysis are held whole. Documents of `exclude`
  * were just split with the current counts. Records the current sets as applied, and stores the
  * new display heads of the documents split again.
  */
@@ -48,10 +55,12 @@ export function resplitChanged(
   const applied = store.templates.appliedSets();
   let prepared: AnalyzedDocument[] = [];
   let replaced: IndexedPlace[] = [];
+  let chars = 0;
   const flush = () => {
     if (prepared.length > 0) write(prepared, replaced);
     prepared = [];
     replaced = [];
+    chars = 0;
   };
   for (const host of new Set([...current.keys(), ...applied.keys()])) {
     const now = current.get(host) ?? new Set<number>();
@@ -59,7 +68,7 @@ export function resplitChanged(
     const changed = new Set([...now].filter((block) => !before.has(block)));
     for (const block of before) if (!now.has(block)) changed.add(block);
     if (changed.size === 0) continue;
-    for (const page of store.templates.documentPagesOf(host, RESPLIT_CHUNK)) {
+    for (const page of store.templates.documentPagesOf(host, RESPLIT_READ_PAGE)) {
       for (const document of page) {
         if (exclude.has(document.id) || !holdsAnyBlock(document.body, document.template, changed)) continue;
         prepared.push({
@@ -69,7 +78,8 @@ export function resplitChanged(
         // Its display head was cut by lines of which one at least changed side.
         store.displayHeads.put(document.id, displayHeadOf(document.body, document.url, current));
         replaced.push({ segmentId: document.segmentId, ordinal: document.ordinal });
-        if (prepared.length >= RESPLIT_CHUNK) flush();
+        chars += document.body.length + document.template.length + document.headings.length;
+        if (prepared.length >= RESPLIT_CHUNK || chars >= RESPLIT_CHUNK_CHARS) flush();
       }
     }
     store.templates.setApplied(host, now);

@@ -1,4 +1,4 @@
-import { SearchFeeder, type SearchIndexWriter, SearchServices } from '../search/index.js';
+import { indexingBudgetOf, SearchFeeder, type SearchIndexWriter, SearchServices } from '../search/index.js';
 import { publishedGenerationParts, searchIndexWriterOf } from './search-generation-parts.js';
 import type { ServiceParts } from './service-parts.js';
 
@@ -46,5 +46,15 @@ export async function assembleSearch(parts: ServiceParts): Promise<SearchAssembl
     await services.close();
     throw error;
   }
-  return { services, writer, feeder: new SearchFeeder(store.serviceSettings, store.runs, services, writer) };
+  return {
+    services,
+    writer,
+    feeder: new SearchFeeder(
+      store.serviceSettings,
+      store.runs,
+      services,
+      indexingBudgetOf(config.indexMemoryMb),
+      writer,
+    ),
+  };
 }

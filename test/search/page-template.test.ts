@@ -324,15 +324,9 @@ describe('content selectors of a search service', () => {
       const bundle = path.join(folder, 'run.tar.gz');
       writeBundle(bundle, [{ url: `${REFERENCE_HOST}/sql-create-index.html`, status: 200, html }]);
       const outcomes = { gone: new Set<string>(), failed: new Set<string>(), complete: false };
-      await applyRunToIndex(
-        index,
-        'run-1',
-        'setting:1',
-        bundle,
-        outcomes,
-        undefined,
-        contentSelectorsOf(config),
-      );
+      await applyRunToIndex(index, 'run-1', 'setting:1', bundle, outcomes, {
+        selectors: contentSelectorsOf(config),
+      });
       assert.equal(rankedSearch(index, 'hosted').hits, 0);
       assert.equal(rankedSearch(index, 'retrieval').hits, 1);
     } finally {

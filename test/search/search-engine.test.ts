@@ -10,6 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { analyzeText } from '../../src/search/analyzer.js';
 import { BatchIndexer } from '../../src/search/batch-indexer.js';
+import { indexingBudgetOf } from '../../src/search/indexing-budget.js';
 import Database from 'better-sqlite3';
 import {
   decodeDocArrays,
@@ -435,7 +436,7 @@ describe('BatchIndexer', () => {
     const indexer = new BatchIndexer(
       streamed.writer.forFeed('bundle:test'),
       (totals) => progress.push(totals.added),
-      500,
+      { batchSize: 500 },
     );
     for (const document of documents) await indexer.add(document);
     // The last of several documents with one URL counts, also across batches.
@@ -449,6 +450,29 @@ describe('BatchIndexer', () => {
     assert.deepEqual(urls(streamed, 'replaced'), ['https://site.example/p/0.html']);
     direct.close();
     streamed.close();
+  });
+
+  test('a large page is analyzed and written in a batch of its own', async () => {
+    // The smallest budget: batches of 2 MiB; a page of a quarter of that is large.
+    const budget = indexingBudgetOf(128);
+    const large = page(3, `large ${'lengthy words '.repeat(Math.ceil(budget.batchBytes / 4 / 14))}`);
+    const documents = [page(0, 'small one'), page(1, 'small two'), page(2, 'small three'), large];
+    documents.push(page(4, 'small four'), page(5, 'small five'));
+    const index = new SearchIndex(path.join(folder, 'large-page.db'));
+    const progress: number[] = [];
+    const indexer = new BatchIndexer(
+      index.writer.forFeed('bundle:test'),
+      (totals) => progress.push(totals.added),
+      {
+        budget,
+      },
+    );
+    for (const document of documents) await indexer.add(document);
+    await indexer.finish();
+    assert.deepEqual(progress, [3, 4, 6]);
+    assert.deepEqual(urls(index, 'lengthy'), [large.url]);
+    assert.deepEqual(urls(index, 'five'), ['https://site.example/p/5.html']);
+    index.close();
   });
 
   test('a pass splits the template its pages make once it ends, whichever batch a line became template in', async () => {
@@ -467,7 +491,7 @@ describe('BatchIndexer', () => {
       ),
     );
     const index = new SearchIndex(path.join(folder, 'pass-template.db'));
-    const indexer = new BatchIndexer(index.writer.forFeed('bundle:test'), () => undefined, 4);
+    const indexer = new BatchIndexer(index.writer.forFeed('bundle:test'), () => undefined, { batchSize: 4 });
     for (const document of documents) await indexer.add(document);
     await indexer.finish();
     // On 16 of 24 pages the notice is template: no page matches it, the first ones included.
@@ -491,7 +515,9 @@ describe('BatchIndexer', () => {
       url: `${n % 2 === 0 ? 'https' : 'http'}://site.example/p/${n}.html`,
     }));
     const index = new SearchIndex(path.join(folder, 'pass-chunks.db'));
-    const indexer = new BatchIndexer(index.writer.forFeed('bundle:test'), () => undefined, 500);
+    const indexer = new BatchIndexer(index.writer.forFeed('bundle:test'), () => undefined, {
+      batchSize: 500,
+    });
     for (const document of documents) await indexer.add(document);
     await indexer.finish();
     assert.deepEqual(urls(index, 'maintenance', 10), []);

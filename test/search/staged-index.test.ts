@@ -561,8 +561,10 @@ describe('applyRunToIndex', () => {
 
     let staged = 0;
     await assert.rejects(
-      applyRunToIndex(index, 'run-7', SETTING, cut, outcomes(true), (totals) => {
-        staged = totals.added + totals.updated;
+      applyRunToIndex(index, 'run-7', SETTING, cut, outcomes(true), {
+        onProgress: (totals) => {
+          staged = totals.added + totals.updated;
+        },
       }),
       { name: 'BundleReadError' },
     );

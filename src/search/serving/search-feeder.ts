@@ -1,3 +1,4 @@
+import type { IndexingBudget } from '../indexing-budget.js';
 import { settingFeed, settingOfFeed, onePart, type RunMessage, isActiveState } from '../../domain/index.js';
 import { contentSelectorsOf } from '../content-selectors.js';
 import type { SearchIndex } from '../search-index.js';
@@ -36,6 +37,8 @@ export class SearchFeeder implements SearchFeed {
     private readonly settings: ServiceSettingStore,
     private readonly runs: CrawlRunStore,
     private readonly services: SearchServices,
+    /** The memory a run's indexing may hold (KUMO_INDEX_MEMORY_MB). */
+    private readonly budget: IndexingBudget,
     private readonly writer?: SearchIndexWriter,
   ) {}
 
@@ -106,18 +109,13 @@ export class SearchFeeder implements SearchFeed {
     const feed = settingFeed(run.serviceSettingId);
     // The bundle reader and HTML parsers are loaded with the first run fed, not by every start.
     const { applyRunToIndex } = await import('../run-index-update.js');
-    const summary = await applyRunToIndex(
-      index,
-      runKeyOf(run),
-      feed,
-      bundleFile,
-      outcomes,
-      undefined,
+    const summary = await applyRunToIndex(index, runKeyOf(run), feed, bundleFile, outcomes, {
       selectors,
       // Contracts take turns at the extraction threads: one contract's large files never hold up
       // another's run (docs/design/search-engine.md, Document extraction).
-      `contract ${run.contractId}`,
-    );
+      owner: `contract ${run.contractId}`,
+      budget: this.budget,
+    });
     const values = {
       service_id: serviceId,
       added: summary.added,

@@ -1,0 +1,74 @@
+import { availableParallelism } from 'node:os';
+
+/**
+ * How much memory indexing may hold, and how it is shared (docs/design/search-engine.md, Memory
+ * of indexing): `kumo index`, scheduled runs and staged applies read pages in batches of a bounded
+ * size and analyze them in threads of a bounded heap, whatever the bundle's size.
+ */
+export interface IndexingBudget {
+  /** The budget, in MB (KUMO_INDEX_MEMORY_MB). */
+  megabytes: number;
+  /** Bytes of pages (HTML as fetched, or text) a batch gathers before it is sent to analysis. */
+  batchBytes: number;
+  /** The old-generation heap of the thread writing the index, in MB (`kumo index`'s). */
+  writingHeapMb: number;
+  /** Analysis threads: one per core, at most four, as many as the budget gives a full share. */
+  analysisThreads: number;
+  /** The old-generation heap of each analysis thread, in MB. */
+  analysisHeapMb: number;
+  /**
+   * The heap of the thread that analyzes, alone, a page that ran its analysis thread out of
+   * memory (a page of several MB of text): the whole budget, one such page at a time.
+   */
+  largePageHeapMb: number;
+  /** A batch whose analysis runs longer than this is stopped and split (ms). */
+  batchTimeoutMs: number;
+}
+
+export const DEFAULT_INDEX_MEMORY_MB = 256;
+/**
+ * An analysis thread's share: a batch of ordinary pages takes 20–50 MB to parse and analyze,
+ * and a page of several MB (a manual's index of every name) fits beside it.
+ */
+const ANALYSIS_THREAD_MB = 64;
+/** The smallest budget: the writing thread and one analysis thread, a share each. */
+export const MIN_INDEX_MEMORY_MB = 2 * ANALYSIS_THREAD_MB;
+/** More analysis threads than this only queue behind each other on the machines Kumo runs on. */
+const MAX_ANALYSIS_THREADS = 4;
+/**
+ * A batch normally takes a few seconds; two minutes is far beyond any page's honest analysis
+ * and stops a hostile one (a tenant's content selectors run there) from holding a thread.
+ */
+const BATCH_TIMEOUT_MS = 120_000;
+
+/**
+ * The shares of a budget of `megabytes`. Half is the writing thread's heap (the batch being
+ * written, its segment, a re-split's chunk); the other half is shared by the analysis threads;
+ * the pages of the batches in hand (one per analysis thread and the one being written) are
+ * 1/64 of the budget each. A page too large for an analysis thread's share is analyzed alone
+ * with the whole budget as heap, so the process may briefly hold up to twice the budget.
+ */
+export function indexingBudgetOf(
+  megabytes = DEFAULT_INDEX_MEMORY_MB,
+  cores = availableParallelism(),
+): IndexingBudget {
+  if (!Number.isInteger(megabytes) || megabytes < MIN_INDEX_MEMORY_MB)
+    throw new RangeError(
+      `an indexing budget is a whole number of MB, at least ${MIN_INDEX_MEMORY_MB}, got ${megabytes}`,
+    );
+  const writingHeapMb = Math.floor(megabytes / 2);
+  const analysisMb = megabytes - writingHeapMb;
+  const analysisThreads = Math.max(
+    1,
+    Math.min(MAX_ANALYSIS_THREADS, cores, Math.floor(analysisMb / ANALYSIS_THREAD_MB)),
+  );
+  return {
+    megabytes,
+    batchBytes: Math.floor((megabytes * 1024 * 1024) / 64),
+    writingHeapMb,
+    analysisThreads,
+    analysisHeapMb: Math.floor(analysisMb / analysisThreads),
+    largePageHeapMb: megabytes,
+    batchTimeoutMs: BATCH_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * The analysis threads of indexing under their limits (docs/design/search-engine.md, Memory of indexing):
+ * a page that runs its thread out of memory or time costs that page at most, never its batch,
+ * and the pool goes on analyzing in threads.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { type AnalysisLimits, AnalysisPool } from '../../src/search/analysis-pool.js';
+import type { HtmlPage } from '../../src/search/html-page.js';
+
+const SITE = 'http://127.0.0.1:9';
+
+/** An HTML page of `words` distinct-looking words: about 8 bytes of text per word. */
+function page(name: string, words: number): HtmlPage {
+  const text = Array.from({ length: words }, (_, at) => `w${(at * 7919) % 100_003}x`).join(' ');
+  const html = Buffer.from(`<html><head><title>${name}</title></head><body><p>${text}</p></body></html>`);
+  return {
+    url: `${SITE}/${name}.html`,
+    lastModified: 0,
+    contentSize: html.byteLength,
+    html,
+    rendered: true,
+    contentType: 'text/html',
+    selectors: {},
+  };
+}
+
+const pools: AnalysisPool[] = [];
+function poolOf(limits: AnalysisLimits): AnalysisPool {
+  const pool = new AnalysisPool(limits);
+  pools.push(pool);
+  return pool;
+}
+
+after(async () => {
+  await Promise.all(pools.map((pool) => pool.close()));
+});
+
+const urlsOf = (documents: readonly { url: string }[]) => documents.map((document) => document.url);
+const ORDINARY = ['alpha', 'bravo', 'charlie'].map((name) => page(name, 50));
+
+describe('analysis threads under their limits', () => {
+  test('a page beyond every heap is left out with the reason; its batch and the next are analyzed', async () => {
+    const pool = poolOf({ threads: 1, heapMb: 24, largePageHeapMb: 32, batchTimeoutMs: 60_000 });
+    // 8 MB of text: its tokens alone take several times that.
+    const huge = page('huge', 1_000_000);
+    const batch = await pool.analyze([ORDINARY[0]!, huge, ORDINARY[1]!, ORDINARY[2]!]);
+
+    assert.deepEqual(urlsOf(batch.documents), urlsOf(ORDINARY));
+    assert.equal(batch.analyzed.length, 3);
+    assert.deepEqual(
+      batch.failed.map((failed) => failed.url),
+      [huge.url],
+    );
+    assert.match(batch.failed[0]!.reason, /needs more than the 32 MB .*KUMO_INDEX_MEMORY_MB/);
+    // The batch's thread, the half holding the page, the page alone, the large-page thread.
+    assert.equal(pool.threadsLost, 4);
+
+    const next = await pool.analyze([page('delta', 50)]);
+    assert.deepEqual(urlsOf(next.documents), [`${SITE}/delta.html`]);
+    assert.deepEqual(next.failed, []);
+    assert.equal(pool.threadsLost, 4, 'the next batch is analyzed in a new thread of the pool');
+  });
+
+  test('a page too large for its thread is analyzed alone in the large-page thread, in its place', async () => {
+    const pool = poolOf({ threads: 1, heapMb: 24, largePageHeapMb: 512, batchTimeoutMs: 60_000 });
+    const large = page('large', 250_000);
+    const batch = await pool.analyze([ORDINARY[0]!, large, ORDINARY[1]!, ORDINARY[2]!]);
+
+    assert.deepEqual(urlsOf(batch.documents), [
+      ORDINARY[0]!.url,
+      large.url,
+      ORDINARY[1]!.url,
+      ORDINARY[2]!.url,
+    ]);
+    assert.deepEqual(batch.failed, []);
+    const largeText = batch.documents[1]!.body;
+    assert.ok(largeText.length > 1_500_000, `the whole text is indexed (${largeText.length} chars)`);
+    assert.equal(batch.analyzed.length, 4);
+    assert.equal(pool.threadsLost, 3);
+  });
+
+  test('a page whose analysis outlasts the time limit is left out; the others of its batch are not', async () => {
+    const pool = poolOf({ threads: 1, heapMb: 2048, largePageHeapMb: 2048, batchTimeoutMs: 1_000 });
+    // 16 MB of text: several seconds of analysis.
+    const slow = page('slow', 2_000_000);
+    const batch = await pool.analyze([ORDINARY[0]!, slow, ORDINARY[1]!]);
+
+    assert.deepEqual(urlsOf(batch.documents), [ORDINARY[0]!.url, ORDINARY[1]!.url]);
+    assert.deepEqual(batch.failed, [{ url: slow.url, reason: 'its analysis took longer than 1 s' }]);
+
+    const next = await pool.analyze([ORDINARY[2]!]);
+    assert.deepEqual(urlsOf(next.documents), [ORDINARY[2]!.url]);
+  });
+});
