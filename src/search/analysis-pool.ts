@@ -111,6 +111,8 @@ export class AnalysisPool {
 
   private startJobs(): void {
     if (this.closed) return;
+    // Without threads, the large pages waiting for theirs are analyzed here like the rest.
+    if (this.broken) this.queue.push(...this.largeQueue.splice(0));
     if (this.largeWorker === undefined && this.largeQueue.length > 0 && !this.broken) {
       const worker = this.spawn(this.limits.largePageHeapMb);
       this.largeWorker = worker;
