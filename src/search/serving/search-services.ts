@@ -205,6 +205,15 @@ export class SearchServices {
     return { record, search: served.search };
   }
 
+  /**
+   * Loads the search engine's code now, in the background, rather than with the first service
+   * opened: the first search after a start waits for its index only. Failing here costs nothing
+   * (the first service opened loads it again and reports the error).
+   */
+  loadEngine(): void {
+    this.searchEngine().catch(() => undefined);
+  }
+
   private searchEngine(): Promise<typeof SearchEngine> {
     this.engine ??= import('./search-engine.js').catch((error: unknown) => {
       // Not kept: the next service opened tries again.

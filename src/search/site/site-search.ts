@@ -17,6 +17,7 @@ import { narrowHits } from './hit-narrowing.js';
 import { KeywordBackground } from './keyword-background.js';
 import { organicDocsOf, type PageHit } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
+import { whileSearching } from './work-slices.js';
 import type { SearchActivity, SuggestIndexSources } from './search-activity.js';
 import type { OrganicDoc, SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
@@ -113,13 +114,16 @@ export class SiteSearch {
   /**
    * Waits for the facets of the index's segments (computed in the facet threads, facet-pool.ts),
    * then searches; the rest runs on the calling thread. A search that read a generation whose
-   * segments another process merged away meanwhile is run again (Searcher.stillReadable).
+   * segments another process merged away meanwhile is run again (Searcher.stillReadable). Work
+   * in slices (a suggester built in the background) gives way meanwhile.
    */
   async search(request: SiteSearchRequest): Promise<SiteSearchResult> {
-    for (let attempt = 1; ; attempt += 1) {
-      const result = await this.searchOnce(request, attempt === MAX_READ_ATTEMPTS);
-      if (result !== undefined) return result;
-    }
+    return whileSearching(async () => {
+      for (let attempt = 1; ; attempt += 1) {
+        const result = await this.searchOnce(request, attempt === MAX_READ_ATTEMPTS);
+        if (result !== undefined) return result;
+      }
+    });
   }
 
   /** One search of the generation current after the facets are ready; undefined when it must run again. */

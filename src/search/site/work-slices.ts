@@ -19,11 +19,53 @@ export function runNow<T>(work: Work<T>): T {
 }
 
 /**
- * Runs work in slices of about `sliceMs`, giving the event loop a turn between slices; throws
- * between two slices once `stopped` says so (its index was closed: nobody will use the result).
+ * The longest a slice waits for the searches under way to end (whileSearching): under a steady
+ * load, work in slices still goes on, at a slice every this often.
+ */
+export const GIVE_WAY_MS = 50;
+
+/** Searches this process is answering: work in slices gives way to them. */
+let searchesUnderWay = 0;
+/** Told when the last search under way ends. */
+let onSearchesEnded: (() => void)[] = [];
+
+/**
+ * Runs a search as one the work in slices gives way to (docs/design/search-engine.md, Suggest): a
+ * suggester built in the background never takes the CPU from the first searches of an index just
+ * opened, which wait for its facets and result pages from other threads.
+ */
+export async function whileSearching<T>(search: () => Promise<T>): Promise<T> {
+  searchesUnderWay += 1;
+  try {
+    return await search();
+  } finally {
+    searchesUnderWay -= 1;
+    if (searchesUnderWay === 0) {
+      const waiting = onSearchesEnded;
+      onSearchesEnded = [];
+      for (const resume of waiting) resume();
+    }
+  }
+}
+
+/** Resolves when no search is under way, or after GIVE_WAY_MS. */
+async function giveWay(): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await new Promise<void>((resolve) => {
+    onSearchesEnded.push(resolve);
+    timer = setTimeout(resolve, GIVE_WAY_MS);
+  });
+  clearTimeout(timer);
+}
+
+/**
+ * Runs work in slices of about `sliceMs`, giving the event loop a turn between slices and waiting
+ * for searches under way (whileSearching); throws between two slices once `stopped` says so (its
+ * index was closed: nobody will use the result).
  */
 export async function runInSlices<T>(work: Work<T>, stopped: () => boolean, sliceMs = SLICE_MS): Promise<T> {
   for (;;) {
+    if (searchesUnderWay > 0) await giveWay();
     if (stopped()) throw new Error('stopped');
     const started = performance.now();
     do {

@@ -123,9 +123,10 @@ export class SearchIndexStore {
       ),
       place: db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
       deleteDocument: db.prepare('DELETE FROM documents WHERE id = ?'),
+      // From the summary index alone: the documents' rows hold the bodies (search-index-schema.ts).
       summaries: db.prepare(
         `SELECT id, ordinal, url, title, last_modified AS lastModified, doctype
-         FROM documents WHERE segment_id = ? ORDER BY ordinal`,
+         FROM documents INDEXED BY documents_summary WHERE segment_id = ? ORDER BY ordinal`,
       ),
       document: db.prepare(
         `SELECT id, url, title, description, headings, body, template, content_size AS contentSize,
