@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import type { SearchServiceConfig } from '../../src/domain/schemas.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
@@ -181,6 +182,105 @@ describe('facets in threads', () => {
       assert.equal(warnings.length, 1);
     } finally {
       craftedIndex.close();
+    }
+  });
+});
+
+describe('facets kept in the index file', () => {
+  const OTHER_RULES: SearchServiceConfig = { categories: [{ name: 'Plums', url_pattern: '/plums/' }] };
+
+  const rowsOf = (file: string) => {
+    const db = new Database(file, { readonly: true });
+    try {
+      return db
+        .prepare(
+          'SELECT segment_id AS segmentId, hex(rules_digest) AS digest FROM segment_facets ORDER BY segment_id',
+        )
+        .all() as { segmentId: number; digest: string }[];
+    } finally {
+      db.close();
+    }
+  };
+
+  test('an index opened again reads its facets instead of matching its URLs; other rules take their place', async () => {
+    const file = path.join(folder, 'kept.db');
+    let kept = new SearchIndex(file);
+    const pages = Array.from({ length: FACET_JOB_URLS + 30 }, (_, number) => orchardPage(number));
+    kept.writer.upsert(pages.slice(0, FACET_JOB_URLS), 'bundle:test');
+    kept.writer.upsert(pages.slice(FACET_JOB_URLS), 'bundle:test');
+    const segmentIds = kept.store.segmentIds();
+    assert.equal(segmentIds.length, 2);
+
+    const computing = new CountingPool();
+    const computed = await siteSearch(CONFIG, computing, [], kept).search(REQUEST);
+    assert.ok(computing.jobs >= 2);
+    assert.ok(computed.facet_drilldown_roots.length > 0);
+    assert.deepEqual(computed.category.items, ['Even', 'Apples', 'Sevens']);
+    const stored = rowsOf(file);
+    assert.deepEqual(
+      stored.map((row) => row.segmentId),
+      segmentIds,
+    );
+    kept.close();
+
+    kept = new SearchIndex(file);
+    try {
+      const reading = new CountingPool();
+      const read = await siteSearch(CONFIG, reading, [], kept).search(REQUEST);
+      assert.equal(reading.jobs, 0, 'no URL was matched again');
+      assert.deepEqual(read, computed);
+      const drilled = await siteSearch(CONFIG, reading, [], kept).search({
+        ...REQUEST,
+        drilldown: ['Pears\tfrom one'],
+      });
+      assert.ok(drilled.organic.hits > 0);
+      assert.ok(drilled.organic.docs.every((doc) => doc.drilldown.includes('Pears\tfrom one')));
+
+      // Other rules are matched, and their rows replace the first ones: one row per segment.
+      const other = new CountingPool();
+      const plums = await siteSearch(OTHER_RULES, other, [], kept).search({ ...REQUEST, category: 'Plums' });
+      assert.ok(other.jobs >= 2);
+      assert.equal(plums.organic.hits, pages.filter((page) => page.url.includes('/plums/')).length);
+      const replaced = rowsOf(file);
+      assert.deepEqual(
+        replaced.map((row) => row.segmentId),
+        segmentIds,
+      );
+      assert.ok(replaced.every((row) => !stored.some((old) => old.digest === row.digest)));
+    } finally {
+      kept.close();
+    }
+
+    // A segment's facets go with it.
+    const db = new Database(file);
+    db.prepare('DELETE FROM segments WHERE id = ?').run(segmentIds[0]);
+    db.close();
+    assert.deepEqual(
+      rowsOf(file).map((row) => row.segmentId),
+      segmentIds.slice(1),
+    );
+  });
+
+  test('a stored row that cannot be read is computed again', async () => {
+    const file = path.join(folder, 'unfit.db');
+    let kept = new SearchIndex(file);
+    kept.writer.upsert(
+      Array.from({ length: 20 }, (_, number) => orchardPage(number)),
+      'bundle:test',
+    );
+    const first = await siteSearch(CONFIG, new FacetPool(), [], kept).search(REQUEST);
+    kept.close();
+    const db = new Database(file);
+    db.prepare('UPDATE segment_facets SET data = CAST(\'{"names":[]\' AS BLOB)').run();
+    db.close();
+
+    kept = new SearchIndex(file);
+    try {
+      const pool = new CountingPool();
+      assert.deepEqual(await siteSearch(CONFIG, pool, [], kept).search(REQUEST), first);
+      assert.equal(pool.jobs, 1);
+    } finally {
+      kept.close();
     }
   });
 });

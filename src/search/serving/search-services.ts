@@ -206,12 +206,14 @@ export class SearchServices {
   }
 
   /**
-   * Loads the search engine's code now, in the background, rather than with the first service
-   * opened: the first search after a start waits for its index only. Failing here costs nothing
-   * (the first service opened loads it again and reports the error).
+   * Loads the search engine's code and starts the result-page threads now, in the background,
+   * rather than with the first service opened: the first search after a start waits for its
+   * index only. Failing here costs nothing (the first service opened loads the engine again and
+   * reports the error; a thread that failed is started again by the next result page).
    */
   loadEngine(): void {
     this.searchEngine().catch(() => undefined);
+    this.hitPool?.start();
   }
 
   private searchEngine(): Promise<typeof SearchEngine> {

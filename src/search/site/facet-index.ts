@@ -2,6 +2,7 @@ import type { LoadedSegment } from '../search-index-types.js';
 import type { FacetJobReply, FacetJobResult } from './facet-job.js';
 import type { FacetPool } from './facet-pool.js';
 import type { FacetRuleConfig } from './facet-rules.js';
+import { decodeFacets, encodeFacets, joinResults, rulesDigestOf } from './stored-facets.js';
 
 /** A node of the drill-down hierarchy: one label at one depth under its parent. */
 export interface DrilldownNode {
@@ -37,6 +38,14 @@ export interface FacetComputation {
   owner: string;
   /** Told once per rule set when its facets cannot be computed. */
   onUnavailable: (reason: string) => void;
+  /** Where facets computed before are kept (the index file); without it they are computed at each open. */
+  stored?: StoredFacetRows;
+}
+
+/** Segments' facets kept under a digest of their rules (stored-facets.ts). */
+export interface StoredFacetRows {
+  read(segmentId: number, rulesDigest: Buffer): Buffer | undefined;
+  write(segmentId: number, rulesDigest: Buffer, data: Buffer): void;
 }
 
 /**
@@ -53,6 +62,7 @@ export class FacetIndex {
   private readonly pending = new WeakMap<LoadedSegment, Promise<void>>();
   private readonly empty = new WeakMap<LoadedSegment, SegmentFacets>();
   private readonly rulesKey: string;
+  private readonly rulesDigest: Buffer;
   private names: string[] = [];
   private problem: string | undefined;
   private discarded = false;
@@ -62,6 +72,7 @@ export class FacetIndex {
     private readonly computation: FacetComputation,
   ) {
     this.rulesKey = JSON.stringify(rules);
+    this.rulesDigest = rulesDigestOf(this.rulesKey);
   }
 
   /** False once a job of this rule set failed: no categories or drill-down for it then. */
@@ -134,6 +145,11 @@ export class FacetIndex {
   }
 
   private async compute(loaded: LoadedSegment): Promise<void> {
+    const stored = this.storedFacets(loaded);
+    if (stored !== undefined) {
+      this.bySegment.set(loaded, this.assemble(stored));
+      return;
+    }
     const urls = loaded.summaries.map((summary) => summary?.url ?? null);
     const jobs: Promise<FacetJobReply>[] = [];
     // One job at least, so an empty segment still learns the category names.
@@ -153,7 +169,32 @@ export class FacetIndex {
       this.fail(failed.reason);
       return;
     }
-    if (this.available) this.bySegment.set(loaded, this.assemble(replies as FacetJobResult[]));
+    if (!this.available) return;
+    const joined = joinResults(replies as FacetJobResult[]);
+    this.bySegment.set(loaded, this.assemble(joined));
+    this.store(loaded, joined);
+  }
+
+  /** The segment's facets as stored under these rules, if they were and still fit it. */
+  private storedFacets(loaded: LoadedSegment): FacetJobResult | undefined {
+    const rows = this.computation.stored;
+    if (rows === undefined) return undefined;
+    try {
+      const data = rows.read(loaded.segment.id, this.rulesDigest);
+      return data === undefined ? undefined : decodeFacets(data, loaded.summaries.length);
+    } catch {
+      // Unreadable (the index closed meanwhile): computed as if never stored.
+      return undefined;
+    }
+  }
+
+  /** Keeps a segment's facets for the next open; they are only a saving, so a failed write is let be. */
+  private store(loaded: LoadedSegment, result: FacetJobResult): void {
+    try {
+      this.computation.stored?.write(loaded.segment.id, this.rulesDigest, encodeFacets(result));
+    } catch {
+      // Another process writes the file, or it closed: the next open computes them again.
+    }
   }
 
   private fail(reason: string): void {
@@ -162,37 +203,34 @@ export class FacetIndex {
     this.computation.onUnavailable(reason);
   }
 
-  /** The segment's facets from its jobs' results, in ordinal order, adding nodes not seen before. */
-  private assemble(results: readonly FacetJobResult[]): SegmentFacets {
-    this.names = results[0]!.categoryNames;
-    const count = results.reduce((sum, result) => sum + result.paths.length, 0);
-    const categoryStart = new Uint32Array(count + 1);
+  /** The segment's facets from its URLs' results, in ordinal order, adding nodes not seen before. */
+  private assemble(result: FacetJobResult): SegmentFacets {
+    this.names = result.categoryNames;
+    const count = result.paths.length;
     const nodeStart = new Uint32Array(count + 1);
-    const categories: number[] = [];
     const nodes: number[] = [];
-    const paths: string[][] = [];
-    let ordinal = 0;
-    for (const result of results) {
-      result.paths.forEach((documentPaths, position) => {
-        categoryStart[ordinal] = categories.length;
-        nodeStart[ordinal] = nodes.length;
-        for (let at = result.categoryStart[position]!; at < result.categoryStart[position + 1]!; at += 1)
-          categories.push(result.categories[at]!);
-        paths.push(documentPaths);
-        const seen = new Set<number>();
-        for (const path of documentPaths) for (const node of this.nodesAlong(path)) seen.add(node);
-        nodes.push(...seen);
-        ordinal += 1;
-      });
-    }
-    categoryStart[count] = categories.length;
+    // A site has few distinct paths for many documents: each path's nodes are found once.
+    const nodesOfPath = new Map<string, number[]>();
+    result.paths.forEach((documentPaths, ordinal) => {
+      nodeStart[ordinal] = nodes.length;
+      const seen = new Set<number>();
+      for (const path of documentPaths) {
+        let along = nodesOfPath.get(path);
+        if (along === undefined) {
+          along = this.nodesAlong(path);
+          nodesOfPath.set(path, along);
+        }
+        for (const node of along) seen.add(node);
+      }
+      nodes.push(...seen);
+    });
     nodeStart[count] = nodes.length;
     return {
-      categoryStart,
-      categories: Uint16Array.from(categories),
+      categoryStart: result.categoryStart,
+      categories: result.categories,
       nodeStart,
       nodes: Uint32Array.from(nodes),
-      paths,
+      paths: result.paths,
     };
   }
 

@@ -95,6 +95,15 @@ export class HitPagePool {
     });
   }
 
+  /**
+   * Starts the threads not running yet, so that the first result page does not wait for a thread
+   * to load its code; they hold the process no more than idle ones do.
+   */
+  start(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) if (slot.worker === undefined) this.spawn(slot);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const workers = this.slots.flatMap((slot) => (slot.worker === undefined ? [] : [slot.worker]));

@@ -90,6 +90,12 @@ export class SiteSearch {
           `${name}: categories and drill-down are unavailable until its rules change: ${reason} ` +
             '(its rules cost too much on its URLs; docs/reference/site-search.md, Search services)',
         ),
+      // Written without waiting for another process's write: a facet row is only a saving.
+      stored: {
+        read: (segmentId, digest) => index.store.facets.read(segmentId, digest),
+        write: (segmentId, digest, data) =>
+          index.store.withoutWaiting(() => index.store.facets.write(segmentId, digest, data)),
+      },
     };
     this.hitPool = options.hitPool;
     this.configKey = JSON.stringify(config);

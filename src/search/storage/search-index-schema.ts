@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/index.js';
 import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
 import { ReanalysisRows } from './reanalysis-rows.js';
+import { addSegmentFacetsTable } from './segment-facet-rows.js';
 import { SEGMENT_TERMS_SCHEMA } from './segment-term-rows.js';
 import {
   TEMPLATE_MIGRATION,
@@ -332,6 +333,7 @@ export function prepareIndexSchema(
     }
     upgradeTemplateIndex(db);
     addSummaryIndex(db);
+    addSegmentFacetsTable(db);
     // A format 11 file written before its documents counted their inbound links gets the column.
     addMissingColumns(db);
     return;
@@ -372,6 +374,7 @@ export function prepareIndexSchema(
     ${SEGMENT_TERMS_SCHEMA}
   `);
   addMissingColumns(db);
+  addSegmentFacetsTable(db);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);
   insert.run('analyzer', String(analyzerVersion));

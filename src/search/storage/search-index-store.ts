@@ -17,6 +17,7 @@ import {
   LINK_TEXT_SQL,
 } from './hit-documents.js';
 import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.js';
+import { SegmentFacetRows } from './segment-facet-rows.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/index.js';
 import type { StoredDocument } from './stored-document.js';
@@ -70,6 +71,8 @@ export class SearchIndexStore {
   readonly inboundLinks: InboundLinkCounts;
   /** The term rows of the segments (format 12). */
   readonly termRows: SegmentTermRows;
+  /** Each segment's facets under the rules they were computed with. */
+  readonly facets: SegmentFacetRows;
 
   /**
    * Opens (or creates) the index file of `analyzerVersion`. A file of an older analyzer is
@@ -103,6 +106,7 @@ export class SearchIndexStore {
     this.analytics = new SearchAnalyticsStore(this.db);
     this.inboundLinks = new InboundLinkCounts(this.db);
     this.termRows = new SegmentTermRows(this.db);
+    this.facets = new SegmentFacetRows(this.db);
   }
 
   private prepare() {

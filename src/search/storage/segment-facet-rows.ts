@@ -1,0 +1,59 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * The facets of each segment under a search service's rules, as the facet threads computed them
+ * from its URLs (docs/reference/site-search.md, Categories and drill-down), kept in the index
+ * file so that an index opened again reads them instead of matching every URL again. A row is
+ * named by its segment and a digest of the rules; a segment keeps the rows of one rule set, the
+ * last written, and they go with the segment's row (the trigger). Added where missing when a file
+ * is opened: a version without the table never reads it, and its merges still drop its rows.
+ */
+const SEGMENT_FACETS_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS segment_facets (
+    segment_id INTEGER NOT NULL,
+    rules_digest BLOB NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (segment_id, rules_digest)
+  ) WITHOUT ROWID;
+  CREATE TRIGGER IF NOT EXISTS segments_drop_facets AFTER DELETE ON segments BEGIN
+    DELETE FROM segment_facets WHERE segment_id = old.id;
+  END;
+`;
+
+export function addSegmentFacetsTable(db: Database.Database): void {
+  const present = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'segment_facets'")
+    .get();
+  if (present === undefined) db.transaction(() => db.exec(SEGMENT_FACETS_SCHEMA)).immediate();
+}
+
+/** The stored facets of segments: read when an index is opened, written once computed. */
+export class SegmentFacetRows {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = {
+      read: db.prepare('SELECT data FROM segment_facets WHERE segment_id = ? AND rules_digest = ?').pluck(),
+      dropOthers: db.prepare('DELETE FROM segment_facets WHERE segment_id = ? AND rules_digest != ?'),
+      write: db.prepare(
+        'INSERT OR REPLACE INTO segment_facets (segment_id, rules_digest, data) VALUES (?, ?, ?)',
+      ),
+      segmentExists: db.prepare('SELECT 1 FROM segments WHERE id = ?').pluck(),
+      transaction: db.transaction((segmentId: number, digest: Buffer, data: Buffer) => {
+        // A segment merged away meanwhile keeps no row (its trigger already ran).
+        if (this.statements.segmentExists.get(segmentId) === undefined) return;
+        this.statements.dropOthers.run(segmentId, digest);
+        this.statements.write.run(segmentId, digest, data);
+      }),
+    };
+  }
+
+  read(segmentId: number, rulesDigest: Buffer): Buffer | undefined {
+    return this.statements.read.get(segmentId, rulesDigest) as Buffer | undefined;
+  }
+
+  /** Keeps a segment's facets under its rules, in place of those of any other rules. */
+  write(segmentId: number, rulesDigest: Buffer, data: Buffer): void {
+    this.statements.transaction(segmentId, rulesDigest, data);
+  }
+}
