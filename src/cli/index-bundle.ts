@@ -8,7 +8,7 @@ import {
   indexingBudgetOf,
 } from '../search/indexing.js';
 import { contentSelectorsOf, type SearchIndexWriter } from '../search/index.js';
-import { reanalysisReporter, SearchIndex } from '../search/local-index.js';
+import { keepFacets, reanalysisReporter, SearchIndex } from '../search/local-index.js';
 import { openRecordStore, publishedGenerationParts, searchIndexWriterOf } from '../startup/index.js';
 import type { SearchServiceRecord } from '../store/index.js';
 import { systemClock } from '../util/index.js';
@@ -113,6 +113,11 @@ async function loadBundle(
     const pages = indexer.totals.added + indexer.totals.updated + indexer.totals.unchanged;
     throw new UsageError(`${error.message} (the ${pages} pages read before it are indexed)`);
   }
+  // Kept in the file for the service's first search (docs/design/search-engine.md, Facets off the API thread).
+  process.stderr.write('computing categories and drill-down\n');
+  const problem = await keepFacets(index, service.config, `search service ${service.id}`);
+  if (problem !== undefined)
+    process.stderr.write(`categories and drill-down are unavailable with the service's rules: ${problem}\n`);
   return { ...indexer.totals, skipped };
 }
 

@@ -4,4 +4,5 @@
  */
 export { reanalysisReporter } from './reanalysis-upgrade.js';
 export { SearchIndex } from './search-index.js';
+export { keepFacets } from './site/kept-facets.js';
 export { IndexFileActivityLog } from './storage/index-file-activity-log.js';

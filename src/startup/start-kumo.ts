@@ -160,7 +160,6 @@ export async function startKumo(
     await worker?.pool.start();
     webhooks.dispatcher?.start();
     scheduled?.start();
-    if (roles.api) search.services.loadEngine();
 
     let closing: Promise<void> | undefined;
     const shutDown = async (): Promise<void> => {

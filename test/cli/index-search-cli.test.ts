@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { runCli } from '../support/cli-runner.js';
 import { prepareDataDir } from '../support/prepared-data-dir.js';
 import { startTrapServer, type TrapServer } from '../support/trap-server.js';
@@ -40,6 +41,19 @@ describe('kumo index and kumo search', () => {
     assert.equal(indexed.code, 0, indexed.stderr);
     assert.match(indexed.stdout, /^search service 1: \d+ pages indexed from /m);
     assert.match(indexed.stderr, /indexed \d+ pages/);
+    // Every segment's facets are kept for the service's first search (docs/design/search-engine.md).
+    assert.match(indexed.stderr, /computing categories and drill-down/);
+    const file = new Database(path.join(folder, 'data', 'search', 'service-1.db'), { readonly: true });
+    try {
+      const segments = file.prepare('SELECT id FROM segments ORDER BY id').pluck().all();
+      assert.ok(segments.length > 0);
+      assert.deepEqual(
+        file.prepare('SELECT segment_id FROM segment_facets ORDER BY segment_id').pluck().all(),
+        segments,
+      );
+    } finally {
+      file.close();
+    }
     // On a shared database the result is published for the search nodes (docs/operations.md, Roles).
     if (process.env.KUMO_TEST_POSTGRES_URL) assert.match(indexed.stdout, /, published as generation 1$/m);
     else assert.doesNotMatch(indexed.stdout, /published/);

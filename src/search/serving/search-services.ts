@@ -205,17 +205,6 @@ export class SearchServices {
     return { record, search: served.search };
   }
 
-  /**
-   * Loads the search engine's code and starts the result-page threads now, in the background,
-   * rather than with the first service opened: the first search after a start waits for its
-   * index only. Failing here costs nothing (the first service opened loads the engine again and
-   * reports the error; a thread that failed is started again by the next result page).
-   */
-  loadEngine(): void {
-    this.searchEngine().catch(() => undefined);
-    this.hitPool?.start();
-  }
-
   private searchEngine(): Promise<typeof SearchEngine> {
     this.engine ??= import('./search-engine.js').catch((error: unknown) => {
       // Not kept: the next service opened tries again.
@@ -226,6 +215,8 @@ export class SearchServices {
   }
 
   private async openService(serviceId: number, record: SearchServiceRecord): Promise<Served> {
+    // Their start overlaps the opening: the first result page does not wait for a thread to load.
+    this.hitPool?.start();
     const engine = await this.searchEngine();
     let source: ActivitySource | undefined;
     const shared = this.options.sharedActivity;

@@ -1,5 +1,6 @@
 import { blockHashOf, titlePartsOf } from '../template-blocks.js';
 import { phraseAt, phraseSpansOfLine } from './suggest-phrases.js';
+import { ITEMS_PER_PAUSE, type Work } from './work-slices.js';
 
 /**
  * The phrases suggest may offer from one document's title parts and headings
@@ -65,11 +66,16 @@ export function storedTextHashOf(data: Uint8Array): number {
   return new DataView(data.buffer, data.byteOffset, data.byteLength).getFloat64(0, true);
 }
 
-export function decodeDocumentPhrases(data: Uint8Array): DocumentPhraseUnits {
+/**
+ * The stored form decoded, as work in slices: a pause point every ITEMS_PER_PAUSE units, since
+ * one page may hold tens of thousands of headings (an API index page: 1.3 MB of phrases).
+ */
+export function* decodeDocumentPhrases(data: Uint8Array): Work<DocumentPhraseUnits> {
   const reader = new ByteReader(data);
   const textHash = reader.float();
   const units: PhraseUnitText[] = [];
   for (let unitCount = reader.varint(); unitCount > 0; unitCount -= 1) {
+    if (units.length % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield;
     const hash = reader.float();
     const title = reader.byte() === 1;
     const text = reader.text();

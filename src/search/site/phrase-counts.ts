@@ -158,7 +158,7 @@ export class PhraseCounter {
         const summary = summaries[row.ordinal];
         if (summary === undefined || summary.id !== row.id) continue;
         if (segment.isLive(row.ordinal)) found += 1;
-        units[row.ordinal] = this.documentUnitsOf(row, segment.id, pageHostOf(summary.url));
+        units[row.ordinal] = yield* this.documentUnitsOf(row, segment.id, pageHostOf(summary.url));
         if (done % 64 === 63) yield;
       }
       if (this.cut.length >= WRITE_BACK_ROWS) this.writeBack();
@@ -167,7 +167,8 @@ export class PhraseCounter {
     return units;
   }
 
-  private documentUnitsOf(row: PhraseRow, segmentId: number, host: string): DocumentUnits {
+  /** A document's phrase units, pausing within a document of many headings. */
+  private *documentUnitsOf(row: PhraseRow, segmentId: number, host: string): Work<DocumentUnits> {
     let data: Uint8Array | null = row.data;
     if (data === null) {
       data = encodeDocumentPhrases(row.title, row.headings);
@@ -176,8 +177,13 @@ export class PhraseCounter {
     const textHash = storedTextHashOf(data);
     const known = this.byDocument.get(row.id);
     if (known?.textHash === textHash) return known;
-    const decoded = decodeDocumentPhrases(data);
-    return { id: row.id, textHash, host, units: decoded.units.map((unit) => this.unitOf(unit)) };
+    const decoded = yield* decodeDocumentPhrases(data);
+    const units: PhraseUnit[] = [];
+    for (const unit of decoded.units) {
+      if (units.length % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield;
+      units.push(this.unitOf(unit));
+    }
+    return { id: row.id, textHash, host, units };
   }
 
   private unitOf(unit: PhraseUnitText): PhraseUnit {

@@ -18,6 +18,7 @@ import { KeywordBackground } from './keyword-background.js';
 import { organicDocsOf, type PageHit } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
 import { whileSearching } from './work-slices.js';
+import { facetRowsOf } from './kept-facets.js';
 import type { SearchActivity, SuggestIndexSources } from './search-activity.js';
 import type { OrganicDoc, SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
@@ -90,12 +91,7 @@ export class SiteSearch {
           `${name}: categories and drill-down are unavailable until its rules change: ${reason} ` +
             '(its rules cost too much on its URLs; docs/reference/site-search.md, Search services)',
         ),
-      // Written without waiting for another process's write: a facet row is only a saving.
-      stored: {
-        read: (segmentId, digest) => index.store.facets.read(segmentId, digest),
-        write: (segmentId, digest, data) =>
-          index.store.withoutWaiting(() => index.store.facets.write(segmentId, digest, data)),
-      },
+      stored: facetRowsOf(index),
     };
     this.hitPool = options.hitPool;
     this.configKey = JSON.stringify(config);

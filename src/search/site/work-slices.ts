@@ -43,7 +43,8 @@ export async function whileSearching<T>(search: () => Promise<T>): Promise<T> {
     if (searchesUnderWay === 0) {
       const waiting = onSearchesEnded;
       onSearchesEnded = [];
-      for (const resume of waiting) resume();
+      // On a later turn: the search's answer is sent first, in this turn's microtasks.
+      for (const resume of waiting) setImmediate(resume);
     }
   }
 }

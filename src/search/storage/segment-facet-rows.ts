@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 
 /**
  * The facets of each segment under a search service's rules, as the facet threads computed them
- * from its URLs (docs/reference/site-search.md, Categories and drill-down), kept in the index
- * file so that an index opened again reads them instead of matching every URL again. A row is
+ * from its URLs (docs/design/search-engine.md, Facets off the API thread), kept in the index file
+ * so that an index opened again reads them instead of matching every URL again. A row is
  * named by its segment and a digest of the rules; a segment keeps the rows of one rule set, the
  * last written, and they go with the segment's row (the trigger). Added where missing when a file
  * is opened: a version without the table never reads it, and its merges still drop its rows.
