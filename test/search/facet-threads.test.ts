@@ -261,7 +261,7 @@ describe('facets kept in the index file', () => {
     );
   });
 
-  test('a stored row that cannot be read is computed again', async () => {
+  test('a stored row that cannot be read, or points outside itself, is computed again', async () => {
     const file = path.join(folder, 'unfit.db');
     let kept = new SearchIndex(file);
     kept.writer.upsert(
@@ -270,17 +270,27 @@ describe('facets kept in the index file', () => {
     );
     const first = await siteSearch(CONFIG, new FacetPool(), [], kept).search(REQUEST);
     kept.close();
+    const stored = rowsOf(file);
+    assert.equal(stored.length, 1);
     const db = new Database(file);
-    db.prepare('UPDATE segment_facets SET data = CAST(\'{"names":[]\' AS BLOB)').run();
+    const form = JSON.parse(
+      (db.prepare('SELECT data FROM segment_facets').pluck().get() as Buffer).toString(),
+    ) as { pathIds: number[] };
+    const outside = JSON.stringify({ ...form, pathIds: form.pathIds.map((id) => id + 1000) });
     db.close();
 
-    kept = new SearchIndex(file);
-    try {
-      const pool = new CountingPool();
-      assert.deepEqual(await siteSearch(CONFIG, pool, [], kept).search(REQUEST), first);
-      assert.equal(pool.jobs, 1);
-    } finally {
-      kept.close();
+    for (const damaged of ['{"names":[]', outside]) {
+      const writing = new Database(file);
+      writing.prepare('UPDATE segment_facets SET data = ?').run(Buffer.from(damaged));
+      writing.close();
+      kept = new SearchIndex(file);
+      try {
+        const pool = new CountingPool();
+        assert.deepEqual(await siteSearch(CONFIG, pool, [], kept).search(REQUEST), first);
+        assert.equal(pool.jobs, 1);
+      } finally {
+        kept.close();
+      }
     }
   });
 });

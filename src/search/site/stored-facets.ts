@@ -84,7 +84,7 @@ export function decodeFacets(data: Buffer, count: number): FacetJobResult | unde
   } catch {
     return undefined;
   }
-  if (form.pathStart.length !== count + 1 || form.categoryStart.length !== count + 1) return undefined;
+  if (!fits(form, count)) return undefined;
   const paths: string[][] = [];
   for (let document = 0; document < count; document += 1) {
     const documentPaths: string[] = [];
@@ -99,4 +99,23 @@ export function decodeFacets(data: Buffer, count: number): FacetJobResult | unde
     categories: Uint16Array.from(form.categories),
     paths,
   };
+}
+
+/** Whether a row's arrays describe `count` documents and point inside each other. */
+function fits(form: StoredForm, count: number): boolean {
+  const arrays = [form.names, form.categoryStart, form.categories, form.table, form.pathStart, form.pathIds];
+  if (!arrays.every(Array.isArray)) return false;
+  if (form.pathStart.length !== count + 1 || form.categoryStart.length !== count + 1) return false;
+  if (form.pathStart[count] !== form.pathIds.length || form.categoryStart[count] !== form.categories.length)
+    return false;
+  const ascending = (starts: number[]) => starts.every((start, at) => at === 0 || start >= starts[at - 1]!);
+  if (form.pathStart[0] !== 0 || form.categoryStart[0] !== 0) return false;
+  if (!ascending(form.pathStart) || !ascending(form.categoryStart)) return false;
+  return (
+    form.pathIds.every((id) => Number.isInteger(id) && id >= 0 && id < form.table.length) &&
+    form.table.every((path) => typeof path === 'string') &&
+    form.categories.every(
+      (category) => Number.isInteger(category) && category >= 0 && category < form.names.length,
+    )
+  );
 }
