@@ -261,6 +261,39 @@ describe('facets kept in the index file', () => {
     );
   });
 
+  test('a row never gives a segment the facets of other URLs (an id given again)', async () => {
+    const file = path.join(folder, 'reused.db');
+    let kept = new SearchIndex(file);
+    // Two segments of 20 pages each, on other paths.
+    kept.writer.upsert(
+      Array.from({ length: 20 }, (_, number) => orchardPage(number)),
+      'bundle:test',
+    );
+    kept.writer.upsert(
+      Array.from({ length: 20 }, (_, number) => orchardPage(number + 100)),
+      'bundle:test',
+    );
+    const [firstId, secondId] = kept.store.segmentIds();
+    const computed = await siteSearch(CONFIG, new FacetPool(), [], kept).search(REQUEST);
+    kept.close();
+    // The first segment's row, as if written for the second before its id was given again.
+    const db = new Database(file);
+    db.prepare('DELETE FROM segment_facets WHERE segment_id = ?').run(secondId);
+    db.prepare(
+      'INSERT INTO segment_facets (segment_id, rules_digest, data) SELECT ?, rules_digest, data FROM segment_facets WHERE segment_id = ?',
+    ).run(secondId, firstId);
+    db.close();
+
+    kept = new SearchIndex(file);
+    try {
+      const pool = new CountingPool();
+      assert.deepEqual(await siteSearch(CONFIG, pool, [], kept).search(REQUEST), computed);
+      assert.equal(pool.jobs, 1, 'the second segment was matched again');
+    } finally {
+      kept.close();
+    }
+  });
+
   test('a stored row that cannot be read, or points outside itself, is computed again', async () => {
     const file = path.join(folder, 'unfit.db');
     let kept = new SearchIndex(file);

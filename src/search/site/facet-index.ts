@@ -2,7 +2,7 @@ import type { LoadedSegment } from '../search-index-types.js';
 import type { FacetJobReply, FacetJobResult } from './facet-job.js';
 import type { FacetPool } from './facet-pool.js';
 import type { FacetRuleConfig } from './facet-rules.js';
-import { decodeFacets, encodeFacets, joinResults, rulesDigestOf } from './stored-facets.js';
+import { decodeFacets, encodeFacets, joinResults, rulesDigestOf, urlsDigestOf } from './stored-facets.js';
 
 /** A node of the drill-down hierarchy: one label at one depth under its parent. */
 export interface DrilldownNode {
@@ -145,12 +145,13 @@ export class FacetIndex {
   }
 
   private async compute(loaded: LoadedSegment): Promise<void> {
-    const stored = this.storedFacets(loaded);
+    const urls = loaded.summaries.map((summary) => summary?.url ?? null);
+    const urlsDigest = this.computation.stored === undefined ? '' : urlsDigestOf(urls);
+    const stored = this.storedFacets(loaded, urlsDigest);
     if (stored !== undefined) {
       this.bySegment.set(loaded, this.assemble(stored));
       return;
     }
-    const urls = loaded.summaries.map((summary) => summary?.url ?? null);
     const jobs: Promise<FacetJobReply>[] = [];
     // One job at least, so an empty segment still learns the category names.
     for (let start = 0; start === 0 || start < urls.length; start += FACET_JOB_URLS) {
@@ -172,16 +173,16 @@ export class FacetIndex {
     if (!this.available) return;
     const joined = joinResults(replies as FacetJobResult[]);
     this.bySegment.set(loaded, this.assemble(joined));
-    this.store(loaded, joined);
+    this.store(loaded, joined, urlsDigest);
   }
 
-  /** The segment's facets as stored under these rules, if they were and still fit it. */
-  private storedFacets(loaded: LoadedSegment): FacetJobResult | undefined {
+  /** The segment's facets as stored under these rules, if they were, from the same URLs. */
+  private storedFacets(loaded: LoadedSegment, urlsDigest: string): FacetJobResult | undefined {
     const rows = this.computation.stored;
     if (rows === undefined) return undefined;
     try {
       const data = rows.read(loaded.segment.id, this.rulesDigest);
-      return data === undefined ? undefined : decodeFacets(data, loaded.summaries.length);
+      return data === undefined ? undefined : decodeFacets(data, loaded.summaries.length, urlsDigest);
     } catch {
       // Unreadable (the index closed meanwhile): computed as if never stored.
       return undefined;
@@ -189,9 +190,9 @@ export class FacetIndex {
   }
 
   /** Keeps a segment's facets for the next open; they are only a saving, so a failed write is let be. */
-  private store(loaded: LoadedSegment, result: FacetJobResult): void {
+  private store(loaded: LoadedSegment, result: FacetJobResult, urlsDigest: string): void {
     try {
-      this.computation.stored?.write(loaded.segment.id, this.rulesDigest, encodeFacets(result));
+      this.computation.stored?.write(loaded.segment.id, this.rulesDigest, encodeFacets(result, urlsDigest));
     } catch {
       // Another process writes the file, or it closed: the next open computes them again.
     }

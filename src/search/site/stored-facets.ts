@@ -13,6 +13,17 @@ export function rulesDigestOf(rulesKey: string): Buffer {
   return createHash('sha256').update(`${FACETS_VERSION}\n${rulesKey}`).digest().subarray(0, 16);
 }
 
+/**
+ * Names the URLs a segment's facets were computed from (null for an ordinal without a document):
+ * a row is read only for the same URLs, so it stays right whatever happened to the segment's id
+ * (an id may be given again once its segment is gone) or to its documents meanwhile.
+ */
+export function urlsDigestOf(urls: readonly (string | null)[]): string {
+  const hash = createHash('sha256');
+  for (const url of urls) hash.update(url === null ? '\u0000\n' : `${url}\n`);
+  return hash.digest('hex').slice(0, 32);
+}
+
 /** The results of a segment's jobs, in order, as one result for all of its URLs. */
 export function joinResults(results: readonly FacetJobResult[]): FacetJobResult {
   const count = results.reduce((sum, result) => sum + result.paths.length, 0);
@@ -39,6 +50,8 @@ export function joinResults(results: readonly FacetJobResult[]): FacetJobResult 
 
 /** A stored row's form: each distinct label path once, documents pointing at them. */
 interface StoredForm {
+  /** urlsDigestOf the URLs they were computed from. */
+  urls: string;
   names: string[];
   categoryStart: number[];
   categories: number[];
@@ -49,7 +62,7 @@ interface StoredForm {
   pathIds: number[];
 }
 
-export function encodeFacets(result: FacetJobResult): Buffer {
+export function encodeFacets(result: FacetJobResult, urlsDigest: string): Buffer {
   const table: string[] = [];
   const idOf = new Map<string, number>();
   const pathStart = [0];
@@ -66,6 +79,7 @@ export function encodeFacets(result: FacetJobResult): Buffer {
     pathStart.push(pathIds.length);
   }
   const form: StoredForm = {
+    urls: urlsDigest,
     names: result.categoryNames,
     categoryStart: Array.from(result.categoryStart),
     categories: Array.from(result.categories),
@@ -76,15 +90,18 @@ export function encodeFacets(result: FacetJobResult): Buffer {
   return Buffer.from(JSON.stringify(form), 'utf8');
 }
 
-/** A stored row's facets for `count` documents; undefined when the row does not fit them. */
-export function decodeFacets(data: Buffer, count: number): FacetJobResult | undefined {
+/**
+ * A stored row's facets for `count` documents of these URLs (urlsDigestOf); undefined when the
+ * row was computed from other URLs or does not fit them.
+ */
+export function decodeFacets(data: Buffer, count: number, urlsDigest: string): FacetJobResult | undefined {
   let form: StoredForm;
   try {
     form = JSON.parse(data.toString('utf8')) as StoredForm;
   } catch {
     return undefined;
   }
-  if (!fits(form, count)) return undefined;
+  if (form.urls !== urlsDigest || !fits(form, count)) return undefined;
   const paths: string[][] = [];
   for (let document = 0; document < count; document += 1) {
     const documentPaths: string[] = [];
