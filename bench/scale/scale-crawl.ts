@@ -10,6 +10,10 @@ import { fileURLToPath } from 'node:url';
 import type { BenchSite } from '../bench-site.js';
 import { kilobyteField, readProcFile } from '../process-tree-rss.js';
 
+/**
+ * `kumo` as `npx kumo` runs it: the file itself, whose first line sets what the process is started
+ * with (docs/operations.md, Memory).
+ */
 const KUMO = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const SAMPLE_MS = 100;
 
@@ -52,9 +56,8 @@ export async function scaleCrawl(options: ScaleCrawlOptions): Promise<ScaleCrawl
   const servedBefore = await options.site.requestCount();
   const started = performance.now();
   const child = spawn(
-    process.execPath,
+    KUMO,
     [
-      KUMO,
       'crawl',
       options.seed,
       '--out',

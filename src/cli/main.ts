@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node
 import { debugRequested } from '../config/index.js';
 import { endQuietlyWhenOutputCloses } from './closed-output.js';
 import { CommandHost } from './command-host.js';

@@ -75,6 +75,8 @@ export class AnalysisPool {
   private closed = false;
   private startFailures = 0;
   private lost = 0;
+  /** The pool's threads ended for a large page and not gone yet. */
+  private ending = 0;
 
   constructor(private readonly limits: AnalysisLimits) {
     if (!Number.isInteger(limits.threads) || limits.threads < 1)
@@ -83,6 +85,16 @@ export class AnalysisPool {
 
   get size(): number {
     return this.limits.threads;
+  }
+
+  /** Threads alive: the pool's, the large-page thread, and those ending. */
+  get threadsAlive(): number {
+    return this.all.length + (this.largeWorker === undefined ? 0 : 1) + this.ending;
+  }
+
+  /** Whether the large-page thread is analyzing a page. */
+  get analyzingLargePage(): boolean {
+    return this.largeWorker !== undefined;
   }
 
   /** Threads that ended before answering their batch (out of memory, out of time, or died). */
@@ -113,11 +125,11 @@ export class AnalysisPool {
     if (this.closed) return;
     // Without threads, the large pages waiting for theirs are analyzed here like the rest.
     if (this.broken) this.queue.push(...this.largeQueue.splice(0));
-    if (this.largeWorker === undefined && this.largeQueue.length > 0 && !this.broken) {
-      const worker = this.spawn(this.limits.largePageHeapMb);
-      this.largeWorker = worker;
-      this.run(worker, this.largeQueue.shift()!, false);
+    if (this.largeWorker !== undefined || this.largeQueue.length > 0) {
+      this.startLargePage();
+      return;
     }
+    if (this.ending > 0 && !this.broken) return;
     while (this.queue.length > 0) {
       if (this.broken) {
         const job = this.queue.shift()!;
@@ -132,6 +144,31 @@ export class AnalysisPool {
       if (worker === undefined) return;
       this.run(worker, this.queue.shift()!, true);
     }
+  }
+
+  /**
+   * A large page takes the share of all the analysis threads (IndexingBudget.largePageHeapMb):
+   * no batch starts while one waits or runs, the pool's threads end as they finish theirs, and
+   * the page's thread starts once they are gone. The pool's threads start again after it.
+   */
+  private startLargePage(): void {
+    for (const worker of this.idle.splice(0)) {
+      this.all.splice(this.all.indexOf(worker), 1);
+      this.endThread(worker);
+    }
+    if (this.largeWorker !== undefined || this.all.length > 0 || this.ending > 0) return;
+    const worker = this.spawn(this.limits.largePageHeapMb);
+    this.largeWorker = worker;
+    this.run(worker, this.largeQueue.shift()!, false);
+  }
+
+  /** Ends a thread; threads start again only once it is gone, its heap returned. */
+  private endThread(worker: Worker): void {
+    this.ending += 1;
+    void worker.terminate().finally(() => {
+      this.ending -= 1;
+      this.startJobs();
+    });
   }
 
   /** Runs `job` on `worker`: one of the pool's (`pooled`), or the large-page thread, ended after. */
@@ -156,7 +193,7 @@ export class AnalysisPool {
       worker.off('exit', onExit);
       if (!pooled) {
         this.largeWorker = undefined;
-        void worker.terminate();
+        this.endThread(worker);
       }
     };
     const onMessage = ({ packed, extracted }: WorkerReply) => {
@@ -221,7 +258,7 @@ export class AnalysisPool {
 
   private reasonOf(loss: ThreadLoss): string {
     if (loss.kind === 'memory')
-      return `its analysis needs more than the ${this.limits.largePageHeapMb} MB a large page's analysis may use (KUMO_INDEX_MEMORY_MB)`;
+      return `its analysis needs more than the ${this.limits.largePageHeapMb} MB a large page's analysis may use (half of KUMO_INDEX_MEMORY_MB)`;
     if (loss.kind === 'time') return `its analysis took longer than ${this.limits.batchTimeoutMs / 1000} s`;
     return `its analysis failed: ${loss.message}`;
   }

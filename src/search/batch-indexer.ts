@@ -67,6 +67,11 @@ export class BatchIndexer {
     });
   }
 
+  /** The analysis threads alive now (AnalysisPool.threadsAlive). */
+  get analysisThreadsAlive(): number {
+    return this.pool.threadsAlive;
+  }
+
   async add(page: PageToIndex): Promise<void> {
     const bytes = isHtmlPage(page) ? page.html.byteLength : page.body.length;
     // A large page is analyzed as a batch of its own: should it run its thread out of memory,
@@ -88,6 +93,8 @@ export class BatchIndexer {
     try {
       await this.dispatch();
       while (this.inFlight.length > 0) await this.writeOldest();
+      // What the pass decides at its end needs no analysis thread: their heaps go back first.
+      await this.pool.close();
       this.index.finish?.();
     } finally {
       await this.pool.close();

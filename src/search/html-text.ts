@@ -6,6 +6,7 @@ import { OutgoingLinks } from './outgoing-links.js';
 import { DeclaredLanguage } from './page-language.js';
 import { isLandmark, type LandmarkContext } from './page-landmarks.js';
 import { TableDefinitions } from './table-definitions.js';
+import { nonSpaceCount, TextPieces } from './text-pieces.js';
 
 /** The searchable text of an HTML page. */
 export interface PageText {
@@ -114,6 +115,21 @@ interface Piece {
   article?: number;
 }
 
+/** Pieces that may be one: the same place and entry, neither a heading's end nor a copy for the headings. */
+function alikePieces(last: Piece, next: Piece): boolean {
+  return (
+    last.place === next.place &&
+    last.heading === next.heading &&
+    last.entry === next.entry &&
+    last.inLink === next.inLink &&
+    last.article === next.article &&
+    last.headingEnd === undefined &&
+    next.headingEnd === undefined &&
+    last.headingOnly === undefined &&
+    next.headingOnly === undefined
+  );
+}
+
 /**
  * Title, description and visible text of a page, its main text apart from its template and its
  * link entries. A search service's content selectors (`selectors`) leave out what `exclude`
@@ -138,12 +154,12 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
   const selecting = selectors.main !== undefined || selectors.exclude !== undefined;
   let templateDepth = 0;
   const context: LandmarkContext = { sectioningDepth: 0, mainDepth: 0 };
-  const pieces: Piece[] = [];
+  const collected = new TextPieces<Piece>(alikePieces);
   const tables = new TableDefinitions();
   const links = new LinkEntryTracker(pageUrl);
   const place = (): Place =>
     templateDepth > 0 ? Place.Template : context.mainDepth > 0 ? Place.Main : Place.Outside;
-  const lineBreak = () => pieces.push({ text: '\n', place: place(), heading: false });
+  const lineBreak = () => collected.add({ text: '\n', place: place(), heading: false });
   const parser = new Parser(
     {
       onopentag(name, attributes) {
@@ -182,7 +198,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
         else if (hiddenDepth === 0) {
           const entry = links.current();
           const article = links.currentArticle();
-          pieces.push({
+          collected.add({
             text,
             place: place(),
             heading: headingDepth > 0,
@@ -197,7 +213,7 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
         if (name === 'title') inTitle = false;
         if (HEADINGS.has(name) && headingDepth > 0) {
           headingDepth -= 1;
-          pieces.push({ text: '\n', place: place(), heading: true, headingEnd: true });
+          collected.add({ text: '\n', place: place(), heading: true, headingEnd: true });
         }
         if (HIDDEN.has(name)) hiddenDepth = Math.max(0, hiddenDepth - 1);
         if (BLOCKS.has(name)) lineBreak();
@@ -206,8 +222,8 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
         if (selecting) views.pop();
         const definition = tables.close(name, open.length);
         if (definition !== undefined && headingDepth === 0) {
-          pieces.push({ text: definition, place: place(), heading: true, headingOnly: true });
-          pieces.push({ text: '\n', place: place(), heading: true, headingEnd: true, headingOnly: true });
+          collected.add({ text: definition, place: place(), heading: true, headingOnly: true });
+          collected.add({ text: '\n', place: place(), heading: true, headingEnd: true, headingOnly: true });
         }
         if (element !== undefined) {
           if (element.excluded) hiddenDepth = Math.max(0, hiddenDepth - 1);
@@ -220,13 +236,14 @@ export function pageTextOf(html: string, selectors: ContentSelectors = {}, pageU
     { decodeEntities: true, lowerCaseTags: true },
   );
   parser.end(html);
+  const pieces = collected.pieces();
   // With a main element, what lies outside it is the page's frame; without one, the main text.
   const isMain = (piece: Piece) => piece.place === Place.Main || (piece.place === Place.Outside && !sawMain);
   const text = pieces.filter((piece) => piece.headingOnly !== true);
   let mainChars = 0;
   for (const piece of text) {
     if (!isMain(piece)) continue;
-    mainChars += piece.text.match(/\S/gu)?.length ?? 0;
+    mainChars += nonSpaceCount(piece.text);
     if (piece.entry !== undefined) links.count(piece.entry, piece.text, piece.inLink === true);
   }
   const linkEntries = links.linkEntries(mainChars);

@@ -18,7 +18,8 @@ export interface IndexingBudget {
   analysisHeapMb: number;
   /**
    * The heap of the thread that analyzes, alone, a page that ran its analysis thread out of
-   * memory (a page of several MB of text): the whole budget, one such page at a time.
+   * memory (a page of tens of MB): the analysis threads' whole share, one such page at a time
+   * while they are stopped.
    */
   largePageHeapMb: number;
   /** A batch whose analysis runs longer than this is stopped and split (ms). */
@@ -46,7 +47,8 @@ const BATCH_TIMEOUT_MS = 120_000;
  * written, its segment, a re-split's chunk); the other half is shared by the analysis threads;
  * the pages of the batches in hand (one per analysis thread and the one being written) are
  * 1/64 of the budget each. A page too large for an analysis thread's share is analyzed alone
- * with the whole budget as heap, so the process may briefly hold up to twice the budget.
+ * with the analysis threads' whole share as heap, while they are stopped: the heaps never hold
+ * more than the budget.
  */
 export function indexingBudgetOf(
   megabytes = DEFAULT_INDEX_MEMORY_MB,
@@ -68,7 +70,7 @@ export function indexingBudgetOf(
     writingHeapMb,
     analysisThreads,
     analysisHeapMb: Math.floor(analysisMb / analysisThreads),
-    largePageHeapMb: megabytes,
+    largePageHeapMb: analysisMb,
     batchTimeoutMs: BATCH_TIMEOUT_MS,
   };
 }

@@ -39,11 +39,12 @@ export const LISTING_SHARE = 0.7;
  * Short entries holding links a listing page has at least: a short page whose few lines are a
  * "see also" block of two or three links is no listing.
  */
+import { countOfKept, nonSpaceCount } from './text-pieces.js';
+
 export const LISTING_MIN_ENTRIES = 5;
 
-/** What counts as an entry's own words: letters, not numbering or punctuation. */
-const OWN_WORD_CHARACTERS = /[\p{L}\p{M}]/gu;
-const NON_SPACE = /\S/gu;
+/** What is not an entry's own words: only letters are, not numbering or punctuation. */
+const NOT_OWN_WORD_CHARACTERS = /[^\p{L}\p{M}]+/gu;
 
 interface EntryFacts {
   /** A list item, term or description, rather than a heading. */
@@ -154,11 +155,11 @@ export class LinkEntryTracker {
   /** Counts a piece of text of the main text in its entry. */
   count(entry: number, text: string, inLink: boolean): void {
     const facts = this.entries[entry]!;
-    const chars = text.match(NON_SPACE)?.length ?? 0;
+    const chars = nonSpaceCount(text);
     if (inLink) facts.linkChars += chars;
     else {
       facts.ownChars += chars;
-      facts.ownLetters += text.match(OWN_WORD_CHARACTERS)?.length ?? 0;
+      facts.ownLetters += countOfKept(text, NOT_OWN_WORD_CHARACTERS);
     }
   }
 

@@ -80,6 +80,53 @@ describe('analysis threads under their limits', () => {
     assert.equal(pool.threadsLost, 3);
   });
 
+  test('a large page runs alone: the pool stops its threads first and starts them again after', async () => {
+    const pool = poolOf({ threads: 2, heapMb: 24, largePageHeapMb: 96, batchTimeoutMs: 60_000 });
+    const large = page('large', 250_000);
+    let aloneWhileLarge = true;
+    let sawLarge = false;
+    const watch = setInterval(() => {
+      if (!pool.analyzingLargePage) return;
+      sawLarge = true;
+      if (pool.threadsAlive !== 1) aloneWhileLarge = false;
+    }, 2);
+    const batches = await Promise.all([
+      pool.analyze([large]),
+      ...ORDINARY.map((ordinary) => pool.analyze([ordinary])),
+    ]);
+    clearInterval(watch);
+
+    assert.deepEqual(
+      batches.map((batch) => urlsOf(batch.documents)),
+      [[large.url], ...ORDINARY.map((ordinary) => [ordinary.url])],
+    );
+    assert.ok(sawLarge, 'the page went to the large-page thread');
+    assert.ok(aloneWhileLarge, 'no other analysis thread was alive while it ran');
+    const next = await pool.analyze([page('echo', 50)]);
+    assert.deepEqual(urlsOf(next.documents), [`${SITE}/echo.html`]);
+  });
+
+  test('a source listing of 11 MB of highlighted tokens is analyzed in an ordinary thread', async () => {
+    const pool = poolOf({ threads: 1, heapMb: 40, largePageHeapMb: 40, batchTimeoutMs: 60_000 });
+    // Each token in an element of its own, as a syntax highlighter writes it: 400,000 text nodes,
+    // which took more than 96 MB of heap as an object each.
+    const spans = Array.from(
+      { length: 400_000 },
+      (_, at) => `<span class="k">t${at % 5000}</span>${at % 8 === 7 ? '\n' : ' '}`,
+    );
+    const html = Buffer.from(`<html><body><main><pre>${spans.join('')}</pre></main></body></html>`);
+    const listing: HtmlPage = { ...page('listing', 0), html, contentSize: html.byteLength };
+
+    const batch = await pool.analyze([listing]);
+
+    assert.deepEqual(batch.failed, []);
+    assert.equal(pool.threadsLost, 0);
+    const body = batch.documents[0]!.body;
+    assert.equal(body.split('\n').length, 50_000);
+    assert.equal(body.split(/\s/).length, 400_000);
+    assert.ok(body.startsWith('t0 t1 t2 t3 t4 t5 t6 t7\nt8 t9'), body.slice(0, 40));
+  });
+
   test('a page whose analysis outlasts the time limit is left out; the others of its batch are not', async () => {
     const pool = poolOf({ threads: 1, heapMb: 2048, largePageHeapMb: 2048, batchTimeoutMs: 1_000 });
     // 16 MB of text: several seconds of analysis.

@@ -475,6 +475,30 @@ describe('BatchIndexer', () => {
     index.close();
   });
 
+  test("the analysis threads end before the pass's end, which needs none of them", async () => {
+    const index = new SearchIndex(path.join(folder, 'pass-threads.db'));
+    const target = index.writer.forFeed('bundle:test');
+    const alive: number[] = [];
+    let aliveAtPassEnd: number | undefined;
+    const indexer: BatchIndexer = new BatchIndexer(
+      {
+        upsert: (documents, analyzed) => target.upsert(documents, analyzed),
+        finish: () => {
+          aliveAtPassEnd = indexer.analysisThreadsAlive;
+          target.finish?.();
+        },
+      },
+      () => alive.push(indexer.analysisThreadsAlive),
+      { batchSize: 10 },
+    );
+    for (let n = 0; n < 40; n += 1) await indexer.add(page(n, `Statement item${n} is described here.`));
+    await indexer.finish();
+    assert.ok(Math.max(...alive) >= 1, `batches were analyzed in threads (${alive.join(', ')})`);
+    assert.equal(aliveAtPassEnd, 0);
+    assert.equal(index.documentCount, 40);
+    index.close();
+  });
+
   test('a pass splits the template its pages make once it ends, whichever batch a line became template in', async () => {
     const notice = 'Maintenance window on Sunday night';
     const early = 'Early bird discount for members';
