@@ -6,15 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import type { BenchSite } from '../bench-site.js';
 import { kilobyteField, readProcFile } from '../process-tree-rss.js';
+import { KUMO, kumoEnv } from './kumo-command.js';
 
-/**
- * `kumo` as `npx kumo` runs it: the file itself, whose first line sets what the process is started
- * with (docs/operations.md, Memory).
- */
-const KUMO = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const SAMPLE_MS = 100;
 
 export interface ScaleCrawlOptions {
@@ -56,8 +51,9 @@ export async function scaleCrawl(options: ScaleCrawlOptions): Promise<ScaleCrawl
   const servedBefore = await options.site.requestCount();
   const started = performance.now();
   const child = spawn(
-    KUMO,
+    process.execPath,
     [
+      KUMO,
       'crawl',
       options.seed,
       '--out',
@@ -67,7 +63,7 @@ export async function scaleCrawl(options: ScaleCrawlOptions): Promise<ScaleCrawl
       '--concurrency',
       String(options.concurrency),
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: kumoEnv() },
   );
   const lines: string[] = [];
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {

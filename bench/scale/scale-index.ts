@@ -6,18 +6,13 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { searchIndexFile } from '../../src/config/index.js';
 import { ensureDataDir, openRecordStore } from '../../src/startup/index.js';
 import { indexFileSize, type IndexFileSize } from '../index-file-size.js';
 import { kilobyteField, readProcFile } from '../process-tree-rss.js';
+import { KUMO, kumoEnv } from './kumo-command.js';
 
-/**
- * `kumo` as `npx kumo` runs it: the file itself, whose first line sets what the process is started
- * with (docs/operations.md, Memory).
- */
-const KUMO = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const SAMPLE_MS = 100;
 
 export interface FollowedRun {
@@ -87,9 +82,9 @@ export async function scaleIndex(bundleFolder: string, dataDir: string): Promise
 /** Runs a `kumo` command to its exit, following its peak RSS and echoing its progress line. */
 export async function followKumo(args: readonly string[], env: Record<string, string>): Promise<FollowedRun> {
   const started = performance.now();
-  const child = spawn(KUMO, args, {
+  const child = spawn(process.execPath, [KUMO, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, ...env },
+    env: kumoEnv(env),
   });
   const lines: string[] = [];
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
@@ -111,9 +106,9 @@ export async function followKumo(args: readonly string[], env: Record<string, st
 
 /** The trimmed stdout of a short `kumo` command; throws with its stderr when it fails. */
 async function kumoOutput(args: readonly string[], env: Record<string, string>): Promise<string> {
-  const child = spawn(KUMO, args, {
+  const child = spawn(process.execPath, [KUMO, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env: kumoEnv(env),
   });
   let stdout = '';
   let stderr = '';

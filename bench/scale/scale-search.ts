@@ -8,18 +8,13 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
 import { freePort } from '../engines/free-port.js';
 import { type LoadFigures, runLoad } from '../engines/http-load.js';
 import { processMemory } from '../engines/process-memory.js';
 import type { RunResources } from '../engines/run-resources.js';
 import type { CreatedService } from './scale-index.js';
+import { KUMO, kumoEnv } from './kumo-command.js';
 
-/**
- * `kumo` as `npx kumo` runs it: the file itself, whose first line sets what the process is started
- * with (docs/operations.md, Memory).
- */
-const KUMO = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const HEALTH_PATH = '/api/v1.0/finder_service/health_check';
 const START_BOUND_MS = 120_000;
 
@@ -53,9 +48,9 @@ export async function scaleSearch(
   const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
   const child = resources.track(
-    spawn(KUMO, ['serve'], {
+    spawn(process.execPath, [KUMO, 'serve'], {
       stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, KUMO_DATA_DIR: dataDir, KUMO_PORT: String(port), KUMO_HOST: '127.0.0.1' },
+      env: kumoEnv({ KUMO_DATA_DIR: dataDir, KUMO_PORT: String(port), KUMO_HOST: '127.0.0.1' }),
     }),
   );
   let stderr = '';

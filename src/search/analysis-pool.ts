@@ -75,8 +75,8 @@ export class AnalysisPool {
   private closed = false;
   private startFailures = 0;
   private lost = 0;
-  /** The pool's threads ended for a large page and not gone yet. */
-  private ending = 0;
+  /** Threads ended and not gone yet, their heaps still held: threads start again once they are. */
+  private readonly endings = new Set<Promise<void>>();
 
   constructor(private readonly limits: AnalysisLimits) {
     if (!Number.isInteger(limits.threads) || limits.threads < 1)
@@ -89,7 +89,7 @@ export class AnalysisPool {
 
   /** Threads alive: the pool's, the large-page thread, and those ending. */
   get threadsAlive(): number {
-    return this.all.length + (this.largeWorker === undefined ? 0 : 1) + this.ending;
+    return this.all.length + (this.largeWorker === undefined ? 0 : 1) + this.endings.size;
   }
 
   /** Whether the large-page thread is analyzing a page. */
@@ -118,7 +118,7 @@ export class AnalysisPool {
     const workers = this.all.splice(0);
     if (this.largeWorker !== undefined) workers.push(this.largeWorker);
     this.idle.length = 0;
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await Promise.all([...workers.map((worker) => worker.terminate()), ...this.endings]);
   }
 
   private startJobs(): void {
@@ -129,7 +129,7 @@ export class AnalysisPool {
       this.startLargePage();
       return;
     }
-    if (this.ending > 0 && !this.broken) return;
+    if (this.endings.size > 0 && !this.broken) return;
     while (this.queue.length > 0) {
       if (this.broken) {
         const job = this.queue.shift()!;
@@ -156,7 +156,7 @@ export class AnalysisPool {
       this.all.splice(this.all.indexOf(worker), 1);
       this.endThread(worker);
     }
-    if (this.largeWorker !== undefined || this.all.length > 0 || this.ending > 0) return;
+    if (this.largeWorker !== undefined || this.all.length > 0 || this.endings.size > 0) return;
     const worker = this.spawn(this.limits.largePageHeapMb);
     this.largeWorker = worker;
     this.run(worker, this.largeQueue.shift()!, false);
@@ -164,11 +164,17 @@ export class AnalysisPool {
 
   /** Ends a thread; threads start again only once it is gone, its heap returned. */
   private endThread(worker: Worker): void {
-    this.ending += 1;
-    void worker.terminate().finally(() => {
-      this.ending -= 1;
-      this.startJobs();
-    });
+    const ended: Promise<void> = worker
+      .terminate()
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        this.endings.delete(ended);
+        this.startJobs();
+      });
+    this.endings.add(ended);
   }
 
   /** Runs `job` on `worker`: one of the pool's (`pooled`), or the large-page thread, ended after. */
@@ -201,7 +207,10 @@ export class AnalysisPool {
       job.resolve(analyzedBatchOf(job.pages, { extracted, analyzed: unpackPages(packed) }));
       // A thread whose answer came as its time ran out is ending: it takes no other batch.
       if (pooled && !timedOut) this.idle.push(worker);
-      else if (pooled) this.all.splice(this.all.indexOf(worker), 1);
+      else if (pooled) {
+        this.all.splice(this.all.indexOf(worker), 1);
+        this.endThread(worker);
+      }
       this.startJobs();
     };
     const onError = (error: Error & { code?: string }) =>
@@ -215,8 +224,11 @@ export class AnalysisPool {
       cleanup();
       // Threads ended by close are not lost: nothing waits for their batches any more.
       if (this.closed) return;
-      void worker.terminate();
-      if (pooled) this.all.splice(this.all.indexOf(worker), 1);
+      // The large-page thread was ended by cleanup.
+      if (pooled) {
+        this.all.splice(this.all.indexOf(worker), 1);
+        this.endThread(worker);
+      }
       this.lost += 1;
       if (!this.started.has(worker) && ++this.startFailures >= START_FAILURES_TO_GIVE_UP) this.broken = true;
       this.retry(job, loss, pooled);

@@ -18,6 +18,7 @@
  * archive's or a tag page's excerpt under the article's linked title) when the page holds two or
  * more of them: all its text is the link entry's.
  */
+import { countOfKept, nonSpaceCount } from './text-pieces.js';
 
 /** Entry elements: where one item of a list, or one heading, starts and ends. */
 const ENTRY_ELEMENTS = new Set(['li', 'dt', 'dd', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -39,8 +40,6 @@ export const LISTING_SHARE = 0.7;
  * Short entries holding links a listing page has at least: a short page whose few lines are a
  * "see also" block of two or three links is no listing.
  */
-import { countOfKept, nonSpaceCount } from './text-pieces.js';
-
 export const LISTING_MIN_ENTRIES = 5;
 
 /** What is not an entry's own words: only letters are, not numbering or punctuation. */

@@ -1,7 +1,7 @@
 /**
  * The pieces of text a page's parse hands over, in order, with what each belongs to. A parser
- * calls back once per text node: a source listing of 10 MB of syntax-highlighted HTML is a
- * million of them, and an object per node held 70 MB of heap for 3 MB of text, more than an
+ * calls back once per text node: a source listing of 10 MB of syntax-highlighted HTML is half a
+ * million of them, and an object per node held 98 MB of heap for 3 MB of text, more than an
  * analysis thread's share (docs/design/search-engine.md, Memory of indexing). Consecutive pieces
  * alike in everything but their text are kept as one, their text joined.
  */

@@ -104,12 +104,14 @@ describe('analysis threads under their limits', () => {
     assert.ok(aloneWhileLarge, 'no other analysis thread was alive while it ran');
     const next = await pool.analyze([page('echo', 50)]);
     assert.deepEqual(urlsOf(next.documents), [`${SITE}/echo.html`]);
+    await pool.close();
+    assert.equal(pool.threadsAlive, 0, 'closed, the pool has waited for every thread to end');
   });
 
   test('a source listing of 11 MB of highlighted tokens is analyzed in an ordinary thread', async () => {
     const pool = poolOf({ threads: 1, heapMb: 40, largePageHeapMb: 40, batchTimeoutMs: 60_000 });
-    // Each token in an element of its own, as a syntax highlighter writes it: 400,000 text nodes,
-    // which took more than 96 MB of heap as an object each.
+    // Each token in an element of its own, as a syntax highlighter writes it: 800,000 text nodes
+    // (the tokens and the spaces between), which took more than 96 MB of heap as an object each.
     const spans = Array.from(
       { length: 400_000 },
       (_, at) => `<span class="k">t${at % 5000}</span>${at % 8 === 7 ? '\n' : ' '}`,
