@@ -47,6 +47,8 @@ export interface ServeProcess {
   waitForFinished(requestId: number, timeoutMs?: number): Promise<RunView>;
 }
 
+const LISTEN_TIMEOUT_MS = 30_000;
+
 /** Starts `kumo serve` and waits until it says it listens (killing it if it does not). */
 export async function startServeProcess(options: ServeProcessOptions): Promise<ServeProcess> {
   const serve = spawnServe(options);
@@ -54,10 +56,16 @@ export async function startServeProcess(options: ServeProcessOptions): Promise<S
   let exit: ServeExit | undefined;
   void serve.exited.then((result) => (exit = result));
   try {
-    await pollUntil('kumo serve to listen', () => {
-      if (exit) throw new Error(`kumo serve exited (${exit.code ?? exit.signal}): ${serve.output()}`);
-      return serve.output().includes('listening on') ? true : undefined;
-    });
+    // A cluster test starts several processes at once beside the other test files on two
+    // cores: a start there has taken over 10 s.
+    await pollUntil(
+      'kumo serve to listen',
+      () => {
+        if (exit) throw new Error(`kumo serve exited (${exit.code ?? exit.signal}): ${serve.output()}`);
+        return serve.output().includes('listening on') ? true : undefined;
+      },
+      LISTEN_TIMEOUT_MS,
+    );
   } catch (error) {
     await serve.kill();
     throw error;
