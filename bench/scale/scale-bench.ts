@@ -10,6 +10,9 @@
  * `kumo serve` on that data directory answers the corpus's queries (scale-search.ts): time to
  * start, the first search (which opens the index), p50/p99 at 1 and 16 connections for
  * BENCH_SCALE_SEARCH_SECONDS (20) each, and the search process's RSS after the load.
+ * Then, unless left out of `--corpus`, `services`: many small search services served by one
+ * `kumo serve` (scale-services.ts): BENCH_SCALE_SERVICES (1,000) of BENCH_SCALE_SERVICE_PAGES
+ * (100) generated pages, with BENCH_SCALE_OPEN_SERVICES (256) open at most, then every one open.
  * `--crawl-only` leaves the indexing and searching out; without it, the bench exits 2 at once when `groonga` is
  * missing (Debian's groonga-bin).
  *
@@ -31,6 +34,7 @@ import { scaleGroonga, type ScaleGroongaResult } from './scale-groonga.js';
 import { scaleIndex, type ScaleIndexResult } from './scale-index.js';
 import { SCALE_QUERIES } from './scale-queries.js';
 import { scaleSearch, type ScaleSearchResult } from './scale-search.js';
+import { prepareServices, scaleServices, type ScaleServicesResult } from './scale-services.js';
 
 interface Corpus {
   name: string;
@@ -52,6 +56,11 @@ const linksPerPage = envInt('BENCH_LINKS', 50);
 const pageBytes = envInt('BENCH_PAGE_BYTES', 15_000);
 const concurrency = envInt('BENCH_CONCURRENCY', 16);
 const searchSeconds = envInt('BENCH_SCALE_SEARCH_SECONDS', 20);
+const serviceCount = envInt('BENCH_SCALE_SERVICES', 1000);
+const servicePages = envInt('BENCH_SCALE_SERVICE_PAGES', 100);
+const openServices = envInt('BENCH_SCALE_OPEN_SERVICES', 256);
+/** The part of the bench that is no corpus: many small services on one node. */
+const SERVICES_PART = 'services';
 
 /** A Debian documentation package's folder, when installed, served from `start`. */
 function folderCorpus(name: string, folder: string, start: string, describe: string): Corpus | undefined {
@@ -88,12 +97,10 @@ const { values } = parseArgs({
   options: { corpus: { type: 'string' }, 'crawl-only': { type: 'boolean', default: false } },
   strict: true,
 });
-const wanted = values.corpus?.split(',') ?? CORPORA.map((corpus) => corpus.name);
+const known = [...CORPORA.map((corpus) => corpus.name), SERVICES_PART];
+const wanted = values.corpus?.split(',') ?? known;
 for (const name of wanted) {
-  if (!CORPORA.some((corpus) => corpus.name === name))
-    throw new Error(
-      `--corpus: ${name} is not one of ${CORPORA.map((corpus) => corpus.name).join(', ')} here`,
-    );
+  if (!known.includes(name)) throw new Error(`--corpus: ${name} is not one of ${known.join(', ')} here`);
 }
 
 if (!values['crawl-only'] && !runs('groonga', ['--version'])) {
@@ -136,6 +143,19 @@ try {
     printIndexing(indexed, groonga);
     const queries = SCALE_QUERIES[corpus.name] ?? [];
     printSearch(await scaleSearch(dataDir, indexed.service, queries, searchSeconds, resources), queries);
+  }
+  if (!values['crawl-only'] && wanted.includes(SERVICES_PART)) {
+    process.stdout.write(
+      `\n${SERVICES_PART}: ${serviceCount} search services of ${servicePages} generated pages, one kumo serve\n`,
+    );
+    const dataDir = path.join(resources.tempFolder('kumo-scale-services-'), 'data');
+    const started = performance.now();
+    const services = await prepareServices(dataDir, serviceCount, servicePages, (done) =>
+      process.stderr.write(`  ${done} services written\n`),
+    );
+    line('services written', `${((performance.now() - started) / 1000).toFixed(1)} s`);
+    for (const maxOpen of [openServices, serviceCount])
+      printServices(await scaleServices(dataDir, services, maxOpen, searchSeconds, resources));
   }
 } finally {
   await resources.release();
@@ -214,4 +234,25 @@ function printSearch(result: ScaleSearchResult, queries: readonly string[]): voi
         (load.non2xx + load.errors > 0 ? `, ${load.non2xx} non-2xx, ${load.errors} errors` : ''),
     );
   line('  RSS after the load', `${megabytes(result.rss)} (peak ${megabytes(result.peakRss)})`);
+}
+
+/** One `kumo serve` of the many services: first searches, the load, and what the process held. */
+function printServices(result: ScaleServicesResult): void {
+  const held = (holding: ScaleServicesResult['afterLoad']) =>
+    `RSS ${megabytes(holding.rss)} (peak ${megabytes(holding.peakRss)}), ${holding.openFiles} open files, ` +
+    `${holding.indexFiles} of index files`;
+  line('KUMO_SEARCH_OPEN_SERVICES', String(result.maxOpen));
+  const { p50, p99, max } = result.firstSearches;
+  line(
+    '  first searches',
+    `p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms (each opens its service)`,
+  );
+  line('  after them', held(result.afterFirst));
+  const { load } = result;
+  line(
+    '  16 connections',
+    `p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, ${load.requestsPerSecond.toFixed(0)} searches/s` +
+      (load.non2xx + load.errors > 0 ? `, ${load.non2xx} non-2xx, ${load.errors} errors` : ''),
+  );
+  line('  after the load', held(result.afterLoad));
 }

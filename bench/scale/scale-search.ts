@@ -6,7 +6,7 @@
  * connections with full answers (titles, snippets, facets, as a result page shows them), and the
  * RSS of the search process after that load.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { freePort } from '../engines/free-port.js';
 import { type LoadFigures, runLoad } from '../engines/http-load.js';
@@ -44,24 +44,10 @@ export async function scaleSearch(
   seconds: number,
   resources: RunResources,
 ): Promise<ScaleSearchResult> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = resources.track(
-    spawn(process.execPath, [KUMO, 'serve'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: kumoEnv({ KUMO_DATA_DIR: dataDir, KUMO_PORT: String(port), KUMO_HOST: '127.0.0.1' }),
-    }),
-  );
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
-  const exited = once(child, 'exit');
+  const serve = await startKumoServe(dataDir, {}, resources);
+  const { base, child } = serve;
   try {
-    await waitUntilUp(
-      base,
-      () => child.exitCode !== null,
-      () => stderr,
-    );
     const startMs = performance.now() - started;
     const paths = queries.map((query) => searchPathOf(service, query));
     const first = performance.now();
@@ -84,12 +70,46 @@ export async function scaleSearch(
     if (memory === undefined) throw new Error('kumo serve exited during the search load');
     return { startMs, firstSearchMs, hits, loads, rss: memory.rss, peakRss: memory.peakRss };
   } finally {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
+    await serve.stop();
   }
 }
 
-async function waitUntilUp(base: string, gone: () => boolean, said: () => string): Promise<void> {
+/** A `kumo serve` on `dataDir` started as a user starts it, up once its health check answers. */
+export async function startKumoServe(
+  dataDir: string,
+  env: Record<string, string>,
+  resources: RunResources,
+): Promise<{ base: string; child: ChildProcess; stop(): Promise<void> }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const child = resources.track(
+    spawn(process.execPath, [KUMO, 'serve'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: kumoEnv({ KUMO_DATA_DIR: dataDir, KUMO_PORT: String(port), KUMO_HOST: '127.0.0.1', ...env }),
+    }),
+  );
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+  const exited = once(child, 'exit');
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await waitUntilUp(
+      base,
+      () => child.exitCode !== null,
+      () => stderr,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base, child, stop };
+}
+
+/** Waits for the health check's first 200, failing when the process exits or takes too long. */
+export async function waitUntilUp(base: string, gone: () => boolean, said: () => string): Promise<void> {
   const deadline = performance.now() + START_BOUND_MS;
   while (performance.now() < deadline) {
     if (gone()) throw new Error(`kumo serve exited before answering: ${said().trim()}`);

@@ -27,6 +27,10 @@ export interface KumoConfig {
   signingSecret: string | undefined;
   artifactRetentionDays: number | undefined;
   searchLogRetentionDays: number;
+  /** Search services a process keeps open at once (docs/design/search-engine.md, Many services on one node). */
+  searchOpenServices: number;
+  /** Seconds a search service stays open unused. */
+  searchIdleSeconds: number;
   workerConcurrency: number;
   /** Run slots one contract may hold at once; 0: no cap (docs/operations.md, Settings). */
   maxRunningPerContract: number;
@@ -260,6 +264,20 @@ const SETTINGS: readonly SettingSpec<keyof KumoConfig>[] = [
     doc: 'days the per-day search analytics (queries, clicks) of each search service are kept',
     parse: integer(1, 3650),
     fallback: 90,
+  },
+  {
+    key: 'searchOpenServices',
+    env: 'KUMO_SEARCH_OPEN_SERVICES',
+    doc: 'search services a process keeps open at once: opening one more closes the one least recently used that is idle',
+    parse: integer(1, 100000),
+    fallback: 256,
+  },
+  {
+    key: 'searchIdleSeconds',
+    env: 'KUMO_SEARCH_IDLE_SECONDS',
+    doc: 'seconds a search service stays open with no search, feed or management call before it is closed (reopened at its next use)',
+    parse: integer(1, 604800),
+    fallback: 600,
   },
   {
     key: 'workerConcurrency',

@@ -101,5 +101,7 @@ export async function applyRunToIndex(
     gone,
     release: (url) => outcomes.complete && !outcomes.failed.has(url) && !kept.has(url),
   });
+  // The run is applied: free pages that cannot go back now (another writer) go at the next run's end.
+  await index.releaseFreePages();
   return { ...indexer.totals, removed, skipped };
 }

@@ -4,6 +4,7 @@ import { SearchIndexStore } from './storage/search-index-store.js';
 import { IndexSegments } from './index-segments.js';
 import { IndexWriter } from './index-writer.js';
 import { type ReanalysisProgress, reanalyzeIndexFile } from './reanalysis-upgrade.js';
+import { type FreePagesReleased, releaseFreePages } from './free-page-release.js';
 import { DEFAULT_RANKING, type RankingParameters } from './engine/ranking.js';
 import { Searcher, TemplateCache } from './searcher.js';
 
@@ -56,6 +57,14 @@ export class SearchIndex {
   /** A reader of the current generation, after picking up other processes' changes. */
   searcher(): Searcher {
     return new Searcher(this.segments.snapshot(), this.store, this.templates, this.ranking);
+  }
+
+  /**
+   * Gives the pages an indexing pass's merges freed back to the file system; a file made before
+   * is rewritten once when `rewriteOldFile` (free-page-release.ts).
+   */
+  releaseFreePages(rewriteOldFile = false): Promise<FreePagesReleased> {
+    return releaseFreePages(this.store.freePages, rewriteOldFile);
   }
 
   get documentCount(): number {

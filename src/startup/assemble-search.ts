@@ -33,6 +33,7 @@ export async function assembleSearch(parts: ServiceParts): Promise<SearchAssembl
     onWarning: (fields, message) => logger.warn(fields, message),
     analytics: { timezone: config.timezone, retentionDays: config.searchLogRetentionDays },
     sharedActivity: store.searchActivity,
+    limits: { maxOpen: config.searchOpenServices, idleMs: config.searchIdleSeconds * 1000 },
     generations: published && {
       store: published.store,
       cache: published.cache,

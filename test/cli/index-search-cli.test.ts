@@ -43,8 +43,12 @@ describe('kumo index and kumo search', () => {
     assert.match(indexed.stderr, /indexed \d+ pages/);
     // Every segment's facets are kept for the service's first search (docs/design/search-engine.md).
     assert.match(indexed.stderr, /computing categories and drill-down/);
+    // The pages the pass freed went back to the file system (docs/design/search-engine.md, Free pages).
+    assert.match(indexed.stderr, /index file \d+\.\d MB smaller/);
     const file = new Database(path.join(folder, 'data', 'search', 'service-1.db'), { readonly: true });
     try {
+      assert.equal(file.pragma('auto_vacuum', { simple: true }), 2);
+      assert.equal(file.pragma('freelist_count', { simple: true }), 0);
       const segments = file.prepare('SELECT id FROM segments ORDER BY id').pluck().all();
       assert.ok(segments.length > 0);
       assert.deepEqual(

@@ -81,14 +81,21 @@ export class SearchFeeder implements SearchFeed {
       this.writer === undefined || this.services.writesInPlace()
         ? (await this.services.get(run.contractId, run.servicegroupId, serviceId))?.search.index
         : undefined;
-    if (this.writer === undefined) {
-      if (inPlace === undefined) throw new Error(`search service ${serviceId} is not in this service group`);
-      return apply(inPlace);
+    // The served index stays open while the run is written into it (SearchServices, idle services).
+    const release = inPlace === undefined ? () => undefined : this.services.hold(serviceId);
+    try {
+      if (this.writer === undefined) {
+        if (inPlace === undefined)
+          throw new Error(`search service ${serviceId} is not in this service group`);
+        return await apply(inPlace);
+      }
+      const { result, published } = await this.writer.write(serviceId, apply, inPlace);
+      await this.services.adopt(serviceId, published.generation, published.file);
+      // The run's message is the same whichever store keeps the service (docs/api.md, Search feeding).
+      return result;
+    } finally {
+      release();
     }
-    const { result, published } = await this.writer.write(serviceId, apply, inPlace);
-    await this.services.adopt(serviceId, published.generation, published.file);
-    // The run's message is the same whichever store keeps the service (docs/api.md, Search feeding).
-    return result;
   }
 
   private async applyRun(

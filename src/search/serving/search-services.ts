@@ -3,6 +3,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PRIVATE_FOLDER_MODE, type Clock } from '../../util/index.js';
 import type { GenerationCache, LocalGeneration } from './generation-cache.js';
+import { MANAGEMENT_USE_MS, type OpenServiceLimits, servicesToClose } from './open-service-limits.js';
 import type {
   SearchGenerationStore,
   SearchActivityStore,
@@ -64,7 +65,13 @@ export interface SearchServicesOptions {
   sharedActivity?: SearchActivityStore;
   /** Published generations of a cluster, followed or restored from. */
   generations?: PublishedGenerations;
+  /** How many services stay open, and how long an unused one does (KUMO_SEARCH_OPEN_SERVICES, KUMO_SEARCH_IDLE_SECONDS). */
+  limits?: OpenServiceLimits;
 }
+
+const DEFAULT_LIMITS: OpenServiceLimits = { maxOpen: 256, idleMs: 600_000 };
+/** The longest wait between a service's idle time running out and its closing. */
+const IDLE_CHECK_MAX_MS = 10_000;
 
 /** An open service: what answers its searches, and the file it was opened on. */
 interface Served {
@@ -73,6 +80,12 @@ interface Served {
   config: SearchServiceRecord['config'];
   file: string;
   generation: number;
+  /** When it was last asked for (performance.now()). */
+  lastUsedMs: number;
+  /** Feeds writing its index (SearchServices.hold), and lookups not yet used. */
+  holds: number;
+  /** When a management call last read it (performance.now()). */
+  managedMs: number;
 }
 
 /**
@@ -83,7 +96,8 @@ interface Served {
 const RECORD_REUSE_MS = 1000;
 
 /**
- * The search services of `kumo serve`: each index is opened on first use and kept open; the
+ * The search services of `kumo serve`: each index is opened on first use and closed once unused
+ * for a while, or to make room for another (open-service-limits.ts); the
  * service's configuration is read from the store on every call (one indexed row), so a change
  * made by `kumo admin` applies to the next search without a restart. In a cluster each service is
  * served from its newest published generation, and switched to the next one when told of it: a
@@ -97,6 +111,15 @@ export class SearchServices {
   private readonly opening = new Map<number, Promise<Served>>();
   /** Per service, the switch to a newer generation under way: one at a time. */
   private readonly switching = new Map<number, Promise<void>>();
+  /**
+   * On a search node, the generation copy each closed service was served from: removed when the
+   * service opens again on a newer one (the copy it closed on stays the cache's until then).
+   */
+  private readonly closedCopies = new Map<number, string>();
+  /** Services being closed (idle, or making room): `close` waits for them. */
+  private readonly closing = new Set<Promise<void>>();
+  private readonly idleTimer: NodeJS.Timeout;
+  private readonly limits: OpenServiceLimits;
   /** Generations no longer served, closed a while after the switch. */
   private readonly retiring = new Map<NodeJS.Timeout, Served>();
   private listening: { close(): Promise<void> } | undefined;
@@ -133,6 +156,12 @@ export class SearchServices {
       });
     }, FLUSH_INTERVAL_MS);
     this.flushTimer.unref();
+    this.limits = options.limits ?? DEFAULT_LIMITS;
+    this.idleTimer = setInterval(
+      () => this.closeUnused(0),
+      Math.min(IDLE_CHECK_MAX_MS, Math.max(250, this.limits.idleMs / 4)),
+    );
+    this.idleTimer.unref();
   }
 
   /**
@@ -202,7 +231,67 @@ export class SearchServices {
       served.config = record.config;
       served.search.configure(record.config);
     }
+    served.lastUsedMs = performance.now();
+    // Held until the callbacks and promise reactions of this turn have run: a search started
+    // from this lookup is under way by then (SiteSearch.searching), and keeps it open itself.
+    const looked = served;
+    looked.holds += 1;
+    setImmediate(() => (looked.holds -= 1));
     return { record, search: served.search };
+  }
+
+  /** `get`, for a management call that may read what it is handed over several awaits. */
+  private async managed(tenant: TenantRef, serviceId: number): Promise<OpenSearchService | undefined> {
+    const open = await this.get(tenant.contractId, tenant.servicegroupId, serviceId);
+    const served = this.open.get(serviceId);
+    if (open !== undefined && served !== undefined) served.managedMs = performance.now();
+    return open;
+  }
+
+  /**
+   * Keeps an open service open while a feed writes its index, until the answer is called; a
+   * service not open here has nothing to keep.
+   */
+  hold(serviceId: number): () => void {
+    const served = this.open.get(serviceId);
+    if (served === undefined) return () => undefined;
+    served.holds += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      served.holds -= 1;
+      served.lastUsedMs = performance.now();
+    };
+  }
+
+  /**
+   * Closes the services unused for the idle time, and while more than the limit less `room` are
+   * open, the least recently used idle ones (open-service-limits.ts). What their searches
+   * counted is written first; a generation's copy stays in the cache, still the current one.
+   */
+  private closeUnused(room: number): void {
+    const nowMs = performance.now();
+    const inUse = new Map(
+      [...this.open].map(([serviceId, served]) => [
+        serviceId,
+        {
+          lastUsedMs: served.lastUsedMs,
+          busy: served.holds > 0 || served.search.searching || nowMs - served.managedMs < MANAGEMENT_USE_MS,
+        },
+      ]),
+    );
+    for (const serviceId of servicesToClose(inUse, this.limits, nowMs, room)) {
+      const served = this.open.get(serviceId)!;
+      this.open.delete(serviceId);
+      if (this.following() !== undefined) this.closedCopies.set(serviceId, served.file);
+      const closed = served.search.activity
+        .flush()
+        .catch((error: unknown) => this.onFlushError(error))
+        .finally(() => served.search.index.close());
+      this.closing.add(closed);
+      void closed.finally(() => this.closing.delete(closed));
+    }
   }
 
   private searchEngine(): Promise<typeof SearchEngine> {
@@ -229,8 +318,13 @@ export class SearchServices {
       cache === undefined
         ? await this.restored(engine, serviceId)
         : ((await cache.current(serviceId)) ?? (await cache.empty(serviceId)));
+    const closedCopy = this.closedCopies.get(serviceId);
+    this.closedCopies.delete(serviceId);
+    if (cache !== undefined && closedCopy !== undefined && closedCopy !== local.file)
+      await cache.discard(closedCopy).catch(() => undefined);
     if (this.closed) throw new SearchIndexUnavailableError('the search services are closing');
     const served = this.served(engine, serviceId, record.config, local, source);
+    this.closeUnused(1);
     this.open.set(serviceId, served);
     // A generation published while this one was fetched was told before the service was open.
     if (cache !== undefined) this.switchSoon(serviceId);
@@ -305,7 +399,15 @@ export class SearchServices {
         warn: (message) => this.onWarning({ search_service_id: serviceId }, message),
       },
     );
-    return { search, config, file: local.file, generation: local.generation };
+    return {
+      search,
+      config,
+      file: local.file,
+      generation: local.generation,
+      lastUsedMs: performance.now(),
+      holds: 0,
+      managedMs: -Infinity,
+    };
   }
 
   /**
@@ -380,6 +482,8 @@ export class SearchServices {
       counts: old.search.activity.heldCounts(),
     };
     const next = this.served(engine, serviceId, old.config, local, source);
+    next.lastUsedMs = old.lastUsedMs;
+    next.managedMs = old.managedMs;
     this.open.set(serviceId, next);
     this.retire(old);
   }
@@ -408,7 +512,7 @@ export class SearchServices {
    * bytes of its files and when they last changed; undefined when there is no such service.
    */
   async indexStatus(tenant: TenantRef, serviceId: number): Promise<IndexStatus | undefined> {
-    const open = await this.get(tenant.contractId, tenant.servicegroupId, serviceId);
+    const open = await this.managed(tenant, serviceId);
     if (open === undefined) return undefined;
     const files = this.indexFiles(serviceId);
     return {
@@ -442,11 +546,7 @@ export class SearchServices {
 
   /** The URLs of up to `limit` indexed documents of a service (the facet preview). */
   async documentUrls(tenant: TenantRef, serviceId: number, limit: number): Promise<string[]> {
-    return (
-      (await this.get(tenant.contractId, tenant.servicegroupId, serviceId))?.search.index.store.documentUrls(
-        limit,
-      ) ?? []
-    );
+    return (await this.managed(tenant, serviceId))?.search.index.store.documentUrls(limit) ?? [];
   }
 
   /**
@@ -454,7 +554,7 @@ export class SearchServices {
    * search made a moment ago is in them); undefined when there is no such service.
    */
   async analytics(tenant: TenantRef, serviceId: number): Promise<SearchAnalyticsReader | undefined> {
-    const open = await this.get(tenant.contractId, tenant.servicegroupId, serviceId);
+    const open = await this.managed(tenant, serviceId);
     if (open === undefined) return undefined;
     try {
       await open.search.activity.flush();
@@ -485,12 +585,14 @@ export class SearchServices {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.flushTimer);
+    clearInterval(this.idleTimer);
     await this.listening?.close().catch(() => undefined);
     await Promise.all([...this.switching.values()].map((switching) => switching.catch(() => undefined)));
     await this.flushing;
     await this.flush();
     for (const served of this.open.values()) served.search.index.close();
     this.open.clear();
+    await Promise.all(this.closing);
     const retired = [...this.retiring];
     this.retiring.clear();
     for (const [timer] of retired) clearTimeout(timer);

@@ -74,6 +74,7 @@ export class SiteSearch {
   private configKey: string;
   private readonly computation: FacetComputation;
   private readonly hitPool: HitPagePool | undefined;
+  private searchesUnderWay = 0;
 
   constructor(
     readonly index: SearchIndex,
@@ -120,12 +121,22 @@ export class SiteSearch {
    * in slices (a suggester built in the background) gives way meanwhile.
    */
   async search(request: SiteSearchRequest): Promise<SiteSearchResult> {
-    return whileSearching(async () => {
-      for (let attempt = 1; ; attempt += 1) {
-        const result = await this.searchOnce(request, attempt === MAX_READ_ATTEMPTS);
-        if (result !== undefined) return result;
-      }
-    });
+    this.searchesUnderWay += 1;
+    try {
+      return await whileSearching(async () => {
+        for (let attempt = 1; ; attempt += 1) {
+          const result = await this.searchOnce(request, attempt === MAX_READ_ATTEMPTS);
+          if (result !== undefined) return result;
+        }
+      });
+    } finally {
+      this.searchesUnderWay -= 1;
+    }
+  }
+
+  /** Whether a search is under way (waiting for its facets or result page): its index must stay open. */
+  get searching(): boolean {
+    return this.searchesUnderWay > 0;
   }
 
   /** One search of the generation current after the facets are ready; undefined when it must run again. */

@@ -17,6 +17,7 @@ import {
   LINK_TEXT_SQL,
 } from './hit-documents.js';
 import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.js';
+import { FreePages } from './free-pages.js';
 import { SegmentFacetRows } from './segment-facet-rows.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import { preparePrivateDatabaseFile } from '../../util/index.js';
@@ -73,6 +74,8 @@ export class SearchIndexStore {
   readonly termRows: SegmentTermRows;
   /** Each segment's facets under the rules they were computed with. */
   readonly facets: SegmentFacetRows;
+  /** The pages merges and removals left free. */
+  readonly freePages: FreePages;
 
   /**
    * Opens (or creates) the index file of `analyzerVersion`. A file of an older analyzer is
@@ -88,6 +91,9 @@ export class SearchIndexStore {
     // Documents rows are a few KB: on 16 KB pages several share a page instead of one per 4 KB
     // page with the rest empty. Only takes effect while the file is new.
     this.db.pragma('page_size = 16384');
+    // A new file can give the pages its merges free back to the file system (free-pages.ts);
+    // a file made before keeps its mode until it is rewritten.
+    this.db.pragma('auto_vacuum = INCREMENTAL');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
@@ -107,6 +113,7 @@ export class SearchIndexStore {
     this.inboundLinks = new InboundLinkCounts(this.db);
     this.termRows = new SegmentTermRows(this.db);
     this.facets = new SegmentFacetRows(this.db);
+    this.freePages = new FreePages(this.db);
   }
 
   private prepare() {
