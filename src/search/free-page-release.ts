@@ -26,8 +26,9 @@ export async function releaseFreePages(
   pages: FreePages,
   rewriteOldFile: boolean,
 ): Promise<FreePagesReleased> {
-  const before = pages.count();
+  let before = { free: 0, total: 0, pageBytes: 0 };
   try {
+    before = pages.count();
     if (!pages.releasable) {
       if (rewriteOldFile && before.free > 0 && before.free * 4 >= before.total) pages.rewrite();
     } else {

@@ -6,13 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { defaultHitThreads, HIT_THREAD_KEEPS } from '../../src/search/site/index.js';
 import { systemClock } from '../../src/util/index.js';
 import { docPath, HttpClient, type SearchAnswer, seedSearchIndex } from '../support/search-fixtures.js';
 import {
   DEMO_TENANT,
   pollUntil,
+  sleep,
   startTestService,
   TEST_ADMIN_TOKEN,
   type TestService,
@@ -116,13 +119,17 @@ describe('many search services on one node', () => {
   test('a service idle past KUMO_SEARCH_IDLE_SECONDS is closed, and opens again at its next search', async () => {
     const [first] = serviceIds;
     assert.equal((await search(first!, 'shared')).organic.hits, 2);
-    // Every service is closed once idle; only the result page threads' connections may remain.
-    const threadsKeep = defaultHitThreads() * HIT_THREAD_KEEPS;
+    // Every service is closed once idle, the one just searched included.
     await pollUntil(
       'idle services to be closed',
-      () => (servicesWithOpenFiles().size <= threadsKeep ? true : undefined),
+      () =>
+        serviceIds.every((id) => kumo.service.searchServices.servedGeneration(id) === undefined)
+          ? true
+          : undefined,
       (IDLE_SECONDS + 15) * 1000,
     );
+    // Only the result page threads' own connections may hold index files now.
+    assert.ok(servicesWithOpenFiles().size <= defaultHitThreads() * HIT_THREAD_KEEPS);
     const again = await search(first!, wordOf(first!));
     assert.deepEqual(
       again.organic.docs.map((doc) => doc.url),
@@ -148,5 +155,42 @@ describe('many search services on one node', () => {
     const counted = report.json.top_queries as { query: string; searches: number }[];
     // Both rounds of the first test searched its own word twice.
     assert.equal(counted.find((row) => row.query === wordOf(id))?.searches, 2, JSON.stringify(counted));
+  });
+
+  test('counts a busy index file could not take are written before the service closes', async () => {
+    const id = serviceIds[5]!;
+    // Open, its first search counted and written by the flush of every second.
+    assert.equal((await search(id, 'welcome')).organic.hits, 1);
+    await sleep(1500);
+    // Another process writing the file (kumo index) holds its write lock.
+    const locker = new Database(path.join(kumo.dataDir, 'search', `service-${id}.db`));
+    locker.exec('BEGIN IMMEDIATE');
+    try {
+      for (let n = 0; n < 3; n += 1) assert.equal((await search(id, 'welcome')).organic.hits, 1);
+      await pollUntil(
+        `service ${id} to leave service once idle`,
+        () => (kumo.service.searchServices.servedGeneration(id) === undefined ? true : undefined),
+        (IDLE_SECONDS + 15) * 1000,
+      );
+      // Its counts could not be written all that while.
+      await sleep(1500);
+    } finally {
+      locker.exec('COMMIT');
+      locker.close();
+    }
+    const counted = async () => {
+      const report = await kumo.inject({
+        method: 'GET',
+        url: `/admin/v1/contracts/1/servicegroups/1/search_services/${id}/analytics`,
+        headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` },
+      });
+      assert.equal(report.statusCode, 200, report.body);
+      const rows = report.json.top_queries as { query: string; searches: number }[];
+      return rows.find((row) => row.query === 'welcome')?.searches;
+    };
+    // Written once the file was free, then closed; or taken back by the analytics call and written.
+    await pollUntil('the four searches to be counted', async () =>
+      (await counted()) === 4 ? true : undefined,
+    );
   });
 });

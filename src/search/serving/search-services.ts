@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PRIVATE_FOLDER_MODE, type Clock } from '../../util/index.js';
+import { PRIVATE_FOLDER_MODE, sleep, type Clock } from '../../util/index.js';
 import type { GenerationCache, LocalGeneration } from './generation-cache.js';
 import { MANAGEMENT_USE_MS, type OpenServiceLimits, servicesToClose } from './open-service-limits.js';
 import type {
@@ -73,6 +73,14 @@ const DEFAULT_LIMITS: OpenServiceLimits = { maxOpen: 256, idleMs: 600_000 };
 /** The longest wait between a service's idle time running out and its closing. */
 const IDLE_CHECK_MAX_MS = 10_000;
 
+/** A service on its way out, until its counts are written and its index closed. */
+interface ClosingService {
+  served: Served;
+  /** Taken back into use before its index was closed: it is not closed. */
+  revived: boolean;
+  done: Promise<void>;
+}
+
 /** An open service: what answers its searches, and the file it was opened on. */
 interface Served {
   search: SiteSearch;
@@ -116,8 +124,11 @@ export class SearchServices {
    * service opens again on a newer one (the copy it closed on stays the cache's until then).
    */
   private readonly closedCopies = new Map<number, string>();
-  /** Services being closed (idle, or making room): `close` waits for them. */
-  private readonly closing = new Set<Promise<void>>();
+  /**
+   * Services being closed (idle, or making room), until what their searches counted is written:
+   * a use meanwhile takes the same instance back (`revived`), and `close` waits for the rest.
+   */
+  private readonly closing = new Map<number, ClosingService>();
   private readonly idleTimer: NodeJS.Timeout;
   private readonly limits: OpenServiceLimits;
   /** Generations no longer served, closed a while after the switch. */
@@ -218,7 +229,7 @@ export class SearchServices {
   ): Promise<OpenSearchService | undefined> {
     const record = await this.record(contractId, servicegroupId, serviceId);
     if (record === undefined) return undefined;
-    let served = this.open.get(serviceId);
+    let served = this.open.get(serviceId) ?? this.revive(serviceId);
     if (served === undefined) {
       let opening = this.opening.get(serviceId);
       if (opening === undefined) {
@@ -238,6 +249,16 @@ export class SearchServices {
     looked.holds += 1;
     setImmediate(() => (looked.holds -= 1));
     return { record, search: served.search };
+  }
+
+  /** A service being closed, taken back into use as it is (its counts are kept). */
+  private revive(serviceId: number): Served | undefined {
+    const closing = this.closing.get(serviceId);
+    if (closing === undefined || this.closed) return undefined;
+    closing.revived = true;
+    this.closing.delete(serviceId);
+    this.open.set(serviceId, closing.served);
+    return closing.served;
   }
 
   /** `get`, for a management call that may read what it is handed over several awaits. */
@@ -284,14 +305,28 @@ export class SearchServices {
     for (const serviceId of servicesToClose(inUse, this.limits, nowMs, room)) {
       const served = this.open.get(serviceId)!;
       this.open.delete(serviceId);
-      if (this.following() !== undefined) this.closedCopies.set(serviceId, served.file);
-      const closed = served.search.activity
-        .flush()
-        .catch((error: unknown) => this.onFlushError(error))
-        .finally(() => served.search.index.close());
-      this.closing.add(closed);
-      void closed.finally(() => this.closing.delete(closed));
+      const closing: ClosingService = { served, revived: false, done: Promise.resolve() };
+      closing.done = this.finishClosing(serviceId, closing);
+      this.closing.set(serviceId, closing);
     }
+  }
+
+  /**
+   * Writes what the service's searches counted, again each second while its log is busy (another
+   * process writing the file), then closes its index, unless it was taken back meanwhile.
+   */
+  private async finishClosing(serviceId: number, closing: ClosingService): Promise<void> {
+    const { activity } = closing.served.search;
+    while (!closing.revived) {
+      await activity.flush().catch((error: unknown) => this.onFlushError(error));
+      if (!activity.pending || this.closed) break;
+      await sleep(FLUSH_INTERVAL_MS);
+    }
+    // Nothing awaits from here on: a use now either revived it above or finds it closed.
+    if (closing.revived) return;
+    if (this.closing.get(serviceId) === closing) this.closing.delete(serviceId);
+    if (this.following() !== undefined) this.closedCopies.set(serviceId, closing.served.file);
+    closing.served.search.index.close();
   }
 
   private searchEngine(): Promise<typeof SearchEngine> {
@@ -326,6 +361,9 @@ export class SearchServices {
     const served = this.served(engine, serviceId, record.config, local, source);
     this.closeUnused(1);
     this.open.set(serviceId, served);
+    // Held until its opener's turn is over, as a lookup holds it (get).
+    served.holds += 1;
+    setImmediate(() => (served.holds -= 1));
     // A generation published while this one was fetched was told before the service was open.
     if (cache !== undefined) this.switchSoon(serviceId);
     return served;
@@ -592,7 +630,7 @@ export class SearchServices {
     await this.flush();
     for (const served of this.open.values()) served.search.index.close();
     this.open.clear();
-    await Promise.all(this.closing);
+    await Promise.all([...this.closing.values()].map((closing) => closing.done));
     const retired = [...this.retiring];
     this.retiring.clear();
     for (const [timer] of retired) clearTimeout(timer);

@@ -176,6 +176,16 @@ export class SearchActivity {
     this.queriesChanged = true;
   }
 
+  /** Whether counts wait to be written (a flush found the log busy, or none ran since). */
+  get pending(): boolean {
+    return (
+      this.pendingQueries.size > 0 ||
+      this.pendingClicks.size > 0 ||
+      this.pendingQueryClicks.size > 0 ||
+      this.analytics?.pending === true
+    );
+  }
+
   /** What the console reads of the per-day analytics, from the service's log. */
   get analyticsLog(): SearchAnalyticsReader {
     return this.log.analytics;

@@ -50,6 +50,11 @@ export class SearchAnalytics {
     this.pendingClicks.set(clickKey, entry);
   }
 
+  /** Whether counts wait to be taken. */
+  get pending(): boolean {
+    return this.pendingSearches.size > 0 || this.pendingClicks.size > 0;
+  }
+
   /** The counts since the last take, handed over (restore them if they cannot be written). */
   take(): { searchDays: SearchDayCount[]; clickDays: ClickDayCount[] } {
     const taken = {
