@@ -97,6 +97,16 @@ interface Served {
 }
 
 /**
+ * Holds a service until the callbacks and promise reactions of this turn of the event loop have
+ * run: a search started from a lookup is under way by then (SiteSearch.searching) and keeps the
+ * service open itself.
+ */
+function holdThroughThisTurn(served: Served): void {
+  served.holds += 1;
+  setImmediate(() => (served.holds -= 1));
+}
+
+/**
  * How long a search service's record is reused by the searches that need it: a configuration
  * changed through another process (`kumo admin`, another node) applies within this time, one
  * changed through this process's management API at once (SearchServices.forget).
@@ -243,11 +253,7 @@ export class SearchServices {
       served.search.configure(record.config);
     }
     served.lastUsedMs = performance.now();
-    // Held until the callbacks and promise reactions of this turn have run: a search started
-    // from this lookup is under way by then (SiteSearch.searching), and keeps it open itself.
-    const looked = served;
-    looked.holds += 1;
-    setImmediate(() => (looked.holds -= 1));
+    holdThroughThisTurn(served);
     return { record, search: served.search };
   }
 
@@ -361,9 +367,8 @@ export class SearchServices {
     const served = this.served(engine, serviceId, record.config, local, source);
     this.closeUnused(1);
     this.open.set(serviceId, served);
-    // Held until its opener's turn is over, as a lookup holds it (get).
-    served.holds += 1;
-    setImmediate(() => (served.holds -= 1));
+    // Its opener's lookup (get) holds it only once this promise's reactions run.
+    holdThroughThisTurn(served);
     // A generation published while this one was fetched was told before the service was open.
     if (cache !== undefined) this.switchSoon(serviceId);
     return served;

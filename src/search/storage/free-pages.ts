@@ -10,29 +10,26 @@ const INCREMENTAL = 2;
  * give them back to the file system.
  */
 export class FreePages {
-  private readonly statements;
+  // Read with db.pragma when a pass ends, not prepared at open: every open index would hold
+  // statements that only a pass's end uses (docs/scaling.md, Many services on one node).
+  constructor(private readonly db: Database.Database) {}
 
-  constructor(private readonly db: Database.Database) {
-    this.statements = {
-      free: db.prepare('PRAGMA freelist_count').pluck(),
-      total: db.prepare('PRAGMA page_count').pluck(),
-      size: db.prepare('PRAGMA page_size').pluck(),
-      mode: db.prepare('PRAGMA auto_vacuum').pluck(),
-    };
+  private read(pragma: string): number {
+    return this.db.pragma(pragma, { simple: true }) as number;
   }
 
   /** The file's free pages, all its pages, and the bytes of one. */
   count(): { free: number; total: number; pageBytes: number } {
     return {
-      free: this.statements.free.get() as number,
-      total: this.statements.total.get() as number,
-      pageBytes: this.statements.size.get() as number,
+      free: this.read('freelist_count'),
+      total: this.read('page_count'),
+      pageBytes: this.read('page_size'),
     };
   }
 
   /** Whether the file can give free pages back without being rewritten (made in incremental mode). */
   get releasable(): boolean {
-    return this.statements.mode.get() === INCREMENTAL;
+    return this.read('auto_vacuum') === INCREMENTAL;
   }
 
   /**
@@ -42,7 +39,7 @@ export class FreePages {
   release(pages: number): number {
     // A pragma whose argument is a statement's: better-sqlite3 steps it to the end, which it needs.
     this.db.pragma(`incremental_vacuum(${Math.max(1, Math.floor(pages))})`);
-    return this.statements.free.get() as number;
+    return this.read('freelist_count');
   }
 
   /**
