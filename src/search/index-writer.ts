@@ -11,13 +11,34 @@ import { displayHeadOf, type DisplayHeadToStore } from './display-head.js';
 import type { IndexSegments, Posting, WrittenSegment } from './index-segments.js';
 import { contentHashOf, storedFormOf } from './stored-document-form.js';
 import { resplitChanged, resplitStale, splitBatch } from './template-resplit.js';
-import type { TemplateBlocks } from './template-blocks.js';
+import { pageHostOf, type TemplateBlocks } from './template-blocks.js';
 import { segmentsToMerge } from './engine/merge-policy.js';
 import { encodeDocArrays, type DocArrays } from './engine/segment-codec.js';
 import { buildSegment, type AnalyzedDocument } from './engine/segment-builder.js';
 import { mergeSegments } from './engine/segment-merge.js';
 import { storeSegmentTerms, termRowWriter } from './segment-rows.js';
 import type { Segment } from './engine/segment.js';
+
+/**
+ * Pages a host has when a pass adopts the template lines its counts find, if its documents were
+ * never split with one (IndexWriter.passTemplates): a batch's worth.
+ */
+const FIRST_TEMPLATE_PAGES = 500;
+
+/**
+ * An indexing pass (IndexWriter.forFeed): the key its pages' links are counted under, and the
+ * hosts that adopted their template during it (IndexWriter.passTemplates).
+ */
+export interface IndexingPass {
+  key: string;
+  adopted: Set<string>;
+}
+
+/** A document of a batch being written: its row's id and its URL. */
+interface BatchDocument {
+  docId: number;
+  url: string;
+}
 
 /** Documents of an upgraded file given their display heads after each write. */
 const FILL_DISPLAY_HEADS = 2_000;
@@ -47,18 +68,21 @@ export class IndexWriter {
     documents: readonly IndexedDocument[],
     feed: string,
     analyzed?: readonly AnalyzedPage[],
-    pass?: string,
+    pass?: IndexingPass,
   ): UpsertResult {
     const byUrl = new Map(documents.map((document, index) => [document.url, { document, index }]));
     const result: UpsertResult = { added: 0, updated: 0, unchanged: 0 };
     const deletions: Posting[] = [];
     const indexed = new Set<number>();
-    let built: WrittenSegment | undefined;
+    const built: WrittenSegment[] = [];
     this.store.writeTransaction(() => {
       this.segments.refresh();
-      if (pass !== undefined) this.countLinks(pass, byUrl.keys(), documents);
+      if (pass !== undefined) this.countLinks(pass.key, byUrl.keys(), documents);
       const templates = this.store.templates;
-      const splitWith = pass === undefined ? () => templates.current() : () => templates.appliedSets();
+      const splitWith =
+        pass === undefined
+          ? () => templates.current()
+          : (batch: readonly BatchDocument[]) => this.passTemplates(pass, batch, deletions, built);
       const prepared = this.prepareBatch(byUrl.values(), analyzed, result, splitWith, {
         replace: (existing, stored, hash, phrases) => {
           this.store.updateDocument(existing.id, stored, hash);
@@ -70,13 +94,57 @@ export class IndexWriter {
       });
       this.persistDeletions(deletions);
       for (const document of prepared) indexed.add(document.docId);
-      built = this.writeSegment(prepared);
+      const segment = this.writeSegment(prepared);
+      if (segment !== undefined) built.push(segment);
     });
-    this.segments.written(deletions, built === undefined ? [] : [built]);
+    this.segments.written(deletions, built);
     if (pass === undefined) this.resplit(indexed);
     this.fillDisplayHeads();
-    if (deletions.length > 0 || built !== undefined) this.mergeWhileNeeded();
+    if (deletions.length > 0 || built.length > 0) this.mergeWhileNeeded();
     return result;
+  }
+
+  /**
+   * Inside a pass's batch transaction, its rows counted: the template lines to split the batch
+   * with, the sets the indexed documents were split with (docs/design/search-engine.md, Template
+   * lines in a pass). A host of the batch whose documents were never split with a template line
+   * adopts the lines its counts make template once it has FIRST_TEMPLATE_PAGES pages: its
+   * documents of earlier batches holding them are split again now (the batch's own are split by
+   * the caller), their new segments and replaced postings added to `built` and `deletions`.
+   * Without it, a new site's pages would all be indexed twice, split without a template until the
+   * pass's end and then again with it; with it, the end splits again only the pages holding a
+   * line whose side changed since. The end judges an adopting host's lines as if it had no
+   * template before (`pass.adopted`): a line template on its first pages only stays so on 30% of
+   * its pages, not 20%, so the pass ends with the template it found before.
+   */
+  private passTemplates(
+    pass: IndexingPass,
+    batch: readonly BatchDocument[],
+    deletions: Posting[],
+    built: WrittenSegment[],
+  ): TemplateBlocks {
+    const templates = this.store.templates;
+    const applied = templates.appliedSets();
+    const hosts = new Set(batch.map((document) => pageHostOf(document.url)));
+    const candidates = [...hosts].filter(
+      (host) => !applied.has(host) && templates.pagesOf(host) >= FIRST_TEMPLATE_PAGES,
+    );
+    if (candidates.length === 0) return applied;
+    const current = templates.current();
+    const ready = new Set(candidates.filter((host) => (current.get(host)?.size ?? 0) > 0));
+    if (ready.size === 0) return applied;
+    for (const host of ready) pass.adopted.add(host);
+    resplitChanged(
+      this.store,
+      new Set(batch.map((document) => document.docId)),
+      (prepared, replaced) => {
+        deletions.push(...replaced);
+        const segment = this.writeSegment(prepared);
+        if (segment !== undefined) built.push(segment);
+      },
+      { hosts: ready },
+    );
+    return templates.appliedSets();
   }
 
   /**
@@ -99,7 +167,11 @@ export class IndexWriter {
    * `published`: the documents a staged run just published, split when they were staged; those
    * whose display head no longer holds are split again too (resplitStale).
    */
-  private resplit(exclude: ReadonlySet<number> = new Set(), published: readonly number[] = []): void {
+  private resplit(
+    exclude: ReadonlySet<number> = new Set(),
+    published: readonly number[] = [],
+    adoptedInPass: ReadonlySet<string> = new Set(),
+  ): void {
     const deletions: Posting[] = [];
     const built: WrittenSegment[] = [];
     const done = new Set(exclude);
@@ -114,7 +186,7 @@ export class IndexWriter {
     };
     this.store.writeTransaction(() => {
       this.segments.refresh();
-      resplitChanged(this.store, exclude, write);
+      resplitChanged(this.store, exclude, write, { adoptedInPass });
       const stale = resplitStale(this.store, published, done);
       write(stale.prepared, stale.replaced);
       this.persistDeletions(deletions);
@@ -127,7 +199,7 @@ export class IndexWriter {
    * indexing pass, whose pages take their inbound link counts when it finishes.
    */
   forFeed(feed: string): BatchTarget {
-    const pass = `feed:${randomUUID()}`;
+    const pass: IndexingPass = { key: `feed:${randomUUID()}`, adopted: new Set() };
     return {
       upsert: (documents, analyzed) => this.upsert(documents, feed, analyzed, pass),
       finish: () => this.finishPass(pass),
@@ -149,10 +221,10 @@ export class IndexWriter {
    * holding a line that became template during the pass, or stopped being, are split again, once
    * (docs/design/search-engine.md, Template lines in a pass).
    */
-  finishPass(pass: string): void {
-    this.store.writeTransaction(() => this.store.inboundLinks.write(pass));
+  finishPass(pass: IndexingPass): void {
+    this.store.writeTransaction(() => this.store.inboundLinks.write(pass.key));
     this.segments.changed();
-    this.resplit();
+    this.resplit(new Set(), [], pass.adopted);
     this.fillDisplayHeads();
     this.mergeWhileNeeded();
   }
@@ -268,8 +340,8 @@ export class IndexWriter {
     entries: Iterable<{ document: IndexedDocument; index: number }>,
     analyzed: readonly AnalyzedPage[] | undefined,
     result: UpsertResult,
-    /** The template lines to split with, read once the batch's rows are counted. */
-    splitWith: () => TemplateBlocks,
+    /** The template lines to split with, read once the batch's rows (`batch`) are counted. */
+    splitWith: (batch: readonly BatchDocument[]) => TemplateBlocks,
     on: {
       replace: (
         existing: DocumentLocation,
@@ -282,7 +354,7 @@ export class IndexWriter {
       displayHead: (docId: number, head: DisplayHeadToStore) => void;
     },
   ): AnalyzedDocument[] {
-    const prepared: { docId: number; url: string; body: string; fields: readonly AnalyzedText[] }[] = [];
+    const prepared: (BatchDocument & { body: string; fields: readonly AnalyzedText[] })[] = [];
     for (const { document, index } of entries) {
       const stored = storedFormOf(document);
       const hash = contentHashOf(stored);
@@ -315,7 +387,7 @@ export class IndexWriter {
     if (prepared.length === 0) return [];
     // Read after every row of the batch is counted: outside a pass, a site's first batch finds its
     // own template; a pass keeps to the sets its documents were split with until it ends.
-    const blocks = splitWith();
+    const blocks = splitWith(prepared);
     for (const { docId, url, body } of prepared) on.displayHead(docId, displayHeadOf(body, url, blocks));
     return splitBatch(prepared, blocks);
   }

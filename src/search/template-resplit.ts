@@ -42,16 +42,24 @@ export function splitBatch(
  * Inside a write transaction: the documents to index again because a line they hold became
  * template, or stopped being, since their host's documents were last split, handed to `write`
  * RESPLIT_CHUNK at a time (fewer when their text is long) with the places of their current
- * versions. A host's documents are read a page at a time, so neither they nor their analysis are held whole. Documents of `exclude`
- * were just split with the current counts. Records the current sets as applied, and stores the
- * new display heads of the documents split again.
+ * versions. A host's documents are read a page at a time, so neither they nor their analysis are
+ * held whole. Documents of `exclude` were just split with the current counts, or are about to
+ * be. Records the current sets as applied, and stores the new display heads of the documents
+ * split again.
  */
 export function resplitChanged(
   store: SearchIndexStore,
   exclude: ReadonlySet<number>,
   write: (prepared: AnalyzedDocument[], replaced: IndexedPlace[]) => void,
+  options: {
+    /** Only these hosts' documents, when given. */
+    hosts?: ReadonlySet<string>;
+    /** Hosts whose lines are judged as if they had no template yet (TemplateBlockStore.current). */
+    adoptedInPass?: ReadonlySet<string>;
+  } = {},
 ): void {
-  const current = store.templates.current();
+  const { hosts, adoptedInPass } = options;
+  const current = store.templates.current(adoptedInPass);
   const applied = store.templates.appliedSets();
   let prepared: AnalyzedDocument[] = [];
   let replaced: IndexedPlace[] = [];
@@ -63,6 +71,7 @@ export function resplitChanged(
     chars = 0;
   };
   for (const host of new Set([...current.keys(), ...applied.keys()])) {
+    if (hosts !== undefined && !hosts.has(host)) continue;
     const now = current.get(host) ?? new Set<number>();
     const before = applied.get(host) ?? new Set<number>();
     const changed = new Set([...now].filter((block) => !before.has(block)));

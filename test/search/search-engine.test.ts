@@ -532,10 +532,51 @@ describe('BatchIndexer', () => {
     index.close();
   });
 
+  test("a new site's pass adopts its template at 500 pages and ends with the template a pass without it finds", () => {
+    const banner = 'Welcome to the example site';
+    // On the first 300 pages: template at the adoption (half of 600), content at the end (a
+    // quarter of 1,200, below the 30% a line needs unless the host's pages were split with it).
+    const aside = 'Related reading list';
+    const documents = Array.from({ length: 1_200 }, (_, n) =>
+      page(n, [`Statement item${n} is described here.`, banner, ...(n < 300 ? [aside] : [])].join('\n')),
+    );
+    const index = new SearchIndex(path.join(folder, 'pass-adopts.db'));
+    const target = index.writer.forFeed('bundle:test');
+    target.upsert(documents.slice(0, 300), []);
+    // 300 pages: the pass keeps to the template the host's pages were split with, none.
+    assert.equal(rankedSearch(index, 'welcome', 10).hits, 300);
+    assert.equal(rankedSearch(index, 'reading', 10).hits, 300);
+    target.upsert(documents.slice(300, 600), []);
+    // 600 pages: both lines are the host's template now, for the first 300 pages as well.
+    assert.equal(rankedSearch(index, 'welcome', 10).hits, 0);
+    assert.equal(rankedSearch(index, 'reading', 10).hits, 0);
+    target.upsert(documents.slice(600), []);
+    const placeOf = (document: IndexedDocument) => {
+      const place = index.store.locate(document.url)!;
+      return `${place.segmentId}:${place.ordinal}`;
+    };
+    const before = documents.map(placeOf);
+    target.finish?.();
+    // The end indexed again the pages holding the aside, which is content, and no other page.
+    const after = documents.map(placeOf);
+    const moved = documents.filter((_, n) => after[n] !== before[n]).map((document) => document.url);
+    assert.deepEqual(
+      moved,
+      documents.slice(0, 300).map((document) => document.url),
+    );
+    assert.equal(rankedSearch(index, 'welcome', 10).hits, 0);
+    assert.equal(rankedSearch(index, 'reading', 10).hits, 300);
+    for (const n of [0, 299, 300, 1_199]) assert.deepEqual(urls(index, `item${n}`), [documents[n]!.url]);
+    index.close();
+  });
+
   test('the end of a pass splits again more pages than a chunk, on both schemes of a host, each once', async () => {
+    const banner = 'Welcome to the example site';
     const notice = 'Maintenance window on Sunday night';
+    // The banner makes the host's template at its first 500 pages; the notice, on the pages after
+    // them, becomes template only by the end of the pass, which splits its 600 pages again.
     const documents = Array.from({ length: 1_100 }, (_, n) => ({
-      ...page(n, `Statement item${n} is described here.\n${notice}`),
+      ...page(n, [`Statement item${n} is described here.`, banner, ...(n >= 500 ? [notice] : [])].join('\n')),
       url: `${n % 2 === 0 ? 'https' : 'http'}://site.example/p/${n}.html`,
     }));
     const index = new SearchIndex(path.join(folder, 'pass-chunks.db'));
@@ -545,6 +586,7 @@ describe('BatchIndexer', () => {
     for (const document of documents) await indexer.add(document);
     await indexer.finish();
     assert.deepEqual(urls(index, 'maintenance', 10), []);
+    assert.deepEqual(urls(index, 'welcome', 10), []);
     assert.equal(index.documentCount, 1_100);
     for (const n of [0, 1, 499, 500, 501, 998, 999, 1_099])
       assert.deepEqual(urls(index, `item${n}`), [documents[n]!.url], `item${n}`);

@@ -7,6 +7,7 @@ import { SEGMENT_TERMS_SCHEMA } from './segment-term-rows.js';
 import {
   TEMPLATE_MIGRATION,
   TEMPLATE_SCHEMA,
+  COUNT_TRIGGERS_MIGRATION,
   templateBlocksOf,
   upgradeTemplateIndex,
 } from './template-block-schema.js';
@@ -15,7 +16,7 @@ import {
  * Format of the index file; a file of an older format is upgraded in place (UPGRADES), one of
  * another must be rebuilt with `kumo index`.
  */
-const SCHEMA_VERSION = '12';
+const SCHEMA_VERSION = '13';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -239,8 +240,11 @@ const UPGRADES_TO_11: readonly (readonly [string, string])[] = [
  * indexing its documents again (REWRITES_SEGMENTS_BELOW).
  */
 const UPGRADES: ReadonlyMap<string, string> = new Map([
-  ...UPGRADES_TO_11.map(([from, sql]) => [from, sql + SEGMENT_TERMS_SCHEMA] as const),
-  ['11', SEGMENT_TERMS_SCHEMA],
+  ...UPGRADES_TO_11.map(
+    ([from, sql]) => [from, sql + SEGMENT_TERMS_SCHEMA + COUNT_TRIGGERS_MIGRATION] as const,
+  ),
+  ['11', SEGMENT_TERMS_SCHEMA + COUNT_TRIGGERS_MIGRATION],
+  ['12', COUNT_TRIGGERS_MIGRATION],
 ]);
 
 /** Formats below this store a segment's terms in one value, which this version does not read. */

@@ -20,6 +20,7 @@ import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.
 import { FreePages } from './free-pages.js';
 import { SegmentFacetRows } from './segment-facet-rows.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
+import type { TemplateCountChanges } from './template-count-changes.js';
 import { preparePrivateDatabaseFile } from '../../util/index.js';
 import type { StoredDocument } from './stored-document.js';
 import { SegmentTermRows } from './segment-term-rows.js';
@@ -55,6 +56,8 @@ export interface DocumentLocation {
 export class SearchIndexStore {
   private readonly db: Database.Database;
   private readonly statements;
+  /** The template count changes of the transaction under way (template-count-changes.ts). */
+  private readonly templateCounts: TemplateCountChanges;
   /** Which feeds claim which documents (docs/api.md, Search feeding). */
   readonly claims: DocumentClaims;
   /** Counts of repeated lines per host (docs/reference/site-search.md, Page templates). */
@@ -97,7 +100,7 @@ export class SearchIndexStore {
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
-    registerTemplateFunctions(this.db);
+    this.templateCounts = registerTemplateFunctions(this.db);
     try {
       prepareIndexSchema(this.db, file, analyzerVersion, reanalyze);
     } catch (error) {
@@ -222,9 +225,26 @@ export class SearchIndexStore {
     };
   }
 
-  /** Runs `work` in one write transaction, taking the write lock at its start. */
+  /**
+   * Runs `work` in one write transaction, taking the write lock at its start. The template
+   * counts its documents changed are written before it commits, and forgotten when it fails
+   * (template-count-changes.ts); in a nested one, what the outer gathered is written first, so
+   * that a failed inner one forgets only its own.
+   */
   writeTransaction<T>(work: () => T): T {
-    return this.db.transaction(work).immediate();
+    this.templateCounts.flush();
+    try {
+      return this.db
+        .transaction(() => {
+          const result = work();
+          this.templateCounts.flush();
+          return result;
+        })
+        .immediate();
+    } catch (error) {
+      this.templateCounts.discard();
+      throw error;
+    }
   }
 
   /** Changes whenever another connection commits (SQLite's data_version): time to reload. */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { StoredDocument } from './stored-document.js';
+import { TemplateCountChanges } from './template-count-changes.js';
 import {
   blockHashesOf,
   pageHostOf,
@@ -17,6 +18,34 @@ import {
  */
 const CANDIDATES_INDEX = `CREATE INDEX template_blocks_candidates ON template_blocks (host_id, pages)
     WHERE pages >= ${TEMPLATE_MIN_PAGES};`;
+
+/**
+ * The triggers that keep the counts in step with the documents table: each reports the document
+ * counted in or out to the connection's TemplateCountChanges, which writes the counts before
+ * they are read or the transaction commits (index format 13; the triggers of formats 6 to 12
+ * wrote every line's count themselves).
+ */
+const COUNT_TRIGGERS = `
+  CREATE TRIGGER documents_count_blocks AFTER INSERT ON documents BEGIN
+    SELECT count_template_blocks(new.url, new.title, new.body, new.template, 1, 1);
+  END;
+  CREATE TRIGGER documents_uncount_blocks AFTER DELETE ON documents BEGIN
+    SELECT count_template_blocks(old.url, old.title, old.body, old.template, -1, 1);
+  END;
+  CREATE TRIGGER documents_recount_blocks AFTER UPDATE OF title, body, template ON documents
+    WHEN old.body IS NOT new.body OR old.title IS NOT new.title OR old.template IS NOT new.template BEGIN
+    SELECT count_template_blocks(old.url, old.title, old.body, old.template, -1, 0);
+    SELECT count_template_blocks(new.url, new.title, new.body, new.template, 1, 0);
+  END;
+`;
+
+/** A file of format 12 or older, whose triggers wrote the counts, gets those of format 13. */
+export const COUNT_TRIGGERS_MIGRATION = `
+  DROP TRIGGER IF EXISTS documents_count_blocks;
+  DROP TRIGGER IF EXISTS documents_uncount_blocks;
+  DROP TRIGGER IF EXISTS documents_recount_blocks;
+  ${COUNT_TRIGGERS}
+`;
 
 /**
  * Format 6 of the index file (docs/reference/site-search.md, Page templates): each document
@@ -49,34 +78,7 @@ export const TEMPLATE_SCHEMA = `
     block INTEGER NOT NULL,
     PRIMARY KEY (host_id, block)
   ) WITHOUT ROWID;
-  CREATE TRIGGER documents_count_blocks AFTER INSERT ON documents BEGIN
-    INSERT INTO template_hosts (host, pages) VALUES (page_host(new.url), 1)
-      ON CONFLICT (host) DO UPDATE SET pages = pages + 1;
-    INSERT INTO template_blocks (host_id, block, pages)
-      SELECT (SELECT id FROM template_hosts WHERE host = page_host(new.url)), block, 1
-      FROM body_blocks(new.title, new.body, new.template) WHERE true
-      ON CONFLICT (host_id, block) DO UPDATE SET pages = pages + 1;
-  END;
-  CREATE TRIGGER documents_uncount_blocks AFTER DELETE ON documents BEGIN
-    UPDATE template_hosts SET pages = pages - 1 WHERE host = page_host(old.url);
-    UPDATE template_blocks SET pages = pages - 1
-      WHERE host_id = (SELECT id FROM template_hosts WHERE host = page_host(old.url))
-        AND block IN (SELECT block FROM body_blocks(old.title, old.body, old.template));
-    DELETE FROM template_blocks
-      WHERE host_id = (SELECT id FROM template_hosts WHERE host = page_host(old.url)) AND pages <= 0;
-  END;
-  CREATE TRIGGER documents_recount_blocks AFTER UPDATE OF title, body, template ON documents
-    WHEN old.body IS NOT new.body OR old.title IS NOT new.title OR old.template IS NOT new.template BEGIN
-    UPDATE template_blocks SET pages = pages - 1
-      WHERE host_id = (SELECT id FROM template_hosts WHERE host = page_host(old.url))
-        AND block IN (SELECT block FROM body_blocks(old.title, old.body, old.template));
-    DELETE FROM template_blocks
-      WHERE host_id = (SELECT id FROM template_hosts WHERE host = page_host(old.url)) AND pages <= 0;
-    INSERT INTO template_blocks (host_id, block, pages)
-      SELECT (SELECT id FROM template_hosts WHERE host = page_host(new.url)), block, 1
-      FROM body_blocks(new.title, new.body, new.template) WHERE true
-      ON CONFLICT (host_id, block) DO UPDATE SET pages = pages + 1;
-  END;
+  ${COUNT_TRIGGERS}
 `;
 
 /**
@@ -108,9 +110,37 @@ export function upgradeTemplateIndex(db: Database.Database): void {
   }).immediate();
 }
 
-/** The SQL functions the triggers call; every connection that writes documents needs them. */
-export function registerTemplateFunctions(db: Database.Database): void {
+/** Each connection's count changes not yet written, which a read of the counts writes first. */
+const countChanges = new WeakMap<Database.Database, TemplateCountChanges>();
+
+/** Writes the connection's gathered count changes, so that what is read next holds them. */
+function flushCountChanges(db: Database.Database): void {
+  countChanges.get(db)?.flush();
+}
+
+/**
+ * The SQL functions the triggers and upgrades call; every connection that writes documents needs
+ * them. Returns where the connection's count changes gather until they are written.
+ */
+export function registerTemplateFunctions(db: Database.Database): TemplateCountChanges {
+  const changes = new TemplateCountChanges(db);
+  countChanges.set(db, changes);
   db.function('page_host', { deterministic: true }, (url: unknown) => pageHostOf(String(url)));
+  db.function(
+    'count_template_blocks',
+    { varargs: false },
+    (url: unknown, title: unknown, body: unknown, template: unknown, sign: unknown, countsPage: unknown) => {
+      changes.count(
+        String(url),
+        String(title ?? ''),
+        String(body ?? ''),
+        String(template ?? ''),
+        Number(sign) < 0 ? -1 : 1,
+        Number(countsPage) !== 0,
+      );
+      return null;
+    },
+  );
   db.table('body_blocks', {
     columns: ['block'],
     parameters: ['title', 'body', 'template'],
@@ -119,6 +149,7 @@ export function registerTemplateFunctions(db: Database.Database): void {
         yield { block };
     },
   });
+  return changes;
 }
 
 /** A searchable document with where it is indexed: what a re-split reads. */
@@ -153,6 +184,7 @@ export interface TemplateLinesWithLengths {
 export class TemplateBlockStore {
   private readonly applied;
   private readonly hostPages;
+  private readonly pagesOfHost;
   private readonly clearApplied;
   private readonly addApplied;
   private readonly hostId;
@@ -165,6 +197,7 @@ export class TemplateBlockStore {
     this.clearApplied = db.prepare('DELETE FROM template_applied WHERE host_id = ?');
     this.addApplied = db.prepare('INSERT OR IGNORE INTO template_applied (host_id, block) VALUES (?, ?)');
     this.hostId = db.prepare('SELECT id FROM template_hosts WHERE host = ?').pluck();
+    this.pagesOfHost = db.prepare('SELECT pages FROM template_hosts WHERE host = ?').pluck();
     this.hostPages = db.prepare(
       `SELECT title, body, template FROM documents
        WHERE (url >= 'https://' || @host || '/' AND url < 'https://' || @host || '0')
@@ -223,13 +256,23 @@ export class TemplateBlockStore {
     return { blocks, lineLengths, examined };
   }
 
-  /** Template lines of every host as the counts stand. */
-  current(): Map<string, Set<number>> {
-    return templateBlocksOf(this.db);
+  /**
+   * Template lines of every host as the counts stand; those of `withoutHistory` as if the host had
+   * no template yet (each line on 30% of its pages, none kept down to 20%).
+   */
+  current(withoutHistory?: ReadonlySet<string>): Map<string, Set<number>> {
+    return templateBlocksOf(this.db, withoutHistory);
+  }
+
+  /** The pages of a host the counts hold. */
+  pagesOf(host: string): number {
+    flushCountChanges(this.db);
+    return (this.pagesOfHost.get(host) as number | undefined) ?? 0;
   }
 
   /** Template lines each host's indexed documents were split with. */
   appliedSets(): Map<string, Set<number>> {
+    flushCountChanges(this.db);
     const result = new Map<string, Set<number>>();
     for (const row of this.applied.iterate() as Iterable<{ host: string; block: number }>) {
       let blocks = result.get(row.host);
@@ -241,6 +284,7 @@ export class TemplateBlockStore {
 
   /** Records the set a host's documents are now split with. */
   setApplied(host: string, blocks: ReadonlySet<number>): void {
+    flushCountChanges(this.db);
     const id = this.hostId.get(host) as number | undefined;
     if (id === undefined) return;
     this.clearApplied.run(id);
@@ -272,7 +316,11 @@ export class TemplateBlockStore {
  * The template lines of every host by hash, as the counts stand (template-block-hash.ts): on
  * enough pages to become template, or to stay so for a line that is (`template_applied`).
  */
-export function templateBlocksOf(db: Database.Database): Map<string, Set<number>> {
+export function templateBlocksOf(
+  db: Database.Database,
+  withoutHistory: ReadonlySet<string> = new Set(),
+): Map<string, Set<number>> {
+  flushCountChanges(db);
   const hosts = db.prepare('SELECT id, host, pages FROM template_hosts WHERE pages > 0').all() as {
     id: number;
     host: string;
@@ -290,10 +338,11 @@ export function templateBlocksOf(db: Database.Database): Map<string, Set<number>
     .safeIntegers(false);
   const result = new Map<string, Set<number>>();
   for (const host of hosts) {
+    const become = templateThreshold(host.pages);
     const blocks = blocksOf.all({
       id: host.id,
-      keep: templateThreshold(host.pages, true),
-      become: templateThreshold(host.pages),
+      keep: withoutHistory.has(host.host) ? become : templateThreshold(host.pages, true),
+      become,
     }) as number[];
     if (blocks.length > 0) result.set(host.host, new Set(blocks));
   }
