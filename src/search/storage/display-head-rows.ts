@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { lazyStatements } from './lazy-statements.js';
 
 /** index_meta key present once every document has its display head (absent after an upgrade). */
 export const DISPLAY_HEADS_COMPLETE = 'display_heads_complete';
@@ -47,58 +48,67 @@ export class DisplayHeadRows {
   private readonly statements;
 
   constructor(db: Database.Database) {
-    this.statements = {
-      put: db.prepare(
-        `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key)
+    this.statements = lazyStatements({
+      put: () =>
+        db.prepare(
+          `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key)
          SELECT id, content_hash, ?, ?, ?, ? FROM documents WHERE id = ?`,
-      ),
-      stage: db.prepare(
-        `INSERT OR REPLACE INTO staged_display_heads (run_key, id, content_hash, head, more, lines, main_key)
+        ),
+      stage: () =>
+        db.prepare(
+          `INSERT OR REPLACE INTO staged_display_heads (run_key, id, content_hash, head, more, lines, main_key)
          SELECT run_key, id, content_hash, ?, ?, ?, ? FROM staged_documents WHERE run_key = ? AND id = ?`,
-      ),
-      publish: db.prepare(
-        `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key)
+        ),
+      publish: () =>
+        db.prepare(
+          `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key)
          SELECT h.id, h.content_hash, h.head, h.more, h.lines, h.main_key FROM staged_display_heads h
          JOIN documents d ON d.id = h.id WHERE h.run_key = ?`,
-      ),
-      dropStaged: db.prepare('DELETE FROM staged_display_heads WHERE run_key = ?'),
+        ),
+      dropStaged: () => db.prepare('DELETE FROM staged_display_heads WHERE run_key = ?'),
       // Heads of the versions a run replaced, when it staged them without heads (before format 9).
-      dropReplaced: db.prepare(
-        `DELETE FROM display_heads WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)
+      dropReplaced: () =>
+        db.prepare(
+          `DELETE FROM display_heads WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)
            AND content_hash != (SELECT d.content_hash FROM documents d WHERE d.id = display_heads.id)`,
-      ),
+        ),
       // Before the run is applied: the pages it changed, and its new pages (in its segments only).
-      runDocuments: db
-        .prepare(
-          `SELECT id FROM staged_documents WHERE run_key = @runKey
+      runDocuments: () =>
+        db
+          .prepare(
+            `SELECT id FROM staged_documents WHERE run_key = @runKey
            UNION SELECT d.id FROM documents d JOIN segments s ON s.id = d.segment_id WHERE s.staged_run = @runKey`,
-        )
-        .pluck(),
-      headLines: db.prepare(
-        `SELECT d.url, h.lines, h.more, h.main_key AS mainKey FROM documents d
+          )
+          .pluck(),
+      headLines: () =>
+        db.prepare(
+          `SELECT d.url, h.lines, h.more, h.main_key AS mainKey FROM documents d
          LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash WHERE d.id = ?`,
-      ),
+        ),
       // The documents whose main text key another shares, each with the version its head holds.
-      sameText: db.prepare(
-        `SELECT d.id, d.segment_id AS segmentId, d.ordinal, d.url, d.doctype, h.main_key AS mainKey, d.language,
+      sameText: () =>
+        db.prepare(
+          `SELECT d.id, d.segment_id AS segmentId, d.ordinal, d.url, d.doctype, h.main_key AS mainKey, d.language,
            d.inbound_links AS inboundLinks
          FROM display_heads h JOIN documents d ON d.id = h.id AND d.content_hash = h.content_hash
          WHERE h.main_key IN (SELECT main_key FROM display_heads INDEXED BY display_heads_main_key
            WHERE main_key IS NOT NULL GROUP BY main_key HAVING COUNT(*) > 1)`,
-      ),
-      unmarkComplete: db.prepare(`DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`),
-      complete: db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),
-      markComplete: db.prepare(
-        `INSERT OR REPLACE INTO index_meta (key, value) VALUES ('${DISPLAY_HEADS_COMPLETE}', '1')`,
-      ),
+        ),
+      unmarkComplete: () => db.prepare(`DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`),
+      complete: () => db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),
+      markComplete: () =>
+        db.prepare(
+          `INSERT OR REPLACE INTO index_meta (key, value) VALUES ('${DISPLAY_HEADS_COMPLETE}', '1')`,
+        ),
       // Ids from the small segment index, not a scan of the documents' rows and their texts.
-      missing: db
-        .prepare(
-          `SELECT id FROM documents INDEXED BY documents_segment
+      missing: () =>
+        db
+          .prepare(
+            `SELECT id FROM documents INDEXED BY documents_segment
            WHERE NOT EXISTS (SELECT 1 FROM display_heads h WHERE h.id = documents.id) LIMIT ?`,
-        )
-        .pluck(),
-    };
+          )
+          .pluck(),
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/index.js';
+import { lazyStatements } from './lazy-statements.js';
 
 /** A searchable document with where it is indexed. */
 export interface IndexedLocation {
@@ -19,39 +20,44 @@ export class DocumentClaims {
   private readonly statements;
 
   constructor(db: Database.Database) {
-    this.statements = {
-      claim: db.prepare('INSERT OR IGNORE INTO document_feeds (document_id, feed) VALUES (?, ?)'),
-      dropLegacyClaim: db.prepare(
-        `DELETE FROM document_feeds WHERE document_id = ? AND feed = '${LEGACY_FEED}'`,
-      ),
-      stageClaim: db.prepare('INSERT OR IGNORE INTO staged_claims (run_key, document_id) VALUES (?, ?)'),
-      publishClaims: db.prepare(
-        `INSERT OR IGNORE INTO document_feeds (document_id, feed)
+    this.statements = lazyStatements({
+      claim: () => db.prepare('INSERT OR IGNORE INTO document_feeds (document_id, feed) VALUES (?, ?)'),
+      dropLegacyClaim: () =>
+        db.prepare(`DELETE FROM document_feeds WHERE document_id = ? AND feed = '${LEGACY_FEED}'`),
+      stageClaim: () =>
+        db.prepare('INSERT OR IGNORE INTO staged_claims (run_key, document_id) VALUES (?, ?)'),
+      publishClaims: () =>
+        db.prepare(
+          `INSERT OR IGNORE INTO document_feeds (document_id, feed)
          SELECT c.document_id, ? FROM staged_claims c JOIN documents d ON d.id = c.document_id WHERE c.run_key = ?`,
-      ),
-      dropLegacyClaims: db.prepare(
-        `DELETE FROM document_feeds WHERE feed = '${LEGACY_FEED}'
+        ),
+      dropLegacyClaims: () =>
+        db.prepare(
+          `DELETE FROM document_feeds WHERE feed = '${LEGACY_FEED}'
            AND document_id IN (SELECT document_id FROM staged_claims WHERE run_key = ?)`,
-      ),
-      stagedBy: db.prepare('SELECT 1 FROM staged_claims WHERE run_key = ? AND document_id = ?').pluck(),
-      dropStagedClaims: db.prepare('DELETE FROM staged_claims WHERE run_key = ?'),
-      unreachedClaims: db.prepare(
-        `SELECT d.id, d.url, d.segment_id AS segmentId, d.ordinal FROM document_feeds f
+        ),
+      stagedBy: () => db.prepare('SELECT 1 FROM staged_claims WHERE run_key = ? AND document_id = ?').pluck(),
+      dropStagedClaims: () => db.prepare('DELETE FROM staged_claims WHERE run_key = ?'),
+      unreachedClaims: () =>
+        db.prepare(
+          `SELECT d.id, d.url, d.segment_id AS segmentId, d.ordinal FROM document_feeds f
          JOIN documents d ON d.id = f.document_id JOIN segments s ON s.id = d.segment_id
          WHERE f.feed = ? AND s.staged_run IS NULL
            AND NOT EXISTS (SELECT 1 FROM staged_claims c WHERE c.run_key = ? AND c.document_id = d.id)`,
-      ),
-      releaseClaim: db.prepare('DELETE FROM document_feeds WHERE document_id = ? AND feed = ?'),
-      isClaimed: db.prepare('SELECT 1 FROM document_feeds WHERE document_id = ? LIMIT 1').pluck(),
-      feedsOf: db.prepare('SELECT feed FROM document_feeds WHERE document_id = ? ORDER BY feed').pluck(),
-      feeds: db.prepare('SELECT DISTINCT feed FROM document_feeds ORDER BY feed').pluck(),
-      retireToLegacy: db.prepare(
-        `INSERT OR IGNORE INTO document_feeds (document_id, feed)
+        ),
+      releaseClaim: () => db.prepare('DELETE FROM document_feeds WHERE document_id = ? AND feed = ?'),
+      isClaimed: () => db.prepare('SELECT 1 FROM document_feeds WHERE document_id = ? LIMIT 1').pluck(),
+      feedsOf: () =>
+        db.prepare('SELECT feed FROM document_feeds WHERE document_id = ? ORDER BY feed').pluck(),
+      feeds: () => db.prepare('SELECT DISTINCT feed FROM document_feeds ORDER BY feed').pluck(),
+      retireToLegacy: () =>
+        db.prepare(
+          `INSERT OR IGNORE INTO document_feeds (document_id, feed)
          SELECT f.document_id, '${LEGACY_FEED}' FROM document_feeds f WHERE f.feed = ?
            AND NOT EXISTS (SELECT 1 FROM document_feeds o WHERE o.document_id = f.document_id AND o.feed != f.feed)`,
-      ),
-      dropFeed: db.prepare('DELETE FROM document_feeds WHERE feed = ?'),
-    };
+        ),
+      dropFeed: () => db.prepare('DELETE FROM document_feeds WHERE feed = ?'),
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { lazyStatements } from './lazy-statements.js';
 
 /** A document of a segment as a suggester build reads it: its stored phrases, or the text to cut them from. */
 export interface PhraseRow {
@@ -18,27 +19,31 @@ export class DocumentPhraseRows {
   private readonly statements;
 
   constructor(db: Database.Database) {
-    this.statements = {
-      put: db.prepare('INSERT OR REPLACE INTO document_phrases (id, data) VALUES (?, ?)'),
-      putMissing: db.prepare(
-        `INSERT OR IGNORE INTO document_phrases (id, data)
+    this.statements = lazyStatements({
+      put: () => db.prepare('INSERT OR REPLACE INTO document_phrases (id, data) VALUES (?, ?)'),
+      putMissing: () =>
+        db.prepare(
+          `INSERT OR IGNORE INTO document_phrases (id, data)
          SELECT id, ? FROM documents WHERE id = ? AND segment_id = ?`,
-      ),
-      stage: db.prepare('INSERT OR REPLACE INTO staged_phrases (run_key, id, data) VALUES (?, ?, ?)'),
-      publishDrop: db.prepare(
-        'DELETE FROM document_phrases WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)',
-      ),
-      publishCopy: db.prepare(
-        `INSERT OR REPLACE INTO document_phrases (id, data)
+        ),
+      stage: () => db.prepare('INSERT OR REPLACE INTO staged_phrases (run_key, id, data) VALUES (?, ?, ?)'),
+      publishDrop: () =>
+        db.prepare(
+          'DELETE FROM document_phrases WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)',
+        ),
+      publishCopy: () =>
+        db.prepare(
+          `INSERT OR REPLACE INTO document_phrases (id, data)
          SELECT p.id, p.data FROM staged_phrases p JOIN documents d ON d.id = p.id WHERE p.run_key = ?`,
-      ),
-      dropStaged: db.prepare('DELETE FROM staged_phrases WHERE run_key = ?'),
-      rows: db.prepare(
-        `SELECT d.id, d.ordinal, d.title, d.headings, p.data FROM documents d
+        ),
+      dropStaged: () => db.prepare('DELETE FROM staged_phrases WHERE run_key = ?'),
+      rows: () =>
+        db.prepare(
+          `SELECT d.id, d.ordinal, d.title, d.headings, p.data FROM documents d
          LEFT JOIN document_phrases p ON p.id = d.id
          WHERE d.segment_id = ? AND d.ordinal >= ? AND d.ordinal < ? ORDER BY d.ordinal`,
-      ),
-    };
+        ),
+    });
   }
 
   /** The phrases of the searchable (or newly placed) version of a document. */

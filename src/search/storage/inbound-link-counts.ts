@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { lazyStatements } from './lazy-statements.js';
 
 /**
  * The links pointing at each page of an indexing pass (docs/reference/site-search.md, Pages with
@@ -23,20 +24,22 @@ export class InboundLinkCounts {
         pass TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (pass, url)
       ) WITHOUT ROWID;
     `);
-    this.statements = {
-      page: db.prepare('INSERT OR IGNORE INTO temp.inbound_link_pages (pass, url) VALUES (?, ?)'),
-      link: db.prepare(
-        `INSERT INTO temp.inbound_link_counts (pass, url, links) VALUES (?, ?, 1)
+    this.statements = lazyStatements({
+      page: () => db.prepare('INSERT OR IGNORE INTO temp.inbound_link_pages (pass, url) VALUES (?, ?)'),
+      link: () =>
+        db.prepare(
+          `INSERT INTO temp.inbound_link_counts (pass, url, links) VALUES (?, ?, 1)
          ON CONFLICT (pass, url) DO UPDATE SET links = links + 1`,
-      ),
-      write: db.prepare(
-        `UPDATE documents SET inbound_links = coalesce(
+        ),
+      write: () =>
+        db.prepare(
+          `UPDATE documents SET inbound_links = coalesce(
            (SELECT links FROM temp.inbound_link_counts c WHERE c.pass = ? AND c.url = documents.url), 0)
          WHERE url IN (SELECT url FROM temp.inbound_link_pages WHERE pass = ?)`,
-      ),
-      dropCounts: db.prepare('DELETE FROM temp.inbound_link_counts WHERE pass = ?'),
-      dropPages: db.prepare('DELETE FROM temp.inbound_link_pages WHERE pass = ?'),
-    };
+        ),
+      dropCounts: () => db.prepare('DELETE FROM temp.inbound_link_counts WHERE pass = ?'),
+      dropPages: () => db.prepare('DELETE FROM temp.inbound_link_pages WHERE pass = ?'),
+    });
   }
 
   /**

@@ -18,6 +18,7 @@ import {
 } from './hit-documents.js';
 import { type AnalyzerUpgrade, prepareIndexSchema } from './search-index-schema.js';
 import { FreePages } from './free-pages.js';
+import { lazyStatements } from './lazy-statements.js';
 import { SegmentFacetRows } from './segment-facet-rows.js';
 import { registerTemplateFunctions, TemplateBlockStore } from './template-block-schema.js';
 import type { TemplateCountChanges } from './template-count-changes.js';
@@ -121,108 +122,116 @@ export class SearchIndexStore {
 
   private prepare() {
     const db = this.db;
-    return {
-      locate: db.prepare('SELECT id, segment_id, ordinal, content_hash FROM documents WHERE url = ?'),
+    return lazyStatements({
+      locate: () => db.prepare('SELECT id, segment_id, ordinal, content_hash FROM documents WHERE url = ?'),
       // A new id is above every id a staged run still holds: a page removed while a run had it
       // staged must not lend its id to a new page, which the run's apply would then overwrite.
-      insertDocument: db.prepare(
-        `INSERT INTO documents (id, url, title, description, headings, body, template, content_size, last_modified,
+      insertDocument: () =>
+        db.prepare(
+          `INSERT INTO documents (id, url, title, description, headings, body, template, content_size, last_modified,
            doctype, language, content_hash, segment_id, ordinal)
          VALUES (max((SELECT coalesce(max(id), 0) FROM documents), (SELECT coalesce(max(id), 0) FROM staged_documents)) + 1,
            ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
-      ),
-      updateDocument: db.prepare(
-        `UPDATE documents SET title = ?, description = ?, headings = ?, body = ?, template = ?, content_size = ?,
+        ),
+      updateDocument: () =>
+        db.prepare(
+          `UPDATE documents SET title = ?, description = ?, headings = ?, body = ?, template = ?, content_size = ?,
            last_modified = ?, doctype = ?, language = ?, content_hash = ? WHERE id = ?`,
-      ),
-      place: db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
-      deleteDocument: db.prepare('DELETE FROM documents WHERE id = ?'),
+        ),
+      place: () => db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
+      deleteDocument: () => db.prepare('DELETE FROM documents WHERE id = ?'),
       // From the summary index alone: the documents' rows hold the bodies (search-index-schema.ts).
-      summaries: db.prepare(
-        `SELECT id, ordinal, url, title, last_modified AS lastModified, doctype
+      summaries: () =>
+        db.prepare(
+          `SELECT id, ordinal, url, title, last_modified AS lastModified, doctype
          FROM documents INDEXED BY documents_summary WHERE segment_id = ? ORDER BY ordinal`,
-      ),
-      document: db.prepare(
-        `SELECT id, url, title, description, headings, body, template, content_size AS contentSize,
+        ),
+      document: () =>
+        db.prepare(
+          `SELECT id, url, title, description, headings, body, template, content_size AS contentSize,
            last_modified AS lastModified, doctype
          FROM documents WHERE id = ?`,
-      ),
-      hitDocument: db.prepare(HIT_DOCUMENT_SQL),
-      bodyHead: db.prepare(BODY_HEAD_SQL),
+        ),
+      hitDocument: () => db.prepare(HIT_DOCUMENT_SQL),
+      bodyHead: () => db.prepare(BODY_HEAD_SQL),
       // Asked before every search (SearchIndex.refresh): prepared once, as pragma() prepares anew.
-      dataVersion: db.prepare('PRAGMA data_version').pluck(),
-      wholeBody: db.prepare(WHOLE_BODY_SQL).pluck(),
-      linkText: db.prepare(LINK_TEXT_SQL).pluck(),
-      documentByUrl: db.prepare('SELECT id FROM documents WHERE url = ?').pluck(),
-      nextSegmentId: db.prepare('SELECT coalesce(max(id), 0) + 1 FROM segments').pluck(),
-      insertSegment: db.prepare('INSERT INTO segments (id, data, deleted) VALUES (?, ?, ?)'),
-      updateDeleted: db.prepare('UPDATE segments SET deleted = ? WHERE id = ?'),
-      deleteSegment: db.prepare('DELETE FROM segments WHERE id = ?'),
-      presentSegments: db
-        .prepare('SELECT count(*) FROM segments WHERE id IN (SELECT value FROM json_each(?))')
-        .pluck(),
-      segmentIds: db.prepare('SELECT id FROM segments WHERE staged_run IS NULL ORDER BY id').pluck(),
-      insertStagedSegment: db.prepare(
-        'INSERT INTO segments (id, data, deleted, staged_run) VALUES (?, ?, ?, ?)',
-      ),
-      stageDocument: db.prepare(
-        `INSERT OR REPLACE INTO staged_documents (run_key, id, title, description, headings, body, template,
+      dataVersion: () => db.prepare('PRAGMA data_version').pluck(),
+      wholeBody: () => db.prepare(WHOLE_BODY_SQL).pluck(),
+      linkText: () => db.prepare(LINK_TEXT_SQL).pluck(),
+      documentByUrl: () => db.prepare('SELECT id FROM documents WHERE url = ?').pluck(),
+      nextSegmentId: () => db.prepare('SELECT coalesce(max(id), 0) + 1 FROM segments').pluck(),
+      insertSegment: () => db.prepare('INSERT INTO segments (id, data, deleted) VALUES (?, ?, ?)'),
+      updateDeleted: () => db.prepare('UPDATE segments SET deleted = ? WHERE id = ?'),
+      deleteSegment: () => db.prepare('DELETE FROM segments WHERE id = ?'),
+      presentSegments: () =>
+        db.prepare('SELECT count(*) FROM segments WHERE id IN (SELECT value FROM json_each(?))').pluck(),
+      segmentIds: () => db.prepare('SELECT id FROM segments WHERE staged_run IS NULL ORDER BY id').pluck(),
+      insertStagedSegment: () =>
+        db.prepare('INSERT INTO segments (id, data, deleted, staged_run) VALUES (?, ?, ?, ?)'),
+      stageDocument: () =>
+        db.prepare(
+          `INSERT OR REPLACE INTO staged_documents (run_key, id, title, description, headings, body, template,
            content_size, last_modified, doctype, language, content_hash, segment_id, ordinal)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
-      ),
-      placeStaged: db.prepare(
-        'UPDATE staged_documents SET segment_id = ?, ordinal = ? WHERE run_key = ? AND id = ?',
-      ),
-      stagedReplacements: db.prepare(
-        `SELECT s.id, d.segment_id AS oldSegmentId, d.ordinal AS oldOrdinal FROM staged_documents s
+        ),
+      placeStaged: () =>
+        db.prepare('UPDATE staged_documents SET segment_id = ?, ordinal = ? WHERE run_key = ? AND id = ?'),
+      stagedReplacements: () =>
+        db.prepare(
+          `SELECT s.id, d.segment_id AS oldSegmentId, d.ordinal AS oldOrdinal FROM staged_documents s
          JOIN documents d ON d.id = s.id WHERE s.run_key = ?`,
-      ),
-      applyStagedDocuments: db.prepare(
-        `UPDATE documents SET (title, description, headings, body, template, content_size, last_modified, doctype,
+        ),
+      applyStagedDocuments: () =>
+        db.prepare(
+          `UPDATE documents SET (title, description, headings, body, template, content_size, last_modified, doctype,
            language, content_hash, segment_id, ordinal) = (SELECT title, description, headings, body, template,
            content_size, last_modified, doctype, language, content_hash, segment_id, ordinal FROM staged_documents s
            WHERE s.run_key = ? AND s.id = documents.id)
          WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)`,
-      ),
-      isStagedSegment: db.prepare('SELECT 1 FROM segments WHERE id = ? AND staged_run IS NOT NULL').pluck(),
-      stagedRunKeys: db
-        .prepare('SELECT DISTINCT staged_run FROM segments WHERE staged_run IS NOT NULL')
-        .pluck(),
-      orphanedStaged: db.prepare(
-        `SELECT s.segment_id AS segmentId, s.ordinal FROM staged_documents s
+        ),
+      isStagedSegment: () =>
+        db.prepare('SELECT 1 FROM segments WHERE id = ? AND staged_run IS NOT NULL').pluck(),
+      stagedRunKeys: () =>
+        db.prepare('SELECT DISTINCT staged_run FROM segments WHERE staged_run IS NOT NULL').pluck(),
+      orphanedStaged: () =>
+        db.prepare(
+          `SELECT s.segment_id AS segmentId, s.ordinal FROM staged_documents s
          WHERE s.run_key = ? AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.id = s.id)`,
-      ),
-      publishSegments: db.prepare('UPDATE segments SET staged_run = NULL WHERE staged_run = ?'),
-      dropStagedDocuments: db.prepare('DELETE FROM staged_documents WHERE run_key = ?'),
-      dropStagedNewDocuments: db.prepare(
-        'DELETE FROM documents WHERE segment_id IN (SELECT id FROM segments WHERE staged_run = ?)',
-      ),
-      dropStagedSegments: db.prepare('DELETE FROM segments WHERE staged_run = ?'),
-      segment: db.prepare('SELECT id, data, deleted FROM segments WHERE id = ?'),
-      deletedOf: db.prepare('SELECT deleted FROM segments WHERE id = ?').pluck(),
-      logQuery: db.prepare(
-        `INSERT INTO query_log (query, count, hits, last_us) VALUES (?, ?, ?, ?)
+        ),
+      publishSegments: () => db.prepare('UPDATE segments SET staged_run = NULL WHERE staged_run = ?'),
+      dropStagedDocuments: () => db.prepare('DELETE FROM staged_documents WHERE run_key = ?'),
+      dropStagedNewDocuments: () =>
+        db.prepare(
+          'DELETE FROM documents WHERE segment_id IN (SELECT id FROM segments WHERE staged_run = ?)',
+        ),
+      dropStagedSegments: () => db.prepare('DELETE FROM segments WHERE staged_run = ?'),
+      segment: () => db.prepare('SELECT id, data, deleted FROM segments WHERE id = ?'),
+      deletedOf: () => db.prepare('SELECT deleted FROM segments WHERE id = ?').pluck(),
+      logQuery: () =>
+        db.prepare(
+          `INSERT INTO query_log (query, count, hits, last_us) VALUES (?, ?, ?, ?)
          ON CONFLICT (query) DO UPDATE SET count = count + excluded.count, hits = excluded.hits,
            last_us = excluded.last_us`,
-      ),
-      queryLog: db.prepare(
-        'SELECT query, count, hits FROM query_log WHERE hits > 0 ORDER BY count DESC LIMIT ?',
-      ),
-      pruneQueryLog: db.prepare('DELETE FROM query_log WHERE count <= 1 AND last_us < ?'),
-      logClick: db.prepare(
-        `INSERT INTO clicks (url, count, last_us) VALUES (?, ?, ?)
+        ),
+      queryLog: () =>
+        db.prepare('SELECT query, count, hits FROM query_log WHERE hits > 0 ORDER BY count DESC LIMIT ?'),
+      pruneQueryLog: () => db.prepare('DELETE FROM query_log WHERE count <= 1 AND last_us < ?'),
+      logClick: () =>
+        db.prepare(
+          `INSERT INTO clicks (url, count, last_us) VALUES (?, ?, ?)
          ON CONFLICT (url) DO UPDATE SET count = count + excluded.count, last_us = excluded.last_us`,
-      ),
-      clicks: db.prepare('SELECT url, count FROM clicks'),
-      logQueryClick: db.prepare(
-        `INSERT INTO query_clicks (query, count, last_us) VALUES (?, ?, ?)
+        ),
+      clicks: () => db.prepare('SELECT url, count FROM clicks'),
+      logQueryClick: () =>
+        db.prepare(
+          `INSERT INTO query_clicks (query, count, last_us) VALUES (?, ?, ?)
          ON CONFLICT (query) DO UPDATE SET count = count + excluded.count, last_us = excluded.last_us`,
-      ),
-      queryClicks: db.prepare('SELECT query, count FROM query_clicks ORDER BY count DESC LIMIT ?'),
-      pruneQueryClicks: db.prepare('DELETE FROM query_clicks WHERE count <= 1 AND last_us < ?'),
-      phraseReadings: db.prepare('SELECT phrase, reading FROM phrase_readings'),
-      saveReading: db.prepare('INSERT OR REPLACE INTO phrase_readings (phrase, reading) VALUES (?, ?)'),
-    };
+        ),
+      queryClicks: () => db.prepare('SELECT query, count FROM query_clicks ORDER BY count DESC LIMIT ?'),
+      pruneQueryClicks: () => db.prepare('DELETE FROM query_clicks WHERE count <= 1 AND last_us < ?'),
+      phraseReadings: () => db.prepare('SELECT phrase, reading FROM phrase_readings'),
+      saveReading: () => db.prepare('INSERT OR REPLACE INTO phrase_readings (phrase, reading) VALUES (?, ?)'),
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { lazyStatements } from './lazy-statements.js';
 
 /**
  * The facets of each segment under a search service's rules, as the facet threads computed them
@@ -32,20 +33,21 @@ export class SegmentFacetRows {
   private readonly statements;
 
   constructor(db: Database.Database) {
-    this.statements = {
-      read: db.prepare('SELECT data FROM segment_facets WHERE segment_id = ? AND rules_digest = ?').pluck(),
-      dropOthers: db.prepare('DELETE FROM segment_facets WHERE segment_id = ? AND rules_digest != ?'),
-      write: db.prepare(
-        'INSERT OR REPLACE INTO segment_facets (segment_id, rules_digest, data) VALUES (?, ?, ?)',
-      ),
-      segmentExists: db.prepare('SELECT 1 FROM segments WHERE id = ?').pluck(),
-      transaction: db.transaction((segmentId: number, digest: Buffer, data: Buffer) => {
-        // A segment merged away meanwhile keeps no row (its trigger already ran).
-        if (this.statements.segmentExists.get(segmentId) === undefined) return;
-        this.statements.dropOthers.run(segmentId, digest);
-        this.statements.write.run(segmentId, digest, data);
-      }),
-    };
+    this.statements = lazyStatements({
+      read: () =>
+        db.prepare('SELECT data FROM segment_facets WHERE segment_id = ? AND rules_digest = ?').pluck(),
+      dropOthers: () => db.prepare('DELETE FROM segment_facets WHERE segment_id = ? AND rules_digest != ?'),
+      write: () =>
+        db.prepare('INSERT OR REPLACE INTO segment_facets (segment_id, rules_digest, data) VALUES (?, ?, ?)'),
+      segmentExists: () => db.prepare('SELECT 1 FROM segments WHERE id = ?').pluck(),
+      transaction: () =>
+        db.transaction((segmentId: number, digest: Buffer, data: Buffer) => {
+          // A segment merged away meanwhile keeps no row (its trigger already ran).
+          if (this.statements.segmentExists.get(segmentId) === undefined) return;
+          this.statements.dropOthers.run(segmentId, digest);
+          this.statements.write.run(segmentId, digest, data);
+        }),
+    });
   }
 
   read(segmentId: number, rulesDigest: Buffer): Buffer | undefined {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { lazyStatements } from './lazy-statements.js';
 
 /**
  * Format 12 (docs/design/search-engine.md, Segments): a segment's terms are rows of their own,
@@ -35,29 +36,33 @@ export class SegmentTermRows {
   private readonly statements;
 
   constructor(db: Database.Database) {
-    this.statements = {
-      row: db.prepare(
-        'SELECT term, doc_count AS docCount, postings FROM segment_terms WHERE segment_id = ? AND term = ?',
-      ),
-      docCount: db.prepare('SELECT doc_count FROM segment_terms WHERE segment_id = ? AND term = ?').pluck(),
-      termsFrom: db.prepare(
-        `SELECT term, doc_count AS docCount FROM segment_terms
+    this.statements = lazyStatements({
+      row: () =>
+        db.prepare(
+          'SELECT term, doc_count AS docCount, postings FROM segment_terms WHERE segment_id = ? AND term = ?',
+        ),
+      docCount: () =>
+        db.prepare('SELECT doc_count FROM segment_terms WHERE segment_id = ? AND term = ?').pluck(),
+      termsFrom: () =>
+        db.prepare(
+          `SELECT term, doc_count AS docCount FROM segment_terms
          WHERE segment_id = ? AND term >= ? ORDER BY term LIMIT ?`,
-      ),
-      termsBetween: db
-        .prepare(
-          `SELECT term, doc_count FROM segment_terms
+        ),
+      termsBetween: () =>
+        db
+          .prepare(
+            `SELECT term, doc_count FROM segment_terms
            WHERE segment_id = ? AND term >= ? AND term < ? ORDER BY term LIMIT ?`,
-        )
-        .raw(),
-      rowsFrom: db.prepare(
-        `SELECT term, doc_count AS docCount, postings FROM segment_terms
+          )
+          .raw(),
+      rowsFrom: () =>
+        db.prepare(
+          `SELECT term, doc_count AS docCount, postings FROM segment_terms
          WHERE segment_id = ? AND term >= ? ORDER BY term LIMIT ?`,
-      ),
-      insert: db.prepare(
-        'INSERT INTO segment_terms (segment_id, term, doc_count, postings) VALUES (?, ?, ?, ?)',
-      ),
-    };
+        ),
+      insert: () =>
+        db.prepare('INSERT INTO segment_terms (segment_id, term, doc_count, postings) VALUES (?, ?, ?, ?)'),
+    });
   }
 
   termRow(segmentId: number, term: string): TermRowBytes | undefined {
