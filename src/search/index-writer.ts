@@ -26,11 +26,12 @@ import type { Segment } from './engine/segment.js';
 const FIRST_TEMPLATE_PAGES = 500;
 
 /**
- * An indexing pass (IndexWriter.forFeed): the key its pages' links are counted under, and the
- * hosts that adopted their template during it (IndexWriter.passTemplates).
+ * An indexing pass (IndexWriter.forFeed): the key its pages' links are counted under, the hosts
+ * judged for a template during it and those of them that adopted one (IndexWriter.passTemplates).
  */
 export interface IndexingPass {
   key: string;
+  judged: Set<string>;
   adopted: Set<string>;
 }
 
@@ -108,9 +109,11 @@ export class IndexWriter {
    * Inside a pass's batch transaction, its rows counted: the template lines to split the batch
    * with, the sets the indexed documents were split with (docs/design/search-engine.md, Template
    * lines in a pass). A host of the batch whose documents were never split with a template line
-   * adopts the lines its counts make template once it has FIRST_TEMPLATE_PAGES pages: its
-   * documents of earlier batches holding them are split again now (the batch's own are split by
-   * the caller), their new segments and replaced postings added to `built` and `deletions`.
+   * is judged once in the pass, at its first batch with FIRST_TEMPLATE_PAGES pages or more: it
+   * adopts the lines its counts then make template, if any. Its documents of earlier batches
+   * holding them are split again now (the batch's own are split by the caller), their new segments
+   * and replaced postings added to `built` and `deletions`; judging it once bounds those to its
+   * pages at that batch.
    * Without it, a new site's pages would all be indexed twice, split without a template until the
    * pass's end and then again with it; with it, the end splits again only the pages holding a
    * line whose side changed since. The end judges an adopting host's lines as if it had no
@@ -126,12 +129,16 @@ export class IndexWriter {
     const templates = this.store.templates;
     const applied = templates.appliedSets();
     const hosts = new Set(batch.map((document) => pageHostOf(document.url)));
-    const candidates = [...hosts].filter(
-      (host) => !applied.has(host) && templates.pagesOf(host) >= FIRST_TEMPLATE_PAGES,
+    const candidates = new Set(
+      [...hosts].filter(
+        (host) =>
+          !pass.judged.has(host) && !applied.has(host) && templates.pagesOf(host) >= FIRST_TEMPLATE_PAGES,
+      ),
     );
-    if (candidates.length === 0) return applied;
-    const current = templates.current();
-    const ready = new Set(candidates.filter((host) => (current.get(host)?.size ?? 0) > 0));
+    if (candidates.size === 0) return applied;
+    for (const host of candidates) pass.judged.add(host);
+    const current = templates.current({ hosts: candidates });
+    const ready = new Set([...candidates].filter((host) => (current.get(host)?.size ?? 0) > 0));
     if (ready.size === 0) return applied;
     for (const host of ready) pass.adopted.add(host);
     resplitChanged(
@@ -199,7 +206,7 @@ export class IndexWriter {
    * indexing pass, whose pages take their inbound link counts when it finishes.
    */
   forFeed(feed: string): BatchTarget {
-    const pass: IndexingPass = { key: `feed:${randomUUID()}`, adopted: new Set() };
+    const pass: IndexingPass = { key: `feed:${randomUUID()}`, judged: new Set(), adopted: new Set() };
     return {
       upsert: (documents, analyzed) => this.upsert(documents, feed, analyzed, pass),
       finish: () => this.finishPass(pass),

@@ -59,7 +59,7 @@ export function resplitChanged(
   } = {},
 ): void {
   const { hosts, adoptedInPass } = options;
-  const current = store.templates.current(adoptedInPass);
+  const current = store.templates.current({ hosts, withoutHistory: adoptedInPass });
   const applied = store.templates.appliedSets();
   let prepared: AnalyzedDocument[] = [];
   let replaced: IndexedPlace[] = [];

@@ -224,7 +224,7 @@ describe('links pointing at pages with the same text', () => {
   });
 
   test('a pass of upserts counts when it finishes, each linking page once, and never a page itself', () => {
-    const pass = { key: 'bundle-pass', adopted: new Set<string>() };
+    const pass = { key: 'bundle-pass', judged: new Set<string>(), adopted: new Set<string>() };
     index.writer.upsert(
       [
         page('lighthouse.html', ARTICLE, { linksTo: [shortUrl, linkedUrl] }),

@@ -570,6 +570,70 @@ describe('BatchIndexer', () => {
     index.close();
   });
 
+  test('in a pass of several sites, only a new site with 500 pages adopts its template; the others keep their rules', () => {
+    const pageOf = (host: string, n: number, lines: readonly string[]): IndexedDocument => ({
+      url: `https://${host}/p/${n}.html`,
+      title: `${host} page ${n}`,
+      description: '',
+      body: [`Statement item${n} of ${host.split('.')[0]} is described here.`, ...lines].join('\n'),
+    });
+    const index = new SearchIndex(path.join(folder, 'pass-hosts.db'));
+    // An earlier pass: the members line is template on all 100 pages of the third site.
+    const earlier = index.writer.forFeed('bundle:earlier');
+    earlier.upsert(
+      Array.from({ length: 100 }, (_, n) => pageOf('third.example', n, ['Members area login'])),
+      [],
+    );
+    earlier.finish?.();
+    assert.equal(rankedSearch(index, 'members', 10).hits, 0);
+    const harbor = (n: number) => pageOf('harbor.example', n, ['Harbor lighthouse welcome']);
+    const orchard = (n: number) => pageOf('orchard.example', n, ['Orchard cider welcome']);
+    const third = (n: number) => pageOf('third.example', n, []);
+    const target = index.writer.forFeed('bundle:test');
+    for (const half of [0, 1]) {
+      target.upsert(
+        [
+          ...Array.from({ length: 300 }, (_, n) => harbor(half * 300 + n)),
+          ...Array.from({ length: 50 }, (_, n) => orchard(half * 50 + n)),
+          ...Array.from({ length: 150 }, (_, n) => third(100 + half * 150 + n)),
+        ],
+        [],
+      );
+    }
+    // 600 harbor pages: adopted. 100 orchard pages: not yet judged, split without a template.
+    assert.equal(rankedSearch(index, 'lighthouse', 10).hits, 0);
+    assert.equal(rankedSearch(index, 'cider', 10).hits, 100);
+    target.finish?.();
+    assert.equal(rankedSearch(index, 'cider', 10).hits, 0);
+    assert.equal(rankedSearch(index, 'lighthouse', 10).hits, 0);
+    // On 100 of the third site's 400 pages: it was template before the pass and stays so above 20%.
+    assert.equal(rankedSearch(index, 'members', 10).hits, 0);
+    for (const url of [harbor(0).url, orchard(99).url, third(399).url])
+      assert.equal(index.store.locate(url) !== undefined, true, url);
+    index.close();
+  });
+
+  test('a site is judged once in a pass: a template that shows after its first 500 pages waits for the end', () => {
+    const banner = 'Welcome to the example site';
+    const index = new SearchIndex(path.join(folder, 'pass-judged.db'));
+    const target = index.writer.forFeed('bundle:test');
+    target.upsert(
+      Array.from({ length: 600 }, (_, n) => page(n, `Statement item${n} is described here.`)),
+      [],
+    );
+    target.upsert(
+      Array.from({ length: 600 }, (_, n) =>
+        page(600 + n, `Statement item${600 + n} is described here.\n${banner}`),
+      ),
+      [],
+    );
+    // Judged at 600 pages with no template line: the banner of the next 600 waits for the end.
+    assert.equal(rankedSearch(index, 'welcome', 10).hits, 600);
+    target.finish?.();
+    assert.equal(rankedSearch(index, 'welcome', 10).hits, 0);
+    index.close();
+  });
+
   test('the end of a pass splits again more pages than a chunk, on both schemes of a host, each once', async () => {
     const banner = 'Welcome to the example site';
     const notice = 'Maintenance window on Sunday night';

@@ -86,7 +86,7 @@ beforeEach(() => {
 describe('template counts', () => {
   test('stay those of the documents through a pass, changed pages and removals', () => {
     try {
-      const pass = { key: 'feed:first-pass', adopted: new Set<string>() };
+      const pass = { key: 'feed:first-pass', judged: new Set<string>(), adopted: new Set<string>() };
       for (const site of SITES) {
         const pages = Array.from({ length: 12 }, (_, n) => page(site, `p${n}`, `topic${n}`));
         index.writer.upsert(pages, FEED, undefined, pass);
@@ -162,6 +162,36 @@ describe('template counts', () => {
       assert.deepEqual(countsOf(file).stored, before);
       index.writer.upsert([page(SITES[0]!, 'p2', 'third')], FEED);
       assertCountsMatch(file);
+    } finally {
+      index.close();
+    }
+  });
+
+  test('of a nested write that fails are forgotten, those of the write around it kept', () => {
+    try {
+      const { store } = index;
+      const stored = (slug: string) => {
+        const { url, title, body, template } = page(SITES[0]!, slug, slug);
+        return { url, title, description: '', headings: '', body, template: template ?? '' };
+      };
+      const insert = (slug: string) =>
+        store.insertDocument(
+          { ...stored(slug), contentSize: 0, lastModified: 0, doctype: 'html' },
+          Buffer.alloc(32),
+        );
+      store.writeTransaction(() => {
+        insert('outer');
+        assert.throws(
+          () =>
+            store.writeTransaction(() => {
+              insert('inner');
+              throw new Error('the inner write failed');
+            }),
+          /the inner write failed/,
+        );
+      });
+      assertCountsMatch(file);
+      assert.equal(countsOf(file).stored.length, countsOf(file).recounted.length);
     } finally {
       index.close();
     }

@@ -2,7 +2,7 @@
  * Statements prepared on first use. A node opens an index file's connection for every search
  * service it serves (docs/design/search-engine.md, Many services on one node), and most of a
  * store's statements serve writes, upgrades or management that a searched service never runs:
- * prepared at open, they cost each open service's connection about 5 KB apiece.
+ * prepared at open, they cost each open service's connection about 4 KB apiece.
  */
 export function lazyStatements<T extends Record<string, () => unknown>>(
   makers: T,

@@ -123,7 +123,8 @@ function flushCountChanges(db: Database.Database): void {
  * them. Returns where the connection's count changes gather until they are written.
  */
 export function registerTemplateFunctions(db: Database.Database): TemplateCountChanges {
-  const changes = new TemplateCountChanges(db);
+  // Once per connection: a second gatherer would leave the first, which its store flushes, empty.
+  const changes = countChanges.get(db) ?? new TemplateCountChanges(db);
   countChanges.set(db, changes);
   db.function('page_host', { deterministic: true }, (url: unknown) => pageHostOf(String(url)));
   db.function(
@@ -168,6 +169,14 @@ const LENGTH_PAGES = 200;
  * bounded cost at the first search after each change, and the hosts past it go without.
  */
 const LENGTH_PAGES_PER_GENERATION = 1000;
+
+/** Which hosts' template lines to find (TemplateBlockStore.current), and how. */
+export interface TemplateJudgement {
+  /** Only these hosts, when given. */
+  hosts?: ReadonlySet<string>;
+  /** Hosts judged as if they had no template yet. */
+  withoutHistory?: ReadonlySet<string>;
+}
 
 /** Template lines of each host with the lengths found for them (SearchIndex.hitTemplates). */
 export interface TemplateLinesWithLengths {
@@ -257,11 +266,12 @@ export class TemplateBlockStore {
   }
 
   /**
-   * Template lines of every host as the counts stand; those of `withoutHistory` as if the host had
-   * no template yet (each line on 30% of its pages, none kept down to 20%).
+   * Template lines of every host (of `hosts` only, when given) as the counts stand; those of
+   * `withoutHistory` as if the host had no template yet (each line on 30% of its pages, none kept
+   * down to 20%).
    */
-  current(withoutHistory?: ReadonlySet<string>): Map<string, Set<number>> {
-    return templateBlocksOf(this.db, withoutHistory);
+  current(options: TemplateJudgement = {}): Map<string, Set<number>> {
+    return templateBlocksOf(this.db, options);
   }
 
   /** The pages of a host the counts hold. */
@@ -318,7 +328,7 @@ export class TemplateBlockStore {
  */
 export function templateBlocksOf(
   db: Database.Database,
-  withoutHistory: ReadonlySet<string> = new Set(),
+  { hosts: only, withoutHistory = new Set() }: TemplateJudgement = {},
 ): Map<string, Set<number>> {
   flushCountChanges(db);
   const hosts = db.prepare('SELECT id, host, pages FROM template_hosts WHERE pages > 0').all() as {
@@ -338,6 +348,7 @@ export function templateBlocksOf(
     .safeIntegers(false);
   const result = new Map<string, Set<number>>();
   for (const host of hosts) {
+    if (only !== undefined && !only.has(host.host)) continue;
     const become = templateThreshold(host.pages);
     const blocks = blocksOf.all({
       id: host.id,

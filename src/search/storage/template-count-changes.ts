@@ -9,14 +9,15 @@ interface CountStatements {
 
 /**
  * The changes a write transaction makes to the counts of template lines (template-block-schema.ts),
- * gathered in memory and written at once, summed per line and in the order of the table's key
+ * gathered in memory and written at once, summed per line, each host's lines in the order of the table's key
  * (docs/design/search-engine.md, Page templates). The documents table's triggers report every
  * document counted in or out; writing each line's count from the trigger cost 1 ms a page (a
  * hundred random updates of a large table), most of a batch's writing time.
  *
  * Whoever reads the counts flushes first (TemplateBlockStore), and SearchIndexStore's write
- * transactions flush before they commit and drop what a failed one gathered; a document written
- * outside a transaction would have its counts lost, so the trigger refuses it.
+ * transactions flush before they commit and drop what a failed one gathered (an error inside a
+ * write transaction must end it: the changes are not tied to SQLite's statement rollback); a
+ * document written outside a transaction would have its counts lost, so the trigger refuses it.
  */
 export class TemplateCountChanges {
   /** Pages added to (or taken from) each host. */
@@ -48,13 +49,15 @@ export class TemplateCountChanges {
     const statements = (this.statements ??= this.prepare());
     for (const host of new Set([...this.hostPages.keys(), ...this.blockPages.keys()])) {
       const hostId = statements.addHostPages.get(host, this.hostPages.get(host) ?? 0) as number;
+      this.hostPages.delete(host);
       const blocks = this.blockPages.get(host);
       if (blocks === undefined) continue;
       const changed = [...blocks].filter(([, pages]) => pages !== 0).sort(([one], [other]) => one - other);
       for (const [block, pages] of changed) statements.addBlockPages.run(hostId, block, pages);
       for (const [block, pages] of changed) if (pages < 0) statements.dropUncounted.run(hostId, block);
+      // Forgotten host by host: a flush that fails part way never writes a host's changes twice.
+      this.blockPages.delete(host);
     }
-    this.discard();
   }
 
   /** Forgets what was gathered: its transaction was rolled back. */
