@@ -93,13 +93,23 @@ function ShotDialog(props: {
     if (open !== undefined && !element.open) element.showModal();
     if (open === undefined && element.open) element.close();
   }, [open]);
+  // What is on screen, read by the key handler: effects run after the screen is painted, so a
+  // handler that kept the index of its render would step from a page already left when two keys
+  // come quickly.
+  const shown = useRef({ index, count: shots.length });
+  shown.current = { index, count: shots.length };
   const step = (by: number) => {
-    if (index === undefined) return;
-    const next = index + by;
-    if (next >= 0 && next < shots.length) onIndex(next);
+    const { index: from, count } = shown.current;
+    if (from === undefined) return;
+    const next = from + by;
+    if (next >= 0 && next < count) {
+      shown.current = { index: next, count };
+      onIndex(next);
+    }
   };
+  const isOpen = open !== undefined;
   useEffect(() => {
-    if (open === undefined) return;
+    if (!isOpen) return;
     // On the document, not the dialog: a button disabled at the list's end drops the focus to it.
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'ArrowLeft') step(-1);
@@ -109,7 +119,7 @@ function ShotDialog(props: {
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [open, index, shots.length]);
+  }, [isOpen]);
   return (
     <dialog
       ref={dialog}
