@@ -76,6 +76,25 @@ function assertCountsMatch(file: string): void {
 
 let file: string;
 let index: SearchIndex;
+
+/** A page's row written straight into the store, as a batch writes it, inside the caller's transaction. */
+function insertRow(slug: string, words = slug): number {
+  const { url, title, body, template } = page(SITES[0]!, slug, words);
+  return index.store.insertDocument(
+    {
+      url,
+      title,
+      description: '',
+      headings: '',
+      body,
+      template: template ?? '',
+      contentSize: 0,
+      lastModified: 0,
+      doctype: 'html',
+    },
+    Buffer.alloc(32),
+  );
+}
 let fileNumber = 0;
 beforeEach(() => {
   fileNumber += 1;
@@ -145,16 +164,10 @@ describe('template counts', () => {
     try {
       index.writer.upsert([page(SITES[0]!, 'p0', 'first')], FEED);
       const before = countsOf(file).stored;
-      const { store } = index;
-      const { url, title, body, template } = page(SITES[0]!, 'p1', 'second');
-      const stored = { url, title, description: '', headings: '', body, template: template ?? '' };
       assert.throws(
         () =>
-          store.writeTransaction(() => {
-            store.insertDocument(
-              { ...stored, contentSize: 0, lastModified: 0, doctype: 'html' },
-              Buffer.alloc(32),
-            );
+          index.store.writeTransaction(() => {
+            insertRow('p1', 'second');
             throw new Error('the batch failed');
           }),
         /the batch failed/,
@@ -170,21 +183,12 @@ describe('template counts', () => {
   test('of a nested write that fails are forgotten, those of the write around it kept', () => {
     try {
       const { store } = index;
-      const stored = (slug: string) => {
-        const { url, title, body, template } = page(SITES[0]!, slug, slug);
-        return { url, title, description: '', headings: '', body, template: template ?? '' };
-      };
-      const insert = (slug: string) =>
-        store.insertDocument(
-          { ...stored(slug), contentSize: 0, lastModified: 0, doctype: 'html' },
-          Buffer.alloc(32),
-        );
       store.writeTransaction(() => {
-        insert('outer');
+        insertRow('outer');
         assert.throws(
           () =>
             store.writeTransaction(() => {
-              insert('inner');
+              insertRow('inner');
               throw new Error('the inner write failed');
             }),
           /the inner write failed/,

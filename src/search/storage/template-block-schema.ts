@@ -189,14 +189,19 @@ export interface TemplateLinesWithLengths {
   examined: ReadonlySet<string>;
 }
 
+/** A host's row of the counts. */
+interface HostRow {
+  id: number;
+  pages: number;
+}
+
 /** The statements of template detection: counts, the applied sets, a host's documents. */
 export class TemplateBlockStore {
   private readonly applied;
   private readonly hostPages;
-  private readonly pagesOfHost;
   private readonly clearApplied;
   private readonly addApplied;
-  private readonly hostId;
+  private readonly hostRow;
   private readonly hostDocuments;
 
   constructor(private readonly db: Database.Database) {
@@ -205,8 +210,7 @@ export class TemplateBlockStore {
       .safeIntegers(false);
     this.clearApplied = db.prepare('DELETE FROM template_applied WHERE host_id = ?');
     this.addApplied = db.prepare('INSERT OR IGNORE INTO template_applied (host_id, block) VALUES (?, ?)');
-    this.hostId = db.prepare('SELECT id FROM template_hosts WHERE host = ?').pluck();
-    this.pagesOfHost = db.prepare('SELECT pages FROM template_hosts WHERE host = ?').pluck();
+    this.hostRow = db.prepare('SELECT id, pages FROM template_hosts WHERE host = ?');
     this.hostPages = db.prepare(
       `SELECT title, body, template FROM documents
        WHERE (url >= 'https://' || @host || '/' AND url < 'https://' || @host || '0')
@@ -277,7 +281,7 @@ export class TemplateBlockStore {
   /** The pages of a host the counts hold. */
   pagesOf(host: string): number {
     flushCountChanges(this.db);
-    return (this.pagesOfHost.get(host) as number | undefined) ?? 0;
+    return (this.hostRow.get(host) as HostRow | undefined)?.pages ?? 0;
   }
 
   /** Template lines each host's indexed documents were split with. */
@@ -295,7 +299,7 @@ export class TemplateBlockStore {
   /** Records the set a host's documents are now split with. */
   setApplied(host: string, blocks: ReadonlySet<number>): void {
     flushCountChanges(this.db);
-    const id = this.hostId.get(host) as number | undefined;
+    const id = (this.hostRow.get(host) as HostRow | undefined)?.id;
     if (id === undefined) return;
     this.clearApplied.run(id);
     for (const block of blocks) this.addApplied.run(id, block);
