@@ -1,10 +1,10 @@
-import type { DocumentSummary, SearchIndexStore } from './storage/search-index-store.js';
+import type { SearchIndexStore } from './storage/search-index-store.js';
 import { type IndexStatistics, statisticsOf } from './engine/matcher.js';
 import { decodeDocArrays, type DocArrays } from './engine/segment-codec.js';
 import type { Segment } from './engine/segment.js';
 import { StoredSegment } from './engine/stored-segment.js';
 import { SameTextGroups } from './same-text-copies.js';
-import { DOCTYPE_BITS, type IndexSnapshot, type LoadedSegment } from './search-index-types.js';
+import type { IndexSnapshot, LoadedSegment } from './search-index-types.js';
 
 /** Where a document's posting sits: the segment and its ordinal there. */
 export interface Posting {
@@ -175,14 +175,8 @@ export class IndexSegments {
     );
   }
 
-  /** The segment with its documents' summaries by ordinal, from the rows that still point at it. */
+  /** The segment with its documents' columns by ordinal, kept in the file or computed once. */
   private loadedOf(segment: Segment): LoadedSegment {
-    const summaries = new Array<DocumentSummary | undefined>(segment.docCount).fill(undefined);
-    const doctypeBits = new Uint8Array(segment.docCount);
-    for (const summary of this.store.summaries(segment.id)) {
-      summaries[summary.ordinal] = summary;
-      doctypeBits[summary.ordinal] = DOCTYPE_BITS[summary.doctype];
-    }
-    return { segment, summaries, doctypeBits };
+    return { segment, ...this.store.segmentColumns(segment.id, segment.docIds) };
   }
 }

@@ -13,8 +13,7 @@ import { primaryLanguageOf } from './page-language.js';
 
 /** What grouping reads of a loaded segment (search-index-types.ts, LoadedSegment). */
 interface GroupedSegment {
-  segment: Pick<Segment, 'id' | 'docCount' | 'isLive'>;
-  summaries: readonly ({ id: number } | undefined)[];
+  segment: Pick<Segment, 'id' | 'docCount' | 'isLive' | 'docIds'>;
 }
 
 /** At most this many URLs of a group are named with the page shown (`duplicate_urls`). */
@@ -88,7 +87,7 @@ export class SameTextGroups {
       const segment = indexOf.get(row.segmentId);
       if (segment === undefined) continue;
       const loaded = segments[segment]!;
-      if (!loaded.segment.isLive(row.ordinal) || loaded.summaries[row.ordinal]?.id !== row.id) continue;
+      if (!loaded.segment.isLive(row.ordinal) || loaded.segment.docIds[row.ordinal] !== row.id) continue;
       const key = `${row.doctype}:${row.mainKey.toString('hex')}`;
       const members = byKey.get(key);
       const member = {

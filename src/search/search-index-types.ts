@@ -1,23 +1,20 @@
 /** The shapes SearchIndex hands out: its snapshots, hits, batch results and staged-run endings. */
-import type { DocumentSummary } from './storage/search-index-store.js';
 import type { IndexStatistics } from './engine/matcher.js';
 import type { Segment } from './engine/segment.js';
-import type { Doctype } from './indexed-document.js';
+import type { SegmentColumns } from './storage/segment-columns.js';
 import type { SameTextGroups } from './same-text-copies.js';
 
 /**
- * A segment in memory with the summaries of its documents, by ordinal. A document replaced or
- * removed before the segment was loaded has no summary (its ordinal is marked deleted).
+ * A segment in memory with the columns every search reads of its documents, by ordinal
+ * (storage/segment-columns.ts): a document's id is the segment's `docIds`, its URL and title are
+ * read by id when shown. A document replaced or removed before the segment was loaded keeps
+ * zeros there (its ordinal is marked deleted).
  */
-export interface LoadedSegment {
+export interface LoadedSegment extends SegmentColumns {
   segment: Segment;
-  summaries: (DocumentSummary | undefined)[];
-  /** DOCTYPE_BITS of each document, by ordinal: the doctype filter runs over every hit. */
-  doctypeBits: Uint8Array;
 }
 
-/** One bit per doctype, so a filter of several types is one mask. */
-export const DOCTYPE_BITS: Readonly<Record<Doctype, number>> = { html: 1, pdf: 2, doc: 4, xls: 8, ppt: 16 };
+export { DOCTYPE_BITS } from './storage/segment-columns.js';
 
 /** An unchanging view of the index for one search: segments, statistics, a generation number. */
 export interface IndexSnapshot {

@@ -81,7 +81,7 @@ export class Searcher implements HitDocumentSource {
   top(plan: QueryPlan, language: string, limit = 10, offset = 0): { hits: number; docs: SearchHit[] } {
     const { snapshot } = this;
     const hits = this.match(plan);
-    const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
+    const idOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.segment.docIds[hits.ordinal[hit]!]!;
     const sameText = snapshot.sameText.forLanguage(language);
     const placeOf = (hit: number) => sameText.placeOf(hits.segment[hit]!, hits.ordinal[hit]!);
     const all = Array.from({ length: hits.count }, (_, hit) => hit);
@@ -89,22 +89,18 @@ export class Searcher implements HitDocumentSource {
     const ranked = topK(
       kept.length,
       offset + limit,
-      (a, b) =>
-        hits.score[kept[b]!]! - hits.score[kept[a]!]! || summaryOf(kept[a]!).id - summaryOf(kept[b]!).id,
+      (a, b) => hits.score[kept[b]!]! - hits.score[kept[a]!]! || idOf(kept[a]!) - idOf(kept[b]!),
     )
       .slice(offset)
       .map((position) => kept[position]!);
     return {
       hits: kept.length,
-      docs: ranked.map((hit) => {
-        const summary = summaryOf(hit);
-        return {
-          id: summary.id,
-          url: summary.url,
-          title: summary.title,
-          score: hits.score[hit]!,
-          copyUrls: sameText.otherUrls(placeOf(hit)),
-        };
+      // A document removed since the snapshot was taken is left out of its page.
+      docs: ranked.flatMap((hit) => {
+        const id = idOf(hit);
+        const heading = this.store.heading(id);
+        if (heading === undefined) return [];
+        return [{ id, ...heading, score: hits.score[hit]!, copyUrls: sameText.otherUrls(placeOf(hit)) }];
       }),
     };
   }

@@ -17,6 +17,7 @@ import type { LoadedSegment, StagedRunEnd } from '../../src/search/search-index-
 import { type ReanalysisProgress, reanalyzeIndexFile } from '../../src/search/reanalysis-upgrade.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchIndexStore } from '../../src/search/storage/search-index-store.js';
+import { fileRows } from '../support/index-file-rows.js';
 import { rankedSearch } from '../support/ranked-search.js';
 
 /** Compiled tests run from dist/test/search; the fixtures stay in the source tree. */
@@ -50,25 +51,19 @@ function fixtureCopy(): string {
   return file;
 }
 
-function query<T>(file: string, sql: string): T[] {
-  const db = new Database(file, { readonly: true });
-  try {
-    return db.prepare(sql).all() as T[];
-  } finally {
-    db.close();
-  }
-}
-
 const metaOf = (file: string): Record<string, string> =>
   Object.fromEntries(
-    query<{ key: string; value: string }>(file, 'SELECT key, value FROM index_meta').map((row) => [
+    fileRows<{ key: string; value: string }>(file, 'SELECT key, value FROM index_meta').map((row) => [
       row.key,
       row.value,
     ]),
   );
 
 const segmentsOf = (file: string) =>
-  query<{ id: number; staged_run: string | null }>(file, 'SELECT id, staged_run FROM segments ORDER BY id');
+  fileRows<{ id: number; staged_run: string | null }>(
+    file,
+    'SELECT id, staged_run FROM segments ORDER BY id',
+  );
 
 const urls = (index: SearchIndex, words: string): string[] =>
   rankedSearch(index, words, 100)
@@ -76,10 +71,15 @@ const urls = (index: SearchIndex, words: string): string[] =>
     .sort();
 
 /** The fields in which `term` occurs in the document at `url`, by the loaded segments. */
-function fieldsOf(segments: readonly LoadedSegment[], url: string, term: string): string[] {
+function fieldsOf(
+  index: SearchIndex,
+  segments: readonly LoadedSegment[],
+  url: string,
+  term: string,
+): string[] {
   const fields = new Set<string>();
-  for (const { segment, summaries } of segments) {
-    const ordinal = summaries.findIndex((summary) => summary?.url === url);
+  for (const { segment } of segments) {
+    const ordinal = index.store.columns.urls(segment.id, segment.docIds).findIndex((at) => at === url);
     const postings = segment.termPostings(term);
     if (ordinal < 0 || postings === undefined) continue;
     const { docs, positionStart, positions } = postings;
@@ -147,8 +147,8 @@ describe('an index file written by analyzer 4', () => {
       const { segments } = index.searcher().snapshot;
       // Each page's own template line ("Related: walrusnav"): stored apart from the body.
       assert.deepEqual(urls(index, 'walrusnav'), [`${SITE}/marmot.html`]);
-      assert.deepEqual(fieldsOf(segments, `${SITE}/marmot.html`, 'walrusnav'), ['links']);
-      assert.deepEqual(fieldsOf(segments, `${SITE}/marmot.html`, 'alpine'), ['body']);
+      assert.deepEqual(fieldsOf(index, segments, `${SITE}/marmot.html`, 'walrusnav'), ['links']);
+      assert.deepEqual(fieldsOf(index, segments, `${SITE}/marmot.html`, 'alpine'), ['body']);
       assert.deepEqual(urls(index, 'saffronnav'), [`${SITE}/heron.html`]);
       // The navigation line every page holds is the site's template: not indexed.
       assert.equal(rankedSearch(index, 'download').hits, 0);
@@ -174,13 +174,13 @@ describe('an index file written by analyzer 4', () => {
       const rows = index.store.phrases.rowsOf(segments[0]!.segment.id, 0, 100);
       assert.deepEqual(
         rows.map((row) => ({ title: row.title, data: row.data })),
-        query<{ title: string }>(
+        fileRows<{ title: string }>(
           file,
           'SELECT title FROM documents WHERE segment_id = 4 ORDER BY ordinal',
         ).map(({ title }) => ({ title, data: null })),
       );
       assert.equal(rows.length, PAGES.length);
-      assert.deepEqual(query(file, 'SELECT * FROM staged_phrases'), []);
+      assert.deepEqual(fileRows(file, 'SELECT * FROM staged_phrases'), []);
     } finally {
       index.close();
     }
@@ -273,8 +273,8 @@ describe('an upgrade cut short', () => {
   test('leaves the file as it was, for the older version to read', () => {
     const file = fixtureCopy();
     const before = segmentsOf(file);
-    const places = query(file, 'SELECT id, segment_id, ordinal FROM documents ORDER BY id');
-    const phrases = query(file, 'SELECT id, data FROM document_phrases ORDER BY id');
+    const places = fileRows(file, 'SELECT id, segment_id, ordinal FROM documents ORDER BY id');
+    const phrases = fileRows(file, 'SELECT id, data FROM document_phrases ORDER BY id');
     assert.throws(
       () =>
         new SearchIndexStore(file, ANALYZER_VERSION, (rows, fromVersion) => {
@@ -289,8 +289,8 @@ describe('an upgrade cut short', () => {
       before.map((segment) => segment.id),
       [1, 2, 3],
     );
-    assert.deepEqual(query(file, 'SELECT id, segment_id, ordinal FROM documents ORDER BY id'), places);
-    assert.deepEqual(query(file, 'SELECT id, data FROM document_phrases ORDER BY id'), phrases);
+    assert.deepEqual(fileRows(file, 'SELECT id, segment_id, ordinal FROM documents ORDER BY id'), places);
+    assert.deepEqual(fileRows(file, 'SELECT id, data FROM document_phrases ORDER BY id'), phrases);
   });
 
   test('a file of an older analyzer opened without re-analysis is refused, not changed', () => {

@@ -109,7 +109,7 @@ describe('facets in threads', () => {
     assert.deepEqual(first, second);
     const segments = index.searcher().snapshot.segments;
     const expectedJobs = segments.reduce(
-      (sum, loaded) => sum + Math.max(1, Math.ceil(loaded.summaries.length / FACET_JOB_URLS)),
+      (sum, loaded) => sum + Math.max(1, Math.ceil(loaded.segment.docCount / FACET_JOB_URLS)),
       0,
     );
     assert.equal(pool.jobs, expectedJobs);

@@ -38,8 +38,8 @@ describe('template lines with their lengths', () => {
       const found = new Map<number, number>();
       const snapshot = index.searcher().snapshot;
       for (const segment of snapshot.segments)
-        for (const summary of segment.summaries) {
-          const document = summary && index.searcher().document(summary.id);
+        for (const id of segment.segment.docIds) {
+          const document = index.searcher().document(id);
           if (document === undefined || new URL(document.url).host !== host) continue;
           for (const block of countedBlocksOf(document.title, document.body, document.template ?? ''))
             if (lines.has(blockHashOf(block))) found.set(blockHashOf(block), block.length);

@@ -2,7 +2,13 @@ import type { LoadedSegment } from '../search-index-types.js';
 import type { FacetJobReply, FacetJobResult } from './facet-job.js';
 import type { FacetPool } from './facet-pool.js';
 import type { FacetRuleConfig } from './facet-rules.js';
-import { decodeFacets, encodeFacets, joinResults, rulesDigestOf, urlsDigestOf } from './stored-facets.js';
+import {
+  decodeFacets,
+  documentsDigestOf,
+  encodeFacets,
+  joinResults,
+  rulesDigestOf,
+} from './stored-facets.js';
 
 /** A node of the drill-down hierarchy: one label at one depth under its parent. */
 export interface DrilldownNode {
@@ -40,6 +46,11 @@ export interface FacetComputation {
   onUnavailable: (reason: string) => void;
   /** Where facets computed before are kept (the index file); without it they are computed at each open. */
   stored?: StoredFacetRows;
+  /**
+   * The URL of each ordinal of a segment whose document still points at it, null for the others:
+   * read only for a segment whose facets are not kept.
+   */
+  urlsOf(loaded: LoadedSegment): readonly (string | null)[];
 }
 
 /** Segments' facets kept under a digest of their rules (stored-facets.ts). */
@@ -116,7 +127,7 @@ export class FacetIndex {
     if (!this.covers([loaded])) throw new Error('FacetIndex.facetsOf called before ready() settled');
     let none = this.empty.get(loaded);
     if (none === undefined) {
-      const count = loaded.summaries.length;
+      const count = loaded.segment.docCount;
       none = {
         categoryStart: new Uint32Array(count + 1),
         categories: new Uint16Array(0),
@@ -145,13 +156,14 @@ export class FacetIndex {
   }
 
   private async compute(loaded: LoadedSegment): Promise<void> {
-    const urls = loaded.summaries.map((summary) => summary?.url ?? null);
-    const urlsDigest = this.computation.stored === undefined ? '' : urlsDigestOf(urls);
-    const stored = this.storedFacets(loaded, urlsDigest);
+    const documentsDigest =
+      this.computation.stored === undefined ? '' : documentsDigestOf(loaded.segment.docIds);
+    const stored = this.storedFacets(loaded, documentsDigest);
     if (stored !== undefined) {
       this.bySegment.set(loaded, this.assemble(stored));
       return;
     }
+    const urls = this.computation.urlsOf(loaded);
     const jobs: Promise<FacetJobReply>[] = [];
     // One job at least, so an empty segment still learns the category names.
     for (let start = 0; start === 0 || start < urls.length; start += FACET_JOB_URLS) {
@@ -173,16 +185,16 @@ export class FacetIndex {
     if (!this.available) return;
     const joined = joinResults(replies as FacetJobResult[]);
     this.bySegment.set(loaded, this.assemble(joined));
-    this.store(loaded, joined, urlsDigest);
+    this.store(loaded, joined, documentsDigest);
   }
 
-  /** The segment's facets as stored under these rules, if they were, from the same URLs. */
-  private storedFacets(loaded: LoadedSegment, urlsDigest: string): FacetJobResult | undefined {
+  /** The segment's facets as stored under these rules, if they were, for the same documents. */
+  private storedFacets(loaded: LoadedSegment, documentsDigest: string): FacetJobResult | undefined {
     const rows = this.computation.stored;
     if (rows === undefined) return undefined;
     try {
       const data = rows.read(loaded.segment.id, this.rulesDigest);
-      return data === undefined ? undefined : decodeFacets(data, loaded.summaries.length, urlsDigest);
+      return data === undefined ? undefined : decodeFacets(data, loaded.segment.docCount, documentsDigest);
     } catch {
       // Unreadable (the index closed meanwhile): computed as if never stored.
       return undefined;
@@ -190,9 +202,13 @@ export class FacetIndex {
   }
 
   /** Keeps a segment's facets for the next open; they are only a saving, so a failed write is let be. */
-  private store(loaded: LoadedSegment, result: FacetJobResult, urlsDigest: string): void {
+  private store(loaded: LoadedSegment, result: FacetJobResult, documentsDigest: string): void {
     try {
-      this.computation.stored?.write(loaded.segment.id, this.rulesDigest, encodeFacets(result, urlsDigest));
+      this.computation.stored?.write(
+        loaded.segment.id,
+        this.rulesDigest,
+        encodeFacets(result, documentsDigest),
+      );
     } catch {
       // Another process writes the file, or it closed: the next open computes them again.
     }

@@ -1,5 +1,5 @@
 import type { HitSet } from '../engine/hit-set.js';
-import type { IndexSnapshot } from '../search-index-types.js';
+import type { IndexSnapshot, LoadedSegment } from '../search-index-types.js';
 import { normalizeText } from '../analyzer.js';
 
 export type SortField = 'score' | 'last_modified' | 'title' | 'click';
@@ -9,18 +9,28 @@ export interface SortKey {
   order: 'asc' | 'desc';
 }
 
-/** Title ranks of every document (normalized code-point order), cached per index generation. */
+/** What sorting reads of the documents beyond the segments' columns, from the index file. */
+export interface SortedDocuments {
+  /** The clicks counted on a document's URL. */
+  clicksOf(id: number): number;
+  /** The title of each ordinal of a segment whose document still points at it, null for the others. */
+  titlesOf(loaded: LoadedSegment): readonly (string | null)[];
+}
+
+/**
+ * Title ranks of every document (normalized code-point order), cached per index generation: read
+ * the first time a search sorts by title.
+ */
 const titleRankCache = new WeakMap<IndexSnapshot['segments'], Map<number, number>>();
 
-function titleRanks(snapshot: IndexSnapshot): Map<number, number> {
+function titleRanks(snapshot: IndexSnapshot, documents: SortedDocuments): Map<number, number> {
   const cached = titleRankCache.get(snapshot.segments);
   if (cached !== undefined) return cached;
   const titles: { id: number; key: string }[] = [];
   for (const loaded of snapshot.segments) {
-    loaded.summaries.forEach((summary, ordinal) => {
-      // A replaced document's old summary stays at its deleted ordinal: its title is the old one.
-      if (summary !== undefined && loaded.segment.isLive(ordinal)) {
-        titles.push({ id: summary.id, key: normalizeText(summary.title) });
+    documents.titlesOf(loaded).forEach((title, ordinal) => {
+      if (title !== null && loaded.segment.isLive(ordinal)) {
+        titles.push({ id: loaded.segment.docIds[ordinal]!, key: normalizeText(title) });
       }
     });
   }
@@ -34,29 +44,30 @@ function titleRanks(snapshot: IndexSnapshot): Map<number, number> {
  * A total order of hits for the sort keys (`sort_by`, docs/reference/site-search.md, Search): each
  * key in turn, then the document id, so equal hits keep indexing order and pages never overlap or
  * skip a hit. Titles sort by their normalized text in code-point order (kana in gojūon order,
- * full-width and half-width alike); a document's click count comes from `clicksOf`.
+ * full-width and half-width alike); titles and click counts come from `documents`.
  */
 export function hitComparator(
   snapshot: IndexSnapshot,
   hits: HitSet,
   keys: readonly SortKey[],
-  clicksOf: (url: string) => number,
+  documents: SortedDocuments,
 ): (a: number, b: number) => number {
-  const summaryOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
+  const loadedOf = (hit: number) => snapshot.segments[hits.segment[hit]!]!;
+  const idOf = (hit: number) => loadedOf(hit).segment.docIds[hits.ordinal[hit]!]!;
   const valueReaders = keys.map((key): ((hit: number) => number) => {
     switch (key.field) {
       case 'score':
         return (hit) => hits.score[hit]!;
       case 'last_modified':
-        return (hit) => summaryOf(hit).lastModified;
+        return (hit) => loadedOf(hit).lastModified[hits.ordinal[hit]!]!;
       case 'title': {
-        const ranks = titleRanks(snapshot);
-        return (hit) => ranks.get(summaryOf(hit).id) ?? 0;
+        const ranks = titleRanks(snapshot, documents);
+        return (hit) => ranks.get(idOf(hit)) ?? 0;
       }
       case 'click': {
         const clicks = new Float64Array(hits.count).fill(-1);
         return (hit) => {
-          if (clicks[hit]! < 0) clicks[hit] = clicksOf(summaryOf(hit).url);
+          if (clicks[hit]! < 0) clicks[hit] = documents.clicksOf(idOf(hit));
           return clicks[hit]!;
         };
       }
@@ -69,6 +80,6 @@ export function hitComparator(
       const difference = read(a) - read(b);
       if (difference !== 0) return difference * directions[index]!;
     }
-    return summaryOf(a).id - summaryOf(b).id;
+    return idOf(a) - idOf(b);
   };
 }

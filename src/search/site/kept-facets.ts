@@ -1,6 +1,6 @@
 import type { SearchServiceConfig } from '../../domain/schemas.js';
 import type { SearchIndex } from '../search-index.js';
-import { FacetIndex, type StoredFacetRows } from './facet-index.js';
+import { type FacetComputation, FacetIndex, type StoredFacetRows } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
 
 /**
@@ -13,6 +13,11 @@ export function facetRowsOf(index: SearchIndex): StoredFacetRows {
     write: (segmentId, digest, data) =>
       index.store.withoutWaiting(() => index.store.facets.write(segmentId, digest, data)),
   };
+}
+
+/** The URLs a segment's facets are computed from, read from the index file by ordinal. */
+export function segmentUrlsOf(index: SearchIndex): FacetComputation['urlsOf'] {
+  return (loaded) => index.store.columns.urls(loaded.segment.id, loaded.segment.docIds);
 }
 
 /**
@@ -31,7 +36,13 @@ export async function keepFacets(
   try {
     const facets = new FacetIndex(
       { categories: config.categories, drilldowns: config.drilldowns },
-      { pool, owner, onUnavailable: (reason) => (problem = reason), stored: facetRowsOf(index) },
+      {
+        pool,
+        owner,
+        onUnavailable: (reason) => (problem = reason),
+        stored: facetRowsOf(index),
+        urlsOf: segmentUrlsOf(index),
+      },
     );
     await facets.ready(index.searcher().snapshot.segments);
     return problem;

@@ -144,21 +144,19 @@ export class PhraseCounter {
   private *unitsOf(loaded: IndexSnapshot['segments'][number]): Work<(DocumentUnits | undefined)[]> {
     const known = this.bySegment.get(loaded.segment);
     if (known !== undefined) return known;
-    const { segment, summaries } = loaded;
-    const units = new Array<DocumentUnits | undefined>(summaries.length).fill(undefined);
+    const { segment } = loaded;
+    const units = new Array<DocumentUnits | undefined>(segment.docCount).fill(undefined);
     let found = 0;
     let expected = 0;
-    summaries.forEach((summary, ordinal) => {
-      if (summary !== undefined && segment.isLive(ordinal)) expected += 1;
-    });
-    for (let from = 0; from < summaries.length; from += ROWS_PER_READ) {
+    for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1)
+      if (segment.isLive(ordinal)) expected += 1;
+    for (let from = 0; from < segment.docCount; from += ROWS_PER_READ) {
       const rows = this.store.phrases.rowsOf(segment.id, from, from + ROWS_PER_READ);
       yield;
       for (const [done, row] of rows.entries()) {
-        const summary = summaries[row.ordinal];
-        if (summary === undefined || summary.id !== row.id) continue;
+        if (segment.docIds[row.ordinal] !== row.id) continue;
         if (segment.isLive(row.ordinal)) found += 1;
-        units[row.ordinal] = yield* this.documentUnitsOf(row, segment.id, pageHostOf(summary.url));
+        units[row.ordinal] = yield* this.documentUnitsOf(row, segment.id, pageHostOf(row.url));
         if (done % 64 === 63) yield;
       }
       if (this.cut.length >= WRITE_BACK_ROWS) this.writeBack();

@@ -12,13 +12,13 @@ import { drilldownTree } from './drilldown-tree.js';
 import { type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
 import type { HitPagePool } from './hit-page-pool.js';
-import { hitComparator } from './hit-order.js';
+import { hitComparator, type SortedDocuments } from './hit-order.js';
 import { narrowHits } from './hit-narrowing.js';
 import { KeywordBackground } from './keyword-background.js';
 import { organicDocsOf, type PageHit } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
 import { whileSearching } from './work-slices.js';
-import { facetRowsOf } from './kept-facets.js';
+import { facetRowsOf, segmentUrlsOf } from './kept-facets.js';
 import type { SearchActivity, SuggestIndexSources } from './search-activity.js';
 import type { OrganicDoc, SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
@@ -74,6 +74,7 @@ export class SiteSearch {
   private configKey: string;
   private readonly computation: FacetComputation;
   private readonly hitPool: HitPagePool | undefined;
+  private readonly sortedDocuments: SortedDocuments;
   private searchesUnderWay = 0;
 
   constructor(
@@ -93,8 +94,16 @@ export class SiteSearch {
             '(its rules cost too much on its URLs; docs/reference/site-search.md, Search services)',
         ),
       stored: facetRowsOf(index),
+      urlsOf: segmentUrlsOf(index),
     };
     this.hitPool = options.hitPool;
+    this.sortedDocuments = {
+      clicksOf: (id) => {
+        const heading = index.store.heading(id);
+        return heading === undefined ? 0 : this.activity.clicksOf(heading.url);
+      },
+      titlesOf: (loaded) => index.store.columns.titles(loaded.segment.id, loaded.segment.docIds),
+    };
     this.configKey = JSON.stringify(config);
     this.facets = this.facetIndexOf(config);
     this.ranking = rankingOf(config);
@@ -178,7 +187,7 @@ export class SiteSearch {
     });
 
     const first = (request.pageNumber - 1) * request.numberPerPage;
-    const compare = hitComparator(snapshot, hits, request.sortKeys, (url) => this.activity.clicksOf(url));
+    const compare = hitComparator(snapshot, hits, request.sortKeys, this.sortedDocuments);
     const page = topK(kept.length, first + request.numberPerPage, (a, b) => compare(kept[a]!, kept[b]!))
       .slice(first)
       .map((position) => kept[position]!);
@@ -186,7 +195,7 @@ export class SiteSearch {
       const segment = hits.segment[hit]!;
       const ordinal = hits.ordinal[hit]!;
       return {
-        id: snapshot.segments[segment]!.summaries[ordinal]!.id,
+        id: snapshot.segments[segment]!.segment.docIds[ordinal]!,
         ranking: first + offset + 1,
         drilldown: facets[segment]!.paths[ordinal]!,
         copyUrls: sameText.otherUrls(sameText.placeOf(segment, ordinal)),
@@ -295,10 +304,10 @@ export class SiteSearch {
     const tree = queryTreeOf(query, this.synonyms, indexWordForms(snapshot));
     const hits = searcher.match(planQuery(tree), this.ranking);
     const best = topByScore(hits.score, hits.count, RELATED_SAMPLE);
-    const documents = best.flatMap((hit) => {
-      const summary = snapshot.segments[hits.segment[hit]!]!.summaries[hits.ordinal[hit]!]!;
-      return searcher.document(summary.id) ?? [];
-    });
+    const documents = best.flatMap(
+      (hit) =>
+        searcher.document(snapshot.segments[hits.segment[hit]!]!.segment.docIds[hits.ordinal[hit]!]!) ?? [],
+    );
     return relatedKeywords(
       tree,
       prefix,

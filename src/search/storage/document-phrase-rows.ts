@@ -5,6 +5,7 @@ import { lazyStatements } from './lazy-statements.js';
 export interface PhraseRow {
   id: number;
   ordinal: number;
+  url: string;
   title: string;
   headings: string;
   /** The stored phrases (document-phrases.ts); null for a document indexed before format 8. */
@@ -39,7 +40,7 @@ export class DocumentPhraseRows {
       dropStaged: () => db.prepare('DELETE FROM staged_phrases WHERE run_key = ?'),
       rows: () =>
         db.prepare(
-          `SELECT d.id, d.ordinal, d.title, d.headings, p.data FROM documents d
+          `SELECT d.id, d.ordinal, d.url, d.title, d.headings, p.data FROM documents d
          LEFT JOIN document_phrases p ON p.id = d.id
          WHERE d.segment_id = ? AND d.ordinal >= ? AND d.ordinal < ? ORDER BY d.ordinal`,
         ),

@@ -3,6 +3,7 @@ import { LEGACY_FEED } from '../../domain/index.js';
 import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
 import { ReanalysisRows } from './reanalysis-rows.js';
 import { addSegmentFacetsTable } from './segment-facet-rows.js';
+import { addSegmentColumnsTable } from './segment-columns.js';
 import { SEGMENT_TERMS_SCHEMA } from './segment-term-rows.js';
 import {
   TEMPLATE_MIGRATION,
@@ -338,6 +339,7 @@ export function prepareIndexSchema(
     upgradeTemplateIndex(db);
     addSummaryIndex(db);
     addSegmentFacetsTable(db);
+    addSegmentColumnsTable(db);
     // A format 11 file written before its documents counted their inbound links gets the column.
     addMissingColumns(db);
     return;
@@ -379,6 +381,7 @@ export function prepareIndexSchema(
   `);
   addMissingColumns(db);
   addSegmentFacetsTable(db);
+  addSegmentColumnsTable(db);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
   insert.run('schema', SCHEMA_VERSION);
   insert.run('analyzer', String(analyzerVersion));

@@ -2,7 +2,6 @@ import Database from 'better-sqlite3';
 import { InboundLinkCounts } from './inbound-link-counts.js';
 import { SearchAnalyticsStore } from './search-analytics-store.js';
 import type { ActivityBatch, QueryLogEntry } from '../../store/index.js';
-import type { Doctype } from '../../domain/index.js';
 import { DocumentClaims } from './document-claims.js';
 import { DisplayHeadRows } from './display-head-rows.js';
 import { DocumentPhraseRows } from './document-phrase-rows.js';
@@ -25,15 +24,12 @@ import type { TemplateCountChanges } from './template-count-changes.js';
 import { preparePrivateDatabaseFile } from '../../util/index.js';
 import type { StoredDocument } from './stored-document.js';
 import { SegmentTermRows } from './segment-term-rows.js';
+import { SegmentColumnRows, type SegmentColumns } from './segment-columns.js';
 
-/** What the in-memory index keeps of each document of a segment, by ordinal. */
-export interface DocumentSummary {
-  id: number;
-  ordinal: number;
+/** What a hit shows before its page is cut: read by the document's id. */
+export interface DocumentHeading {
   url: string;
   title: string;
-  lastModified: number;
-  doctype: Doctype;
 }
 
 export interface StoredSegment {
@@ -78,6 +74,8 @@ export class SearchIndexStore {
   readonly termRows: SegmentTermRows;
   /** Each segment's facets under the rules they were computed with. */
   readonly facets: SegmentFacetRows;
+  /** What every search reads of each segment's documents (segment-columns.ts). */
+  readonly columns: SegmentColumnRows;
   /** The pages merges and removals left free. */
   readonly freePages: FreePages;
 
@@ -117,6 +115,7 @@ export class SearchIndexStore {
     this.inboundLinks = new InboundLinkCounts(this.db);
     this.termRows = new SegmentTermRows(this.db);
     this.facets = new SegmentFacetRows(this.db);
+    this.columns = new SegmentColumnRows(this.db);
     this.freePages = new FreePages(this.db);
   }
 
@@ -140,12 +139,7 @@ export class SearchIndexStore {
         ),
       place: () => db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
       deleteDocument: () => db.prepare('DELETE FROM documents WHERE id = ?'),
-      // From the summary index alone: the documents' rows hold the bodies (search-index-schema.ts).
-      summaries: () =>
-        db.prepare(
-          `SELECT id, ordinal, url, title, last_modified AS lastModified, doctype
-         FROM documents INDEXED BY documents_summary WHERE segment_id = ? ORDER BY ordinal`,
-        ),
+      heading: () => db.prepare('SELECT url, title FROM documents WHERE id = ?'),
       document: () =>
         db.prepare(
           `SELECT id, url, title, description, headings, body, template, content_size AS contentSize,
@@ -321,8 +315,26 @@ export class SearchIndexStore {
     return this.statements.wholeBody.get(id) as string | undefined;
   }
 
-  summaries(segmentId: number): DocumentSummary[] {
-    return this.statements.summaries.all(segmentId) as DocumentSummary[];
+  /** A document's URL and title, if it is still in the index. */
+  heading(id: number): DocumentHeading | undefined {
+    return this.statements.heading.get(id) as DocumentHeading | undefined;
+  }
+
+  /**
+   * The columns of a segment's documents (segment-columns.ts): as kept, or computed from their
+   * rows and kept for the next open. Keeping them is only a saving: it never waits for another
+   * process's write lock, and a failure to write is let be.
+   */
+  segmentColumns(segmentId: number, docIds: Uint32Array): SegmentColumns {
+    const kept = this.columns.read(segmentId, docIds);
+    if (kept !== undefined) return kept;
+    const computed = this.columns.compute(segmentId, docIds);
+    try {
+      this.withoutWaiting(() => this.columns.write(segmentId, docIds, computed));
+    } catch {
+      // Another process writes the file, or it is read-only: the next open computes them again.
+    }
+    return computed;
   }
 
   nextSegmentId(): number {

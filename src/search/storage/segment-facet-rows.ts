@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { lazyStatements } from './lazy-statements.js';
+import { addTableWhereMissing } from './missing-table.js';
 
 /**
  * The facets of each segment under a search service's rules, as the facet threads computed them
@@ -22,10 +23,7 @@ const SEGMENT_FACETS_SCHEMA = `
 `;
 
 export function addSegmentFacetsTable(db: Database.Database): void {
-  const present = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'segment_facets'")
-    .get();
-  if (present === undefined) db.transaction(() => db.exec(SEGMENT_FACETS_SCHEMA)).immediate();
+  addTableWhereMissing(db, 'segment_facets', SEGMENT_FACETS_SCHEMA);
 }
 
 /** The stored facets of segments: read when an index is opened, written once computed. */

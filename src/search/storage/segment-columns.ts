@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { Doctype } from '../indexed-document.js';
+import { lazyStatements } from './lazy-statements.js';
+import { addTableWhereMissing } from './missing-table.js';
+
+/**
+ * What every search reads of each document of a segment, by ordinal, kept beside the segment so
+ * that opening an index reads one value per segment instead of a row per document
+ * (docs/design/search-engine.md, Segments): the date a sort by date compares and the type
+ * the doctype filter tests. The URL and title of a document are read by its id when a result
+ * shows it.
+ */
+export interface SegmentColumns {
+  lastModified: Float64Array;
+  /** DOCTYPE_BITS of each document (search-index-types.ts). */
+  doctypeBits: Uint8Array;
+}
+
+/** One bit per doctype, so a filter of several types is one mask. */
+export const DOCTYPE_BITS: Readonly<Record<Doctype, number>> = { html: 1, pdf: 2, doc: 4, xls: 8, ppt: 16 };
+
+/**
+ * A derived table: a row is computed from the documents' rows the first time a segment is loaded
+ * (by the writer, right after it wrote the segment) and goes with the segment's row (the trigger).
+ * Added where missing when a file is opened: a version without the table never reads it.
+ */
+const SEGMENT_COLUMNS_SCHEMA = `
+  CREATE TABLE IF NOT EXISTS segment_columns (segment_id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+  CREATE TRIGGER IF NOT EXISTS segments_drop_columns AFTER DELETE ON segments BEGIN
+    DELETE FROM segment_columns WHERE segment_id = old.id;
+  END;
+`;
+
+export function addSegmentColumnsTable(db: Database.Database): void {
+  addTableWhereMissing(db, 'segment_columns', SEGMENT_COLUMNS_SCHEMA);
+}
+
+const COLUMNS_VERSION = 1;
+/** Version (4 bytes), document count (4), digest of the document ids (16). */
+const HEADER_BYTES = 24;
+const DIGEST_BYTES = 16;
+
+/**
+ * Names a segment's documents: a row derived from them (these columns, its facets) is read only
+ * for the same ids in the same order, so it stays right whatever happened to the segment's id (an
+ * id may be given again once its segment is gone) while a row for the old segment was written.
+ */
+export function docIdsDigest(docIds: Uint32Array): Buffer {
+  const bytes = Buffer.from(docIds.buffer, docIds.byteOffset, docIds.byteLength);
+  return createHash('sha256').update(bytes).digest().subarray(0, DIGEST_BYTES);
+}
+
+export function encodeSegmentColumns(docIds: Uint32Array, columns: SegmentColumns): Buffer {
+  const count = docIds.length;
+  const data = Buffer.alloc(HEADER_BYTES + count * 9);
+  data.writeUInt32LE(COLUMNS_VERSION, 0);
+  data.writeUInt32LE(count, 4);
+  docIdsDigest(docIds).copy(data, 8);
+  const dates = columns.lastModified;
+  Buffer.from(dates.buffer, dates.byteOffset, dates.byteLength).copy(data, HEADER_BYTES);
+  Buffer.from(columns.doctypeBits.buffer, columns.doctypeBits.byteOffset, count).copy(
+    data,
+    HEADER_BYTES + count * 8,
+  );
+  return data;
+}
+
+/** The columns a row holds for exactly these documents; undefined for any other row. */
+export function decodeSegmentColumns(data: Buffer, docIds: Uint32Array): SegmentColumns | undefined {
+  const count = docIds.length;
+  if (data.length !== HEADER_BYTES + count * 9) return undefined;
+  if (data.readUInt32LE(0) !== COLUMNS_VERSION || data.readUInt32LE(4) !== count) return undefined;
+  if (!data.subarray(8, 8 + DIGEST_BYTES).equals(docIdsDigest(docIds))) return undefined;
+  // Copied out: SQLite's bytes need not be 8-byte aligned for a Float64Array view.
+  const lastModified = new Float64Array(count);
+  data.copy(Buffer.from(lastModified.buffer), 0, HEADER_BYTES, HEADER_BYTES + count * 8);
+  const doctypeBits = Uint8Array.from(data.subarray(HEADER_BYTES + count * 8));
+  return { lastModified, doctypeBits };
+}
+
+/** Each segment's columns: read when a segment is loaded, computed and kept when missing. */
+export class SegmentColumnRows {
+  private readonly statements;
+
+  constructor(db: Database.Database) {
+    this.statements = lazyStatements({
+      read: () => db.prepare('SELECT data FROM segment_columns WHERE segment_id = ?').pluck(),
+      // From the summary index alone: the documents' rows hold the bodies (search-index-schema.ts).
+      documents: () =>
+        db
+          .prepare(
+            `SELECT ordinal, id, last_modified, doctype FROM documents INDEXED BY documents_summary
+             WHERE segment_id = ? ORDER BY ordinal`,
+          )
+          .raw(),
+      urls: () =>
+        db
+          .prepare(`SELECT ordinal, id, url FROM documents INDEXED BY documents_summary WHERE segment_id = ?`)
+          .raw(),
+      titles: () =>
+        db
+          .prepare(
+            `SELECT ordinal, id, title FROM documents INDEXED BY documents_summary WHERE segment_id = ?`,
+          )
+          .raw(),
+      // A segment merged away meanwhile keeps no row (its trigger already ran).
+      write: () =>
+        db.prepare(
+          `INSERT OR REPLACE INTO segment_columns (segment_id, data)
+           SELECT @id, @data WHERE EXISTS (SELECT 1 FROM segments WHERE id = @id)`,
+        ),
+    });
+  }
+
+  read(segmentId: number, docIds: Uint32Array): SegmentColumns | undefined {
+    const data = this.statements.read.get(segmentId) as Buffer | undefined;
+    return data === undefined ? undefined : decodeSegmentColumns(data, docIds);
+  }
+
+  /**
+   * The columns of a segment's documents from their rows. An ordinal whose document no longer
+   * points at the segment (replaced or removed since) is deleted there and keeps zeros.
+   */
+  compute(segmentId: number, docIds: Uint32Array): SegmentColumns {
+    const lastModified = new Float64Array(docIds.length);
+    const doctypeBits = new Uint8Array(docIds.length);
+    const rows = this.statements.documents.all(segmentId) as [number, number, number, Doctype][];
+    for (const [ordinal, id, date, doctype] of rows) {
+      if (docIds[ordinal] !== id) continue;
+      lastModified[ordinal] = date;
+      doctypeBits[ordinal] = DOCTYPE_BITS[doctype];
+    }
+    return { lastModified, doctypeBits };
+  }
+
+  write(segmentId: number, docIds: Uint32Array, columns: SegmentColumns): void {
+    this.statements.write.run({ id: segmentId, data: encodeSegmentColumns(docIds, columns) });
+  }
+
+  /** The URL of each ordinal whose document still points at the segment, null for the others. */
+  urls(segmentId: number, docIds: Uint32Array): (string | null)[] {
+    return this.textColumn(this.statements.urls.all(segmentId) as [number, number, string][], docIds);
+  }
+
+  /** The title of each ordinal whose document still points at the segment, null for the others. */
+  titles(segmentId: number, docIds: Uint32Array): (string | null)[] {
+    return this.textColumn(this.statements.titles.all(segmentId) as [number, number, string][], docIds);
+  }
+
+  private textColumn(rows: readonly [number, number, string][], docIds: Uint32Array): (string | null)[] {
+    const values = new Array<string | null>(docIds.length).fill(null);
+    for (const [ordinal, id, value] of rows) if (docIds[ordinal] === id) values[ordinal] = value;
+    return values;
+  }
+}
