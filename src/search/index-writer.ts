@@ -219,7 +219,10 @@ export class IndexWriter {
    */
   private countLinks(pass: string, urls: Iterable<string>, documents: readonly IndexedDocument[]): void {
     const linksOf = new Map(documents.map((document) => [document.url, document.linksTo ?? []]));
-    for (const url of urls) this.store.inboundLinks.addPage(pass, url, linksOf.get(url) ?? []);
+    this.store.inboundLinks.addPages(
+      pass,
+      Array.from(urls, (url) => ({ url, targets: linksOf.get(url) ?? [] })),
+    );
   }
 
   /**

@@ -14,6 +14,7 @@ import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { FACET_JOB_URLS } from '../../src/search/site/facet-index.js';
 import { FacetPool } from '../../src/search/site/facet-pool.js';
+import { decodeFacets, encodeFacets } from '../../src/search/site/stored-facets.js';
 import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../src/search/site/facet-rules.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import type { SiteSearchRequest } from '../../src/search/site/search-response.js';
@@ -306,15 +307,20 @@ describe('facets kept in the index file', () => {
     const stored = rowsOf(file);
     assert.equal(stored.length, 1);
     const db = new Database(file);
-    const form = JSON.parse(
-      (db.prepare('SELECT data FROM segment_facets').pluck().get() as Buffer).toString(),
-    ) as { pathIds: number[] };
-    const outside = JSON.stringify({ ...form, pathIds: form.pathIds.map((id) => id + 1000) });
+    const data = db.prepare('SELECT data FROM segment_facets').pluck().get() as Buffer;
     db.close();
+    // The row's own digest, from its header, so that only the arrays are wrong.
+    const header = JSON.parse(data.toString('utf8', 12, 12 + data.readUInt32LE(8))) as { documents: string };
+    const facets = decodeFacets(data, 20, header.documents);
+    assert.ok(facets !== undefined);
+    const outside = encodeFacets(
+      { ...facets, pathIds: facets.pathIds.map((id) => id + 1000) },
+      header.documents,
+    );
 
-    for (const damaged of ['{"names":[]', outside]) {
+    for (const damaged of [data.subarray(0, data.length - 4), outside]) {
       const writing = new Database(file);
-      writing.prepare('UPDATE segment_facets SET data = ?').run(Buffer.from(damaged));
+      writing.prepare('UPDATE segment_facets SET data = ?').run(damaged);
       writing.close();
       kept = new SearchIndex(file);
       try {

@@ -3,6 +3,8 @@ import type { FacetJobReply, FacetJobResult } from './facet-job.js';
 import type { FacetPool } from './facet-pool.js';
 import type { FacetRuleConfig } from './facet-rules.js';
 import {
+  type CompactFacets,
+  compactFacets,
   decodeFacets,
   documentsDigestOf,
   encodeFacets,
@@ -22,16 +24,44 @@ export interface DrilldownNode {
   children: number[];
 }
 
-/** Categories and drill-down nodes of each document of a segment, by ordinal. */
-export interface SegmentFacets {
-  /** Categories of ordinal o: `categories[categoryStart[o] .. categoryStart[o + 1]]`. */
-  categoryStart: Uint32Array;
-  categories: Uint16Array;
-  /** Drill-down nodes (every level of every path) of ordinal o, without repeats. */
-  nodeStart: Uint32Array;
-  nodes: Uint32Array;
-  /** The label paths of each document, as OrganicDoc.drilldown shows them. */
-  paths: string[][];
+/**
+ * Categories and drill-down paths of each document of a segment, by ordinal (CompactFacets), with
+ * the drill-down nodes of each of the segment's distinct paths: a document's nodes are those of
+ * its paths (documentNodes), so nothing is built per document when a segment is loaded.
+ */
+export interface SegmentFacets extends CompactFacets {
+  /** Node ids of every level of `table[p]`, top first, by path id p. */
+  pathNodes: readonly Uint32Array[];
+}
+
+/** The label paths of a document, as OrganicDoc.drilldown shows them. */
+export function documentPaths(facets: SegmentFacets, ordinal: number): string[] {
+  const paths: string[] = [];
+  for (let at = facets.pathStart[ordinal]!; at < facets.pathStart[ordinal + 1]!; at += 1)
+    paths.push(facets.table[facets.pathIds[at]!]!);
+  return paths;
+}
+
+/** Visits the drill-down nodes of a document (every level of every path), each once. */
+export function visitDocumentNodes(
+  facets: SegmentFacets,
+  ordinal: number,
+  visit: (node: number) => void,
+): void {
+  const first = facets.pathStart[ordinal]!;
+  const end = facets.pathStart[ordinal + 1]!;
+  if (end - first === 1) {
+    for (const node of facets.pathNodes[facets.pathIds[first]!]!) visit(node);
+    return;
+  }
+  // Paths of one document share their upper levels: those count once.
+  const seen = new Set<number>();
+  for (let at = first; at < end; at += 1)
+    for (const node of facets.pathNodes[facets.pathIds[at]!]!) {
+      if (seen.has(node)) continue;
+      seen.add(node);
+      visit(node);
+    }
 }
 
 /** URLs per facet job: a segment of many documents is several jobs, each within the job limit. */
@@ -129,11 +159,13 @@ export class FacetIndex {
     if (none === undefined) {
       const count = loaded.segment.docCount;
       none = {
+        categoryNames: [],
         categoryStart: new Uint32Array(count + 1),
         categories: new Uint16Array(0),
-        nodeStart: new Uint32Array(count + 1),
-        nodes: new Uint32Array(0),
-        paths: Array.from({ length: count }, (): string[] => []),
+        table: [],
+        pathStart: new Uint32Array(count + 1),
+        pathIds: new Uint32Array(0),
+        pathNodes: [],
       };
       this.empty.set(loaded, none);
     }
@@ -183,13 +215,13 @@ export class FacetIndex {
       return;
     }
     if (!this.available) return;
-    const joined = joinResults(replies as FacetJobResult[]);
+    const joined = compactFacets(joinResults(replies as FacetJobResult[]));
     this.bySegment.set(loaded, this.assemble(joined));
     this.store(loaded, joined, documentsDigest);
   }
 
   /** The segment's facets as stored under these rules, if they were, for the same documents. */
-  private storedFacets(loaded: LoadedSegment, documentsDigest: string): FacetJobResult | undefined {
+  private storedFacets(loaded: LoadedSegment, documentsDigest: string): CompactFacets | undefined {
     const rows = this.computation.stored;
     if (rows === undefined) return undefined;
     try {
@@ -202,7 +234,7 @@ export class FacetIndex {
   }
 
   /** Keeps a segment's facets for the next open; they are only a saving, so a failed write is let be. */
-  private store(loaded: LoadedSegment, result: FacetJobResult, documentsDigest: string): void {
+  private store(loaded: LoadedSegment, result: CompactFacets, documentsDigest: string): void {
     try {
       this.computation.stored?.write(
         loaded.segment.id,
@@ -220,35 +252,10 @@ export class FacetIndex {
     this.computation.onUnavailable(reason);
   }
 
-  /** The segment's facets from its URLs' results, in ordinal order, adding nodes not seen before. */
-  private assemble(result: FacetJobResult): SegmentFacets {
-    this.names = result.categoryNames;
-    const count = result.paths.length;
-    const nodeStart = new Uint32Array(count + 1);
-    const nodes: number[] = [];
-    // A site has few distinct paths for many documents: each path's nodes are found once.
-    const nodesOfPath = new Map<string, number[]>();
-    result.paths.forEach((documentPaths, ordinal) => {
-      nodeStart[ordinal] = nodes.length;
-      const seen = new Set<number>();
-      for (const path of documentPaths) {
-        let along = nodesOfPath.get(path);
-        if (along === undefined) {
-          along = this.nodesAlong(path);
-          nodesOfPath.set(path, along);
-        }
-        for (const node of along) seen.add(node);
-      }
-      nodes.push(...seen);
-    });
-    nodeStart[count] = nodes.length;
-    return {
-      categoryStart: result.categoryStart,
-      categories: result.categories,
-      nodeStart,
-      nodes: Uint32Array.from(nodes),
-      paths: result.paths,
-    };
+  /** The segment's facets with the nodes of each of its distinct paths, adding nodes not seen before. */
+  private assemble(facets: CompactFacets): SegmentFacets {
+    this.names = facets.categoryNames;
+    return { ...facets, pathNodes: facets.table.map((path) => Uint32Array.from(this.nodesAlong(path))) };
   }
 
   /** Node ids of every level of a path, top first, creating the nodes not seen before. */

@@ -6,7 +6,7 @@
 import type { HitSet } from '../engine/hit-set.js';
 import { MAX_GROUP_SIZE, NO_GROUP, collapseGroups, type SameTextGroups } from '../same-text-copies.js';
 import type { LoadedSegment } from '../search-index-types.js';
-import type { SegmentFacets } from './facet-index.js';
+import { type SegmentFacets, visitDocumentNodes } from './facet-index.js';
 
 /**
  * What the filters ask: the doctype bits, the category (undefined: any; -1, a category the
@@ -67,12 +67,11 @@ export function narrowHits(
     }
     if (!inCategory) continue;
     let inDrilldown = filters.selectedNodes === undefined;
-    for (let at = segmentFacets.nodeStart[ordinal]!; at < segmentFacets.nodeStart[ordinal + 1]!; at += 1) {
-      const node = segmentFacets.nodes[at]!;
+    visitDocumentNodes(segmentFacets, ordinal, (node) => {
       if (!inDrilldown && filters.selectedNodes!.includes(node)) inDrilldown = true;
-      if (group !== NO_GROUP && !firstTime(nodesCounted, group * filters.nodeCount + node)) continue;
+      if (group !== NO_GROUP && !firstTime(nodesCounted, group * filters.nodeCount + node)) return;
       nodeCounts[node]! += 1;
-    }
+    });
     if (inDrilldown) passing.push(hit);
   }
   const kept = groups.empty

@@ -9,7 +9,7 @@ import { type QueryTree, queryTreeOf } from '../query-tree.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
 import { DOCTYPE_BITS } from '../search-index-types.js';
 import { drilldownTree } from './drilldown-tree.js';
-import { type FacetComputation, FacetIndex } from './facet-index.js';
+import { documentPaths, type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
 import type { HitPagePool } from './hit-page-pool.js';
 import { hitComparator, type SortedDocuments } from './hit-order.js';
@@ -197,7 +197,7 @@ export class SiteSearch {
       return {
         id: snapshot.segments[segment]!.segment.docIds[ordinal]!,
         ranking: first + offset + 1,
-        drilldown: facets[segment]!.paths[ordinal]!,
+        drilldown: documentPaths(facets[segment]!, ordinal),
         copyUrls: sameText.otherUrls(sameText.placeOf(segment, ordinal)),
       };
     });

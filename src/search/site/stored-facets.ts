@@ -48,26 +48,31 @@ export function joinResults(results: readonly FacetJobResult[]): FacetJobResult 
   };
 }
 
-/** A stored row's form: each distinct label path once, documents pointing at them. */
-interface StoredForm {
-  /** documentsDigestOf the documents they were computed for. */
-  documents: string;
-  names: string[];
-  categoryStart: number[];
-  categories: number[];
-  /** Distinct label paths. */
+/**
+ * A segment's facets as searches read them: each distinct label path once, documents pointing at
+ * them, all in typed arrays, so that a segment of a million pages is a few arrays, not a million
+ * small ones.
+ */
+export interface CompactFacets {
+  categoryNames: string[];
+  /** Category indexes of document d: `categories[categoryStart[d] .. categoryStart[d + 1]]`. */
+  categoryStart: Uint32Array;
+  categories: Uint16Array;
+  /** Distinct label paths (labels joined by a tab). */
   table: string[];
   /** Paths of document d: `table[pathIds[pathStart[d] .. pathStart[d + 1]]]`. */
-  pathStart: number[];
-  pathIds: number[];
+  pathStart: Uint32Array;
+  pathIds: Uint32Array;
 }
 
-export function encodeFacets(result: FacetJobResult, documentsDigest: string): Buffer {
+/** The facet jobs' results of a segment (joinResults) with each distinct path once. */
+export function compactFacets(result: FacetJobResult): CompactFacets {
   const table: string[] = [];
   const idOf = new Map<string, number>();
-  const pathStart = [0];
+  const pathStart = new Uint32Array(result.paths.length + 1);
   const pathIds: number[] = [];
-  for (const documentPaths of result.paths) {
+  result.paths.forEach((documentPaths, document) => {
+    pathStart[document] = pathIds.length;
     for (const path of documentPaths) {
       let id = idOf.get(path);
       if (id === undefined) {
@@ -76,67 +81,131 @@ export function encodeFacets(result: FacetJobResult, documentsDigest: string): B
       }
       pathIds.push(id);
     }
-    pathStart.push(pathIds.length);
-  }
-  const form: StoredForm = {
-    documents: documentsDigest,
-    names: result.categoryNames,
-    categoryStart: Array.from(result.categoryStart),
-    categories: Array.from(result.categories),
+  });
+  pathStart[result.paths.length] = pathIds.length;
+  return {
+    categoryNames: result.categoryNames,
+    categoryStart: result.categoryStart,
+    categories: result.categories,
     table,
     pathStart,
-    pathIds,
+    pathIds: Uint32Array.from(pathIds),
   };
-  return Buffer.from(JSON.stringify(form), 'utf8');
+}
+
+/**
+ * A stored row: magic and version, the length of a JSON header (the documents' digest, category
+ * names and path table), the header, then the counts and arrays as they lie in memory (this
+ * platform's byte order, checked by the magic), each 4-byte aligned. Reading it is a few copies,
+ * whatever the number of documents.
+ */
+const FACETS_MAGIC = 0x4b464354;
+const FORM_VERSION = 2;
+const SAME_BYTE_ORDER = new Uint8Array(new Uint32Array([FACETS_MAGIC]).buffer);
+
+interface StoredHeader {
+  documents: string;
+  names: string[];
+  table: string[];
+}
+
+const aligned = (bytes: number) => (bytes + 3) & ~3;
+
+export function encodeFacets(facets: CompactFacets, documentsDigest: string): Buffer {
+  const header: StoredHeader = {
+    documents: documentsDigest,
+    names: facets.categoryNames,
+    table: facets.table,
+  };
+  const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
+  const arrays = [facets.categoryStart, facets.pathStart, facets.pathIds, facets.categories];
+  const at = 12 + aligned(headerBytes.length);
+  const size = arrays.reduce((sum, array) => sum + aligned(array.byteLength), at + 12);
+  const data = Buffer.alloc(size);
+  Buffer.from(SAME_BYTE_ORDER).copy(data, 0);
+  data.writeUInt32LE(FORM_VERSION, 4);
+  data.writeUInt32LE(headerBytes.length, 8);
+  headerBytes.copy(data, 12);
+  data.writeUInt32LE(facets.categoryStart.length - 1, at);
+  data.writeUInt32LE(facets.pathIds.length, at + 4);
+  data.writeUInt32LE(facets.categories.length, at + 8);
+  let offset = at + 12;
+  for (const array of arrays) {
+    Buffer.from(array.buffer, array.byteOffset, array.byteLength).copy(data, offset);
+    offset += aligned(array.byteLength);
+  }
+  return data;
 }
 
 /**
  * A stored row's facets for `count` documents of this digest (documentsDigestOf); undefined when the
- * row was computed for other documents or does not fit them.
+ * row was computed for other documents, written in another form or byte order, or does not fit.
  */
 export function decodeFacets(
   data: Buffer,
   count: number,
   documentsDigest: string,
-): FacetJobResult | undefined {
-  let form: StoredForm;
+): CompactFacets | undefined {
+  if (
+    data.length < 24 ||
+    !data.subarray(0, 4).equals(SAME_BYTE_ORDER) ||
+    data.readUInt32LE(4) !== FORM_VERSION
+  )
+    return undefined;
+  const headerLength = data.readUInt32LE(8);
+  const at = 12 + aligned(headerLength);
+  if (data.length < at + 12) return undefined;
+  let header: StoredHeader;
   try {
-    form = JSON.parse(data.toString('utf8')) as StoredForm;
+    header = JSON.parse(data.toString('utf8', 12, 12 + headerLength)) as StoredHeader;
   } catch {
     return undefined;
   }
-  if (form.documents !== documentsDigest || !fits(form, count)) return undefined;
-  const paths: string[][] = [];
-  for (let document = 0; document < count; document += 1) {
-    const documentPaths: string[] = [];
-    for (let at = form.pathStart[document]!; at < form.pathStart[document + 1]!; at += 1)
-      documentPaths.push(form.table[form.pathIds[at]!]!);
-    paths.push(documentPaths);
-  }
-  return {
-    ok: true,
-    categoryNames: form.names,
-    categoryStart: Uint32Array.from(form.categoryStart),
-    categories: Uint16Array.from(form.categories),
-    paths,
+  if (header.documents !== documentsDigest || data.readUInt32LE(at) !== count) return undefined;
+  const pathIdCount = data.readUInt32LE(at + 4);
+  const categoryCount = data.readUInt32LE(at + 8);
+  let offset = at + 12;
+  const read = <T extends Uint32Array | Uint16Array>(array: T): T | undefined => {
+    if (offset + array.byteLength > data.length) return undefined;
+    // Copied out: SQLite's bytes need not be aligned for a typed array's view.
+    data.copy(Buffer.from(array.buffer), 0, offset, offset + array.byteLength);
+    offset += aligned(array.byteLength);
+    return array;
   };
+  const categoryStart = read(new Uint32Array(count + 1));
+  const pathStart = read(new Uint32Array(count + 1));
+  const pathIds = read(new Uint32Array(pathIdCount));
+  const categories = read(new Uint16Array(categoryCount));
+  if (
+    categoryStart === undefined ||
+    pathStart === undefined ||
+    pathIds === undefined ||
+    categories === undefined
+  )
+    return undefined;
+  const facets = {
+    categoryNames: header.names,
+    categoryStart,
+    categories,
+    table: header.table,
+    pathStart,
+    pathIds,
+  };
+  return offset === data.length && fits(facets) ? facets : undefined;
 }
 
-/** Whether a row's arrays describe `count` documents and point inside each other. */
-function fits(form: StoredForm, count: number): boolean {
-  const arrays = [form.names, form.categoryStart, form.categories, form.table, form.pathStart, form.pathIds];
-  if (!arrays.every(Array.isArray)) return false;
-  if (form.pathStart.length !== count + 1 || form.categoryStart.length !== count + 1) return false;
-  if (form.pathStart[count] !== form.pathIds.length || form.categoryStart[count] !== form.categories.length)
-    return false;
-  const ascending = (starts: number[]) => starts.every((start, at) => at === 0 || start >= starts[at - 1]!);
-  if (form.pathStart[0] !== 0 || form.categoryStart[0] !== 0) return false;
-  if (!ascending(form.pathStart) || !ascending(form.categoryStart)) return false;
-  return (
-    form.pathIds.every((id) => Number.isInteger(id) && id >= 0 && id < form.table.length) &&
-    form.table.every((path) => typeof path === 'string') &&
-    form.categories.every(
-      (category) => Number.isInteger(category) && category >= 0 && category < form.names.length,
-    )
-  );
+/** Whether a row's arrays point inside each other, and its names and paths are strings. */
+function fits(facets: CompactFacets): boolean {
+  const { categoryNames, categoryStart, categories, table, pathStart, pathIds } = facets;
+  if (!Array.isArray(categoryNames) || !Array.isArray(table)) return false;
+  if (![...categoryNames, ...table].every((text) => typeof text === 'string')) return false;
+  const ascendingTo = (starts: Uint32Array, end: number) => {
+    if (starts[0] !== 0 || starts[starts.length - 1] !== end) return false;
+    for (let at = 1; at < starts.length; at += 1) if (starts[at]! < starts[at - 1]!) return false;
+    return true;
+  };
+  if (!ascendingTo(categoryStart, categories.length) || !ascendingTo(pathStart, pathIds.length)) return false;
+  for (const id of pathIds) if (id >= table.length) return false;
+  for (const category of categories) if (category >= categoryNames.length) return false;
+  return true;
 }

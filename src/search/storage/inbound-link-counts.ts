@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { compareTerms } from '../engine/segment.js';
 import { lazyStatements } from './lazy-statements.js';
 
 /**
@@ -14,22 +15,29 @@ import { lazyStatements } from './lazy-statements.js';
  */
 export class InboundLinkCounts {
   private readonly statements;
+  /**
+   * Each pass's number in the temp tables, whose rows would otherwise repeat its key (a run key
+   * or a UUID, 40 bytes and more) in each of their millions of rows. Temp tables live as long as
+   * the connection, and so do these numbers.
+   */
+  private readonly passNumbers = new Map<string, number>();
+  private nextNumber = 1;
 
   constructor(db: Database.Database) {
     db.exec(`
       CREATE TEMP TABLE IF NOT EXISTS inbound_link_counts (
-        pass TEXT NOT NULL, url TEXT NOT NULL, links INTEGER NOT NULL, PRIMARY KEY (pass, url)
+        pass INTEGER NOT NULL, url TEXT NOT NULL, links INTEGER NOT NULL, PRIMARY KEY (pass, url)
       ) WITHOUT ROWID;
       CREATE TEMP TABLE IF NOT EXISTS inbound_link_pages (
-        pass TEXT NOT NULL, url TEXT NOT NULL, PRIMARY KEY (pass, url)
+        pass INTEGER NOT NULL, url TEXT NOT NULL, PRIMARY KEY (pass, url)
       ) WITHOUT ROWID;
     `);
     this.statements = lazyStatements({
       page: () => db.prepare('INSERT OR IGNORE INTO temp.inbound_link_pages (pass, url) VALUES (?, ?)'),
       link: () =>
         db.prepare(
-          `INSERT INTO temp.inbound_link_counts (pass, url, links) VALUES (?, ?, 1)
-         ON CONFLICT (pass, url) DO UPDATE SET links = links + 1`,
+          `INSERT INTO temp.inbound_link_counts (pass, url, links) VALUES (?, ?, ?)
+         ON CONFLICT (pass, url) DO UPDATE SET links = links + excluded.links`,
         ),
       write: () =>
         db.prepare(
@@ -43,12 +51,20 @@ export class InboundLinkCounts {
   }
 
   /**
-   * A page of the pass and the distinct pages it links to (not itself). A page seen twice in a
-   * pass (a retried batch) counts once.
+   * Pages of the pass with the distinct pages each links to (not itself). A page seen twice in a
+   * pass (a retried batch) counts once. The batch's links are summed per target first and added
+   * in URL order: a target gets one upsert per batch, and the upserts walk the table's B-tree in
+   * its order instead of at random (a million-page pass names tens of millions of links).
    */
-  addPage(pass: string, url: string, targets: readonly string[]): void {
-    if (this.statements.page.run(pass, url).changes === 0) return;
-    for (const target of targets) if (target !== url) this.statements.link.run(pass, target);
+  addPages(pass: string, pages: Iterable<{ url: string; targets: readonly string[] }>): void {
+    const number = this.numberOf(pass);
+    const sums = new Map<string, number>();
+    for (const { url, targets } of pages) {
+      if (this.statements.page.run(number, url).changes === 0) continue;
+      for (const target of targets) if (target !== url) sums.set(target, (sums.get(target) ?? 0) + 1);
+    }
+    for (const target of [...sums.keys()].sort(compareTerms))
+      this.statements.link.run(number, target, sums.get(target)!);
   }
 
   /**
@@ -56,13 +72,27 @@ export class InboundLinkCounts {
    * pages linking to it (0 for none); pages not in the pass keep theirs. The pass is then forgotten.
    */
   write(pass: string): void {
-    this.statements.write.run(pass, pass);
+    const number = this.numberOf(pass);
+    this.statements.write.run(number, number);
     this.discard(pass);
   }
 
   /** Forgets a pass's counts without storing them (a run discarded or failed). */
   discard(pass: string): void {
-    this.statements.dropCounts.run(pass);
-    this.statements.dropPages.run(pass);
+    const number = this.passNumbers.get(pass);
+    if (number === undefined) return;
+    this.statements.dropCounts.run(number);
+    this.statements.dropPages.run(number);
+    this.passNumbers.delete(pass);
+  }
+
+  private numberOf(pass: string): number {
+    let number = this.passNumbers.get(pass);
+    if (number === undefined) {
+      number = this.nextNumber;
+      this.nextNumber += 1;
+      this.passNumbers.set(pass, number);
+    }
+    return number;
   }
 }
