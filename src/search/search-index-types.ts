@@ -7,8 +7,9 @@ import type { SameTextGroups } from './same-text-copies.js';
 /**
  * A segment in memory with the columns every search reads of its documents, by ordinal
  * (storage/segment-columns.ts): a document's id is the segment's `docIds`, its URL and title are
- * read by id when shown. A document replaced or removed before the segment was loaded keeps
- * zeros there (its ordinal is marked deleted).
+ * read by id when shown. The columns of a document replaced or removed since its segment was
+ * written are whatever its row held when they were computed (zeros once it had moved): its
+ * ordinal is marked deleted, and they are never read.
  */
 export interface LoadedSegment extends SegmentColumns {
   segment: Segment;

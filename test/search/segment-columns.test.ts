@@ -42,6 +42,14 @@ function columnsOf(index: SearchIndex): { id: number; lastModified: number; doct
     .sort((a, b) => a.id - b.id);
 }
 
+/** Every document's id, date and type as its row holds them. */
+function rowsOf(file: string): { id: number; lastModified: number; doctypeBits: number }[] {
+  return fileRows<{ id: number; last_modified: number; doctype: 'html' | 'pdf' }>(
+    file,
+    'SELECT id, last_modified, doctype FROM documents ORDER BY id',
+  ).map((row) => ({ id: row.id, lastModified: row.last_modified, doctypeBits: DOCTYPE_BITS[row.doctype] }));
+}
+
 test('each segment keeps its columns; an open reads them, a file without them gains them', () => {
   const file = path.join(folder, 'service-1.db');
   let index = new SearchIndex(file);
@@ -53,10 +61,7 @@ test('each segment keeps its columns; an open reads them, a file without them ga
     [{ ...page(4), lastModified: 1_800_000_000_000, body: 'Chapter four, rewritten.' }],
     'bundle:test',
   );
-  const expected = fileRows<{ id: number; last_modified: number; doctype: 'html' | 'pdf' }>(
-    file,
-    'SELECT id, last_modified, doctype FROM documents ORDER BY id',
-  ).map((row) => ({ id: row.id, lastModified: row.last_modified, doctypeBits: DOCTYPE_BITS[row.doctype] }));
+  const expected = rowsOf(file);
   assert.equal(expected.length, 12);
   assert.equal(expected.find((row) => row.id === 5)?.lastModified, 1_800_000_000_000);
   assert.deepEqual(columnsOf(index), expected);
@@ -127,7 +132,7 @@ test('a row is read only for the documents it was computed for', () => {
   }
 });
 
-test('a segment merged away takes its row of columns with it', () => {
+test('a merged segment has the columns of the documents it took; the segments merged away take their rows', () => {
   const file = path.join(folder, 'service-3.db');
   const index = new SearchIndex(file);
   try {
@@ -137,6 +142,7 @@ test('a segment merged away takes its row of columns with it', () => {
         'bundle:test',
       );
     index.writer.mergeWhileNeeded();
+    assert.deepEqual(columnsOf(index), rowsOf(file));
   } finally {
     index.close();
   }
@@ -150,4 +156,33 @@ test('a segment merged away takes its row of columns with it', () => {
     kept.map((row) => row.segment_id),
     segments,
   );
+});
+
+test('the columns come from the summary index; a file without it gains it when opened', () => {
+  const file = path.join(folder, 'service-4.db');
+  let index = new SearchIndex(file);
+  index.writer.upsert(
+    Array.from({ length: 6 }, (_, n) => page(n)),
+    'bundle:test',
+  );
+  const ranked = rankedSearch(index, 'chapter tables', 20);
+  index.close();
+  const plan = () =>
+    fileRows<{ detail: string }>(
+      file,
+      'EXPLAIN QUERY PLAN SELECT ordinal, id, last_modified, doctype FROM documents INDEXED BY documents_summary WHERE segment_id = 1',
+    )
+      .map((row) => row.detail)
+      .join('; ');
+  assert.match(plan(), /USING COVERING INDEX documents_summary/);
+  // As a file written before the summary index, and before the columns.
+  changeFile(file, 'DROP INDEX documents_summary; DELETE FROM segment_columns;');
+  index = new SearchIndex(file);
+  try {
+    assert.deepEqual(columnsOf(index), rowsOf(file));
+    assert.deepEqual(rankedSearch(index, 'chapter tables', 20), ranked);
+  } finally {
+    index.close();
+  }
+  assert.match(plan(), /USING COVERING INDEX documents_summary/);
 });

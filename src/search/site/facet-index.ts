@@ -27,7 +27,7 @@ export interface DrilldownNode {
 /**
  * Categories and drill-down paths of each document of a segment, by ordinal (CompactFacets), with
  * the drill-down nodes of each of the segment's distinct paths: a document's nodes are those of
- * its paths (documentNodes), so nothing is built per document when a segment is loaded.
+ * its paths (visitDocumentNodes), so nothing is built per document when a segment is loaded.
  */
 export interface SegmentFacets extends CompactFacets {
   /** Node ids of every level of `table[p]`, top first, by path id p. */
@@ -50,6 +50,7 @@ export function visitDocumentNodes(
 ): void {
   const first = facets.pathStart[ordinal]!;
   const end = facets.pathStart[ordinal + 1]!;
+  if (end === first) return;
   if (end - first === 1) {
     for (const node of facets.pathNodes[facets.pathIds[first]!]!) visit(node);
     return;
@@ -102,6 +103,8 @@ export class FacetIndex {
   private readonly bySegment = new WeakMap<LoadedSegment, SegmentFacets>();
   private readonly pending = new WeakMap<LoadedSegment, Promise<void>>();
   private readonly empty = new WeakMap<LoadedSegment, SegmentFacets>();
+  /** Segments whose URLs could not be read: none for the searches waiting, read again by the next. */
+  private readonly unread = new WeakSet<LoadedSegment>();
   private readonly rulesKey: string;
   private readonly rulesDigest: Buffer;
   private names: string[] = [];
@@ -139,7 +142,11 @@ export class FacetIndex {
    * none (unavailable, or the rules were replaced while a search waited, which then shows none).
    */
   covers(segments: readonly LoadedSegment[]): boolean {
-    return !this.available || this.discarded || segments.every((loaded) => this.bySegment.has(loaded));
+    return (
+      !this.available ||
+      this.discarded ||
+      segments.every((loaded) => this.bySegment.has(loaded) || this.unread.has(loaded))
+    );
   }
 
   /**
@@ -147,6 +154,7 @@ export class FacetIndex {
    * rejects. Searches waiting at once on a segment share its jobs.
    */
   async ready(segments: readonly LoadedSegment[]): Promise<void> {
+    for (const loaded of segments) this.unread.delete(loaded);
     await Promise.all(segments.map((loaded) => this.computed(loaded)));
   }
 
@@ -195,7 +203,14 @@ export class FacetIndex {
       this.bySegment.set(loaded, this.assemble(stored));
       return;
     }
-    const urls = this.computation.urlsOf(loaded);
+    let urls: readonly (string | null)[];
+    try {
+      urls = this.computation.urlsOf(loaded);
+    } catch {
+      // Unreadable (the index closed meanwhile): this search shows none, the next reads again.
+      this.unread.add(loaded);
+      return;
+    }
     const jobs: Promise<FacetJobReply>[] = [];
     // One job at least, so an empty segment still learns the category names.
     for (let start = 0; start === 0 || start < urls.length; start += FACET_JOB_URLS) {

@@ -209,6 +209,11 @@ export class SearchActivity {
     return this.clicks.get(url) ?? 0;
   }
 
+  /** Every clicked URL with its count (a sort by clicks looks them up by document). */
+  clickedUrls(): IterableIterator<[string, number]> {
+    return this.clicks.entries();
+  }
+
   /**
    * The suggester (docs/design/search-engine.md, Suggest): its index part is built again when the
    * index changed or readings of new phrases came, its query part at most every few seconds when

@@ -98,9 +98,14 @@ export class SiteSearch {
     };
     this.hitPool = options.hitPool;
     this.sortedDocuments = {
-      clicksOf: (id) => {
-        const heading = index.store.heading(id);
-        return heading === undefined ? 0 : this.activity.clicksOf(heading.url);
+      // Clicked pages are few beside the hits: each is looked up by its URL, not each hit's URL.
+      clickCounts: () => {
+        const counts = new Map<number, number>();
+        for (const [url, clicks] of this.activity.clickedUrls()) {
+          const id = index.store.documentIdOf(url);
+          if (id !== undefined) counts.set(id, clicks);
+        }
+        return counts;
       },
       titlesOf: (loaded) => index.store.columns.titles(loaded.segment.id, loaded.segment.docIds),
     };

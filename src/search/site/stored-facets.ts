@@ -161,9 +161,12 @@ export function decodeFacets(
   } catch {
     return undefined;
   }
+  if (typeof header !== 'object' || header === null) return undefined;
   if (header.documents !== documentsDigest || data.readUInt32LE(at) !== count) return undefined;
   const pathIdCount = data.readUInt32LE(at + 4);
   const categoryCount = data.readUInt32LE(at + 8);
+  const arraysBytes = aligned((count + 1) * 4) * 2 + aligned(pathIdCount * 4) + aligned(categoryCount * 2);
+  if (at + 12 + arraysBytes !== data.length) return undefined;
   let offset = at + 12;
   const read = <T extends Uint32Array | Uint16Array>(array: T): T | undefined => {
     if (offset + array.byteLength > data.length) return undefined;

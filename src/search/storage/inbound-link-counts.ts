@@ -74,16 +74,21 @@ export class InboundLinkCounts {
   write(pass: string): void {
     const number = this.numberOf(pass);
     this.statements.write.run(number, number);
-    this.discard(pass);
+    // The pass keeps its number: should the transaction roll back, its rows come back under it.
+    this.dropRows(number);
   }
 
   /** Forgets a pass's counts without storing them (a run discarded or failed). */
   discard(pass: string): void {
     const number = this.passNumbers.get(pass);
     if (number === undefined) return;
+    this.dropRows(number);
+    this.passNumbers.delete(pass);
+  }
+
+  private dropRows(number: number): void {
     this.statements.dropCounts.run(number);
     this.statements.dropPages.run(number);
-    this.passNumbers.delete(pass);
   }
 
   private numberOf(pass: string): number {

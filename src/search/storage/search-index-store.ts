@@ -322,17 +322,22 @@ export class SearchIndexStore {
 
   /**
    * The columns of a segment's documents (segment-columns.ts): as kept, or computed from their
-   * rows and kept for the next open. Keeping them is only a saving: it never waits for another
-   * process's write lock, and a failure to write is let be.
+   * rows and kept for the next open. Outside a write transaction keeping them is only a saving:
+   * it never waits for another process's write lock, and a failure to write is let be.
    */
   segmentColumns(segmentId: number, docIds: Uint32Array): SegmentColumns {
     const kept = this.columns.read(segmentId, docIds);
     if (kept !== undefined) return kept;
     const computed = this.columns.compute(segmentId, docIds);
-    try {
-      this.withoutWaiting(() => this.columns.write(segmentId, docIds, computed));
-    } catch {
-      // Another process writes the file, or it is read-only: the next open computes them again.
+    // In the writer's own transaction the row is part of its batch: a failure fails the batch.
+    if (this.db.inTransaction) this.columns.write(segmentId, docIds, computed);
+    else {
+      try {
+        this.withoutWaiting(() => this.columns.write(segmentId, docIds, computed));
+      } catch {
+        // Another process holds the write lock, or the file cannot be written: the next open
+        // computes them again.
+      }
     }
     return computed;
   }
