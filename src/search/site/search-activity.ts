@@ -36,7 +36,7 @@ const SUGGESTER_REFRESH_MS = 10_000;
  * request that finds it stale (some 50 ms at most); above, it is built in the background in
  * slices while requests get the previous one (docs/design/search-engine.md, Suggest).
  */
-const BUILD_AT_ONCE_DOCUMENTS = 2000;
+export const BUILD_AT_ONCE_DOCUMENTS = 2000;
 const BUILD_AT_ONCE_QUERIES = 20_000;
 
 /** What a suggester is built from besides what visitors did: the index, as of one snapshot. */

@@ -7,7 +7,7 @@ import type { SearchIndex } from '../search-index.js';
 import type { Searcher } from '../searcher.js';
 import { type QueryTree, queryTreeOf } from '../query-tree.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
-import { DOCTYPE_BITS } from '../search-index-types.js';
+import { DOCTYPE_BITS, type IndexSnapshot } from '../search-index-types.js';
 import { drilldownTree } from './drilldown-tree.js';
 import { documentPaths, type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
@@ -19,11 +19,11 @@ import { organicDocsOf, type PageHit } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
 import { whileSearching } from './work-slices.js';
 import { facetRowsOf, segmentUrlsOf } from './kept-facets.js';
-import type { SearchActivity, SuggestIndexSources } from './search-activity.js';
+import { BUILD_AT_ONCE_DOCUMENTS, type SearchActivity, type SuggestIndexSources } from './search-activity.js';
 import type { OrganicDoc, SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
 import type { Suggestion } from './suggester.js';
-import { vocabularyOf, vocabularyWork } from './vocabulary.js';
+import { builtVocabularyOf, type Vocabulary, vocabularyOf, vocabularyWork } from './vocabulary.js';
 import { indexWordForms } from '../word-forms/index-word-forms.js';
 import { queryLanguageOf } from '../page-language.js';
 
@@ -317,7 +317,7 @@ export class SiteSearch {
       tree,
       prefix,
       documents,
-      new KeywordBackground(vocabularyOf(snapshot), snapshot),
+      new KeywordBackground(snapshot),
       searcher.templateBlocks(),
     );
   }
@@ -329,16 +329,31 @@ export class SiteSearch {
     return true;
   }
 
+  /**
+   * The words did-you-mean looks among (docs/design/search-engine.md, Did you mean): a small
+   * index's are read at once; a larger index's only once the suggester's build in the background
+   * has read them, which this starts, so that no search waits for every term of the index.
+   */
+  private spellingVocabulary(snapshot: IndexSnapshot): Vocabulary | undefined {
+    const built = builtVocabularyOf(snapshot);
+    if (built !== undefined) return built;
+    if (snapshot.statistics.documentCount <= BUILD_AT_ONCE_DOCUMENTS) return vocabularyOf(snapshot);
+    this.suggester();
+    return undefined;
+  }
+
   private facetIndexOf(config: SearchServiceConfig): FacetIndex {
     return new FacetIndex({ categories: config.categories, drilldowns: config.drilldowns }, this.computation);
   }
 
   private spellcheck(query: QueryTree, hitCount: number, searcher: Searcher): string {
     if (hitCount >= FEW_HITS || query.text.trim() === '') return '';
+    const vocabulary = this.spellingVocabulary(searcher.snapshot);
+    if (vocabulary === undefined) return '';
     const corrected = didYouMean(
       query,
       hitCount,
-      vocabularyOf(searcher.snapshot),
+      vocabulary,
       (correction) => searcher.match(planQuery(correction), this.ranking).count,
     );
     return corrected?.text ?? '';

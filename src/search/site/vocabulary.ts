@@ -25,6 +25,11 @@ export function vocabularyOf(snapshot: IndexSnapshot): Vocabulary {
   return runNow(vocabularyWork(snapshot));
 }
 
+/** The vocabulary of a snapshot if it was built already, without building it. */
+export function builtVocabularyOf(snapshot: IndexSnapshot): Vocabulary | undefined {
+  return cache.get(snapshot.segments);
+}
+
 /** vocabularyOf as work in slices (work-slices.ts), for a suggester built in the background. */
 export function* vocabularyWork(snapshot: IndexSnapshot): Work<Vocabulary> {
   const cached = cache.get(snapshot.segments);
@@ -37,7 +42,7 @@ export function* vocabularyWork(snapshot: IndexSnapshot): Work<Vocabulary> {
         if (term.startsWith(WORD_MARK)) {
           const word = term.slice(WORD_MARK.length);
           japanese.set(word, (japanese.get(word) ?? 0) + docCount);
-        } else if (!JAPANESE_CHAR.test(term) && LATIN_WORD.test(term)) {
+        } else if (isLatinWord(term)) {
           latin.set(term, (latin.get(term) ?? 0) + docCount);
         }
       }
@@ -47,6 +52,11 @@ export function* vocabularyWork(snapshot: IndexSnapshot): Work<Vocabulary> {
   const vocabulary = { latin, japanese, documentCount: snapshot.statistics.documentCount };
   cache.set(snapshot.segments, vocabulary);
   return vocabulary;
+}
+
+/** Whether a stream term is a Latin-script word or number, as the vocabulary keeps them. */
+export function isLatinWord(term: string): boolean {
+  return !JAPANESE_CHAR.test(term) && LATIN_WORD.test(term);
 }
 
 /** Whether a word is Japanese text (any Han, kana or Japanese mark). */
