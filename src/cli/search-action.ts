@@ -42,6 +42,8 @@ export async function searchCommand(
     const search = new SiteSearch(index, service.config, new SearchActivity(index.store, systemClock), {
       name: `search service ${serviceId}`,
       warn: (message) => process.stderr.write(`${message}\n`),
+      // One search, then the process ends: its did-you-mean reads the index's words at once.
+      wordsAtOnce: true,
     });
     const query = positionals.join(' ');
     const result = await search.search({

@@ -103,7 +103,10 @@ export class FacetIndex {
   private readonly bySegment = new WeakMap<LoadedSegment, SegmentFacets>();
   private readonly pending = new WeakMap<LoadedSegment, Promise<void>>();
   private readonly empty = new WeakMap<LoadedSegment, SegmentFacets>();
-  /** Segments whose URLs could not be read: none for the searches waiting, read again by the next. */
+  /**
+   * Segments whose URLs could not be read: they show none, and each search that waits tries
+   * again until they are read (only then do they leave this set).
+   */
   private readonly unread = new WeakSet<LoadedSegment>();
   private readonly rulesKey: string;
   private readonly rulesDigest: Buffer;
@@ -142,11 +145,7 @@ export class FacetIndex {
    * none (unavailable, or the rules were replaced while a search waited, which then shows none).
    */
   covers(segments: readonly LoadedSegment[]): boolean {
-    return (
-      !this.available ||
-      this.discarded ||
-      segments.every((loaded) => this.bySegment.has(loaded) || this.unread.has(loaded))
-    );
+    return !this.available || this.discarded || segments.every((loaded) => this.bySegment.has(loaded));
   }
 
   /**
@@ -154,7 +153,6 @@ export class FacetIndex {
    * rejects. Searches waiting at once on a segment share its jobs.
    */
   async ready(segments: readonly LoadedSegment[]): Promise<void> {
-    for (const loaded of segments) this.unread.delete(loaded);
     await Promise.all(segments.map((loaded) => this.computed(loaded)));
   }
 
@@ -162,7 +160,8 @@ export class FacetIndex {
   facetsOf(loaded: LoadedSegment): SegmentFacets {
     const facets = this.available ? this.bySegment.get(loaded) : undefined;
     if (facets !== undefined) return facets;
-    if (!this.covers([loaded])) throw new Error('FacetIndex.facetsOf called before ready() settled');
+    if (!this.covers([loaded]) && !this.unread.has(loaded))
+      throw new Error('FacetIndex.facetsOf called before ready() settled');
     let none = this.empty.get(loaded);
     if (none === undefined) {
       const count = loaded.segment.docCount;
@@ -200,7 +199,7 @@ export class FacetIndex {
       this.computation.stored === undefined ? '' : documentsDigestOf(loaded.segment.docIds);
     const stored = this.storedFacets(loaded, documentsDigest);
     if (stored !== undefined) {
-      this.bySegment.set(loaded, this.assemble(stored));
+      this.keep(loaded, this.assemble(stored));
       return;
     }
     let urls: readonly (string | null)[];
@@ -231,8 +230,13 @@ export class FacetIndex {
     }
     if (!this.available) return;
     const joined = compactFacets(joinResults(replies as FacetJobResult[]));
-    this.bySegment.set(loaded, this.assemble(joined));
+    this.keep(loaded, this.assemble(joined));
     this.store(loaded, joined, documentsDigest);
+  }
+
+  private keep(loaded: LoadedSegment, facets: SegmentFacets): void {
+    this.bySegment.set(loaded, facets);
+    this.unread.delete(loaded);
   }
 
   /** The segment's facets as stored under these rules, if they were, for the same documents. */

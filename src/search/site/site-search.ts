@@ -17,7 +17,7 @@ import { narrowHits } from './hit-narrowing.js';
 import { KeywordBackground } from './keyword-background.js';
 import { organicDocsOf, type PageHit } from './organic-docs.js';
 import { relatedKeywords } from './related-keywords.js';
-import { whileSearching } from './work-slices.js';
+import { runInSlices, whileSearching } from './work-slices.js';
 import { facetRowsOf, segmentUrlsOf } from './kept-facets.js';
 import { BUILD_AT_ONCE_DOCUMENTS, type SearchActivity, type SuggestIndexSources } from './search-activity.js';
 import type { OrganicDoc, SiteSearchRequest, SiteSearchResult } from './search-response.js';
@@ -53,6 +53,12 @@ export interface SiteSearchOptions {
    * services).
    */
   warn?: (message: string) => void;
+  /**
+   * Whether a large index's did-you-mean waits for its words: a one-off search (`kumo search`),
+   * which nothing else shares the process with, reads them at once; a service reads them in the
+   * background (docs/design/search-engine.md, Did you mean).
+   */
+  wordsAtOnce?: boolean;
 }
 
 let sharedPool: FacetPool | undefined;
@@ -75,6 +81,11 @@ export class SiteSearch {
   private readonly computation: FacetComputation;
   private readonly hitPool: HitPagePool | undefined;
   private readonly sortedDocuments: SortedDocuments;
+  private readonly wordsAtOnce: boolean;
+  /** The last vocabulary read, of whichever generation: what did-you-mean uses meanwhile. */
+  private lastWords: Vocabulary | undefined;
+  /** The generation whose vocabulary is being read in the background, if any. */
+  private readingWordsOf: IndexSnapshot['segments'] | undefined;
   private searchesUnderWay = 0;
 
   constructor(
@@ -97,6 +108,7 @@ export class SiteSearch {
       urlsOf: segmentUrlsOf(index),
     };
     this.hitPool = options.hitPool;
+    this.wordsAtOnce = options.wordsAtOnce ?? false;
     this.sortedDocuments = {
       // Clicked pages are few beside the hits: each is looked up by its URL, not each hit's URL.
       clickCounts: () => {
@@ -331,15 +343,38 @@ export class SiteSearch {
 
   /**
    * The words did-you-mean looks among (docs/design/search-engine.md, Did you mean): a small
-   * index's are read at once; a larger index's only once the suggester's build in the background
-   * has read them, which this starts, so that no search waits for every term of the index.
+   * index's, or a one-off search's, are read at once. A larger index's are read in the background
+   * when its generation's are not read yet, and meanwhile the last generation's serve, so that no
+   * search waits for every term of the index; a search finds them too if the suggester's build
+   * read them first.
    */
   private spellingVocabulary(snapshot: IndexSnapshot): Vocabulary | undefined {
     const built = builtVocabularyOf(snapshot);
-    if (built !== undefined) return built;
-    if (snapshot.statistics.documentCount <= BUILD_AT_ONCE_DOCUMENTS) return vocabularyOf(snapshot);
-    this.suggester();
-    return undefined;
+    if (built !== undefined) return (this.lastWords = built);
+    if (this.wordsAtOnce || snapshot.statistics.documentCount <= BUILD_AT_ONCE_DOCUMENTS)
+      return (this.lastWords = vocabularyOf(snapshot));
+    this.readWordsOf(snapshot);
+    return this.lastWords;
+  }
+
+  /**
+   * Reads a generation's words in slices, one read at a time: one under way is let finish even
+   * when a newer generation comes, so that an index written without pause still gets its words.
+   */
+  private readWordsOf(snapshot: IndexSnapshot): void {
+    if (this.readingWordsOf !== undefined) return;
+    const segments = snapshot.segments;
+    this.readingWordsOf = segments;
+    runInSlices(vocabularyWork(snapshot), () => !this.index.store.open)
+      .then((words) => {
+        this.lastWords = words;
+      })
+      .catch(() => {
+        // Stopped: the index closed.
+      })
+      .finally(() => {
+        this.readingWordsOf = undefined;
+      });
   }
 
   private facetIndexOf(config: SearchServiceConfig): FacetIndex {

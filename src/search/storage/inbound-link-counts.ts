@@ -69,7 +69,8 @@ export class InboundLinkCounts {
 
   /**
    * Inside a write transaction: each indexed page of the pass takes the count of the pass's
-   * pages linking to it (0 for none); pages not in the pass keep theirs. The pass is then forgotten.
+   * pages linking to it (0 for none); pages not in the pass keep theirs. The pass's rows are then
+   * dropped.
    */
   write(pass: string): void {
     const number = this.numberOf(pass);
