@@ -84,8 +84,8 @@ export class SiteSearch {
   private readonly wordsAtOnce: boolean;
   /** The last vocabulary read, of whichever generation: what did-you-mean uses meanwhile. */
   private lastWords: Vocabulary | undefined;
-  /** The generation whose vocabulary is being read in the background, if any. */
-  private readingWordsOf: IndexSnapshot['segments'] | undefined;
+  /** Whether a generation's vocabulary is being read in the background. */
+  private readingWords = false;
   private searchesUnderWay = 0;
 
   constructor(
@@ -362,9 +362,8 @@ export class SiteSearch {
    * when a newer generation comes, so that an index written without pause still gets its words.
    */
   private readWordsOf(snapshot: IndexSnapshot): void {
-    if (this.readingWordsOf !== undefined) return;
-    const segments = snapshot.segments;
-    this.readingWordsOf = segments;
+    if (this.readingWords) return;
+    this.readingWords = true;
     runInSlices(vocabularyWork(snapshot), () => !this.index.store.open)
       .then((words) => {
         this.lastWords = words;
@@ -373,7 +372,7 @@ export class SiteSearch {
         // Stopped: the index closed.
       })
       .finally(() => {
-        this.readingWordsOf = undefined;
+        this.readingWords = false;
       });
   }
 
