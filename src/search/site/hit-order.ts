@@ -11,8 +11,8 @@ export interface SortKey {
 
 /** What sorting reads of the documents beyond the segments' columns, from the index file. */
 export interface SortedDocuments {
-  /** The clicks counted on each clicked document, by id (read once per sort by clicks). */
-  clickCounts(): ReadonlyMap<number, number>;
+  /** The clicks counted on each clicked document of the generation, by id. */
+  clickCounts(snapshot: IndexSnapshot): ReadonlyMap<number, number>;
   /** The title of each ordinal of a segment whose document still points at it, null for the others. */
   titlesOf(loaded: LoadedSegment): readonly (string | null)[];
 }
@@ -65,7 +65,7 @@ export function hitComparator(
         return (hit) => ranks.get(idOf(hit)) ?? 0;
       }
       case 'click': {
-        const clicks = documents.clickCounts();
+        const clicks = documents.clickCounts(snapshot);
         return (hit) => clicks.get(idOf(hit)) ?? 0;
       }
     }

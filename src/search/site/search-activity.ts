@@ -63,6 +63,8 @@ export interface ActivitySource {
 export class SearchActivity {
   private readonly queries = new Map<string, number>();
   private readonly clicks = new Map<string, number>();
+  /** Counts up each time a URL's clicks change, so that what is derived from them is kept till then. */
+  private clickChanges = 0;
   /** Clicks per normalized query, for the queries held in `queries` only. */
   private readonly queryClicks = new Map<string, number>();
   private pendingQueries = new Map<string, { count: number; hits: number }>();
@@ -122,6 +124,7 @@ export class SearchActivity {
       this.queries.set(entry.query, entry.count + (this.pendingQueries.get(entry.query)?.count ?? 0));
     for (const [url, count] of changed.clicks)
       this.clicks.set(url, count + (this.pendingClicks.get(url) ?? 0));
+    if (changed.clicks.size > 0) this.clickChanges += 1;
     for (const [query, count] of changed.queryClicks)
       if (this.queries.has(query))
         this.queryClicks.set(query, count + (this.pendingQueryClicks.get(query) ?? 0));
@@ -167,6 +170,7 @@ export class SearchActivity {
   recordClick(url: string, query: string): void {
     this.analytics?.recordClick(url, query);
     this.clicks.set(url, (this.clicks.get(url) ?? 0) + 1);
+    this.clickChanges += 1;
     this.pendingClicks.set(url, (this.pendingClicks.get(url) ?? 0) + 1);
     const key = suggestionKey(query);
     if (key === '') return;
@@ -212,6 +216,11 @@ export class SearchActivity {
   /** Every clicked URL with its count (a sort by clicks looks them up by document). */
   clickedUrls(): IterableIterator<[string, number]> {
     return this.clicks.entries();
+  }
+
+  /** A number that changes whenever clickedUrls would give other counts. */
+  get clicksVersion(): number {
+    return this.clickChanges;
   }
 
   /**

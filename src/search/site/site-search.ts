@@ -20,6 +20,7 @@ import { relatedKeywords } from './related-keywords.js';
 import { runInSlices, whileSearching } from './work-slices.js';
 import { facetRowsOf, segmentUrlsOf } from './kept-facets.js';
 import { BUILD_AT_ONCE_DOCUMENTS, type SearchActivity, type SuggestIndexSources } from './search-activity.js';
+import { ClickedDocuments } from './clicked-documents.js';
 import type { OrganicDoc, SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
 import type { Suggestion } from './suggester.js';
@@ -109,16 +110,9 @@ export class SiteSearch {
     };
     this.hitPool = options.hitPool;
     this.wordsAtOnce = options.wordsAtOnce ?? false;
+    const clicked = new ClickedDocuments(this.activity, (url) => index.store.documentIdOf(url));
     this.sortedDocuments = {
-      // Clicked pages are few beside the hits: each is looked up by its URL, not each hit's URL.
-      clickCounts: () => {
-        const counts = new Map<number, number>();
-        for (const [url, clicks] of this.activity.clickedUrls()) {
-          const id = index.store.documentIdOf(url);
-          if (id !== undefined) counts.set(id, clicks);
-        }
-        return counts;
-      },
+      clickCounts: (snapshot) => clicked.countsOf(snapshot),
       titlesOf: (loaded) => index.store.columns.titles(loaded.segment.id, loaded.segment.docIds),
     };
     this.configKey = JSON.stringify(config);
