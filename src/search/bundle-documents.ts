@@ -7,6 +7,7 @@ import {
   extractDocumentText,
   type ExtractableKind,
 } from './extract/document-text.js';
+import { CanonicalPages } from './canonical-pages.js';
 import type { ContentSelectors } from './content-selectors.js';
 import type { HtmlPage, PageToIndex } from './html-page.js';
 import type { Doctype } from './indexed-document.js';
@@ -94,61 +95,26 @@ export async function* bundleDocuments(
   if (last !== undefined) yield last;
 }
 
-/** A chain of canonical pages longer than this is not followed: its pages stay documents. */
-const MAX_CANONICAL_CHAIN = 20;
-
 /**
  * The pages of the bundle (by the URL they would be indexed under) whose canonical page is a
- * document of the same bundle: a 2xx page not marked noindex, reached by following canonicals
- * from page to page. A page whose canonical page is missing (not crawled, failed, noindex) stays
- * a document of its own; of pages naming each other in a circle, the shortest URL stays. Read
- * from the meta.json files only, in a first pass over the bundle.
+ * document of the same bundle: a 2xx page not marked noindex (canonical-pages.ts). Read from the
+ * meta.json files only, in a first pass over the bundle.
  */
 async function pagesGivingWay(bundleFile: string): Promise<Set<string>> {
-  /** Requested and final URLs of the indexable pages, to the URL each is indexed under. */
-  const present = new Map<string, string>();
-  const canonicalOf = new Map<string, string>();
+  const pages = new CanonicalPages();
   try {
     for await (const { data } of readEntries(bundleFile, (name) => name.endsWith('/meta.json'))) {
       const meta = JSON.parse(data.toString('utf8')) as PageMeta;
       if (!storedDocument(meta.http_status)) continue;
       if (noindexIn(meta.robots) || /\bnoindex\b/i.test(meta.headers?.['x-robots-tag'] ?? '')) continue;
-      const url = meta.last_url ?? meta.url;
-      present.set(meta.url, url);
-      present.set(url, url);
-      if (meta.canonical !== undefined) canonicalOf.set(url, meta.canonical);
+      pages.add(meta.url, meta.last_url ?? meta.url, meta.canonical);
     }
   } catch (error) {
     // A bundle cut short fails the second pass at the same place, after the pages before it, which
     // is where a reader of the bundle expects the error.
     if (!(error instanceof BundleReadError)) throw error;
   }
-  const targetOf = (url: string): string | undefined => {
-    const canonical = canonicalOf.get(url);
-    const target = canonical === undefined ? undefined : present.get(canonical);
-    return target === url ? undefined : target;
-  };
-  const givingWay = new Set<string>();
-  for (const url of canonicalOf.keys()) {
-    const path = [url];
-    let next = targetOf(url);
-    while (next !== undefined && !path.includes(next) && path.length <= MAX_CANONICAL_CHAIN) {
-      path.push(next);
-      next = targetOf(next);
-    }
-    if (next === undefined) {
-      if (path.length > 1) givingWay.add(url);
-    } else if (path.includes(next)) {
-      const circle = path.slice(path.indexOf(next));
-      const kept = circle.reduce((best, candidate) =>
-        candidate.length < best.length || (candidate.length === best.length && candidate < best)
-          ? candidate
-          : best,
-      );
-      if (url !== kept) givingWay.add(url);
-    }
-  }
-  return givingWay;
+  return pages.givingWay();
 }
 
 /**
