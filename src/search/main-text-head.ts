@@ -30,18 +30,41 @@ export function mainTextHead(
   maxCodePoints: number,
   examined?: ExaminedLine,
 ): MainTextHead | undefined {
+  const found = mainTextRuns(body, bodyComplete, url, templates, maxCodePoints, examined);
+  return found && { text: textOfRuns(body, found.runs, maxCodePoints), more: found.more };
+}
+
+/**
+ * Where mainTextHead's head lies in the body: the kept lines as runs of adjacent lines, each
+ * `[start, end)` in UTF-16 code units, in `runs` as start, end, start, end…, the last one possibly
+ * going past the cut; textOfRuns joins them.
+ */
+export interface MainTextRuns {
+  runs: number[];
+  more: boolean;
+}
+
+/** mainTextHead's head as runs of the body (its arguments and answers, without the text). */
+export function mainTextRuns(
+  body: string,
+  bodyComplete: boolean,
+  url: string,
+  templates: HitTemplates,
+  maxCodePoints: number,
+  examined?: ExaminedLine,
+): MainTextRuns | undefined {
   const host = pageHostOf(url);
   const found = templates.blocks.get(host);
   // Without template lines the head is the body's start; a walk told to report its lines gives
   // the same head line by line (main-text-head.test.ts checks it).
   if ((found === undefined || found.size === 0) && examined === undefined)
-    return wholeBodyHead(body, bodyComplete, maxCodePoints);
+    return wholeBodyRuns(body, bodyComplete, maxCodePoints);
   const template = found ?? NO_LINES;
   // Hashing each line was most of a hit's cost; a line of a length no template line has is kept
   // without it.
   const lengths = templates.lineLengths.get(host);
   // Kept lines are taken as runs of adjacent lines, one slice each, rather than line by line.
-  const runs: string[] = [];
+  const runs: number[] = [];
   let runStart = -1;
   let runEnd = 0;
   let keptLines = 0;
@@ -62,11 +85,11 @@ export function mainTextHead(
       if (runStart < 0) runStart = start;
       runEnd = end;
       if (keptPoints > maxCodePoints) {
-        runs.push(body.slice(runStart, runEnd));
-        return { text: firstCodePoints(joinedRuns(runs), maxCodePoints), more: true };
+        runs.push(runStart, runEnd);
+        return { runs, more: true };
       }
     } else if (runStart >= 0) {
-      runs.push(body.slice(runStart, runEnd));
+      runs.push(runStart, runEnd);
       runStart = -1;
     }
     if (last) break;
@@ -74,9 +97,27 @@ export function mainTextHead(
   }
   if (!bodyComplete) return undefined;
   // A page that is all template shows its whole body (mainTextOf).
-  if (keptLines === 0) return wholeBodyHead(body, true, maxCodePoints);
-  if (runStart >= 0) runs.push(body.slice(runStart, runEnd));
-  return { text: joinedRuns(runs), more: false };
+  if (keptLines === 0) return wholeBodyRuns(body, true, maxCodePoints);
+  if (runStart >= 0) runs.push(runStart, runEnd);
+  return { runs, more: false };
+}
+
+/**
+ * The head that runs of `body` give: their slices joined by spaces, line breaks as spaces, its
+ * first `maxCodePoints` code points. `body` need only reach as far as the runs it is cut by:
+ * past `2 × maxCodePoints` code units of joined text nothing more is sliced.
+ */
+export function textOfRuns(body: string, runs: readonly number[], maxCodePoints: number): string {
+  const limit = 2 * maxCodePoints;
+  const pieces: string[] = [];
+  let units = 0;
+  for (let index = 0; index < runs.length && units < limit; index += 2) {
+    const start = runs[index]!;
+    const piece = body.slice(start, Math.min(runs[index + 1]!, start + limit - units));
+    pieces.push(piece);
+    units += piece.length + 1;
+  }
+  return firstCodePoints(pieces.join(' ').replaceAll('\n', ' '), maxCodePoints);
 }
 
 /** Told each line hashed by mainTextHead, and whether it was left out as template. */
@@ -97,13 +138,8 @@ function isTemplateLine(
   return found;
 }
 
-/** Runs of kept lines as one text: lines, within a run and between runs, joined by spaces. */
-function joinedRuns(runs: readonly string[]): string {
-  return runs.join(' ').replaceAll('\n', ' ');
-}
-
-function wholeBodyHead(body: string, bodyComplete: boolean, maxCodePoints: number): MainTextHead | undefined {
-  const text = firstCodePoints(body, maxCodePoints).replaceAll('\n', ' ');
-  const more = text.length < body.length;
-  return more || bodyComplete ? { text, more } : undefined;
+function wholeBodyRuns(body: string, bodyComplete: boolean, maxCodePoints: number): MainTextRuns | undefined {
+  const end = firstCodePoints(body, maxCodePoints).length;
+  const more = end < body.length;
+  return more || bodyComplete ? { runs: [0, end], more } : undefined;
 }

@@ -115,7 +115,7 @@ describe('an index file written by analyzer 4', () => {
       }
       assert.equal(index.documentCount, PAGES.length);
       assert.deepEqual(metaOf(file), {
-        schema: '13',
+        schema: '14',
         analyzer: String(ANALYZER_VERSION),
         display_heads_complete: '1',
       });
@@ -264,7 +264,7 @@ describe('an index file of format 3 written by analyzer 3', () => {
     } finally {
       index.close();
     }
-    assert.deepEqual(metaOf(file), { schema: '13', analyzer: String(ANALYZER_VERSION) });
+    assert.deepEqual(metaOf(file), { schema: '14', analyzer: String(ANALYZER_VERSION) });
     assert.deepEqual(segmentsOf(file), [{ id: 2, staged_run: null }]);
   });
 });
@@ -332,8 +332,8 @@ describe('index files this version cannot upgrade', () => {
 
   test('a file of a newer analyzer or format is refused as a newer version', () => {
     for (const [schema, analyzer] of [
-      ['13', String(ANALYZER_VERSION + 1)],
-      ['14', String(ANALYZER_VERSION)],
+      ['14', String(ANALYZER_VERSION + 1)],
+      ['15', String(ANALYZER_VERSION)],
     ] as const) {
       const file = fileOf(schema, analyzer);
       assert.throws(

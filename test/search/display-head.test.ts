@@ -10,7 +10,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { DISPLAY_HEAD_CHARS, displayHeadOf, storedHeadFor } from '../../src/search/display-head.js';
+import {
+  DISPLAY_HEAD_CHARS,
+  displayHeadOf,
+  type DisplayHeadToStore,
+  HEAD_RUNS_MAX_BODY_UNITS,
+  headTextOfRuns,
+  type StoredDisplayHead,
+  storedHeadFor,
+} from '../../src/search/display-head.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { QueryHighlighter } from '../../src/search/highlight/query-highlighter.js';
 import { mainTextHead } from '../../src/search/main-text-head.js';
@@ -46,6 +54,21 @@ function bodyOf(random: () => number, lines: number): string {
   return Array.from({ length: lines }, () => pool[Math.floor(random() * pool.length)]!).join('\n');
 }
 
+/**
+ * The start of a body as a hit reads it for a head kept as runs: its first `bodyEnd` code points,
+ * as SQLite's substr gives them, line breaks as spaces.
+ */
+function bodyStartOf(body: string, bodyEnd: number): string {
+  return [...body].slice(0, bodyEnd).join('').replaceAll('\n', ' ');
+}
+
+/** A head as a search reads it back. */
+function readBack(stored: DisplayHeadToStore, body: string): StoredDisplayHead {
+  if (stored.runs === null) return stored;
+  assert.equal(stored.text, '', 'a head kept as runs has no text');
+  return { ...stored, text: headTextOfRuns(bodyStartOf(body, stored.runs.bodyEnd), stored.runs.runs) };
+}
+
 /** The head a search cuts from the whole body. */
 function cutHead(body: string, url: string, blocks: TemplateBlocks) {
   return mainTextHead(body, true, url, { blocks, lineLengths: new Map() }, DISPLAY_HEAD_CHARS);
@@ -54,16 +77,44 @@ function cutHead(body: string, url: string, blocks: TemplateBlocks) {
 describe('a display head cut at indexing', () => {
   test('is the head a search cuts from the body, with a template or without, short or past the cut', () => {
     const random = seededRandom(11);
+    const kept = { runs: 0, text: 0 };
     for (let round = 0; round < 300; round += 1) {
-      // Some bodies run past the head's 20,000 code points, in lines of 350.
-      const body = bodyOf(random, random() < 0.2 ? 150 : 1 + Math.floor(random() * 40));
+      // Some bodies run past the head's 20,000 code points, in lines of 350, and some past the
+      // length whose head is kept as text.
+      const draw = random();
+      const body = bodyOf(random, draw < 0.1 ? 1_500 : draw < 0.3 ? 150 : 1 + Math.floor(random() * 40));
       for (const blocks of [TEMPLATE, NO_TEMPLATE]) {
         const stored = displayHeadOf(body, PAGE_URL, blocks);
+        assert.equal(
+          stored.runs !== null,
+          body.length <= HEAD_RUNS_MAX_BODY_UNITS,
+          `round ${round}, kept as runs`,
+        );
+        kept[stored.runs === null ? 'text' : 'runs'] += 1;
+        const read = readBack(stored, body);
         const cut = cutHead(body, PAGE_URL, blocks)!;
-        assert.deepEqual({ text: stored.text, more: stored.more }, cut, `round ${round}`);
-        assert.deepEqual(storedHeadFor(stored, PAGE_URL, blocks), cut, `round ${round}, held`);
+        assert.deepEqual({ text: read.text, more: read.more }, cut, `round ${round}`);
+        assert.deepEqual(storedHeadFor(read, PAGE_URL, blocks), cut, `round ${round}, held`);
       }
     }
+    assert.ok(kept.runs > 100 && kept.text > 10, `both forms were stored: ${JSON.stringify(kept)}`);
+  });
+
+  test('kept as runs, it reads the body only as far as the head reaches', () => {
+    // Template lines around main text of two-unit code points.
+    const content = Array.from({ length: 40 }, (_, n) => `${n} ${'🍣𠮷'.repeat(50)}`);
+    const body = [...NAVIGATION.slice(0, 2), ...content, NAVIGATION[2]!].join('\n');
+    assert.ok(body.length <= HEAD_RUNS_MAX_BODY_UNITS);
+    const stored = displayHeadOf(body, PAGE_URL, TEMPLATE);
+    assert.ok(stored.runs !== null);
+    // The runs end with the last line of main text, before the footer.
+    assert.equal(stored.runs.bodyEnd, body.length - NAVIGATION[2]!.length - 1);
+    assert.equal(readBack(stored, body).text, cutHead(body, PAGE_URL, TEMPLATE)!.text);
+    // A page that is all template shows its whole body, kept as one run.
+    const allTemplate = NAVIGATION.join('\n');
+    const whole = displayHeadOf(allTemplate, PAGE_URL, TEMPLATE);
+    assert.equal(whole.runs?.bodyEnd, allTemplate.length);
+    assert.equal(readBack(whole, allTemplate).text, NAVIGATION.join(' '));
   });
 
   test('a template holding none of the page’s lines cuts the head the body without a template gives', () => {
@@ -74,7 +125,7 @@ describe('a display head cut at indexing', () => {
       assert.deepEqual(cutHead(body, PAGE_URL, elsewhere), cutHead(body, PAGE_URL, NO_TEMPLATE));
       // So a head cut without a template holds once the host has one the page does not carry.
       assert.deepEqual(
-        storedHeadFor(displayHeadOf(body, PAGE_URL, NO_TEMPLATE), PAGE_URL, elsewhere),
+        storedHeadFor(readBack(displayHeadOf(body, PAGE_URL, NO_TEMPLATE), body), PAGE_URL, elsewhere),
         cutHead(body, PAGE_URL, elsewhere),
       );
     }
@@ -84,7 +135,7 @@ describe('a display head cut at indexing', () => {
     const body = ['Home', 'Install the package.', 'Maintenance on Sunday', 'Copyright 2026 Example'].join(
       '\n',
     );
-    const stored = displayHeadOf(body, PAGE_URL, TEMPLATE);
+    const stored = readBack(displayHeadOf(body, PAGE_URL, TEMPLATE), body);
     assert.equal(stored.text, 'Install the package. Maintenance on Sunday');
     const withLine = (line: string): TemplateBlocks =>
       new Map([[HOST, new Set([...TEMPLATE.get(HOST)!, blockHashOf(line)])]]);
@@ -280,6 +331,73 @@ describe('the display heads of an index', () => {
       );
     } finally {
       index.close();
+    }
+  });
+
+  test('a short body’s head is kept as runs of it and a long body’s as text, and both read back as the head cut', () => {
+    const { index, file } = newIndex();
+    try {
+      const long = 'x'.repeat(300);
+      // Page 4's text has code points of two code units, which SQLite counts as one.
+      const extra = (n: number) =>
+        n === 5
+          ? Array.from({ length: 300 }, () => long).join('\n')
+          : n === 4
+            ? `🍣𠮷 ${'寿司 🍣\n'.repeat(40)}`
+            : '';
+      const pages = sitePages(6, extra);
+      index.writer.upsert(pages, 'bundle:test');
+      assertHeadsHold(index, 6);
+      const db = new Database(file, { readonly: true });
+      const rows = db
+        .prepare(
+          `SELECT d.url, h.head, h.runs IS NOT NULL AS byRuns, h.body_end AS bodyEnd
+           FROM display_heads h JOIN documents d ON d.id = h.id ORDER BY d.url`,
+        )
+        .all() as { url: string; head: string; byRuns: number; bodyEnd: number | null }[];
+      db.close();
+      for (const row of rows) {
+        const isLong = row.url.endsWith('page-5.html');
+        assert.equal(row.byRuns, isLong ? 0 : 1, row.url);
+        assert.equal(row.head === '', !isLong, row.url);
+      }
+      // The short pages' runs end at their own text's end, before the footer.
+      const first = rows.find((row) => row.url.endsWith('page-0.html'))!;
+      assert.equal(first.bodyEnd, 'Home\nGuide › Install\nPage 0 explains step 0 of the install.'.length);
+    } finally {
+      index.close();
+    }
+  });
+
+  test('a file of format 13 keeps its heads as text and stores runs from its next write', () => {
+    const { index, file } = newIndex();
+    index.writer.upsert(sitePages(4), 'bundle:test');
+    index.close();
+    const db = new Database(file);
+    // Format 13's heads are text: as this version would write them without runs.
+    db.exec(`UPDATE display_heads SET head = (SELECT replace(replace(body, 'Home' || char(10) || 'Guide › Install' || char(10), ''),
+      char(10) || 'Copyright 2026 Example', '') FROM documents d WHERE d.id = display_heads.id)`);
+    db.exec(
+      "ALTER TABLE display_heads DROP COLUMN runs; ALTER TABLE display_heads DROP COLUMN body_end; ALTER TABLE staged_display_heads DROP COLUMN runs; ALTER TABLE staged_display_heads DROP COLUMN body_end; UPDATE index_meta SET value = '13' WHERE key = 'schema'",
+    );
+    db.close();
+    const upgraded = new SearchIndex(file);
+    try {
+      assertHeadsHold(upgraded, 4);
+      upgraded.writer.upsert(sitePages(6).slice(4), 'bundle:test');
+      assertHeadsHold(upgraded, 6);
+      const reader = new Database(file, { readonly: true });
+      const forms = reader
+        .prepare("SELECT head = '' AS empty, runs IS NOT NULL AS byRuns FROM display_heads ORDER BY id")
+        .all();
+      assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '14');
+      reader.close();
+      assert.deepEqual(forms, [
+        ...Array.from({ length: 4 }, () => ({ empty: 0, byRuns: 0 })),
+        ...Array.from({ length: 2 }, () => ({ empty: 1, byRuns: 1 })),
+      ]);
+    } finally {
+      upgraded.close();
     }
   });
 

@@ -250,7 +250,7 @@ describe('template counts', () => {
     try {
       const reader = new Database(file, { readonly: true });
       try {
-        assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '13');
+        assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '14');
         const trigger = reader
           .prepare("SELECT sql FROM sqlite_master WHERE name = 'documents_count_blocks'")
           .pluck()

@@ -11,9 +11,13 @@ export interface DisplayHeadRow {
   lines: Uint8Array;
 }
 
-/** A display head as written, with its document's main text key (src/search/main-text-key.ts). */
+/**
+ * A display head as written, with its document's main text key (src/search/main-text-key.ts), and
+ * its runs of the body when it is kept as runs (`text` '' then, src/search/display-head.ts).
+ */
 export interface KeyedDisplayHeadRow extends DisplayHeadRow {
   mainKey: Uint8Array | null;
+  runs: { runs: Uint8Array; bodyEnd: number } | null;
 }
 
 /** What checking a stored head against the template needs (template-resplit.ts). */
@@ -51,18 +55,20 @@ export class DisplayHeadRows {
     this.statements = lazyStatements({
       put: () =>
         db.prepare(
-          `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key)
-         SELECT id, content_hash, ?, ?, ?, ? FROM documents WHERE id = ?`,
+          `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key, runs, body_end)
+         SELECT id, content_hash, ?, ?, ?, ?, ?, ? FROM documents WHERE id = ?`,
         ),
       stage: () =>
         db.prepare(
-          `INSERT OR REPLACE INTO staged_display_heads (run_key, id, content_hash, head, more, lines, main_key)
-         SELECT run_key, id, content_hash, ?, ?, ?, ? FROM staged_documents WHERE run_key = ? AND id = ?`,
+          `INSERT OR REPLACE INTO staged_display_heads
+           (run_key, id, content_hash, head, more, lines, main_key, runs, body_end)
+         SELECT run_key, id, content_hash, ?, ?, ?, ?, ?, ? FROM staged_documents WHERE run_key = ? AND id = ?`,
         ),
       publish: () =>
         db.prepare(
-          `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key)
-         SELECT h.id, h.content_hash, h.head, h.more, h.lines, h.main_key FROM staged_display_heads h
+          `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key, runs, body_end)
+         SELECT h.id, h.content_hash, h.head, h.more, h.lines, h.main_key, h.runs, h.body_end
+         FROM staged_display_heads h
          JOIN documents d ON d.id = h.id WHERE h.run_key = ?`,
         ),
       dropStaged: () => db.prepare('DELETE FROM staged_display_heads WHERE run_key = ?'),
@@ -147,12 +153,12 @@ export class DisplayHeadRows {
 
   /** The head of a document's version in `documents`, written after that version. */
   put(id: number, head: KeyedDisplayHeadRow): void {
-    this.statements.put.run(head.text, head.more ? 1 : 0, head.lines, head.mainKey, id);
+    this.statements.put.run(...headValues(head), id);
   }
 
   /** The head of a staged run's new version of a document, written after that version. */
   stage(runKey: string, id: number, head: KeyedDisplayHeadRow): void {
-    this.statements.stage.run(head.text, head.more ? 1 : 0, head.lines, head.mainKey, runKey, id);
+    this.statements.stage.run(...headValues(head), runKey, id);
   }
 
   /**
@@ -169,4 +175,16 @@ export class DisplayHeadRows {
   dropStaged(runKey: string): void {
     this.statements.dropStaged.run(runKey);
   }
+}
+
+/** A head's values in the order the statements that write one take them. */
+function headValues(head: KeyedDisplayHeadRow): unknown[] {
+  return [
+    head.text,
+    head.more ? 1 : 0,
+    head.lines,
+    head.mainKey,
+    head.runs?.runs ?? null,
+    head.runs?.bodyEnd ?? null,
+  ];
 }

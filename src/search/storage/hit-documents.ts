@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import type { Doctype } from '../../domain/index.js';
+import { headTextOfRuns } from '../display-head.js';
 import type { DisplayHeadRow } from './display-head-rows.js';
 
 /**
@@ -28,16 +29,20 @@ export interface HitDocument {
 }
 
 /**
- * A document whose version has its display head stored is read without its body. Otherwise most
- * bodies are read whole: cutting one costs more than reading it. Only a body of more bytes than
- * the code points asked for is cut (and counted, to tell whether the cut left anything out).
+ * A document whose version has its display head stored as text is read without its body; one
+ * whose head is stored as runs of its body (a short body, display-head.ts) reads the body as far
+ * as the runs reach. Otherwise most bodies are read whole: cutting one costs more than reading
+ * it. Only a body of more bytes than the code points asked for is cut (and counted, to tell
+ * whether the cut left anything out).
  */
 export const HIT_DOCUMENT_SQL = `SELECT d.id, d.url, d.title, d.description,
-    CASE WHEN h.id IS NOT NULL THEN '' WHEN octet_length(d.body) <= @chars THEN d.body
+    CASE WHEN h.id IS NOT NULL AND h.runs IS NULL THEN ''
+      WHEN h.id IS NOT NULL THEN replace(substr(d.body, 1, h.body_end), char(10), ' ')
+      WHEN octet_length(d.body) <= @chars THEN d.body
       ELSE substr(d.body, 1, @chars) END AS bodyHead,
     h.id IS NULL AND (octet_length(d.body) <= @chars OR length(d.body) <= @chars) AS bodyComplete,
     d.content_size AS contentSize, d.last_modified AS lastModified, d.doctype,
-    h.head AS headText, h.more AS headMore, h.lines AS headLines
+    h.head AS headText, h.more AS headMore, h.lines AS headLines, h.runs AS headRuns
   FROM documents d LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash
   WHERE d.id = @id`;
 
@@ -73,16 +78,21 @@ type HitRow = Omit<HitDocument, 'bodyComplete' | 'displayHead'> & {
   headText: string | null;
   headMore: number | null;
   headLines: Buffer | null;
+  headRuns: Buffer | null;
 };
 
 /** The row of HIT_DOCUMENT_SQL as a HitDocument. */
 export function hitDocumentOf(row: unknown): HitDocument | undefined {
   if (row === undefined) return undefined;
-  const { headText, headMore, headLines, bodyComplete, ...hit } = row as HitRow;
+  const { headText, headMore, headLines, headRuns, bodyComplete, bodyHead, ...hit } = row as HitRow;
+  if (headText === null)
+    return { ...hit, bodyHead, bodyComplete: bodyComplete === 1, displayHead: undefined };
+  const text = headRuns === null ? headText : headTextOfRuns(bodyHead, headRuns);
   return {
     ...hit,
-    bodyComplete: bodyComplete === 1,
-    displayHead: headText === null ? undefined : { text: headText, more: headMore === 1, lines: headLines! },
+    bodyHead: '',
+    bodyComplete: false,
+    displayHead: { text, more: headMore === 1, lines: headLines! },
   };
 }
 

@@ -17,7 +17,7 @@ import {
  * Format of the index file; a file of an older format is upgraded in place (UPGRADES), one of
  * another must be rebuilt with `kumo index`.
  */
-const SCHEMA_VERSION = '13';
+const SCHEMA_VERSION = '14';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -168,6 +168,17 @@ const SAME_TEXT_MIGRATION = `
 `;
 
 /**
+ * Format 14 (docs/design/search-engine.md, Stored display heads): a head may be kept as runs of
+ * its document's body instead of text (src/search/display-head.ts), with how far into the body
+ * they reach; a head with runs has '' as its text. An older file's heads are all text, and are
+ * read as before. Added where missing (addMissingColumns), as format 11's columns are.
+ */
+const HEAD_RUNS_COLUMNS = ['display_heads', 'staged_display_heads'].flatMap((table) => [
+  { table, name: 'runs', definition: 'runs BLOB' },
+  { table, name: 'body_end', definition: 'body_end INTEGER' },
+]);
+
+/**
  * Format 11 (docs/reference/site-search.md, Pages with the same text): each document carries the
  * language its page declares and how many pages of its indexing pass link to it, which pick the
  * page shown of a group for a query's language. An older file's documents have no language ('')
@@ -179,11 +190,17 @@ const ADDED_COLUMNS: readonly { table: string; name: string; definition: string 
   { table: 'documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
   { table: 'staged_documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
   { table: 'documents', name: 'inbound_links', definition: 'inbound_links INTEGER NOT NULL DEFAULT 0' },
+  ...HEAD_RUNS_COLUMNS,
 ];
 
 function addMissingColumns(db: Database.Database): void {
+  const columnsOf = new Map<string, unknown[]>();
   for (const { table, name, definition } of ADDED_COLUMNS) {
-    const columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all();
+    let columns = columnsOf.get(table);
+    if (columns === undefined) {
+      columns = db.prepare(`SELECT name FROM pragma_table_info('${table}')`).pluck().all();
+      columnsOf.set(table, columns);
+    }
     if (!columns.includes(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
   }
 }
@@ -246,6 +263,8 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
   ),
   ['11', SEGMENT_TERMS_SCHEMA + COUNT_TRIGGERS_MIGRATION],
   ['12', COUNT_TRIGGERS_MIGRATION],
+  // Format 14's columns only (addMissingColumns).
+  ['13', ''],
 ]);
 
 /** Formats below this store a segment's terms in one value, which this version does not read. */
