@@ -5,7 +5,8 @@
  * pages are held as 53-bit hashes of their URLs (8 bytes a page) rather than as strings; only the
  * pages naming another canonical URL, and the redirected ones, are held by more. Two URLs of
  * one hash would make a page give way to a page of another URL only when that URL is the one its
- * canonical names, which at a million pages happens about once in ten billion bundles.
+ * canonical names, or keep one of two naming pages of one hash from giving way; at a million
+ * pages either happens about once in ten billion bundles.
  */
 import { blockHashOf } from '../domain/index.js';
 
@@ -75,9 +76,10 @@ export class CanonicalPages {
     for (const { canonical } of this.naming.values()) canonicals.add(canonical);
     const targets = new Map<number, number>();
     if (canonicals.size === 0) return targets;
-    for (const hash of this.indexed) if (canonicals.has(hash)) targets.set(hash, hash);
+    // A URL that is a page of its own is that page, even where another page was redirected from it.
     for (const [requested, hash] of this.redirected)
       if (canonicals.has(requested)) targets.set(requested, hash);
+    for (const hash of this.indexed) if (canonicals.has(hash)) targets.set(hash, hash);
     return targets;
   }
 }

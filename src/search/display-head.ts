@@ -69,7 +69,8 @@ export function displayHeadOf(body: string, url: string, blocks: TemplateBlocks)
       (isTemplate ? template : kept).push(hash);
     },
   )!;
-  const byRuns = body.length <= HEAD_RUNS_MAX_BODY_UNITS && !head.more;
+  // SQLite's substr stops at a NUL in a text: such a body keeps its head as text.
+  const byRuns = body.length <= HEAD_RUNS_MAX_BODY_UNITS && !head.more && !body.includes('\u0000');
   return {
     text: byRuns ? '' : textOfRuns(body, head.runs, DISPLAY_HEAD_CHARS),
     more: head.more,

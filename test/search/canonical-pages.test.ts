@@ -59,3 +59,15 @@ test('a chain longer than twenty pages is not followed: its pages stay documents
   assert.ok(away.includes('/p22.html') && away.includes('/p3.html'));
   assert.ok(!away.includes('/p0.html') && !away.includes('/p2.html'));
 });
+
+test('a canonical URL that is a page of its own names that page, though another page was redirected from it', () => {
+  assert.deepEqual(
+    givingWay([
+      ['/a', '/b'],
+      ['/a', '/a', '/c'],
+      ['/c', '/c', '/a'],
+    ]),
+    // /a and /c name each other: /a, first in order, stays.
+    ['/c'],
+  );
+});

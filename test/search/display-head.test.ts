@@ -342,9 +342,11 @@ describe('the display heads of an index', () => {
       const extra = (n: number) =>
         n === 5
           ? Array.from({ length: 300 }, () => long).join('\n')
-          : n === 4
-            ? `🍣𠮷 ${'寿司 🍣\n'.repeat(40)}`
-            : '';
+          : n === 3
+            ? 'Part\u0000number'
+            : n === 4
+              ? `🍣𠮷 ${'寿司 🍣\n'.repeat(40)}`
+              : '';
       const pages = sitePages(6, extra);
       index.writer.upsert(pages, 'bundle:test');
       assertHeadsHold(index, 6);
@@ -356,10 +358,11 @@ describe('the display heads of an index', () => {
         )
         .all() as { url: string; head: string; byRuns: number; bodyEnd: number | null }[];
       db.close();
+      // Page 5's body is long; page 3's holds a NUL, at which SQLite's substr would stop.
       for (const row of rows) {
-        const isLong = row.url.endsWith('page-5.html');
-        assert.equal(row.byRuns, isLong ? 0 : 1, row.url);
-        assert.equal(row.head === '', !isLong, row.url);
+        const asText = row.url.endsWith('page-5.html') || row.url.endsWith('page-3.html');
+        assert.equal(row.byRuns, asText ? 0 : 1, row.url);
+        assert.equal(row.head === '', !asText, row.url);
       }
       // The short pages' runs end at their own text's end, before the footer.
       const first = rows.find((row) => row.url.endsWith('page-0.html'))!;
