@@ -1,6 +1,11 @@
 import type { SearchIndexStore } from './storage/search-index-store.js';
 import { type IndexStatistics, statisticsOf } from './engine/matcher.js';
-import { decodeDocArrays, type DocArrays } from './engine/segment-codec.js';
+import {
+  CURRENT_POSTINGS_FORMAT,
+  decodeDocArrays,
+  type DocArrays,
+  type PostingsFormat,
+} from './engine/segment-codec.js';
 import type { Segment } from './engine/segment.js';
 import { StoredSegment } from './engine/stored-segment.js';
 import { SameTextGroups } from './same-text-copies.js';
@@ -161,17 +166,27 @@ export class IndexSegments {
   private loadSegment(id: number): LoadedSegment {
     const stored = this.store.segment(id);
     if (stored === undefined) throw new Error(`index segment ${id} vanished while loading`);
-    return this.loadedOf(this.storedOf(id, decodeDocArrays(stored.data), new Uint8Array(stored.deleted)));
+    const arrays = decodeDocArrays(stored.data);
+    return this.loadedOf(this.storedOf(id, arrays, new Uint8Array(stored.deleted), arrays.postingsFormat));
   }
 
-  /** Segment `id` of the file, its terms read from the file on demand. */
-  private storedOf(id: number, { docIds, fieldLengths }: DocArrays, deleted?: Uint8Array): StoredSegment {
+  /**
+   * Segment `id` of the file, its terms read from the file on demand; a segment this process
+   * wrote is in the current postings format.
+   */
+  private storedOf(
+    id: number,
+    { docIds, fieldLengths }: DocArrays,
+    deleted?: Uint8Array,
+    postingsFormat: PostingsFormat = CURRENT_POSTINGS_FORMAT,
+  ): StoredSegment {
     return new StoredSegment(
       id,
       docIds,
       fieldLengths,
       deleted ?? new Uint8Array(docIds.length),
       this.store.termRows,
+      postingsFormat,
     );
   }
 

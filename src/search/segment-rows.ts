@@ -1,28 +1,51 @@
 import { encodeDocArrays, encodeTermPostings } from './engine/segment-codec.js';
-import type { Segment, TermPostings } from './engine/segment.js';
+import type { BuiltSegment, PositionedPostings } from './engine/segment.js';
 import { VarintWriter } from './engine/varint.js';
 
-/** Where a segment's term rows go: the index file's `segment_terms` (storage/segment-term-rows.ts). */
+/**
+ * Where a segment's term rows go: the index file's `segment_terms`, and `segment_term_positions`
+ * for the blocks of a term of several (storage/segment-term-rows.ts).
+ */
 export interface TermRowSink {
-  insert(segmentId: number, term: string, docCount: number, postings: Uint8Array): void;
+  insert(
+    segmentId: number,
+    term: string,
+    docCount: number,
+    postings: Uint8Array,
+    positions: Uint8Array | null,
+  ): void;
+  insertBlock(segmentId: number, term: string, block: number, positions: Uint8Array): void;
 }
 
 /**
- * Writes each term given to it as a row of segment `segmentId`, encoded (segment-codec.ts). Terms
- * come in the file's order (`compareTerms`), so rows are appended to the end of the table's tree.
+ * Writes each term given to it as rows of segment `segmentId`, encoded (segment-codec.ts): its
+ * row, holding its positions when they are one block, else a row for each block. Terms come in
+ * the file's order (`compareTerms`), so rows are appended to the end of the tables' trees.
  */
 export function termRowWriter(
   sink: TermRowSink,
   segmentId: number,
-): (term: string, postings: TermPostings) => void {
-  const writer = new VarintWriter(1 << 16);
-  return (term, postings) =>
-    sink.insert(segmentId, term, postings.docs.length, encodeTermPostings(postings, writer));
+): (term: string, postings: PositionedPostings) => void {
+  const headWriter = new VarintWriter(1 << 16);
+  const positionsWriter = new VarintWriter(1 << 16);
+  return (term, postings) => {
+    const { head, positions, blockEnds } = encodeTermPostings(postings, headWriter, positionsWriter);
+    if (blockEnds.length === 1) {
+      sink.insert(segmentId, term, postings.docs.length, head, positions);
+      return;
+    }
+    sink.insert(segmentId, term, postings.docs.length, head, null);
+    let start = 0;
+    blockEnds.forEach((end, block) => {
+      sink.insertBlock(segmentId, term, block, positions.subarray(start, end));
+      start = end;
+    });
+  };
 }
 
 /** A segment as stored: its documents' arrays for `segments.data`, its terms written to `sink`. */
-export function storeSegmentTerms(sink: TermRowSink, segment: Segment): Buffer {
+export function storeSegmentTerms(sink: TermRowSink, segment: BuiltSegment): Buffer {
   const write = termRowWriter(sink, segment.id);
-  for (const { term, postings } of segment.termsWithPostings()) write(term, postings);
+  for (const { term, postings } of segment.termsWithPositions()) write(term, postings);
   return encodeDocArrays(segment);
 }

@@ -82,11 +82,11 @@ function fieldsOf(
     const ordinal = index.store.columns.urls(segment.id, segment.docIds).findIndex((at) => at === url);
     const postings = segment.termPostings(term);
     if (ordinal < 0 || postings === undefined) continue;
-    const { docs, positionStart, positions } = postings;
+    const { docs } = postings;
+    const reader = postings.positionReader();
     for (let posting = 0; posting < docs.length; posting += 1) {
       if (docs[posting] !== ordinal) continue;
-      for (let at = positionStart[posting]!; at < positionStart[posting + 1]!; at += 1)
-        fields.add(FIELDS[fieldOfPosition(positions[at]!)]!);
+      for (const position of reader.positionsOf(posting)) fields.add(FIELDS[fieldOfPosition(position)]!);
     }
   }
   return [...fields].sort();
@@ -115,7 +115,7 @@ describe('an index file written by analyzer 4', () => {
       }
       assert.equal(index.documentCount, PAGES.length);
       assert.deepEqual(metaOf(file), {
-        schema: '14',
+        schema: '15',
         analyzer: String(ANALYZER_VERSION),
         display_heads_complete: '1',
       });
@@ -264,7 +264,7 @@ describe('an index file of format 3 written by analyzer 3', () => {
     } finally {
       index.close();
     }
-    assert.deepEqual(metaOf(file), { schema: '14', analyzer: String(ANALYZER_VERSION) });
+    assert.deepEqual(metaOf(file), { schema: '15', analyzer: String(ANALYZER_VERSION) });
     assert.deepEqual(segmentsOf(file), [{ id: 2, staged_run: null }]);
   });
 });
@@ -332,8 +332,8 @@ describe('index files this version cannot upgrade', () => {
 
   test('a file of a newer analyzer or format is refused as a newer version', () => {
     for (const [schema, analyzer] of [
-      ['14', String(ANALYZER_VERSION + 1)],
-      ['15', String(ANALYZER_VERSION)],
+      ['15', String(ANALYZER_VERSION + 1)],
+      ['16', String(ANALYZER_VERSION)],
     ] as const) {
       const file = fileOf(schema, analyzer);
       assert.throws(

@@ -30,6 +30,7 @@ import { seededRandom } from '../support/seeded-random.js';
 import { queryTreeOf } from '../../src/search/query-tree.js';
 import { rankedSearch } from '../support/ranked-search.js';
 import { UNDO_FORMAT_12 } from './format-11-segment.js';
+import { undoFormat15 } from './format-14-postings.js';
 
 const HOST = 'docs.example';
 const PAGE_URL = `https://${HOST}/guide/page.html`;
@@ -377,6 +378,7 @@ describe('the display heads of an index', () => {
     index.writer.upsert(sitePages(4), 'bundle:test');
     index.close();
     const db = new Database(file);
+    undoFormat15(db);
     // Format 13's heads are text: as this version would write them without runs.
     db.exec(`UPDATE display_heads SET head = (SELECT replace(replace(body, 'Home' || char(10) || 'Guide › Install' || char(10), ''),
       char(10) || 'Copyright 2026 Example', '') FROM documents d WHERE d.id = display_heads.id)`);
@@ -393,7 +395,7 @@ describe('the display heads of an index', () => {
       const forms = reader
         .prepare("SELECT head = '' AS empty, runs IS NOT NULL AS byRuns FROM display_heads ORDER BY id")
         .all();
-      assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '14');
+      assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '15');
       reader.close();
       assert.deepEqual(forms, [
         ...Array.from({ length: 4 }, () => ({ empty: 0, byRuns: 0 })),

@@ -35,4 +35,5 @@ export function encodeFormat11Segment(data: SegmentData): Buffer {
  * file from a current one: its segments' values are left as they are, since an upgrade from a
  * format before 12 indexes the documents again and never reads them.
  */
-export const UNDO_FORMAT_12 = 'DROP TRIGGER segments_drop_terms; DROP TABLE segment_terms; ';
+export const UNDO_FORMAT_12 =
+  'DROP TRIGGER segments_drop_terms; DROP TABLE segment_terms; DROP TABLE segment_term_positions; ';

@@ -7,23 +7,32 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { PostingsCache } from '../../src/search/engine/postings-cache.js';
+import { DecodedCache } from '../../src/search/engine/postings-cache.js';
+import { StoredTermPostings } from '../../src/search/engine/stored-term-postings.js';
 
-const onePosting = (doc: number) => ({
-  docs: Uint32Array.of(doc),
-  positionStart: Uint32Array.of(0, 1),
-  positions: Uint32Array.of(3),
-});
+/** A term of one document as a stored segment hands it out: in its body once, positions read on demand. */
+const onePosting = (doc: number) =>
+  new StoredTermPostings(
+    {
+      docs: Uint32Array.of(doc),
+      fieldCounts: Float32Array.of(0, 0, 0, 1, 0, 0),
+      blockStarts: Uint32Array.of(0),
+    },
+    { bytesOf: () => undefined, cache: undefined, key: `1\u0000term${doc}` },
+  );
 
 test('a budget of small postings bounds what the heap holds for them', () => {
   const budget = 4 * 1024 * 1024;
-  const cache = new PostingsCache(budget);
+  const cache = new DecodedCache<StoredTermPostings>(budget);
   // A full collection before each reading, so the heap holds what is reachable and nothing else.
   v8.setFlagsFromString('--expose-gc');
   const gc = vm.runInNewContext('gc') as () => void;
   gc();
   const before = process.memoryUsage().heapUsed;
-  for (let n = 0; n < 100_000; n += 1) cache.set(`${n % 500}\u0000term${n}`, onePosting(n % 40));
+  for (let n = 0; n < 100_000; n += 1) {
+    const postings = onePosting(n % 40);
+    cache.set(`${n % 500}\u0000term${n}`, postings, postings.byteLength);
+  }
   gc();
   const held = process.memoryUsage().heapUsed - before;
   assert.ok(cache.bytes <= budget);

@@ -435,7 +435,7 @@ describe('an index file of format 9', () => {
     db.close();
     index = new SearchIndex(file);
     const reader = new Database(file, { readonly: true });
-    assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '14');
+    assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '15');
     reader.close();
     // Not grouped until the heads are stored again; the pages are found as before.
     assert.equal(results('lamp').hits, 2);

@@ -14,6 +14,7 @@ import { SearchIndex } from '../../src/search/search-index.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { registerTemplateFunctions } from '../../src/search/storage/template-block-schema.js';
 import { rankedSearch } from '../support/ranked-search.js';
+import { undoFormat15 } from './format-14-postings.js';
 
 const FEED = 'bundle:counts';
 const SITES = ['https://docs.example', 'https://shop.example'];
@@ -232,6 +233,7 @@ describe('template counts', () => {
       index.close();
     }
     const db = new Database(file);
+    undoFormat15(db);
     registerTemplateFunctions(db);
     db.exec(`
       DROP TRIGGER documents_count_blocks;
@@ -250,7 +252,7 @@ describe('template counts', () => {
     try {
       const reader = new Database(file, { readonly: true });
       try {
-        assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '14');
+        assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '15');
         const trigger = reader
           .prepare("SELECT sql FROM sqlite_master WHERE name = 'documents_count_blocks'")
           .pluck()

@@ -1,7 +1,7 @@
 import { termsWithCharacter } from './character-terms.js';
 import { type ClauseMatches, EMPTY_MATCHES } from './clause-matches.js';
 import { matchEdgePhrase } from './edge-phrase.js';
-import { FIELD_COUNT, FIELD_SHIFT, fieldOfPosition } from './fields.js';
+import { FIELD_COUNT, fieldOfPosition } from './fields.js';
 import type { Clause } from './query-plan.js';
 import { gallopTo } from './gallop.js';
 import type { Segment, TermPostings } from './segment.js';
@@ -36,9 +36,8 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
   const docs = new Uint32Array(capacity);
   const tf = new Float32Array(capacity * FIELD_COUNT);
   const cursors = new Uint32Array(lists.length);
-  const pointers = new Uint32Array(lists.length);
-  const ends = new Uint32Array(lists.length);
-  const termPositions = lists.map((list) => list.positions);
+  const readers = lists.map((list) => list.positionReader());
+  const termPositions: Uint32Array[] = new Array<Uint32Array>(lists.length);
   let count = 0;
   for (const ordinal of driver.docs) {
     if (!segment.isLive(ordinal)) continue;
@@ -51,22 +50,29 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
         all = false;
         break;
       }
-      pointers[index] = list.positionStart[found]!;
-      ends[index] = list.positionStart[found + 1]!;
     }
     if (!all) continue;
+    // Positions only of the documents holding every term: a block read for each of them.
+    for (let index = 0; index < lists.length; index += 1)
+      termPositions[index] = readers[index]!.positionsOf(cursors[index]!);
     const tfOffset = count * FIELD_COUNT;
-    if (countAdjacent(termPositions, pointers, ends, tf, tfOffset) === 0) continue;
+    if (countAdjacent(termPositions, tf, tfOffset) === 0) continue;
     docs[count] = ordinal;
     count += 1;
   }
   return { docs: docs.subarray(0, count), tf: tf.subarray(0, count * FIELD_COUNT), wordTf: undefined };
 }
 
-/** A single term: every live posting, its positions counted per field. */
+/**
+ * A single term: every live posting with its counts per field, as stored, without a position
+ * read. A segment without deletions hands out the stored arrays themselves (nothing modifies a
+ * clause's matches).
+ */
 function matchTerm(segment: Segment, postings: TermPostings): ClauseMatches {
-  const { docs: postingDocs, positionStart, positions } = postings;
+  const { docs: postingDocs, fieldCounts } = postings;
   const deleted = segment.deleted;
+  if (segment.liveCount === segment.docCount)
+    return { docs: postingDocs, tf: fieldCounts, wordTf: undefined };
   const capacity = postingDocs.length;
   const docs = new Uint32Array(capacity);
   const tf = new Float32Array(capacity * FIELD_COUNT);
@@ -74,7 +80,7 @@ function matchTerm(segment: Segment, postings: TermPostings): ClauseMatches {
   for (let posting = 0; posting < capacity; posting += 1) {
     const ordinal = postingDocs[posting]!;
     if (deleted[ordinal] === 1) continue;
-    addFieldCounts(positions, positionStart[posting]!, positionStart[posting + 1]!, tf, count * FIELD_COUNT);
+    tf.set(fieldCounts.subarray(posting * FIELD_COUNT, (posting + 1) * FIELD_COUNT), count * FIELD_COUNT);
     docs[count] = ordinal;
     count += 1;
   }
@@ -82,57 +88,22 @@ function matchTerm(segment: Segment, postings: TermPostings): ClauseMatches {
 }
 
 /**
- * Adds the count of positions in [start, end) of each field to `tf` at `tfOffset`. Positions are
- * ascending and carry their field in their high bits, so each field's are one stretch, found by
- * a binary search rather than a look at each: a common word has hundreds a page. Counts are
- * whole numbers, the same in float32 whether added at once or one by one.
- */
-function addFieldCounts(
-  positions: Uint32Array,
-  start: number,
-  end: number,
-  tf: Float32Array,
-  tfOffset: number,
-): void {
-  let slot = start;
-  while (slot < end) {
-    const field = fieldOfPosition(positions[slot]!);
-    const nextField = (field + 1) << FIELD_SHIFT;
-    let low = slot + 1;
-    let high = end;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (positions[middle]! < nextField) low = middle + 1;
-      else high = middle;
-    }
-    tf[tfOffset + field]! += low - slot;
-    slot = low;
-  }
-}
-
-/**
  * Occurrences of the phrase in one document, added per field to `tf` at `tfOffset`: positions p
- * of the first term with p + i among the positions of term i. `pointers` and `ends` delimit each
- * term's positions in `termPositions[i]` and are consumed.
+ * of the first term with p + i among the positions of term i, `termPositions[i]` in the document.
  */
-function countAdjacent(
-  termPositions: readonly Uint32Array[],
-  pointers: Uint32Array,
-  ends: Uint32Array,
-  tf: Float32Array,
-  tfOffset: number,
-): number {
+function countAdjacent(termPositions: readonly Uint32Array[], tf: Float32Array, tfOffset: number): number {
   let total = 0;
-  const terms = pointers.length;
+  const terms = termPositions.length;
+  const pointers = new Uint32Array(terms);
   const firstPositions = termPositions[0]!;
-  for (let slot = pointers[0]!; slot < ends[0]!; slot += 1) {
+  for (let slot = 0; slot < firstPositions.length; slot += 1) {
     const start = firstPositions[slot]!;
     let matched = true;
     for (let term = 1; term < terms; term += 1) {
       const wanted = start + term;
       const positions = termPositions[term]!;
       let pointer = pointers[term]!;
-      const end = ends[term]!;
+      const end = positions.length;
       while (pointer < end && positions[pointer]! < wanted) pointer += 1;
       pointers[term] = pointer;
       if (pointer >= end || positions[pointer] !== wanted) {
@@ -169,7 +140,7 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
   for (const { term, counts } of terms) {
     const postings = segment.termPostings(term);
     if (postings === undefined) continue;
-    const { docs: postingDocs, positionStart, positions } = postings;
+    const { docs: postingDocs, fieldCounts } = postings;
     for (let posting = 0; posting < postingDocs.length; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;
@@ -177,9 +148,8 @@ function matchLoneCharacter(segment: Segment, character: string): ClauseMatches 
         seen[doc] = 1;
         count += 1;
       }
-      for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1) {
-        counts[doc * FIELD_COUNT + fieldOfPosition(positions[slot]!)]! += 1;
-      }
+      for (let field = 0; field < FIELD_COUNT; field += 1)
+        counts[doc * FIELD_COUNT + field]! += fieldCounts[posting * FIELD_COUNT + field]!;
     }
   }
   if (count === 0) return EMPTY_MATCHES;
@@ -204,13 +174,16 @@ function wordFrequencies(segment: Segment, words: readonly string[], docs: Uint3
   for (const word of words) {
     const postings = segment.termPostings(word);
     if (postings === undefined) continue;
-    const { docs: postingDocs, positionStart, positions } = postings;
+    const { docs: postingDocs, fieldCounts } = postings;
     let cursor = 0;
     docs.forEach((ordinal, index) => {
       cursor = gallopTo(postingDocs, cursor, postingDocs.length, ordinal);
       if (cursor >= postingDocs.length || postingDocs[cursor] !== ordinal) return;
-      for (let slot = positionStart[cursor]!; slot < positionStart[cursor + 1]!; slot += 1) {
-        tf[index * FIELD_COUNT + fieldOfPosition(positions[slot]!)]! += 1 / words.length;
+      for (let field = 0; field < FIELD_COUNT; field += 1) {
+        const occurrences = fieldCounts[cursor * FIELD_COUNT + field]!;
+        // One by one, as the counts were summed before they were stored: the same float32 sums.
+        for (let occurrence = 0; occurrence < occurrences; occurrence += 1)
+          tf[index * FIELD_COUNT + field]! += 1 / words.length;
       }
     });
   }
@@ -232,10 +205,10 @@ export function occurrenceStarts(segment: Segment, clause: Clause, ordinal: numb
   for (const token of clause.tokens) {
     const postings = segment.termPostings(token);
     if (postings === undefined) return [];
-    const { docs, positionStart, positions } = postings;
+    const { docs } = postings;
     const found = gallopTo(docs, 0, docs.length, ordinal);
     if (found >= docs.length || docs[found] !== ordinal) return [];
-    tokenPositions.push(positions.subarray(positionStart[found]!, positionStart[found + 1]!));
+    tokenPositions.push(postings.positionReader().positionsOf(found));
   }
   const first = tokenPositions[0]!;
   // A clause of one token starts at each of its positions: the stored list as it is, which for a

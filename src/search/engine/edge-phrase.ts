@@ -76,13 +76,12 @@ function mergedPostings(segment: Segment, terms: readonly string[]): Slot {
   for (const term of terms) {
     const postings = segment.termPostings(term);
     if (postings === undefined) continue;
-    const { docs: postingDocs, positionStart, positions } = postings;
+    const { docs: postingDocs } = postings;
+    const reader = postings.positionReader();
     for (let posting = 0; posting < postingDocs.length; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;
-      for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1) {
-        keys.push(doc * KEY_SCALE + positions[slot]!);
-      }
+      for (const position of reader.positionsOf(posting)) keys.push(doc * KEY_SCALE + position);
     }
   }
   const sorted = Float64Array.from(keys).sort();

@@ -1,22 +1,23 @@
+import type { PositionBlock } from './segment-codec.js';
 import type { TermPostings } from './segment.js';
 
 /**
- * What an entry holds beyond its arrays' bytes and its key: the entry and postings objects, three
- * typed arrays with a buffer each, and the map's slot. Measured with V8's heap (`heapUsed` over
- * 100,000 entries of one document each): 822 bytes an entry, for 16 bytes of arrays and a key of
- * 14 characters. Counted, it keeps a budget of small postings (most terms of a small site's
- * segments) from holding fifty times its size.
+ * What an entry holds beyond its arrays' bytes and its key: the entry and value objects, the
+ * typed arrays with a buffer each, what a stored term keeps to read its positions, and the map's
+ * slot. Measured with V8's heap (`heapUsed` over 100,000 stored terms of one document each): 854
+ * bytes an entry, for 32 bytes of arrays and a key of 12 characters. Counted, it keeps a budget
+ * of small postings (most terms of a small site's segments) from holding thirty times its size.
  */
 const ENTRY_OVERHEAD_BYTES = 780;
 
 /**
- * The postings read from index files most recently, decoded, up to a byte budget shared by every
+ * What was read from index files most recently, decoded, up to a byte budget shared by every
  * index of the process (docs/design/search-engine.md, Segments): the operating system's page cache
  * keeps the stored bytes, this keeps a busy term from being decoded for every search.
  */
-export class PostingsCache {
+export class DecodedCache<Value> {
   /** Entries by key, least recently used first (a Map keeps insertion order). */
-  private readonly entries = new Map<string, { postings: TermPostings; bytes: number }>();
+  private readonly entries = new Map<string, { value: Value; bytes: number }>();
   private heldBytes = 0;
 
   constructor(readonly maxBytes: number) {}
@@ -25,32 +26,27 @@ export class PostingsCache {
     return this.heldBytes;
   }
 
-  get(key: string): TermPostings | undefined {
+  get(key: string): Value | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     this.entries.delete(key);
     this.entries.set(key, entry);
-    return entry.postings;
+    return entry.value;
   }
 
   /**
-   * Keeps `postings` under `key` unless they alone exceed a quarter of the budget. An entry is
-   * counted for its arrays, its key and what holding them costs the heap.
+   * Keeps `value` under `key` unless it alone exceeds a quarter of the budget. An entry is
+   * counted for its arrays (`valueBytes`), its key and what holding them costs the heap.
    */
-  set(key: string, postings: TermPostings): void {
-    const bytes =
-      postings.docs.byteLength +
-      postings.positionStart.byteLength +
-      postings.positions.byteLength +
-      2 * key.length +
-      ENTRY_OVERHEAD_BYTES;
+  set(key: string, value: Value, valueBytes: number): void {
+    const bytes = valueBytes + 2 * key.length + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 4) return;
     const previous = this.entries.get(key);
     if (previous !== undefined) {
       this.entries.delete(key);
       this.heldBytes -= previous.bytes;
     }
-    this.entries.set(key, { postings, bytes });
+    this.entries.set(key, { value, bytes });
     this.heldBytes += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.heldBytes <= this.maxBytes) break;
@@ -60,7 +56,18 @@ export class PostingsCache {
   }
 }
 
-/** Decoded postings a process keeps, across all its indexes. */
+export type PostingsCache = DecodedCache<TermPostings>;
+export type PositionBlockCache = DecodedCache<PositionBlock>;
+
+/** Decoded documents and counts of terms a process keeps, across all its indexes. */
 export const POSTINGS_CACHE_BYTES = 64 * 1024 * 1024;
 
-export const sharedPostingsCache = new PostingsCache(POSTINGS_CACHE_BYTES);
+export const sharedPostingsCache: PostingsCache = new DecodedCache(POSTINGS_CACHE_BYTES);
+
+/**
+ * Decoded blocks of positions a process keeps: those of the best hits of the common queries,
+ * which proximity reads again at each of them.
+ */
+export const POSITION_BLOCKS_CACHE_BYTES = 32 * 1024 * 1024;
+
+export const sharedPositionBlockCache: PositionBlockCache = new DecodedCache(POSITION_BLOCKS_CACHE_BYTES);

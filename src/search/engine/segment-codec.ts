@@ -1,5 +1,5 @@
-import { FIELD_COUNT } from './fields.js';
-import type { TermPostings } from './segment.js';
+import { FIELD_COUNT, fieldOfPosition } from './fields.js';
+import type { PositionedPostings } from './segment.js';
 import { VarintReader, VarintWriter } from './varint.js';
 
 /**
@@ -8,7 +8,16 @@ import { VarintReader, VarintWriter } from './varint.js';
  * reads only the terms it looks for. Both are LEB128 varints; ascending runs are stored as gaps.
  */
 const DOC_ARRAYS_MAGIC = 0x4144534b; // 'KSDA'
-const DOC_ARRAYS_VERSION = 1;
+
+/**
+ * Postings formats of a segment's term rows, recorded in its documents' arrays: format 1 (index
+ * formats 12 to 14) kept each term's positions in its one value, read whole by every search of
+ * the term; format 2 keeps the counts per field in the term's row and the positions in blocks
+ * of POSITION_BLOCK postings, read only where a phrase, proximity or a merge needs them.
+ */
+export type PostingsFormat = 1 | 2;
+/** The postings format of the segments this version writes, which is the version of their documents' arrays. */
+export const CURRENT_POSTINGS_FORMAT: PostingsFormat = 2;
 
 /** Global document ids and per-field stream lengths of a segment's documents, by ordinal. */
 export interface DocArrays {
@@ -17,48 +26,191 @@ export interface DocArrays {
   fieldLengths: Uint32Array;
 }
 
-/** A segment's document arrays as bytes: magic, version, document count, then the arrays. */
+/**
+ * A segment's document arrays as bytes: magic, version, document count, then the arrays. The
+ * version says how the segment's terms are stored: a segment written now is of postings format 2.
+ */
 export function encodeDocArrays({ docIds, fieldLengths }: DocArrays): Buffer {
   const writer = new VarintWriter(docIds.length * (1 + FIELD_COUNT) * 2 + 16);
   writer.write(DOC_ARRAYS_MAGIC);
-  writer.write(DOC_ARRAYS_VERSION);
+  writer.write(CURRENT_POSTINGS_FORMAT);
   writer.write(docIds.length);
   writer.plain(docIds);
   writer.plain(fieldLengths);
   return Buffer.from(writer.bytes());
 }
 
-/** Reads what `encodeDocArrays` wrote; throws on a foreign or truncated value. */
-export function decodeDocArrays(bytes: Uint8Array): DocArrays {
+/**
+ * Reads what `encodeDocArrays` wrote, now or as version 1, with the postings format of the
+ * segment's terms; throws on a foreign or truncated value.
+ */
+export function decodeDocArrays(bytes: Uint8Array): DocArrays & { postingsFormat: PostingsFormat } {
   const reader = new VarintReader(bytes);
-  if (reader.read() !== DOC_ARRAYS_MAGIC || reader.read() !== DOC_ARRAYS_VERSION)
-    throw new Error('not a Kumo index segment');
+  if (reader.read() !== DOC_ARRAYS_MAGIC) throw new Error('not a Kumo index segment');
+  const version = reader.read();
+  if (version !== 1 && version !== 2) throw new Error('not a Kumo index segment');
   const docCount = reader.read();
   const docIds = reader.plain(docCount);
   const fieldLengths = reader.plain(docCount * FIELD_COUNT);
   reader.expectEnd();
-  return { docIds, fieldLengths };
+  return { docIds, fieldLengths, postingsFormat: version };
+}
+
+/** Most postings of a block of positions: what proximity decodes to read one document's. */
+export const POSITION_BLOCK = 128;
+
+/**
+ * Bytes after which a block of positions ends (it may pass them by its last document's). A
+ * block row stays within the 4,086 bytes SQLite keeps of a row in its B-tree page of 16 KB: a
+ * longer row keeps 2 KB there and the rest on an overflow page of its own, most of it unused
+ * (a block of 6 KB wasted 12 KB). A term's row holding its single block keeps room for its head.
+ */
+export const POSITION_BLOCK_BYTES = 3000;
+
+/** A term's stored postings: its row's value, and its positions' blocks as one run of bytes. */
+export interface EncodedTerm {
+  /** Document ordinals, counts per field and where blocks start (`decodePostingsHead`). */
+  head: Buffer;
+  /** Every block's bytes, one after the other: block b is `positions[blockEnds[b - 1] ?? 0 .. blockEnds[b])`. */
+  positions: Buffer;
+  /** Where each block ends in `positions`. */
+  blockEnds: number[];
+}
+
+/** A term's documents and counts per field, and the first posting of each block of positions. */
+export interface PostingsHead {
+  docs: Uint32Array;
+  fieldCounts: Float32Array;
+  /** Ascending, from 0: a term of one block has `[0]`. */
+  blockStarts: Uint32Array;
+}
+
+/** What each document's counts per field start with: the mask of its fields, in the low bits. */
+const FIELD_MASK_SCALE = 1 << FIELD_COUNT;
+
+/**
+ * A term's postings in format 2. The head: the document ordinals as gaps, then each document's
+ * counts per field: (first field's count - 1) * 2^FIELD_COUNT + the mask of its fields, then
+ * (count - 1) of each other field in the mask, so a document holding the term once or twice in
+ * one field costs one byte, as the total count did in format 1; then, for a term of several
+ * blocks, their count - 1 and the first posting of each after the first as gaps. The positions:
+ * for each block (POSITION_BLOCK documents at most, ending once past POSITION_BLOCK_BYTES), each
+ * document's positions as gaps from 0. Written into the writers (reset first), whose bytes are
+ * valid until their next use.
+ */
+export function encodeTermPostings(
+  postings: PositionedPostings,
+  headWriter: VarintWriter,
+  positionsWriter: VarintWriter,
+): EncodedTerm {
+  const { docs, positionStart, positions } = postings;
+  headWriter.reset();
+  positionsWriter.reset();
+  headWriter.gaps(docs, 0, docs.length);
+  const counts = new Uint32Array(FIELD_COUNT);
+  const blockEnds: number[] = [];
+  const blockStarts: number[] = [0];
+  for (let posting = 0; posting < docs.length; posting += 1) {
+    counts.fill(0);
+    const start = positionStart[posting]!;
+    const end = positionStart[posting + 1]!;
+    for (let slot = start; slot < end; slot += 1) counts[fieldOfPosition(positions[slot]!)]! += 1;
+    writeFieldCounts(headWriter, counts);
+    positionsWriter.gaps(positions, start, end);
+    const blockBytes = positionsWriter.length - (blockEnds[blockEnds.length - 1] ?? 0);
+    const blockPostings = posting + 1 - blockStarts[blockStarts.length - 1]!;
+    if (posting + 1 === docs.length) blockEnds.push(positionsWriter.length);
+    else if (blockPostings === POSITION_BLOCK || blockBytes >= POSITION_BLOCK_BYTES) {
+      blockEnds.push(positionsWriter.length);
+      blockStarts.push(posting + 1);
+    }
+  }
+  if (blockStarts.length > 1) {
+    headWriter.write(blockStarts.length - 1);
+    headWriter.gaps(blockStarts, 1, blockStarts.length);
+  }
+  return { head: headWriter.bytes(), positions: positionsWriter.bytes(), blockEnds };
+}
+
+function writeFieldCounts(writer: VarintWriter, counts: Uint32Array): void {
+  let mask = 0;
+  let first = -1;
+  for (let field = 0; field < FIELD_COUNT; field += 1) {
+    if (counts[field] === 0) continue;
+    mask |= 1 << field;
+    if (first < 0) first = field;
+  }
+  if (first < 0) throw new Error('a posting without positions');
+  writer.write((counts[first]! - 1) * FIELD_MASK_SCALE + mask);
+  for (let field = first + 1; field < FIELD_COUNT; field += 1)
+    if (counts[field]! > 0) writer.write(counts[field]! - 1);
+}
+
+const ONE_BLOCK = Uint32Array.of(0);
+
+/** Reads format 2's head of a term of `docCount` documents. */
+export function decodePostingsHead(bytes: Uint8Array, docCount: number): PostingsHead {
+  const reader = new VarintReader(bytes);
+  const docs = reader.runsOfGaps(new Uint32Array(docCount), Uint32Array.of(0, docCount));
+  const fieldCounts = new Float32Array(docCount * FIELD_COUNT);
+  for (let posting = 0; posting < docCount; posting += 1) {
+    const first = reader.read();
+    const mask = first % FIELD_MASK_SCALE;
+    if (mask === 0) throw new Error('corrupt index segment');
+    let firstCount = Math.floor(first / FIELD_MASK_SCALE) + 1;
+    const offset = posting * FIELD_COUNT;
+    for (let field = 0; field < FIELD_COUNT; field += 1) {
+      if ((mask & (1 << field)) === 0) continue;
+      fieldCounts[offset + field] = firstCount > 0 ? firstCount : reader.read() + 1;
+      firstCount = 0;
+    }
+  }
+  let blockStarts = ONE_BLOCK;
+  if (!reader.atEnd()) {
+    const later = reader.read();
+    blockStarts = new Uint32Array(later + 1);
+    reader.runsOfGaps(blockStarts.subarray(1), Uint32Array.of(0, later));
+    if (blockStarts[later]! >= docCount) throw new Error('corrupt index segment');
+  }
+  reader.expectEnd();
+  return { docs, fieldCounts, blockStarts };
+}
+
+/** A block of positions decoded: posting `first + i`'s are `positions[starts[i] .. starts[i + 1])`. */
+export interface PositionBlock {
+  starts: Uint32Array;
+  positions: Uint32Array;
 }
 
 /**
- * A term's postings as bytes: the document ordinals as gaps, each document's count of
- * positions, then each document's positions as gaps from 0. The number of documents is stored
- * beside the bytes (the term row's `doc_count`), for document frequencies read without them.
- * Written into `writer` (reset first), whose bytes are valid until its next use.
+ * The positions of postings `first .. first + count` from their block's bytes: `positions`, with
+ * posting `first + i`'s at `starts[i] .. starts[i + 1]`. Each posting's count of positions is the
+ * sum of its counts per field.
  */
-export function encodeTermPostings(postings: TermPostings, writer: VarintWriter): Buffer {
-  const { docs, positionStart, positions } = postings;
-  writer.reset();
-  writer.gaps(docs, 0, docs.length);
-  for (let posting = 0; posting < docs.length; posting += 1)
-    writer.write(positionStart[posting + 1]! - positionStart[posting]!);
-  for (let posting = 0; posting < docs.length; posting += 1)
-    writer.gaps(positions, positionStart[posting]!, positionStart[posting + 1]!);
-  return writer.bytes();
+export function decodePositionBlock(
+  bytes: Uint8Array,
+  fieldCounts: Float32Array,
+  first: number,
+  count: number,
+): PositionBlock {
+  const starts = new Uint32Array(count + 1);
+  for (let index = 0; index < count; index += 1) {
+    let total = 0;
+    const offset = (first + index) * FIELD_COUNT;
+    for (let field = 0; field < FIELD_COUNT; field += 1) total += fieldCounts[offset + field]!;
+    starts[index + 1] = starts[index]! + total;
+  }
+  const reader = new VarintReader(bytes);
+  const positions = reader.runsOfGaps(new Uint32Array(starts[count]!), starts);
+  reader.expectEnd();
+  return { starts, positions };
 }
 
-/** Reads what `encodeTermPostings` wrote for a term of `docCount` documents. */
-export function decodeTermPostings(bytes: Uint8Array, docCount: number): TermPostings {
+/**
+ * Reads a term of `docCount` documents stored in postings format 1: the document ordinals as
+ * gaps, each document's count of positions, then each document's positions as gaps from 0.
+ */
+export function decodeFormat1TermPostings(bytes: Uint8Array, docCount: number): PositionedPostings {
   const reader = new VarintReader(bytes);
   const docs = reader.runsOfGaps(new Uint32Array(docCount), Uint32Array.of(0, docCount));
   const positionStart = new Uint32Array(docCount + 1);

@@ -1,7 +1,7 @@
 import { GrowableUint32Array } from '../../util/index.js';
 import { FIELD_COUNT } from './fields.js';
 import type { DocArrays } from './segment-codec.js';
-import { compareTerms, type Segment, type TermPostings } from './segment.js';
+import { compareTerms, type PositionedPostings, type Segment, type TermPostings } from './segment.js';
 
 /** Where a merge put each live document: the merged segment's document arrays. */
 export type MergedDocuments = DocArrays;
@@ -14,7 +14,7 @@ export type MergedDocuments = DocArrays;
  */
 export function mergeSegments(
   segments: readonly Segment[],
-  write: (term: string, postings: TermPostings) => void,
+  write: (term: string, postings: PositionedPostings) => void,
 ): MergedDocuments {
   const remaps: Int32Array[] = [];
   let liveTotal = 0;
@@ -56,14 +56,16 @@ export function mergeSegments(
     positions.clear();
     cursors.forEach((cursor, index) => {
       if (cursor.head?.term !== term) return;
-      const { docs, positionStart: starts, positions: source } = cursor.head.postings;
+      const { docs } = cursor.head.postings;
+      const reader = cursor.head.postings.positionReader();
       const remap = remaps[index]!;
       for (let posting = 0; posting < docs.length; posting += 1) {
         const target = remap[docs[posting]!]!;
         if (target < 0) continue;
         postingDocs.push(target);
         positionStart.push(positions.length);
-        positions.pushRange(source, starts[posting]!, starts[posting + 1]!);
+        const source = reader.positionsOf(posting);
+        positions.pushRange(source, 0, source.length);
       }
       cursor.advance();
     });

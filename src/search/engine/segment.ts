@@ -1,4 +1,4 @@
-import { FIELD_COUNT } from './fields.js';
+import { FIELD_COUNT, fieldOfPosition } from './fields.js';
 
 /** The arrays of a segment's inverted index as built in memory from one batch; see `BuiltSegment`. */
 export interface SegmentData {
@@ -22,14 +22,72 @@ export interface SegmentData {
  * The postings of one term in one segment: everything a search reads of a term. Matching and
  * merging go through this and never through a segment's storage, so a segment may hand out views
  * of arrays it holds or lists it read from storage (docs/design/search-engine.md, Segments).
+ * Counts per field are apart from positions: a word alone is scored by its counts, and only a
+ * phrase, proximity or a merge reads positions, a document at a time.
  */
 export interface TermPostings {
   /** Local document ordinals, ascending (deleted documents included). */
+  readonly docs: Uint32Array;
+  /**
+   * Occurrences of the term in each field of `docs[i]`: `fieldCounts[i * FIELD_COUNT + field]`,
+   * whole numbers (exact in float32 below 2^24, beyond MAX_FIELD_TOKENS), the layout of a clause's tf.
+   */
+  readonly fieldCounts: Float32Array;
+  /** Bytes of the arrays the postings hold: what keeping them costs (postings-cache.ts). */
+  readonly byteLength: number;
+  /**
+   * Reads positions, a document at a time. Each use takes its own reader, which keeps the block
+   * it read last: nothing decoded outlives the search that needed it.
+   */
+  positionReader(): PositionReader;
+}
+
+/** The positions of a term's documents, by posting (the index of the document in `docs`). */
+export interface PositionReader {
+  /** Field-tagged positions (fields.ts `positionOf`) of `docs[posting]`, ascending; do not modify. */
+  positionsOf(posting: number): Uint32Array;
+}
+
+/** A term's postings with every position at hand: what a segment is built, merged and stored from. */
+export interface PositionedPostings {
+  /** Local document ordinals, ascending. */
   readonly docs: Uint32Array;
   /** Positions of `docs[i]` are `positions[positionStart[i] .. positionStart[i + 1])`; one longer than `docs`. */
   readonly positionStart: Uint32Array;
   /** Field-tagged positions (fields.ts `positionOf`), ascending within a document. */
   readonly positions: Uint32Array;
+}
+
+/** Postings held as arrays (a built segment's, or a term read whole): counts taken from positions. */
+export class ArrayPostings implements TermPostings, PositionReader {
+  readonly fieldCounts: Float32Array;
+
+  constructor(private readonly arrays: PositionedPostings) {
+    const { docs, positionStart, positions } = arrays;
+    this.fieldCounts = new Float32Array(docs.length * FIELD_COUNT);
+    for (let posting = 0; posting < docs.length; posting += 1) {
+      for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1)
+        this.fieldCounts[posting * FIELD_COUNT + fieldOfPosition(positions[slot]!)]! += 1;
+    }
+  }
+
+  get docs(): Uint32Array {
+    return this.arrays.docs;
+  }
+
+  get byteLength(): number {
+    const { docs, positionStart, positions } = this.arrays;
+    return docs.byteLength + positionStart.byteLength + positions.byteLength + this.fieldCounts.byteLength;
+  }
+
+  positionReader(): PositionReader {
+    return this;
+  }
+
+  positionsOf(posting: number): Uint32Array {
+    const { positionStart, positions } = this.arrays;
+    return positions.subarray(positionStart[posting]!, positionStart[posting + 1]!);
+  }
 }
 
 /** Terms read at a time when a segment's terms are read in order. */
@@ -152,7 +210,7 @@ export class BuiltSegment extends Segment {
 
   termPostings(term: string): TermPostings | undefined {
     const ordinal = this.termOrdinals.get(term);
-    return ordinal === undefined ? undefined : this.postingsOf(ordinal);
+    return ordinal === undefined ? undefined : new ArrayPostings(this.postingsOf(ordinal));
   }
 
   *termPages(): Iterable<readonly SegmentTerm[]> {
@@ -175,12 +233,18 @@ export class BuiltSegment extends Segment {
   }
 
   *termsWithPostings(): Iterable<{ term: string; postings: TermPostings }> {
+    for (const { term, postings } of this.termsWithPositions())
+      yield { term, postings: new ArrayPostings(postings) };
+  }
+
+  /** Each term with its postings as built, in `compareTerms` order: what storing the segment writes. */
+  *termsWithPositions(): Iterable<{ term: string; postings: PositionedPostings }> {
     for (const ordinal of this.sorted())
       yield { term: this.data.terms[ordinal]!, postings: this.postingsOf(ordinal) };
   }
 
   /** The postings of the term with this ordinal: views of the segment's arrays, nothing copied. */
-  private postingsOf(termOrdinal: number): TermPostings {
+  private postingsOf(termOrdinal: number): PositionedPostings {
     const { postingStart, postingDocs, positionStart, positions } = this.data;
     const start = postingStart[termOrdinal]!;
     const end = postingStart[termOrdinal + 1]!;

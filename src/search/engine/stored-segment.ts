@@ -1,24 +1,41 @@
-import { decodeTermPostings } from './segment-codec.js';
-import { type PostingsCache, sharedPostingsCache } from './postings-cache.js';
-import { Segment, type SegmentTerm, TERM_PAGE, type TermPostings } from './segment.js';
+import { decodeFormat1TermPostings, decodePostingsHead, type PostingsFormat } from './segment-codec.js';
+import {
+  type PositionBlockCache,
+  type PostingsCache,
+  sharedPositionBlockCache,
+  sharedPostingsCache,
+} from './postings-cache.js';
+import { ArrayPostings, Segment, type SegmentTerm, TERM_PAGE, type TermPostings } from './segment.js';
+import { StoredTermPostings } from './stored-term-postings.js';
 
-/** A term's row in the index file: its document count and its postings' bytes (segment-codec.ts). */
+/**
+ * A term's row in the index file: its document count and its postings' bytes (segment-codec.ts):
+ * in postings format 2 the head, in format 1 everything.
+ */
 export interface TermRow {
   term: string;
   docCount: number;
   postings: Uint8Array;
 }
 
+/** A term's row with the positions it holds: format 2's single block, null where blocks are rows of their own. */
+export interface TermRowWithPositions extends TermRow {
+  positions: Uint8Array | null;
+}
+
 /**
  * What a stored segment reads of the index file: the term rows of a segment, looked up one by
- * one or read in term order (`compareTerms`), `from` included, a page at a time.
+ * one or read in term order (`compareTerms`), `from` included, a page at a time; and in postings
+ * format 2 the blocks of a term's positions, in its row (a term of one block) or rows of their own.
  */
 export interface TermRowReader {
   termRow(segmentId: number, term: string): TermRow | undefined;
   documentFrequency(segmentId: number, term: string): number;
   termsFrom(segmentId: number, from: string, limit: number): SegmentTerm[];
   termsBetween(segmentId: number, from: string, below: string, limit: number): SegmentTerm[];
-  termRowsFrom(segmentId: number, from: string, limit: number): TermRow[];
+  termRowsFrom(segmentId: number, from: string, limit: number): TermRowWithPositions[];
+  inlinePositions(segmentId: number, term: string): Uint8Array | undefined;
+  positionBlock(segmentId: number, term: string, block: number): Uint8Array | undefined;
 }
 
 /** The smallest term after `term` in `compareTerms` order: no term holds U+0000. */
@@ -54,7 +71,9 @@ export class StoredSegment extends Segment {
     fieldLengths: Uint32Array,
     deleted: Uint8Array,
     private readonly rows: TermRowReader,
+    private readonly postingsFormat: PostingsFormat,
     private readonly cache: PostingsCache = sharedPostingsCache,
+    private readonly blockCache: PositionBlockCache = sharedPositionBlockCache,
   ) {
     super(id, docIds, fieldLengths, deleted);
   }
@@ -69,9 +88,27 @@ export class StoredSegment extends Segment {
     if (cached !== undefined) return cached;
     const row = this.rows.termRow(this.id, term);
     if (row === undefined) return undefined;
-    const postings = decodeTermPostings(row.postings, row.docCount);
-    this.cache.set(key, postings);
+    const postings = this.postingsOf(row, undefined);
+    this.cache.set(key, postings, postings.byteLength);
     return postings;
+  }
+
+  /**
+   * The postings of a term row. In format 2, positions are read when a search asks for them,
+   * their blocks decoded kept in the shared cache; a merge (`inline`: the row's positions as read
+   * with it, null for a term of several blocks) reads each block once and keeps none.
+   */
+  private postingsOf(row: TermRow, inline: Uint8Array | null | undefined): TermPostings {
+    if (this.postingsFormat === 1)
+      return new ArrayPostings(decodeFormat1TermPostings(row.postings, row.docCount));
+    const head = decodePostingsHead(row.postings, row.docCount);
+    const { term } = row;
+    const bytesOf =
+      head.blockStarts.length > 1
+        ? (block: number) => this.rows.positionBlock(this.id, term, block)
+        : () => inline ?? this.rows.inlinePositions(this.id, term);
+    const cache = inline === undefined ? this.blockCache : undefined;
+    return new StoredTermPostings(head, { bytesOf, cache, key: this.cacheKey + term });
   }
 
   *termPages(): Iterable<readonly SegmentTerm[]> {
@@ -106,8 +143,7 @@ export class StoredSegment extends Segment {
     let from = '';
     for (;;) {
       const page = this.rows.termRowsFrom(this.id, from, TERM_PAGE);
-      for (const row of page)
-        yield { term: row.term, postings: decodeTermPostings(row.postings, row.docCount) };
+      for (const row of page) yield { term: row.term, postings: this.postingsOf(row, row.positions) };
       if (page.length < TERM_PAGE) return;
       from = after(page[page.length - 1]!.term);
     }

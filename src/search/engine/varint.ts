@@ -3,10 +3,15 @@
 /** LEB128 writer into a growing byte buffer. */
 export class VarintWriter {
   private buffer: Uint8Array;
-  private length = 0;
+  private used = 0;
 
   constructor(initialBytes: number) {
     this.buffer = new Uint8Array(Math.max(16, initialBytes));
+  }
+
+  /** Bytes written since the last reset. */
+  get length(): number {
+    return this.used;
   }
 
   plain(values: ArrayLike<number>, start = 0, end = values.length): void {
@@ -25,26 +30,26 @@ export class VarintWriter {
 
   /** The bytes written, as a view of the writer's buffer: valid until the next write or reset. */
   bytes(): Buffer {
-    return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.length);
+    return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.used);
   }
 
   /** Starts again at the first byte, keeping the buffer. */
   reset(): void {
-    this.length = 0;
+    this.used = 0;
   }
 
   write(value: number): void {
-    if (this.length + 5 > this.buffer.length) {
+    if (this.used + 5 > this.buffer.length) {
       const larger = new Uint8Array(this.buffer.length * 2 + 5);
-      larger.set(this.buffer.subarray(0, this.length));
+      larger.set(this.buffer.subarray(0, this.used));
       this.buffer = larger;
     }
     let rest = value >>> 0;
     while (rest >= 0x80) {
-      this.buffer[this.length++] = (rest & 0x7f) | 0x80;
+      this.buffer[this.used++] = (rest & 0x7f) | 0x80;
       rest >>>= 7;
     }
-    this.buffer[this.length++] = rest;
+    this.buffer[this.used++] = rest;
   }
 }
 
@@ -93,6 +98,10 @@ export class VarintReader {
     }
     this.offset = offset;
     return target;
+  }
+
+  atEnd(): boolean {
+    return this.offset === this.bytes.length;
   }
 
   expectEnd(): void {

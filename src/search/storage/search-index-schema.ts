@@ -4,7 +4,7 @@ import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
 import { ReanalysisRows } from './reanalysis-rows.js';
 import { addSegmentFacetsTable } from './segment-facet-rows.js';
 import { addSegmentColumnsTable } from './segment-columns.js';
-import { SEGMENT_TERMS_SCHEMA } from './segment-term-rows.js';
+import { POSITION_BLOCKS_MIGRATION, SEGMENT_TERMS_SCHEMA } from './segment-term-rows.js';
 import {
   TEMPLATE_MIGRATION,
   TEMPLATE_SCHEMA,
@@ -17,7 +17,7 @@ import {
  * Format of the index file; a file of an older format is upgraded in place (UPGRADES), one of
  * another must be rebuilt with `kumo index`.
  */
-const SCHEMA_VERSION = '14';
+const SCHEMA_VERSION = '15';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -262,9 +262,10 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
     ([from, sql]) => [from, sql + SEGMENT_TERMS_SCHEMA + COUNT_TRIGGERS_MIGRATION] as const,
   ),
   ['11', SEGMENT_TERMS_SCHEMA + COUNT_TRIGGERS_MIGRATION],
-  ['12', COUNT_TRIGGERS_MIGRATION],
-  // Format 14's columns only (addMissingColumns).
-  ['13', ''],
+  ['12', COUNT_TRIGGERS_MIGRATION + POSITION_BLOCKS_MIGRATION],
+  // Format 14's columns (addMissingColumns) and format 15's position blocks.
+  ['13', POSITION_BLOCKS_MIGRATION],
+  ['14', POSITION_BLOCKS_MIGRATION],
 ]);
 
 /** Formats below this store a segment's terms in one value, which this version does not read. */

@@ -1,0 +1,99 @@
+import type { PositionBlockCache } from './postings-cache.js';
+import { decodePositionBlock, type PositionBlock, type PostingsHead } from './segment-codec.js';
+import type { PositionReader, TermPostings } from './segment.js';
+
+const NO_POSITIONS = new Uint32Array(0);
+
+/** Where a stored term's blocks of positions come from. */
+export interface PositionBlockSource {
+  /** The bytes of a block; undefined once the segment is gone from the file. */
+  bytesOf(block: number): Uint8Array | undefined;
+  /** Decoded blocks kept for the next search, under `key` and the block's number; none for a merge. */
+  cache: PositionBlockCache | undefined;
+  /** Names the term of this segment: unique in the process. */
+  key: string;
+}
+
+/**
+ * A term of a stored segment in postings format 2 (segment-codec.ts): its documents and counts
+ * per field decoded, its positions read a block at a time when asked for.
+ */
+export class StoredTermPostings implements TermPostings {
+  readonly docs: Uint32Array;
+  readonly fieldCounts: Float32Array;
+  readonly blockStarts: Uint32Array;
+
+  constructor(
+    { docs, fieldCounts, blockStarts }: PostingsHead,
+    private readonly source: PositionBlockSource,
+  ) {
+    this.docs = docs;
+    this.fieldCounts = fieldCounts;
+    this.blockStarts = blockStarts;
+  }
+
+  get byteLength(): number {
+    return this.docs.byteLength + this.fieldCounts.byteLength + this.blockStarts.byteLength;
+  }
+
+  positionReader(): PositionReader {
+    return new BlockPositionReader(this);
+  }
+
+  /** Block `block` decoded, from the cache or the file; undefined once the segment is gone. */
+  decodedBlock(block: number): PositionBlock | undefined {
+    const { cache, key } = this.source;
+    const cacheKey = cache === undefined ? '' : `${key}\u0000${block}`;
+    const cached = cache?.get(cacheKey);
+    if (cached !== undefined) return cached;
+    const bytes = this.source.bytesOf(block);
+    if (bytes === undefined) return undefined;
+    const first = this.blockStarts[block]!;
+    const end = this.blockStarts[block + 1] ?? this.docs.length;
+    const decoded = decodePositionBlock(bytes, this.fieldCounts, first, end - first);
+    cache?.set(cacheKey, decoded, decoded.starts.byteLength + decoded.positions.byteLength);
+    return decoded;
+  }
+}
+
+/**
+ * Keeps the block it read last for the next posting: a phrase reads its documents in order, each
+ * block once; proximity reads a few documents anywhere.
+ */
+class BlockPositionReader implements PositionReader {
+  private block = -1;
+  private first = 0;
+  private decoded: PositionBlock = { starts: NO_POSITIONS, positions: NO_POSITIONS };
+
+  constructor(private readonly postings: StoredTermPostings) {}
+
+  positionsOf(posting: number): Uint32Array {
+    const block = this.blockHolding(posting);
+    if (block !== this.block) {
+      const decoded = this.postings.decodedBlock(block);
+      // A merge removed the segment's rows after this search took its snapshot: as with a term
+      // row read then, the term is found nowhere in it.
+      if (decoded === undefined) return NO_POSITIONS;
+      this.decoded = decoded;
+      this.block = block;
+      this.first = this.postings.blockStarts[block]!;
+    }
+    const local = posting - this.first;
+    return this.decoded.positions.subarray(this.decoded.starts[local]!, this.decoded.starts[local + 1]!);
+  }
+
+  /** The last block starting at or before `posting`. */
+  private blockHolding(posting: number): number {
+    const starts = this.postings.blockStarts;
+    const next = starts[this.block + 1] ?? Infinity;
+    if (this.block >= 0 && posting >= this.first && posting < next) return this.block;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (starts[middle]! <= posting) low = middle;
+      else high = middle - 1;
+    }
+    return low;
+  }
+}
