@@ -168,6 +168,40 @@ describe('postings format 2', () => {
     assert.throws(() => decodePostingsHead(Buffer.from([0x00, 0x40]), 1), /corrupt index segment/);
   });
 
+  test('blocks end at POSITION_BLOCK documents, or once past their bytes, and a term of one block is in its row', () => {
+    const words = (docId: number) =>
+      [
+        docId < POSITION_BLOCK ? 'exact' : '',
+        docId < POSITION_BLOCK + 1 ? 'over' : '',
+        // Three documents of many positions: the block ends past its bytes with the third.
+        docId < 3 ? 'dense '.repeat(1000) : docId < 10 ? 'dense' : '',
+      ].join(' ');
+    const segment = buildSegment(
+      1,
+      Array.from({ length: 2 * POSITION_BLOCK }, (_, docId) => ({
+        docId,
+        fields: [0, 1, 2, 3, 4, 5].map((field) => analyzeText(field === 3 ? words(docId) : '')),
+      })),
+    );
+    const blocks = new Map<string, { inline: boolean; starts: number[] }>();
+    const write = termRowWriter(
+      {
+        insert: (_, term, docCount, head, positions) =>
+          blocks.set(term, {
+            inline: positions !== null,
+            starts: [...decodePostingsHead(head, docCount).blockStarts],
+          }),
+        insertBlock: () => undefined,
+      },
+      1,
+    );
+    for (const { term, postings } of segment.termsWithPositions()) write(term, postings);
+    assert.deepEqual(blocks.get('exact'), { inline: true, starts: [0] });
+    assert.deepEqual(blocks.get('over'), { inline: false, starts: [0, POSITION_BLOCK] });
+    // 1,000 positions a document, one byte each: past 3,000 bytes with the third document.
+    assert.deepEqual(blocks.get('dense'), { inline: false, starts: [0, 3] });
+  });
+
   test('a file of format 14 answers as before, and its segments are written in format 2 when merged', () => {
     const file = newIndexFile();
     const pages = pagesOf(400);
@@ -185,11 +219,17 @@ describe('postings format 2', () => {
     const upgraded = new SearchIndex(file);
     try {
       assert.deepEqual(answersOf(upgraded), before);
-      // A third of the pages removed: each segment is rewritten without them, in format 2.
-      const removed = pages.filter((_, n) => n % 3 === 0).map((page) => page.url);
+      // Seven batches more: eight segments of a tier, merged, the format 1 one with the others.
+      const added = pagesOf(470).slice(400);
+      for (let batch = 0; batch < 7; batch += 1)
+        upgraded.writer.upsert(added.slice(batch * 10, batch * 10 + 10), 'bundle:test');
+      assert.deepEqual(postingsFormatsOf(file), [2]);
+      // A third of the pages removed: the segment is rewritten without them.
+      const all = [...pages, ...added];
+      const removed = all.filter((_, n) => n % 3 === 0).map((page) => page.url);
       upgraded.writer.remove(removed);
       assert.ok(postingsFormatsOf(file).every((format) => format === 2));
-      const kept = pages.filter((_, n) => n % 3 !== 0);
+      const kept = all.filter((_, n) => n % 3 !== 0);
       const fresh = new SearchIndex(newIndexFile());
       try {
         fresh.writer.upsert(kept, 'bundle:test');

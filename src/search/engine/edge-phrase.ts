@@ -77,7 +77,8 @@ function mergedPostings(segment: Segment, terms: readonly string[]): Slot {
     const postings = segment.termPostings(term);
     if (postings === undefined) continue;
     const { docs: postingDocs } = postings;
-    const reader = postings.positionReader();
+    // Every posting of the terms: their blocks are not kept.
+    const reader = postings.positionReader(false);
     for (let posting = 0; posting < postingDocs.length; posting += 1) {
       const doc = postingDocs[posting]!;
       if (!segment.isLive(doc)) continue;

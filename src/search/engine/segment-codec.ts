@@ -170,7 +170,10 @@ export function decodePostingsHead(bytes: Uint8Array, docCount: number): Posting
     const later = reader.read();
     blockStarts = new Uint32Array(later + 1);
     reader.runsOfGaps(blockStarts.subarray(1), Uint32Array.of(0, later));
-    if (blockStarts[later]! >= docCount) throw new Error('corrupt index segment');
+    for (let block = 1; block <= later; block += 1) {
+      if (blockStarts[block]! <= blockStarts[block - 1]! || blockStarts[block]! >= docCount)
+        throw new Error('corrupt index segment');
+    }
   }
   reader.expectEnd();
   return { docs, fieldCounts, blockStarts };

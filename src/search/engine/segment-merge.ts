@@ -57,7 +57,7 @@ export function mergeSegments(
     cursors.forEach((cursor, index) => {
       if (cursor.head?.term !== term) return;
       const { docs } = cursor.head.postings;
-      const reader = cursor.head.postings.positionReader();
+      const reader = cursor.head.postings.positionReader(false);
       const remap = remaps[index]!;
       for (let posting = 0; posting < docs.length; posting += 1) {
         const target = remap[docs[posting]!]!;

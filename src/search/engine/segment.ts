@@ -37,9 +37,10 @@ export interface TermPostings {
   readonly byteLength: number;
   /**
    * Reads positions, a document at a time. Each use takes its own reader, which keeps the block
-   * it read last: nothing decoded outlives the search that needed it.
+   * it read last; a stored segment keeps the blocks it decodes in a shared cache unless `keep` is
+   * false (a scan of every posting, which would push out the blocks of the common queries' best hits).
    */
-  positionReader(): PositionReader;
+  positionReader(keep?: boolean): PositionReader;
 }
 
 /** The positions of a term's documents, by posting (the index of the document in `docs`). */

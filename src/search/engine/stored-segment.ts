@@ -103,10 +103,12 @@ export class StoredSegment extends Segment {
       return new ArrayPostings(decodeFormat1TermPostings(row.postings, row.docCount));
     const head = decodePostingsHead(row.postings, row.docCount);
     const { term } = row;
+    // Not `this`: a cached term must not keep a segment a merge removed in memory.
+    const { rows, id } = this;
     const bytesOf =
       head.blockStarts.length > 1
-        ? (block: number) => this.rows.positionBlock(this.id, term, block)
-        : () => inline ?? this.rows.inlinePositions(this.id, term);
+        ? (block: number) => rows.positionBlock(id, term, block)
+        : () => inline ?? rows.inlinePositions(id, term);
     const cache = inline === undefined ? this.blockCache : undefined;
     return new StoredTermPostings(head, { bytesOf, cache, key: this.cacheKey + term });
   }

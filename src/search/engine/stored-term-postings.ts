@@ -36,13 +36,17 @@ export class StoredTermPostings implements TermPostings {
     return this.docs.byteLength + this.fieldCounts.byteLength + this.blockStarts.byteLength;
   }
 
-  positionReader(): PositionReader {
-    return new BlockPositionReader(this);
+  positionReader(keep = true): PositionReader {
+    return new BlockPositionReader(this, keep);
   }
 
-  /** Block `block` decoded, from the cache or the file; undefined once the segment is gone. */
-  decodedBlock(block: number): PositionBlock | undefined {
-    const { cache, key } = this.source;
+  /**
+   * Block `block` decoded, from the cache or the file, kept in the cache when `keep`; undefined
+   * once the segment is gone.
+   */
+  decodedBlock(block: number, keep: boolean): PositionBlock | undefined {
+    const { key } = this.source;
+    const cache = keep ? this.source.cache : undefined;
     const cacheKey = cache === undefined ? '' : `${key}\u0000${block}`;
     const cached = cache?.get(cacheKey);
     if (cached !== undefined) return cached;
@@ -65,15 +69,25 @@ class BlockPositionReader implements PositionReader {
   private first = 0;
   private decoded: PositionBlock = { starts: NO_POSITIONS, positions: NO_POSITIONS };
 
-  constructor(private readonly postings: StoredTermPostings) {}
+  /** Set once a block was not found: the segment is gone, and no other block is looked for. */
+  private gone = false;
+
+  constructor(
+    private readonly postings: StoredTermPostings,
+    private readonly keep: boolean,
+  ) {}
 
   positionsOf(posting: number): Uint32Array {
+    if (this.gone) return NO_POSITIONS;
     const block = this.blockHolding(posting);
     if (block !== this.block) {
-      const decoded = this.postings.decodedBlock(block);
+      const decoded = this.postings.decodedBlock(block, this.keep);
       // A merge removed the segment's rows after this search took its snapshot: as with a term
-      // row read then, the term is found nowhere in it.
-      if (decoded === undefined) return NO_POSITIONS;
+      // row read then, the term is found nowhere in it (Searcher.stillReadable runs it again).
+      if (decoded === undefined) {
+        this.gone = true;
+        return NO_POSITIONS;
+      }
       this.decoded = decoded;
       this.block = block;
       this.first = this.postings.blockStarts[block]!;
