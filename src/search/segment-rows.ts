@@ -1,6 +1,5 @@
-import { encodeDocArrays, encodeTermPostings } from './engine/segment-codec.js';
+import { encodeDocArrays, TermEncoder } from './engine/segment-codec.js';
 import type { BuiltSegment, PositionedPostings } from './engine/segment.js';
-import { VarintWriter } from './engine/varint.js';
 
 /**
  * Where a segment's term rows go: the index file's `segment_terms`, and `segment_term_positions`
@@ -26,10 +25,9 @@ export function termRowWriter(
   sink: TermRowSink,
   segmentId: number,
 ): (term: string, postings: PositionedPostings) => void {
-  const headWriter = new VarintWriter(1 << 16);
-  const positionsWriter = new VarintWriter(1 << 16);
+  const encoder = new TermEncoder();
   return (term, postings) => {
-    const { head, positions, blockEnds } = encodeTermPostings(postings, headWriter, positionsWriter);
+    const { head, positions, blockEnds } = encoder.encode(postings);
     if (blockEnds.length === 1) {
       sink.insert(segmentId, term, postings.docs.length, head, positions);
       return;

@@ -74,7 +74,7 @@ export interface EncodedTerm {
   /** Every block's bytes, one after the other: block b is `positions[blockEnds[b - 1] ?? 0 .. blockEnds[b])`. */
   positions: Buffer;
   /** Where each block ends in `positions`. */
-  blockEnds: number[];
+  blockEnds: readonly number[];
 }
 
 /** A term's documents and counts per field, and the first posting of each block of positions. */
@@ -89,47 +89,58 @@ export interface PostingsHead {
 const FIELD_MASK_SCALE = 1 << FIELD_COUNT;
 
 /**
- * A term's postings in format 2. The head: the document ordinals as gaps, then each document's
- * counts per field: (first field's count - 1) * 2^FIELD_COUNT + the mask of its fields, then
- * (count - 1) of each other field in the mask, so a document holding the term once or twice in
- * one field costs one byte, as the total count did in format 1; then, for a term of several
- * blocks, their count - 1 and the first posting of each after the first as gaps. The positions:
- * for each block (POSITION_BLOCK documents at most, ending once past POSITION_BLOCK_BYTES), each
- * document's positions as gaps from 0. Written into the writers (reset first), whose bytes are
- * valid until their next use.
+ * Encodes terms' postings in format 2, reusing its buffers from term to term (a segment of a
+ * documentation site has hundreds of thousands of terms, most of one document). The head: the
+ * document ordinals as gaps, then each document's counts per field: (first field's count - 1) *
+ * 2^FIELD_COUNT + the mask of its fields, then (count - 1) of each other field in the mask, so a
+ * document holding the term once or twice in one field costs one byte, as the total count did in
+ * format 1; then, for a term of several blocks, their count - 1 and the first posting of each
+ * after the first as gaps. The positions: for each block (POSITION_BLOCK documents at most,
+ * ending once past POSITION_BLOCK_BYTES), each document's positions as gaps from 0.
  */
-export function encodeTermPostings(
-  postings: PositionedPostings,
-  headWriter: VarintWriter,
-  positionsWriter: VarintWriter,
-): EncodedTerm {
-  const { docs, positionStart, positions } = postings;
-  headWriter.reset();
-  positionsWriter.reset();
-  headWriter.gaps(docs, 0, docs.length);
-  const counts = new Uint32Array(FIELD_COUNT);
-  const blockEnds: number[] = [];
-  const blockStarts: number[] = [0];
-  for (let posting = 0; posting < docs.length; posting += 1) {
-    counts.fill(0);
-    const start = positionStart[posting]!;
-    const end = positionStart[posting + 1]!;
-    for (let slot = start; slot < end; slot += 1) counts[fieldOfPosition(positions[slot]!)]! += 1;
-    writeFieldCounts(headWriter, counts);
-    positionsWriter.gaps(positions, start, end);
-    const blockBytes = positionsWriter.length - (blockEnds[blockEnds.length - 1] ?? 0);
-    const blockPostings = posting + 1 - blockStarts[blockStarts.length - 1]!;
-    if (posting + 1 === docs.length) blockEnds.push(positionsWriter.length);
-    else if (blockPostings === POSITION_BLOCK || blockBytes >= POSITION_BLOCK_BYTES) {
-      blockEnds.push(positionsWriter.length);
-      blockStarts.push(posting + 1);
+export class TermEncoder {
+  private readonly headWriter = new VarintWriter(1 << 16);
+  private readonly positionsWriter = new VarintWriter(1 << 16);
+  private readonly counts = new Uint32Array(FIELD_COUNT);
+  private readonly blockStarts: number[] = [];
+  private readonly blockEnds: number[] = [];
+
+  /** The term's bytes, views of the encoder's buffers: valid until its next use. */
+  encode(postings: PositionedPostings): EncodedTerm {
+    const { docs, positionStart, positions } = postings;
+    const { headWriter, positionsWriter, counts, blockStarts, blockEnds } = this;
+    headWriter.reset();
+    positionsWriter.reset();
+    blockStarts.length = 0;
+    blockEnds.length = 0;
+    headWriter.gaps(docs, 0, docs.length);
+    let blockStart = 0;
+    let blockBytesStart = 0;
+    for (let posting = 0; posting < docs.length; posting += 1) {
+      counts.fill(0);
+      let previous = 0;
+      // One pass over the positions: their gaps written, their fields counted.
+      for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1) {
+        const position = positions[slot]!;
+        counts[fieldOfPosition(position)]! += 1;
+        positionsWriter.write(position - previous);
+        previous = position;
+      }
+      writeFieldCounts(headWriter, counts);
+      if (posting + 1 === docs.length) blockEnds.push(positionsWriter.length);
+      else if (posting + 1 - blockStart === POSITION_BLOCK || positionsWriter.length - blockBytesStart >= POSITION_BLOCK_BYTES) {
+        blockEnds.push(positionsWriter.length);
+        blockStarts.push(posting + 1);
+        blockStart = posting + 1;
+        blockBytesStart = positionsWriter.length;
+      }
     }
+    if (blockStarts.length > 0) {
+      headWriter.write(blockStarts.length);
+      headWriter.gaps([0, ...blockStarts], 1, blockStarts.length + 1);
+    }
+    return { head: headWriter.bytes(), positions: positionsWriter.bytes(), blockEnds };
   }
-  if (blockStarts.length > 1) {
-    headWriter.write(blockStarts.length - 1);
-    headWriter.gaps(blockStarts, 1, blockStarts.length);
-  }
-  return { head: headWriter.bytes(), positions: positionsWriter.bytes(), blockEnds };
 }
 
 function writeFieldCounts(writer: VarintWriter, counts: Uint32Array): void {
@@ -151,7 +162,7 @@ const ONE_BLOCK = Uint32Array.of(0);
 /** Reads format 2's head of a term of `docCount` documents. */
 export function decodePostingsHead(bytes: Uint8Array, docCount: number): PostingsHead {
   const reader = new VarintReader(bytes);
-  const docs = reader.runsOfGaps(new Uint32Array(docCount), Uint32Array.of(0, docCount));
+  const docs = reader.gaps(new Uint32Array(docCount));
   const fieldCounts = new Float32Array(docCount * FIELD_COUNT);
   for (let posting = 0; posting < docCount; posting += 1) {
     const first = reader.read();
@@ -169,7 +180,7 @@ export function decodePostingsHead(bytes: Uint8Array, docCount: number): Posting
   if (!reader.atEnd()) {
     const later = reader.read();
     blockStarts = new Uint32Array(later + 1);
-    reader.runsOfGaps(blockStarts.subarray(1), Uint32Array.of(0, later));
+    reader.gaps(blockStarts.subarray(1));
     for (let block = 1; block <= later; block += 1) {
       if (blockStarts[block]! <= blockStarts[block - 1]! || blockStarts[block]! >= docCount)
         throw new Error('corrupt index segment');
@@ -215,7 +226,7 @@ export function decodePositionBlock(
  */
 export function decodeFormat1TermPostings(bytes: Uint8Array, docCount: number): PositionedPostings {
   const reader = new VarintReader(bytes);
-  const docs = reader.runsOfGaps(new Uint32Array(docCount), Uint32Array.of(0, docCount));
+  const docs = reader.gaps(new Uint32Array(docCount));
   const positionStart = new Uint32Array(docCount + 1);
   for (let posting = 0; posting < docCount; posting += 1)
     positionStart[posting + 1] = positionStart[posting]! + reader.read();

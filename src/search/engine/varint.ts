@@ -53,6 +53,9 @@ export class VarintWriter {
   }
 }
 
+/** The run starts of `VarintReader.gaps`: reads are synchronous, so one array serves them all. */
+const ONE_RUN = new Uint32Array(2);
+
 /** LEB128 reader; throws when the bytes end early or a value is too long. */
 export class VarintReader {
   private offset = 0;
@@ -102,6 +105,12 @@ export class VarintReader {
 
   atEnd(): boolean {
     return this.offset === this.bytes.length;
+  }
+
+  /** Fills `target` from one run of gaps counted from 0. */
+  gaps(target: Uint32Array): Uint32Array {
+    ONE_RUN[1] = target.length;
+    return this.runsOfGaps(target, ONE_RUN);
   }
 
   expectEnd(): void {
