@@ -128,7 +128,10 @@ export class TermEncoder {
       }
       writeFieldCounts(headWriter, counts);
       if (posting + 1 === docs.length) blockEnds.push(positionsWriter.length);
-      else if (posting + 1 - blockStart === POSITION_BLOCK || positionsWriter.length - blockBytesStart >= POSITION_BLOCK_BYTES) {
+      else if (
+        posting + 1 - blockStart === POSITION_BLOCK ||
+        positionsWriter.length - blockBytesStart >= POSITION_BLOCK_BYTES
+      ) {
         blockEnds.push(positionsWriter.length);
         blockStarts.push(posting + 1);
         blockStart = posting + 1;
