@@ -175,17 +175,20 @@ function wordFrequencies(segment: Segment, words: readonly string[], docs: Uint3
     const postings = segment.termPostings(word);
     if (postings === undefined) continue;
     const { docs: postingDocs, fieldCounts } = postings;
+    const share = 1 / words.length;
     let cursor = 0;
-    docs.forEach((ordinal, index) => {
+    // A loop, not forEach: a phrase of common Japanese words has a call per page for each word.
+    for (let index = 0; index < docs.length; index += 1) {
+      const ordinal = docs[index]!;
       cursor = gallopTo(postingDocs, cursor, postingDocs.length, ordinal);
-      if (cursor >= postingDocs.length || postingDocs[cursor] !== ordinal) return;
+      if (cursor >= postingDocs.length || postingDocs[cursor] !== ordinal) continue;
       for (let field = 0; field < FIELD_COUNT; field += 1) {
         const occurrences = fieldCounts[cursor * FIELD_COUNT + field]!;
         // One by one, as the counts were summed before they were stored: the same float32 sums.
         for (let occurrence = 0; occurrence < occurrences; occurrence += 1)
-          tf[index * FIELD_COUNT + field]! += 1 / words.length;
+          tf[index * FIELD_COUNT + field]! += share;
       }
-    });
+    }
   }
   return tf;
 }

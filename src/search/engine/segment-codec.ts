@@ -101,6 +101,7 @@ const FIELD_MASK_SCALE = 1 << FIELD_COUNT;
 export class TermEncoder {
   private readonly headWriter = new VarintWriter(1 << 16);
   private readonly positionsWriter = new VarintWriter(1 << 16);
+  /** Counts of the fields of a posting, in the order of its fields. */
   private readonly counts = new Uint32Array(FIELD_COUNT);
   private readonly blockStarts: number[] = [];
   private readonly blockEnds: number[] = [];
@@ -117,16 +118,29 @@ export class TermEncoder {
     let blockStart = 0;
     let blockBytesStart = 0;
     for (let posting = 0; posting < docs.length; posting += 1) {
-      counts.fill(0);
+      // One pass over the positions: their gaps written, their fields counted. Positions are
+      // ascending with their field in the high bits, so each field's are one run.
       let previous = 0;
-      // One pass over the positions: their gaps written, their fields counted.
-      for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1) {
+      let mask = 0;
+      let fields = 0;
+      let field = -1;
+      const end = positionStart[posting + 1]!;
+      for (let slot = positionStart[posting]!; slot < end; slot += 1) {
         const position = positions[slot]!;
-        counts[fieldOfPosition(position)]! += 1;
+        const positionField = fieldOfPosition(position);
+        if (positionField !== field) {
+          field = positionField;
+          mask |= 1 << field;
+          counts[fields] = 0;
+          fields += 1;
+        }
+        counts[fields - 1]! += 1;
         positionsWriter.write(position - previous);
         previous = position;
       }
-      writeFieldCounts(headWriter, counts);
+      if (fields === 0) throw new Error('a posting without positions');
+      headWriter.write((counts[0]! - 1) * FIELD_MASK_SCALE + mask);
+      for (let other = 1; other < fields; other += 1) headWriter.write(counts[other]! - 1);
       if (posting + 1 === docs.length) blockEnds.push(positionsWriter.length);
       else if (
         posting + 1 - blockStart === POSITION_BLOCK ||
@@ -144,20 +158,6 @@ export class TermEncoder {
     }
     return { head: headWriter.bytes(), positions: positionsWriter.bytes(), blockEnds };
   }
-}
-
-function writeFieldCounts(writer: VarintWriter, counts: Uint32Array): void {
-  let mask = 0;
-  let first = -1;
-  for (let field = 0; field < FIELD_COUNT; field += 1) {
-    if (counts[field] === 0) continue;
-    mask |= 1 << field;
-    if (first < 0) first = field;
-  }
-  if (first < 0) throw new Error('a posting without positions');
-  writer.write((counts[first]! - 1) * FIELD_MASK_SCALE + mask);
-  for (let field = first + 1; field < FIELD_COUNT; field += 1)
-    if (counts[field]! > 0) writer.write(counts[field]! - 1);
 }
 
 const ONE_BLOCK = Uint32Array.of(0);
