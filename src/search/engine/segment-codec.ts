@@ -13,7 +13,7 @@ const DOC_ARRAYS_MAGIC = 0x4144534b; // 'KSDA'
  * Postings formats of a segment's term rows, recorded in its documents' arrays: format 1 (index
  * formats 12 to 14) kept each term's positions in its one value, read whole by every search of
  * the term; format 2 keeps the counts per field in the term's row and the positions in blocks
- * of POSITION_BLOCK postings, read only where a phrase, proximity or a merge needs them.
+ * (`TermEncoder`), read only where a phrase, proximity or a merge needs them.
  */
 export type PostingsFormat = 1 | 2;
 /** The postings format of the segments this version writes, which is the version of their documents' arrays. */
