@@ -1,20 +1,12 @@
 import { encodeDocArrays, TermEncoder } from './engine/segment-codec.js';
 import type { BuiltSegment, PositionedPostings } from './engine/segment.js';
+import type { SegmentTermRows } from './storage/segment-term-rows.js';
 
 /**
  * Where a segment's term rows go: the index file's `segment_terms`, and `segment_term_positions`
- * for the blocks of a term of several (storage/segment-term-rows.ts).
+ * for the blocks of a term of several.
  */
-export interface TermRowSink {
-  insert(
-    segmentId: number,
-    term: string,
-    docCount: number,
-    postings: Uint8Array,
-    positions: Uint8Array | null,
-  ): void;
-  insertBlock(segmentId: number, term: string, block: number, positions: Uint8Array): void;
-}
+export type TermRowSink = Pick<SegmentTermRows, 'insert' | 'insertBlock'>;
 
 /**
  * Writes each term given to it as rows of segment `segmentId`, encoded (segment-codec.ts): its

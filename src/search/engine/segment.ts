@@ -59,26 +59,35 @@ export interface PositionedPostings {
   readonly positions: Uint32Array;
 }
 
-/** Postings held as arrays (a built segment's, or a term read whole): counts taken from positions. */
+/**
+ * Postings held as arrays (a built segment's, or a term read whole): counts taken from positions
+ * when first asked for, which a merge never does.
+ */
 export class ArrayPostings implements TermPostings, PositionReader {
-  readonly fieldCounts: Float32Array;
+  private counts: Float32Array | undefined;
 
-  constructor(private readonly arrays: PositionedPostings) {
-    const { docs, positionStart, positions } = arrays;
-    this.fieldCounts = new Float32Array(docs.length * FIELD_COUNT);
-    for (let posting = 0; posting < docs.length; posting += 1) {
-      for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1)
-        this.fieldCounts[posting * FIELD_COUNT + fieldOfPosition(positions[slot]!)]! += 1;
-    }
-  }
+  constructor(private readonly arrays: PositionedPostings) {}
 
   get docs(): Uint32Array {
     return this.arrays.docs;
   }
 
+  get fieldCounts(): Float32Array {
+    if (this.counts !== undefined) return this.counts;
+    const { docs, positionStart, positions } = this.arrays;
+    const counts = new Float32Array(docs.length * FIELD_COUNT);
+    for (let posting = 0; posting < docs.length; posting += 1) {
+      for (let slot = positionStart[posting]!; slot < positionStart[posting + 1]!; slot += 1)
+        counts[posting * FIELD_COUNT + fieldOfPosition(positions[slot]!)]! += 1;
+    }
+    this.counts = counts;
+    return counts;
+  }
+
+  /** Counted with the counts a search will take from them. */
   get byteLength(): number {
     const { docs, positionStart, positions } = this.arrays;
-    return docs.byteLength + positionStart.byteLength + positions.byteLength + this.fieldCounts.byteLength;
+    return docs.byteLength + positionStart.byteLength + positions.byteLength + docs.length * FIELD_COUNT * 4;
   }
 
   positionReader(): PositionReader {
