@@ -270,7 +270,7 @@ export class AnalysisPool {
 
   private reasonOf(loss: ThreadLoss): string {
     if (loss.kind === 'memory')
-      return `its analysis needs more than the ${this.limits.largePageHeapMb} MB a large page's analysis may use (half of KUMO_INDEX_MEMORY_MB)`;
+      return `its analysis needs more than the ${this.limits.largePageHeapMb} MB a large page's analysis may use (the analysis threads' share of KUMO_INDEX_MEMORY_MB)`;
     if (loss.kind === 'time') return `its analysis took longer than ${this.limits.batchTimeoutMs / 1000} s`;
     return `its analysis failed: ${loss.message}`;
   }

@@ -16,7 +16,7 @@ import { segmentsToMerge } from './engine/merge-policy.js';
 import { encodeDocArrays, type DocArrays } from './engine/segment-codec.js';
 import { buildSegment, type AnalyzedDocument } from './engine/segment-builder.js';
 import { mergeSegments } from './engine/segment-merge.js';
-import { storeSegmentTerms, termRowWriter } from './segment-rows.js';
+import { storeSegmentTerms, TermRowWriter } from './segment-rows.js';
 import type { Segment } from './engine/segment.js';
 
 /**
@@ -527,8 +527,8 @@ export class IndexWriter {
         if (chosen === undefined) return;
         const sources = chosen.map((index) => this.segments.current[index]!.segment);
         const id = this.store.nextSegmentId();
-        // Term by term from the sources' rows into the new segment's: a merge holds one term.
-        const documents = mergeSegments(sources, termRowWriter(this.store.termRows, id));
+        // Term by term from the sources' rows into the new segment's: a merge holds a block of positions.
+        const documents = mergeSegments(sources, new TermRowWriter(this.store.termRows, id));
         this.store.insertSegment(id, encodeDocArrays(documents), new Uint8Array(documents.docIds.length));
         documents.docIds.forEach((docId, ordinal) => this.store.placeDocument(docId, id, ordinal));
         // Removed at once, their term rows with them: a search that was reading them meanwhile

@@ -28,12 +28,19 @@ export interface IndexingBudget {
 
 export const DEFAULT_INDEX_MEMORY_MB = 256;
 /**
- * An analysis thread's share: a batch of ordinary pages takes 20–50 MB to parse and analyze,
- * and a page of several MB (a manual's index of every name) fits beside it.
+ * An analysis thread's smallest share: a batch of 2 MiB of ordinary pages (the default budget's)
+ * takes 15–30 MB to parse and analyze, and a page of several MB (a manual's index of every
+ * name, analyzed as a batch of its own) fits.
  */
-const ANALYSIS_THREAD_MB = 64;
-/** The smallest budget: the writing thread and one analysis thread, a share each. */
-export const MIN_INDEX_MEMORY_MB = 2 * ANALYSIS_THREAD_MB;
+const ANALYSIS_THREAD_MB = 40;
+/**
+ * The analysis threads' share of the budget, in sixteenths: 80 MB of the default 256. Half is
+ * the writing thread's, and the rest (48 MB) is what lies outside the heaps: the pages of the
+ * batches in hand, their analysis on its way between threads, SQLite's page cache.
+ */
+const ANALYSIS_SIXTEENTHS = 5;
+/** The smallest budget: the writing thread's half, and one analysis thread's share. */
+export const MIN_INDEX_MEMORY_MB = (ANALYSIS_THREAD_MB * 16) / ANALYSIS_SIXTEENTHS;
 /** More analysis threads than this only queue behind each other on the machines Kumo runs on. */
 const MAX_ANALYSIS_THREADS = 4;
 /**
@@ -44,11 +51,14 @@ const BATCH_TIMEOUT_MS = 120_000;
 
 /**
  * The shares of a budget of `megabytes`. Half is the writing thread's heap (the batch being
- * written, its segment, a re-split's chunk); the other half is shared by the analysis threads;
- * the pages of the batches in hand (one per analysis thread and the one being written) are
- * 1/64 of the budget each. A page too large for an analysis thread's share is analyzed alone
- * with the analysis threads' whole share as heap, while they are stopped: the heaps never hold
- * more than the budget.
+ * written, its segment, a re-split's chunk); 5/16 are shared by the analysis threads; the pages
+ * of the batches in hand (one per analysis thread and the one being written) are 1/128 of the
+ * budget each. A page too large for an analysis thread's share is analyzed alone with the
+ * analysis threads' whole share as heap, while they are stopped: the heaps never hold more
+ * than their shares. Heaps hold more than they keep alive between collections, so the shares
+ * are what keeps the process near its budget: with two analysis threads of 64 MB and batches
+ * of 4 MiB, `kumo index` peaked 100–170 MB above the default budget
+ * (docs/design/search-engine.md, Memory of indexing).
  */
 export function indexingBudgetOf(
   megabytes = DEFAULT_INDEX_MEMORY_MB,
@@ -59,14 +69,14 @@ export function indexingBudgetOf(
       `an indexing budget is a whole number of MB, at least ${MIN_INDEX_MEMORY_MB}, got ${megabytes}`,
     );
   const writingHeapMb = Math.floor(megabytes / 2);
-  const analysisMb = megabytes - writingHeapMb;
+  const analysisMb = Math.floor((megabytes * ANALYSIS_SIXTEENTHS) / 16);
   const analysisThreads = Math.max(
     1,
     Math.min(MAX_ANALYSIS_THREADS, cores, Math.floor(analysisMb / ANALYSIS_THREAD_MB)),
   );
   return {
     megabytes,
-    batchBytes: Math.floor((megabytes * 1024 * 1024) / 64),
+    batchBytes: Math.floor((megabytes * 1024 * 1024) / 128),
     writingHeapMb,
     analysisThreads,
     analysisHeapMb: Math.floor(analysisMb / analysisThreads),

@@ -1,4 +1,5 @@
 import { encodeDocArrays, TermEncoder } from './engine/segment-codec.js';
+import type { MergedTermWriter } from './engine/segment-merge.js';
 import type { BuiltSegment, PositionedPostings } from './engine/segment.js';
 import type { SegmentTermRows } from './storage/segment-term-rows.js';
 
@@ -9,33 +10,50 @@ import type { SegmentTermRows } from './storage/segment-term-rows.js';
 export type TermRowSink = Pick<SegmentTermRows, 'insert' | 'insertBlock'>;
 
 /**
- * Writes each term given to it as rows of segment `segmentId`, encoded (segment-codec.ts): its
- * row, holding its positions when they are one block, else a row for each block. Terms come in
- * the file's order (`compareTerms`), so rows are appended to the end of the tables' trees.
+ * Writes terms as rows of segment `segmentId`, encoded (segment-codec.ts): a term's row, holding
+ * its positions when they are one block, else a row for each block, written as each is complete.
+ * Terms come in the file's order (`compareTerms`), so rows are appended to the end of the
+ * tables' trees.
  */
-export function termRowWriter(
-  sink: TermRowSink,
-  segmentId: number,
-): (term: string, postings: PositionedPostings) => void {
-  const encoder = new TermEncoder();
-  return (term, postings) => {
-    const { head, positions, blockEnds } = encoder.encode(postings);
-    if (blockEnds.length === 1) {
-      sink.insert(segmentId, term, postings.docs.length, head, positions);
-      return;
-    }
-    sink.insert(segmentId, term, postings.docs.length, head, null);
-    let start = 0;
-    blockEnds.forEach((end, block) => {
-      sink.insertBlock(segmentId, term, block, positions.subarray(start, end));
-      start = end;
-    });
-  };
+export class TermRowWriter implements MergedTermWriter {
+  private readonly encoder: TermEncoder;
+  private term = '';
+
+  constructor(
+    private readonly sink: TermRowSink,
+    private readonly segmentId: number,
+  ) {
+    this.encoder = new TermEncoder((block, bytes) => sink.insertBlock(segmentId, this.term, block, bytes));
+  }
+
+  startTerm(term: string): void {
+    this.term = term;
+    this.encoder.start();
+  }
+
+  addPosting(doc: number, positions: Uint32Array, from: number, to: number): void {
+    this.encoder.add(doc, positions, from, to);
+  }
+
+  /** Writes the term's row; a term given no posting (its documents all deleted) has none. */
+  endTerm(): void {
+    const encoded = this.encoder.end();
+    if (encoded !== undefined)
+      this.sink.insert(this.segmentId, this.term, encoded.docCount, encoded.head, encoded.inlineBlock);
+  }
+
+  /** A whole term at once: a segment built from a batch. */
+  write(term: string, { docs, positionStart, positions }: PositionedPostings): void {
+    this.startTerm(term);
+    for (let posting = 0; posting < docs.length; posting += 1)
+      this.addPosting(docs[posting]!, positions, positionStart[posting]!, positionStart[posting + 1]!);
+    this.endTerm();
+  }
 }
 
 /** A segment as stored: its documents' arrays for `segments.data`, its terms written to `sink`. */
 export function storeSegmentTerms(sink: TermRowSink, segment: BuiltSegment): Buffer {
-  const write = termRowWriter(sink, segment.id);
-  for (const { term, postings } of segment.termsWithPositions()) write(term, postings);
+  const writer = new TermRowWriter(sink, segment.id);
+  for (const { term, postings } of segment.termsWithPositions()) writer.write(term, postings);
   return encodeDocArrays(segment);
 }

@@ -51,7 +51,7 @@ describe('kumo index within KUMO_INDEX_MEMORY_MB', () => {
     assert.match(
       indexed.stderr,
       new RegExp(
-        `^skipped ${SITE}/huge\\.html: its analysis needs more than the 64 MB a large page's analysis may use \\(half of KUMO_INDEX_MEMORY_MB\\)$`,
+        `^skipped ${SITE}/huge\\.html: its analysis needs more than the 40 MB a large page's analysis may use \\(the analysis threads' share of KUMO_INDEX_MEMORY_MB\\)$`,
         'm',
       ),
     );

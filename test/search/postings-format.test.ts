@@ -22,7 +22,7 @@ import {
 import { StoredTermPostings } from '../../src/search/engine/stored-term-postings.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
-import { termRowWriter } from '../../src/search/segment-rows.js';
+import { TermRowWriter } from '../../src/search/segment-rows.js';
 import { rankedSearch } from '../support/ranked-search.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { undoFormat15 } from './format-14-postings.js';
@@ -99,24 +99,27 @@ describe('postings format 2', () => {
       string,
       { docCount: number; head: Buffer; inline: Buffer | null; blocks: Buffer[] }
     >();
-    const write = termRowWriter(
+    // A term's blocks are written as each is complete, before the term's row.
+    let pendingBlocks: Buffer[] = [];
+    const writer = new TermRowWriter(
       {
-        insert: (_, term, docCount, head, positions) =>
+        insert: (_, term, docCount, head, positions) => {
           rows.set(term, {
             docCount,
             head: Buffer.from(head),
             inline: positions === null ? null : Buffer.from(positions),
-            blocks: [],
-          }),
-        insertBlock: (_, term, block, positions) => {
-          const row = rows.get(term)!;
-          assert.equal(row.blocks.length, block, 'blocks come in order');
-          row.blocks.push(Buffer.from(positions));
+            blocks: pendingBlocks,
+          });
+          pendingBlocks = [];
+        },
+        insertBlock: (_, _term, block, positions) => {
+          assert.equal(pendingBlocks.length, block, 'blocks come in order');
+          pendingBlocks.push(Buffer.from(positions));
         },
       },
       1,
     );
-    for (const { term, postings } of segment.termsWithPositions()) write(term, postings);
+    for (const { term, postings } of segment.termsWithPositions()) writer.write(term, postings);
 
     let multiBlock = 0;
     let endedByBytes = 0;
@@ -184,7 +187,7 @@ describe('postings format 2', () => {
       })),
     );
     const blocks = new Map<string, { inline: boolean; starts: number[] }>();
-    const write = termRowWriter(
+    const writer = new TermRowWriter(
       {
         insert: (_, term, docCount, head, positions) =>
           blocks.set(term, {
@@ -195,11 +198,53 @@ describe('postings format 2', () => {
       },
       1,
     );
-    for (const { term, postings } of segment.termsWithPositions()) write(term, postings);
+    for (const { term, postings } of segment.termsWithPositions()) writer.write(term, postings);
     assert.deepEqual(blocks.get('exact'), { inline: true, starts: [0] });
     assert.deepEqual(blocks.get('over'), { inline: false, starts: [0, POSITION_BLOCK] });
     // 1,000 positions a document, one byte each: past 3,000 bytes with the third document.
     assert.deepEqual(blocks.get('dense'), { inline: false, starts: [0, 3] });
+  });
+
+  test("a term's blocks are written as each is complete, before its last posting is given", () => {
+    const given: number[] = [];
+    let postings = 0;
+    const rows: { docCount: number; inline: boolean; blockStarts: number[] }[] = [];
+    const writer = new TermRowWriter(
+      {
+        insert: (_, _term, docCount, head, positions) =>
+          rows.push({
+            docCount,
+            inline: positions !== null,
+            blockStarts: [...decodePostingsHead(head, docCount).blockStarts],
+          }),
+        insertBlock: (_, _term, block) => {
+          assert.equal(block, given.length);
+          given.push(postings);
+        },
+      },
+      1,
+    );
+    writer.startTerm('word');
+    // Two positions a posting, in the body: one byte each, so blocks end at POSITION_BLOCK.
+    const positions = Uint32Array.of(1, 5);
+    for (let doc = 0; doc < 2 * POSITION_BLOCK + 10; doc += 1) {
+      writer.addPosting(doc * 3, positions, 0, positions.length);
+      postings += 1;
+    }
+    writer.endTerm();
+    // Block 0 went out when posting 129 came, block 1 with posting 257, the last at the end.
+    assert.deepEqual(given, [POSITION_BLOCK, 2 * POSITION_BLOCK, 2 * POSITION_BLOCK + 10]);
+    assert.deepEqual(rows, [
+      {
+        docCount: 2 * POSITION_BLOCK + 10,
+        inline: false,
+        blockStarts: [0, POSITION_BLOCK, 2 * POSITION_BLOCK],
+      },
+    ]);
+    // A term given no posting has no row.
+    writer.startTerm('gone');
+    writer.endTerm();
+    assert.equal(rows.length, 1);
   });
 
   test('a file of format 14 answers as before, and its segments are written in format 2 when merged', () => {
@@ -219,10 +264,11 @@ describe('postings format 2', () => {
     const upgraded = new SearchIndex(file);
     try {
       assert.deepEqual(answersOf(upgraded), before);
-      // Seven batches more: eight segments of a tier, merged, the format 1 one with the others.
-      const added = pagesOf(470).slice(400);
+      // Seven batches more: eight segments of a tier (64 to 511 pages), merged, the format 1 one
+      // with the others.
+      const added = pagesOf(400 + 7 * 64).slice(400);
       for (let batch = 0; batch < 7; batch += 1)
-        upgraded.writer.upsert(added.slice(batch * 10, batch * 10 + 10), 'bundle:test');
+        upgraded.writer.upsert(added.slice(batch * 64, batch * 64 + 64), 'bundle:test');
       assert.deepEqual(postingsFormatsOf(file), [2]);
       // A third of the pages removed: the segment is rewritten without them.
       const all = [...pages, ...added];

@@ -92,9 +92,13 @@ describe('segments', () => {
     const second = buildSegment(2, [analyzed(12, 'alpha gamma')]);
     first.markDeleted(1);
     const written: [string, number[]][] = [];
-    const merged = mergeSegments([first, second], (term, postings) =>
-      written.push([term, [...postings.docs]]),
-    );
+    const merged = mergeSegments([first, second], {
+      startTerm: (term) => written.push([term, []]),
+      addPosting: (doc) => written.at(-1)![1].push(doc),
+      endTerm: () => {
+        if (written.at(-1)![1].length === 0) written.pop();
+      },
+    });
     assert.deepEqual([...merged.docIds], [10, 12]);
     const byTerm = new Map(written);
     assert.equal(byTerm.has('only'), false);
@@ -109,6 +113,20 @@ describe('segments', () => {
     assert.equal(segmentsToMerge(Array.from({ length: 7 }, () => small)), undefined);
     assert.deepEqual(segmentsToMerge(Array.from({ length: 8 }, () => small)), [0, 1, 2, 3, 4, 5, 6, 7]);
     assert.deepEqual(segmentsToMerge([small, { liveCount: 500, deletedRatio: 0.5 }]), [1]);
+  });
+
+  test('eight batches merged make a segment of the next tier, not merged again with the next batches', () => {
+    const batch = { liveCount: 271, deletedRatio: 0 };
+    const merged = { liveCount: 8 * 271, deletedRatio: 0 };
+    assert.equal(segmentsToMerge([merged, ...Array.from({ length: 7 }, () => batch)]), undefined);
+    const tier = Array.from({ length: 8 }, () => merged);
+    assert.deepEqual(segmentsToMerge([...tier, batch]), [0, 1, 2, 3, 4, 5, 6, 7]);
+    // Tiers are powers of 8 exactly: 511 and 512 documents are in different tiers.
+    const below = { liveCount: 511, deletedRatio: 0 };
+    assert.equal(
+      segmentsToMerge([{ liveCount: 512, deletedRatio: 0 }, ...Array.from({ length: 7 }, () => below)]),
+      undefined,
+    );
   });
 
   test('topK returns the k best in order and breaks ties by the comparator', () => {

@@ -4,10 +4,14 @@ export interface SegmentSize {
   deletedRatio: number;
 }
 
-/** Segments of about the same size (within this factor) form one tier. */
+/**
+ * Segments of about the same size (within this factor) form one tier: tier t holds the segments
+ * of 8^t to 8^(t+1) - 1 live documents, so the eight segments of a tier merge into one of the
+ * next. Tiers start at one document, below any batch: a floor of 512 documents put smaller
+ * batches (a batch of large pages is a few hundred) in the bottom tier with the segments merged
+ * from them, which were merged there again (docs/design/search-engine.md, Segments).
+ */
 const MERGE_FACTOR = 8;
-/** Documents of the smallest tier; a batch is usually about this size. */
-const TIER_BASE = 512;
 /** A segment with more deleted documents than this share is rewritten without them. */
 const MAX_DELETED_RATIO = 0.3;
 
@@ -20,7 +24,7 @@ const MAX_DELETED_RATIO = 0.3;
 export function segmentsToMerge(segments: readonly SegmentSize[]): number[] | undefined {
   const tiers = new Map<number, number[]>();
   segments.forEach((segment, index) => {
-    const tier = Math.floor(Math.log(Math.max(1, segment.liveCount / TIER_BASE)) / Math.log(MERGE_FACTOR));
+    const tier = tierOf(segment.liveCount);
     const members = tiers.get(tier) ?? [];
     members.push(index);
     tiers.set(tier, members);
@@ -31,4 +35,11 @@ export function segmentsToMerge(segments: readonly SegmentSize[]): number[] | un
   if (full.length > 0) return full[0]![1];
   const sparse = segments.findIndex((segment) => segment.deletedRatio > MAX_DELETED_RATIO);
   return sparse < 0 ? undefined : [sparse];
+}
+
+/** The tier of a segment of `liveCount` documents: how many times MERGE_FACTOR goes into it. */
+function tierOf(liveCount: number): number {
+  let tier = 0;
+  for (let size = liveCount; size >= MERGE_FACTOR; size = Math.floor(size / MERGE_FACTOR)) tier += 1;
+  return tier;
 }

@@ -67,14 +67,19 @@ export const POSITION_BLOCK = 128;
  */
 export const POSITION_BLOCK_BYTES = 3000;
 
-/** A term's stored postings: its row's value, and its positions' blocks as one run of bytes. */
+/**
+ * Where a term's blocks of positions go as soon as each is complete, `block` counted from 0: a
+ * term of several blocks has a row a block (`segment_term_positions`).
+ */
+export type PositionBlockSink = (block: number, bytes: Uint8Array) => void;
+
+/** A term as `TermEncoder.end` gives it: what its row holds. Views of the encoder's buffers. */
 export interface EncodedTerm {
+  docCount: number;
   /** Document ordinals, counts per field and where blocks start (`decodePostingsHead`). */
-  head: Buffer;
-  /** Every block's bytes, one after the other: block b is `positions[blockEnds[b - 1] ?? 0 .. blockEnds[b])`. */
-  positions: Buffer;
-  /** Where each block ends in `positions`. */
-  blockEnds: readonly number[];
+  head: Uint8Array;
+  /** The term's positions when they are one block, kept in its row; null when they went to the sink by blocks. */
+  inlineBlock: Uint8Array | null;
 }
 
 /** A term's documents and counts per field, and the first posting of each block of positions. */
@@ -89,74 +94,99 @@ export interface PostingsHead {
 const FIELD_MASK_SCALE = 1 << FIELD_COUNT;
 
 /**
- * Encodes terms' postings in format 2, reusing its buffers from term to term (a segment of a
- * documentation site has hundreds of thousands of terms, most of one document). The head: the
- * document ordinals as gaps, then each document's counts per field: (first field's count - 1) *
- * 2^FIELD_COUNT + the mask of its fields, then (count - 1) of each other field in the mask, so a
- * document holding the term once or twice in one field costs one byte, as the total count did in
- * format 1; then, for a term of several blocks, their count - 1 and the first posting of each
- * after the first as gaps. The positions: for each block (POSITION_BLOCK documents at most,
- * ending once past POSITION_BLOCK_BYTES), each document's positions as gaps from 0.
+ * Encodes terms' postings in format 2, one posting at a time, reusing its buffers from term to
+ * term (a segment of a documentation site has hundreds of thousands of terms, most of one
+ * document). The head: the document ordinals as gaps, then each document's counts per field:
+ * (first field's count - 1) * 2^FIELD_COUNT + the mask of its fields, then (count - 1) of each
+ * other field in the mask, so a document holding the term once or twice in one field costs one
+ * byte, as the total count did in format 1; then, for a term of several blocks, their count - 1
+ * and the first posting of each after the first as gaps. The positions: for each block
+ * (POSITION_BLOCK documents at most, ending once past POSITION_BLOCK_BYTES), each document's
+ * positions as gaps from 0. A block goes to the sink once the next posting starts another, so
+ * the encoder holds one block of positions and the term's heads, whatever the term's size: a
+ * word on every page of a million has 40 million positions.
  */
 export class TermEncoder {
-  private readonly headWriter = new VarintWriter(1 << 16);
-  private readonly positionsWriter = new VarintWriter(1 << 16);
+  private readonly docWriter = new VarintWriter(1 << 16);
+  private readonly countWriter = new VarintWriter(1 << 16);
+  private readonly blockWriter = new VarintWriter(1 << 13);
   /** Counts of the fields of a posting, in the order of its fields. */
   private readonly counts = new Uint32Array(FIELD_COUNT);
+  /** The first posting of each block after the first. */
   private readonly blockStarts: number[] = [];
-  private readonly blockEnds: number[] = [];
+  private docCount = 0;
+  private previousDoc = 0;
+  private blockFirst = 0;
+  /** The current block is complete: the next posting starts another. */
+  private blockFull = false;
 
-  /** The term's bytes, views of the encoder's buffers: valid until its next use. */
-  encode(postings: PositionedPostings): EncodedTerm {
-    const { docs, positionStart, positions } = postings;
-    const { headWriter, positionsWriter, counts, blockStarts, blockEnds } = this;
-    headWriter.reset();
-    positionsWriter.reset();
-    blockStarts.length = 0;
-    blockEnds.length = 0;
-    headWriter.gaps(docs, 0, docs.length);
-    let blockStart = 0;
-    let blockBytesStart = 0;
-    for (let posting = 0; posting < docs.length; posting += 1) {
-      // One pass over the positions: their gaps written, their fields counted. Positions are
-      // ascending with their field in the high bits, so each field's are one run.
-      let previous = 0;
-      let mask = 0;
-      let fields = 0;
-      let field = -1;
-      const end = positionStart[posting + 1]!;
-      for (let slot = positionStart[posting]!; slot < end; slot += 1) {
-        const position = positions[slot]!;
-        const positionField = fieldOfPosition(position);
-        if (positionField !== field) {
-          field = positionField;
-          mask |= 1 << field;
-          counts[fields] = 0;
-          fields += 1;
-        }
-        counts[fields - 1]! += 1;
-        positionsWriter.write(position - previous);
-        previous = position;
-      }
-      if (fields === 0) throw new Error('a posting without positions');
-      headWriter.write((counts[0]! - 1) * FIELD_MASK_SCALE + mask);
-      for (let other = 1; other < fields; other += 1) headWriter.write(counts[other]! - 1);
-      if (posting + 1 === docs.length) blockEnds.push(positionsWriter.length);
-      else if (
-        posting + 1 - blockStart === POSITION_BLOCK ||
-        positionsWriter.length - blockBytesStart >= POSITION_BLOCK_BYTES
-      ) {
-        blockEnds.push(positionsWriter.length);
-        blockStarts.push(posting + 1);
-        blockStart = posting + 1;
-        blockBytesStart = positionsWriter.length;
-      }
+  constructor(private readonly blockSink: PositionBlockSink) {}
+
+  /** Starts a term. */
+  start(): void {
+    this.docWriter.reset();
+    this.countWriter.reset();
+    this.blockWriter.reset();
+    this.blockStarts.length = 0;
+    this.docCount = 0;
+    this.previousDoc = 0;
+    this.blockFirst = 0;
+    this.blockFull = false;
+  }
+
+  /** The term's next posting: document `doc` (above the last), its positions `positions[from .. to)`, ascending. */
+  add(doc: number, positions: Uint32Array, from: number, to: number): void {
+    const { blockWriter, counts } = this;
+    if (this.blockFull) {
+      this.blockSink(this.blockStarts.length, blockWriter.bytes());
+      blockWriter.reset();
+      this.blockStarts.push(this.docCount);
+      this.blockFirst = this.docCount;
+      this.blockFull = false;
     }
-    if (blockStarts.length > 0) {
-      headWriter.write(blockStarts.length);
-      headWriter.gaps([0, ...blockStarts], 1, blockStarts.length + 1);
+    this.docWriter.write(doc - this.previousDoc);
+    this.previousDoc = doc;
+    // One pass over the positions: their gaps written, their fields counted. Positions are
+    // ascending with their field in the high bits, so each field's are one run.
+    let previous = 0;
+    let mask = 0;
+    let fields = 0;
+    let field = -1;
+    for (let slot = from; slot < to; slot += 1) {
+      const position = positions[slot]!;
+      const positionField = fieldOfPosition(position);
+      if (positionField !== field) {
+        field = positionField;
+        mask |= 1 << field;
+        counts[fields] = 0;
+        fields += 1;
+      }
+      counts[fields - 1]! += 1;
+      blockWriter.write(position - previous);
+      previous = position;
     }
-    return { head: headWriter.bytes(), positions: positionsWriter.bytes(), blockEnds };
+    if (fields === 0) throw new Error('a posting without positions');
+    this.countWriter.write((counts[0]! - 1) * FIELD_MASK_SCALE + mask);
+    for (let other = 1; other < fields; other += 1) this.countWriter.write(counts[other]! - 1);
+    this.docCount += 1;
+    this.blockFull =
+      this.docCount - this.blockFirst === POSITION_BLOCK || blockWriter.length >= POSITION_BLOCK_BYTES;
+  }
+
+  /**
+   * Ends the term: its last block goes to the sink when it has several, else stays in its row.
+   * Undefined for a term given no posting.
+   */
+  end(): EncodedTerm | undefined {
+    if (this.docCount === 0) return undefined;
+    const { docWriter, blockStarts } = this;
+    docWriter.append(this.countWriter.bytes());
+    if (blockStarts.length === 0)
+      return { docCount: this.docCount, head: docWriter.bytes(), inlineBlock: this.blockWriter.bytes() };
+    this.blockSink(blockStarts.length, this.blockWriter.bytes());
+    docWriter.write(blockStarts.length);
+    docWriter.gaps(blockStarts, 0, blockStarts.length);
+    return { docCount: this.docCount, head: docWriter.bytes(), inlineBlock: null };
   }
 }
 

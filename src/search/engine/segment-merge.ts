@@ -1,21 +1,27 @@
-import { GrowableUint32Array } from '../../util/index.js';
 import { FIELD_COUNT } from './fields.js';
 import type { DocArrays } from './segment-codec.js';
-import { compareTerms, type PositionedPostings, type Segment, type TermPostings } from './segment.js';
+import { compareTerms, type Segment, type TermPostings } from './segment.js';
 
 /** Where a merge put each live document: the merged segment's document arrays. */
 export type MergedDocuments = DocArrays;
 
+/** Where a merge writes each merged term, posting by posting (segment-rows.ts, TermRowWriter). */
+export interface MergedTermWriter {
+  startTerm(term: string): void;
+  /** The term's next posting: document `doc` (above the last), its positions `positions[from .. to)`. */
+  addPosting(doc: number, positions: Uint32Array, from: number, to: number): void;
+  /** Ends the term; one given no posting (its documents all deleted) disappears with them. */
+  endTerm(): void;
+}
+
 /**
  * Merges segments (oldest first) into one, leaving out deleted documents, term by term in
- * `compareTerms` order: each merged term's postings go to `write` as soon as they are made, so a
- * merge holds one term at a time, whatever the segments' size. Documents keep their relative
- * order, so postings stay ascending by plain concatenation.
+ * `compareTerms` order: each merged term's postings go to `writer` one by one as they are read,
+ * so a merge holds a block of positions at a time, whatever the segments' size (a word on every
+ * page of a million has 40 million positions). Documents keep their relative order, so
+ * postings stay ascending by plain concatenation.
  */
-export function mergeSegments(
-  segments: readonly Segment[],
-  write: (term: string, postings: PositionedPostings) => void,
-): MergedDocuments {
+export function mergeSegments(segments: readonly Segment[], writer: MergedTermWriter): MergedDocuments {
   const remaps: Int32Array[] = [];
   let liveTotal = 0;
   for (const segment of segments) {
@@ -40,9 +46,6 @@ export function mergeSegments(
     }
   });
 
-  const postingDocs = new GrowableUint32Array(1 << 12);
-  const positionStart = new GrowableUint32Array(1 << 12);
-  const positions = new GrowableUint32Array(1 << 14);
   const cursors = segments.map((segment) => new TermCursor(segment.termsWithPostings()));
   for (;;) {
     let term: string | undefined;
@@ -51,9 +54,7 @@ export function mergeSegments(
       if (head !== undefined && (term === undefined || compareTerms(head.term, term) < 0)) term = head.term;
     }
     if (term === undefined) break;
-    postingDocs.clear();
-    positionStart.clear();
-    positions.clear();
+    writer.startTerm(term);
     cursors.forEach((cursor, index) => {
       if (cursor.head?.term !== term) return;
       const { docs } = cursor.head.postings;
@@ -62,25 +63,15 @@ export function mergeSegments(
       for (let posting = 0; posting < docs.length; posting += 1) {
         const target = remap[docs[posting]!]!;
         if (target < 0) continue;
-        postingDocs.push(target);
-        positionStart.push(positions.length);
-        const source = reader.positionsOf(posting);
-        positions.pushRange(source, 0, source.length);
+        const positions = reader.positionsOf(posting);
+        writer.addPosting(target, positions, 0, positions.length);
       }
       cursor.advance();
     });
-    // A term whose every document was deleted disappears with them.
-    if (postingDocs.length === 0) continue;
-    positionStart.push(positions.length);
-    write(term, {
-      docs: postingDocs.view(),
-      positionStart: positionStart.view(),
-      positions: positions.view(),
-    });
+    writer.endTerm();
   }
   return { docIds, fieldLengths };
 }
-
 /** A segment's terms in order, one at hand. */
 class TermCursor {
   head: { term: string; postings: TermPostings } | undefined;

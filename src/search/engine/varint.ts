@@ -28,6 +28,13 @@ export class VarintWriter {
     }
   }
 
+  /** Bytes as they are, after those written. */
+  append(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.buffer.set(bytes, this.used);
+    this.used += bytes.length;
+  }
+
   /** The bytes written, as a view of the writer's buffer: valid until the next write or reset. */
   bytes(): Buffer {
     return Buffer.from(this.buffer.buffer, this.buffer.byteOffset, this.used);
@@ -39,17 +46,21 @@ export class VarintWriter {
   }
 
   write(value: number): void {
-    if (this.used + 5 > this.buffer.length) {
-      const larger = new Uint8Array(this.buffer.length * 2 + 5);
-      larger.set(this.buffer.subarray(0, this.used));
-      this.buffer = larger;
-    }
+    if (this.used + 5 > this.buffer.length) this.reserve(5);
     let rest = value >>> 0;
     while (rest >= 0x80) {
       this.buffer[this.used++] = (rest & 0x7f) | 0x80;
       rest >>>= 7;
     }
     this.buffer[this.used++] = rest;
+  }
+
+  /** Room for `bytes` more, the buffer at least doubled when it grows. */
+  private reserve(bytes: number): void {
+    if (this.used + bytes <= this.buffer.length) return;
+    const larger = new Uint8Array(Math.max(this.buffer.length * 2, this.used + bytes) + 5);
+    larger.set(this.buffer.subarray(0, this.used));
+    this.buffer = larger;
   }
 }
 
