@@ -28,9 +28,9 @@ export interface IndexingBudget {
 
 export const DEFAULT_INDEX_MEMORY_MB = 256;
 /**
- * An analysis thread's smallest share: a batch of 2 MiB of ordinary pages (the default budget's)
- * takes 15–30 MB to parse and analyze, and a page of several MB (a manual's index of every
- * name, analyzed as a batch of its own) fits.
+ * An analysis thread's smallest share: on batches of 2 MiB of ordinary pages (the default
+ * budget's) its heap holds 24–33 MB, and a page of several MB (a manual's index of every name,
+ * analyzed as a batch of its own) fits.
  */
 const ANALYSIS_THREAD_MB = 40;
 /**

@@ -72,6 +72,7 @@ export function mergeSegments(segments: readonly Segment[], writer: MergedTermWr
   }
   return { docIds, fieldLengths };
 }
+
 /** A segment's terms in order, one at hand. */
 class TermCursor {
   head: { term: string; postings: TermPostings } | undefined;
