@@ -116,7 +116,6 @@ export class TermEncoder {
   private readonly blockStarts: number[] = [];
   private docCount = 0;
   private previousDoc = 0;
-  private blockFirst = 0;
   /** The current block is complete: the next posting starts another. */
   private blockFull = false;
 
@@ -130,7 +129,6 @@ export class TermEncoder {
     this.blockStarts.length = 0;
     this.docCount = 0;
     this.previousDoc = 0;
-    this.blockFirst = 0;
     this.blockFull = false;
   }
 
@@ -141,7 +139,6 @@ export class TermEncoder {
       this.blockSink(this.blockStarts.length, blockWriter.bytes());
       blockWriter.reset();
       this.blockStarts.push(this.docCount);
-      this.blockFirst = this.docCount;
       this.blockFull = false;
     }
     this.docWriter.write(doc - this.previousDoc);
@@ -169,8 +166,9 @@ export class TermEncoder {
     this.countWriter.write((counts[0]! - 1) * FIELD_MASK_SCALE + mask);
     for (let other = 1; other < fields; other += 1) this.countWriter.write(counts[other]! - 1);
     this.docCount += 1;
+    const blockFirst = this.blockStarts[this.blockStarts.length - 1] ?? 0;
     this.blockFull =
-      this.docCount - this.blockFirst === POSITION_BLOCK || blockWriter.length >= POSITION_BLOCK_BYTES;
+      this.docCount - blockFirst === POSITION_BLOCK || blockWriter.length >= POSITION_BLOCK_BYTES;
   }
 
   /**
