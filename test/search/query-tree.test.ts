@@ -9,8 +9,7 @@ import { planQuery } from '../../src/search/engine/query-plan.js';
 import { queryTerms } from '../../src/search/highlight/query-terms.js';
 import { parseQuery } from '../../src/search/query-syntax.js';
 import { queryTextOf, queryTreeOf, withParts } from '../../src/search/query-tree.js';
-import { didYouMean } from '../../src/search/site/spellcheck.js';
-import type { Vocabulary } from '../../src/search/site/vocabulary.js';
+import { didYouMean, type SpellingWords } from '../../src/search/site/spellcheck.js';
 import { SynonymTable } from '../../src/search/synonyms/synonym-table.js';
 import type { WordForms } from '../../src/search/word-forms/word-forms.js';
 
@@ -58,17 +57,17 @@ describe('the query tree', () => {
   });
 
   test('a correction is a new tree, expanded again, whose text is the phrase shown', () => {
-    const vocabulary: Vocabulary = {
-      latin: new Map([
-        ['replication', 500],
-        ['postgres', 40],
-      ]),
-      japanese: new Map(),
-      documentCount: 600,
+    const latin = new Map([
+      ['replication', 500],
+      ['postgres', 40],
+    ]);
+    const words: SpellingWords = {
+      vocabulary: { latin, complete: true, documentCount: 600 },
+      frequencyOf: (term) => latin.get(term) ?? 0,
     };
     const tree = queryTreeOf('replicaton postgres -"slow disk"', SYNONYMS, FORMS);
     const counted: string[] = [];
-    const corrected = didYouMean(tree, 0, vocabulary, (correction) => {
+    const corrected = didYouMean(tree, 0, words, (correction) => {
       counted.push(correction.text);
       // The correction carries the synonyms of the query it corrects.
       assert.deepEqual(correction.synonyms, tree.synonyms);
@@ -80,7 +79,7 @@ describe('the query tree', () => {
     assert.deepEqual(withParts(tree, tree.parts).text, tree.text);
     // A correction that finds no more documents than the query is not offered.
     assert.equal(
-      didYouMean(tree, 12, vocabulary, () => 12),
+      didYouMean(tree, 12, words, () => 12),
       undefined,
     );
   });

@@ -1,6 +1,6 @@
 import { bigramsOf } from '../analyzer.js';
 import type { IndexSnapshot } from '../search-index-types.js';
-import { isLatinWord } from './vocabulary.js';
+import { documentFrequencyOf, isLatinWord } from './vocabulary.js';
 
 /**
  * How many documents of the whole index hold a candidate keyword (docs/reference/site-search.md,
@@ -38,8 +38,7 @@ export class KeywordBackground {
   private termFrequency(term: string): number {
     const cached = this.frequencies.get(term);
     if (cached !== undefined) return cached;
-    let frequency = 0;
-    for (const { segment } of this.snapshot.segments) frequency += segment.documentFrequency(term);
+    const frequency = documentFrequencyOf(this.snapshot, term);
     this.frequencies.set(term, frequency);
     return frequency;
   }

@@ -24,7 +24,13 @@ import { ClickedDocuments } from './clicked-documents.js';
 import type { OrganicDoc, SiteSearchRequest, SiteSearchResult } from './search-response.js';
 import { didYouMean } from './spellcheck.js';
 import type { Suggestion } from './suggester.js';
-import { builtVocabularyOf, type Vocabulary, vocabularyOf, vocabularyWork } from './vocabulary.js';
+import {
+  builtVocabularyOf,
+  documentFrequencyOf,
+  type Vocabulary,
+  vocabularyOf,
+  vocabularyWork,
+} from './vocabulary.js';
 import { indexWordForms } from '../word-forms/index-word-forms.js';
 import { queryLanguageOf } from '../page-language.js';
 
@@ -381,7 +387,7 @@ export class SiteSearch {
     const corrected = didYouMean(
       query,
       hitCount,
-      vocabulary,
+      { vocabulary, frequencyOf: (term) => documentFrequencyOf(searcher.snapshot, term) },
       (correction) => searcher.match(planQuery(correction), this.ranking).count,
     );
     return corrected?.text ?? '';

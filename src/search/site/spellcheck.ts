@@ -3,7 +3,7 @@ import { type QueryTree, withParts } from '../query-tree.js';
 import { stemOf } from '../word-forms/inflections.js';
 import { MIN_PREFIX_LENGTH } from '../word-forms/prefix-completions.js';
 import { formWordOf, type WordForms } from '../word-forms/word-forms.js';
-import type { Vocabulary } from './vocabulary.js';
+import { japaneseWordTerm, type Vocabulary } from './vocabulary.js';
 
 /** Words of one query looked up at most: each lookup scans a band of the vocabulary. */
 const MAX_CORRECTED_WORDS = 5;
@@ -14,6 +14,17 @@ const MIN_CORRECTED_LENGTH = 4;
  * that is in the index (a typo on one page) still yields to the common one.
  */
 const MORE_FREQUENT_FACTOR = 10;
+
+/** Where corrections come from. */
+export interface SpellingWords {
+  /** The commonest words of the index: a correction is one of them. */
+  vocabulary: Vocabulary;
+  /**
+   * Documents of the current index holding a term, however rare: a typed word's own count, which
+   * a correction must exceed, is never taken from a vocabulary that left the word out.
+   */
+  frequencyOf: (term: string) => number;
+}
 
 /**
  * The did-you-mean phrase `spellcheck.main_phrase` (docs/reference/site-search.md, spellcheck): the
@@ -32,7 +43,7 @@ const MORE_FREQUENT_FACTOR = 10;
 export function didYouMean(
   query: QueryTree,
   currentHits: number,
-  vocabulary: Vocabulary,
+  words: SpellingWords,
   countHits: (corrected: QueryTree) => number,
 ): QueryTree | undefined {
   let changed = false;
@@ -44,7 +55,7 @@ export function didYouMean(
     const word = normalizeText(part.text);
     const completion = completionOf(word, forms);
     if (completion !== undefined && query.typed?.part === index) return part;
-    const replacement = completion ?? correctWord(word, vocabulary);
+    const replacement = completion ?? correctWord(word, words);
     if (replacement === undefined) return part;
     const formWord = formWordOf(part);
     if (
@@ -67,14 +78,18 @@ function completionOf(word: string, forms: WordForms): string | undefined {
   return forms.completionsOf(word)[0]?.text;
 }
 
-function correctWord(word: string, vocabulary: Vocabulary): string | undefined {
+function correctWord(word: string, { vocabulary, frequencyOf }: SpellingWords): string | undefined {
   if (/^[a-z]+$/.test(word)) {
     if (word.length < MIN_CORRECTED_LENGTH) return undefined;
-    return nearestWord(word, vocabulary.latin);
+    return nearestWord(word, frequencyOf(word), vocabulary.latin);
   }
-  if (/^[\p{Script=Katakana}ー]+$/u.test(word) && [...word].length >= 3 && !vocabulary.japanese.has(word)) {
+  if (
+    /^[\p{Script=Katakana}ー]+$/u.test(word) &&
+    [...word].length >= 3 &&
+    frequencyOf(japaneseWordTerm(word)) === 0
+  ) {
     const variant = word.endsWith('ー') ? word.slice(0, -1) : `${word}ー`;
-    if ((vocabulary.japanese.get(variant) ?? 0) > 0) return variant;
+    if (frequencyOf(japaneseWordTerm(variant)) > 0) return variant;
   }
   return undefined;
 }
@@ -105,13 +120,12 @@ function bucketsOf(words: Map<string, number>): Map<number, { words: string[]; f
 
 /**
  * The most frequent word at the smallest edit distance (at most 1 for words up to 5 letters,
- * else 2) that is much more frequent than the word itself. Only words of a length within the
+ * else 2) that is much more frequent than the word itself (`own`, its documents). Only words of a length within the
  * distance are compared, most frequent first, so each length stops at the first word too rare
  * to win.
  */
-function nearestWord(word: string, words: Map<string, number>): string | undefined {
+function nearestWord(word: string, own: number, words: Map<string, number>): string | undefined {
   const limit = word.length <= 5 ? 1 : 2;
-  const own = words.get(word) ?? 0;
   const needed = own === 0 ? 1 : own * MORE_FREQUENT_FACTOR;
   const buckets = bucketsOf(words);
   let best: string | undefined;
