@@ -5,28 +5,17 @@ import { TEMPLATE_MIN_PAGES } from '../../domain/index.js';
 import type { PhraseRow } from '../storage/document-phrase-rows.js';
 import { pageHostOf, type TemplateBlocks } from '../template-blocks.js';
 import {
+  type PhraseUnitIds,
+  type SegmentPhraseUnits,
+  SegmentPhraseUnitsBuilder,
+} from './segment-phrase-units.js';
+import {
   decodeDocumentPhrases,
   encodeDocumentPhrases,
   type PhraseUnitText,
   storedTextHashOf,
 } from './document-phrases.js';
 import { ITEMS_PER_PAUSE, type Work } from './work-slices.js';
-
-/** One title part or heading of a document, with the phrases suggest may offer from it. */
-interface PhraseUnit {
-  /** Hash of its text as template detection counts lines (template-block-hash.ts). */
-  hash: number;
-  title: boolean;
-  phrases: Int32Array;
-}
-
-interface DocumentUnits {
-  id: number;
-  /** Hash of the title and headings the units were cut from (document-phrases.ts). */
-  textHash: number;
-  host: string;
-  units: PhraseUnit[];
-}
 
 /**
  * A heading that is the same on at least this share of a host's pages (and on TEMPLATE_MIN_PAGES)
@@ -58,20 +47,25 @@ export interface CountedPhrases {
  * Document frequencies of the phrases of titles and headings (docs/reference/site-search.md,
  * Suggest), counted once per document over its live documents. The phrases are cut when a
  * document is analyzed and stored with it (document-phrases.ts); they are read once per segment
- * (segments never change) and kept as ids, and a merged segment's documents reuse theirs. A
- * document indexed before format 8 has none stored: its phrases are cut here, once, and written
- * back. Counting is a pass over the live documents, so the template lines, which change as the
- * site does, are applied at counting time: a title part or heading that is template, or a
- * heading that is a section label, counts for nothing. Counting is work in slices
- * (work-slices.ts): a large index never holds the event loop for long.
+ * (segments never change) and kept as ids in typed arrays (segment-phrase-units.ts), and a merged
+ * segment's documents reuse theirs. A document indexed before format 8 has none stored: its
+ * phrases are cut here, once, and written back. Counting is a pass over the live documents, so
+ * the template lines, which change as the site does, are applied at counting time: a title part
+ * or heading that is template, or a heading that is a section label, counts for nothing.
+ * Counting is work in slices (work-slices.ts): a large index never holds the event loop for long.
  */
 export class PhraseCounter {
   private readonly ids = new Map<string, number>();
   private readonly texts: string[] = [];
   private readonly heads: (string | undefined)[] = [];
-  private readonly bySegment = new WeakMap<Segment, (DocumentUnits | undefined)[]>();
-  /** The units of the live documents by id, so a merged segment's documents are not decoded again. */
-  private byDocument = new Map<number, DocumentUnits>();
+  private readonly hostIds = new Map<string, number>();
+  private readonly hostNames: string[] = [];
+  /**
+   * The units of the last count's segments, by segment id (a segment never changes): a segment
+   * all of whose live documents were found is not read again, and a merged segment's documents
+   * are copied from theirs.
+   */
+  private counted = new Map<number, CountedSegment>();
   /** Phrases cut here for documents that had none stored, to be written back. */
   private cut: { id: number; segmentId: number; data: Uint8Array }[] = [];
 
@@ -83,41 +77,49 @@ export class PhraseCounter {
    * suggest must leave them out).
    */
   *count(snapshot: IndexSnapshot, templateBlocks: TemplateBlocks): Work<CountedPhrases> {
-    const documents: DocumentUnits[] = [];
+    const segments: { segment: Segment; units: SegmentPhraseUnits }[] = [];
+    const counted = new Map<number, CountedSegment>();
     for (const loaded of snapshot.segments) {
-      const units = yield* this.unitsOf(loaded);
-      units.forEach((unit, ordinal) => {
-        if (unit !== undefined && loaded.segment.isLive(ordinal)) documents.push(unit);
-      });
+      const known = this.counted.get(loaded.segment.id);
+      const read = known?.complete === true ? known : yield* this.unitsOf(loaded.segment);
+      counted.set(loaded.segment.id, read);
+      segments.push({ segment: loaded.segment, units: read.units });
     }
     this.writeBack();
-    this.byDocument = new Map(documents.map((document) => [document.id, document]));
+    this.counted = counted;
     yield;
-    const labels = yield* labelsOf(documents);
+    const labels = yield* labelsOf(segments, this.hostNames.length);
+    const templates = this.hostNames.map((host) => templateBlocks.get(host));
     const seen = new Int32Array(this.texts.length).fill(-1);
     const frequency = new Int32Array(this.texts.length);
     const titleFrequency = new Int32Array(this.texts.length);
     const templateIds = new Set<number>();
-    for (let document = 0; document < documents.length; document += 1) {
-      if (document % ITEMS_PER_PAUSE === 0) yield;
-      const { host, units } = documents[document]!;
-      const template = templateBlocks.get(host);
-      const hostLabels = labels.get(host);
-      for (const unit of units) {
-        if (template?.has(unit.hash)) {
-          for (const id of unit.phrases) templateIds.add(id);
-          continue;
-        }
-        if (!unit.title && hostLabels?.has(unit.hash)) {
-          for (const id of unit.phrases) templateIds.add(id);
-          continue;
-        }
-        // Title parts come first: a phrase of the title is counted there.
-        for (const id of unit.phrases) {
-          if (seen[id] === document) continue;
-          seen[id] = document;
-          frequency[id]! += 1;
-          if (unit.title) titleFrequency[id]! += 1;
+    let document = 0;
+    for (const { segment, units } of segments) {
+      for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1) {
+        if (!segment.isLive(ordinal) || !units.has(ordinal)) continue;
+        document += 1;
+        if (document % ITEMS_PER_PAUSE === 0) yield;
+        const host = units.hosts[ordinal]!;
+        const template = templates[host];
+        const hostLabels = labels[host];
+        for (let unit = units.unitStarts[ordinal]!; unit < units.unitStarts[ordinal + 1]!; unit += 1) {
+          const hash = units.unitHashes[unit]!;
+          const title = units.unitTitles[unit] === 1;
+          const from = units.phraseStarts[unit]!;
+          const to = units.phraseStarts[unit + 1]!;
+          if (template?.has(hash) === true || (!title && hostLabels?.has(hash) === true)) {
+            for (let index = from; index < to; index += 1) templateIds.add(units.phraseIds[index]!);
+            continue;
+          }
+          // Title parts come first: a phrase of the title is counted there.
+          for (let index = from; index < to; index += 1) {
+            const id = units.phraseIds[index]!;
+            if (seen[id] === document) continue;
+            seen[id] = document;
+            frequency[id]! += 1;
+            if (title) titleFrequency[id]! += 1;
+          }
         }
       }
     }
@@ -130,22 +132,21 @@ export class PhraseCounter {
       const documentCount = frequency[id]!;
       if (documentCount === 0) continue;
       const head = this.heads[id];
-      const counted = { documents: documentCount, titles: titleFrequency[id]! };
-      result.set(this.texts[id]!, head === undefined ? counted : { ...counted, head });
+      const counts = { documents: documentCount, titles: titleFrequency[id]! };
+      result.set(this.texts[id]!, head === undefined ? counts : { ...counts, head });
     }
     return { phrases: result, template };
   }
 
   /**
-   * The phrase units of a segment's documents, read a few hundred rows at a time. A segment
-   * some of whose live documents were not found (merged away or removed meanwhile) is not kept:
+   * The phrase units of a segment's documents, read a few hundred rows at a time; a document the
+   * last count read with the same text is copied from there instead of decoded. A segment some
+   * of whose live documents were not found (merged away or removed meanwhile) is not complete:
    * the next count, of a newer snapshot, reads it again.
    */
-  private *unitsOf(loaded: IndexSnapshot['segments'][number]): Work<(DocumentUnits | undefined)[]> {
-    const known = this.bySegment.get(loaded.segment);
-    if (known !== undefined) return known;
-    const { segment } = loaded;
-    const units = new Array<DocumentUnits | undefined>(segment.docCount).fill(undefined);
+  private *unitsOf(segment: Segment): Work<CountedSegment> {
+    const earlier = this.earlierCopies(segment);
+    const builder = new SegmentPhraseUnitsBuilder(segment.docCount);
     let found = 0;
     let expected = 0;
     for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1)
@@ -156,36 +157,73 @@ export class PhraseCounter {
       for (const [done, row] of rows.entries()) {
         if (segment.docIds[row.ordinal] !== row.id) continue;
         if (segment.isLive(row.ordinal)) found += 1;
-        units[row.ordinal] = yield* this.documentUnitsOf(row, segment.id, pageHostOf(row.url));
+        yield* this.addDocument(builder, row, segment.id, earlier?.of(row.ordinal));
         if (done % 64 === 63) yield;
       }
       if (this.cut.length >= WRITE_BACK_ROWS) this.writeBack();
     }
-    if (found >= expected) this.bySegment.set(segment, units);
-    return units;
+    return { docIds: segment.docIds, units: builder.build(), complete: found >= expected };
   }
 
   /** A document's phrase units, pausing within a document of many headings. */
-  private *documentUnitsOf(row: PhraseRow, segmentId: number, host: string): Work<DocumentUnits> {
+  private *addDocument(
+    builder: SegmentPhraseUnitsBuilder,
+    row: PhraseRow,
+    segmentId: number,
+    earlier: { units: SegmentPhraseUnits; ordinal: number } | undefined,
+  ): Work<void> {
     let data: Uint8Array | null = row.data;
     if (data === null) {
       data = encodeDocumentPhrases(row.title, row.headings);
       this.cut.push({ id: row.id, segmentId, data });
     }
     const textHash = storedTextHashOf(data);
-    const known = this.byDocument.get(row.id);
-    if (known?.textHash === textHash) return known;
+    if (earlier !== undefined && earlier.units.textHashes[earlier.ordinal] === textHash) {
+      builder.copyDocument(row.ordinal, earlier.units, earlier.ordinal);
+      return;
+    }
     const decoded = yield* decodeDocumentPhrases(data);
-    const units: PhraseUnit[] = [];
+    const units: PhraseUnitIds[] = [];
     for (const unit of decoded.units) {
       if (units.length % ITEMS_PER_PAUSE === ITEMS_PER_PAUSE - 1) yield;
-      units.push(this.unitOf(unit));
+      units.push({ hash: unit.hash, title: unit.title, phrases: this.phraseIdsOf(unit) });
     }
-    return { id: row.id, textHash, host, units };
+    builder.addDocument(row.ordinal, textHash, this.hostIdOf(pageHostOf(row.url)), units);
   }
 
-  private unitOf(unit: PhraseUnitText): PhraseUnit {
-    const phrases = unit.phrases.map((phrase, index) => {
+  /**
+   * Where the last count holds the documents of a segment it did not read (a merge of its
+   * segments), by the segment's ordinals; undefined when it holds none of them.
+   */
+  private earlierCopies(segment: Segment): EarlierCopies | undefined {
+    if (this.counted.size === 0) return undefined;
+    const ordinalOf = new Map<number, number>();
+    segment.docIds.forEach((id, ordinal) => ordinalOf.set(id, ordinal));
+    const sources: SegmentPhraseUnits[] = [];
+    const source = new Int32Array(segment.docCount).fill(-1);
+    const sourceOrdinal = new Uint32Array(segment.docCount);
+    let copies = 0;
+    for (const { docIds, units } of this.counted.values()) {
+      sources.push(units);
+      docIds.forEach((id, ordinal) => {
+        const target = ordinalOf.get(id);
+        if (target === undefined || !units.has(ordinal)) return;
+        source[target] = sources.length - 1;
+        sourceOrdinal[target] = ordinal;
+        copies += 1;
+      });
+    }
+    if (copies === 0) return undefined;
+    return {
+      of: (ordinal) => {
+        const from = source[ordinal]!;
+        return from < 0 ? undefined : { units: sources[from]!, ordinal: sourceOrdinal[ordinal]! };
+      },
+    };
+  }
+
+  private phraseIdsOf(unit: PhraseUnitText): Int32Array {
+    return Int32Array.from(unit.phrases, (phrase, index) => {
       let id = this.ids.get(phrase);
       if (id === undefined) {
         id = this.texts.length;
@@ -196,7 +234,16 @@ export class PhraseCounter {
       }
       return id;
     });
-    return { hash: unit.hash, title: unit.title, phrases: Int32Array.from(phrases) };
+  }
+
+  private hostIdOf(host: string): number {
+    let id = this.hostIds.get(host);
+    if (id === undefined) {
+      id = this.hostNames.length;
+      this.hostIds.set(host, id);
+      this.hostNames.push(host);
+    }
+    return id;
   }
 
   /**
@@ -215,29 +262,46 @@ export class PhraseCounter {
   }
 }
 
-/** Per host, the headings that are section labels (LABEL_MIN_SHARE). */
-function* labelsOf(documents: readonly DocumentUnits[]): Work<Map<string, Set<number>>> {
-  const pages = new Map<string, number>();
-  const counts = new Map<string, Map<number, number>>();
+/** Where an earlier count holds a document, by its ordinal in the segment being read. */
+interface EarlierCopies {
+  of(ordinal: number): { units: SegmentPhraseUnits; ordinal: number } | undefined;
+}
+
+/** A segment's units as a count read them, with the ids of its documents by ordinal. */
+interface CountedSegment {
+  docIds: Uint32Array;
+  units: SegmentPhraseUnits;
+  /** Whether every live document of the segment was found when it was read. */
+  complete: boolean;
+}
+
+/** Per host id, the headings that are section labels (LABEL_MIN_SHARE). */
+function* labelsOf(
+  segments: readonly { segment: Segment; units: SegmentPhraseUnits }[],
+  hostCount: number,
+): Work<(Set<number> | undefined)[]> {
+  const pages = new Int32Array(hostCount);
+  const counts: Map<number, number>[] = Array.from({ length: hostCount }, () => new Map());
+  const headings = new Set<number>();
   let done = 0;
-  for (const { host, units } of documents) {
-    if (++done % ITEMS_PER_PAUSE === 0) yield;
-    pages.set(host, (pages.get(host) ?? 0) + 1);
-    let hostCounts = counts.get(host);
-    if (hostCounts === undefined) counts.set(host, (hostCounts = new Map()));
-    for (const hash of new Set(units.filter((unit) => !unit.title).map((unit) => unit.hash)))
-      hostCounts.set(hash, (hostCounts.get(hash) ?? 0) + 1);
+  for (const { segment, units } of segments) {
+    for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1) {
+      if (!segment.isLive(ordinal) || !units.has(ordinal)) continue;
+      if (++done % ITEMS_PER_PAUSE === 0) yield;
+      const host = units.hosts[ordinal]!;
+      pages[host]! += 1;
+      headings.clear();
+      for (let unit = units.unitStarts[ordinal]!; unit < units.unitStarts[ordinal + 1]!; unit += 1)
+        if (units.unitTitles[unit] === 0) headings.add(units.unitHashes[unit]!);
+      const hostCounts = counts[host]!;
+      for (const hash of headings) hostCounts.set(hash, (hostCounts.get(hash) ?? 0) + 1);
+    }
   }
-  const labels = new Map<string, Set<number>>();
-  for (const [host, hostCounts] of counts) {
-    const threshold = Math.max(
-      TEMPLATE_MIN_PAGES,
-      Math.ceil(LABEL_MIN_SHARE * (pages.get(host) ?? 0) - 1e-9),
-    );
+  return counts.map((hostCounts, host) => {
+    const threshold = Math.max(TEMPLATE_MIN_PAGES, Math.ceil(LABEL_MIN_SHARE * pages[host]! - 1e-9));
     const hostLabels = new Set(
       [...hostCounts].filter(([, count]) => count >= threshold).map(([hash]) => hash),
     );
-    if (hostLabels.size > 0) labels.set(host, hostLabels);
-  }
-  return labels;
+    return hostLabels.size > 0 ? hostLabels : undefined;
+  });
 }
