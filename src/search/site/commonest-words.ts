@@ -1,4 +1,5 @@
 import { compareTerms, type SegmentTerm } from '../engine/segment.js';
+import { LargestValues } from './largest-values.js';
 import type { Work } from './work-slices.js';
 
 /** Terms read between two points where the work may pause. */
@@ -60,7 +61,7 @@ export function* commonestWords(
     if (cursor.current !== undefined) cursors.push(cursor);
   }
   const order = new CursorHeap(cursors);
-  const kept = new CountHeap(limit);
+  const kept = new LargestValues(limit);
   let complete = true;
   for (;;) {
     const first = order.peek();
@@ -79,7 +80,7 @@ export function* commonestWords(
       yield;
     }
   }
-  return { words: kept.toMap(), complete };
+  return { words: yield* kept.toMap(), complete };
 }
 
 /** Cursors by their current term, the first in `compareTerms` order on top; ended ones leave. */
@@ -119,79 +120,5 @@ class CursorHeap {
 
   private before(a: TermCursor, b: TermCursor): boolean {
     return compareTerms(a.current!.term, b.current!.term) < 0;
-  }
-}
-
-/**
- * The words with the most documents seen so far, at most `limit`: a heap whose top is the word
- * to give up first (fewest documents, then last in term order, as words come in term order).
- */
-class CountHeap {
-  private readonly words: string[] = [];
-  private readonly counts: number[] = [];
-  /** The order words came in: of equal counts, the later one is given up first. */
-  private readonly arrivals: number[] = [];
-  private arrived = 0;
-
-  constructor(private readonly limit: number) {}
-
-  /** Keeps the word if it is among the most common so far; false when a word was given up. */
-  offer(word: string, count: number): boolean {
-    const arrival = this.arrived++;
-    if (this.words.length < this.limit) {
-      this.words.push(word);
-      this.counts.push(count);
-      this.arrivals.push(arrival);
-      this.siftUp(this.words.length - 1);
-      return true;
-    }
-    if (this.limit === 0 || count <= this.counts[0]!) return false;
-    this.words[0] = word;
-    this.counts[0] = count;
-    this.arrivals[0] = arrival;
-    this.siftDown(0);
-    return false;
-  }
-
-  /** The words kept, most documents first, then in the order they came. */
-  toMap(): Map<string, number> {
-    const order = this.words.map((_, index) => index);
-    order.sort((a, b) => this.counts[b]! - this.counts[a]! || this.arrivals[a]! - this.arrivals[b]!);
-    return new Map(order.map((index) => [this.words[index]!, this.counts[index]!]));
-  }
-
-  /** Whether the word at `a` is given up before the one at `b`. */
-  private before(a: number, b: number): boolean {
-    const counts = this.counts;
-    return counts[a]! < counts[b]! || (counts[a] === counts[b] && this.arrivals[a]! > this.arrivals[b]!);
-  }
-
-  private siftUp(from: number): void {
-    let index = from;
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!this.before(index, parent)) return;
-      this.swap(index, parent);
-      index = parent;
-    }
-  }
-
-  private siftDown(from: number): void {
-    let index = from;
-    for (;;) {
-      const left = index * 2 + 1;
-      if (left >= this.words.length) return;
-      const right = left + 1;
-      const child = right < this.words.length && this.before(right, left) ? right : left;
-      if (!this.before(child, index)) return;
-      this.swap(child, index);
-      index = child;
-    }
-  }
-
-  private swap(a: number, b: number): void {
-    [this.words[a], this.words[b]] = [this.words[b]!, this.words[a]!];
-    [this.counts[a], this.counts[b]] = [this.counts[b]!, this.counts[a]!];
-    [this.arrivals[a], this.arrivals[b]] = [this.arrivals[b]!, this.arrivals[a]!];
   }
 }

@@ -14,7 +14,7 @@ import type { TemplateBlocks } from '../template-blocks.js';
 import { PhraseCounter } from './phrase-counts.js';
 import { PhraseReadings } from './phrase-readings.js';
 import { PrefixTable } from './prefix-table.js';
-import { IndexCompletions, queryCompletions, Suggester, suggestionKey } from './suggester.js';
+import { IndexCompletions, offeredPhrases, queryCompletions, Suggester, suggestionKey } from './suggester.js';
 import type { Vocabulary } from './vocabulary.js';
 import { runInSlices, runNow, type Work } from './work-slices.js';
 
@@ -326,9 +326,10 @@ export class SearchActivity {
   private *indexWork(snapshot: IndexSnapshot, index: SuggestIndexSources): Work<IndexCompletions> {
     this.readingsChanged = false;
     const { phrases, template } = yield* this.phraseCounter.count(snapshot, index.templateBlocks());
-    const readings = yield* this.readings.readingsOf(phrases.keys());
     const vocabulary = yield* index.vocabulary();
-    return yield* IndexCompletions.of({ phrases, template, readings, vocabulary });
+    const phrasePoints = yield* offeredPhrases(phrases, vocabulary.documentCount);
+    const readings = yield* this.readings.readingsOf(phrasePoints.keys());
+    return yield* IndexCompletions.of({ phrasePoints, template, readings, vocabulary });
   }
 
   /**

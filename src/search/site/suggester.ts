@@ -2,6 +2,7 @@ import { normalizeText } from '../analyzer.js';
 import type { PhraseFrequency } from './phrase-counts.js';
 import { readingKey, typedReadingKey } from './reading-keys.js';
 import { type PrefixEntry, PrefixTable } from './prefix-table.js';
+import { LargestValues } from './largest-values.js';
 import { ITEMS_PER_PAUSE, runNow, type Work } from './work-slices.js';
 import type { Vocabulary } from './vocabulary.js';
 
@@ -13,8 +14,8 @@ export interface Suggestion {
 
 /** What the index part of a suggester is built from: what the index holds. */
 export interface SuggestIndexParts {
-  /** Phrases of titles and headings with their document frequencies (phrase-counts.ts). */
-  phrases: ReadonlyMap<string, PhraseFrequency>;
+  /** The phrases of titles and headings offered, with their points (offeredPhrases). */
+  phrasePoints: ReadonlyMap<string, number>;
   /** Phrases only the site's template and section labels hold: never offered, not even as words of the text. */
   template: ReadonlySet<string>;
   /** Katakana readings of Japanese phrases, where known (phrase-readings.ts). */
@@ -40,6 +41,11 @@ export type SuggestSources = SuggestIndexParts & SuggestQueryParts;
  */
 const MIN_FREQUENCY = 2;
 const SMALL_INDEX_DOCUMENTS = 1000;
+/**
+ * Phrases of titles and headings offered at most, those of the best points: a site of a million
+ * pages has a million titles, and what a suggester holds stays bounded whatever the site's size.
+ */
+export const MAX_OFFERED_PHRASES = 100_000;
 /** Past queries offered at most: the most asked ones; the long tail of one-off queries adds little. */
 const MAX_LOGGED_QUERIES = 100_000;
 const MANY_LOGGED_QUERIES = 1000;
@@ -60,6 +66,37 @@ const inBand = ([low, high]: readonly [number, number], value: number, most: num
   low + ((high - low) * Math.log(1 + value)) / Math.log(1 + Math.max(1, most));
 
 /**
+ * The phrases of titles and headings suggest offers, with their points: those in enough
+ * documents or in a title, at most MAX_OFFERED_PHRASES of the best points (of equal points, the
+ * first counted). Work in slices (work-slices.ts).
+ */
+export function* offeredPhrases(
+  phrases: ReadonlyMap<string, PhraseFrequency>,
+  documentCount: number,
+): Work<Map<string, number>> {
+  const documents = Math.max(2, documentCount);
+  const minimumFrequency = documentCount < SMALL_INDEX_DOCUMENTS ? 1 : MIN_FREQUENCY;
+  const best = new LargestValues(MAX_OFFERED_PHRASES);
+  let done = 0;
+  for (const [phrase, { documents: frequency, titles, head }] of phrases) {
+    if (++done % ITEMS_PER_PAUSE === 0) yield;
+    if (frequency < minimumFrequency && titles === 0) continue;
+    // A phrase that only adds a word after a space to its head, found exactly where its head
+    // is ("AddCharset ディレクティブ" beside "AddCharset", a label after a name), offers no
+    // other choice than its head: only the head is offered. A Japanese phrase joined by a
+    // particle (ステータスバーの表示) is a phrase of its own and stays.
+    const headFrequency = head === undefined ? undefined : phrases.get(head);
+    const juxtaposed = head !== undefined && phrase[head.length] === ' ';
+    if (juxtaposed && headFrequency?.documents === frequency && headFrequency.titles === titles) continue;
+    best.offer(
+      phrase,
+      inBand(PHRASE_BAND, frequency + (TITLE_WEIGHT - 1) * titles, TITLE_WEIGHT * documents),
+    );
+  }
+  return yield* best.toMap();
+}
+
+/**
  * The completions the index offers (phrases of titles and headings, words of the text), by
  * their written form and by their readings: the costly part of a suggester, built again only
  * when the index changes (search-activity.ts), in slices (work-slices.ts).
@@ -78,24 +115,12 @@ export class IndexCompletions {
       if (key === '' || point <= (points.get(key) ?? -1)) return;
       points.set(key, point);
     };
-    const { vocabulary } = sources;
+    const { vocabulary, phrasePoints } = sources;
     const documents = Math.max(2, vocabulary.documentCount);
     const minimumFrequency = vocabulary.documentCount < SMALL_INDEX_DOCUMENTS ? 1 : MIN_FREQUENCY;
-
-    const phrasePoints = new Map<string, number>();
     let done = 0;
-    for (const [phrase, { documents: frequency, titles, head }] of sources.phrases) {
+    for (const [phrase, point] of phrasePoints) {
       if (++done % ITEMS_PER_PAUSE === 0) yield;
-      if (frequency < minimumFrequency && titles === 0) continue;
-      // A phrase that only adds a word after a space to its head, found exactly where its head
-      // is ("AddCharset ディレクティブ" beside "AddCharset", a label after a name), offers no
-      // other choice than its head: only the head is offered. A Japanese phrase joined by a
-      // particle (ステータスバーの表示) is a phrase of its own and stays.
-      const headFrequency = head === undefined ? undefined : sources.phrases.get(head);
-      const juxtaposed = head !== undefined && phrase[head.length] === ' ';
-      if (juxtaposed && headFrequency?.documents === frequency && headFrequency.titles === titles) continue;
-      const point = inBand(PHRASE_BAND, frequency + (TITLE_WEIGHT - 1) * titles, TITLE_WEIGHT * documents);
-      phrasePoints.set(phrase, point);
       keep(phrase, point);
     }
     // Japanese words of the text are left out: the segmenter's cuts inside compounds are not
