@@ -5,21 +5,37 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { PhraseFrequency } from '../../src/search/site/phrase-counts.js';
+import type { CountedPhrases } from '../../src/search/site/phrase-counts.js';
 import { LargestValues } from '../../src/search/site/largest-values.js';
 import { MAX_OFFERED_PHRASES, offeredPhrases } from '../../src/search/site/suggester.js';
 import { runNow } from '../../src/search/site/work-slices.js';
 
+/** Counted phrases as the counter hands them over: arrays by id, a head named by its id. */
+function counted(
+  rows: readonly [text: string, documents: number, titles: number, head?: string][],
+): CountedPhrases {
+  const texts = rows.map(([text]) => text);
+  return {
+    texts,
+    heads: rows.map(([, , , head]) => (head === undefined ? -1 : texts.indexOf(head))),
+    documents: Int32Array.from(rows, ([, documents]) => documents),
+    titles: Int32Array.from(rows, ([, , titles]) => titles),
+    template: new Set(),
+  };
+}
+
 describe('offered phrases', () => {
   test('a phrase in one heading is not offered on a large site, one in a title is', () => {
-    const phrases = new Map<string, PhraseFrequency>([
-      ['replication', { documents: 40, titles: 10 }],
-      ['replication slots', { documents: 12, titles: 0, head: 'replication' }],
-      ['error 0x1f', { documents: 1, titles: 0 }],
-      ['logical decoding', { documents: 1, titles: 1 }],
+    const phrases = counted([
+      ['replication', 40, 10],
+      ['replication slots', 12, 0, 'replication'],
+      ['error 0x1f', 1, 0],
+      ['logical decoding', 1, 1],
       // Only a label after its head, on the same pages as the head: its head is offered instead.
-      ['vacuum', { documents: 5, titles: 5 }],
-      ['vacuum command', { documents: 5, titles: 5, head: 'vacuum' }],
+      ['vacuum', 5, 5],
+      ['vacuum command', 5, 5, 'vacuum'],
+      // Held only by a page's template.
+      ['site menu', 0, 0],
     ]);
     const offered = runNow(offeredPhrases(phrases, 5_000));
     assert.deepEqual([...offered.keys()], ['replication', 'replication slots', 'vacuum', 'logical decoding']);
@@ -33,16 +49,20 @@ describe('offered phrases', () => {
   });
 
   test('past the bound, the phrases of the fewest pages are left out', () => {
-    const phrases = new Map<string, PhraseFrequency>();
     const extra = 25;
-    for (let n = 0; n < MAX_OFFERED_PHRASES + extra; n += 1)
-      phrases.set(`title ${n.toString(36)}`, { documents: 1 + (n % 1000), titles: 1 });
+    const phrases = counted(
+      Array.from({ length: MAX_OFFERED_PHRASES + extra }, (_, n) => [
+        `title ${n.toString(36)}`,
+        1 + (n % 1000),
+        1,
+      ]),
+    );
     const offered = runNow(offeredPhrases(phrases, 1_000_000));
     assert.equal(offered.size, MAX_OFFERED_PHRASES);
     // The 25 left out are in a single page each, and the first such pages counted stay.
-    const left = [...phrases.keys()].filter((phrase) => !offered.has(phrase));
+    const left = phrases.texts.flatMap((phrase, id) => (offered.has(phrase) ? [] : [id]));
     assert.equal(left.length, extra);
-    assert.ok(left.every((phrase) => phrases.get(phrase)!.documents === 1));
+    assert.ok(left.every((id) => phrases.documents[id] === 1));
     assert.ok(offered.has('title 0'));
   });
 

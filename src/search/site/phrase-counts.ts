@@ -29,16 +29,20 @@ const ROWS_PER_READ = 500;
 /** Phrases cut for documents indexed before format 8 are written back this many at a time. */
 const WRITE_BACK_ROWS = 1000;
 
-/** How many documents hold a phrase in their title, and in their title or a heading. */
-export interface PhraseFrequency {
-  documents: number;
-  titles: number;
-  /** The shorter phrase it extends (`create` for `create index`), if any (suggest-phrases.ts). */
-  head?: string;
-}
-
+/**
+ * The phrases of titles and headings counted, by id: how many live documents hold each in their
+ * title or a heading, and in their title. Arrays, not a map of objects: a site of a million pages
+ * has a million phrases.
+ */
 export interface CountedPhrases {
-  phrases: Map<string, PhraseFrequency>;
+  /** Each phrase's text; ids stay the same for the life of the counter. */
+  texts: readonly string[];
+  /** The id of the shorter phrase each extends (`create` for `create index`), -1 for none (suggest-phrases.ts). */
+  heads: readonly number[];
+  /** Documents holding each phrase (0 for a phrase no live document holds outside its template). */
+  documents: Int32Array;
+  /** Documents holding each phrase in their title. */
+  titles: Int32Array;
   /** Phrases only template lines, template title parts and section labels hold. */
   template: Set<string>;
 }
@@ -57,7 +61,7 @@ export interface CountedPhrases {
 export class PhraseCounter {
   private readonly ids = new Map<string, number>();
   private readonly texts: string[] = [];
-  private readonly heads: (string | undefined)[] = [];
+  private readonly heads: number[] = [];
   private readonly hostIds = new Map<string, number>();
   private readonly hostNames: string[] = [];
   /**
@@ -126,16 +130,7 @@ export class PhraseCounter {
     const template = new Set(
       [...templateIds].filter((id) => frequency[id] === 0).map((id) => this.texts[id]!),
     );
-    const result = new Map<string, PhraseFrequency>();
-    for (let id = 0; id < frequency.length; id += 1) {
-      if (id % (ITEMS_PER_PAUSE * 8) === 0) yield;
-      const documentCount = frequency[id]!;
-      if (documentCount === 0) continue;
-      const head = this.heads[id];
-      const counts = { documents: documentCount, titles: titleFrequency[id]! };
-      result.set(this.texts[id]!, head === undefined ? counts : { ...counts, head });
-    }
-    return { phrases: result, template };
+    return { texts: this.texts, heads: this.heads, documents: frequency, titles: titleFrequency, template };
   }
 
   /**
@@ -223,17 +218,23 @@ export class PhraseCounter {
   }
 
   private phraseIdsOf(unit: PhraseUnitText): Int32Array {
-    return Int32Array.from(unit.phrases, (phrase, index) => {
+    const ids = Int32Array.from(unit.phrases, (phrase) => {
       let id = this.ids.get(phrase);
       if (id === undefined) {
         id = this.texts.length;
         this.ids.set(phrase, id);
         this.texts.push(phrase);
-        const head = unit.heads[index]!;
-        this.heads.push(head < 0 ? undefined : unit.phrases[head]);
+        this.heads.push(-2);
       }
       return id;
     });
+    // A phrase's head is the one its first unit gave it, once every phrase of the unit has an id.
+    ids.forEach((id, index) => {
+      if (this.heads[id] !== -2) return;
+      const head = unit.heads[index]!;
+      this.heads[id] = head < 0 ? -1 : ids[head]!;
+    });
+    return ids;
   }
 
   private hostIdOf(host: string): number {

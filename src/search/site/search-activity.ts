@@ -325,11 +325,11 @@ export class SearchActivity {
 
   private *indexWork(snapshot: IndexSnapshot, index: SuggestIndexSources): Work<IndexCompletions> {
     this.readingsChanged = false;
-    const { phrases, template } = yield* this.phraseCounter.count(snapshot, index.templateBlocks());
+    const counted = yield* this.phraseCounter.count(snapshot, index.templateBlocks());
     const vocabulary = yield* index.vocabulary();
-    const phrasePoints = yield* offeredPhrases(phrases, vocabulary.documentCount);
+    const phrasePoints = yield* offeredPhrases(counted, vocabulary.documentCount);
     const readings = yield* this.readings.readingsOf(phrasePoints.keys());
-    return yield* IndexCompletions.of({ phrasePoints, template, readings, vocabulary });
+    return yield* IndexCompletions.of({ phrasePoints, template: counted.template, readings, vocabulary });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { normalizeText } from '../analyzer.js';
-import type { PhraseFrequency } from './phrase-counts.js';
+import type { CountedPhrases } from './phrase-counts.js';
 import { readingKey, typedReadingKey } from './reading-keys.js';
 import { type PrefixEntry, PrefixTable } from './prefix-table.js';
 import { LargestValues } from './largest-values.js';
@@ -71,23 +71,30 @@ const inBand = ([low, high]: readonly [number, number], value: number, most: num
  * first counted). Work in slices (work-slices.ts).
  */
 export function* offeredPhrases(
-  phrases: ReadonlyMap<string, PhraseFrequency>,
+  phrases: Omit<CountedPhrases, 'template'>,
   documentCount: number,
 ): Work<Map<string, number>> {
   const documents = Math.max(2, documentCount);
   const minimumFrequency = documentCount < SMALL_INDEX_DOCUMENTS ? 1 : MIN_FREQUENCY;
   const best = new LargestValues(MAX_OFFERED_PHRASES);
-  let done = 0;
-  for (const [phrase, { documents: frequency, titles, head }] of phrases) {
-    if (++done % ITEMS_PER_PAUSE === 0) yield;
-    if (frequency < minimumFrequency && titles === 0) continue;
+  for (let id = 0; id < phrases.texts.length; id += 1) {
+    if (id % (ITEMS_PER_PAUSE * 8) === 0) yield;
+    const frequency = phrases.documents[id]!;
+    const titles = phrases.titles[id]!;
+    if (frequency === 0 || (frequency < minimumFrequency && titles === 0)) continue;
     // A phrase that only adds a word after a space to its head, found exactly where its head
     // is ("AddCharset ディレクティブ" beside "AddCharset", a label after a name), offers no
     // other choice than its head: only the head is offered. A Japanese phrase joined by a
     // particle (ステータスバーの表示) is a phrase of its own and stays.
-    const headFrequency = head === undefined ? undefined : phrases.get(head);
-    const juxtaposed = head !== undefined && phrase[head.length] === ' ';
-    if (juxtaposed && headFrequency?.documents === frequency && headFrequency.titles === titles) continue;
+    const phrase = phrases.texts[id]!;
+    const head = phrases.heads[id]!;
+    if (
+      head >= 0 &&
+      phrase[phrases.texts[head]!.length] === ' ' &&
+      phrases.documents[head] === frequency &&
+      phrases.titles[head] === titles
+    )
+      continue;
     best.offer(
       phrase,
       inBand(PHRASE_BAND, frequency + (TITLE_WEIGHT - 1) * titles, TITLE_WEIGHT * documents),
