@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { CountedPhrases } from '../../src/search/site/phrase-counts.js';
 import { LargestValues } from '../../src/search/site/largest-values.js';
+import { PhraseTexts } from '../../src/search/site/phrase-texts.js';
 import { MAX_OFFERED_PHRASES, offeredPhrases } from '../../src/search/site/suggester.js';
 import { runNow } from '../../src/search/site/work-slices.js';
 
@@ -14,10 +15,11 @@ import { runNow } from '../../src/search/site/work-slices.js';
 function counted(
   rows: readonly [text: string, documents: number, titles: number, head?: string][],
 ): CountedPhrases {
-  const texts = rows.map(([text]) => text);
+  const texts = new PhraseTexts();
+  for (const [text] of rows) texts.idOf(text);
   return {
     texts,
-    heads: rows.map(([, , , head]) => (head === undefined ? -1 : texts.indexOf(head))),
+    heads: rows.map(([, , , head]) => (head === undefined ? -1 : texts.idOf(head))),
     documents: Int32Array.from(rows, ([, documents]) => documents),
     titles: Int32Array.from(rows, ([, , titles]) => titles),
     template: new Set(),
@@ -60,14 +62,16 @@ describe('offered phrases', () => {
     const offered = runNow(offeredPhrases(phrases, 1_000_000));
     assert.equal(offered.size, MAX_OFFERED_PHRASES);
     // The 25 left out are in a single page each, and the first such pages counted stay.
-    const left = phrases.texts.flatMap((phrase, id) => (offered.has(phrase) ? [] : [id]));
+    const left = [];
+    for (let id = 0; id < phrases.texts.size; id += 1)
+      if (!offered.has(phrases.texts.textOf(id))) left.push(id);
     assert.equal(left.length, extra);
     assert.ok(left.every((id) => phrases.documents[id] === 1));
     assert.ok(offered.has('title 0'));
   });
 
   test('the largest values are kept, of equal ones the first offered', () => {
-    const largest = new LargestValues(3);
+    const largest = new LargestValues<string>(3);
     const offers: [string, number][] = [
       ['a', 1],
       ['b', 5],

@@ -42,15 +42,15 @@ function phrasesOf(
   counted: CountedPhrases,
 ): Map<string, { documents: number; titles: number; head?: string }> {
   const phrases = new Map<string, { documents: number; titles: number; head?: string }>();
-  counted.texts.forEach((text, id) => {
-    if (counted.documents[id] === 0) return;
+  for (let id = 0; id < counted.texts.size; id += 1) {
+    if (counted.documents[id] === 0) continue;
     const head = counted.heads[id]!;
-    phrases.set(text, {
+    phrases.set(counted.texts.textOf(id), {
       documents: counted.documents[id]!,
       titles: counted.titles[id]!,
-      ...(head < 0 ? {} : { head: counted.texts[head]! }),
+      ...(head < 0 ? {} : { head: counted.texts.textOf(head) }),
     });
-  });
+  }
   return phrases;
 }
 

@@ -61,7 +61,7 @@ export function* commonestWords(
     if (cursor.current !== undefined) cursors.push(cursor);
   }
   const order = new CursorHeap(cursors);
-  const kept = new LargestValues(limit);
+  const kept = new LargestValues<string>(limit);
   let complete = true;
   for (;;) {
     const first = order.peek();

@@ -5,8 +5,8 @@ import { sortInSlices, type Work } from './work-slices.js';
  * one: a heap whose top is the key to give up first (the smallest value; of equal values, the
  * one offered last), so memory holds `limit` keys however many are offered.
  */
-export class LargestValues {
-  private readonly keys: string[] = [];
+export class LargestValues<Key> {
+  private readonly keys: Key[] = [];
   private readonly values: number[] = [];
   /** The order keys came in: of equal values, the later one is given up first. */
   private readonly arrivals: number[] = [];
@@ -15,7 +15,7 @@ export class LargestValues {
   constructor(private readonly limit: number) {}
 
   /** Keeps the key if its value is among the largest so far; false when a key was given up. */
-  offer(key: string, value: number): boolean {
+  offer(key: Key, value: number): boolean {
     const arrival = this.arrived++;
     if (this.keys.length < this.limit) {
       this.keys.push(key);
@@ -33,7 +33,7 @@ export class LargestValues {
   }
 
   /** The keys kept, the largest values first, then in the order they came (sorted in slices). */
-  *toMap(): Work<Map<string, number>> {
+  *toMap(): Work<Map<Key, number>> {
     const order = yield* sortInSlices(
       this.keys.map((_, index) => index),
       (a, b) => this.values[b]! - this.values[a]! || this.arrivals[a]! - this.arrivals[b]!,

@@ -4,6 +4,7 @@ import type { IndexSnapshot } from '../search-index-types.js';
 import { TEMPLATE_MIN_PAGES } from '../../domain/index.js';
 import type { PhraseRow } from '../storage/document-phrase-rows.js';
 import { pageHostOf, type TemplateBlocks } from '../template-blocks.js';
+import { PhraseTexts } from './phrase-texts.js';
 import {
   type PhraseUnitIds,
   type SegmentPhraseUnits,
@@ -35,8 +36,8 @@ const WRITE_BACK_ROWS = 1000;
  * has a million phrases.
  */
 export interface CountedPhrases {
-  /** Each phrase's text; ids stay the same for the life of the counter. */
-  texts: readonly string[];
+  /** Each phrase's text by id; ids stay the same for the life of the counter. */
+  texts: PhraseTexts;
   /** The id of the shorter phrase each extends (`create` for `create index`), -1 for none (suggest-phrases.ts). */
   heads: readonly number[];
   /** Documents holding each phrase (0 for a phrase no live document holds outside its template). */
@@ -59,8 +60,7 @@ export interface CountedPhrases {
  * Counting is work in slices (work-slices.ts): a large index never holds the event loop for long.
  */
 export class PhraseCounter {
-  private readonly ids = new Map<string, number>();
-  private readonly texts: string[] = [];
+  private readonly texts = new PhraseTexts();
   private readonly heads: number[] = [];
   private readonly hostIds = new Map<string, number>();
   private readonly hostNames: string[] = [];
@@ -94,9 +94,9 @@ export class PhraseCounter {
     yield;
     const labels = yield* labelsOf(segments, this.hostNames.length);
     const templates = this.hostNames.map((host) => templateBlocks.get(host));
-    const seen = new Int32Array(this.texts.length).fill(-1);
-    const frequency = new Int32Array(this.texts.length);
-    const titleFrequency = new Int32Array(this.texts.length);
+    const seen = new Int32Array(this.texts.size).fill(-1);
+    const frequency = new Int32Array(this.texts.size);
+    const titleFrequency = new Int32Array(this.texts.size);
     const templateIds = new Set<number>();
     let document = 0;
     for (const { segment, units } of segments) {
@@ -128,7 +128,7 @@ export class PhraseCounter {
       }
     }
     const template = new Set(
-      [...templateIds].filter((id) => frequency[id] === 0).map((id) => this.texts[id]!),
+      [...templateIds].filter((id) => frequency[id] === 0).map((id) => this.texts.textOf(id)),
     );
     return { texts: this.texts, heads: this.heads, documents: frequency, titles: titleFrequency, template };
   }
@@ -218,16 +218,7 @@ export class PhraseCounter {
   }
 
   private phraseIdsOf(unit: PhraseUnitText): Int32Array {
-    const ids = Int32Array.from(unit.phrases, (phrase) => {
-      let id = this.ids.get(phrase);
-      if (id === undefined) {
-        id = this.texts.length;
-        this.ids.set(phrase, id);
-        this.texts.push(phrase);
-        this.heads.push(-2);
-      }
-      return id;
-    });
+    const ids = Int32Array.from(unit.phrases, (phrase) => this.texts.idOf(phrase, () => this.heads.push(-2)));
     // A phrase's head is the one its first unit gave it, once every phrase of the unit has an id.
     ids.forEach((id, index) => {
       if (this.heads[id] !== -2) return;

@@ -76,8 +76,9 @@ export function* offeredPhrases(
 ): Work<Map<string, number>> {
   const documents = Math.max(2, documentCount);
   const minimumFrequency = documentCount < SMALL_INDEX_DOCUMENTS ? 1 : MIN_FREQUENCY;
-  const best = new LargestValues(MAX_OFFERED_PHRASES);
-  for (let id = 0; id < phrases.texts.length; id += 1) {
+  const best = new LargestValues<number>(MAX_OFFERED_PHRASES);
+  const { texts } = phrases;
+  for (let id = 0; id < texts.size; id += 1) {
     if (id % (ITEMS_PER_PAUSE * 8) === 0) yield;
     const frequency = phrases.documents[id]!;
     const titles = phrases.titles[id]!;
@@ -86,22 +87,27 @@ export function* offeredPhrases(
     // is ("AddCharset ディレクティブ" beside "AddCharset", a label after a name), offers no
     // other choice than its head: only the head is offered. A Japanese phrase joined by a
     // particle (ステータスバーの表示) is a phrase of its own and stays.
-    const phrase = phrases.texts[id]!;
     const head = phrases.heads[id]!;
     if (
       head >= 0 &&
-      phrase[phrases.texts[head]!.length] === ' ' &&
+      texts.lengthOf(id) > texts.lengthOf(head) &&
+      texts.charCodeAt(id, texts.lengthOf(head)) === SPACE &&
       phrases.documents[head] === frequency &&
       phrases.titles[head] === titles
     )
       continue;
-    best.offer(
-      phrase,
-      inBand(PHRASE_BAND, frequency + (TITLE_WEIGHT - 1) * titles, TITLE_WEIGHT * documents),
-    );
+    best.offer(id, inBand(PHRASE_BAND, frequency + (TITLE_WEIGHT - 1) * titles, TITLE_WEIGHT * documents));
   }
-  return yield* best.toMap();
+  const offered = new Map<string, number>();
+  let done = 0;
+  for (const [id, point] of yield* best.toMap()) {
+    if (++done % ITEMS_PER_PAUSE === 0) yield;
+    offered.set(texts.textOf(id), point);
+  }
+  return offered;
 }
+
+const SPACE = 0x20;
 
 /**
  * The completions the index offers (phrases of titles and headings, words of the text), by
