@@ -15,12 +15,13 @@ let workerQueue: Promise<unknown> = Promise.resolve();
 /**
  * Readings (katakana) of the Japanese title and heading phrases suggest offers
  * (docs/reference/site-search.md, Suggest; docs/design/search-engine.md, Suggest readings). Phrases
- * read once are kept in the index file (`phrase_readings`); a phrase not read yet is read by a
+ * read once are kept in the index file (`phrase_readings`) and looked up there one by one, so the
+ * process never holds the table; a phrase not read yet is read by a
  * short-lived child process (reading-worker.ts), so the dictionary is never held while the service
  * only serves. Until its reading comes, a phrase is still offered for what it is written.
  */
 export class PhraseReadings {
-  private known: Map<string, string> | undefined;
+  /** Readings read and not yet in the file: looked up before the file. */
   private readonly unsaved = new Map<string, string>();
   private readonly asked = new Set<string>();
   private running: Promise<void> | undefined;
@@ -37,14 +38,13 @@ export class PhraseReadings {
    * in slices (work-slices.ts): a large index has hundreds of thousands of phrases.
    */
   *readingsOf(phrases: Iterable<string>): Work<Map<string, string>> {
-    const known = (this.known ??= this.store.phraseReadings());
     const readings = new Map<string, string>();
     const missing: string[] = [];
     let done = 0;
     for (const phrase of phrases) {
       if (++done % ITEMS_PER_PAUSE === 0) yield;
       if (!READABLE.test(phrase)) continue;
-      const reading = known.get(phrase);
+      const reading = this.unsaved.get(phrase) ?? this.store.phraseReading(phrase);
       if (reading === undefined) {
         if (!this.asked.has(phrase)) missing.push(phrase);
       } else if (reading !== '') {
@@ -99,7 +99,6 @@ export class PhraseReadings {
       })
       .then((pairs) => {
         for (const [phrase, reading] of pairs) {
-          this.known!.set(phrase, reading);
           this.unsaved.set(phrase, reading);
         }
         this.fresh = true;

@@ -224,6 +224,7 @@ export class SearchIndexStore {
       queryClicks: () => db.prepare('SELECT query, count FROM query_clicks ORDER BY count DESC LIMIT ?'),
       pruneQueryClicks: () => db.prepare('DELETE FROM query_clicks WHERE count <= 1 AND last_us < ?'),
       phraseReadings: () => db.prepare('SELECT phrase, reading FROM phrase_readings'),
+      phraseReading: () => db.prepare('SELECT reading FROM phrase_readings WHERE phrase = ?').pluck(),
       saveReading: () => db.prepare('INSERT OR REPLACE INTO phrase_readings (phrase, reading) VALUES (?, ?)'),
     });
   }
@@ -459,6 +460,11 @@ export class SearchIndexStore {
   phraseReadings(): Map<string, string> {
     const rows = this.statements.phraseReadings.all() as { phrase: string; reading: string }[];
     return new Map(rows.map((row) => [row.phrase, row.reading]));
+  }
+
+  /** The reading kept for a phrase ('' where none is known); undefined for a phrase never read. */
+  phraseReading(phrase: string): string | undefined {
+    return this.statements.phraseReading.get(phrase) as string | undefined;
   }
 
   /** Keeps readings of phrases for the life of the file, in one transaction. */
