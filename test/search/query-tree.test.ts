@@ -62,7 +62,7 @@ describe('the query tree', () => {
       ['postgres', 40],
     ]);
     const words: SpellingWords = {
-      vocabulary: { latin, complete: true, documentCount: 600 },
+      vocabulary: { latin, documentCount: 600 },
       frequencyOf: (term) => latin.get(term) ?? 0,
     };
     const tree = queryTreeOf('replicaton postgres -"slow disk"', SYNONYMS, FORMS);

@@ -2,13 +2,17 @@ import { compareTerms, type SegmentTerm } from '../engine/segment.js';
 import { LargestValues } from './largest-values.js';
 import type { Work } from './work-slices.js';
 
-/** Terms read between two points where the work may pause. */
-const TERMS_PER_PAUSE = 512;
+/** Words merged between two points where the work may pause. */
+const WORDS_PER_PAUSE = 512;
+/** A page of terms read counts as this many words merged: a slice reads a few pages at most. */
+const WORDS_PER_PAGE = 128;
 
 /** One segment's terms as they are read, a page at a time, in `compareTerms` order. */
 class TermCursor {
   /** The current term, or undefined once the segment's terms are all read. */
   current: SegmentTerm | undefined;
+  /** Pages read so far: each is a query of the index file. */
+  pagesRead = 0;
   private page: readonly SegmentTerm[] = [];
   private index = 0;
 
@@ -17,25 +21,30 @@ class TermCursor {
     private readonly wanted: (term: string) => boolean,
   ) {}
 
-  /** Moves to the next wanted term; returns how many terms it passed over. */
-  advance(): number {
-    let read = 0;
-    for (;;) {
+  /**
+   * Moves towards the next wanted term, reading at most one more page of the segment: true once
+   * it is there (or the segment has ended), false when it must be called again. A segment's
+   * terms that are not wanted may fill many pages in a row (a Japanese site's word-view terms
+   * sort first, its character pairs last), and the caller pauses between pages.
+   */
+  advance(): boolean {
+    for (let fetched = false; ; fetched = true) {
       while (this.index < this.page.length) {
         const entry = this.page[this.index++]!;
-        read += 1;
         if (this.wanted(entry.term)) {
           this.current = entry;
-          return read;
+          return true;
         }
       }
+      if (fetched) return false;
       const next = this.pages.next();
       if (next.done === true) {
         this.current = undefined;
-        return read;
+        return true;
       }
       this.page = next.value;
       this.index = 0;
+      this.pagesRead += 1;
     }
   }
 }
@@ -52,17 +61,17 @@ export function* commonestWords(
   segments: readonly { termPages(): Iterable<readonly SegmentTerm[]> }[],
   wanted: (term: string) => boolean,
   limit: number,
-): Work<{ words: Map<string, number>; complete: boolean }> {
+): Work<Map<string, number>> {
   const cursors: TermCursor[] = [];
-  let sincePause = 0;
   for (const segment of segments) {
     const cursor = new TermCursor(segment.termPages()[Symbol.iterator](), wanted);
-    sincePause += cursor.advance();
+    while (!cursor.advance()) yield;
+    yield;
     if (cursor.current !== undefined) cursors.push(cursor);
   }
   const order = new CursorHeap(cursors);
   const kept = new LargestValues<string>(limit);
-  let complete = true;
+  let sincePause = 0;
   for (;;) {
     const first = order.peek();
     if (first === undefined) break;
@@ -71,16 +80,18 @@ export function* commonestWords(
     // Every cursor at this term is at the top of the heap in turn.
     for (let cursor = order.peek(); cursor?.current?.term === term; cursor = order.peek()) {
       documents += cursor.current.docCount;
-      sincePause += cursor.advance();
+      const pagesBefore = cursor.pagesRead;
+      while (!cursor.advance()) yield;
+      sincePause += (cursor.pagesRead - pagesBefore) * WORDS_PER_PAGE;
       order.settleTop();
     }
-    if (!kept.offer(term, documents)) complete = false;
-    if (sincePause >= TERMS_PER_PAUSE) {
+    kept.offer(term, documents);
+    if (++sincePause >= WORDS_PER_PAUSE) {
       sincePause = 0;
       yield;
     }
   }
-  return { words: yield* kept.toMap(), complete };
+  return yield* kept.toMap();
 }
 
 /** Cursors by their current term, the first in `compareTerms` order on top; ended ones leave. */

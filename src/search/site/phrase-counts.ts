@@ -25,6 +25,8 @@ import { ITEMS_PER_PAUSE, type Work } from './work-slices.js';
  */
 const LABEL_MIN_SHARE = 0.05;
 
+/** Document ids matched between two points where the work may pause. */
+const IDS_PER_PAUSE = 8192;
 /** Documents read from the index file per query. */
 const ROWS_PER_READ = 500;
 /** Phrases cut for documents indexed before format 8 are written back this many at a time. */
@@ -83,9 +85,23 @@ export class PhraseCounter {
   *count(snapshot: IndexSnapshot, templateBlocks: TemplateBlocks): Work<CountedPhrases> {
     const segments: { segment: Segment; units: SegmentPhraseUnits }[] = [];
     const counted = new Map<number, CountedSegment>();
+    // The last count's segments this snapshot no longer has: a merge's sources, whose documents
+    // a new segment may hold.
+    const departed = [...this.counted].filter(
+      ([id]) => !snapshot.segments.some(({ segment }) => segment.id === id),
+    );
     for (const loaded of snapshot.segments) {
       const known = this.counted.get(loaded.segment.id);
-      const read = known?.complete === true ? known : yield* this.unitsOf(loaded.segment);
+      // A segment never changes, but its id may be given again once it is gone: the same ids
+      // array is the same segment.
+      const same = known?.docIds === loaded.segment.docIds;
+      const read =
+        same && known.complete
+          ? known
+          : yield* this.unitsOf(
+              loaded.segment,
+              departed.map(([, segment]) => segment),
+            );
       counted.set(loaded.segment.id, read);
       segments.push({ segment: loaded.segment, units: read.units });
     }
@@ -139,8 +155,8 @@ export class PhraseCounter {
    * of whose live documents were not found (merged away or removed meanwhile) is not complete:
    * the next count, of a newer snapshot, reads it again.
    */
-  private *unitsOf(segment: Segment): Work<CountedSegment> {
-    const earlier = this.earlierCopies(segment);
+  private *unitsOf(segment: Segment, departed: readonly CountedSegment[]): Work<CountedSegment> {
+    const earlier = yield* earlierCopies(segment, departed);
     const builder = new SegmentPhraseUnitsBuilder(segment.docCount);
     let found = 0;
     let expected = 0;
@@ -184,37 +200,6 @@ export class PhraseCounter {
       units.push({ hash: unit.hash, title: unit.title, phrases: this.phraseIdsOf(unit) });
     }
     builder.addDocument(row.ordinal, textHash, this.hostIdOf(pageHostOf(row.url)), units);
-  }
-
-  /**
-   * Where the last count holds the documents of a segment it did not read (a merge of its
-   * segments), by the segment's ordinals; undefined when it holds none of them.
-   */
-  private earlierCopies(segment: Segment): EarlierCopies | undefined {
-    if (this.counted.size === 0) return undefined;
-    const ordinalOf = new Map<number, number>();
-    segment.docIds.forEach((id, ordinal) => ordinalOf.set(id, ordinal));
-    const sources: SegmentPhraseUnits[] = [];
-    const source = new Int32Array(segment.docCount).fill(-1);
-    const sourceOrdinal = new Uint32Array(segment.docCount);
-    let copies = 0;
-    for (const { docIds, units } of this.counted.values()) {
-      sources.push(units);
-      docIds.forEach((id, ordinal) => {
-        const target = ordinalOf.get(id);
-        if (target === undefined || !units.has(ordinal)) return;
-        source[target] = sources.length - 1;
-        sourceOrdinal[target] = ordinal;
-        copies += 1;
-      });
-    }
-    if (copies === 0) return undefined;
-    return {
-      of: (ordinal) => {
-        const from = source[ordinal]!;
-        return from < 0 ? undefined : { units: sources[from]!, ordinal: sourceOrdinal[ordinal]! };
-      },
-    };
   }
 
   private phraseIdsOf(unit: PhraseUnitText): Int32Array {
@@ -265,6 +250,43 @@ interface CountedSegment {
   units: SegmentPhraseUnits;
   /** Whether every live document of the segment was found when it was read. */
   complete: boolean;
+}
+
+/**
+ * Where the segments a merge took away (`departed`, as the last count read them) hold the
+ * documents of the segment the merge made, by its ordinals; undefined when they hold none. In
+ * slices: a merged segment may hold a million documents.
+ */
+function* earlierCopies(
+  segment: Segment,
+  departed: readonly CountedSegment[],
+): Work<EarlierCopies | undefined> {
+  if (departed.length === 0) return undefined;
+  const ordinalOf = new Map<number, number>();
+  for (let ordinal = 0; ordinal < segment.docCount; ordinal += 1) {
+    if (ordinal % IDS_PER_PAUSE === IDS_PER_PAUSE - 1) yield;
+    ordinalOf.set(segment.docIds[ordinal]!, ordinal);
+  }
+  const source = new Int32Array(segment.docCount).fill(-1);
+  const sourceOrdinal = new Uint32Array(segment.docCount);
+  let copies = 0;
+  for (const [index, { docIds, units }] of departed.entries()) {
+    for (let ordinal = 0; ordinal < docIds.length; ordinal += 1) {
+      if (ordinal % IDS_PER_PAUSE === IDS_PER_PAUSE - 1) yield;
+      const target = ordinalOf.get(docIds[ordinal]!);
+      if (target === undefined || !units.has(ordinal)) continue;
+      source[target] = index;
+      sourceOrdinal[target] = ordinal;
+      copies += 1;
+    }
+  }
+  if (copies === 0) return undefined;
+  return {
+    of: (ordinal) => {
+      const from = source[ordinal]!;
+      return from < 0 ? undefined : { units: departed[from]!.units, ordinal: sourceOrdinal[ordinal]! };
+    },
+  };
 }
 
 /** Per host id, the headings that are section labels (LABEL_MIN_SHARE). */

@@ -78,7 +78,8 @@ export function* offeredPhrases(
   const minimumFrequency = documentCount < SMALL_INDEX_DOCUMENTS ? 1 : MIN_FREQUENCY;
   const best = new LargestValues<number>(MAX_OFFERED_PHRASES);
   const { texts } = phrases;
-  for (let id = 0; id < texts.size; id += 1) {
+  // The counts' length, not the texts': the counter's texts grow with its later counts.
+  for (let id = 0; id < phrases.documents.length; id += 1) {
     if (id % (ITEMS_PER_PAUSE * 8) === 0) yield;
     const frequency = phrases.documents[id]!;
     const titles = phrases.titles[id]!;

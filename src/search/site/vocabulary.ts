@@ -13,8 +13,6 @@ export interface Vocabulary {
    * MAX_VOCABULARY_WORDS, those in the most documents, most documents first.
    */
   latin: Map<string, number>;
-  /** Whether `latin` holds every Latin word of the index, none left out for the bound. */
-  complete: boolean;
   /** Live documents when the vocabulary was built. */
   documentCount: number;
 }
@@ -50,8 +48,8 @@ export function* vocabularyWork(snapshot: IndexSnapshot): Work<Vocabulary> {
   const cached = cache.get(snapshot.segments);
   if (cached !== undefined) return cached;
   const segments = snapshot.segments.map(({ segment }) => segment);
-  const { words, complete } = yield* commonestWords(segments, isLatinWord, MAX_VOCABULARY_WORDS);
-  const vocabulary = { latin: words, complete, documentCount: snapshot.statistics.documentCount };
+  const latin = yield* commonestWords(segments, isLatinWord, MAX_VOCABULARY_WORDS);
+  const vocabulary = { latin, documentCount: snapshot.statistics.documentCount };
   cache.set(snapshot.segments, vocabulary);
   return vocabulary;
 }
