@@ -34,6 +34,8 @@ export interface TermRowReader {
   termsFrom(segmentId: number, from: string, limit: number): SegmentTerm[];
   termsBetween(segmentId: number, from: string, below: string, limit: number): SegmentTerm[];
   termRowsFrom(segmentId: number, from: string, limit: number): TermRowWithPositions[];
+  /** The bytes of the rows `termRowsFrom` would give, in order. */
+  termRowSizes(segmentId: number, from: string, limit: number): number[];
   inlinePositions(segmentId: number, term: string): Uint8Array | undefined;
   positionBlock(segmentId: number, term: string, block: number): Uint8Array | undefined;
 }
@@ -55,6 +57,9 @@ export function prefixBound(prefix: string): string | undefined {
 }
 
 let segmentsOpened = 0;
+
+/** About the bytes of term rows a merge reads of one segment at a time (termsWithPostings). */
+export const MERGE_PAGE_BYTES = 1024 * 1024;
 
 /**
  * A segment of the index file (docs/design/search-engine.md, Segments): its documents' arrays in
@@ -140,13 +145,24 @@ export class StoredSegment extends Segment {
     }
   }
 
-  /** Pages of rows, so the reader never holds a statement open while a merge writes. */
+  /**
+   * Pages of rows, so the reader never holds a statement open while a merge writes. A page holds
+   * rows of about MERGE_PAGE_BYTES at most (one row at least), their sizes read first: a page of
+   * 1,024 common words of segments of 100,000 documents is tens of MB, and a merge reads a page
+   * of each of its eight segments at once.
+   */
   *termsWithPostings(): Iterable<{ term: string; postings: TermPostings }> {
     let from = '';
     for (;;) {
-      const page = this.rows.termRowsFrom(this.id, from, TERM_PAGE);
+      const sizes = this.rows.termRowSizes(this.id, from, TERM_PAGE);
+      let rows = 0;
+      for (let bytes = 0; rows < sizes.length; rows += 1) {
+        bytes += sizes[rows]!;
+        if (bytes > MERGE_PAGE_BYTES && rows > 0) break;
+      }
+      const page = rows === 0 ? [] : this.rows.termRowsFrom(this.id, from, rows);
       for (const row of page) yield { term: row.term, postings: this.postingsOf(row, row.positions) };
-      if (page.length < TERM_PAGE) return;
+      if (page.length < rows || (sizes.length < TERM_PAGE && rows === sizes.length)) return;
       from = after(page[page.length - 1]!.term);
     }
   }

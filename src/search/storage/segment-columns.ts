@@ -125,7 +125,11 @@ export class SegmentColumnRows {
   compute(segmentId: number, docIds: Uint32Array): SegmentColumns {
     const lastModified = new Float64Array(docIds.length);
     const doctypeBits = new Uint8Array(docIds.length);
-    const rows = this.statements.documents.all(segmentId) as [number, number, number, Doctype][];
+    // Row by row: a merged segment of half a million documents read as one array of rows held
+    // tens of MB of the writing thread's heap at once.
+    const rows = this.statements.documents.iterate(segmentId) as IterableIterator<
+      [number, number, number, Doctype]
+    >;
     for (const [ordinal, id, date, doctype] of rows) {
       if (docIds[ordinal] !== id) continue;
       lastModified[ordinal] = date;

@@ -93,6 +93,13 @@ export class SegmentTermRows {
           `SELECT term, doc_count AS docCount, postings, positions FROM segment_terms
          WHERE segment_id = ? AND term >= ? ORDER BY term LIMIT ?`,
         ),
+      rowSizes: () =>
+        db
+          .prepare(
+            `SELECT length(postings) + coalesce(length(positions), 0) FROM segment_terms
+           WHERE segment_id = ? AND term >= ? ORDER BY term LIMIT ?`,
+          )
+          .pluck(),
       inlinePositions: () =>
         db.prepare('SELECT positions FROM segment_terms WHERE segment_id = ? AND term = ?').pluck(),
       positionBlock: () =>
@@ -129,6 +136,14 @@ export class SegmentTermRows {
   termsBetween(segmentId: number, from: string, below: string, limit: number): TermCount[] {
     const rows = this.statements.termsBetween.all(segmentId, from, below, limit) as [string, number][];
     return rows.map(([term, docCount]) => ({ term, docCount }));
+  }
+
+  /**
+   * The bytes of postings and positions of up to `limit` term rows of the segment from `from` on,
+   * in order: SQLite reads a blob's length from its row's header, not its pages.
+   */
+  termRowSizes(segmentId: number, from: string, limit: number): number[] {
+    return this.statements.rowSizes.all(segmentId, from, limit) as number[];
   }
 
   /** As `termsFrom`, with each term's postings and the positions its row holds. */
