@@ -79,6 +79,8 @@ export class PhraseTexts {
       const starts = new Uint32Array(this.starts.length * 2);
       starts.set(this.starts);
       this.starts = starts;
+    }
+    if (this.count + 1 > this.hashes.length) {
       const hashes = new Uint32Array(this.hashes.length * 2);
       hashes.set(this.hashes);
       this.hashes = hashes;
