@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { FIELD_COUNT } from '../../src/search/engine/fields.js';
 import { decodePostingsHead } from '../../src/search/engine/segment-codec.js';
 import { VarintWriter } from '../../src/search/engine/varint.js';
+import { undoFormat16 } from './format-15-documents.js';
 
 /** Where the version sits in a segment's documents' arrays: after the magic's five bytes. */
 const DOC_ARRAYS_VERSION_BYTE = 5;
@@ -10,9 +11,11 @@ const DOC_ARRAYS_VERSION_BYTE = 5;
  * Takes a current index file back to format 14, for tests that make an older file from a
  * current one: each segment's terms in postings format 1 (documents as gaps, each document's
  * count of positions, then every position), as formats 12 to 14 wrote them, and its documents'
- * arrays marked version 1; no table of position blocks, no positions column.
+ * arrays marked version 1; no table of position blocks, no positions column; its documents'
+ * state in their rows (undoFormat16).
  */
 export function undoFormat15(db: Database.Database): void {
+  undoFormat16(db);
   db.transaction(() => {
     for (const { id, data } of db.prepare('SELECT id, data FROM segments').all() as {
       id: number;

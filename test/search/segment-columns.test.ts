@@ -5,6 +5,7 @@
  * file written before the columns, or a row of other documents, gets them computed and kept.
  */
 import assert from 'node:assert/strict';
+import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,8 +14,10 @@ import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { DOCTYPE_BITS } from '../../src/search/search-index-types.js';
 import { decodeSegmentColumns } from '../../src/search/storage/segment-columns.js';
+import { registerTemplateFunctions } from '../../src/search/storage/template-block-schema.js';
 import { changeFile, fileRows } from '../support/index-file-rows.js';
 import { rankedSearch } from '../support/ranked-search.js';
+import { undoFormat16 } from './format-15-documents.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-segment-columns-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -158,7 +161,7 @@ test('a merged segment has the columns of the documents it took; the segments me
   );
 });
 
-test('the columns come from the summary index; a file without it gains it when opened', () => {
+test('the columns come from the state and heads indexes; a file of format 15 gets them when opened', () => {
   const file = path.join(folder, 'service-4.db');
   let index = new SearchIndex(file);
   index.writer.upsert(
@@ -166,17 +169,35 @@ test('the columns come from the summary index; a file without it gains it when o
     'bundle:test',
   );
   const ranked = rankedSearch(index, 'chapter tables', 20);
+  const placed = index
+    .searcher()
+    .snapshot.segments.flatMap((loaded) =>
+      [...loaded.segment.docIds].map((id, ordinal) => ({ id, segment_id: loaded.segment.id, ordinal })),
+    );
   index.close();
-  const plan = () =>
+  const statePlan = () =>
     fileRows<{ detail: string }>(
       file,
-      'EXPLAIN QUERY PLAN SELECT ordinal, id, last_modified, doctype FROM documents INDEXED BY documents_summary WHERE segment_id = 1',
+      `EXPLAIN QUERY PLAN SELECT s.ordinal, s.id, d.last_modified, d.doctype
+       FROM document_state s INDEXED BY document_state_segment
+       CROSS JOIN documents d INDEXED BY documents_heads ON d.id = s.id WHERE s.segment_id = 1`,
     )
       .map((row) => row.detail)
       .join('; ');
-  assert.match(plan(), /USING COVERING INDEX documents_summary/);
-  // As a file written before the summary index, and before the columns.
-  changeFile(file, 'DROP INDEX documents_summary; DELETE FROM segment_columns;');
+  const stateRows = () => fileRows(file, 'SELECT id, segment_id, ordinal FROM document_state ORDER BY id');
+  // Neither table's rows are read: the documents' rows hold their bodies.
+  assert.match(statePlan(), /COVERING INDEX document_state_segment.*COVERING INDEX documents_heads/);
+  assert.deepEqual(stateRows(), placed);
+  // As a file of format 15 written before the columns: the state in the documents' rows.
+  const db = new Database(file);
+  registerTemplateFunctions(db);
+  undoFormat16(db);
+  db.exec('DELETE FROM segment_columns');
+  db.close();
+  assert.deepEqual(
+    fileRows(file, 'SELECT id, segment_id, ordinal FROM documents ORDER BY id'),
+    placed.sort((a, b) => a.id - b.id),
+  );
   index = new SearchIndex(file);
   try {
     assert.deepEqual(columnsOf(index), rowsOf(file));
@@ -184,5 +205,11 @@ test('the columns come from the summary index; a file without it gains it when o
   } finally {
     index.close();
   }
-  assert.match(plan(), /USING COVERING INDEX documents_summary/);
+  assert.deepEqual(stateRows(), placed);
+  const documentColumns = fileRows<{ name: string }>(
+    file,
+    "SELECT name FROM pragma_table_info('documents')",
+  ).map((row) => row.name);
+  for (const moved of ['segment_id', 'ordinal', 'inbound_links']) assert.ok(!documentColumns.includes(moved));
+  assert.match(statePlan(), /COVERING INDEX document_state_segment.*COVERING INDEX documents_heads/);
 });

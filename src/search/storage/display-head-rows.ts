@@ -83,7 +83,8 @@ export class DisplayHeadRows {
         db
           .prepare(
             `SELECT id FROM staged_documents WHERE run_key = @runKey
-           UNION SELECT d.id FROM documents d JOIN segments s ON s.id = d.segment_id WHERE s.staged_run = @runKey`,
+           UNION SELECT p.id FROM document_state p JOIN segments s ON s.id = p.segment_id
+           WHERE s.staged_run = @runKey`,
           )
           .pluck(),
       headLines: () =>
@@ -94,9 +95,10 @@ export class DisplayHeadRows {
       // The documents whose main text key another shares, each with the version its head holds.
       sameText: () =>
         db.prepare(
-          `SELECT d.id, d.segment_id AS segmentId, d.ordinal, d.url, d.doctype, h.main_key AS mainKey, d.language,
-           d.inbound_links AS inboundLinks
+          `SELECT d.id, p.segment_id AS segmentId, p.ordinal, d.url, d.doctype, h.main_key AS mainKey, d.language,
+           p.inbound_links AS inboundLinks
          FROM display_heads h JOIN documents d ON d.id = h.id AND d.content_hash = h.content_hash
+           JOIN document_state p ON p.id = d.id
          WHERE h.main_key IN (SELECT main_key FROM display_heads INDEXED BY display_heads_main_key
            WHERE main_key IS NOT NULL GROUP BY main_key HAVING COUNT(*) > 1)`,
         ),
@@ -106,12 +108,12 @@ export class DisplayHeadRows {
         db.prepare(
           `INSERT OR REPLACE INTO index_meta (key, value) VALUES ('${DISPLAY_HEADS_COMPLETE}', '1')`,
         ),
-      // Ids from the small segment index, not a scan of the documents' rows and their texts.
+      // Ids from the narrow state table, not a scan of the documents' rows and their texts.
       missing: () =>
         db
           .prepare(
-            `SELECT id FROM documents INDEXED BY documents_segment
-           WHERE NOT EXISTS (SELECT 1 FROM display_heads h WHERE h.id = documents.id) LIMIT ?`,
+            `SELECT id FROM document_state
+           WHERE NOT EXISTS (SELECT 1 FROM display_heads h WHERE h.id = document_state.id) LIMIT ?`,
           )
           .pluck(),
     });

@@ -40,8 +40,9 @@ export class DocumentClaims {
       dropStagedClaims: () => db.prepare('DELETE FROM staged_claims WHERE run_key = ?'),
       unreachedClaims: () =>
         db.prepare(
-          `SELECT d.id, d.url, d.segment_id AS segmentId, d.ordinal FROM document_feeds f
-         JOIN documents d ON d.id = f.document_id JOIN segments s ON s.id = d.segment_id
+          `SELECT d.id, d.url, p.segment_id AS segmentId, p.ordinal FROM document_feeds f
+         JOIN documents d ON d.id = f.document_id JOIN document_state p ON p.id = d.id
+           JOIN segments s ON s.id = p.segment_id
          WHERE f.feed = ? AND s.staged_run IS NULL
            AND NOT EXISTS (SELECT 1 FROM staged_claims c WHERE c.run_key = ? AND c.document_id = d.id)`,
         ),

@@ -25,7 +25,7 @@ export class DocumentPhraseRows {
       putMissing: () =>
         db.prepare(
           `INSERT OR IGNORE INTO document_phrases (id, data)
-         SELECT id, ? FROM documents WHERE id = ? AND segment_id = ?`,
+         SELECT id, ? FROM document_state WHERE id = ? AND segment_id = ?`,
         ),
       stage: () => db.prepare('INSERT OR REPLACE INTO staged_phrases (run_key, id, data) VALUES (?, ?, ?)'),
       publishDrop: () =>
@@ -40,9 +40,10 @@ export class DocumentPhraseRows {
       dropStaged: () => db.prepare('DELETE FROM staged_phrases WHERE run_key = ?'),
       rows: () =>
         db.prepare(
-          `SELECT d.id, d.ordinal, d.url, d.title, d.headings, p.data FROM documents d
+          `SELECT d.id, s.ordinal, d.url, d.title, d.headings, p.data
+         FROM document_state s INDEXED BY document_state_segment CROSS JOIN documents d ON d.id = s.id
          LEFT JOIN document_phrases p ON p.id = d.id
-         WHERE d.segment_id = ? AND d.ordinal >= ? AND d.ordinal < ? ORDER BY d.ordinal`,
+         WHERE s.segment_id = ? AND s.ordinal >= ? AND s.ordinal < ? ORDER BY s.ordinal`,
         ),
     });
   }

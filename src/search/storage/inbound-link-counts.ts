@@ -4,7 +4,7 @@ import { lazyStatements } from './lazy-statements.js';
 
 /**
  * The links pointing at each page of an indexing pass (docs/reference/site-search.md, Pages with
- * the same text), counted as the pass's pages are written and stored in `documents.inbound_links`
+ * the same text), counted as the pass's pages are written and stored in `document_state.inbound_links`
  * when the pass ends. A pass is a bundle loaded by `kumo index`, or a scheduled run (its run key).
  *
  * The counts live in TEMP tables of the index connection, not in memory: a million-page pass
@@ -41,9 +41,12 @@ export class InboundLinkCounts {
         ),
       write: () =>
         db.prepare(
-          `UPDATE documents SET inbound_links = coalesce(
-           (SELECT links FROM temp.inbound_link_counts c WHERE c.pass = ? AND c.url = documents.url), 0)
-         WHERE url IN (SELECT url FROM temp.inbound_link_pages WHERE pass = ?)`,
+          `UPDATE document_state SET inbound_links = counted.links
+         FROM (SELECT d.id, coalesce(c.links, 0) AS links FROM temp.inbound_link_pages p
+           JOIN documents d ON d.url = p.url
+           LEFT JOIN temp.inbound_link_counts c ON c.pass = p.pass AND c.url = p.url
+           WHERE p.pass = ?) AS counted
+         WHERE document_state.id = counted.id`,
         ),
       dropCounts: () => db.prepare('DELETE FROM temp.inbound_link_counts WHERE pass = ?'),
       dropPages: () => db.prepare('DELETE FROM temp.inbound_link_pages WHERE pass = ?'),
@@ -74,7 +77,7 @@ export class InboundLinkCounts {
    */
   write(pass: string): void {
     const number = this.numberOf(pass);
-    this.statements.write.run(number, number);
+    this.statements.write.run(number);
     // The pass keeps its number: should the transaction roll back, its rows come back under it.
     this.dropRows(number);
   }

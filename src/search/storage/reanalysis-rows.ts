@@ -52,14 +52,14 @@ export class ReanalysisRows {
         .pluck(),
       // Searchable documents: those not placed in a staged run's segment.
       searchable: db.prepare(
-        `SELECT d.id, d.url, ${columnsOf('d')} FROM documents d
+        `SELECT d.id, d.url, ${columnsOf('d')} FROM documents d JOIN document_state p ON p.id = d.id
          WHERE d.id > ? AND NOT EXISTS
-           (SELECT 1 FROM segments s WHERE s.id = d.segment_id AND s.staged_run IS NOT NULL)
+           (SELECT 1 FROM segments s WHERE s.id = p.segment_id AND s.staged_run IS NOT NULL)
          ORDER BY d.id LIMIT ?`,
       ),
       runNew: db.prepare(
-        `SELECT d.id, d.url, ${columnsOf('d')} FROM documents d
-         WHERE d.id > ? AND d.segment_id IN (SELECT id FROM segments WHERE staged_run = ?)
+        `SELECT d.id, d.url, ${columnsOf('d')} FROM documents d JOIN document_state p ON p.id = d.id
+         WHERE d.id > ? AND p.segment_id IN (SELECT id FROM segments WHERE staged_run = ?)
          ORDER BY d.id LIMIT ?`,
       ),
       // A page removed since the run staged it has no URL any more: its staged version is marked
@@ -70,7 +70,7 @@ export class ReanalysisRows {
          FROM staged_documents s WHERE s.id > ? AND s.run_key = ? ORDER BY s.id LIMIT ?`,
       ),
       insertSegment: db.prepare('INSERT INTO segments (id, data, deleted, staged_run) VALUES (?, ?, ?, ?)'),
-      place: db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
+      place: db.prepare('UPDATE document_state SET segment_id = ?, ordinal = ? WHERE id = ?'),
       placeStaged: db.prepare(
         'UPDATE staged_documents SET segment_id = ?, ordinal = ? WHERE run_key = ? AND id = ?',
       ),

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/index.js';
 import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
+import { DOCUMENT_HEADS_INDEX, DOCUMENT_STATE_SCHEMA, moveDocumentState } from './document-state.js';
 import { ReanalysisRows } from './reanalysis-rows.js';
 import { addSegmentFacetsTable } from './segment-facet-rows.js';
 import { addSegmentColumnsTable } from './segment-columns.js';
@@ -17,7 +18,7 @@ import {
  * Format of the index file; a file of an older format is upgraded in place (UPGRADES), one of
  * another must be rebuilt with `kumo index`.
  */
-const SCHEMA_VERSION = '15';
+const SCHEMA_VERSION = '16';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -182,14 +183,14 @@ const HEAD_RUNS_COLUMNS = ['display_heads', 'staged_display_heads'].flatMap((tab
  * Format 11 (docs/reference/site-search.md, Pages with the same text): each document carries the
  * language its page declares and how many pages of its indexing pass link to it, which pick the
  * page shown of a group for a query's language. An older file's documents have no language ('')
- * and no links (0) until they are written again. Added where missing after the upgrade of any
- * older format (addMissingColumns), whose tables are then format 10's. The link counts are
- * written to `documents` only (inbound-link-counts.ts), when a pass ends or a run is applied.
+ * and no links (0) until they are written again. The language is added where missing after the
+ * upgrade of any older format (addMissingColumns), whose tables are then format 10's; the link
+ * counts live in `document_state` since format 16 (document-state.ts), written when a pass ends
+ * or a run is applied (inbound-link-counts.ts).
  */
 const ADDED_COLUMNS: readonly { table: string; name: string; definition: string }[] = [
   { table: 'documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
   { table: 'staged_documents', name: 'language', definition: "language TEXT NOT NULL DEFAULT ''" },
-  { table: 'documents', name: 'inbound_links', definition: 'inbound_links INTEGER NOT NULL DEFAULT 0' },
   ...HEAD_RUNS_COLUMNS,
 ];
 
@@ -203,23 +204,6 @@ function addMissingColumns(db: Database.Database): void {
     }
     if (!columns.includes(name)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${definition}`);
   }
-}
-
-/**
- * What opening an index reads of every document (docs/design/search-engine.md, Segments): id,
- * URL, title, date and type by segment and ordinal, all in this index, so it never reads the
- * documents' rows, whose date and type lie after the body and its overflow pages. Created on
- * open where missing: a file written before it gains it in place, once (SQLite built it in 0.6 s
- * for 21,626 pages); a version that lacks it reads the file as before.
- */
-const SUMMARY_INDEX =
-  'CREATE INDEX IF NOT EXISTS documents_summary ON documents (segment_id, ordinal, id, url, title, last_modified, doctype)';
-
-function addSummaryIndex(db: Database.Database): void {
-  const present = db
-    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'documents_summary'")
-    .get();
-  if (present === undefined) db.transaction(() => db.exec(SUMMARY_INDEX)).immediate();
 }
 
 /** What brought a file of an older format (by its `schema` value) to format 11. */
@@ -266,6 +250,8 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
   // Format 14's columns (addMissingColumns) and format 15's position blocks.
   ['13', POSITION_BLOCKS_MIGRATION],
   ['14', POSITION_BLOCKS_MIGRATION],
+  // Format 16's document state (moveDocumentState, after the SQL of any older format).
+  ['15', ''],
 ]);
 
 /** Formats below this store a segment's terms in one value, which this version does not read. */
@@ -340,6 +326,7 @@ export function prepareIndexSchema(
         if (upgrade === undefined) return;
         db.exec(upgrade.sql);
         addMissingColumns(db);
+        moveDocumentState(db);
         const set = db.prepare('UPDATE index_meta SET value = ? WHERE key = ?');
         set.run(SCHEMA_VERSION, 'schema');
         if (!upgrade.reanalyze) return;
@@ -357,10 +344,9 @@ export function prepareIndexSchema(
       );
     }
     upgradeTemplateIndex(db);
-    addSummaryIndex(db);
     addSegmentFacetsTable(db);
     addSegmentColumnsTable(db);
-    // A format 11 file written before its documents counted their inbound links gets the column.
+    // A file written by a build that lacked one of the added columns gets it.
     addMissingColumns(db);
     return;
   }
@@ -376,12 +362,10 @@ export function prepareIndexSchema(
       content_size INTEGER NOT NULL,
       last_modified INTEGER NOT NULL,
       doctype TEXT NOT NULL,
-      content_hash BLOB NOT NULL,
-      segment_id INTEGER NOT NULL,
-      ordinal INTEGER NOT NULL
+      content_hash BLOB NOT NULL
     );
-    CREATE INDEX documents_segment ON documents (segment_id, ordinal);
-    ${SUMMARY_INDEX};
+    ${DOCUMENT_STATE_SCHEMA}
+    ${DOCUMENT_HEADS_INDEX};
     CREATE TABLE segments (id INTEGER PRIMARY KEY, data BLOB NOT NULL, deleted BLOB NOT NULL);
     CREATE TABLE query_log (
       query TEXT PRIMARY KEY,

@@ -45,6 +45,9 @@ export interface DocumentLocation {
   contentHash: Buffer;
 }
 
+/** The size the write-ahead log is cut back to after a large transaction. */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /**
  * Every SQL statement of a search service's index file: documents, the segments of the inverted
  * index (see src/search/engine), the query log and click counts. WAL mode lets searches read
@@ -97,6 +100,10 @@ export class SearchIndexStore {
     // a file made before keeps its mode until it is rewritten.
     this.db.pragma('auto_vacuum = INCREMENTAL');
     this.db.pragma('journal_mode = WAL');
+    // A merge of a large segment is one transaction of gigabytes of log, which SQLite would keep
+    // on disk at that size; it cuts the log back to this once the log starts over after a
+    // checkpoint (docs/operations.md, Data directory).
+    this.db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.templateCounts = registerTemplateFunctions(this.db);
@@ -122,22 +129,29 @@ export class SearchIndexStore {
   private prepare() {
     const db = this.db;
     return lazyStatements({
-      locate: () => db.prepare('SELECT id, segment_id, ordinal, content_hash FROM documents WHERE url = ?'),
+      locate: () =>
+        db.prepare(
+          `SELECT d.id, s.segment_id, s.ordinal, d.content_hash FROM documents d
+           JOIN document_state s ON s.id = d.id WHERE d.url = ?`,
+        ),
       // A new id is above every id a staged run still holds: a page removed while a run had it
       // staged must not lend its id to a new page, which the run's apply would then overwrite.
       insertDocument: () =>
         db.prepare(
           `INSERT INTO documents (id, url, title, description, headings, body, template, content_size, last_modified,
-           doctype, language, content_hash, segment_id, ordinal)
+           doctype, language, content_hash)
          VALUES (max((SELECT coalesce(max(id), 0) FROM documents), (SELECT coalesce(max(id), 0) FROM staged_documents)) + 1,
-           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, -1, -1)`,
+           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         ),
+      // Not placed yet (document-state.ts).
+      insertState: () =>
+        db.prepare('INSERT INTO document_state (id, segment_id, ordinal) VALUES (?, -1, -1)'),
       updateDocument: () =>
         db.prepare(
           `UPDATE documents SET title = ?, description = ?, headings = ?, body = ?, template = ?, content_size = ?,
            last_modified = ?, doctype = ?, language = ?, content_hash = ? WHERE id = ?`,
         ),
-      place: () => db.prepare('UPDATE documents SET segment_id = ?, ordinal = ? WHERE id = ?'),
+      place: () => db.prepare('UPDATE document_state SET segment_id = ?, ordinal = ? WHERE id = ?'),
       deleteDocument: () => db.prepare('DELETE FROM documents WHERE id = ?'),
       heading: () => db.prepare('SELECT url, title FROM documents WHERE id = ?'),
       document: () =>
@@ -172,15 +186,21 @@ export class SearchIndexStore {
         db.prepare('UPDATE staged_documents SET segment_id = ?, ordinal = ? WHERE run_key = ? AND id = ?'),
       stagedReplacements: () =>
         db.prepare(
-          `SELECT s.id, d.segment_id AS oldSegmentId, d.ordinal AS oldOrdinal FROM staged_documents s
-         JOIN documents d ON d.id = s.id WHERE s.run_key = ?`,
+          `SELECT s.id, p.segment_id AS oldSegmentId, p.ordinal AS oldOrdinal FROM staged_documents s
+         JOIN document_state p ON p.id = s.id WHERE s.run_key = ?`,
         ),
       applyStagedDocuments: () =>
         db.prepare(
           `UPDATE documents SET (title, description, headings, body, template, content_size, last_modified, doctype,
-           language, content_hash, segment_id, ordinal) = (SELECT title, description, headings, body, template,
-           content_size, last_modified, doctype, language, content_hash, segment_id, ordinal FROM staged_documents s
+           language, content_hash) = (SELECT title, description, headings, body, template,
+           content_size, last_modified, doctype, language, content_hash FROM staged_documents s
            WHERE s.run_key = ? AND s.id = documents.id)
+         WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)`,
+        ),
+      applyStagedPlaces: () =>
+        db.prepare(
+          `UPDATE document_state SET (segment_id, ordinal) = (SELECT segment_id, ordinal FROM staged_documents s
+           WHERE s.run_key = ? AND s.id = document_state.id)
          WHERE id IN (SELECT id FROM staged_documents WHERE run_key = ?)`,
         ),
       isStagedSegment: () =>
@@ -196,7 +216,8 @@ export class SearchIndexStore {
       dropStagedDocuments: () => db.prepare('DELETE FROM staged_documents WHERE run_key = ?'),
       dropStagedNewDocuments: () =>
         db.prepare(
-          'DELETE FROM documents WHERE segment_id IN (SELECT id FROM segments WHERE staged_run = ?)',
+          `DELETE FROM documents WHERE id IN (SELECT s.id FROM document_state s
+           WHERE s.segment_id IN (SELECT id FROM segments WHERE staged_run = ?))`,
         ),
       dropStagedSegments: () => db.prepare('DELETE FROM segments WHERE staged_run = ?'),
       segment: () => db.prepare('SELECT id, data, deleted FROM segments WHERE id = ?'),
@@ -266,7 +287,9 @@ export class SearchIndexStore {
 
   insertDocument(document: Omit<StoredDocument, 'id'>, contentHash: Buffer): number {
     const result = this.statements.insertDocument.run(...documentValues(document), contentHash);
-    return Number(result.lastInsertRowid);
+    const id = Number(result.lastInsertRowid);
+    this.statements.insertState.run(id);
+    return id;
   }
 
   updateDocument(id: number, document: Omit<StoredDocument, 'id'>, contentHash: Buffer): void {
@@ -396,6 +419,7 @@ export class SearchIndexStore {
   /** Makes a staged run visible: replaced texts copied in, its segments loaded by searches. */
   publishStaged(runKey: string): void {
     this.statements.applyStagedDocuments.run(runKey, runKey);
+    this.statements.applyStagedPlaces.run(runKey, runKey);
     this.phrases.publish(runKey);
     this.displayHeads.publish(runKey);
     this.statements.publishSegments.run(runKey);

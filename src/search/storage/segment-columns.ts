@@ -79,6 +79,10 @@ export function decodeSegmentColumns(data: Buffer, docIds: Uint32Array): Segment
   return { lastModified, doctypeBits };
 }
 
+/** The documents placed in a segment (the parameter), with their heads. */
+const BY_PLACEMENT = `FROM document_state s INDEXED BY document_state_segment
+  CROSS JOIN documents d INDEXED BY documents_heads ON d.id = s.id WHERE s.segment_id = ?`;
+
 /** Each segment's columns: read when a segment is loaded, computed and kept when missing. */
 export class SegmentColumnRows {
   private readonly statements;
@@ -86,24 +90,14 @@ export class SegmentColumnRows {
   constructor(db: Database.Database) {
     this.statements = lazyStatements({
       read: () => db.prepare('SELECT data FROM segment_columns WHERE segment_id = ?').pluck(),
-      // From the summary index alone: the documents' rows hold the bodies (search-index-schema.ts).
+      // The documents' state by placement, then their heads by id, from indexes alone: the
+      // documents' rows hold the bodies (document-state.ts). CROSS JOIN keeps that order.
       documents: () =>
         db
-          .prepare(
-            `SELECT ordinal, id, last_modified, doctype FROM documents INDEXED BY documents_summary
-             WHERE segment_id = ? ORDER BY ordinal`,
-          )
+          .prepare(`SELECT s.ordinal, s.id, d.last_modified, d.doctype ${BY_PLACEMENT} ORDER BY s.ordinal`)
           .raw(),
-      urls: () =>
-        db
-          .prepare(`SELECT ordinal, id, url FROM documents INDEXED BY documents_summary WHERE segment_id = ?`)
-          .raw(),
-      titles: () =>
-        db
-          .prepare(
-            `SELECT ordinal, id, title FROM documents INDEXED BY documents_summary WHERE segment_id = ?`,
-          )
-          .raw(),
+      urls: () => db.prepare(`SELECT s.ordinal, s.id, d.url ${BY_PLACEMENT}`).raw(),
+      titles: () => db.prepare(`SELECT s.ordinal, s.id, d.title ${BY_PLACEMENT}`).raw(),
       // A segment merged away meanwhile keeps no row (its trigger already ran).
       write: () =>
         db.prepare(

@@ -221,8 +221,9 @@ export class TemplateBlockStore {
     const hostPage = (start: string) =>
       db.prepare(
         `SELECT d.id, d.url, d.title, d.description, d.headings, d.body, d.template, d.content_size AS contentSize,
-           d.last_modified AS lastModified, d.doctype, d.segment_id AS segmentId, d.ordinal
-         FROM documents d JOIN segments s ON s.id = d.segment_id AND s.staged_run IS NULL
+           d.last_modified AS lastModified, d.doctype, p.segment_id AS segmentId, p.ordinal
+         FROM documents d JOIN document_state p ON p.id = d.id
+           JOIN segments s ON s.id = p.segment_id AND s.staged_run IS NULL
          WHERE ${start} AND d.url < @scheme || '://' || @host || '0'
          ORDER BY d.url LIMIT @limit`,
       );

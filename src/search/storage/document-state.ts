@@ -1,0 +1,62 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Format 16 (docs/design/search-engine.md, Documents and their state): what changes about an
+ * indexed document while its text does not, in a narrow table of its own. Where it is indexed
+ * (segment and ordinal) changes at every merge of its segment, and how many pages of the last
+ * pass link to it at the end of every pass. In `documents` these sat beside the text, and a row
+ * of a few KB fills most of a 16 KB page: changing them rewrote a page a document, so a merge of
+ * 500,000 documents wrote 8 GB of write-ahead log for its placements alone. Here a page holds
+ * hundreds of them.
+ *
+ * Every document has its row from the moment it is inserted (segment and ordinal -1 until it is
+ * placed); removing the document removes the row.
+ */
+export const DOCUMENT_STATE_SCHEMA = `
+  CREATE TABLE document_state (
+    id INTEGER PRIMARY KEY,
+    segment_id INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    inbound_links INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX document_state_segment ON document_state (segment_id, ordinal);
+  CREATE TRIGGER documents_drop_state AFTER DELETE ON documents BEGIN
+    DELETE FROM document_state WHERE id = old.id;
+  END;
+`;
+
+/**
+ * What opening an index and computing a segment's columns read of each document (segment-columns.ts):
+ * URL, title, date and type by id, from this index alone, as the date and type lie after the
+ * body in a document's row. Unlike the index it replaces (by segment and ordinal), a merge does
+ * not move its entries.
+ */
+export const DOCUMENT_HEADS_INDEX =
+  'CREATE INDEX documents_heads ON documents (id, url, title, last_modified, doctype)';
+
+/**
+ * Brings a file of format 15 or older to format 16, inside its upgrade's transaction, after its
+ * other tables are format 15's: the state moves out of `documents` (whose rows SQLite then
+ * writes once more, without the columns), and the indexes by placement go. Nothing to do on a
+ * file that has the table.
+ */
+export function moveDocumentState(db: Database.Database): void {
+  const present = db
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'document_state'")
+    .get();
+  if (present !== undefined) return;
+  const columns = db.prepare("SELECT name FROM pragma_table_info('documents')").pluck().all();
+  // A file older than format 11 has no link counts.
+  const hasLinks = columns.includes('inbound_links');
+  db.exec(DOCUMENT_STATE_SCHEMA);
+  db.exec(`
+    INSERT INTO document_state (id, segment_id, ordinal, inbound_links)
+      SELECT id, segment_id, ordinal, ${hasLinks ? 'inbound_links' : '0'} FROM documents;
+    DROP INDEX IF EXISTS documents_summary;
+    DROP INDEX IF EXISTS documents_segment;
+    ALTER TABLE documents DROP COLUMN segment_id;
+    ALTER TABLE documents DROP COLUMN ordinal;
+    ${hasLinks ? 'ALTER TABLE documents DROP COLUMN inbound_links;' : ''}
+    ${DOCUMENT_HEADS_INDEX};
+  `);
+}
