@@ -58,9 +58,9 @@ export class ReanalysisRows {
          ORDER BY d.id LIMIT ?`,
       ),
       runNew: db.prepare(
-        `SELECT d.id, d.url, ${columnsOf('d')} FROM documents d JOIN document_state p ON p.id = d.id
-         WHERE d.id > ? AND p.segment_id IN (SELECT id FROM segments WHERE staged_run = ?)
-         ORDER BY d.id LIMIT ?`,
+        `SELECT d.id, d.url, ${columnsOf('d')} FROM document_state p JOIN documents d ON d.id = p.id
+         WHERE p.id > ? AND p.segment_id IN (SELECT id FROM segments WHERE staged_run = ?)
+         ORDER BY p.id LIMIT ?`,
       ),
       // A page removed since the run staged it has no URL any more: its staged version is marked
       // deleted when the run is applied (IndexWriter.applyStaged), as before.
