@@ -67,11 +67,24 @@ export function narrowHits(
     }
     if (!inCategory) continue;
     let inDrilldown = filters.selectedNodes === undefined;
-    visitDocumentNodes(segmentFacets, ordinal, (node) => {
-      if (!inDrilldown && filters.selectedNodes!.includes(node)) inDrilldown = true;
-      if (group !== NO_GROUP && !firstTime(nodesCounted, group * filters.nodeCount + node)) return;
-      nodeCounts[node]! += 1;
-    });
+    const firstPath = segmentFacets.pathStart[ordinal]!;
+    const pathCount = segmentFacets.pathStart[ordinal + 1]! - firstPath;
+    if (group === NO_GROUP && pathCount === 1) {
+      // Most hits: one path, in no group. Counted here without a closure a hit, which a search
+      // of a million hits would allocate a million times.
+      const nodes = segmentFacets.pathNodes[segmentFacets.pathIds[firstPath]!]!;
+      for (let at = 0; at < nodes.length; at += 1) {
+        const node = nodes[at]!;
+        if (!inDrilldown && filters.selectedNodes!.includes(node)) inDrilldown = true;
+        nodeCounts[node]! += 1;
+      }
+    } else if (pathCount > 0) {
+      visitDocumentNodes(segmentFacets, ordinal, (node) => {
+        if (!inDrilldown && filters.selectedNodes!.includes(node)) inDrilldown = true;
+        if (group !== NO_GROUP && !firstTime(nodesCounted, group * filters.nodeCount + node)) return;
+        nodeCounts[node]! += 1;
+      });
+    }
     if (inDrilldown) passing.push(hit);
   }
   const kept = groups.empty
