@@ -79,7 +79,9 @@ function fieldsOf(
 ): string[] {
   const fields = new Set<string>();
   for (const { segment } of segments) {
-    const ordinal = index.store.columns.urls(segment.id, segment.docIds).findIndex((at) => at === url);
+    const ordinal = index.store.columns
+      .urls(segment.id, segment.docIds, 0, segment.docCount)
+      .findIndex((at) => at === url);
     const postings = segment.termPostings(term);
     if (ordinal < 0 || postings === undefined) continue;
     const { docs } = postings;

@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import type { SearchServiceConfig } from '../../src/domain/schemas.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
-import { FACET_JOB_URLS } from '../../src/search/site/facet-index.js';
+import { FACET_JOB_URLS, FACET_JOBS_IN_FLIGHT } from '../../src/search/site/facet-index.js';
 import { FacetPool } from '../../src/search/site/facet-pool.js';
 import { decodeFacets, encodeFacets } from '../../src/search/site/stored-facets.js';
 import { categoriesOf, compileFacetRules, drilldownPathsOf } from '../../src/search/site/facet-rules.js';
@@ -22,13 +22,21 @@ import { SiteSearch } from '../../src/search/site/site-search.js';
 import { systemClock } from '../../src/util/index.js';
 import { craftedPath, SLOW_URL_PATTERN } from '../support/crafted-urls.js';
 
-/** Counts the jobs it is given. */
+/** Counts the jobs it is given, and the most given and not yet answered at once. */
 class CountingPool extends FacetPool {
   jobs = 0;
+  mostAtOnce = 0;
+  private unanswered = 0;
 
-  override run(...args: Parameters<FacetPool['run']>): ReturnType<FacetPool['run']> {
+  override async run(...args: Parameters<FacetPool['run']>): ReturnType<FacetPool['run']> {
     this.jobs += 1;
-    return super.run(...args);
+    this.unanswered += 1;
+    this.mostAtOnce = Math.max(this.mostAtOnce, this.unanswered);
+    try {
+      return await super.run(...args);
+    } finally {
+      this.unanswered -= 1;
+    }
   }
 }
 
@@ -141,6 +149,26 @@ describe('facets in threads', () => {
     const pearsFromOne = await search.search({ ...REQUEST, drilldown: ['Pears\tfrom one'] });
     assert.equal(pearsFromOne.organic.hits, rootCounts.get('Pears'));
     assert.equal(pool.jobs, expectedJobs, 'later searches reuse the facets');
+  });
+
+  test("a large segment's URLs go to the threads a few jobs at a time, all of them counted", async () => {
+    const large = new SearchIndex(path.join(folder, 'large.db'));
+    try {
+      const count = 4 * FACET_JOB_URLS + 10;
+      const pages = Array.from({ length: count }, (_, number) => orchardPage(number));
+      large.writer.upsert(pages, 'bundle:test');
+      assert.equal(large.searcher().snapshot.segments.length, 1);
+      const pool = new CountingPool();
+      const answer = await siteSearch(CONFIG, pool, [], large).search({ ...REQUEST, category: 'Apples' });
+      assert.equal(pool.jobs, 5);
+      assert.ok(pool.mostAtOnce <= FACET_JOBS_IN_FLIGHT, `${pool.mostAtOnce} jobs at once`);
+      assert.equal(answer.organic.hits, pages.filter((page) => page.url.includes('/apples/')).length);
+      const rules = compileFacetRules(CONFIG);
+      for (const doc of answer.organic.docs)
+        assert.deepEqual(doc.drilldown, drilldownPathsOf(doc.url, rules));
+    } finally {
+      large.close();
+    }
   });
 
   test('a job over its limit: documents without facets, one warning naming the service, a fresh thread next', async () => {

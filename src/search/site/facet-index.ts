@@ -1,14 +1,13 @@
 import type { LoadedSegment } from '../search-index-types.js';
-import type { FacetJobReply, FacetJobResult } from './facet-job.js';
+import type { FacetJobReply } from './facet-job.js';
 import type { FacetPool } from './facet-pool.js';
 import type { FacetRuleConfig } from './facet-rules.js';
 import {
   type CompactFacets,
-  compactFacets,
   decodeFacets,
   documentsDigestOf,
   encodeFacets,
-  joinResults,
+  FacetsBuilder,
   rulesDigestOf,
 } from './stored-facets.js';
 
@@ -67,6 +66,11 @@ export function visitDocumentNodes(
 
 /** URLs per facet job: a segment of many documents is several jobs, each within the job limit. */
 export const FACET_JOB_URLS = 500;
+/**
+ * Jobs of one segment given to the pool at once: the pool runs a service's jobs one at a time, so
+ * a second one waiting keeps its thread busy while the first one's results are folded in.
+ */
+export const FACET_JOBS_IN_FLIGHT = 2;
 
 /** Where a FacetIndex has its segments' URLs matched, and whom it tells when that fails. */
 export interface FacetComputation {
@@ -78,10 +82,10 @@ export interface FacetComputation {
   /** Where facets computed before are kept (the index file); without it they are computed at each open. */
   stored?: StoredFacetRows;
   /**
-   * The URL of each ordinal of a segment whose document still points at it, null for the others:
-   * read only for a segment whose facets are not kept.
+   * The URL of each ordinal in `[start, end)` of a segment whose document still points at it,
+   * null for the others: read only for a segment whose facets are not kept.
    */
-  urlsOf(loaded: LoadedSegment): readonly (string | null)[];
+  urlsOf(loaded: LoadedSegment, start: number, end: number): (string | null)[];
 }
 
 /** Segments' facets kept under a digest of their rules (stored-facets.ts). */
@@ -202,36 +206,48 @@ export class FacetIndex {
       this.keep(loaded, this.assemble(stored));
       return;
     }
-    let urls: readonly (string | null)[];
-    try {
-      urls = this.computation.urlsOf(loaded);
-    } catch {
-      // Unreadable (the index closed meanwhile): this search shows none, the next reads again.
-      this.unread.add(loaded);
-      return;
-    }
-    const jobs: Promise<FacetJobReply>[] = [];
-    // One job at least, so an empty segment still learns the category names.
-    for (let start = 0; start === 0 || start < urls.length; start += FACET_JOB_URLS) {
-      const request = {
-        rulesKey: this.rulesKey,
-        rules: this.rules,
-        urls: urls.slice(start, start + FACET_JOB_URLS),
-      };
-      jobs.push(
-        this.computation.pool.run(this.computation.owner, request, () => this.available && !this.discarded),
-      );
-    }
-    const replies = await Promise.all(jobs);
-    const failed = replies.find((reply) => !reply.ok);
-    if (failed !== undefined && !failed.ok) {
-      this.fail(failed.reason);
-      return;
-    }
-    if (!this.available) return;
-    const joined = compactFacets(joinResults(replies as FacetJobResult[]));
+    const joined = await this.computeFromUrls(loaded);
+    if (joined === undefined || !this.available) return;
     this.keep(loaded, this.assemble(joined));
     this.store(loaded, joined, documentsDigest);
+  }
+
+  /**
+   * The segment's facets from its URLs, read and matched FACET_JOB_URLS at a time with at most
+   * FACET_JOBS_IN_FLIGHT jobs of the segment given to the pool at once: a segment of half a
+   * million documents never has all its URLs, or all its jobs' results, in memory together.
+   * Undefined when they could not be computed (a job failed, the rules were replaced, or the URLs
+   * could not be read).
+   */
+  private async computeFromUrls(loaded: LoadedSegment): Promise<CompactFacets | undefined> {
+    const count = loaded.segment.docCount;
+    const builder = new FacetsBuilder(count);
+    const inFlight: Promise<FacetJobReply>[] = [];
+    const settle = async (): Promise<boolean> => {
+      const reply = await inFlight.shift()!;
+      if (!reply.ok) this.fail(reply.reason);
+      if (!reply.ok || !this.available || this.discarded) return false;
+      builder.add(reply);
+      return true;
+    };
+    // One job at least, so an empty segment still learns the category names.
+    for (let start = 0; start === 0 || start < count; start += FACET_JOB_URLS) {
+      let urls: (string | null)[];
+      try {
+        urls = this.computation.urlsOf(loaded, start, Math.min(count, start + FACET_JOB_URLS));
+      } catch {
+        // Unreadable (the index closed meanwhile): this search shows none, the next reads again.
+        this.unread.add(loaded);
+        return undefined;
+      }
+      const request = { rulesKey: this.rulesKey, rules: this.rules, urls };
+      inFlight.push(
+        this.computation.pool.run(this.computation.owner, request, () => this.available && !this.discarded),
+      );
+      if (inFlight.length >= FACET_JOBS_IN_FLIGHT && !(await settle())) return undefined;
+    }
+    while (inFlight.length > 0) if (!(await settle())) return undefined;
+    return builder.finish();
   }
 
   private keep(loaded: LoadedSegment, facets: SegmentFacets): void {

@@ -25,7 +25,8 @@ export interface FacetPoolOptions {
  * Runs facet jobs (facet-job.ts) in a TenantWorkPool whose owners are search services: one
  * service's jobs run one at a time, in order; services take turns. A job past its limit, or whose
  * thread fails, answers `{ ok: false }`; run never rejects. A service's jobs are not bounded in
- * number: they are its index's segments, each asked once per rule set (facet-index.ts).
+ * number here: a FacetIndex gives at most FACET_JOBS_IN_FLIGHT of each segment at once, each
+ * segment once per rule set (facet-index.ts).
  */
 export class FacetPool extends TenantWorkPool<FacetJobRequest, FacetJobResult> {
   constructor(options: FacetPoolOptions = {}) {

@@ -17,7 +17,8 @@ export function facetRowsOf(index: SearchIndex): StoredFacetRows {
 
 /** The URLs a segment's facets are computed from, read from the index file by ordinal. */
 export function segmentUrlsOf(index: SearchIndex): FacetComputation['urlsOf'] {
-  return (loaded) => index.store.columns.urls(loaded.segment.id, loaded.segment.docIds);
+  return (loaded, start, end) =>
+    index.store.columns.urls(loaded.segment.id, loaded.segment.docIds, start, end);
 }
 
 /**

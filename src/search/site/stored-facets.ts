@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { docIdsDigest } from '../storage/segment-columns.js';
+import { GrowableUint32Array } from '../../util/index.js';
 import type { FacetJobResult } from './facet-job.js';
 
 /**
@@ -24,30 +25,6 @@ export function documentsDigestOf(docIds: Uint32Array): string {
   return docIdsDigest(docIds).toString('hex');
 }
 
-/** The results of a segment's jobs, in order, as one result for all of its URLs. */
-export function joinResults(results: readonly FacetJobResult[]): FacetJobResult {
-  const count = results.reduce((sum, result) => sum + result.paths.length, 0);
-  const categoryStart = new Uint32Array(count + 1);
-  const categories: number[] = [];
-  const paths: string[][] = [];
-  for (const result of results) {
-    result.paths.forEach((documentPaths, position) => {
-      categoryStart[paths.length] = categories.length;
-      for (let at = result.categoryStart[position]!; at < result.categoryStart[position + 1]!; at += 1)
-        categories.push(result.categories[at]!);
-      paths.push(documentPaths);
-    });
-  }
-  categoryStart[count] = categories.length;
-  return {
-    ok: true,
-    categoryNames: results[0]?.categoryNames ?? [],
-    categoryStart,
-    categories: Uint16Array.from(categories),
-    paths,
-  };
-}
-
 /**
  * A segment's facets as searches read them: each distinct label path once, documents pointing at
  * them, all in typed arrays, so that a segment of a million pages is a few arrays, not a million
@@ -65,32 +42,64 @@ export interface CompactFacets {
   pathIds: Uint32Array;
 }
 
-/** The facet jobs' results of a segment (joinResults) with each distinct path once. */
-export function compactFacets(result: FacetJobResult): CompactFacets {
-  const table: string[] = [];
-  const idOf = new Map<string, number>();
-  const pathStart = new Uint32Array(result.paths.length + 1);
-  const pathIds: number[] = [];
-  result.paths.forEach((documentPaths, document) => {
-    pathStart[document] = pathIds.length;
-    for (const path of documentPaths) {
-      let id = idOf.get(path);
-      if (id === undefined) {
-        id = table.push(path) - 1;
-        idOf.set(path, id);
-      }
-      pathIds.push(id);
+/**
+ * A segment's facets built from its jobs' results in ordinal order (facet-job.ts): each result is
+ * folded in as it comes, each distinct path kept once, so that what grows with the segment is the
+ * typed arrays of CompactFacets, never a string or an array per document.
+ */
+export class FacetsBuilder {
+  private categoryNames: string[] = [];
+  private readonly categoryStart: Uint32Array;
+  private readonly categories = new GrowableUint32Array();
+  private readonly table: string[] = [];
+  private readonly idOf = new Map<string, number>();
+  private readonly pathStart: Uint32Array;
+  private readonly pathIds = new GrowableUint32Array();
+  private documents = 0;
+
+  constructor(private readonly documentCount: number) {
+    this.categoryStart = new Uint32Array(documentCount + 1);
+    this.pathStart = new Uint32Array(documentCount + 1);
+  }
+
+  /** The result of the job of the ordinals after those added so far. */
+  add(result: FacetJobResult): void {
+    if (this.documents + result.paths.length > this.documentCount)
+      throw new Error(`facet results for more than the segment's ${this.documentCount} documents`);
+    this.categoryNames = result.categoryNames;
+    for (let position = 0; position < result.paths.length; position += 1) {
+      this.categoryStart[this.documents] = this.categories.length;
+      this.pathStart[this.documents] = this.pathIds.length;
+      for (let at = result.categoryStart[position]!; at < result.categoryStart[position + 1]!; at += 1)
+        this.categories.push(result.categories[at]!);
+      for (const path of result.paths[position]!) this.pathIds.push(this.pathIdOf(path));
+      this.documents += 1;
     }
-  });
-  pathStart[result.paths.length] = pathIds.length;
-  return {
-    categoryNames: result.categoryNames,
-    categoryStart: result.categoryStart,
-    categories: result.categories,
-    table,
-    pathStart,
-    pathIds: Uint32Array.from(pathIds),
-  };
+  }
+
+  finish(): CompactFacets {
+    if (this.documents !== this.documentCount)
+      throw new Error(`facet results for ${this.documents} of the segment's ${this.documentCount} documents`);
+    this.categoryStart[this.documents] = this.categories.length;
+    this.pathStart[this.documents] = this.pathIds.length;
+    return {
+      categoryNames: this.categoryNames,
+      categoryStart: this.categoryStart,
+      categories: Uint16Array.from(this.categories.view()),
+      table: this.table,
+      pathStart: this.pathStart,
+      pathIds: this.pathIds.toArray(),
+    };
+  }
+
+  private pathIdOf(path: string): number {
+    let id = this.idOf.get(path);
+    if (id === undefined) {
+      id = this.table.push(path) - 1;
+      this.idOf.set(path, id);
+    }
+    return id;
+  }
 }
 
 /**

@@ -96,7 +96,10 @@ export class SegmentColumnRows {
         db
           .prepare(`SELECT s.ordinal, s.id, d.last_modified, d.doctype ${BY_PLACEMENT} ORDER BY s.ordinal`)
           .raw(),
-      urls: () => db.prepare(`SELECT s.ordinal, s.id, d.url ${BY_PLACEMENT}`).raw(),
+      urls: () =>
+        db
+          .prepare(`SELECT s.ordinal, s.id, d.url ${BY_PLACEMENT} AND s.ordinal >= ? AND s.ordinal < ?`)
+          .raw(),
       titles: () => db.prepare(`SELECT s.ordinal, s.id, d.title ${BY_PLACEMENT}`).raw(),
       // A segment merged away meanwhile keeps no row (its trigger already ran).
       write: () =>
@@ -136,19 +139,25 @@ export class SegmentColumnRows {
     this.statements.write.run({ id: segmentId, data: encodeSegmentColumns(docIds, columns) });
   }
 
-  /** The URL of each ordinal whose document still points at the segment, null for the others. */
-  urls(segmentId: number, docIds: Uint32Array): (string | null)[] {
-    return this.textColumn(this.statements.urls.all(segmentId) as [number, number, string][], docIds);
+  /**
+   * The URL of each ordinal in `[start, end)` whose document still points at the segment, null for
+   * the others: a range at a time, since a merged segment's URLs are tens of MB.
+   */
+  urls(segmentId: number, docIds: Uint32Array, start: number, end: number): (string | null)[] {
+    const values = new Array<string | null>(end - start).fill(null);
+    const rows = this.statements.urls.iterate(segmentId, start, end) as IterableIterator<
+      [number, number, string]
+    >;
+    for (const [ordinal, id, url] of rows) if (docIds[ordinal] === id) values[ordinal - start] = url;
+    return values;
   }
 
   /** The title of each ordinal whose document still points at the segment, null for the others. */
   titles(segmentId: number, docIds: Uint32Array): (string | null)[] {
-    return this.textColumn(this.statements.titles.all(segmentId) as [number, number, string][], docIds);
-  }
-
-  private textColumn(rows: readonly [number, number, string][], docIds: Uint32Array): (string | null)[] {
     const values = new Array<string | null>(docIds.length).fill(null);
-    for (const [ordinal, id, value] of rows) if (docIds[ordinal] === id) values[ordinal] = value;
+    // Row by row, as compute() reads.
+    const rows = this.statements.titles.iterate(segmentId) as IterableIterator<[number, number, string]>;
+    for (const [ordinal, id, title] of rows) if (docIds[ordinal] === id) values[ordinal] = title;
     return values;
   }
 }
