@@ -16,6 +16,9 @@ import { ANALYZER_VERSION } from '../../src/search/analyzer.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchIndexStore, WAL_SIZE_LIMIT_BYTES } from '../../src/search/storage/search-index-store.js';
 import { fileRows } from '../support/index-file-rows.js';
+import { rankedSearch } from '../support/ranked-search.js';
+import { registerTemplateFunctions } from '../../src/search/storage/template-block-schema.js';
+import { undoFormat16 } from './format-15-documents.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-document-state-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -86,6 +89,53 @@ test('a merge writes its documents placements, not their text again', () => {
       placed,
       Array.from({ length: 8 * BATCH }, (_, n) => n),
     );
+  } finally {
+    index.close();
+  }
+});
+
+test('a file of format 15 is upgraded without writing its text again, and takes new pages after', () => {
+  const file = path.join(folder, 'service-4.db');
+  let index = new SearchIndex(file);
+  index.writer.upsert(
+    Array.from({ length: BATCH }, (_, n) => pageOf(n)),
+    'bundle:test',
+  );
+  index.writer.upsert(
+    Array.from({ length: BATCH }, (_, n) => pageOf(BATCH + n)),
+    'bundle:test',
+  );
+  const placed = fileRows(file, 'SELECT id, segment_id, ordinal FROM document_state ORDER BY id');
+  index.close();
+  const db = new Database(file);
+  registerTemplateFunctions(db);
+  undoFormat16(db);
+  db.close();
+  const pages = fileRows<{ pages: number }>(
+    file,
+    "SELECT count(*) AS pages FROM dbstat WHERE name = 'documents'",
+  )[0]!.pages;
+  try {
+    const written = documentPagesWritten(file, () => (index = new SearchIndex(file)));
+    assert.deepEqual(fileRows(file, "SELECT value FROM index_meta WHERE key = 'schema'"), [{ value: '16' }]);
+    assert.ok(written < BATCH / 4, `${written} of ${pages} pages of text written`);
+    assert.deepEqual(
+      fileRows(file, 'SELECT id, segment_id, ordinal FROM document_state ORDER BY id'),
+      placed,
+    );
+    // The old columns stay, unread; a page inserted now leaves them out.
+    index.writer.upsert([{ ...pageOf(500), body: 'an upgraded file still takes pages' }], 'bundle:test');
+    assert.deepEqual(
+      rankedSearch(index, 'upgraded').docs.map((hit) => hit.url),
+      [pageOf(500).url],
+    );
+    const [added] = fileRows<{ segment_id: number; old: number }>(
+      file,
+      `SELECT s.segment_id, d.segment_id AS old FROM documents d JOIN document_state s ON s.id = d.id
+       WHERE d.url = '${pageOf(500).url}'`,
+    );
+    assert.ok(added!.segment_id > 0);
+    assert.equal(added!.old, -1);
   } finally {
     index.close();
   }

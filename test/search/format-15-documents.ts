@@ -3,8 +3,9 @@ import type Database from 'better-sqlite3';
 /**
  * Takes a current index file back to format 15, for tests that make an older file from a
  * current one: each document's segment, ordinal and inbound links in its `documents` row, with
- * the indexes by placement, and no `document_state`. The added columns come last and with
- * defaults, where format 15 had its own order; what reads them names them.
+ * the indexes by placement, and no `document_state`. The added columns come last, where format
+ * 15 had its own order (what reads them names them); as in format 15, the segment and ordinal
+ * have no default, so that an insert leaving them out fails.
  * The connection must have the template functions registered (its triggers name them).
  */
 export function undoFormat16(db: Database.Database): void {
@@ -22,5 +23,26 @@ export function undoFormat16(db: Database.Database): void {
       CREATE INDEX documents_summary ON documents (segment_id, ordinal, id, url, title, last_modified, doctype);
       UPDATE index_meta SET value = '15' WHERE key = 'schema';
     `);
+    withoutPlacementDefaults(db);
   })();
+}
+
+/** Takes the placement columns' defaults away, as SQLite allows for a change of defaults. */
+function withoutPlacementDefaults(db: Database.Database): void {
+  const definition = db
+    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'documents'")
+    .pluck()
+    .get() as string;
+  const version = db.pragma('schema_version', { simple: true }) as number;
+  db.unsafeMode(true);
+  try {
+    db.pragma('writable_schema = ON');
+    db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = 'documents'").run(
+      definition.replace(/\b(segment_id|ordinal) INTEGER NOT NULL DEFAULT -1/g, '$1 INTEGER NOT NULL'),
+    );
+    db.pragma(`schema_version = ${version + 1}`);
+  } finally {
+    db.pragma('writable_schema = OFF');
+    db.unsafeMode(false);
+  }
 }

@@ -36,9 +36,11 @@ export const DOCUMENT_HEADS_INDEX =
 
 /**
  * Brings a file of format 15 or older to format 16, inside its upgrade's transaction, after its
- * other tables are format 15's: the state moves out of `documents` (whose rows SQLite then
- * writes once more, without the columns), and the indexes by placement go. Nothing to do on a
- * file that has the table.
+ * other tables are format 15's: the state is copied out of `documents`, and the indexes by
+ * placement go. The old columns stay in the rows, never read again: dropping them would have
+ * SQLite write every row once per column, with as much again in its journals (a million-page
+ * file of 22 GB wrote over 100 GB for it). They only get defaults, so that inserts may leave
+ * them out (withPlacementDefaults). Nothing to do on a file that has the table.
  */
 export function moveDocumentState(db: Database.Database): void {
   const present = db
@@ -54,9 +56,37 @@ export function moveDocumentState(db: Database.Database): void {
       SELECT id, segment_id, ordinal, ${hasLinks ? 'inbound_links' : '0'} FROM documents;
     DROP INDEX IF EXISTS documents_summary;
     DROP INDEX IF EXISTS documents_segment;
-    ALTER TABLE documents DROP COLUMN segment_id;
-    ALTER TABLE documents DROP COLUMN ordinal;
-    ${hasLinks ? 'ALTER TABLE documents DROP COLUMN inbound_links;' : ''}
     ${DOCUMENT_HEADS_INDEX};
   `);
+  withPlacementDefaults(db);
+}
+
+/** A column of the placement that `documents` kept until format 15, without a default. */
+const PLACEMENT_WITHOUT_DEFAULT = /\b(segment_id|ordinal)(\s+INTEGER\s+NOT\s+NULL)(?=\s*[,)])/g;
+
+/**
+ * Gives the placement columns left in `documents` a default of -1, by the way SQLite documents
+ * for schema changes that leave every stored row as it is (adding or changing a column's
+ * default): the table's definition is edited in `sqlite_schema`, and the schema's version raised
+ * so that every connection reads it again. Its rows all hold the columns, since the table was
+ * created with them, so the default changes no value read.
+ */
+function withPlacementDefaults(db: Database.Database): void {
+  const definition = db
+    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'documents'")
+    .pluck()
+    .get() as string;
+  const defaulted = definition.replace(PLACEMENT_WITHOUT_DEFAULT, '$1$2 DEFAULT -1');
+  if (defaulted === definition) return;
+  const version = db.pragma('schema_version', { simple: true }) as number;
+  // Writing sqlite_schema is refused in better-sqlite3's default (defensive) mode.
+  db.unsafeMode(true);
+  try {
+    db.pragma('writable_schema = ON');
+    db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = 'documents'").run(defaulted);
+    db.pragma(`schema_version = ${version + 1}`);
+  } finally {
+    db.pragma('writable_schema = OFF');
+    db.unsafeMode(false);
+  }
 }
