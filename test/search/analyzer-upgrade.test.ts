@@ -117,7 +117,7 @@ describe('an index file written by analyzer 4', () => {
       }
       assert.equal(index.documentCount, PAGES.length);
       assert.deepEqual(metaOf(file), {
-        schema: '16',
+        schema: '17',
         analyzer: String(ANALYZER_VERSION),
         display_heads_complete: '1',
       });
@@ -266,7 +266,7 @@ describe('an index file of format 3 written by analyzer 3', () => {
     } finally {
       index.close();
     }
-    assert.deepEqual(metaOf(file), { schema: '16', analyzer: String(ANALYZER_VERSION) });
+    assert.deepEqual(metaOf(file), { schema: '17', analyzer: String(ANALYZER_VERSION) });
     assert.deepEqual(segmentsOf(file), [{ id: 2, staged_run: null }]);
   });
 });
@@ -334,8 +334,8 @@ describe('index files this version cannot upgrade', () => {
 
   test('a file of a newer analyzer or format is refused as a newer version', () => {
     for (const [schema, analyzer] of [
-      ['16', String(ANALYZER_VERSION + 1)],
-      ['17', String(ANALYZER_VERSION)],
+      ['17', String(ANALYZER_VERSION + 1)],
+      ['18', String(ANALYZER_VERSION)],
     ] as const) {
       const file = fileOf(schema, analyzer);
       assert.throws(

@@ -395,7 +395,7 @@ describe('the display heads of an index', () => {
       const forms = reader
         .prepare("SELECT head = '' AS empty, runs IS NOT NULL AS byRuns FROM display_heads ORDER BY id")
         .all();
-      assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '16');
+      assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '17');
       reader.close();
       assert.deepEqual(forms, [
         ...Array.from({ length: 4 }, () => ({ empty: 0, byRuns: 0 })),

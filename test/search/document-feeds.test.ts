@@ -146,7 +146,7 @@ for (const schema of [3, 4] as const) {
     afterEach(() => index.close());
 
     test('opens migrated: its documents stay searchable, claimed by no setting', () => {
-      assert.equal(schemaOf(file), '16');
+      assert.equal(schemaOf(file), '17');
       assert.equal(index.documentCount, 3);
       assert.deepEqual(urls(index, 'marmot'), [LEGACY.untouched.url]);
       assert.deepEqual(urls(index, 'pelican'), [LEGACY.taken.url]);

@@ -117,7 +117,7 @@ test('a file of format 15 is upgraded without writing its text again, and takes 
   )[0]!.pages;
   try {
     const written = documentPagesWritten(file, () => (index = new SearchIndex(file)));
-    assert.deepEqual(fileRows(file, "SELECT value FROM index_meta WHERE key = 'schema'"), [{ value: '16' }]);
+    assert.deepEqual(fileRows(file, "SELECT value FROM index_meta WHERE key = 'schema'"), [{ value: '17' }]);
     assert.ok(written < BATCH / 4, `${written} of ${pages} pages of text written`);
     assert.deepEqual(
       fileRows(file, 'SELECT id, segment_id, ordinal FROM document_state ORDER BY id'),

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { undoFormat17 } from './format-16-heads.js';
 
 /**
  * Takes a current index file back to format 15, for tests that make an older file from a
@@ -9,6 +10,7 @@ import type Database from 'better-sqlite3';
  * The connection must have the template functions registered (its triggers name them).
  */
 export function undoFormat16(db: Database.Database): void {
+  undoFormat17(db);
   db.transaction(() => {
     db.exec(`
       ALTER TABLE documents ADD COLUMN segment_id INTEGER NOT NULL DEFAULT -1;

@@ -288,7 +288,7 @@ describe('postings format 2', () => {
     }
     const reader = new Database(file, { readonly: true });
     try {
-      assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '16');
+      assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '17');
       // The old segments' rows went with them: only format 2 terms and their blocks remain.
       assert.ok((reader.prepare('SELECT count(*) FROM segment_term_positions').pluck().get() as number) > 0);
     } finally {

@@ -22,6 +22,8 @@ import { systemClock } from '../../src/util/index.js';
 import { rankedSearch } from '../support/ranked-search.js';
 import { UNDO_FORMAT_12 } from './format-11-segment.js';
 import { undoFormat16 } from './format-15-documents.js';
+import { undoFormat17 } from './format-16-heads.js';
+import { fileRows } from '../support/index-file-rows.js';
 
 const SITE = 'https://www.example.com';
 const FEED = 'bundle:test';
@@ -328,6 +330,85 @@ describe('pages that differ only by template lines', () => {
   });
 });
 
+describe('the counts of main text keys', () => {
+  /** The counts kept by the triggers, and the heads' keys counted afresh. */
+  const counts = () => ({
+    kept: fileRows<{ key: string; pages: number }>(
+      file,
+      'SELECT hex(main_key) AS key, pages FROM same_text_keys ORDER BY key',
+    ),
+    counted: fileRows<{ key: string; pages: number }>(
+      file,
+      `SELECT hex(main_key) AS key, count(*) AS pages FROM display_heads WHERE main_key IS NOT NULL
+       GROUP BY main_key ORDER BY key`,
+    ),
+  });
+  const assertCounted = (step: string) => {
+    const { kept, counted } = counts();
+    assert.deepEqual(kept, counted, step);
+  };
+
+  /** Pages of other texts: a text on most pages of a site would be its template. */
+  const timetables = Array.from({ length: 8 }, (_, at) => page(`timetable-${at}.html`, `timetable ${at}`));
+
+  test('follow the heads through writes, changes, removals and staged runs', () => {
+    index.writer.upsert(
+      [page('lighthouse.html', ARTICLE), page('a/lighthouse.html', ARTICLE), ...timetables],
+      FEED,
+    );
+    assertCounted('two pages of one text');
+    assert.deepEqual(counts().kept.filter((row) => row.pages > 1).length, 1);
+    index.writer.upsert([page('a/lighthouse.html', OTHER_ARTICLE)], FEED);
+    assertCounted('a page changed its text');
+    index.writer.upsert([page('a/lighthouse.html', OTHER_ARTICLE)], FEED);
+    assertCounted('the same page written again');
+    index.writer.stage('run-1', [page('b/lighthouse.html', ARTICLE), page('a/lighthouse.html', ARTICLE)]);
+    index.writer.applyStaged('run-1', { feed: 'setting:1', gone: [], release: () => false });
+    assertCounted('a staged run applied');
+    assert.deepEqual(results('lamp').docs, [
+      [`${SITE}/lighthouse.html`, [`${SITE}/a/lighthouse.html`, `${SITE}/b/lighthouse.html`]],
+    ]);
+    index.writer.remove([`${SITE}/lighthouse.html`, `${SITE}/a/lighthouse.html`]);
+    assertCounted('pages removed');
+    assert.deepEqual(counts().kept.filter((row) => row.pages > 1).length, 0);
+  });
+
+  test('a new generation reads its groups from indexes alone', () => {
+    const plan = fileRows<{ detail: string }>(
+      file,
+      `EXPLAIN QUERY PLAN SELECT d.id, p.segment_id, p.ordinal, d.url, d.doctype, h.main_key, d.language,
+         p.inbound_links
+       FROM same_text_keys k INDEXED BY same_text_keys_shared
+         CROSS JOIN display_heads h INDEXED BY display_heads_main_key ON h.main_key = k.main_key
+         CROSS JOIN documents d INDEXED BY documents_heads ON d.id = h.id AND d.content_hash = h.content_hash
+         JOIN document_state p ON p.id = d.id
+       WHERE k.pages > 1`,
+    )
+      .map((row) => row.detail)
+      .join('; ');
+    assert.match(plan, /SCAN k USING COVERING INDEX same_text_keys_shared/);
+    assert.match(plan, /SEARCH d USING COVERING INDEX documents_heads/);
+  });
+
+  test('a file of format 16 counts the keys of its heads when opened', () => {
+    index.writer.upsert(
+      [
+        page('lighthouse.html', ARTICLE),
+        page('e/lighthouse.html', ARTICLE),
+        page('ferry.html', OTHER_ARTICLE),
+      ],
+      FEED,
+    );
+    index.close();
+    const db = new Database(file);
+    undoFormat17(db);
+    db.close();
+    index = new SearchIndex(file);
+    assertCounted('counted by the upgrade');
+    assert.deepEqual(results('lamp').docs, [[`${SITE}/lighthouse.html`, [`${SITE}/e/lighthouse.html`]]]);
+  });
+});
+
 describe('the site search', () => {
   const request = (q: string, extra: { category?: string; drilldown?: string[] } = {}) => ({
     q,
@@ -419,6 +500,7 @@ describe('an index file of format 9', () => {
     // The file as format 9 left it: heads without keys.
     const db = new Database(file);
     db.exec(`${UNDO_FORMAT_12}
+      DROP TABLE same_text_keys;
       PRAGMA legacy_alter_table = ON;
       CREATE TABLE heads_9 (
         id INTEGER PRIMARY KEY, content_hash BLOB NOT NULL, head TEXT NOT NULL, more INTEGER NOT NULL,
@@ -438,7 +520,7 @@ describe('an index file of format 9', () => {
     db.close();
     index = new SearchIndex(file);
     const reader = new Database(file, { readonly: true });
-    assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '16');
+    assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '17');
     reader.close();
     // Not grouped until the heads are stored again; the pages are found as before.
     assert.equal(results('lamp').hits, 2);

@@ -240,7 +240,7 @@ describe('an index file of format 6', () => {
     }
     const reopened = new Database(file, { readonly: true });
     try {
-      assert.equal(reopened.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '16');
+      assert.equal(reopened.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '17');
     } finally {
       reopened.close();
     }

@@ -252,7 +252,7 @@ describe('template counts', () => {
     try {
       const reader = new Database(file, { readonly: true });
       try {
-        assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '16');
+        assert.equal(reader.prepare("SELECT value FROM index_meta WHERE key = 'schema'").pluck().get(), '17');
         const trigger = reader
           .prepare("SELECT sql FROM sqlite_master WHERE name = 'documents_count_blocks'")
           .pluck()

@@ -42,6 +42,11 @@ export interface SameTextRow {
   inboundLinks: number;
 }
 
+/** A head written again takes the new version's columns, as one row. */
+const REPLACING_HEAD = `ON CONFLICT (id) DO UPDATE SET content_hash = excluded.content_hash, head = excluded.head,
+  more = excluded.more, lines = excluded.lines, main_key = excluded.main_key, runs = excluded.runs,
+  body_end = excluded.body_end`;
+
 /**
  * The display heads of documents (index format 9, docs/design/search-engine.md, Stored display
  * heads), by document id, each with the content hash of the version it was cut from: a head is read
@@ -53,10 +58,11 @@ export class DisplayHeadRows {
 
   constructor(db: Database.Database) {
     this.statements = lazyStatements({
+      // Upserts, never INSERT OR REPLACE: its deletes would not count keys (same-text-keys.ts).
       put: () =>
         db.prepare(
-          `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key, runs, body_end)
-         SELECT id, content_hash, ?, ?, ?, ?, ?, ? FROM documents WHERE id = ?`,
+          `INSERT INTO display_heads (id, content_hash, head, more, lines, main_key, runs, body_end)
+         SELECT id, content_hash, ?, ?, ?, ?, ?, ? FROM documents WHERE id = ? ${REPLACING_HEAD}`,
         ),
       stage: () =>
         db.prepare(
@@ -66,10 +72,10 @@ export class DisplayHeadRows {
         ),
       publish: () =>
         db.prepare(
-          `INSERT OR REPLACE INTO display_heads (id, content_hash, head, more, lines, main_key, runs, body_end)
+          `INSERT INTO display_heads (id, content_hash, head, more, lines, main_key, runs, body_end)
          SELECT h.id, h.content_hash, h.head, h.more, h.lines, h.main_key, h.runs, h.body_end
          FROM staged_display_heads h
-         JOIN documents d ON d.id = h.id WHERE h.run_key = ?`,
+         JOIN documents d ON d.id = h.id WHERE h.run_key = ? ${REPLACING_HEAD}`,
         ),
       dropStaged: () => db.prepare('DELETE FROM staged_display_heads WHERE run_key = ?'),
       // Heads of the versions a run replaced, when it staged them without heads (before format 9).
@@ -92,15 +98,17 @@ export class DisplayHeadRows {
           `SELECT d.url, h.lines, h.more, h.main_key AS mainKey FROM documents d
          LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash WHERE d.id = ?`,
         ),
-      // The documents whose main text key another shares, each with the version its head holds.
+      // The documents whose main text key another shares, each with the version its head holds:
+      // the shared keys, their heads, and each document's head by id, from indexes alone.
       sameText: () =>
         db.prepare(
           `SELECT d.id, p.segment_id AS segmentId, p.ordinal, d.url, d.doctype, h.main_key AS mainKey, d.language,
            p.inbound_links AS inboundLinks
-         FROM display_heads h JOIN documents d ON d.id = h.id AND d.content_hash = h.content_hash
+         FROM same_text_keys k INDEXED BY same_text_keys_shared
+           CROSS JOIN display_heads h INDEXED BY display_heads_main_key ON h.main_key = k.main_key
+           CROSS JOIN documents d INDEXED BY documents_heads ON d.id = h.id AND d.content_hash = h.content_hash
            JOIN document_state p ON p.id = d.id
-         WHERE h.main_key IN (SELECT main_key FROM display_heads INDEXED BY display_heads_main_key
-           WHERE main_key IS NOT NULL GROUP BY main_key HAVING COUNT(*) > 1)`,
+         WHERE k.pages > 1`,
         ),
       unmarkComplete: () => db.prepare(`DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`),
       complete: () => db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),

@@ -26,13 +26,28 @@ export const DOCUMENT_STATE_SCHEMA = `
 `;
 
 /**
- * What opening an index and computing a segment's columns read of each document (segment-columns.ts):
- * URL, title, date and type by id, from this index alone, as the date and type lie after the
- * body in a document's row. Unlike the index it replaces (by segment and ordinal), a merge does
- * not move its entries.
+ * What opening an index and computing a segment's columns read of each document (segment-columns.ts),
+ * and what a new generation reads of the pages with the same text (display-head-rows.ts): URL,
+ * title, date, type, language and the hash of its text by id, from this index alone, as they lie
+ * after the body in a document's row. Unlike the index it replaces (by segment and ordinal), a
+ * merge does not move its entries. Format 16 had it without the language and hash.
  */
 export const DOCUMENT_HEADS_INDEX =
-  'CREATE INDEX documents_heads ON documents (id, url, title, last_modified, doctype)';
+  'CREATE INDEX documents_heads ON documents (id, url, title, last_modified, doctype, language, content_hash)';
+
+/**
+ * Gives a file of format 16 the heads index of format 17, inside its upgrade's transaction (a
+ * file of an older format gets it from moveDocumentState). Building it reads every document's
+ * row once.
+ */
+export function widenDocumentHeads(db: Database.Database): void {
+  const definition = db
+    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'index' AND name = 'documents_heads'")
+    .pluck()
+    .get() as string | undefined;
+  if (definition?.includes('content_hash') === true) return;
+  db.exec(`DROP INDEX IF EXISTS documents_heads; ${DOCUMENT_HEADS_INDEX}`);
+}
 
 /**
  * Brings a file of format 15 or older to format 16, inside its upgrade's transaction, after its

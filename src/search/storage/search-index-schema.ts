@@ -1,8 +1,14 @@
 import type Database from 'better-sqlite3';
 import { LEGACY_FEED } from '../../domain/index.js';
 import { DISPLAY_HEADS_COMPLETE } from './display-head-rows.js';
-import { DOCUMENT_HEADS_INDEX, DOCUMENT_STATE_SCHEMA, moveDocumentState } from './document-state.js';
+import {
+  DOCUMENT_HEADS_INDEX,
+  DOCUMENT_STATE_SCHEMA,
+  moveDocumentState,
+  widenDocumentHeads,
+} from './document-state.js';
 import { ReanalysisRows } from './reanalysis-rows.js';
+import { addSameTextKeys } from './same-text-keys.js';
 import { addSegmentFacetsTable } from './segment-facet-rows.js';
 import { addSegmentColumnsTable } from './segment-columns.js';
 import { POSITION_BLOCKS_MIGRATION, SEGMENT_TERMS_SCHEMA } from './segment-term-rows.js';
@@ -18,7 +24,7 @@ import {
  * Format of the index file; a file of an older format is upgraded in place (UPGRADES), one of
  * another must be rebuilt with `kumo index`.
  */
-const SCHEMA_VERSION = '16';
+const SCHEMA_VERSION = '17';
 
 /**
  * Format 4 adds staging (segments of a scheduled run that searches do not see until the run is
@@ -252,6 +258,8 @@ const UPGRADES: ReadonlyMap<string, string> = new Map([
   ['14', POSITION_BLOCKS_MIGRATION],
   // Format 16's document state (moveDocumentState, after the SQL of any older format).
   ['15', ''],
+  // Format 17's wider heads index and counts of main text keys (widenDocumentHeads, addSameTextKeys).
+  ['16', ''],
 ]);
 
 /** Formats below this store a segment's terms in one value, which this version does not read. */
@@ -327,6 +335,8 @@ export function prepareIndexSchema(
         db.exec(upgrade.sql);
         addMissingColumns(db);
         moveDocumentState(db);
+        widenDocumentHeads(db);
+        addSameTextKeys(db);
         const set = db.prepare('UPDATE index_meta SET value = ? WHERE key = ?');
         set.run(SCHEMA_VERSION, 'schema');
         if (!upgrade.reanalyze) return;
@@ -365,7 +375,6 @@ export function prepareIndexSchema(
       content_hash BLOB NOT NULL
     );
     ${DOCUMENT_STATE_SCHEMA}
-    ${DOCUMENT_HEADS_INDEX};
     CREATE TABLE segments (id INTEGER PRIMARY KEY, data BLOB NOT NULL, deleted BLOB NOT NULL);
     CREATE TABLE query_log (
       query TEXT PRIMARY KEY,
@@ -384,6 +393,9 @@ export function prepareIndexSchema(
     ${SEGMENT_TERMS_SCHEMA}
   `);
   addMissingColumns(db);
+  // After the language column, which addMissingColumns adds.
+  db.exec(DOCUMENT_HEADS_INDEX);
+  addSameTextKeys(db);
   addSegmentFacetsTable(db);
   addSegmentColumnsTable(db);
   const insert = db.prepare('INSERT INTO index_meta (key, value) VALUES (?, ?)');
