@@ -55,7 +55,11 @@ export async function indexBundle({
   let totals: LoadTotals;
   let generation: number | undefined;
   try {
-    const load = () => loadBundle(index, feed, bundle, service, indexingBudgetOf(config.indexMemoryMb));
+    const budget = indexingBudgetOf(config.indexMemoryMb);
+    // This connection only indexes: its page cache is the budget's (docs/design/search-engine.md,
+    // Memory of indexing).
+    index.store.limitPageCache(budget.pageCacheMb);
+    const load = () => loadBundle(index, feed, bundle, service, budget);
     const publishing = await openPublishing(config);
     if (publishing === undefined) totals = await load();
     else {

@@ -125,6 +125,16 @@ export class SearchIndexStore {
     this.columns = new SegmentColumnRows(this.db);
     this.freePages = new FreePages(this.db);
   }
+  /**
+   * Gives this connection's page cache, for the file and again for its TEMP database, at most
+   * `megabytes` each instead of SQLite's default: for a connection that only indexes, whose
+   * budget counts it (indexing-budget.ts). A connection that serves searches keeps the default.
+   */
+  limitPageCache(megabytes: number): void {
+    const kibibytes = Math.round(megabytes * 1024);
+    this.db.pragma(`cache_size = -${kibibytes}`);
+    this.db.pragma(`temp.cache_size = -${kibibytes}`);
+  }
 
   private prepare() {
     const db = this.db;
