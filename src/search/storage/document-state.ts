@@ -92,7 +92,20 @@ function withPlacementDefaults(db: Database.Database): void {
     .pluck()
     .get() as string;
   const defaulted = definition.replace(PLACEMENT_WITHOUT_DEFAULT, '$1$2 DEFAULT -1');
-  if (defaulted === definition) return;
+  if (defaulted !== definition) replaceTableDefinition(db, defaulted);
+  // Refused rather than left to fail every insert: the upgrade's transaction leaves the file as it was.
+  const undefaulted = db
+    .prepare(
+      "SELECT name FROM pragma_table_info('documents') WHERE name IN ('segment_id', 'ordinal') AND dflt_value IS NULL",
+    )
+    .pluck()
+    .all();
+  if (undefaulted.length > 0)
+    throw new Error(`documents.${undefaulted.join(', ')} could not be given a default: ${definition}`);
+}
+
+/** Edits `documents`' definition, for a change SQLite allows without rewriting any row. */
+function replaceTableDefinition(db: Database.Database, defaulted: string): void {
   const version = db.pragma('schema_version', { simple: true }) as number;
   // Writing sqlite_schema is refused in better-sqlite3's default (defensive) mode.
   db.unsafeMode(true);
