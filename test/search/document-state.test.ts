@@ -141,6 +141,36 @@ test('a file of format 15 is upgraded without writing its text again, and takes 
   }
 });
 
+test('an upgrade that cannot give the old columns a default is refused, the file left as it was', () => {
+  const file = path.join(folder, 'service-5.db');
+  const index = new SearchIndex(file);
+  index.writer.upsert([pageOf(1)], 'bundle:test');
+  index.close();
+  const db = new Database(file);
+  registerTemplateFunctions(db);
+  undoFormat16(db);
+  // A definition the upgrade does not know how to give a default.
+  const definition = db
+    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'documents'")
+    .pluck()
+    .get() as string;
+  const version = db.pragma('schema_version', { simple: true }) as number;
+  db.unsafeMode(true);
+  db.pragma('writable_schema = ON');
+  db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = 'documents'").run(
+    definition.replace('segment_id INTEGER NOT NULL', 'segment_id INT NOT NULL'),
+  );
+  db.pragma(`schema_version = ${version + 1}`);
+  db.pragma('writable_schema = OFF');
+  db.close();
+  assert.throws(() => new SearchIndex(file), /documents\.segment_id could not be given a default/);
+  assert.deepEqual(fileRows(file, "SELECT value FROM index_meta WHERE key = 'schema'"), [{ value: '15' }]);
+  assert.deepEqual(
+    fileRows(file, "SELECT name FROM sqlite_master WHERE name IN ('document_state', 'same_text_keys')"),
+    [],
+  );
+});
+
 test('every document has its state from its insert, and loses it with the document', () => {
   const file = path.join(folder, 'service-2.db');
   const index = new SearchIndex(file);

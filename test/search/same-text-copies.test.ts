@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { MIN_SAME_TEXT_CHARS, mainTextKeyOf } from '../../src/search/main-text-key.js';
 import { MAX_NAMED_COPIES } from '../../src/search/same-text-copies.js';
+import { SAME_TEXT_ROWS } from '../../src/search/storage/display-head-rows.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { SearchActivity } from '../../src/search/site/search-activity.js';
 import { SiteSearch } from '../../src/search/site/site-search.js';
@@ -374,16 +375,7 @@ describe('the counts of main text keys', () => {
   });
 
   test('a new generation reads its groups from indexes alone', () => {
-    const plan = fileRows<{ detail: string }>(
-      file,
-      `EXPLAIN QUERY PLAN SELECT d.id, p.segment_id, p.ordinal, d.url, d.doctype, h.main_key, d.language,
-         p.inbound_links
-       FROM same_text_keys k INDEXED BY same_text_keys_shared
-         CROSS JOIN display_heads h INDEXED BY display_heads_main_key ON h.main_key = k.main_key
-         CROSS JOIN documents d INDEXED BY documents_heads ON d.id = h.id AND d.content_hash = h.content_hash
-         JOIN document_state p ON p.id = d.id
-       WHERE k.pages > 1`,
-    )
+    const plan = fileRows<{ detail: string }>(file, `EXPLAIN QUERY PLAN ${SAME_TEXT_ROWS}`)
       .map((row) => row.detail)
       .join('; ');
     assert.match(plan, /SCAN k USING COVERING INDEX same_text_keys_shared/);

@@ -42,6 +42,18 @@ export interface SameTextRow {
   inboundLinks: number;
 }
 
+/**
+ * The documents whose main text key another shares, each with the version its head holds: the
+ * shared keys, their heads, and each document's head by id, from indexes alone.
+ */
+export const SAME_TEXT_ROWS = `SELECT d.id, p.segment_id AS segmentId, p.ordinal, d.url, d.doctype,
+    h.main_key AS mainKey, d.language, p.inbound_links AS inboundLinks
+  FROM same_text_keys k INDEXED BY same_text_keys_shared
+    CROSS JOIN display_heads h INDEXED BY display_heads_main_key ON h.main_key = k.main_key
+    CROSS JOIN documents d INDEXED BY documents_heads ON d.id = h.id AND d.content_hash = h.content_hash
+    JOIN document_state p ON p.id = d.id
+  WHERE k.pages > 1`;
+
 /** A head written again takes the new version's columns, as one row. */
 const REPLACING_HEAD = `ON CONFLICT (id) DO UPDATE SET content_hash = excluded.content_hash, head = excluded.head,
   more = excluded.more, lines = excluded.lines, main_key = excluded.main_key, runs = excluded.runs,
@@ -98,18 +110,7 @@ export class DisplayHeadRows {
           `SELECT d.url, h.lines, h.more, h.main_key AS mainKey FROM documents d
          LEFT JOIN display_heads h ON h.id = d.id AND h.content_hash = d.content_hash WHERE d.id = ?`,
         ),
-      // The documents whose main text key another shares, each with the version its head holds:
-      // the shared keys, their heads, and each document's head by id, from indexes alone.
-      sameText: () =>
-        db.prepare(
-          `SELECT d.id, p.segment_id AS segmentId, p.ordinal, d.url, d.doctype, h.main_key AS mainKey, d.language,
-           p.inbound_links AS inboundLinks
-         FROM same_text_keys k INDEXED BY same_text_keys_shared
-           CROSS JOIN display_heads h INDEXED BY display_heads_main_key ON h.main_key = k.main_key
-           CROSS JOIN documents d INDEXED BY documents_heads ON d.id = h.id AND d.content_hash = h.content_hash
-           JOIN document_state p ON p.id = d.id
-         WHERE k.pages > 1`,
-        ),
+      sameText: () => db.prepare(SAME_TEXT_ROWS),
       unmarkComplete: () => db.prepare(`DELETE FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`),
       complete: () => db.prepare(`SELECT 1 FROM index_meta WHERE key = '${DISPLAY_HEADS_COMPLETE}'`).pluck(),
       markComplete: () =>
