@@ -18,6 +18,7 @@ import { SearchIndexStore, WAL_SIZE_LIMIT_BYTES } from '../../src/search/storage
 import { fileRows } from '../support/index-file-rows.js';
 import { rankedSearch } from '../support/ranked-search.js';
 import { registerTemplateFunctions } from '../../src/search/storage/template-block-schema.js';
+import { editDocumentsDefinition } from '../../src/search/storage/document-state.js';
 import { undoFormat16 } from './format-15-documents.js';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-document-state-'));
@@ -150,18 +151,9 @@ test('an upgrade that cannot give the old columns a default is refused, the file
   registerTemplateFunctions(db);
   undoFormat16(db);
   // A definition the upgrade does not know how to give a default.
-  const definition = db
-    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'documents'")
-    .pluck()
-    .get() as string;
-  const version = db.pragma('schema_version', { simple: true }) as number;
-  db.unsafeMode(true);
-  db.pragma('writable_schema = ON');
-  db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = 'documents'").run(
+  editDocumentsDefinition(db, (definition) =>
     definition.replace('segment_id INTEGER NOT NULL', 'segment_id INT NOT NULL'),
   );
-  db.pragma(`schema_version = ${version + 1}`);
-  db.pragma('writable_schema = OFF');
   db.close();
   assert.throws(() => new SearchIndex(file), /documents\.segment_id could not be given a default/);
   assert.deepEqual(fileRows(file, "SELECT value FROM index_meta WHERE key = 'schema'"), [{ value: '15' }]);

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { editDocumentsDefinition } from '../../src/search/storage/document-state.js';
 import { undoFormat17 } from './format-16-heads.js';
 
 /**
@@ -31,20 +32,7 @@ export function undoFormat16(db: Database.Database): void {
 
 /** Takes the placement columns' defaults away, as SQLite allows for a change of defaults. */
 function withoutPlacementDefaults(db: Database.Database): void {
-  const definition = db
-    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'documents'")
-    .pluck()
-    .get() as string;
-  const version = db.pragma('schema_version', { simple: true }) as number;
-  db.unsafeMode(true);
-  try {
-    db.pragma('writable_schema = ON');
-    db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = 'documents'").run(
-      definition.replace(/\b(segment_id|ordinal) INTEGER NOT NULL DEFAULT -1/g, '$1 INTEGER NOT NULL'),
-    );
-    db.pragma(`schema_version = ${version + 1}`);
-  } finally {
-    db.pragma('writable_schema = OFF');
-    db.unsafeMode(false);
-  }
+  editDocumentsDefinition(db, (definition) =>
+    definition.replace(/\b(segment_id|ordinal) INTEGER NOT NULL DEFAULT -1/g, '$1 INTEGER NOT NULL'),
+  );
 }

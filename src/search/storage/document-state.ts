@@ -87,12 +87,9 @@ const PLACEMENT_WITHOUT_DEFAULT = /\b(segment_id|ordinal)(\s+INTEGER\s+NOT\s+NUL
  * created with them, so the default changes no value read.
  */
 function withPlacementDefaults(db: Database.Database): void {
-  const definition = db
-    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'documents'")
-    .pluck()
-    .get() as string;
-  const defaulted = definition.replace(PLACEMENT_WITHOUT_DEFAULT, '$1$2 DEFAULT -1');
-  if (defaulted !== definition) replaceTableDefinition(db, defaulted);
+  const definition = editDocumentsDefinition(db, (sql) =>
+    sql.replace(PLACEMENT_WITHOUT_DEFAULT, '$1$2 DEFAULT -1'),
+  );
   // Refused rather than left to fail every insert: the upgrade's transaction leaves the file as it was.
   const undefaulted = db
     .prepare(
@@ -104,17 +101,27 @@ function withPlacementDefaults(db: Database.Database): void {
     throw new Error(`documents.${undefaulted.join(', ')} could not be given a default: ${definition}`);
 }
 
-/** Edits `documents`' definition, for a change SQLite allows without rewriting any row. */
-function replaceTableDefinition(db: Database.Database, defaulted: string): void {
+/**
+ * Edits `documents`' definition, for a change SQLite allows without rewriting any row (a
+ * column's default or NOT NULL), when `edit` changes it; answers the definition before.
+ */
+export function editDocumentsDefinition(db: Database.Database, edit: (definition: string) => string): string {
+  const definition = db
+    .prepare("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'documents'")
+    .pluck()
+    .get() as string;
+  const edited = edit(definition);
+  if (edited === definition) return definition;
   const version = db.pragma('schema_version', { simple: true }) as number;
   // Writing sqlite_schema is refused in better-sqlite3's default (defensive) mode.
   db.unsafeMode(true);
   try {
     db.pragma('writable_schema = ON');
-    db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = 'documents'").run(defaulted);
+    db.prepare("UPDATE sqlite_schema SET sql = ? WHERE type = 'table' AND name = 'documents'").run(edited);
     db.pragma(`schema_version = ${version + 1}`);
   } finally {
     db.pragma('writable_schema = OFF');
     db.unsafeMode(false);
   }
+  return definition;
 }
