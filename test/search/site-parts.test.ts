@@ -209,3 +209,43 @@ describe('validateSearchServiceConfig', () => {
     );
   });
 });
+
+describe('pages tied on score', () => {
+  test('come in the order they were first indexed, a page written again in a later segment too', async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-score-ties-'));
+    const index = new SearchIndex(path.join(folder, 'ties.db'));
+    try {
+      // Bodies of one length with the word once: every page scores the same.
+      const page = (name: string, other: string) => ({
+        url: `https://x.example/${name}`,
+        title: `Page ${name}`,
+        description: '',
+        body: `fruit ${other}`,
+      });
+      const names = ['a', 'b', 'c', 'd', 'e', 'f'];
+      index.writer.upsert(
+        names.map((name) => page(name, `${name}pple`)),
+        'bundle:test',
+      );
+      index.writer.upsert([page('a', 'melon')], 'bundle:test');
+      const search = new SiteSearch(index, {}, new SearchActivity(index.store, systemClock));
+      const urlsOf = async (pageNumber: number) =>
+        (
+          await search.search({
+            q: 'fruit',
+            pageNumber,
+            numberPerPage: 4,
+            sortKeys: [{ field: 'score', order: 'desc' }],
+            category: '',
+            drilldown: [],
+            doctype: ['all'],
+          })
+        ).organic.docs.map((doc) => doc.url.slice('https://x.example/'.length));
+      assert.deepEqual(await urlsOf(1), ['a', 'b', 'c', 'd']);
+      assert.deepEqual(await urlsOf(2), ['e', 'f']);
+    } finally {
+      index.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});

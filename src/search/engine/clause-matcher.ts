@@ -176,6 +176,8 @@ function wordFrequencies(segment: Segment, words: readonly string[], docs: Uint3
     if (postings === undefined) continue;
     const { docs: postingDocs, fieldCounts } = postings;
     const share = 1 / words.length;
+    // A share of 1, 1/2, 1/4 ... added n times makes n times the share exactly: one step.
+    const exactProducts = Number.isInteger(Math.log2(words.length));
     let cursor = 0;
     // A loop, not forEach: a phrase of common Japanese words has a call per page for each word.
     for (let index = 0; index < docs.length; index += 1) {
@@ -184,6 +186,11 @@ function wordFrequencies(segment: Segment, words: readonly string[], docs: Uint3
       if (cursor >= postingDocs.length || postingDocs[cursor] !== ordinal) continue;
       for (let field = 0; field < FIELD_COUNT; field += 1) {
         const occurrences = fieldCounts[cursor * FIELD_COUNT + field]!;
+        if (occurrences === 0) continue;
+        if (exactProducts) {
+          tf[index * FIELD_COUNT + field]! += occurrences * share;
+          continue;
+        }
         // One by one, as the counts were summed before they were stored: the same float32 sums.
         for (let occurrence = 0; occurrence < occurrences; occurrence += 1)
           tf[index * FIELD_COUNT + field]! += share;

@@ -4,7 +4,7 @@
  * (same-text-copies.ts).
  */
 import type { HitSet } from '../engine/hit-set.js';
-import { MAX_GROUP_SIZE, NO_GROUP, collapseGroups, type SameTextGroups } from '../same-text-copies.js';
+import { MAX_GROUP_SIZE, NO_GROUP, type SameTextGroups } from '../same-text-copies.js';
 import type { LoadedSegment } from '../search-index-types.js';
 import { type SegmentFacets, visitDocumentNodes } from './facet-index.js';
 
@@ -22,8 +22,8 @@ export interface HitFilters {
 }
 
 export interface NarrowedHits {
-  /** The hits every filter keeps, one per group of pages with the same text. */
-  kept: number[];
+  /** The hits every filter keeps, one per group of pages with the same text, in hit order. */
+  kept: Uint32Array;
   /** By category: hits of the doctype (only whether a count is above 0 is shown). */
   categoryCounts: Int32Array;
   /** By drill-down node: results over the hits in the category. */
@@ -35,6 +35,9 @@ export interface NarrowedHits {
  * categories over the doctype's hits, drill-down over those in the category, and the result over
  * those in the drill-down. Pages of one group count once for a node; of those the filters keep,
  * the first in the group's order is the result, so a filter finds the page of its own section.
+ * A search of a million hits walks them once: most hits (one path, in no group) count their
+ * path, whose nodes are counted once per segment at the end, and keep their place in a typed
+ * array, where a closure, a list and a map a hit cost most of the search.
  */
 export function narrowHits(
   hits: HitSet,
@@ -47,50 +50,94 @@ export function narrowHits(
   const nodeCounts = new Int32Array(filters.nodeCount);
   /** Group and node pairs counted already: a group counts once for each node. */
   const nodesCounted = new Set<number>();
-  const passing: number[] = [];
+  const kept = new Uint32Array(hits.count);
+  let keptCount = 0;
+  /** By group: where its result is in `kept`, and its rank in the group. */
+  const keptAt = new Map<number, { at: number; rank: number }>();
+  const { selectedNodes, category: wantedCategory, wantedTypes } = filters;
+  let current = -1;
+  let doctypeBits: Uint8Array = new Uint8Array(0);
+  let segmentFacets = facets[0]!;
+  let pathHits: Int32Array = new Int32Array(0);
+  let pathSelected: Uint8Array | undefined;
+  const countPaths = () => {
+    if (current < 0) return;
+    countPathNodes(segmentFacets, pathHits, nodeCounts);
+  };
   for (let hit = 0; hit < hits.count; hit += 1) {
     const ordinal = hits.ordinal[hit]!;
     const segment = hits.segment[hit]!;
-    if ((segments[segment]!.doctypeBits[ordinal]! & filters.wantedTypes) === 0) continue;
+    if (segment !== current) {
+      countPaths();
+      current = segment;
+      doctypeBits = segments[segment]!.doctypeBits;
+      segmentFacets = facets[segment]!;
+      pathHits = new Int32Array(segmentFacets.pathNodes.length);
+      pathSelected = selectedNodes && selectedPaths(segmentFacets, selectedNodes);
+    }
+    if ((doctypeBits[ordinal]! & wantedTypes) === 0) continue;
     const place = groups.placeOf(segment, ordinal);
-    const group = place === NO_GROUP ? NO_GROUP : Math.floor(place / MAX_GROUP_SIZE);
-    const segmentFacets = facets[segment]!;
-    let inCategory = filters.category === undefined;
-    for (
-      let at = segmentFacets.categoryStart[ordinal]!;
-      at < segmentFacets.categoryStart[ordinal + 1]!;
-      at += 1
-    ) {
-      const category = segmentFacets.categories[at]!;
-      if (category === filters.category) inCategory = true;
+    let inCategory = wantedCategory === undefined;
+    const { categoryStart, categories, pathStart, pathIds } = segmentFacets;
+    for (let at = categoryStart[ordinal]!; at < categoryStart[ordinal + 1]!; at += 1) {
+      const category = categories[at]!;
+      if (category === wantedCategory) inCategory = true;
       categoryCounts[category]! += 1;
     }
     if (!inCategory) continue;
-    let inDrilldown = filters.selectedNodes === undefined;
-    const firstPath = segmentFacets.pathStart[ordinal]!;
-    const pathCount = segmentFacets.pathStart[ordinal + 1]! - firstPath;
-    if (group === NO_GROUP && pathCount === 1) {
-      // Most hits: one path, in no group. Counted here without a closure a hit, which a search
-      // of a million hits would allocate a million times.
-      const nodes = segmentFacets.pathNodes[segmentFacets.pathIds[firstPath]!]!;
-      for (let at = 0; at < nodes.length; at += 1) {
-        const node = nodes[at]!;
-        if (!inDrilldown && filters.selectedNodes!.includes(node)) inDrilldown = true;
-        nodeCounts[node]! += 1;
-      }
+    let inDrilldown = pathSelected === undefined;
+    const firstPath = pathStart[ordinal]!;
+    const pathCount = pathStart[ordinal + 1]! - firstPath;
+    if (place === NO_GROUP && pathCount === 1) {
+      const path = pathIds[firstPath]!;
+      pathHits[path]! += 1;
+      if (pathSelected !== undefined && pathSelected[path] === 1) inDrilldown = true;
     } else if (pathCount > 0) {
+      const group = place === NO_GROUP ? NO_GROUP : Math.floor(place / MAX_GROUP_SIZE);
       visitDocumentNodes(segmentFacets, ordinal, (node) => {
-        if (!inDrilldown && filters.selectedNodes!.includes(node)) inDrilldown = true;
+        if (!inDrilldown && selectedNodes!.includes(node)) inDrilldown = true;
         if (group !== NO_GROUP && !firstTime(nodesCounted, group * filters.nodeCount + node)) return;
         nodeCounts[node]! += 1;
       });
     }
-    if (inDrilldown) passing.push(hit);
+    if (!inDrilldown) continue;
+    if (place === NO_GROUP) {
+      kept[keptCount++] = hit;
+      continue;
+    }
+    // Of a group, the page first in the group's order, where the group's first result was.
+    const group = Math.floor(place / MAX_GROUP_SIZE);
+    const rank = place % MAX_GROUP_SIZE;
+    const seen = keptAt.get(group);
+    if (seen === undefined) {
+      keptAt.set(group, { at: keptCount, rank });
+      kept[keptCount++] = hit;
+    } else if (rank < seen.rank) {
+      kept[seen.at] = hit;
+      seen.rank = rank;
+    }
   }
-  const kept = groups.empty
-    ? passing
-    : collapseGroups(passing, (hit) => groups.placeOf(hits.segment[hit]!, hits.ordinal[hit]!));
-  return { kept, categoryCounts, nodeCounts };
+  countPaths();
+  return { kept: kept.subarray(0, keptCount), categoryCounts, nodeCounts };
+}
+
+/** Adds to each node the hits counted on the segment's paths under it. */
+function countPathNodes(facets: SegmentFacets, pathHits: Int32Array, nodeCounts: Int32Array): void {
+  for (let path = 0; path < pathHits.length; path += 1) {
+    const count = pathHits[path]!;
+    if (count === 0) continue;
+    const nodes = facets.pathNodes[path]!;
+    for (let at = 0; at < nodes.length; at += 1) nodeCounts[nodes[at]!]! += count;
+  }
+}
+
+/** By path id of a segment: 1 where a node of the path is selected. */
+function selectedPaths(facets: SegmentFacets, selectedNodes: readonly number[]): Uint8Array {
+  const selected = new Uint8Array(facets.pathNodes.length);
+  facets.pathNodes.forEach((nodes, path) => {
+    if (nodes.some((node) => selectedNodes.includes(node))) selected[path] = 1;
+  });
+  return selected;
 }
 
 function firstTime(counted: Set<number>, key: number): boolean {

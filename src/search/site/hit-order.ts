@@ -1,3 +1,4 @@
+import { topByScore, topK } from '../engine/top-k.js';
 import type { HitSet } from '../engine/hit-set.js';
 import type { IndexSnapshot, LoadedSegment } from '../search-index-types.js';
 import { normalizeText } from '../analyzer.js';
@@ -79,4 +80,49 @@ export function hitComparator(
     }
     return idOf(a) - idOf(b);
   };
+}
+
+/**
+ * The `k` best of the `kept` hits for the sort keys, best first (hit indices). Sorted by score
+ * alone (the default) the best are picked by their scores in a typed array and only ties at the
+ * last place are ordered by id: a comparator call per hit cost more than the rest of a search of
+ * a million hits. Other keys compare hits (hitComparator).
+ */
+export function bestHits(
+  snapshot: IndexSnapshot,
+  hits: HitSet,
+  kept: Uint32Array,
+  keys: readonly SortKey[],
+  documents: SortedDocuments,
+  k: number,
+): number[] {
+  const compare = hitComparator(snapshot, hits, keys, documents);
+  if (keys.length !== 1 || keys[0]!.field !== 'score' || keys[0]!.order !== 'desc')
+    return topK(kept.length, k, (a, b) => compare(kept[a]!, kept[b]!)).map((position) => kept[position]!);
+  const scores = new Float64Array(kept.length);
+  for (let position = 0; position < kept.length; position += 1)
+    scores[position] = hits.score[kept[position]!]!;
+  const best = topByScore(scores, kept.length, k);
+  if (best.length === 0) return [];
+  const last = scores[best[best.length - 1]!]!;
+  const chosen = best.filter((position) => scores[position]! > last).map((position) => kept[position]!);
+  // Of the hits tied at the last place, those of the smallest ids (hitComparator's order): a
+  // word on every page of a million ties hundreds of thousands of them.
+  const tiedHits = new Uint32Array(kept.length);
+  const negatedIds = new Float64Array(kept.length);
+  let tiedCount = 0;
+  for (let position = 0; position < kept.length; position += 1) {
+    if (scores[position] !== last) continue;
+    const hit = kept[position]!;
+    tiedHits[tiedCount] = hit;
+    negatedIds[tiedCount] = -idOf(snapshot, hits, hit);
+    tiedCount += 1;
+  }
+  for (const position of topByScore(negatedIds, tiedCount, k - chosen.length))
+    chosen.push(tiedHits[position]!);
+  return chosen.sort(compare);
+}
+
+function idOf(snapshot: IndexSnapshot, hits: HitSet, hit: number): number {
+  return snapshot.segments[hits.segment[hit]!]!.segment.docIds[hits.ordinal[hit]!]!;
 }

@@ -1,7 +1,7 @@
 import type { SearchServiceConfig } from '../../domain/schemas.js';
 import { planQuery } from '../engine/query-plan.js';
 import { DEFAULT_RANKING, type RankingParameters } from '../engine/ranking.js';
-import { topByScore, topK } from '../engine/top-k.js';
+import { topByScore } from '../engine/top-k.js';
 import { QueryHighlighter } from '../highlight/query-highlighter.js';
 import type { SearchIndex } from '../search-index.js';
 import type { Searcher } from '../searcher.js';
@@ -12,7 +12,7 @@ import { drilldownTree } from './drilldown-tree.js';
 import { documentPaths, type FacetComputation, FacetIndex } from './facet-index.js';
 import { FacetPool } from './facet-pool.js';
 import type { HitPagePool } from './hit-page-pool.js';
-import { hitComparator, type SortedDocuments } from './hit-order.js';
+import { bestHits, type SortedDocuments } from './hit-order.js';
 import { narrowHits } from './hit-narrowing.js';
 import { KeywordBackground } from './keyword-background.js';
 import { organicDocsOf, type PageHit } from './organic-docs.js';
@@ -204,10 +204,14 @@ export class SiteSearch {
     });
 
     const first = (request.pageNumber - 1) * request.numberPerPage;
-    const compare = hitComparator(snapshot, hits, request.sortKeys, this.sortedDocuments);
-    const page = topK(kept.length, first + request.numberPerPage, (a, b) => compare(kept[a]!, kept[b]!))
-      .slice(first)
-      .map((position) => kept[position]!);
+    const page = bestHits(
+      snapshot,
+      hits,
+      kept,
+      request.sortKeys,
+      this.sortedDocuments,
+      first + request.numberPerPage,
+    ).slice(first);
     const pageHits = page.map((hit, offset) => {
       const segment = hits.segment[hit]!;
       const ordinal = hits.ordinal[hit]!;
