@@ -18,7 +18,7 @@ const onePosting = (doc: number) =>
       fieldCounts: Float32Array.of(0, 0, 0, 1, 0, 0),
       blockStarts: Uint32Array.of(0),
     },
-    { bytesOf: () => undefined, cache: undefined, key: `1\u0000term${doc}` },
+    { bytesOf: () => undefined, bytesFrom: () => [], cache: undefined, key: `1\u0000term${doc}` },
   );
 
 test('a budget of small postings bounds what the heap holds for them', () => {

@@ -19,7 +19,7 @@ import {
   POSITION_BLOCK,
   POSITION_BLOCK_BYTES,
 } from '../../src/search/engine/segment-codec.js';
-import { StoredTermPostings } from '../../src/search/engine/stored-term-postings.js';
+import { READ_AHEAD_BLOCKS, StoredTermPostings } from '../../src/search/engine/stored-term-postings.js';
 import type { IndexedDocument } from '../../src/search/indexed-document.js';
 import { SearchIndex } from '../../src/search/search-index.js';
 import { TermRowWriter } from '../../src/search/segment-rows.js';
@@ -123,6 +123,7 @@ describe('postings format 2', () => {
 
     let multiBlock = 0;
     let endedByBytes = 0;
+    let longest = 0;
     for (const { term, postings: built } of segment.termsWithPostings()) {
       const row = rows.get(term)!;
       const head = decodePostingsHead(row.head, row.docCount);
@@ -143,8 +144,16 @@ describe('postings format 2', () => {
         assert.ok(bytes < POSITION_BLOCK_BYTES + 300, `${term}: ${bytes} bytes`);
         if (block + 1 < blocks && end - start < POSITION_BLOCK) endedByBytes += 1;
       });
+      let reads = 0;
       const stored = new StoredTermPostings(head, {
-        bytesOf: (block) => row.inline ?? row.blocks[block],
+        bytesOf: (block) => {
+          reads += 1;
+          return row.inline ?? row.blocks[block];
+        },
+        bytesFrom: (from, limit) => {
+          reads += 1;
+          return row.blocks.slice(from, from + limit);
+        },
         cache: undefined,
         key: term,
       });
@@ -153,7 +162,15 @@ describe('postings format 2', () => {
       const reader = stored.positionReader();
       for (const posting of [...head.docs.keys()].reverse())
         assert.deepEqual([...reader.positionsOf(posting)], [...builtReader.positionsOf(posting)], term);
+      // Read in order, as a phrase does: the first block alone, then READ_AHEAD_BLOCKS at a time.
+      reads = 0;
+      const inOrder = stored.positionReader();
+      for (const posting of head.docs.keys())
+        assert.deepEqual([...inOrder.positionsOf(posting)], [...builtReader.positionsOf(posting)], term);
+      assert.equal(reads, 1 + Math.ceil((blocks - 1) / READ_AHEAD_BLOCKS), term);
+      longest = Math.max(longest, blocks);
     }
+    assert.ok(longest >= 3, `the longest term has ${longest} blocks`);
     assert.ok(endedByBytes >= 2, 'a term of many positions a document has blocks ended by their bytes');
     assert.ok(multiBlock >= 2, 'common terms span several blocks');
 

@@ -4,6 +4,7 @@ import { matchEdgePhrase } from './edge-phrase.js';
 import { FIELD_COUNT, fieldOfPosition } from './fields.js';
 import type { Clause } from './query-plan.js';
 import { gallopTo } from './gallop.js';
+import { POSITION_BLOCK } from './segment-codec.js';
 import type { Segment, TermPostings } from './segment.js';
 
 export type { ClauseMatches } from './clause-matches.js';
@@ -19,6 +20,9 @@ export function matchClause(segment: Segment, clause: Clause): ClauseMatches {
   if (matches.docs.length === 0 || clause.words.length === 0) return matches;
   return { ...matches, wordTf: wordFrequencies(segment, clause.words, matches.docs) };
 }
+
+/** Terms of more documents than this have their blocks of positions read for a phrase without keeping them. */
+const PHRASE_BLOCKS_KEPT_UP_TO = 64 * POSITION_BLOCK;
 
 /** Documents where `tokens` occur adjacent and in order, with the count of such occurrences per field. */
 function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches {
@@ -36,7 +40,10 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
   const docs = new Uint32Array(capacity);
   const tf = new Float32Array(capacity * FIELD_COUNT);
   const cursors = new Uint32Array(lists.length);
-  const readers = lists.map((list) => list.positionReader());
+  // Blocks of a long list are read once and not kept: a phrase through every block of a common
+  // term would only push out of the shared cache the blocks proximity reads again.
+  const readers = lists.map((list) => list.positionReader(list.docs.length <= PHRASE_BLOCKS_KEPT_UP_TO));
+  const pointers = new Uint32Array(lists.length);
   const termPositions: Uint32Array[] = new Array<Uint32Array>(lists.length);
   let count = 0;
   for (const ordinal of driver.docs) {
@@ -56,7 +63,7 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
     for (let index = 0; index < lists.length; index += 1)
       termPositions[index] = readers[index]!.positionsOf(cursors[index]!);
     const tfOffset = count * FIELD_COUNT;
-    if (countAdjacent(termPositions, tf, tfOffset) === 0) continue;
+    if (countAdjacent(termPositions, pointers, tf, tfOffset) === 0) continue;
     docs[count] = ordinal;
     count += 1;
   }
@@ -89,12 +96,18 @@ function matchTerm(segment: Segment, postings: TermPostings): ClauseMatches {
 
 /**
  * Occurrences of the phrase in one document, added per field to `tf` at `tfOffset`: positions p
- * of the first term with p + i among the positions of term i, `termPositions[i]` in the document.
+ * of the first term with p + i among the positions of term i, `termPositions[i]` in the document;
+ * `pointers` is room for a place in each list.
  */
-function countAdjacent(termPositions: readonly Uint32Array[], tf: Float32Array, tfOffset: number): number {
+function countAdjacent(
+  termPositions: readonly Uint32Array[],
+  pointers: Uint32Array,
+  tf: Float32Array,
+  tfOffset: number,
+): number {
   let total = 0;
   const terms = termPositions.length;
-  const pointers = new Uint32Array(terms);
+  pointers.fill(0);
   const firstPositions = termPositions[0]!;
   for (let slot = 0; slot < firstPositions.length; slot += 1) {
     const start = firstPositions[slot]!;

@@ -38,6 +38,8 @@ export interface TermRowReader {
   termRowSizes(segmentId: number, from: string, limit: number): number[];
   inlinePositions(segmentId: number, term: string): Uint8Array | undefined;
   positionBlock(segmentId: number, term: string, block: number): Uint8Array | undefined;
+  /** Up to `limit` blocks of a term from `from` on, in order. */
+  positionBlocksFrom(segmentId: number, term: string, from: number, limit: number): Uint8Array[];
 }
 
 /** The smallest term after `term` in `compareTerms` order: no term holds U+0000. */
@@ -114,8 +116,9 @@ export class StoredSegment extends Segment {
       head.blockStarts.length > 1
         ? (block: number) => rows.positionBlock(id, term, block)
         : () => inline ?? rows.inlinePositions(id, term);
+    const bytesFrom = (from: number, limit: number) => rows.positionBlocksFrom(id, term, from, limit);
     const cache = inline === undefined ? this.blockCache : undefined;
-    return new StoredTermPostings(head, { bytesOf, cache, key: this.cacheKey + term });
+    return new StoredTermPostings(head, { bytesOf, bytesFrom, cache, key: this.cacheKey + term });
   }
 
   *termPages(): Iterable<readonly SegmentTerm[]> {

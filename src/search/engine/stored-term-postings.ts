@@ -8,6 +8,8 @@ const NO_POSITIONS = new Uint32Array(0);
 export interface PositionBlockSource {
   /** The bytes of a block; undefined once the segment is gone from the file. */
   bytesOf(block: number): Uint8Array | undefined;
+  /** The bytes of up to `limit` blocks from `from` on, in order (fewer once the segment is gone). */
+  bytesFrom(from: number, limit: number): Uint8Array[];
   /** Decoded blocks kept for the next search, under `key` and the block's number; none for a merge. */
   cache: PositionBlockCache | undefined;
   /** Names the term of this segment: unique in the process. */
@@ -25,7 +27,7 @@ export class StoredTermPostings implements TermPostings {
 
   constructor(
     { docs, fieldCounts, blockStarts }: PostingsHead,
-    private readonly source: PositionBlockSource,
+    readonly source: PositionBlockSource,
   ) {
     this.docs = docs;
     this.fieldCounts = fieldCounts;
@@ -44,13 +46,17 @@ export class StoredTermPostings implements TermPostings {
    * Block `block` decoded, from the cache or the file, kept in the cache when `keep`; undefined
    * once the segment is gone.
    */
-  decodedBlock(block: number, keep: boolean): PositionBlock | undefined {
+  decodedBlock(
+    block: number,
+    keep: boolean,
+    read: (block: number) => Uint8Array | undefined = (wanted) => this.source.bytesOf(wanted),
+  ): PositionBlock | undefined {
     const { key } = this.source;
     const cache = keep ? this.source.cache : undefined;
     const cacheKey = cache === undefined ? '' : `${key}\u0000${block}`;
     const cached = cache?.get(cacheKey);
     if (cached !== undefined) return cached;
-    const bytes = this.source.bytesOf(block);
+    const bytes = read(block);
     if (bytes === undefined) return undefined;
     const first = this.blockStarts[block]!;
     const end = this.blockStarts[block + 1] ?? this.docs.length;
@@ -61,13 +67,24 @@ export class StoredTermPostings implements TermPostings {
 }
 
 /**
+ * Blocks read at once by a reader going through a term's blocks one after another: a phrase of
+ * common words reads every block of its terms, thousands for a word on every page of a million.
+ */
+export const READ_AHEAD_BLOCKS = 32;
+
+/**
  * Keeps the block it read last for the next posting: a phrase reads its documents in order, each
- * block once; proximity reads a few documents anywhere.
+ * block once; proximity reads a few documents anywhere. Once it reads the block after the one it
+ * read last, it reads the next READ_AHEAD_BLOCKS with one statement.
  */
 class BlockPositionReader implements PositionReader {
   private block = -1;
   private first = 0;
   private decoded: PositionBlock = { starts: NO_POSITIONS, positions: NO_POSITIONS };
+  /** Bytes of the blocks read ahead, from block `aheadFrom`. */
+  private ahead: Uint8Array[] = [];
+  private aheadFrom = 0;
+  private readonly read = (block: number) => this.bytesOf(block);
 
   /** Set once a block was not found: the segment is gone, and no other block is looked for. */
   private gone = false;
@@ -81,7 +98,7 @@ class BlockPositionReader implements PositionReader {
     if (this.gone) return NO_POSITIONS;
     const block = this.blockHolding(posting);
     if (block !== this.block) {
-      const decoded = this.postings.decodedBlock(block, this.keep);
+      const decoded = this.postings.decodedBlock(block, this.keep, this.read);
       // A merge removed the segment's rows after this search took its snapshot: as with a term
       // row read then, the term is found nowhere in it (Searcher.stillReadable runs it again).
       if (decoded === undefined) {
@@ -94,6 +111,16 @@ class BlockPositionReader implements PositionReader {
     }
     const local = posting - this.first;
     return this.decoded.positions.subarray(this.decoded.starts[local]!, this.decoded.starts[local + 1]!);
+  }
+
+  /** A block's bytes: from those read ahead, else with the next ones when reading in order. */
+  private bytesOf(block: number): Uint8Array | undefined {
+    const local = block - this.aheadFrom;
+    if (local >= 0 && local < this.ahead.length) return this.ahead[local];
+    if (this.block < 0 || block !== this.block + 1) return this.postings.source.bytesOf(block);
+    this.ahead = this.postings.source.bytesFrom(block, READ_AHEAD_BLOCKS);
+    this.aheadFrom = block;
+    return this.ahead[0];
   }
 
   /** The last block starting at or before `posting`. */

@@ -108,6 +108,13 @@ export class SegmentTermRows {
             'SELECT positions FROM segment_term_positions WHERE segment_id = ? AND term = ? AND block = ?',
           )
           .pluck(),
+      positionBlocksFrom: () =>
+        db
+          .prepare(
+            `SELECT positions FROM segment_term_positions WHERE segment_id = ? AND term = ? AND block >= ?
+           ORDER BY block LIMIT ?`,
+          )
+          .pluck(),
       insert: () =>
         db.prepare(
           'INSERT INTO segment_terms (segment_id, term, doc_count, postings, positions) VALUES (?, ?, ?, ?, ?)',
@@ -159,6 +166,14 @@ export class SegmentTermRows {
   /** A block of positions of a term of several blocks. */
   positionBlock(segmentId: number, term: string, block: number): Buffer | undefined {
     return this.statements.positionBlock.get(segmentId, term, block) as Buffer | undefined;
+  }
+
+  /**
+   * Up to `limit` blocks of positions of a term from block `from` on, in order: one statement
+   * stepping through the table, where a lookup a block costs a seek each.
+   */
+  positionBlocksFrom(segmentId: number, term: string, from: number, limit: number): Buffer[] {
+    return this.statements.positionBlocksFrom.all(segmentId, term, from, limit) as Buffer[];
   }
 
   /** A term's row; `positions` its single block of positions, or null when `insertBlock` writes them. */
