@@ -88,7 +88,7 @@ export class SameTextGroups {
       if (segment === undefined) continue;
       const loaded = segments[segment]!;
       if (!loaded.segment.isLive(row.ordinal) || loaded.segment.docIds[row.ordinal] !== row.id) continue;
-      const key = `${row.doctype}:${row.mainKey.toString('hex')}`;
+      const key = `${row.doctype}:${row.mainKey}`;
       const members = byKey.get(key);
       const member = {
         segment,

@@ -2,11 +2,15 @@
  * A segment's candidates scored a clause at a time (segment-scoring.ts): which documents match
  * the groups and exclusions, what each clause adds, and the rules of other forms and quoted
  * phrases, checked against scores worked out by hand. The arrays by ordinal are reused from
- * query to query, so each test runs after another has left its marks.
+ * query to query, so each test runs after another has left its marks. And the statistics the
+ * scores use, whose sums are kept by segment.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { analyzeText } from '../../src/search/analyzer.js';
 import { FIELD_COUNT } from '../../src/search/engine/fields.js';
+import { statisticsOf } from '../../src/search/engine/matcher.js';
+import { buildSegment } from '../../src/search/engine/segment-builder.js';
 import { bm25f } from '../../src/search/engine/ranking.js';
 import {
   scoreSegment,
@@ -133,4 +137,21 @@ test('a rare clause of a large segment is gathered from its list, and a small se
     slotCount: 1,
   });
   assert.equal(after.size, 0);
+});
+
+test("the collection's statistics follow the deletions of a segment whose sums were kept", () => {
+  // Page n has n + 1 words in its body (field 3).
+  const documents = Array.from({ length: 4 }, (_, docId) => ({
+    docId,
+    fields: [0, 1, 2, 3, 4, 5].map((field) => analyzeText(field === 3 ? 'word '.repeat(docId + 1) : '')),
+  }));
+  const first = buildSegment(1, documents);
+  const second = buildSegment(2, documents.slice(0, 2));
+  const before = statisticsOf([first, second]);
+  assert.equal(before.documentCount, 6);
+  assert.equal(before.averageFieldLengths[3], (1 + 2 + 3 + 4 + 1 + 2) / 6);
+  first.markDeleted(3);
+  const after = statisticsOf([first, second]);
+  assert.equal(after.documentCount, 5);
+  assert.equal(after.averageFieldLengths[3], (1 + 2 + 3 + 1 + 2) / 5);
 });
