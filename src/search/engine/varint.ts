@@ -118,6 +118,20 @@ export class VarintReader {
     return this.offset === this.bytes.length;
   }
 
+  /** Where the next value starts: for a decoder that reads the bytes itself, then `moveTo`s past them. */
+  get position(): number {
+    return this.offset;
+  }
+
+  /** The bytes being read. */
+  get source(): Uint8Array {
+    return this.bytes;
+  }
+
+  moveTo(offset: number): void {
+    this.offset = offset;
+  }
+
   /** Fills `target` from one run of gaps counted from 0. */
   gaps(target: Uint32Array): Uint32Array {
     ONE_RUN[1] = target.length;
