@@ -45,6 +45,7 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
   const readers = lists.map((list) => list.positionReader(list.docs.length <= PHRASE_BLOCKS_KEPT_UP_TO));
   const pointers = new Uint32Array(lists.length);
   const termPositions: Uint32Array[] = new Array<Uint32Array>(lists.length);
+  const ranges = new Uint32Array(lists.length * 2);
   let count = 0;
   for (const ordinal of driver.docs) {
     if (!segment.isLive(ordinal)) continue;
@@ -61,9 +62,9 @@ function matchPhrase(segment: Segment, tokens: readonly string[]): ClauseMatches
     if (!all) continue;
     // Positions only of the documents holding every term: a block read for each of them.
     for (let index = 0; index < lists.length; index += 1)
-      termPositions[index] = readers[index]!.positionsOf(cursors[index]!);
+      termPositions[index] = readers[index]!.locate(cursors[index]!, ranges, index);
     const tfOffset = count * FIELD_COUNT;
-    if (countAdjacent(termPositions, pointers, tf, tfOffset) === 0) continue;
+    if (countAdjacent(termPositions, ranges, pointers, tf, tfOffset) === 0) continue;
     docs[count] = ordinal;
     count += 1;
   }
@@ -96,27 +97,29 @@ function matchTerm(segment: Segment, postings: TermPostings): ClauseMatches {
 
 /**
  * Occurrences of the phrase in one document, added per field to `tf` at `tfOffset`: positions p
- * of the first term with p + i among the positions of term i, `termPositions[i]` in the document;
- * `pointers` is room for a place in each list.
+ * of the first term with p + i among the positions of term i, which are
+ * `termPositions[i][ranges[2i] .. ranges[2i + 1])` (PositionReader.locate); `pointers` is room
+ * for a place in each list.
  */
 function countAdjacent(
   termPositions: readonly Uint32Array[],
+  ranges: Uint32Array,
   pointers: Uint32Array,
   tf: Float32Array,
   tfOffset: number,
 ): number {
   let total = 0;
   const terms = termPositions.length;
-  pointers.fill(0);
+  for (let term = 1; term < terms; term += 1) pointers[term] = ranges[2 * term]!;
   const firstPositions = termPositions[0]!;
-  for (let slot = 0; slot < firstPositions.length; slot += 1) {
+  for (let slot = ranges[0]!; slot < ranges[1]!; slot += 1) {
     const start = firstPositions[slot]!;
     let matched = true;
     for (let term = 1; term < terms; term += 1) {
       const wanted = start + term;
       const positions = termPositions[term]!;
       let pointer = pointers[term]!;
-      const end = positions.length;
+      const end = ranges[2 * term + 1]!;
       while (pointer < end && positions[pointer]! < wanted) pointer += 1;
       pointers[term] = pointer;
       if (pointer >= end || positions[pointer] !== wanted) {

@@ -85,6 +85,8 @@ class BlockPositionReader implements PositionReader {
   private ahead: Uint8Array[] = [];
   private aheadFrom = 0;
   private readonly read = (block: number) => this.bytesOf(block);
+  /** Where `positionsOf` finds the positions it views. */
+  private readonly range = new Uint32Array(2);
 
   /** Set once a block was not found: the segment is gone, and no other block is looked for. */
   private gone = false;
@@ -95,6 +97,13 @@ class BlockPositionReader implements PositionReader {
   ) {}
 
   positionsOf(posting: number): Uint32Array {
+    const positions = this.locate(posting, this.range, 0);
+    return positions.subarray(this.range[0]!, this.range[1]!);
+  }
+
+  locate(posting: number, range: Uint32Array, slot: number): Uint32Array {
+    range[2 * slot] = 0;
+    range[2 * slot + 1] = 0;
     if (this.gone) return NO_POSITIONS;
     const block = this.blockHolding(posting);
     if (block !== this.block) {
@@ -110,7 +119,9 @@ class BlockPositionReader implements PositionReader {
       this.first = this.postings.blockStarts[block]!;
     }
     const local = posting - this.first;
-    return this.decoded.positions.subarray(this.decoded.starts[local]!, this.decoded.starts[local + 1]!);
+    range[2 * slot] = this.decoded.starts[local]!;
+    range[2 * slot + 1] = this.decoded.starts[local + 1]!;
+    return this.decoded.positions;
   }
 
   /** A block's bytes: from those read ahead, else with the next ones when reading in order. */
