@@ -15,6 +15,18 @@ import { SiteSearch } from '../../src/search/site/site-search.js';
 import { vocabularyWork } from '../../src/search/site/vocabulary.js';
 import { systemClock } from '../../src/util/index.js';
 
+/** Runs `use` on a new index in a folder of its own, which goes afterwards. */
+async function withTemporaryIndex(prefix: string, use: (index: SearchIndex) => Promise<void>): Promise<void> {
+  const folder = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const index = new SearchIndex(path.join(folder, 'index.db'));
+  try {
+    await use(index);
+  } finally {
+    index.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 describe('facet rules', () => {
   test('without drill-down rules a page is labelled by host and up to two directories, decoded', () => {
     const none = compileFacetRules({});
@@ -66,9 +78,7 @@ describe('categories with one name in several rules', () => {
 
 describe('sorting by title after a page was renamed', () => {
   test('uses the new title', async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-title-sort-'));
-    const index = new SearchIndex(path.join(folder, 'titles.db'));
-    try {
+    await withTemporaryIndex('kumo-title-sort-', async (index) => {
       const page = (name: string, title: string) => ({
         url: `https://x.example/${name}`,
         title,
@@ -94,18 +104,13 @@ describe('sorting by title after a page was renamed', () => {
         answer.organic.docs.map((doc) => doc.title),
         ['Alpha', 'Kiwi', 'Lime', 'Mango'],
       );
-    } finally {
-      index.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   });
 });
 
 describe('SearchActivity', () => {
   test('holds a bounded number of queries, keeping the often asked ones', async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-activity-'));
-    const index = new SearchIndex(path.join(folder, 'activity.db'));
-    try {
+    await withTemporaryIndex('kumo-activity-', async (index) => {
       index.writer.upsert(
         [{ url: 'https://x.example/a', title: 'Popular topic', description: '', body: 'words' }],
         'bundle:test',
@@ -123,10 +128,7 @@ describe('SearchActivity', () => {
       await activity.built();
       const suggester = activity.suggester(index.searcher().snapshot, sources);
       assert.equal(suggester.suggest('popular t', 1)[0]?.word, 'popular topic');
-    } finally {
-      index.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   });
 });
 
@@ -212,9 +214,7 @@ describe('validateSearchServiceConfig', () => {
 
 describe('pages tied on score', () => {
   test('come in the order they were first indexed, a page written again in a later segment too', async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-score-ties-'));
-    const index = new SearchIndex(path.join(folder, 'ties.db'));
-    try {
+    await withTemporaryIndex('kumo-score-ties-', async (index) => {
       // Bodies of one length with the word once: every page scores the same.
       const page = (name: string, other: string) => ({
         url: `https://x.example/${name}`,
@@ -243,9 +243,6 @@ describe('pages tied on score', () => {
         ).organic.docs.map((doc) => doc.url.slice('https://x.example/'.length));
       assert.deepEqual(await urlsOf(1), ['a', 'b', 'c', 'd']);
       assert.deepEqual(await urlsOf(2), ['e', 'f']);
-    } finally {
-      index.close();
-      rmSync(folder, { recursive: true, force: true });
-    }
+    });
   });
 });
