@@ -200,30 +200,44 @@ function mostCommonLanguage(groups: readonly (readonly Member[])[]): string {
   return best;
 }
 
+/** Where a result goes among those kept: dropped, for a group whose kept page comes before it. */
+export const DROPPED = -1;
+
 /**
- * Of results (in any order), keeps per group the page that comes first in the group's order;
- * `placeOf` gives each result's place. The results kept stay in their order, the page kept for a
- * group where the group's first result was.
+ * Keeps, of results given one at a time (in any order), per group the page that comes first in
+ * the group's order: the results kept stay in their order, the page kept for a group where the
+ * group's first result was.
  */
-export function collapseGroups<T>(results: readonly T[], placeOf: (result: T) => number): T[] {
-  const kept: T[] = [];
-  const keptAt = new Map<number, { at: number; rank: number }>();
-  for (const result of results) {
-    const place = placeOf(result);
-    if (place === NO_GROUP) {
-      kept.push(result);
-      continue;
-    }
+export class GroupCollapse {
+  /** By group: where its result is among those kept, and its rank in the group. */
+  private readonly keptAt = new Map<number, { at: number; rank: number }>();
+
+  /**
+   * Where a result of `place` goes when `keptCount` are kept: `keptCount` (after them), the slot
+   * of its group's result it replaces, or DROPPED.
+   */
+  slotOf(place: number, keptCount: number): number {
+    if (place === NO_GROUP) return keptCount;
     const group = Math.floor(place / MAX_GROUP_SIZE);
     const rank = place % MAX_GROUP_SIZE;
-    const seen = keptAt.get(group);
+    const seen = this.keptAt.get(group);
     if (seen === undefined) {
-      keptAt.set(group, { at: kept.length, rank });
-      kept.push(result);
-    } else if (rank < seen.rank) {
-      kept[seen.at] = result;
-      seen.rank = rank;
+      this.keptAt.set(group, { at: keptCount, rank });
+      return keptCount;
     }
+    if (rank >= seen.rank) return DROPPED;
+    seen.rank = rank;
+    return seen.at;
+  }
+}
+
+/** GroupCollapse over a list of results, `placeOf` giving each result's place. */
+export function collapseGroups<T>(results: readonly T[], placeOf: (result: T) => number): T[] {
+  const kept: T[] = [];
+  const collapse = new GroupCollapse();
+  for (const result of results) {
+    const slot = collapse.slotOf(placeOf(result), kept.length);
+    if (slot !== DROPPED) kept[slot] = result;
   }
   return kept;
 }

@@ -4,7 +4,13 @@
  * (same-text-copies.ts).
  */
 import type { HitSet } from '../engine/hit-set.js';
-import { MAX_GROUP_SIZE, NO_GROUP, type SameTextGroups } from '../same-text-copies.js';
+import {
+  DROPPED,
+  GroupCollapse,
+  MAX_GROUP_SIZE,
+  NO_GROUP,
+  type SameTextGroups,
+} from '../same-text-copies.js';
 import type { LoadedSegment } from '../search-index-types.js';
 import { type SegmentFacets, visitDocumentNodes } from './facet-index.js';
 
@@ -52,23 +58,18 @@ export function narrowHits(
   const nodesCounted = new Set<number>();
   const kept = new Uint32Array(hits.count);
   let keptCount = 0;
-  /** By group: where its result is in `kept`, and its rank in the group. */
-  const keptAt = new Map<number, { at: number; rank: number }>();
+  const collapse = new GroupCollapse();
   const { selectedNodes, category: wantedCategory, wantedTypes } = filters;
   let current = -1;
   let doctypeBits: Uint8Array = new Uint8Array(0);
   let segmentFacets = facets[0]!;
   let pathHits: Int32Array = new Int32Array(0);
   let pathSelected: Uint8Array | undefined;
-  const countPaths = () => {
-    if (current < 0) return;
-    countPathNodes(segmentFacets, pathHits, nodeCounts);
-  };
   for (let hit = 0; hit < hits.count; hit += 1) {
     const ordinal = hits.ordinal[hit]!;
     const segment = hits.segment[hit]!;
     if (segment !== current) {
-      countPaths();
+      countPathNodes(segmentFacets, pathHits, nodeCounts);
       current = segment;
       doctypeBits = segments[segment]!.doctypeBits;
       segmentFacets = facets[segment]!;
@@ -101,23 +102,11 @@ export function narrowHits(
       });
     }
     if (!inDrilldown) continue;
-    if (place === NO_GROUP) {
-      kept[keptCount++] = hit;
-      continue;
-    }
-    // Of a group, the page first in the group's order, where the group's first result was.
-    const group = Math.floor(place / MAX_GROUP_SIZE);
-    const rank = place % MAX_GROUP_SIZE;
-    const seen = keptAt.get(group);
-    if (seen === undefined) {
-      keptAt.set(group, { at: keptCount, rank });
-      kept[keptCount++] = hit;
-    } else if (rank < seen.rank) {
-      kept[seen.at] = hit;
-      seen.rank = rank;
-    }
+    const slot = place === NO_GROUP ? keptCount : collapse.slotOf(place, keptCount);
+    if (slot === keptCount) keptCount += 1;
+    if (slot !== DROPPED) kept[slot] = hit;
   }
-  countPaths();
+  countPathNodes(segmentFacets, pathHits, nodeCounts);
   return { kept: kept.subarray(0, keptCount), categoryCounts, nodeCounts };
 }
 
