@@ -195,7 +195,20 @@ export function decodePostingsHead(bytes: Uint8Array, docCount: number): Posting
   const reader = new VarintReader(bytes);
   const docs = reader.gaps(new Uint32Array(docCount));
   const fieldCounts = new Float32Array(docCount * FIELD_COUNT);
-  reader.moveTo(decodeFieldCounts(reader.source, reader.position, fieldCounts, docCount));
+  for (let posting = 0; posting < docCount; posting += 1) {
+    const first = reader.read();
+    const mask = first % FIELD_MASK_SCALE;
+    if (mask === 0) throw new Error('corrupt index segment');
+    const base = posting * FIELD_COUNT;
+    // The first field's count is in the value with the mask; each other field's follows. The
+    // mask's bits are walked, not every field tested: most postings are in one field.
+    let field = 31 - Math.clz32(mask & -mask);
+    fieldCounts[base + field] = Math.floor(first / FIELD_MASK_SCALE) + 1;
+    for (let rest = mask & (mask - 1); rest !== 0; rest &= rest - 1) {
+      field = 31 - Math.clz32(rest & -rest);
+      fieldCounts[base + field] = reader.read() + 1;
+    }
+  }
   let blockStarts = ONE_BLOCK;
   if (!reader.atEnd()) {
     const later = reader.read();
@@ -208,48 +221,6 @@ export function decodePostingsHead(bytes: Uint8Array, docCount: number): Posting
   }
   reader.expectEnd();
   return { docs, fieldCounts, blockStarts };
-}
-
-/**
- * Each posting's counts per field (see TermEncoder) from `bytes` at `offset` into `fieldCounts`;
- * the offset after them. One loop with the varints read in place and a byte value taken as it
- * is: a search of a word on every page of a million decodes millions of them.
- */
-function decodeFieldCounts(
-  bytes: Uint8Array,
-  start: number,
-  fieldCounts: Float32Array,
-  docCount: number,
-): number {
-  let offset = start;
-  const read = (): number => {
-    if (offset >= bytes.length) throw new Error('truncated index segment');
-    const byte = bytes[offset++]!;
-    if (byte < 0x80) return byte;
-    let value = byte & 0x7f;
-    let scale = 0x80;
-    for (;;) {
-      if (offset >= bytes.length || scale > 0x10000000) throw new Error('truncated index segment');
-      const next = bytes[offset++]!;
-      value += (next & 0x7f) * scale;
-      if (next < 0x80) return value;
-      scale *= 0x80;
-    }
-  };
-  for (let posting = 0; posting < docCount; posting += 1) {
-    const first = read();
-    const mask = first % FIELD_MASK_SCALE;
-    if (mask === 0) throw new Error('corrupt index segment');
-    const base = posting * FIELD_COUNT;
-    // The first field's count is in the value with the mask; each other field's follows.
-    let field = 31 - Math.clz32(mask & -mask);
-    fieldCounts[base + field] = Math.floor(first / FIELD_MASK_SCALE) + 1;
-    for (let rest = mask & (mask - 1); rest !== 0; rest &= rest - 1) {
-      field = 31 - Math.clz32(rest & -rest);
-      fieldCounts[base + field] = read() + 1;
-    }
-  }
-  return offset;
 }
 
 /** A block of positions decoded: posting `first + i`'s are `positions[starts[i] .. starts[i + 1])`. */

@@ -143,13 +143,25 @@ export class VarintReader {
   }
 
   read(): number {
-    let result = 0;
-    let scale = 1;
+    const bytes = this.bytes;
+    let offset = this.offset;
+    if (offset >= bytes.length) throw new Error('truncated index segment');
+    const first = bytes[offset++]!;
+    // Most values are one byte (a count, a small gap): no loop for them.
+    if (first < 0x80) {
+      this.offset = offset;
+      return first;
+    }
+    let result = first & 0x7f;
+    let scale = 0x80;
     for (;;) {
-      if (this.offset >= this.bytes.length || scale > 0x10000000) throw new Error('truncated index segment');
-      const byte = this.bytes[this.offset++]!;
+      if (offset >= bytes.length || scale > 0x10000000) throw new Error('truncated index segment');
+      const byte = bytes[offset++]!;
       result += (byte & 0x7f) * scale;
-      if (byte < 0x80) return result;
+      if (byte < 0x80) {
+        this.offset = offset;
+        return result;
+      }
       scale *= 0x80;
     }
   }

@@ -125,6 +125,7 @@ export class SearchIndexStore {
     this.columns = new SegmentColumnRows(this.db);
     this.freePages = new FreePages(this.db);
   }
+
   /**
    * Gives this connection's page cache, for the file and again for its TEMP database, at most
    * `megabytes` each instead of SQLite's default: for a connection that only indexes, whose
