@@ -60,7 +60,7 @@ export {
   templateThreshold,
   titlePartsOf,
 } from './template-block-hash.js';
-export { templateLineLengths, type TemplatePage } from './template-line-lengths.js';
+export { TemplateLineLengths, templateLineLengths, type TemplatePage } from './template-line-lengths.js';
 export { urlErrorKind } from './url-error-kind.js';
 export { compileFieldPattern, UnsupportedUrlPatternError } from './url-pattern-problem.js';
 export { compileUrlPattern, type UrlPattern } from './url-pattern.js';

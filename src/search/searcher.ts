@@ -8,7 +8,7 @@ import type { IndexSnapshot, SearchHit } from './search-index-types.js';
 import type { BodyHead, HitDocument, HitDocumentSource } from './storage/hit-documents.js';
 import type { SearchIndexStore } from './storage/search-index-store.js';
 import type { StoredDocument } from './storage/stored-document.js';
-import type { TemplateLinesWithLengths } from './storage/template-block-schema.js';
+import { knownLineLengths, type TemplateLinesWithLengths } from './storage/template-block-schema.js';
 import type { HitTemplates, TemplateBlocks } from './template-blocks.js';
 
 /**
@@ -28,14 +28,41 @@ export class TemplateCache {
     return this.cached.blocks;
   }
 
+  /** The generation's template lines with their lengths, found now if they were not yet. */
   hitTemplates(generation: number): HitTemplates {
-    const blocks = this.blocks(generation);
-    const cached = this.cached!;
-    if (cached.hit === undefined) {
-      this.lastLineLengths = this.store.templates.lineLengths(blocks, this.lastLineLengths);
-      cached.hit = { blocks, lineLengths: this.lastLineLengths.lineLengths };
+    const known = this.knownHitTemplates(generation);
+    if (known !== undefined) return known;
+    const work = this.hitTemplatesWork(generation);
+    for (;;) {
+      const step = work.next();
+      if (step.done === true) return step.value;
     }
-    return cached.hit;
+  }
+
+  /** The generation's template lines with their lengths, undefined until they are found. */
+  knownHitTemplates(generation: number): HitTemplates | undefined {
+    this.blocks(generation);
+    return this.cached!.hit;
+  }
+
+  /**
+   * The generation's template lines with the lengths known without reading a page: those of the
+   * hosts whose lines are as they were when lengths were last found. A host without them has
+   * each line of a hit hashed, which cuts it the same.
+   */
+  templatesWithKnownLengths(generation: number): HitTemplates {
+    const blocks = this.blocks(generation);
+    return { blocks, lineLengths: knownLineLengths(blocks, this.lastLineLengths) };
+  }
+
+  /** Finds the generation's lengths (TemplateBlockStore.lineLengthsWork), pausing as it reads pages. */
+  *hitTemplatesWork(generation: number): Generator<void, HitTemplates, void> {
+    const blocks = this.blocks(generation);
+    const found = yield* this.store.templates.lineLengthsWork(blocks, this.lastLineLengths);
+    this.lastLineLengths = found;
+    const hit = { blocks, lineLengths: found.lineLengths };
+    if (this.cached?.generation === generation) this.cached.hit = hit;
+    return hit;
   }
 }
 
@@ -134,5 +161,18 @@ export class Searcher implements HitDocumentSource {
   /** The template lines of this generation with their lengths, found once per generation. */
   hitTemplates(): HitTemplates {
     return this.templates.hitTemplates(this.snapshot.generation);
+  }
+
+  /** As `hitTemplates` when the lengths are found; else with those known (TemplateCache.templatesWithKnownLengths). */
+  hitTemplatesIfFound(): { templates: HitTemplates; found: boolean } {
+    const { generation } = this.snapshot;
+    const known = this.templates.knownHitTemplates(generation);
+    if (known !== undefined) return { templates: known, found: true };
+    return { templates: this.templates.templatesWithKnownLengths(generation), found: false };
+  }
+
+  /** Finds this generation's lengths, pausing as it reads pages: for work in slices. */
+  hitTemplatesWork(): Generator<void, HitTemplates, void> {
+    return this.templates.hitTemplatesWork(this.snapshot.generation);
   }
 }

@@ -2,7 +2,8 @@
  * The template lines a search cuts hits with, and their lengths (SearchIndex.hitTemplates,
  * docs/design/search-engine.md, Template lines by length): found in the index's pages for each host
  * whose lines are all there, the length of every template line and of no other; kept from one
- * generation to the next for a host whose lines did not change, found again for one whose did.
+ * generation to the next for a host whose lines did not change, found again for one whose did;
+ * found the same in slices, as a large index finds them in the background.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -74,5 +75,17 @@ describe('template lines with their lengths', () => {
     const now = index.store.templates.lineLengths(templates.blocks, skipped);
     assert.deepEqual(now.lineLengths.get(host), templates.lineLengths.get(host));
     assert.ok(now.examined.has(host));
+  });
+
+  test('found as work in slices, they pause after each read of pages and are the lengths found at once', () => {
+    const { blocks } = index.searcher().hitTemplates();
+    const atOnce = index.store.templates.lineLengths(blocks);
+    const work = index.store.templates.lineLengthsWork(blocks);
+    let pauses = 0;
+    let step = work.next();
+    for (; step.done !== true; step = work.next()) pauses += 1;
+    assert.deepEqual(step.value, atOnce);
+    const hosts = [...blocks.values()].filter((lines) => lines.size > 0).length;
+    assert.ok(pauses >= hosts, `${pauses} pauses for ${hosts} hosts with template lines`);
   });
 });

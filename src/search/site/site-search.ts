@@ -5,6 +5,7 @@ import { topByScore } from '../engine/top-k.js';
 import { QueryHighlighter } from '../highlight/query-highlighter.js';
 import type { SearchIndex } from '../search-index.js';
 import type { Searcher } from '../searcher.js';
+import type { HitTemplates } from '../template-blocks.js';
 import { type QueryTree, queryTreeOf } from '../query-tree.js';
 import { SynonymTable } from '../synonyms/synonym-table.js';
 import { DOCTYPE_BITS, type IndexSnapshot } from '../search-index-types.js';
@@ -61,9 +62,10 @@ export interface SiteSearchOptions {
    */
   warn?: (message: string) => void;
   /**
-   * Whether a large index's did-you-mean waits for its words: a one-off search (`kumo search`),
-   * which nothing else shares the process with, reads them at once; a service reads them in the
-   * background (docs/design/search-engine.md, Did you mean).
+   * Whether a large index's did-you-mean waits for its words, and its first result page for the
+   * lengths of its template lines: a one-off search (`kumo search`), which nothing else shares
+   * the process with, reads them at once; a service reads them in the background
+   * (docs/design/search-engine.md, Did you mean; Template lines by length).
    */
   wordsAtOnce?: boolean;
 }
@@ -89,6 +91,8 @@ export class SiteSearch {
   private readonly hitPool: HitPagePool | undefined;
   private readonly sortedDocuments: SortedDocuments;
   private readonly wordsAtOnce: boolean;
+  /** The lengths of template lines are being found in the background (hitTemplatesOf). */
+  private findingLengths = false;
   /** The last vocabulary read, of whichever generation: what did-you-mean uses meanwhile. */
   private lastWords: Vocabulary | undefined;
   /** Whether a generation's vocabulary is being read in the background. */
@@ -261,7 +265,7 @@ export class SiteSearch {
     searcher: Searcher,
   ): Promise<OrganicDoc[]> {
     if (pageHits.length === 0) return [];
-    const templates = searcher.hitTemplates();
+    const templates = this.hitTemplatesOf(searcher);
     const pool = this.hitPool;
     if (pool === undefined) return organicDocsOf(pageHits, searcher, highlighter, templates);
     // This thread cuts a share of the page too, the last hits, while the threads cut the rest:
@@ -272,6 +276,31 @@ export class SiteSearch {
     const cutHere = organicDocsOf(pageHits.slice(sent.length), searcher, highlighter, templates);
     const cutThere = (await cutting) ?? organicDocsOf(sent, searcher, highlighter, templates);
     return [...cutThere, ...cutHere];
+  }
+
+  /**
+   * The template lines hits are cut with. Their lengths spare hashing most lines of a hit
+   * (docs/design/search-engine.md, Template lines by length), but finding them reads pages of
+   * each host whose lines changed: a small index's, or a one-off search's, are found at once; a
+   * larger one's in the background after its generation's first search, which meanwhile cuts its
+   * hits by hashing their lines, the same cut.
+   */
+  private hitTemplatesOf(searcher: Searcher): HitTemplates {
+    const { templates, found } = searcher.hitTemplatesIfFound();
+    if (found) return templates;
+    if (this.wordsAtOnce || searcher.snapshot.statistics.documentCount <= BUILD_AT_ONCE_DOCUMENTS)
+      return searcher.hitTemplates();
+    if (!this.findingLengths) {
+      this.findingLengths = true;
+      runInSlices(searcher.hitTemplatesWork(), () => !this.index.store.open)
+        .catch(() => {
+          // Stopped: the index closed. A failed read is tried again by the next search.
+        })
+        .finally(() => {
+          this.findingLengths = false;
+        });
+    }
+    return templates;
   }
 
   /**

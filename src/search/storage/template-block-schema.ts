@@ -7,7 +7,7 @@ import {
   TEMPLATE_MIN_PAGES,
   templateThreshold,
   type TemplatePage,
-  templateLineLengths,
+  TemplateLineLengths,
 } from '../../domain/index.js';
 
 /**
@@ -169,6 +169,8 @@ const LENGTH_PAGES = 200;
  * bounded cost at the first search after each change, and the hosts past it go without.
  */
 const LENGTH_PAGES_PER_GENERATION = 1000;
+/** Pages read at once, between two pauses of the work that finds the lengths in the background. */
+const LENGTH_PAGES_PER_READ = 20;
 
 /** Which hosts' template lines to find (TemplateBlockStore.current), and how. */
 export interface TemplateJudgement {
@@ -215,7 +217,7 @@ export class TemplateBlockStore {
       `SELECT title, body, template FROM documents
        WHERE (url >= 'https://' || @host || '/' AND url < 'https://' || @host || '0')
           OR (url >= 'http://' || @host || '/' AND url < 'http://' || @host || '0')
-       LIMIT @limit`,
+       LIMIT @limit OFFSET @offset`,
     );
     // A scheme's range of the url index, a page at a time: from its start, then after a URL.
     const hostPage = (start: string) =>
@@ -234,7 +236,7 @@ export class TemplateBlockStore {
   }
 
   /**
-   * The lengths of each host's template lines (templateLineLengths), for the hosts whose lines
+   * The lengths of each host's template lines (TemplateLineLengths), for the hosts whose lines
    * are all found in their first pages. A host looked at for `previous` whose lines did not
    * change (most hosts, from one generation to the next) keeps what was found then without
    * reading a page.
@@ -243,29 +245,51 @@ export class TemplateBlockStore {
     blocks: ReadonlyMap<string, ReadonlySet<number>>,
     previous?: TemplateLinesWithLengths,
   ): TemplateLinesWithLengths {
-    const lineLengths = new Map<string, ReadonlySet<number>>();
+    const work = this.lineLengthsWork(blocks, previous);
+    for (;;) {
+      const step = work.next();
+      if (step.done === true) return step.value;
+    }
+  }
+
+  /**
+   * `lineLengths` as work that pauses after each read of LENGTH_PAGES_PER_READ pages of a host,
+   * read at once: no statement stays open across a pause, when the connection may run others.
+   */
+  *lineLengthsWork(
+    blocks: ReadonlyMap<string, ReadonlySet<number>>,
+    previous?: TemplateLinesWithLengths,
+  ): Generator<void, TemplateLinesWithLengths, void> {
+    const lineLengths = new Map(knownLineLengths(blocks, previous));
     const examined = new Set<string>();
     let budget = LENGTH_PAGES_PER_GENERATION;
     for (const [host, template] of blocks) {
       if (template.size === 0) continue;
-      const before = previous?.blocks.get(host);
-      if (previous?.examined.has(host) === true && before !== undefined && sameSet(before, template)) {
-        const known = previous.lineLengths.get(host);
-        if (known !== undefined) lineLengths.set(host, known);
+      if (
+        previous?.examined.has(host) === true &&
+        sameSet(previous.blocks.get(host) ?? NO_BLOCKS, template)
+      ) {
         examined.add(host);
         continue;
       }
       if (budget === 0) continue;
       const limit = Math.min(LENGTH_PAGES, budget);
+      const lengths = new TemplateLineLengths(template);
       let read = 0;
-      const rows = this.hostPages.iterate({ host, limit }) as Iterable<TemplatePage>;
-      const lengths = templateLineLengths(
-        template,
-        countedPages(rows, () => (read += 1)),
-      );
+      for (let done = false; !done;) {
+        const wanted = Math.min(LENGTH_PAGES_PER_READ, limit - read);
+        const pages = this.hostPages.all({ host, limit: wanted, offset: read }) as TemplatePage[];
+        for (const page of pages) {
+          read += 1;
+          if ((done = lengths.add(page))) break;
+        }
+        if (pages.length < wanted || read === limit) done = true;
+        yield;
+      }
       budget -= read;
-      if (lengths !== undefined) lineLengths.set(host, lengths);
-      if (lengths !== undefined || limit === LENGTH_PAGES || read < limit) examined.add(host);
+      const found = lengths.found;
+      if (found !== undefined) lineLengths.set(host, found);
+      if (found !== undefined || limit === LENGTH_PAGES || read < limit) examined.add(host);
     }
     return { blocks, lineLengths, examined };
   }
@@ -371,9 +395,22 @@ function sameSet(one: ReadonlySet<number>, other: ReadonlySet<number>): boolean 
   return true;
 }
 
-function* countedPages(pages: Iterable<TemplatePage>, count: () => void): Generator<TemplatePage> {
-  for (const page of pages) {
-    count();
-    yield page;
+const NO_BLOCKS: ReadonlySet<number> = new Set();
+
+/**
+ * The lengths `previous` found for the hosts of `blocks` whose lines are the same: what a new
+ * generation knows before reading a page.
+ */
+export function knownLineLengths(
+  blocks: ReadonlyMap<string, ReadonlySet<number>>,
+  previous: TemplateLinesWithLengths | undefined,
+): Map<string, ReadonlySet<number>> {
+  const known = new Map<string, ReadonlySet<number>>();
+  if (previous === undefined) return known;
+  for (const [host, lengths] of previous.lineLengths) {
+    const template = blocks.get(host);
+    if (template !== undefined && sameSet(previous.blocks.get(host) ?? NO_BLOCKS, template))
+      known.set(host, lengths);
   }
+  return known;
 }
