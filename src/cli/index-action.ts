@@ -14,8 +14,12 @@ import { serviceIdOption } from './service-option.js';
 import { UsageError } from './usage-error.js';
 
 const INDEX_THREAD_URL = new URL('./index-thread.js', import.meta.url);
-/** The writing thread's young generation: nearly all it allocates dies with its batch. */
-const WRITING_YOUNG_MB = 16;
+/**
+ * The writing thread's young generation: nearly all it allocates dies with its batch. It lies
+ * outside the budget's writing share, so it is kept as small as the analysis threads': with 16
+ * MB, rust-doc peaked at 293–305 MB (docs/design/search-engine.md, Memory of indexing).
+ */
+const WRITING_YOUNG_MB = 8;
 
 export interface IndexOptionValues {
   service?: string;
