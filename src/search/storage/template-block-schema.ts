@@ -255,6 +255,8 @@ export class TemplateBlockStore {
   /**
    * `lineLengths` as work that pauses after each read of LENGTH_PAGES_PER_READ pages of a host,
    * read at once: no statement stays open across a pause, when the connection may run others.
+   * A write between two reads may shift the pages by their offset; any page's lines give the
+   * same lengths, so that costs at most a host left without them.
    */
   *lineLengthsWork(
     blocks: ReadonlyMap<string, ReadonlySet<number>>,
