@@ -32,6 +32,12 @@ export async function createSearchFeedingSetting(kumo: TestService, seedUrl: str
   return created.json.service_setting_id as number;
 }
 
+/**
+ * How long a run of a few pages may take to end: a second alone, but over ten on a machine
+ * running several test files beside PostgreSQL and an object store.
+ */
+const RUN_END_MS = 60_000;
+
 /** Starts a run of the setting and waits until its history holds `runs` rows, the newest ended. */
 export async function runSettingOnce(
   kumo: TestService,
@@ -45,14 +51,18 @@ export async function runSettingOnce(
   });
   assert.equal(run.statusCode, 200, run.body);
   const range = 'from_datetime=2000-01-01T00:00:00Z&to_datetime=2100-01-01T00:00:00Z';
-  return pollUntil(`scheduled run ${runs} to finish`, async () => {
-    const answer = await kumo.inject({
-      method: 'GET',
-      url: `/api/v1.0/crawler_service/contracts/1/servicegroups/1/service_settings/${settingId}/histories?${range}`,
-    });
-    const list = answer.json.contents as RunHistory[];
-    return list.length === runs && list[0]!.crawl_execution_status_dtype_id >= 2030 ? list[0] : undefined;
-  });
+  return pollUntil(
+    `scheduled run ${runs} to finish`,
+    async () => {
+      const answer = await kumo.inject({
+        method: 'GET',
+        url: `/api/v1.0/crawler_service/contracts/1/servicegroups/1/service_settings/${settingId}/histories?${range}`,
+      });
+      const list = answer.json.contents as RunHistory[];
+      return list.length === runs && list[0]!.crawl_execution_status_dtype_id >= 2030 ? list[0] : undefined;
+    },
+    RUN_END_MS,
+  );
 }
 
 /** One of the run's files (`url_list.csv.gz`, `crawl_objects.tar.gz`), downloaded and gunzipped. */
