@@ -30,13 +30,10 @@ export class TemplateCache {
 
   /** The generation's template lines with their lengths, found now if they were not yet. */
   hitTemplates(generation: number): HitTemplates {
-    const known = this.knownHitTemplates(generation);
-    if (known !== undefined) return known;
-    const work = this.hitTemplatesWork(generation);
-    for (;;) {
-      const step = work.next();
-      if (step.done === true) return step.value;
-    }
+    return (
+      this.knownHitTemplates(generation) ??
+      this.keep(generation, this.store.templates.lineLengths(this.blocks(generation), this.lastLineLengths))
+    );
   }
 
   /** The generation's template lines with their lengths, undefined until they are found. */
@@ -58,9 +55,13 @@ export class TemplateCache {
   /** Finds the generation's lengths (TemplateBlockStore.lineLengthsWork), pausing as it reads pages. */
   *hitTemplatesWork(generation: number): Generator<void, HitTemplates, void> {
     const blocks = this.blocks(generation);
-    const found = yield* this.store.templates.lineLengthsWork(blocks, this.lastLineLengths);
+    return this.keep(generation, yield* this.store.templates.lineLengthsWork(blocks, this.lastLineLengths));
+  }
+
+  /** Keeps lengths found for `generation`: its searches' from now on, the next generation's start. */
+  private keep(generation: number, found: TemplateLinesWithLengths): HitTemplates {
     this.lastLineLengths = found;
-    const hit = { blocks, lineLengths: found.lineLengths };
+    const hit = { blocks: found.blocks, lineLengths: found.lineLengths };
     if (this.cached?.generation === generation) this.cached.hit = hit;
     return hit;
   }

@@ -262,7 +262,7 @@ export class TemplateBlockStore {
     blocks: ReadonlyMap<string, ReadonlySet<number>>,
     previous?: TemplateLinesWithLengths,
   ): Generator<void, TemplateLinesWithLengths, void> {
-    const lineLengths = new Map(knownLineLengths(blocks, previous));
+    const lineLengths = knownLineLengths(blocks, previous);
     const examined = new Set<string>();
     let budget = LENGTH_PAGES_PER_GENERATION;
     for (const [host, template] of blocks) {
