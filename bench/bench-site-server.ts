@@ -1,6 +1,7 @@
 /** Child process serving the benchmark site on loopback, so serving does not compete with the crawler's thread. */
 import http from 'node:http';
 import { serveToParent } from './site-process.js';
+import { revisedHtml, revisionOf } from './site-revisions.js';
 import { type BenchSiteOptions, pageIndexOf, renderBenchPage } from './bench-site-pages.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}') as BenchSiteOptions;
@@ -29,6 +30,8 @@ const server = http.createServer((request, response) => {
     body = renderBenchPage(index, options);
     if (cache.size < CACHED_PAGES) cache.set(index, body);
   }
+  const revision = revisionOf(path);
+  if (revision !== undefined) body = revisedHtml(body, revision);
   response
     .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': body.length })
     .end(body);

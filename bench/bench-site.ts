@@ -7,6 +7,8 @@ export interface BenchSite {
   /** Process id of the server, so memory figures can leave it out. */
   pid: number;
   requestCount(): Promise<number>;
+  /** Revises `share` of the pages from now on (site-revisions.ts); revision `number` replaces the last. */
+  revise(number: number, share: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,10 @@ async function forkSite(script: string, argument: string): Promise<BenchSite> {
       child.send({ type: 'count' });
       const [reply] = (await once(child, 'message')) as [{ count: number }];
       return reply.count;
+    },
+    async revise(number: number, share: number) {
+      child.send({ type: 'revise', number, share });
+      await once(child, 'message');
     },
     async close() {
       const exited = once(child, 'exit');

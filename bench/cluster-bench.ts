@@ -16,16 +16,22 @@
  * worker learns it from its lease heartbeat (docs/design/scale-out.md, Run leases). Then a cluster
  * of split roles (cluster-workers.ts): several crawls at once with one worker process, then two.
  * Last, search nodes (cluster-search.ts): the time from a run's end to its pages being searchable
- * on two search nodes, and search requests/s with one node and with two. Options (environment):
- * BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20), BENCH_PAGE_BYTES (15000),
- * BENCH_SEARCH_SECONDS (10).
+ * on two search nodes, and search requests/s with one node and with two. Then re-crawls
+ * (cluster-deltas.ts): the bench's generated site of BENCH_RECRAWL_PAGES (100,000) pages and
+ * Debian's rust-doc when installed, crawled again after 1% and 10% of their pages changed, with
+ * the bytes each run moves to the bucket and to each search node. `-- --only recrawl` runs that
+ * part alone. Options (environment): BENCH_PAGES (2000), BENCH_TURNS (3), BENCH_LINKS (20),
+ * BENCH_PAGE_BYTES (15000), BENCH_SEARCH_SECONDS (10), BENCH_RECRAWL_PAGES (100000).
  */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { startPostgresServer } from '../test/support/postgres-server.js';
 import { startS3Server } from '../test/support/s3-server.js';
-import { startBenchSite } from './bench-site.js';
+import { parseArgs } from 'node:util';
+import { startBenchSite, startFolderSite } from './bench-site.js';
+import { measureRecrawlDeltas } from './cluster-deltas.js';
 import { startWireCounter, type WireCounts } from './pg-wire-counter.js';
 import { startKumoServe } from './search-load-processes.js';
 import { measureSearchNodes } from './cluster-search.js';
@@ -52,6 +58,11 @@ const turns = numberOf('BENCH_TURNS', 3);
 const linksPerPage = numberOf('BENCH_LINKS', 20);
 const pageBytes = numberOf('BENCH_PAGE_BYTES', 15000);
 const searchSeconds = numberOf('BENCH_SEARCH_SECONDS', 10);
+const recrawlPages = numberOf('BENCH_RECRAWL_PAGES', 100_000);
+const { values } = parseArgs({ options: { only: { type: 'string' } } });
+if (values.only !== undefined && values.only !== 'recrawl')
+  throw new Error(`--only: ${values.only} is not a part that runs alone (recrawl)`);
+const RUST_DOC = '/usr/share/doc/rust-doc/html';
 
 const site = await startBenchSite({ pages, linksPerPage, pageBytes });
 const postgres = await startPostgresServer();
@@ -59,7 +70,9 @@ const s3 = await startS3Server('kumo-bench');
 const serverUrl = new URL(postgres.url);
 const relay = await startWireCounter({ host: serverUrl.hostname, port: Number(serverUrl.port) });
 process.stdout.write(
-  `bench:cluster  ${pages} pages of ~${pageBytes} bytes, ${linksPerPage} links each; ${turns} turns of ${MODES.join(', ')}\n`,
+  values.only === 'recrawl'
+    ? `bench:cluster  re-crawls only: the generated site of ${recrawlPages} pages, then rust-doc\n`
+    : `bench:cluster  ${pages} pages of ~${pageBytes} bytes, ${linksPerPage} links each; ${turns} turns of ${MODES.join(', ')}\n`,
 );
 
 async function crawlOnce(mode: Mode, turn: number): Promise<Turn> {
@@ -193,7 +206,42 @@ const median = (values: number[]): number => {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** The re-crawl part: the generated site, then rust-doc when installed. */
+async function measureRecrawls(): Promise<void> {
+  const generated = await startBenchSite({ pages: recrawlPages, linksPerPage, pageBytes });
+  try {
+    await measureRecrawlDeltas(`generated-${recrawlPages}`, generated, `${generated.baseUrl}/`, {
+      postgres,
+      s3,
+    });
+  } finally {
+    await generated.close();
+  }
+  if (!existsSync(RUST_DOC)) {
+    process.stdout.write(`
+rust-doc: not measured, ${RUST_DOC} is not installed (apt-get install rust-doc)
+`);
+    return;
+  }
+  const rustDoc = await startFolderSite(RUST_DOC);
+  try {
+    await measureRecrawlDeltas('rust-doc', rustDoc, `${rustDoc.baseUrl}/index.html`, { postgres, s3 });
+  } finally {
+    await rustDoc.close();
+  }
+}
+
 try {
+  if (values.only === 'recrawl') await measureRecrawls();
+  else await measureEveryPart();
+} finally {
+  await relay.close();
+  await s3.stop();
+  await postgres.stop();
+  await site.close();
+}
+
+async function measureEveryPart(): Promise<void> {
   const results = new Map<Mode, Turn[]>(MODES.map((mode) => [mode, []]));
   // Interleaved, so a change in the machine's load falls on every mode alike.
   for (let turn = 1; turn <= turns; turn++)
@@ -251,13 +299,10 @@ try {
     `  ${label}: ${figures.requestsPerSecond.toFixed(0)} requests/s, p99 ${figures.p99} ms, ${figures.errors} errors\n`;
   process.stdout.write(rateLine('search, 1 node ', search.oneNode));
   process.stdout.write(rateLine('search, 2 nodes', search.twoNodes));
+  await measureRecrawls();
   process.stdout.write(
     `\nGoals: one-worker PostgreSQL throughput >= 80% of embedded; <= 2 PostgreSQL round trips per crawled page; ` +
-      `a new generation searchable on every node within 2 s.\n`,
+      `a new generation searchable on every node within 2 s; a re-crawl changing 1% of 100,000 pages moves at ` +
+      `most 5% of the index's bytes to each node and is searchable on every node within 5 s.\n`,
   );
-} finally {
-  await relay.close();
-  await s3.stop();
-  await postgres.stop();
-  await site.close();
 }

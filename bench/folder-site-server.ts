@@ -7,6 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
 import { serveToParent } from './site-process.js';
+import { revisedHtml, revisionOf } from './site-revisions.js';
 import path from 'node:path';
 
 const TYPES: Record<string, string> = {
@@ -59,13 +60,15 @@ const server = http.createServer((request, response) => {
       response.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not Found</title>');
       return;
     }
+    const revision = entry.type.startsWith('text/html') ? revisionOf(pathname) : undefined;
+    const body = revision === undefined ? entry.body : revisedHtml(entry.body, revision);
     response
       .writeHead(200, {
         'content-type': entry.type,
-        'content-length': entry.body.length,
-        'last-modified': entry.modified,
+        'content-length': body.length,
+        'last-modified': revision?.modified ?? entry.modified,
       })
-      .end(entry.body);
+      .end(body);
   });
 });
 serveToParent(server, () => served);

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { PRIVATE_FOLDER_MODE } from '../util/index.js';
@@ -15,10 +15,20 @@ export interface FileGroupStore {
   save(group: number, name: string, file: string): Promise<void>;
   /** The file's bytes, or undefined when it is missing. */
   open(group: number, name: string): Promise<Readable | undefined>;
+  /** Whether the group holds a file of that name. */
+  exists(group: number, name: string): Promise<boolean>;
+  /** The group's files, with their bytes and when they were written (ms since the epoch). */
+  list(group: number): Promise<GroupFile[]>;
   /** Removes one file (missing is fine). */
   remove(group: number, name: string): Promise<void>;
   /** Removes every file of the group. */
   removeAll(group: number): Promise<void>;
+}
+
+export interface GroupFile {
+  name: string;
+  bytes: number;
+  modifiedMs: number;
 }
 
 /** Files in a folder of the data directory (`<root>/<group>/<name>`, e.g. `<data>/pieces/<run id>/<name>`). */
@@ -28,7 +38,31 @@ export class LocalFileGroups implements FileGroupStore {
   async save(group: number, name: string, file: string): Promise<void> {
     const folder = path.join(this.root, String(group));
     await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
-    await copyFile(file, path.join(folder, name));
+    // Copied under a part name, then renamed: a reader never finds a file half written.
+    const part = path.join(folder, `.${name}.part`);
+    await copyFile(file, part);
+    await rename(part, path.join(folder, name));
+  }
+
+  async exists(group: number, name: string): Promise<boolean> {
+    return stat(path.join(this.root, String(group), name)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async list(group: number): Promise<GroupFile[]> {
+    const folder = path.join(this.root, String(group));
+    const names = await readdir(folder).catch(() => [] as string[]);
+    const files = await Promise.all(
+      names
+        .filter((name) => !name.startsWith('.'))
+        .map(async (name) => {
+          const info = await stat(path.join(folder, name)).catch(() => undefined);
+          return info && { name, bytes: info.size, modifiedMs: info.mtimeMs };
+        }),
+    );
+    return files.filter((file): file is GroupFile => file !== undefined);
   }
 
   async open(group: number, name: string): Promise<Readable | undefined> {

@@ -4,7 +4,7 @@
  * (docs/design/layers.md, Surfaces)
  */
 export type { ArtifactStore } from './artifact-store.js';
-export { type FileGroupStore, LocalFileGroups } from './file-groups.js';
+export { type FileGroupStore, type GroupFile, LocalFileGroups } from './file-groups.js';
 export { LocalArtifactStore } from './local-artifact-store.js';
 export { openArtifactStore, openFileGroups } from './open-artifact-store.js';
 export { publishFailureReason } from './publish-failure.js';

@@ -2,7 +2,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { BlobLocation } from '../config/index.js';
-import type { FileGroupStore } from './file-groups.js';
+import type { FileGroupStore, GroupFile } from './file-groups.js';
 import { UPLOAD_PART_BYTES } from './s3-artifact-store.js';
 import type { S3Objects } from './s3-objects.js';
 
@@ -36,6 +36,19 @@ export class S3FileGroups implements FileGroupStore {
 
   async open(group: number, name: string): Promise<Readable | undefined> {
     return (await this.objects.get(`${this.prefixOf(group)}${name}`))?.body;
+  }
+
+  async exists(group: number, name: string): Promise<boolean> {
+    return this.objects.exists(`${this.prefixOf(group)}${name}`);
+  }
+
+  async list(group: number): Promise<GroupFile[]> {
+    const prefix = this.prefixOf(group);
+    return (await this.objects.list(prefix)).map((object) => ({
+      name: object.key.slice(prefix.length),
+      bytes: object.bytes,
+      modifiedMs: object.modifiedMs,
+    }));
   }
 
   async remove(group: number, name: string): Promise<void> {

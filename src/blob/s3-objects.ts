@@ -72,16 +72,21 @@ export class S3Objects {
     }
   }
 
-  /** Every object under `prefix` with its size, over as many pages as the listing takes. */
-  async list(prefix: string): Promise<{ key: string; bytes: number }[]> {
-    const objects: { key: string; bytes: number }[] = [];
+  /** Every object under `prefix` with its size and last write, over as many pages as the listing takes. */
+  async list(prefix: string): Promise<{ key: string; bytes: number; modifiedMs: number }[]> {
+    const objects: { key: string; bytes: number; modifiedMs: number }[] = [];
     let token: string | undefined;
     do {
       const page = await this.client.send(
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ContinuationToken: token }),
       );
       for (const entry of page.Contents ?? []) {
-        if (entry.Key !== undefined) objects.push({ key: entry.Key, bytes: entry.Size ?? 0 });
+        if (entry.Key === undefined) continue;
+        objects.push({
+          key: entry.Key,
+          bytes: entry.Size ?? 0,
+          modifiedMs: entry.LastModified?.getTime() ?? 0,
+        });
       }
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
     } while (token !== undefined);

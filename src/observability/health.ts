@@ -21,6 +21,18 @@ export interface HealthSources {
    * leases).
    */
   runLeases?(): RunLeaseHealth;
+  /** On a search node: the published generations it follows (docs/design/scale-out.md, Serving). */
+  searchGenerations?(): FollowedGenerations | undefined;
+}
+
+/** What a search node says of the generations it follows (SearchServices.followedGenerations()). */
+export interface FollowedGenerations {
+  /** Services served from an older generation than the newest, because taking that in failed. */
+  behind: number;
+  /** Why, for one of them. */
+  problem?: string;
+  /** Bytes fetched from the object storage since the process started. */
+  fetchedBytes: number;
 }
 
 /** What the worker says of its run leases (RunLeasing.health()). */

@@ -4,6 +4,7 @@
  */
 export { fetchErrorKindOf } from './fetch-error-kind.js';
 export {
+  type FollowedGenerations,
   type HealthSources,
   type RunLeaseHealth,
   runLeaseProblem,

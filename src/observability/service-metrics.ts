@@ -2,6 +2,7 @@ import type * as PromClient from 'prom-client';
 import { RunState, type RunStateId } from '../domain/index.js';
 import { lazyRequire } from '../util/index.js';
 import { registerEventLoopDelay, watchEventLoopDelay } from './event-loop-delay.js';
+import type { FollowedGenerations } from './health.js';
 
 /** What the gauges read at scrape time. Each may fail (store closed): the gauge is then left out. */
 export interface MetricSources {
@@ -9,6 +10,8 @@ export interface MetricSources {
   runsByState(): Promise<Readonly<Record<RunStateId, number>>>;
   /** Webhook deliveries waiting to be attempted (again); undefined when the store cannot tell. */
   pendingDeliveries(): Promise<number | undefined>;
+  /** On a search node, the generations it follows (health.ts); undefined elsewhere. */
+  searchGenerations?(): FollowedGenerations | undefined;
 }
 
 /** Methods a route label may carry; anything else is `other`. */
@@ -143,6 +146,28 @@ class Instruments {
         if (counts !== undefined) runQueue.set(counts[RunState.pending] ?? 0);
       },
     });
+    const behind = new Gauge({
+      name: 'kumo_search_services_behind',
+      help: 'Search services this node serves from an older generation than the newest, because taking that in failed',
+      registers: [registry],
+      collect: async () => {
+        behind.reset();
+        const followed = await read(async (sources) => sources.searchGenerations?.());
+        if (followed !== undefined) behind.set(followed.behind);
+      },
+    });
+    let fetchedSoFar = 0;
+    const fetched = new Counter({
+      name: 'kumo_search_generation_fetched_bytes_total',
+      help: 'Bytes of search index generations this node fetched from the object storage',
+      registers: [registry],
+      collect: async () => {
+        const followed = await read(async (sources) => sources.searchGenerations?.());
+        if (followed === undefined || followed.fetchedBytes <= fetchedSoFar) return;
+        fetched.inc(followed.fetchedBytes - fetchedSoFar);
+        fetchedSoFar = followed.fetchedBytes;
+      },
+    });
     const webhookQueue = new Gauge({
       name: 'kumo_webhook_queue_depth',
       help: 'Webhook deliveries waiting for their first attempt or a retry',
@@ -202,6 +227,11 @@ export class ServiceMetrics {
   /** Tells the gauges where to read; before this they are left out of the scrape. */
   setSources(sources: MetricSources): void {
     this.sources = sources;
+  }
+
+  /** Adds the generations a search node follows to what the gauges read (known once its services are made). */
+  followGenerations(read: () => FollowedGenerations | undefined): void {
+    if (this.sources !== undefined) this.sources = { ...this.sources, searchGenerations: read };
   }
 
   /** One answered request; `route` is the route template, undefined when no route matched. */

@@ -160,11 +160,15 @@ async function documentOf(
   if (!storedDocument(meta.http_status)) return undefined;
   const url = meta.last_url ?? meta.url;
   const headers = meta.headers ?? {};
-  const common = {
-    url,
-    // A kept copy dates from when it was fetched whole, so it stays the same document.
-    lastModified: lastModifiedOf(headers, meta.stored_datetime ?? meta.crawl_datetime),
-  };
+  const modified = Date.parse(headers['last-modified'] ?? '');
+  const common = Number.isFinite(modified)
+    ? { url, lastModified: Math.floor(modified / 1000) }
+    : // A kept copy dates from when it was fetched whole, so it stays the same document.
+      {
+        url,
+        lastModified: crawlTimeOf(meta.stored_datetime ?? meta.crawl_datetime),
+        lastModifiedIsCrawlTime: true,
+      };
   // A page whose canonical page is a document of the bundle gives way to it
   // (docs/reference/crawl-rules.md, Canonical pages).
   if (givingWay.has(url) || noindexIn(meta.robots) || /\bnoindex\b/i.test(headers['x-robots-tag'] ?? '')) {
@@ -219,12 +223,10 @@ function noindexIn(robots: readonly string[] | undefined): boolean {
 }
 
 /**
- * Unix seconds of the Last-Modified header, else of the crawl (docs/reference/site-search.md,
- * Indexed documents).
+ * Unix seconds of the crawl, the last-modified date of a page without a Last-Modified header
+ * (docs/reference/site-search.md, Indexed documents).
  */
-function lastModifiedOf(headers: Record<string, string>, crawlDatetime: string | undefined): number {
-  const modified = Date.parse(headers['last-modified'] ?? '');
-  if (Number.isFinite(modified)) return Math.floor(modified / 1000);
+function crawlTimeOf(crawlDatetime: string | undefined): number {
   const crawled = Date.parse(crawlDatetime ?? '');
   return Number.isFinite(crawled) ? Math.floor(crawled / 1000) : 0;
 }

@@ -13,6 +13,8 @@ import type { IndexedDocument } from './indexed-document.js';
 export interface HtmlPage {
   url: string;
   lastModified: number;
+  /** As IndexedDocument's: no Last-Modified header, `lastModified` is the crawl's. */
+  lastModifiedIsCrawlTime?: boolean;
   /** Bytes of the page as fetched. */
   contentSize: number;
   /** The page's HTML: the rendered DOM (UTF-8) when `rendered`, else the source as fetched. */
@@ -46,6 +48,7 @@ export function documentOfHtml(page: HtmlPage): IndexedDocument | undefined {
   return {
     url: page.url,
     lastModified: page.lastModified,
+    ...(page.lastModifiedIsCrawlTime === true && { lastModifiedIsCrawlTime: true }),
     title: text.title,
     description: text.description,
     headings: text.headings,

@@ -367,7 +367,7 @@ export class IndexWriter {
     const prepared: (BatchDocument & { body: string; fields: readonly AnalyzedText[] })[] = [];
     for (const { document, index } of entries) {
       const stored = storedFormOf(document);
-      const hash = contentHashOf(stored);
+      const hash = contentHashOf(stored, document.lastModifiedIsCrawlTime === true);
       const existing = this.locateVisible(document.url);
       let docId: number;
       if (existing !== undefined && existing.contentHash.equals(hash)) {

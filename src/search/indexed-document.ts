@@ -24,6 +24,12 @@ export interface IndexedDocument {
   contentSize?: number;
   /** Unix seconds: the Last-Modified header, else the crawl time. */
   lastModified?: number;
+  /**
+   * True when the page sent no Last-Modified header, so `lastModified` is only when it was
+   * crawled: that alone does not make it another document (not part of its content hash), and a
+   * page found unchanged keeps the date of the crawl that first found its text.
+   */
+  lastModifiedIsCrawlTime?: boolean;
   doctype?: Doctype;
   /**
    * The language the page declares, a lowercase language tag (`en`, `pt-br`: page-language.ts);

@@ -26,9 +26,16 @@ export function storedFormOf(document: IndexedDocument): Omit<StoredDocument, 'i
   };
 }
 
-/** What tells a changed document from an unchanged one: a hash over every stored field. */
-export function contentHashOf(document: Omit<StoredDocument, 'id'>): Buffer {
+/**
+ * What tells a changed document from an unchanged one: a hash over every stored field, its date
+ * left out when that is only the crawl's (`lastModifiedIsCrawlTime`): crawled again, a page of a
+ * site that sends no Last-Modified is the same document while its text is.
+ */
+export function contentHashOf(document: Omit<StoredDocument, 'id'>, lastModifiedIsCrawlTime = false): Buffer {
   const hash = createHash('sha256');
-  for (const value of Object.values(document)) hash.update(`${String(value)}\u0000`);
+  for (const [field, value] of Object.entries(document)) {
+    if (field === 'lastModified' && lastModifiedIsCrawlTime) continue;
+    hash.update(`${String(value)}\u0000`);
+  }
   return hash.digest();
 }

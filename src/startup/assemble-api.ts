@@ -40,6 +40,7 @@ export async function assembleApi(parts: ServiceParts, sources: ApiSources): Pro
     await serializedOn(parts)(() =>
       bootstrapDemoTenant(store, useCases.management, parts.clock, config.bootstrapApiKey),
     );
+  parts.metrics.followGenerations(() => sources.search.services.followedGenerations());
   const webAssets = loadWebAssets(sources.webFolder);
   if (isWebAssetsProblem(webAssets) && (roles.api || roles.search))
     logger.warn(
@@ -63,6 +64,7 @@ export async function assembleApi(parts: ServiceParts, sources: ApiSources): Pro
       // the run leases where their roles run.
       health: {
         blobStoreProblem: () => parts.artifacts.healthProblem(),
+        searchGenerations: () => sources.search.services.followedGenerations(),
         ...(sources.scheduler && { scheduler: () => sources.scheduler?.scheduler.state() }),
         ...(worker &&
           store.runLeases && {

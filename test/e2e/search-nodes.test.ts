@@ -84,13 +84,15 @@ test('two search nodes serve what the crawling process publishes, count their se
     404,
   );
   assert.equal(await hits(nodes[0]!), 0);
-  // Its health check names what it depends on: the database and the bucket, no scheduler.
+  // Its health check names what it depends on: the database and the bucket, no scheduler; and
+  // says how many services it serves from an older generation than the newest.
   const health = (await (await fetch(`${nodes[0]!.url}/api/v1.0/finder_service/health_check`)).json()) as {
     status: string;
-    components: Record<string, { status: string }>;
+    components: Record<string, { status?: string; behind?: number }>;
   };
   assert.equal(health.status, 'OK');
-  assert.deepEqual(Object.keys(health.components).sort(), ['blob_store', 'store']);
+  assert.deepEqual(Object.keys(health.components).sort(), ['blob_store', 'search_generations', 'store']);
+  assert.deepEqual(health.components.search_generations, { behind: 0 });
 
   await crawlIntoSearch(full, `${first.baseUrl}/p/0`);
   assert.equal(await hits(full), 30);
@@ -115,6 +117,13 @@ test('two search nodes serve what the crawling process publishes, count their se
   );
   await new Promise((resolve) => setTimeout(resolve, 300));
   const survivorRequests = await load.stop();
+  // The live node fetched both generations' objects, and is behind on none.
+  const metrics = await (
+    await fetch(`${nodes[1]!.url}/metrics`, { headers: { authorization: `Bearer ${CLUSTER_ADMIN_TOKEN}` } })
+  ).text();
+  assert.match(metrics, /^kumo_search_services_behind 0$/m);
+  const fetched = Number(/^kumo_search_generation_fetched_bytes_total (\d+)$/m.exec(metrics)?.[1]);
+  assert.ok(fetched > 0, `fetched ${fetched} bytes`);
   assert.deepEqual(
     [...load.seen].sort((a, b) => a - b),
     [30, 50],

@@ -149,10 +149,23 @@ test('a cluster of split roles: workers share the runs and survive each other, a
   assert.equal(await searchStatus(firstNode), 200);
   const components = async (process: ServeProcess) =>
     Object.keys((await healthOf(process)).components).sort();
-  assert.deepEqual(await components(api), ['blob_store', 'store']);
-  assert.deepEqual(await components(firstWorker), ['blob_store', 'browser', 'run_leases', 'store']);
-  assert.deepEqual(await components(firstScheduler), ['blob_store', 'scheduler', 'store']);
-  assert.deepEqual(await components(firstNode), ['blob_store', 'store']);
+  // Every process that opens search services of a cluster follows their generations and says
+  // whether it is behind on any.
+  assert.deepEqual(await components(api), ['blob_store', 'search_generations', 'store']);
+  assert.deepEqual(await components(firstWorker), [
+    'blob_store',
+    'browser',
+    'run_leases',
+    'search_generations',
+    'store',
+  ]);
+  assert.deepEqual(await components(firstScheduler), [
+    'blob_store',
+    'scheduler',
+    'search_generations',
+    'store',
+  ]);
+  assert.deepEqual(await components(firstNode), ['blob_store', 'search_generations', 'store']);
 
   // A setting of the demo search service, scheduled for a slot a minute or so away.
   const minute = nextSlotMinute();

@@ -9,6 +9,10 @@ export interface BundlePage {
   lastUrl?: string;
   status: number;
   html?: string;
+  /** When it was fetched (default 2026-06-01T09:30:00+09:00). */
+  crawledAt?: string;
+  /** Its Last-Modified header, when it sent one. */
+  lastModified?: string;
 }
 
 /** A crawl_objects.tar.gz as a run writes it: one folder per page with meta.json and source.html. */
@@ -21,8 +25,11 @@ export function writeBundle(file: string, pages: readonly BundlePage[]): void {
       url: page.url,
       last_url: page.lastUrl ?? null,
       http_status: page.status,
-      headers: { 'content-type': 'text/html; charset=utf-8' },
-      crawl_datetime: '2026-06-01T09:30:00.000000+09:00',
+      headers: {
+        'content-type': 'text/html; charset=utf-8',
+        ...(page.lastModified !== undefined && { 'last-modified': page.lastModified }),
+      },
+      crawl_datetime: page.crawledAt ?? '2026-06-01T09:30:00.000000+09:00',
     };
     files.push({ name: `${folder}/meta.json`, data: Buffer.from(JSON.stringify(meta)), mtimeSeconds: 0 });
     if (page.html !== undefined)

@@ -2,6 +2,7 @@
  * Reading and changing an index file's rows from outside Kumo, as another process or an older
  * version would: for tests of what the file holds and of how an open copes with it.
  */
+import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 
 /** The rows `sql` selects from `file`, on a read-only connection of their own. */
@@ -19,6 +20,43 @@ export function changeFile(file: string, sql: string): void {
   const db = new Database(file);
   try {
     db.exec(sql);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * A digest of each table's rows in key order (those `where` keeps, per table), by table name: two
+ * files hold the same rows when their digests are equal, whatever their pages.
+ */
+export function tableDigests(file: string, where: Record<string, string> = {}): Map<string, string> {
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db
+      .prepare(
+        `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'`,
+      )
+      .pluck()
+      .all() as string[];
+    const digests = new Map<string, string>();
+    for (const table of tables.sort()) {
+      const hash = createHash('sha256');
+      const key = db
+        .prepare('SELECT name FROM pragma_table_info(?) WHERE pk > 0 ORDER BY pk')
+        .pluck()
+        .all(table) as string[];
+      const order = key.length > 0 ? key.map((column) => `"${column}"`).join(', ') : 'rowid';
+      const only = where[table] === undefined ? '' : `WHERE ${where[table]}`;
+      for (const row of db
+        .prepare(`SELECT * FROM "${table}" ${only} ORDER BY ${order}`)
+        .raw()
+        .iterate() as Iterable<unknown[]>)
+        hash.update(
+          JSON.stringify(row.map((value) => (Buffer.isBuffer(value) ? value.toString('hex') : value))),
+        );
+      digests.set(table, hash.digest('hex'));
+    }
+    return digests;
   } finally {
     db.close();
   }

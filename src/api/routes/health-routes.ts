@@ -41,6 +41,10 @@ const HealthBody = Type.Object({
     /** Availability only: a missing browser does not make the service unhealthy. */
     browser: Type.Optional(Type.Object({ available: Type.Boolean() })),
     run_leases: Type.Optional(Type.Object({ ...Component, held: Type.Integer() })),
+    /** Reported only: a node behind on some services still serves them, from the generation it has. */
+    search_generations: Type.Optional(
+      Type.Object({ behind: Type.Integer(), message: Type.Optional(Type.String()) }),
+    ),
     scheduler: Type.Optional(
       Type.Object({
         ...Component,
@@ -86,6 +90,11 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
     const browser = browserView(options.browserStatus());
     const leases = options.sources?.runLeases?.();
     const runLeases = leases && { ...componentOf(runLeaseProblem(leases)), held: leases.held };
+    const followed = options.sources?.searchGenerations?.();
+    const searchGenerations = followed && {
+      behind: followed.behind,
+      ...(followed.problem !== undefined && { message: followed.problem }),
+    };
     const failing = Object.entries({ store, blob_store: blobStore, scheduler, run_leases: runLeases })
       .filter(([, component]) => component?.status === 'NG')
       .map(([name]) => name);
@@ -99,6 +108,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthRoutesOptions> = asyn
         browser,
         scheduler,
         ...(runLeases && { run_leases: runLeases }),
+        ...(searchGenerations && { search_generations: searchGenerations }),
       },
     };
     if (failing.length === 0) return body;

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileGroupStore } from '../../blob/index.js';
 import type { SearchGenerationStore } from '../../store/index.js';
 import { PRIVATE_FOLDER_MODE, fileExists } from '../../util/index.js';
+import { GenerationObjects, isManifestName } from './generation-objects.js';
 
 /** A generation on local disk, ready to be opened. */
 export interface LocalGeneration {
@@ -16,16 +17,24 @@ export interface LocalGeneration {
 /**
  * The reading side of search nodes (docs/design/scale-out.md, Search nodes): the local copies of the
  * generations a node serves, `<cache>/<service id>/<generation>.db`, each fetched once from where
- * it was published (downloaded to a part file, then renamed, so a half-fetched file is never
+ * it was published (written to a part file, then renamed, so a half-fetched file is never
  * opened). A copy is private to its node: SQLite may write to it (its WAL, cached readings) without
- * touching the published file.
+ * touching the published file. A generation published as objects is assembled from the service's
+ * pristine copy, `<cache>/<service id>/pristine.db`, with only the deltas it lacks fetched
+ * (docs/design/scale-out.md, Generations as objects).
  */
 export class GenerationCache {
+  private readonly objects: GenerationObjects;
+  /** Bytes fetched from storage since the process started (the node's metrics). */
+  fetchedBytes = 0;
+
   constructor(
     private readonly generations: SearchGenerationStore,
     private readonly files: FileGroupStore,
     private readonly root: string,
-  ) {}
+  ) {
+    this.objects = new GenerationObjects(files, root);
+  }
 
   /** The newest generation of the service on local disk, fetched if needed; undefined when none was published. */
   async current(serviceId: number): Promise<LocalGeneration | undefined> {
@@ -33,6 +42,11 @@ export class GenerationCache {
     if (current === undefined) return undefined;
     const file = this.fileOf(serviceId, current.generation);
     if (await fileExists(file)) return { generation: current.generation, file };
+    if (isManifestName(current.name)) {
+      const manifest = await this.objects.manifest(serviceId, current.name);
+      this.fetchedBytes += await this.objects.assemble(serviceId, manifest, file);
+      return { generation: current.generation, file };
+    }
     const body = await this.files.open(serviceId, current.name);
     if (body === undefined)
       throw new Error(
@@ -65,9 +79,25 @@ export class GenerationCache {
     return { generation, file };
   }
 
-  /** Removes every copy (a node starting: what it served before is fetched again if still newest). */
+  /**
+   * Removes every copy a node served (a node starting: what it served before is made again if
+   * still newest), but not the pristine copies, from which it fetches only what it lacks.
+   */
   async clear(): Promise<void> {
-    await rm(this.root, { recursive: true, force: true });
+    const services = await readdir(this.root, { withFileTypes: true }).catch(() => []);
+    await Promise.all(
+      services.map(async (entry) => {
+        const folder = path.join(this.root, entry.name);
+        if (!entry.isDirectory() || !/^\d+$/.test(entry.name))
+          return rm(folder, { recursive: true, force: true });
+        const names = await readdir(folder);
+        await Promise.all(
+          names
+            .filter((name) => name !== 'pristine.db' && name !== 'pristine.json')
+            .map((name) => rm(path.join(folder, name), { recursive: true, force: true })),
+        );
+      }),
+    );
   }
 
   /** Removes a copy no longer served, with SQLite's side files. */

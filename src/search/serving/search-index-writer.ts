@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
@@ -8,6 +8,13 @@ import { searchIndexFile } from '../../config/index.js';
 import type { SearchIndex } from '../search-index.js';
 import { type SearchGenerationStore, WriterLeaseLostError } from '../../store/index.js';
 import { type Clock, sleep, PRIVATE_FOLDER_MODE } from '../../util/index.js';
+import { withoutRecordedChanges } from '../storage/generation-delta.js';
+import {
+  type GenerationManifest,
+  GenerationObjects,
+  isManifestName,
+  unnamedObjects,
+} from './generation-objects.js';
 
 /** How long a writer lease lasts unrenewed; renewed every third of it while the writer works. */
 const WRITER_LEASE_MS = 60_000;
@@ -15,6 +22,14 @@ const WRITER_LEASE_MS = 60_000;
 const WRITER_RETRY_MS = 500;
 /** Generations kept, the newest included: the older ones for nodes still fetching or serving them. */
 export const GENERATIONS_KEPT = 3;
+/**
+ * A new base is published once the deltas of a generation would pass this share of their base's
+ * bytes or documents: a node starting afresh then fetches the base alone instead of it and ever
+ * more deltas.
+ */
+const DELTAS_OF_BASE = 0.25;
+/** How long an object no live manifest names is kept: a node may still be fetching it. */
+const OBJECT_GRACE_MS = 15 * 60_000;
 
 export interface IndexWriterDeps {
   generations: SearchGenerationStore;
@@ -45,8 +60,12 @@ export interface PublishedGeneration {
  */
 export class SearchIndexWriter {
   private readonly working = new Map<number, SearchIndex>();
+  private readonly objects: GenerationObjects;
 
-  constructor(private readonly deps: IndexWriterDeps) {}
+  constructor(private readonly deps: IndexWriterDeps) {
+    // Its own pristine copies: a writer catching up with another's generation fetches only what it lacks.
+    this.objects = new GenerationObjects(deps.files, path.join(deps.scratch, 'objects'));
+  }
 
   /**
    * Runs `work` on the service's up-to-date working index under its writer lease, then publishes
@@ -139,16 +158,23 @@ export class SearchIndexWriter {
     await Promise.all(['-wal', '-shm'].map((suffix) => rm(`${file}${suffix}`, { force: true })));
     await rename(incoming, file);
     index = new SearchIndex(file);
+    // The copy is the generation exactly: what changes from here is the next delta.
+    if (isManifestName(current.name)) index.store.recordChanges();
     index.store.setPublishedGeneration(current.generation);
     this.working.set(serviceId, index);
     return index;
   }
 
+  /** A published generation as a local file: assembled from its objects, or a whole file as published before. */
   private async download(serviceId: number, name: string): Promise<string> {
+    const file = await this.scratchFile(serviceId);
+    if (isManifestName(name)) {
+      await this.objects.assemble(serviceId, await this.objects.manifest(serviceId, name), file);
+      return file;
+    }
     const body = await this.deps.files.open(serviceId, name);
     if (body === undefined)
       throw new Error(`the published index of search service ${serviceId} (${name}) is missing from storage`);
-    const file = await this.scratchFile(serviceId);
     try {
       await pipeline(body, createWriteStream(file, { mode: 0o600 }));
     } catch (error) {
@@ -158,41 +184,114 @@ export class SearchIndexWriter {
     return file;
   }
 
+  /**
+   * Publishes the working copy as the next generation (docs/design/scale-out.md, Generations as
+   * objects): as a delta of the changes recorded since the last publication when the generation
+   * it was written from is a manifest of the same schema and its deltas stay small beside its
+   * base, else as a new base. The objects go before the manifest and the manifest before the
+   * record, so no recorded generation names a missing object. The snapshot answered is this
+   * node's copy of the new generation.
+   */
   private async publish(
     serviceId: number,
     index: SearchIndex,
     basedOn: number,
   ): Promise<PublishedGeneration> {
+    const previous = await this.manifestOf(serviceId, basedOn);
+    const complete = index.store.recordChanges();
     const file = await this.scratchFile(serviceId);
-    const name = `${Date.now().toString(36)}-${randomBytes(6).toString('hex')}.db`;
     let generation: number;
     try {
+      let manifest =
+        previous !== undefined && complete && previous.schema === index.store.schemaDigest()
+          ? await this.withDelta(serviceId, index, previous)
+          : undefined;
+      if (manifest === undefined) index.store.markChangesPublishing();
       await index.store.backupTo(file);
-      await this.deps.files.save(serviceId, name, file);
+      withoutRecordedChanges(file);
+      manifest ??= {
+        format: 1,
+        schema: index.store.schemaDigest(),
+        base: await this.objects.save(serviceId, file, 'db', index.documentCount),
+        deltas: [],
+      };
+      const name = await this.objects.saveManifest(serviceId, manifest, this.deps.scratch);
+      const bytes = manifest.base.bytes + manifest.deltas.reduce((sum, delta) => sum + delta.bytes, 0);
       generation = await this.deps.generations.publish(
         serviceId,
         this.deps.owner,
-        { name, bytes: (await stat(file)).size, documents: index.documentCount },
+        { name, bytes, documents: index.documentCount },
         basedOn,
         this.deps.clock.nowMicros(),
       );
+      // Only once recorded: a publication that failed leaves its changes for the next one.
+      index.store.forgetPublishedChanges();
+      await this.tidy(serviceId, name);
     } catch (error) {
+      // The objects stay: another manifest may name them, and unnamed ones go with the garbage.
       await rm(file, { force: true });
-      await this.deps.files.remove(serviceId, name).catch(() => undefined);
       throw error;
     }
     index.store.setPublishedGeneration(generation);
-    // Published: tidying old generations may fail without failing the run (the next one tries).
+    return { generation, file };
+  }
+
+  /** The manifest of generation `basedOn` when it is the newest and was published as objects. */
+  private async manifestOf(serviceId: number, basedOn: number): Promise<GenerationManifest | undefined> {
+    const current = await this.deps.generations.current(serviceId);
+    if (current === undefined || current.generation !== basedOn || !isManifestName(current.name))
+      return undefined;
+    return this.objects.manifest(serviceId, current.name);
+  }
+
+  /**
+   * `previous` with this publication's delta added, or undefined when the deltas since its base
+   * would pass a quarter of its bytes or change a quarter of its documents.
+   */
+  private async withDelta(
+    serviceId: number,
+    index: SearchIndex,
+    previous: GenerationManifest,
+  ): Promise<GenerationManifest | undefined> {
+    const file = await this.scratchFile(serviceId);
+    try {
+      const { bytes, documents } = index.store.writeGenerationDelta(file);
+      const since = (part: 'bytes' | 'documents') =>
+        previous.deltas.reduce((sum, delta) => sum + delta[part], 0);
+      if (since('bytes') + bytes > previous.base.bytes * DELTAS_OF_BASE) return undefined;
+      const base = Math.max(previous.base.documents, index.documentCount);
+      if (since('documents') + documents > base * DELTAS_OF_BASE) return undefined;
+      const delta = await this.objects.save(serviceId, file, 'delta', documents);
+      return { ...previous, deltas: [...previous.deltas, delta] };
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+  /**
+   * Forgets all but the newest generations and removes the objects no live manifest names (one
+   * process at a time: the writer lease is held). Failing here fails no run: the next one tries.
+   */
+  private async tidy(serviceId: number, current: string): Promise<void> {
     try {
       const forgotten = await this.deps.generations.prune(serviceId, GENERATIONS_KEPT);
       // A node still serving a forgotten generation keeps its own copy.
       await Promise.all(
         forgotten.map((old) => this.deps.files.remove(serviceId, old.name).catch(() => undefined)),
       );
+      const unnamed = await unnamedObjects(
+        await this.deps.files.list(serviceId),
+        current,
+        OBJECT_GRACE_MS,
+        this.deps.clock.nowMicros() / 1000,
+        (name) => this.objects.manifest(serviceId, name).catch(() => undefined),
+      );
+      await Promise.all(
+        unnamed.map((name) => this.deps.files.remove(serviceId, name).catch(() => undefined)),
+      );
     } catch {
-      // Left for the next publication's prune.
+      // Left for the next publication's tidying.
     }
-    return { generation, file };
   }
 
   private async scratchFile(serviceId: number): Promise<string> {

@@ -25,6 +25,8 @@ import { searchIndexFile } from '../../config/index.js';
 const FLUSH_INTERVAL_MS = 1000;
 /** A generation no longer served is closed this long after the switch, once searches on it are done. */
 const RETIRED_CLOSE_MS = 30_000;
+/** How soon a node behind on a service (taking in its newest generation failed) tries again. */
+const BEHIND_RETRY_MS = 30_000;
 
 /** The index of a search service cannot be opened (written by another version, or damaged). */
 export class SearchIndexUnavailableError extends Error {
@@ -134,6 +136,11 @@ export class SearchServices {
    * service opens again on a newer one (the copy it closed on stays the cache's until then).
    */
   private readonly closedCopies = new Map<number, string>();
+  /**
+   * On a search node, services served from an older generation because taking in the newest
+   * failed: why, and the timer of the next try.
+   */
+  private readonly behind = new Map<number, { reason: string; retry: NodeJS.Timeout }>();
   /**
    * Services being closed (idle, or making room), until what their searches counted is written:
    * a use meanwhile takes the same instance back (`revived`), and `close` waits for the rest.
@@ -311,6 +318,7 @@ export class SearchServices {
     for (const serviceId of servicesToClose(inUse, this.limits, nowMs, room)) {
       const served = this.open.get(serviceId)!;
       this.open.delete(serviceId);
+      this.caughtUp(serviceId);
       const closing: ClosingService = { served, revived: false, done: Promise.resolve() };
       closing.done = this.finishClosing(serviceId, closing);
       this.closing.set(serviceId, closing);
@@ -493,12 +501,39 @@ export class SearchServices {
     void this.inTurn(serviceId, async () => {
       const local = await cache.current(serviceId);
       if (local !== undefined) this.switchTo(await this.searchEngine(), serviceId, local);
-    }).catch((error: unknown) =>
-      this.onWarning(
-        { search_service_id: serviceId },
-        `the newest index generation could not be taken in: ${error instanceof Error ? error.message : String(error)}`,
-      ),
-    );
+      this.caughtUp(serviceId);
+    }).catch((error: unknown) => {
+      const reason = `the newest index generation could not be taken in: ${error instanceof Error ? error.message : String(error)}`;
+      this.onWarning({ search_service_id: serviceId }, reason);
+      if (!this.open.has(serviceId) || this.closed) return;
+      // Served on from the generation it has, said in the health check and the metrics, and
+      // tried again without waiting for the next generation (the store may be back by then).
+      this.caughtUp(serviceId);
+      const retry = setTimeout(() => this.switchSoon(serviceId), BEHIND_RETRY_MS);
+      retry.unref();
+      this.behind.set(serviceId, { reason, retry });
+    });
+  }
+
+  private caughtUp(serviceId: number): void {
+    clearTimeout(this.behind.get(serviceId)?.retry);
+    this.behind.delete(serviceId);
+  }
+
+  /**
+   * What this node says of the generations it follows (docs/design/scale-out.md, Serving): the
+   * services it serves from an older generation than the newest, why for one of them, and the
+   * bytes it fetched. Undefined on a process that follows none.
+   */
+  followedGenerations(): { behind: number; problem?: string; fetchedBytes: number } | undefined {
+    const following = this.following();
+    if (following === undefined) return undefined;
+    const [first] = this.behind;
+    return {
+      behind: this.behind.size,
+      ...(first !== undefined && { problem: `search service ${first[0]}: ${first[1].reason}` }),
+      fetchedBytes: following.cache.fetchedBytes,
+    };
   }
 
   private inTurn(serviceId: number, work: () => Promise<void>): Promise<void> {
@@ -629,6 +664,7 @@ export class SearchServices {
     this.closed = true;
     clearInterval(this.flushTimer);
     clearInterval(this.idleTimer);
+    for (const serviceId of [...this.behind.keys()]) this.caughtUp(serviceId);
     await this.listening?.close().catch(() => undefined);
     await Promise.all([...this.switching.values()].map((switching) => switching.catch(() => undefined)));
     await this.flushing;

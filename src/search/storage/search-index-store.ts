@@ -25,6 +25,15 @@ import { preparePrivateDatabaseFile } from '../../util/index.js';
 import type { StoredDocument } from './stored-document.js';
 import { SegmentTermRows } from './segment-term-rows.js';
 import { SegmentColumnRows, type SegmentColumns } from './segment-columns.js';
+import {
+  forgetPublished,
+  isRecordingChanges,
+  markPublishing,
+  recordChanges,
+  recordsEveryTable,
+  schemaDigest,
+} from './generation-changes.js';
+import { type DeltaFigures, writeGenerationDelta } from './generation-delta.js';
 
 /** What a hit shows before its page is cut: read by the document's id. */
 export interface DocumentHeading {
@@ -550,6 +559,37 @@ export class SearchIndexStore {
       .pluck()
       .get();
     return value === undefined ? 0 : Number(value);
+  }
+
+  /**
+   * Records this file's changes from now on, for publications as deltas (docs/design/scale-out.md,
+   * Generations as objects); answers whether every change since an earlier call was recorded
+   * (false the first time, or when a table was made since: the next publication is then whole).
+   */
+  recordChanges(): boolean {
+    const complete = isRecordingChanges(this.db) && recordsEveryTable(this.db);
+    if (!complete) recordChanges(this.db);
+    return complete;
+  }
+
+  /** The digest of the file's schema, which a delta applies to. */
+  schemaDigest(): string {
+    return schemaDigest(this.db);
+  }
+
+  /** Writes the recorded changes to `file` as a delta, marked as being published. */
+  writeGenerationDelta(file: string): DeltaFigures {
+    return writeGenerationDelta(this.db, file);
+  }
+
+  /** Marks every recorded change as being published (by a whole snapshot of the file). */
+  markChangesPublishing(): void {
+    markPublishing(this.db);
+  }
+
+  /** Forgets the changes marked, once their publication is recorded. */
+  forgetPublishedChanges(): void {
+    forgetPublished(this.db);
   }
 
   setPublishedGeneration(generation: number): void {

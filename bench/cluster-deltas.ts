@@ -1,0 +1,160 @@
+/**
+ * The re-crawl part of bench:cluster (docs/design/scale-out.md, Generations as objects): what a
+ * search service's runs move between the writer, the bucket and the search nodes when a site is
+ * crawled again after some of its pages changed.
+ *
+ * A site is crawled once (`kumo crawl`), then again after 1% of its pages were revised, then after
+ * 10% (site-revisions.ts: nested shares, each revision's text new). Each bundle is applied as a
+ * scheduled run is, by the writer of a service on PostgreSQL and an S3 server (s3rver), and
+ * published; two search nodes each make the new generation and answer a search on it. Printed per
+ * run: the pages it changed, the index file's bytes (what a whole-file generation moved to the
+ * bucket and to each node every run), the bytes uploaded, the bytes each node fetched, and the
+ * time from the run's end (its publication recorded) to the generation searchable on both nodes.
+ */
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { S3FileGroups, S3Objects } from '../src/blob/s3.js';
+import { searchIndexFile } from '../src/config/index.js';
+import { GenerationCache, SearchIndexWriter } from '../src/search/index.js';
+import { applyRunToIndex } from '../src/search/indexing.js';
+import { SearchIndex } from '../src/search/local-index.js';
+import { openPostgresRecordStore } from '../src/store/postgres/index.js';
+import { systemClock } from '../src/util/index.js';
+import type { PostgresServer } from '../test/support/postgres-server.js';
+import type { TestS3Server } from '../test/support/s3-server.js';
+import { rankedSearch } from '../test/support/ranked-search.js';
+import { contractIn } from '../test/store/record-store-contract.js';
+import type { BenchSite } from './bench-site.js';
+import { scaleCrawl } from './scale/scale-crawl.js';
+
+/** The revisions after the first crawl: the share of pages each one rewrites. */
+const REVISIONS = [0.01, 0.1];
+const NODES = 2;
+
+export interface DeltaRun {
+  label: string;
+  added: number;
+  changed: number;
+  indexFileBytes: number;
+  uploadedBytes: number;
+  fetchedPerNode: number[];
+  searchableMs: number;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const share = (part: number, whole: number) => `${((part / Math.max(1, whole)) * 100).toFixed(1)}%`;
+
+/** Crawls `site` from `seed` three times (revising it between), feeds each crawl to a service and prints the figures. */
+export async function measureRecrawlDeltas(
+  name: string,
+  site: BenchSite,
+  seed: string,
+  backends: { postgres: PostgresServer; s3: TestS3Server },
+): Promise<DeltaRun[]> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-cluster-deltas-'));
+  const store = await openPostgresRecordStore(await backends.postgres.createDatabase(), {
+    secretKey: Buffer.alloc(32, 7),
+  });
+  try {
+    const bundles: { label: string; file: string }[] = [];
+    for (const [n, revised] of [0, ...REVISIONS].entries()) {
+      if (n > 0) await site.revise(n, revised);
+      const out = path.join(folder, `crawl-${n}`);
+      const crawl = await scaleCrawl({ site, seed, limit: 10_000_000, concurrency: 16, out });
+      if (crawl.exitCode !== 0) throw new Error(`${name}: kumo crawl exited ${crawl.exitCode}`);
+      bundles.push({
+        label: n === 0 ? 'first crawl' : `${revised * 100}% revised`,
+        file: path.join(out, 'crawl_objects.tar.gz'),
+      });
+    }
+    const tenant = await contractIn(store, 'deltas');
+    const service = await store.searchServices.create(tenant, `${name} search`, {}, systemClock.nowMicros());
+    const files = new S3FileGroups(
+      new S3Objects(backends.s3.client, backends.s3.bucket),
+      { bucket: backends.s3.bucket, prefix: `deltas-${name}-${service.id}` },
+      'indexes',
+    );
+    const generations = store.searchGenerations!;
+    const dataDir = path.join(folder, 'writer');
+    const writer = new SearchIndexWriter({
+      generations,
+      files,
+      owner: 'bench-writer',
+      dataDir,
+      scratch: path.join(dataDir, 'incoming'),
+      clock: systemClock,
+    });
+    const nodes = Array.from(
+      { length: NODES },
+      (_, n) => new GenerationCache(generations, files, path.join(folder, `node-${n}`)),
+    );
+    const runs: DeltaRun[] = [];
+    try {
+      for (const [n, bundle] of bundles.entries()) {
+        const listed = new Set((await files.list(service.id)).map((file) => file.name));
+        const { result } = await writer.write(service.id, (index) =>
+          applyRunToIndex(index, `run-${n}`, 'setting:1', bundle.file, {
+            gone: new Set(),
+            failed: new Set(),
+            complete: false,
+          }),
+        );
+        const ended = performance.now();
+        const fetchedBefore = nodes.map((node) => node.fetchedBytes);
+        const searchable = await Promise.all(
+          nodes.map(async (node) => {
+            const local = await node.current(service.id);
+            const index = new SearchIndex(local!.file);
+            try {
+              if (rankedSearch(index, 'the').hits === 0) throw new Error(`${name}: nothing found on a node`);
+            } finally {
+              index.close();
+            }
+            return performance.now() - ended;
+          }),
+        );
+        const uploaded = (await files.list(service.id))
+          .filter((file) => !listed.has(file.name))
+          .reduce((sum, file) => sum + file.bytes, 0);
+        const run: DeltaRun = {
+          label: bundle.label,
+          added: result.added,
+          changed: result.updated,
+          indexFileBytes: (await stat(searchIndexFile(dataDir, service.id))).size,
+          uploadedBytes: uploaded,
+          fetchedPerNode: nodes.map((node, at) => node.fetchedBytes - fetchedBefore[at]!),
+          searchableMs: Math.max(...searchable),
+        };
+        runs.push(run);
+        process.stderr.write(
+          `  ${name} ${run.label}: ${run.added} new, ${run.changed} changed; uploaded ${megabytes(uploaded)}\n`,
+        );
+      }
+    } finally {
+      writer.close();
+    }
+    printRuns(name, runs);
+    return runs;
+  } finally {
+    await store.close();
+    await rm(folder, { recursive: true, force: true });
+  }
+}
+
+function printRuns(name: string, runs: readonly DeltaRun[]): void {
+  const line = (label: string, value: string) => process.stdout.write(`  ${label.padEnd(28)}${value}\n`);
+  process.stdout.write(`\n${name}: re-crawls published as objects, ${NODES} search nodes\n`);
+  for (const run of runs) {
+    line(run.label, `${run.added} pages new, ${run.changed} changed`);
+    line('  index file (whole-file)', megabytes(run.indexFileBytes));
+    line('  uploaded', `${megabytes(run.uploadedBytes)} (${share(run.uploadedBytes, run.indexFileBytes)})`);
+    line(
+      '  fetched per node',
+      run.fetchedPerNode
+        .map((bytes) => `${megabytes(bytes)} (${share(bytes, run.indexFileBytes)})`)
+        .join(', '),
+    );
+    line('  run end → searchable', `${run.searchableMs.toFixed(0)} ms on both nodes`);
+  }
+}
