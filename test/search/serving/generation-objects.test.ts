@@ -6,10 +6,9 @@
  * as it was; objects no live manifest names go after a grace period.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { FileGroupStore, GroupFile } from '../../../src/blob/index.js';
 import { S3FileGroups, S3Objects } from '../../../src/blob/s3.js';
 import type { IndexedDocument } from '../../../src/search/indexed-document.js';
@@ -26,28 +25,15 @@ import type { RecordStore, SearchGenerationStore, TenantRef } from '../../../src
 import { SearchServices } from '../../../src/search/serving/search-services.js';
 import { systemClock } from '../../../src/util/index.js';
 import { searchIndexFile } from '../../../src/config/index.js';
-import { startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
-import { startS3Server, type TestS3Server } from '../../support/s3-server.js';
+import { generationBackends } from '../../support/generation-backends.js';
 import { tableDigests } from '../../support/index-file-rows.js';
 import { rankedSearch } from '../../support/ranked-search.js';
 import { pollUntil } from '../../support/service-harness.js';
 import { firstPageRequest } from '../../support/site-search-request.js';
 import { contractIn } from '../../store/record-store-contract.js';
 
-const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-generation-objects-'));
-let postgres: PostgresServer;
-let s3: TestS3Server;
-const closers: (() => unknown)[] = [];
-before(async () => {
-  postgres = await startPostgresServer();
-  s3 = await startS3Server();
-});
-after(async () => {
-  for (const close of closers.reverse()) await close();
-  await s3.stop();
-  await postgres.stop();
-  rmSync(folder, { recursive: true, force: true });
-});
+const backends = generationBackends('kumo-generation-objects-');
+const { folder, closers } = backends;
 
 /** Pages of a site; `edition` changes every page's text. */
 function pages(from: number, count: number, edition = 'first'): IndexedDocument[] {
@@ -70,15 +56,18 @@ interface Publisher {
 }
 
 async function publisher(): Promise<Publisher> {
-  const store = await openPostgresRecordStore(await postgres.createDatabase(), {
+  const store = await openPostgresRecordStore(await backends.postgres.createDatabase(), {
     secretKey: Buffer.alloc(32, 9),
   });
   closers.push(() => store.close());
   const tenant = await contractIn(store, 'orchard');
   const service = await store.searchServices.create(tenant, 'orchard search', {}, systemClock.nowMicros());
   const files = new S3FileGroups(
-    new S3Objects(s3.client, s3.bucket),
-    { bucket: s3.bucket, prefix: `objects-${service.id}-${Math.random().toString(36).slice(2, 10)}` },
+    new S3Objects(backends.s3.client, backends.s3.bucket),
+    {
+      bucket: backends.s3.bucket,
+      prefix: `objects-${service.id}-${Math.random().toString(36).slice(2, 10)}`,
+    },
     'indexes',
   );
   const dataDir = mkdtempSync(path.join(folder, 'writer-'));

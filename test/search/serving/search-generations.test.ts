@@ -6,10 +6,8 @@
  * click counts carry over the switch.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { FileGroupStore } from '../../../src/blob/index.js';
 import { S3FileGroups, S3Objects } from '../../../src/blob/s3.js';
 import type { IndexedDocument } from '../../../src/search/indexed-document.js';
@@ -20,24 +18,11 @@ import { SearchServices } from '../../../src/search/serving/search-services.js';
 import { openPostgresRecordStore } from '../../../src/store/postgres/index.js';
 import type { RecordStore, TenantRef } from '../../../src/store/index.js';
 import { systemClock } from '../../../src/util/index.js';
-import { startPostgresServer, type PostgresServer } from '../../support/postgres-server.js';
-import { startS3Server, type TestS3Server } from '../../support/s3-server.js';
+import { generationBackends } from '../../support/generation-backends.js';
 import { contractIn } from '../../store/record-store-contract.js';
 
-const folder = mkdtempSync(path.join(os.tmpdir(), 'kumo-generations-'));
-let postgres: PostgresServer;
-let s3: TestS3Server;
-const closers: (() => unknown)[] = [];
-before(async () => {
-  postgres = await startPostgresServer();
-  s3 = await startS3Server();
-});
-after(async () => {
-  for (const close of closers.reverse()) await close();
-  await s3.stop();
-  await postgres.stop();
-  rmSync(folder, { recursive: true, force: true });
-});
+const backends = generationBackends('kumo-generations-');
+const { folder, closers } = backends;
 
 const REQUEST: SiteSearchRequest = {
   q: 'orchard',
@@ -66,7 +51,7 @@ interface Cluster {
 }
 
 async function cluster(): Promise<Cluster> {
-  const store = await openPostgresRecordStore(await postgres.createDatabase(), {
+  const store = await openPostgresRecordStore(await backends.postgres.createDatabase(), {
     secretKey: Buffer.alloc(32, 9),
   });
   closers.push(() => store.close());
@@ -75,8 +60,8 @@ async function cluster(): Promise<Cluster> {
   // One bucket, a prefix per cluster.
   const prefix = `cluster-${service.id}-${Math.random().toString(36).slice(2, 10)}`;
   const files = new S3FileGroups(
-    new S3Objects(s3.client, s3.bucket),
-    { bucket: s3.bucket, prefix },
+    new S3Objects(backends.s3.client, backends.s3.bucket),
+    { bucket: backends.s3.bucket, prefix },
     'indexes',
   );
   return { store, tenant, serviceId: service.id, files };
