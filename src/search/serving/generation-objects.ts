@@ -43,7 +43,7 @@ const OBJECT_NAME = /^([0-9a-f]{64})\.(db|delta|manifest)$/;
 export const isManifestName = (name: string): boolean => name.endsWith(MANIFEST_SUFFIX);
 
 /** The objects a manifest names, itself included. */
-export function objectsNamedBy(manifestName: string, manifest: GenerationManifest): string[] {
+function objectsNamedBy(manifestName: string, manifest: GenerationManifest): string[] {
   return [manifestName, manifest.base.name, ...manifest.deltas.map((delta) => delta.name)];
 }
 

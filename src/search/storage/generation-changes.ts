@@ -22,7 +22,7 @@ export const SEGMENT_BODY_TABLES: readonly string[] = [
 /** The name changes of a segment's body are recorded under. */
 export const SEGMENT_BODY = '#segment';
 /** The widest primary key of an index table (three columns); shorter keys are padded with 0. */
-export const KEY_WIDTH = 3;
+const KEY_WIDTH = 3;
 
 /** A table of the index as a change names it: its columns and its primary key's, in key order. */
 export interface IndexTable {
@@ -77,11 +77,6 @@ export function schemaDigest(db: Database.Database): string {
     .digest('hex');
 }
 
-/** Whether the file records its changes. */
-export function isRecordingChanges(db: Database.Database): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = ?`).get(CHANGES_TABLE) !== undefined;
-}
-
 /**
  * Makes the file record its changes from now on: the changes table, and a trigger per table and
  * kind of change (existing ones kept, so it is also how a table made later gets its triggers).
@@ -101,31 +96,26 @@ export function recordChanges(db: Database.Database): void {
 /** Stops recording: the triggers and the changes table go (a published base snapshot holds neither). */
 export function stopRecordingChanges(db: Database.Database): void {
   db.transaction(() => {
-    const triggers = db
-      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE ?`)
-      .pluck()
-      .all(`${TRIGGER_PREFIX}%`) as string[];
-    for (const trigger of triggers) db.exec(`DROP TRIGGER ${quoteName(trigger)}`);
+    for (const trigger of recordingTriggers(db)) db.exec(`DROP TRIGGER ${quoteName(trigger)}`);
     db.exec(`DROP TABLE IF EXISTS ${CHANGES_TABLE}`);
   })();
 }
 
-/** Whether every table of the file has its triggers (a table made after recording began has none). */
-export function recordsEveryTable(db: Database.Database): boolean {
-  const triggers = new Set(
-    db
-      .prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE ?`)
-      .pluck()
-      .all(`${TRIGGER_PREFIX}%`) as string[],
-  );
+/**
+ * Whether the file records every change: its changes table is there and every table has its
+ * triggers (none the first time, and a table made after recording began has none).
+ */
+export function recordsEveryChange(db: Database.Database): boolean {
+  if (db.prepare(`SELECT 1 FROM sqlite_schema WHERE name = ?`).get(CHANGES_TABLE) === undefined) return false;
+  const triggers = new Set(recordingTriggers(db));
   return indexTables(db).every((table) =>
     ['insert', 'update', 'delete'].every((kind) => triggers.has(triggerName(table.name, kind))),
   );
 }
 
-/** Marks every recorded change as the one being published; returns how many there are. */
-export function markPublishing(db: Database.Database): number {
-  return db.prepare(`UPDATE ${CHANGES_TABLE} SET publishing = 1`).run().changes;
+/** Marks every recorded change as the one being published. */
+export function markPublishing(db: Database.Database): void {
+  db.prepare(`UPDATE ${CHANGES_TABLE} SET publishing = 1`).run();
 }
 
 /** Forgets the published changes (those marked and not changed again since). */
@@ -134,6 +124,13 @@ export function forgetPublished(db: Database.Database): void {
 }
 
 const triggerName = (table: string, kind: string): string => `${TRIGGER_PREFIX}${table}_${kind}`;
+
+function recordingTriggers(db: Database.Database): string[] {
+  return db
+    .prepare(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE ?`)
+    .pluck()
+    .all(`${TRIGGER_PREFIX}%`) as string[];
+}
 
 function triggersOf(table: IndexTable): string {
   const isBody = SEGMENT_BODY_TABLES.includes(table.name);

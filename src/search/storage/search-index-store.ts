@@ -27,10 +27,9 @@ import { SegmentTermRows } from './segment-term-rows.js';
 import { SegmentColumnRows, type SegmentColumns } from './segment-columns.js';
 import {
   forgetPublished,
-  isRecordingChanges,
   markPublishing,
   recordChanges,
-  recordsEveryTable,
+  recordsEveryChange,
   schemaDigest,
 } from './generation-changes.js';
 import { type DeltaFigures, writeGenerationDelta } from './generation-delta.js';
@@ -567,7 +566,7 @@ export class SearchIndexStore {
    * (false the first time, or when a table was made since: the next publication is then whole).
    */
   recordChanges(): boolean {
-    const complete = isRecordingChanges(this.db) && recordsEveryTable(this.db);
+    const complete = recordsEveryChange(this.db);
     if (!complete) recordChanges(this.db);
     return complete;
   }
