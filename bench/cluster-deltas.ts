@@ -6,26 +6,27 @@
  * A site is crawled once (`kumo crawl`), then again after 1% of its pages were revised, then after
  * 10% (site-revisions.ts: nested shares, each revision's text new). Each bundle is applied as a
  * scheduled run is, by the writer of a service on PostgreSQL and an S3 server (s3rver), and
- * published; two search nodes each make the new generation and answer a search on it. Printed per
- * run: the pages it changed, the index file's bytes (what a whole-file generation moved to the
- * bucket and to each node every run), the bytes uploaded, the bytes each node fetched, and the
- * time from the run's end (its publication recorded) to the generation searchable on both nodes.
+ * published; two search nodes, each on a thread of its own (cluster-delta-node.ts), make the new
+ * generation and answer a search on it. Printed per run: the pages it changed, the index file's
+ * bytes (what a whole-file generation moved to the bucket and to each node every run), the bytes
+ * uploaded, the bytes each node fetched, and the time from the run's end (its pages written to
+ * the writer's index) to its publication recorded and to the generation searchable on every node.
  */
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { S3FileGroups, S3Objects } from '../src/blob/s3.js';
 import { searchIndexFile } from '../src/config/index.js';
-import { GenerationCache, SearchIndexWriter } from '../src/search/index.js';
+import { Worker } from 'node:worker_threads';
+import { SearchIndexWriter } from '../src/search/index.js';
 import { applyRunToIndex } from '../src/search/indexing.js';
-import { SearchIndex } from '../src/search/local-index.js';
 import { openPostgresRecordStore } from '../src/store/postgres/index.js';
 import { systemClock } from '../src/util/index.js';
 import type { PostgresServer } from '../test/support/postgres-server.js';
 import type { TestS3Server } from '../test/support/s3-server.js';
-import { rankedSearch } from '../test/support/ranked-search.js';
 import { contractIn } from '../test/store/record-store-contract.js';
 import type { BenchSite } from './bench-site.js';
+import type { NodeSetup, NodeTakeIn } from './cluster-delta-node.js';
 import { scaleCrawl } from './scale/scale-crawl.js';
 
 /** The revisions after the first crawl: the share of pages each one rewrites. */
@@ -39,7 +40,10 @@ export interface DeltaRun {
   indexFileBytes: number;
   uploadedBytes: number;
   fetchedPerNode: number[];
-  searchableMs: number;
+  publishedMs: number;
+  /** Per node, from the run's end to the generation on its disk, and to a search answered on it. */
+  assembledMs: number[];
+  searchableMs: number[];
 }
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -53,7 +57,8 @@ export async function measureRecrawlDeltas(
   backends: { postgres: PostgresServer; s3: TestS3Server },
 ): Promise<DeltaRun[]> {
   const folder = await mkdtemp(path.join(os.tmpdir(), 'kumo-cluster-deltas-'));
-  const store = await openPostgresRecordStore(await backends.postgres.createDatabase(), {
+  const databaseUrl = await backends.postgres.createDatabase();
+  const store = await openPostgresRecordStore(databaseUrl, {
     secretKey: Buffer.alloc(32, 7),
   });
   try {
@@ -70,9 +75,10 @@ export async function measureRecrawlDeltas(
     }
     const tenant = await contractIn(store, 'deltas');
     const service = await store.searchServices.create(tenant, `${name} search`, {}, systemClock.nowMicros());
+    const prefix = `deltas-${name}-${service.id}`;
     const files = new S3FileGroups(
       new S3Objects(backends.s3.client, backends.s3.bucket),
-      { bucket: backends.s3.bucket, prefix: `deltas-${name}-${service.id}` },
+      { bucket: backends.s3.bucket, prefix },
       'indexes',
     );
     const generations = store.searchGenerations!;
@@ -85,35 +91,31 @@ export async function measureRecrawlDeltas(
       scratch: path.join(dataDir, 'incoming'),
       clock: systemClock,
     });
-    const nodes = Array.from(
-      { length: NODES },
-      (_, n) => new GenerationCache(generations, files, path.join(folder, `node-${n}`)),
+    const nodes = Array.from({ length: NODES }, (_, n) =>
+      startNode({
+        databaseUrl,
+        s3Env: backends.s3.env,
+        bucket: backends.s3.bucket,
+        prefix,
+        root: path.join(folder, `node-${n}`),
+      }),
     );
     const runs: DeltaRun[] = [];
     try {
       for (const [n, bundle] of bundles.entries()) {
         const listed = new Set((await files.list(service.id)).map((file) => file.name));
-        const { result } = await writer.write(service.id, (index) =>
-          applyRunToIndex(index, `run-${n}`, 'setting:1', bundle.file, {
+        let ended = 0;
+        const { result } = await writer.write(service.id, async (index) => {
+          const summary = await applyRunToIndex(index, `run-${n}`, 'setting:1', bundle.file, {
             gone: new Set(),
             failed: new Set(),
             complete: false,
-          }),
-        );
-        const ended = performance.now();
-        const fetchedBefore = nodes.map((node) => node.fetchedBytes);
-        const searchable = await Promise.all(
-          nodes.map(async (node) => {
-            const local = await node.current(service.id);
-            const index = new SearchIndex(local!.file);
-            try {
-              if (rankedSearch(index, 'the').hits === 0) throw new Error(`${name}: nothing found on a node`);
-            } finally {
-              index.close();
-            }
-            return performance.now() - ended;
-          }),
-        );
+          });
+          ended = now();
+          return summary;
+        });
+        const published = now();
+        const takenIn = await Promise.all(nodes.map((node) => node.takeIn(service.id)));
         const uploaded = (await files.list(service.id))
           .filter((file) => !listed.has(file.name))
           .reduce((sum, file) => sum + file.bytes, 0);
@@ -123,8 +125,10 @@ export async function measureRecrawlDeltas(
           changed: result.updated,
           indexFileBytes: (await stat(searchIndexFile(dataDir, service.id))).size,
           uploadedBytes: uploaded,
-          fetchedPerNode: nodes.map((node, at) => node.fetchedBytes - fetchedBefore[at]!),
-          searchableMs: Math.max(...searchable),
+          fetchedPerNode: takenIn.map((node) => node.fetchedBytes),
+          publishedMs: published - ended,
+          assembledMs: takenIn.map((node) => node.assembledAt - ended),
+          searchableMs: takenIn.map((node) => node.searchedAt - ended),
         };
         runs.push(run);
         process.stderr.write(
@@ -133,6 +137,7 @@ export async function measureRecrawlDeltas(
       }
     } finally {
       writer.close();
+      await Promise.all(nodes.map((node) => node.close()));
     }
     printRuns(name, runs);
     return runs;
@@ -155,6 +160,38 @@ function printRuns(name: string, runs: readonly DeltaRun[]): void {
         .map((bytes) => `${megabytes(bytes)} (${share(bytes, run.indexFileBytes)})`)
         .join(', '),
     );
-    line('  run end → searchable', `${run.searchableMs.toFixed(0)} ms on both nodes`);
+    const milliseconds = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
+    line('  run end → published', `${run.publishedMs.toFixed(0)} ms`);
+    line('  run end → on each node', `${milliseconds(run.assembledMs)} ms`);
+    line('  run end → searchable', `${milliseconds(run.searchableMs)} ms (each node)`);
   }
+}
+
+const now = () => performance.timeOrigin + performance.now();
+
+interface BenchNode {
+  takeIn(serviceId: number): Promise<NodeTakeIn>;
+  close(): Promise<void>;
+}
+
+/** A search node on a thread of its own (cluster-delta-node.ts). */
+function startNode(setup: NodeSetup): BenchNode {
+  const thread = new Worker(new URL('./cluster-delta-node.js', import.meta.url), { workerData: setup });
+  const ask = <T>(message: unknown) =>
+    new Promise<T>((resolve, reject) => {
+      thread.once('message', (reply: T | { error: string }) =>
+        typeof reply === 'object' && reply !== null && 'error' in reply
+          ? reject(new Error(`a search node: ${reply.error}`))
+          : resolve(reply as T),
+      );
+      thread.once('error', reject);
+      thread.postMessage(message);
+    });
+  return {
+    takeIn: (serviceId) => ask<NodeTakeIn>({ serviceId }),
+    close: async () => {
+      await ask('close');
+      await thread.terminate();
+    },
+  };
 }

@@ -66,7 +66,7 @@ export async function indexBundle({
       try {
         const { result, published } = await publishing.writer.write(serviceId, load, index);
         // kumo serve on this data directory serves the file just written; the copy was for the nodes.
-        await rm(published.file, { force: true });
+        if (published.file !== undefined) await rm(published.file, { force: true });
         totals = result;
         generation = published.generation;
       } finally {

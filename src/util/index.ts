@@ -19,6 +19,7 @@ export { Semaphore } from './semaphore.js';
 export { sleep, untilAborted } from './sleep.js';
 export { TenantWorkPool } from './tenant-work-pool.js';
 export { serveTenantWork } from './tenant-work-thread.js';
+export { Turns } from './turns.js';
 export { formatApiTimestamp, formatCsvTimestamp, parseQueryDatetime } from './timestamps.js';
 export { defaultUserAgent, KUMO_VERSION } from './version.js';
 export { WarmThreads } from './warm-threads.js';

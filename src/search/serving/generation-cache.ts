@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FileGroupStore } from '../../blob/index.js';
 import type { SearchGenerationStore } from '../../store/index.js';
 import { PRIVATE_FOLDER_MODE, fileExists } from '../../util/index.js';
-import { GenerationObjects, isManifestName } from './generation-objects.js';
+import { GenerationObjects, isManifestName, removeCopy } from './generation-objects.js';
 
 /** A generation on local disk, ready to be opened. */
 export interface LocalGeneration {
@@ -19,9 +19,9 @@ export interface LocalGeneration {
  * generations a node serves, `<cache>/<service id>/<generation>.db`, each fetched once from where
  * it was published (written to a part file, then renamed, so a half-fetched file is never
  * opened). A copy is private to its node: SQLite may write to it (its WAL, cached readings) without
- * touching the published file. A generation published as objects is assembled from the service's
- * pristine copy, `<cache>/<service id>/pristine.db`, with only the deltas it lacks fetched
- * (docs/design/scale-out.md, Generations as objects).
+ * touching the published file. A generation published as objects is made from the copy the node
+ * served before the last (`spare.db`) or else from its never-served `pristine.db`, with only the
+ * deltas it lacks fetched (docs/design/scale-out.md, Generations as objects).
  */
 export class GenerationCache {
   private readonly objects: GenerationObjects;
@@ -33,7 +33,7 @@ export class GenerationCache {
     private readonly files: FileGroupStore,
     private readonly root: string,
   ) {
-    this.objects = new GenerationObjects(files, root);
+    this.objects = new GenerationObjects(files, root, true);
   }
 
   /** The newest generation of the service on local disk, fetched if needed; undefined when none was published. */
@@ -81,7 +81,8 @@ export class GenerationCache {
 
   /**
    * Removes every copy a node served (a node starting: what it served before is made again if
-   * still newest), but not the pristine copies, from which it fetches only what it lacks.
+   * still newest), but not the pristine and spare copies and the deltas fetched for them, from
+   * which it makes the next one fetching only what it lacks.
    */
   async clear(): Promise<void> {
     const services = await readdir(this.root, { withFileTypes: true }).catch(() => []);
@@ -93,16 +94,27 @@ export class GenerationCache {
         const names = await readdir(folder);
         await Promise.all(
           names
-            .filter((name) => name !== 'pristine.db' && name !== 'pristine.json')
+            .filter((name) => !GenerationObjects.keepsAcrossRestarts(name))
             .map((name) => rm(path.join(folder, name), { recursive: true, force: true })),
         );
       }),
     );
   }
 
-  /** Removes a copy no longer served, with SQLite's side files. */
+  /**
+   * Gives up a copy no longer served (closed): a generation assembled here is kept as its
+   * service's spare, any other file is removed with SQLite's side files.
+   */
   async discard(file: string): Promise<void> {
-    await Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${file}${suffix}`, { force: true })));
+    const folder = path.dirname(file);
+    const serviceId = Number(path.basename(folder));
+    if (
+      path.dirname(folder) === this.root &&
+      Number.isSafeInteger(serviceId) &&
+      /^\d+\.db$/.test(path.basename(file))
+    )
+      await this.objects.retire(serviceId, file);
+    else await removeCopy(file);
   }
 
   private fileOf(serviceId: number, generation: number): string {

@@ -1,20 +1,23 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FileGroupStore, GroupFile } from '../../blob/index.js';
-import { applyGenerationDeltaToFile } from '../storage/generation-delta.js';
-import { PRIVATE_FOLDER_MODE, fileExists } from '../../util/index.js';
+import { settleIndexFile } from '../storage/generation-delta.js';
+import { applyDeltaOffThread } from './delta-apply.js';
+import { PRIVATE_FOLDER_MODE, Turns, fileExists } from '../../util/index.js';
 
 /**
  * Generations as objects (docs/design/scale-out.md, Generations as objects): a published
  * generation is a manifest naming a base (a whole snapshot of the index file) and the deltas
  * applied to it since, each an immutable object named by the SHA-256 of its bytes. A writer
- * uploads only the objects the store lacks; a node keeps a pristine copy of what it fetched last
- * (never served, so nothing it writes while serving is carried on) and fetches only the deltas
- * it lacks.
+ * uploads only the objects the store lacks; a node fetches only the deltas it lacks. It serves a
+ * new generation from the copy it served before the last (its spare), brought forward by the
+ * deltas since, so a small change costs a small write; when it has none to hand (the first
+ * generation, or two generations within the time a retired one stays open), it copies its
+ * pristine copy, never served, brought forward the same way.
  */
 
 export interface GenerationObject {
@@ -47,19 +50,36 @@ function objectsNamedBy(manifestName: string, manifest: GenerationManifest): str
   return [manifestName, manifest.base.name, ...manifest.deltas.map((delta) => delta.name)];
 }
 
-/** What a node's pristine copy holds: the base it began from and the deltas applied since, in order. */
-interface PristineState {
+/** What a node's local copy holds: the base it began from and the deltas applied since, in order. */
+interface CopyState {
   base: string;
   deltas: string[];
 }
 
+/** A node's copy never served, brought forward only to be copied. */
+const PRISTINE = 'pristine.db';
+/** A copy a node served and closed, brought forward by deltas in place of a copy of the pristine one. */
+const SPARE = 'spare.db';
+/** The deltas a node fetched for the current base, kept for the copies still behind them. */
+const DELTAS = 'deltas';
+/** What a node keeps of a service across restarts (`clear`), SQLite's side files included. */
+const KEPT_NAMES = new Set([
+  DELTAS,
+  ...[PRISTINE, SPARE].flatMap((name) => [name, `${name}-wal`, `${name}-shm`, stateFileOf(name)]),
+]);
+
 export class GenerationObjects {
-  private readonly turns = new Map<number, Promise<unknown>>();
+  private readonly turns = new Turns<number>();
 
   constructor(
     private readonly files: FileGroupStore,
-    /** Where pristine copies are kept (`<root>/<service id>/pristine.db`). */
+    /** Where a node's copies are kept (`<root>/<service id>/`). */
     private readonly root: string,
+    /**
+     * Whether a spare is made from the pristine copy whenever none is to hand (a node serving the
+     * generations it makes), so that the next delta too is a small write.
+     */
+    private readonly keepSpares = false,
   ) {}
 
   /** Stores a local file as an object named by its content, unless the store has it already. */
@@ -108,20 +128,46 @@ export class GenerationObjects {
   }
 
   /**
-   * Writes the generation of `manifest` to `target`: the service's pristine copy is brought to it
-   * (fetching the base when it began from another, then only the deltas it lacks) and copied.
-   * Answers the bytes fetched. One assembly per service at a time.
+   * Writes the generation of `manifest` to `target` (`<service folder>/<generation>.db`). The
+   * service's spare copy, one it served before, is brought forward by the deltas it lacks when it
+   * began from the same base; else the pristine copy is (fetching the base when it began from
+   * another) and copied. Either way only deltas not fetched before are. Answers the bytes fetched.
+   * One assembly per service at a time.
    */
   assemble(serviceId: number, manifest: GenerationManifest, target: string): Promise<number> {
-    const previous = this.turns.get(serviceId) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => this.assembleNow(serviceId, manifest, target));
-    this.turns.set(serviceId, next);
-    void next
-      .finally(() => {
-        if (this.turns.get(serviceId) === next) this.turns.delete(serviceId);
-      })
-      .catch(() => undefined);
-    return next;
+    return this.turns.run(serviceId, () => this.assembleNow(serviceId, manifest, target));
+  }
+
+  /**
+   * Keeps a copy this node served and has closed as the service's spare (in place of the one
+   * before), or removes it when it cannot be one: it holds no record of what it holds, or SQLite's
+   * log is still beside it (a process that stopped while serving it).
+   */
+  retire(serviceId: number, file: string): Promise<void> {
+    return this.turns.run(serviceId, async () => {
+      const folder = this.folderOf(serviceId);
+      const state = await readState(stateFileOf(file));
+      if (state === undefined || (await fileExists(`${file}-wal`))) {
+        await removeCopy(file);
+        return;
+      }
+      const spare = path.join(folder, SPARE);
+      // The spare's record goes first: a copy without one is never taken.
+      await rm(stateFileOf(spare), { force: true });
+      await removeCopy(spare);
+      await rm(`${file}-shm`, { force: true });
+      await rename(file, spare);
+      await rename(stateFileOf(file), stateFileOf(spare));
+    });
+  }
+
+  /** Whether a file of a service's folder is one a node keeps across restarts. */
+  static keepsAcrossRestarts(name: string): boolean {
+    return KEPT_NAMES.has(name);
+  }
+
+  private folderOf(serviceId: number): string {
+    return path.join(this.root, String(serviceId));
   }
 
   private async assembleNow(
@@ -129,51 +175,135 @@ export class GenerationObjects {
     manifest: GenerationManifest,
     target: string,
   ): Promise<number> {
-    const folder = path.join(this.root, String(serviceId));
-    await mkdir(folder, { recursive: true, mode: PRIVATE_FOLDER_MODE });
-    const pristine = path.join(folder, 'pristine.db');
-    const stateFile = path.join(folder, 'pristine.json');
+    const folder = this.folderOf(serviceId);
+    await mkdir(path.join(folder, DELTAS), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    const fetched = { bytes: 0 };
+    const part = partOf(target);
+    try {
+      const spare = path.join(folder, SPARE);
+      const spareState = await readState(stateFileOf(spare));
+      let state: CopyState;
+      if (spareState !== undefined && continues(spareState, manifest) && (await fileExists(spare))) {
+        await rm(stateFileOf(spare), { force: true });
+        await rename(spare, part);
+        state = spareState;
+        try {
+          await this.bringForward(serviceId, part, state, manifest, fetched);
+        } catch (error) {
+          // Kept for the next try, with the deltas it took in meanwhile.
+          await rename(part, spare);
+          await writeState(stateFileOf(spare), state);
+          throw error;
+        }
+      } else {
+        const pristine = await this.pristineOf(serviceId, manifest, fetched);
+        state = pristine.state;
+        await copyFile(pristine.file, part);
+      }
+      await rename(part, target);
+      await writeState(stateFileOf(target), state);
+    } catch (error) {
+      await removeCopy(part);
+      throw error;
+    }
+    await this.forgetDeltasNotIn(folder, manifest);
+    if (this.keepSpares)
+      void this.turns.run(serviceId, () => this.spareFromPristine(serviceId)).catch(() => undefined);
+    return fetched.bytes;
+  }
+
+  /**
+   * Copies the pristine copy as the spare when there is none, after a generation was taken in
+   * and off its way: the next generation is then made by applying its deltas alone. A copy the
+   * node retires later takes the spare's place.
+   */
+  private async spareFromPristine(serviceId: number): Promise<void> {
+    const folder = this.folderOf(serviceId);
+    const spare = path.join(folder, SPARE);
+    const pristine = path.join(folder, PRISTINE);
+    const state = await readState(stateFileOf(pristine));
+    if (state === undefined || (await readState(stateFileOf(spare))) !== undefined) return;
+    if (await fileExists(`${pristine}-wal`)) settleIndexFile(pristine);
+    const part = partOf(spare);
+    try {
+      await removeCopy(spare);
+      await copyFile(pristine, part);
+      await rename(part, spare);
+      await writeState(stateFileOf(spare), state);
+    } catch (error) {
+      await removeCopy(part);
+      throw error;
+    }
+  }
+
+  /** The service's pristine copy brought to `manifest`: its base fetched when it began from another. */
+  private async pristineOf(
+    serviceId: number,
+    manifest: GenerationManifest,
+    fetched: { bytes: number },
+  ): Promise<{ file: string; state: CopyState }> {
+    const file = path.join(this.folderOf(serviceId), PRISTINE);
+    const stateFile = stateFileOf(file);
     let state = await readState(stateFile);
-    let fetched = 0;
-    const continues =
-      state !== undefined &&
-      state.base === manifest.base.name &&
-      state.deltas.length <= manifest.deltas.length &&
-      state.deltas.every((name, n) => manifest.deltas[n]?.name === name) &&
-      (await fileExists(pristine));
-    if (!continues) {
+    if (state === undefined || !continues(state, manifest) || !(await fileExists(file))) {
       await rm(stateFile, { force: true });
-      await removeIndexFile(pristine);
-      const part = partOf(pristine);
-      fetched += await this.fetch(serviceId, manifest.base, part);
-      await rename(part, pristine);
+      await removeCopy(file);
+      const part = partOf(file);
+      fetched.bytes += await this.fetch(serviceId, manifest.base, part);
+      await rename(part, file);
       state = { base: manifest.base.name, deltas: [] };
       await writeState(stateFile, state);
     }
-    const applied = state!;
-    for (const delta of manifest.deltas.slice(applied.deltas.length)) {
-      const file = partOf(path.join(folder, delta.name));
-      try {
-        fetched += await this.fetch(serviceId, delta, file);
-        // One transaction: a process stopped here finds the copy as before, or with the delta
-        // in and its state not yet written, and applying a delta twice gives the same rows.
-        applyGenerationDeltaToFile(pristine, file);
-      } finally {
-        await rm(file, { force: true });
-      }
-      applied.deltas.push(delta.name);
-      await writeState(stateFile, applied);
+    await this.bringForward(serviceId, file, state, manifest, fetched, stateFile);
+    // Copied as a file: nothing of it may still be in SQLite's log.
+    if (await fileExists(`${file}-wal`)) settleIndexFile(file);
+    return { file, state };
+  }
+
+  /**
+   * Applies to `file` the deltas of `manifest` it lacks, each in one transaction, saying so in
+   * `stateFile` after each. A process stopped between the two finds the delta applied and not
+   * said; applying it again gives the same rows.
+   */
+  private async bringForward(
+    serviceId: number,
+    file: string,
+    state: CopyState,
+    manifest: GenerationManifest,
+    fetched: { bytes: number },
+    stateFile?: string,
+  ): Promise<void> {
+    for (const delta of manifest.deltas.slice(state.deltas.length)) {
+      await applyDeltaOffThread(file, await this.localDelta(serviceId, delta, fetched));
+      state.deltas.push(delta.name);
+      if (stateFile !== undefined) await writeState(stateFile, state);
     }
-    const part = partOf(target);
-    await mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_FOLDER_MODE });
-    try {
-      await copyFile(pristine, part);
-      await rename(part, target);
-    } catch (error) {
-      await rm(part, { force: true });
-      throw error;
-    }
-    return fetched;
+  }
+
+  /** A delta as a local file, fetched unless fetched before. */
+  private async localDelta(
+    serviceId: number,
+    delta: GenerationObject,
+    fetched: { bytes: number },
+  ): Promise<string> {
+    const file = path.join(this.folderOf(serviceId), DELTAS, delta.name);
+    if (await fileExists(file)) return file;
+    const part = partOf(file);
+    fetched.bytes += await this.fetch(serviceId, delta, part);
+    await rename(part, file);
+    return file;
+  }
+
+  /** Removes the local deltas the newest manifest does not name (their base is gone). */
+  private async forgetDeltasNotIn(folder: string, manifest: GenerationManifest): Promise<void> {
+    const named = new Set(manifest.deltas.map((delta) => delta.name));
+    const local = await readdir(path.join(folder, DELTAS)).catch(() => []);
+    await Promise.all(
+      local
+        .filter((name) => !named.has(name))
+        .map((name) => rm(path.join(folder, DELTAS, name), { force: true })),
+    );
   }
 
   /** Downloads an object to `file`, checking its bytes against its name. */
@@ -274,20 +404,35 @@ async function sha256Of(body: Readable): Promise<string> {
 
 const partOf = (file: string): string => `${file}.${randomBytes(4).toString('hex')}.part`;
 
-async function removeIndexFile(file: string): Promise<void> {
+/** Where the record of what a local copy holds is kept: `<name>.json` beside `<name>.db`. */
+function stateFileOf(file: string): string {
+  return `${file.replace(/\.db$/, '')}.json`;
+}
+
+/** Whether a copy holding `state` can be brought to `manifest` by deltas alone. */
+function continues(state: CopyState, manifest: GenerationManifest): boolean {
+  return (
+    state.base === manifest.base.name &&
+    state.deltas.length <= manifest.deltas.length &&
+    state.deltas.every((name, n) => manifest.deltas[n]?.name === name)
+  );
+}
+
+/** Removes a local copy with SQLite's side files. */
+export async function removeCopy(file: string): Promise<void> {
   await Promise.all(['', '-wal', '-shm'].map((suffix) => rm(`${file}${suffix}`, { force: true })));
 }
 
-async function readState(file: string): Promise<PristineState | undefined> {
+async function readState(file: string): Promise<CopyState | undefined> {
   try {
-    const state = JSON.parse(await readFile(file, 'utf8')) as PristineState;
+    const state = JSON.parse(await readFile(file, 'utf8')) as CopyState;
     return typeof state.base === 'string' && Array.isArray(state.deltas) ? state : undefined;
   } catch {
     return undefined;
   }
 }
 
-async function writeState(file: string, state: PristineState): Promise<void> {
+async function writeState(file: string, state: CopyState): Promise<void> {
   const part = partOf(file);
   await writeFile(part, JSON.stringify(state), { mode: 0o600 });
   await rename(part, file);

@@ -5,6 +5,7 @@ import type { SearchIndex } from '../search-index.js';
 import type { CrawlRunStore, RunRecord, ServiceSettingStore } from '../../store/index.js';
 import type { SearchServices } from './search-services.js';
 import type { SearchIndexWriter } from './search-index-writer.js';
+import { Turns } from '../../util/index.js';
 
 /** What a run's pages came to, as the feed needs it: pages gone and pages that failed this time. */
 export interface FeedOutcomes {
@@ -31,7 +32,7 @@ export interface SearchFeed {
  */
 export class SearchFeeder implements SearchFeed {
   /** Per search service, the feed in progress: runs feeding one service are applied one after another. */
-  private readonly feeding = new Map<number, Promise<unknown>>();
+  private readonly feeding = new Turns<number>();
 
   constructor(
     private readonly settings: ServiceSettingStore,
@@ -50,17 +51,7 @@ export class SearchFeeder implements SearchFeed {
   feed(run: RunRecord, serviceId: number, bundleFile: string, outcomes: FeedOutcomes): Promise<RunMessage> {
     // Two runs of settings sharing a search service stage and apply in turn, so the second one
     // compares its pages with the index the first one left.
-    const previous = this.feeding.get(serviceId) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(() => this.feedNow(run, serviceId, bundleFile, outcomes));
-    this.feeding.set(serviceId, next);
-    void next
-      .finally(() => {
-        if (this.feeding.get(serviceId) === next) this.feeding.delete(serviceId);
-      })
-      .catch(() => undefined);
-    return next;
+    return this.feeding.run(serviceId, () => this.feedNow(run, serviceId, bundleFile, outcomes));
   }
 
   private async feedNow(

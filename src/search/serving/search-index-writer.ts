@@ -46,10 +46,14 @@ export interface IndexWriterDeps {
   onWaiting?: (serviceId: number) => void;
 }
 
-/** A generation this process published: its number and a local copy of its file, for this node. */
+/**
+ * A generation this process published: its number and, when published as a new base, the local
+ * copy of its file uploaded (for this node to serve at once; a delta is taken in as other nodes
+ * take it).
+ */
 export interface PublishedGeneration {
   generation: number;
-  file: string;
+  file?: string;
 }
 
 /**
@@ -189,8 +193,8 @@ export class SearchIndexWriter {
    * objects): as a delta of the changes recorded since the last publication when the generation
    * it was written from is a manifest of the same schema and its deltas stay small beside its
    * base, else as a new base. The objects go before the manifest and the manifest before the
-   * record, so no recorded generation names a missing object. The snapshot answered is this
-   * node's copy of the new generation.
+   * record, so no recorded generation names a missing object. Only a new base is a whole copy of
+   * the file, answered as this node's copy of the new generation.
    */
   private async publish(
     serviceId: number,
@@ -199,22 +203,25 @@ export class SearchIndexWriter {
   ): Promise<PublishedGeneration> {
     const previous = await this.manifestOf(serviceId, basedOn);
     const complete = index.store.recordChanges();
-    const file = await this.scratchFile(serviceId);
+    let file: string | undefined;
     let generation: number;
     try {
       let manifest =
         previous !== undefined && complete && previous.schema === index.store.schemaDigest()
           ? await this.withDelta(serviceId, index, previous)
           : undefined;
-      if (manifest === undefined) index.store.markChangesPublishing();
-      await index.store.backupTo(file);
-      withoutRecordedChanges(file);
-      manifest ??= {
-        format: 1,
-        schema: index.store.schemaDigest(),
-        base: await this.objects.save(serviceId, file, 'db', index.documentCount),
-        deltas: [],
-      };
+      if (manifest === undefined) {
+        index.store.markChangesPublishing();
+        file = await this.scratchFile(serviceId);
+        await index.store.backupTo(file);
+        withoutRecordedChanges(file);
+        manifest = {
+          format: 1,
+          schema: index.store.schemaDigest(),
+          base: await this.objects.save(serviceId, file, 'db', index.documentCount),
+          deltas: [],
+        };
+      }
       const name = await this.objects.saveManifest(serviceId, manifest, this.deps.scratch);
       const bytes = manifest.base.bytes + manifest.deltas.reduce((sum, delta) => sum + delta.bytes, 0);
       generation = await this.deps.generations.publish(
@@ -229,11 +236,11 @@ export class SearchIndexWriter {
       await this.tidy(serviceId, name);
     } catch (error) {
       // The objects stay: another manifest may name them, and unnamed ones go with the garbage.
-      await rm(file, { force: true });
+      if (file !== undefined) await rm(file, { force: true });
       throw error;
     }
     index.store.setPublishedGeneration(generation);
-    return { generation, file };
+    return file === undefined ? { generation } : { generation, file };
   }
 
   /** The manifest of generation `basedOn` when it is the newest and was published as objects. */

@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { PRIVATE_FOLDER_MODE, sleep, type Clock } from '../../util/index.js';
+import { PRIVATE_FOLDER_MODE, sleep, Turns, type Clock } from '../../util/index.js';
 import type { GenerationCache, LocalGeneration } from './generation-cache.js';
 import { MANAGEMENT_USE_MS, type OpenServiceLimits, servicesToClose } from './open-service-limits.js';
 import type {
@@ -130,7 +130,7 @@ export class SearchServices {
   /** Services being opened (a shared log is read first): one opening per service. */
   private readonly opening = new Map<number, Promise<Served>>();
   /** Per service, the switch to a newer generation under way: one at a time. */
-  private readonly switching = new Map<number, Promise<void>>();
+  private readonly switching = new Turns<number>();
   /**
    * On a search node, the generation copy each closed service was served from: removed when the
    * service opens again on a newer one (the copy it closed on stays the cache's until then).
@@ -203,10 +203,11 @@ export class SearchServices {
     await generations.cache.clear();
     this.listening = await generations.store.listen(
       (serviceId, generation) => {
-        if ((this.open.get(serviceId)?.generation ?? generation) < generation) this.switchSoon(serviceId);
+        if ((this.open.get(serviceId)?.generation ?? generation) < generation)
+          void this.takeInNewest(serviceId);
       },
       () => {
-        for (const serviceId of this.open.keys()) this.switchSoon(serviceId);
+        for (const serviceId of this.open.keys()) void this.takeInNewest(serviceId);
       },
     );
   }
@@ -378,7 +379,7 @@ export class SearchServices {
     // Its opener's lookup (get) holds it only once this promise's reactions run.
     holdThroughThisTurn(served);
     // A generation published while this one was fetched was told before the service was open.
-    if (cache !== undefined) this.switchSoon(serviceId);
+    if (cache !== undefined) void this.takeInNewest(serviceId);
     return served;
   }
 
@@ -462,25 +463,24 @@ export class SearchServices {
   }
 
   /**
-   * Serves a generation this process just published (`snapshot`, its local copy), before the run
-   * that made it is reported finished: its pages are searchable here at once, on other nodes when
-   * they are told.
+   * Serves a generation this process just published before the run that made it is reported
+   * finished: its pages are searchable here at once, on other nodes when they are told. A new base
+   * comes with `snapshot`, its local copy; a delta is taken in as every node takes it.
    */
-  async adopt(serviceId: number, generation: number, snapshot: string): Promise<void> {
+  async adopt(serviceId: number, generation: number, snapshot: string | undefined): Promise<void> {
     const cache = this.following()?.cache;
-    if (cache === undefined) {
-      // This process serves the file it wrote the generation from.
-      await rm(snapshot, { force: true });
+    const drop = () => (snapshot === undefined ? undefined : rm(snapshot, { force: true }));
+    // This process serves the file it wrote the generation from.
+    if (cache === undefined) return drop();
+    if (snapshot === undefined) {
+      if (this.open.has(serviceId)) await this.takeInNewest(serviceId);
       return;
     }
     await this.inTurn(serviceId, async () => {
       const open = this.open.get(serviceId);
       // Not served here (a worker that does not search), or already on it (told of it first):
       // nothing would ever remove the copy.
-      if (open === undefined || open.generation >= generation || this.closed) {
-        await rm(snapshot, { force: true });
-        return;
-      }
+      if (open === undefined || open.generation >= generation || this.closed) return drop();
       this.switchTo(await this.searchEngine(), serviceId, await cache.adopt(serviceId, generation, snapshot));
     });
   }
@@ -495,10 +495,14 @@ export class SearchServices {
     return this.open.get(serviceId)?.generation;
   }
 
-  private switchSoon(serviceId: number): void {
+  /**
+   * Serves the newest generation of an open service. One that cannot be taken in is said in the
+   * health check and tried again; the service is served on from the generation it has.
+   */
+  private takeInNewest(serviceId: number): Promise<void> {
     const cache = this.following()?.cache;
-    if (cache === undefined) return;
-    void this.inTurn(serviceId, async () => {
+    if (cache === undefined) return Promise.resolve();
+    return this.inTurn(serviceId, async () => {
       const local = await cache.current(serviceId);
       if (local !== undefined) this.switchTo(await this.searchEngine(), serviceId, local);
       this.caughtUp(serviceId);
@@ -509,7 +513,7 @@ export class SearchServices {
       // Served on from the generation it has, said in the health check and the metrics, and
       // tried again without waiting for the next generation (the store may be back by then).
       this.caughtUp(serviceId);
-      const retry = setTimeout(() => this.switchSoon(serviceId), BEHIND_RETRY_MS);
+      const retry = setTimeout(() => void this.takeInNewest(serviceId), BEHIND_RETRY_MS);
       retry.unref();
       this.behind.set(serviceId, { reason, retry });
     });
@@ -537,14 +541,7 @@ export class SearchServices {
   }
 
   private inTurn(serviceId: number, work: () => Promise<void>): Promise<void> {
-    const next = (this.switching.get(serviceId) ?? Promise.resolve()).catch(() => undefined).then(work);
-    this.switching.set(serviceId, next);
-    void next
-      .finally(() => {
-        if (this.switching.get(serviceId) === next) this.switching.delete(serviceId);
-      })
-      .catch(() => undefined);
-    return next;
+    return this.switching.run(serviceId, work);
   }
 
   /**
@@ -666,7 +663,7 @@ export class SearchServices {
     clearInterval(this.idleTimer);
     for (const serviceId of [...this.behind.keys()]) this.caughtUp(serviceId);
     await this.listening?.close().catch(() => undefined);
-    await Promise.all([...this.switching.values()].map((switching) => switching.catch(() => undefined)));
+    await this.switching.idle();
     await this.flushing;
     await this.flush();
     for (const served of this.open.values()) served.search.index.close();

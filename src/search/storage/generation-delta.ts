@@ -13,6 +13,7 @@ import {
   schemaDigest,
   stopRecordingChanges,
 } from './generation-changes.js';
+import { dropSegmentFacets } from './segment-facet-rows.js';
 
 /**
  * A generation's delta (docs/design/scale-out.md, Generations as objects): the rows a writer
@@ -34,6 +35,8 @@ type DeltaRecord =
   | { kind: 'rows'; table: string; columns: string[]; rows: Row[] };
 
 const DELTA_FORMAT = 1;
+/** The table of segments, whose ids a new segment may take again once one is merged away. */
+const SEGMENTS_TABLE = 'segments';
 /** The table of the documents, whose changes a delta counts. */
 const DOCUMENTS_TABLE = 'documents';
 /** The raw bytes of rows gathered before a frame is written. */
@@ -228,12 +231,19 @@ function applyRecord(
         const clear = db.prepare(`DELETE FROM ${quoteName(table)} WHERE segment_id = ?`);
         for (const id of record.ids) clear.run(id);
       }
+      dropSegmentFacets(db, record.ids);
       return;
     case 'gone': {
       const table = tableOf(record.table);
       const where = table.key.map((column) => `${quoteName(column)} = ?`).join(' AND ');
       const remove = db.prepare(`DELETE FROM ${quoteName(table.name)} WHERE ${where}`);
       for (const key of record.keys) remove.run(...key);
+      // The trigger that drops a segment's facets with it is set aside while a delta applies.
+      if (table.name === SEGMENTS_TABLE)
+        dropSegmentFacets(
+          db,
+          record.keys.map((key) => key[0] as number),
+        );
       return;
     }
     case 'rows': {
@@ -257,6 +267,14 @@ export function applyGenerationDeltaToFile(file: string, delta: string): void {
   } finally {
     db.close();
   }
+}
+
+/**
+ * Ends with the file alone holding its rows: a process stopped while it had the file open may
+ * have left committed transactions in SQLite's log beside it, which opening it takes in.
+ */
+export function settleIndexFile(file: string): void {
+  new Database(file).close();
 }
 
 /** Takes the recording of changes out of a snapshot of a writer's file, as a published base holds none. */

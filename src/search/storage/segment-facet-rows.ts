@@ -26,6 +26,21 @@ export function addSegmentFacetsTable(db: Database.Database): void {
   addTableWhereMissing(db, 'segment_facets', SEGMENT_FACETS_SCHEMA);
 }
 
+/**
+ * Drops the facets stored for segments whose rows a generation's delta replaces or removes: a
+ * search node keeps facets it computed in the copy it served, and a segment made later may take
+ * the id of one merged away (docs/design/scale-out.md, Generations as objects).
+ */
+export function dropSegmentFacets(db: Database.Database, segmentIds: readonly number[]): void {
+  const table = db
+    .prepare(`SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'segment_facets'`)
+    .pluck()
+    .get();
+  if (table === undefined) return;
+  const drop = db.prepare('DELETE FROM segment_facets WHERE segment_id = ?');
+  for (const id of segmentIds) drop.run(id);
+}
+
 /** The stored facets of segments: read when an index is opened, written once computed. */
 export class SegmentFacetRows {
   private readonly statements;

@@ -6,7 +6,8 @@
  * as it was; objects no live manifest names go after a grace period.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { FileGroupStore, GroupFile } from '../../../src/blob/index.js';
@@ -175,6 +176,56 @@ describe('generations as objects', () => {
     assert.equal(local!.generation, 3);
     assert.equal(restarted.fetchedBytes, manifest.deltas[0]!.bytes + manifest.deltas[1]!.bytes);
     assert.deepEqual(copyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
+  });
+
+  test('a node brings the copy it served before forward instead of copying the whole file', async () => {
+    const on = await publisher();
+    await on.writer.write(on.serviceId, async (index) => index.writer.upsert(pages(0, 100), 'bundle:a'));
+    const root = mkdtempSync(path.join(folder, 'spare-'));
+    const node = nodeCache(on, root);
+    const served = await node.current(on.serviceId);
+    // What a node writes while serving: facets of its segments, and (made up here) facets of the
+    // segment id the writer's next segment takes, as a segment merged away would leave them.
+    const db = new Database(served!.file);
+    const segments = db.prepare('SELECT id FROM segments ORDER BY id').pluck().all() as number[];
+    const nextId = Math.max(...segments) + 1;
+    const facet = db.prepare('INSERT INTO segment_facets (segment_id, rules_digest, data) VALUES (?, ?, ?)');
+    for (const id of [...segments, nextId]) facet.run(id, Buffer.from('rules'), Buffer.from(`facets ${id}`));
+    db.close();
+    const { ino } = statSync(served!.file);
+    await node.discard(served!.file);
+    const folderOfService = path.join(root, String(on.serviceId));
+    assert.equal(existsSync(served!.file), false);
+    assert.equal(existsSync(path.join(folderOfService, 'spare.db')), true);
+
+    await on.writer.write(on.serviceId, async (index) =>
+      index.writer.upsert(pages(0, 3, 'second'), 'bundle:a'),
+    );
+    const manifest = await manifestOf(on);
+    const fetchedBefore = node.fetchedBytes;
+    const local = await node.current(on.serviceId);
+    assert.equal(local!.generation, 2);
+    assert.equal(statSync(local!.file).ino, ino, 'the spare copy became the new generation');
+    assert.equal(existsSync(path.join(folderOfService, 'spare.db')), false);
+    assert.equal(node.fetchedBytes - fetchedBefore, manifest.deltas[0]!.bytes);
+    const rows = copyDigests(local!.file);
+    const expected = writerDigests(on.dataDir, on.serviceId);
+    for (const digests of [rows, expected]) digests.delete('segment_facets');
+    assert.deepEqual(rows, expected);
+    const kept = new Database(local!.file, { readonly: true });
+    const facetsOf = kept.prepare('SELECT segment_id FROM segment_facets ORDER BY segment_id').pluck().all();
+    kept.close();
+    assert.deepEqual(
+      facetsOf,
+      segments,
+      'facets of the segment the delta wrote are dropped, the others kept',
+    );
+    assert.equal(searchFile(local!.file, '"second edition"'), 3);
+    // The pristine copy was not needed, so it still holds the base alone.
+    const pristine = JSON.parse(readFileSync(path.join(folderOfService, 'pristine.json'), 'utf8')) as {
+      deltas: string[];
+    };
+    assert.deepEqual(pristine.deltas, []);
   });
 
   test('a writer on another data directory catches up and goes on publishing deltas', async () => {
