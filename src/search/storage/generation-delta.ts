@@ -13,6 +13,7 @@ import {
   schemaDigest,
   stopRecordingChanges,
 } from './generation-changes.js';
+import { packRows, unpackRows } from './packed-rows.js';
 import { dropSegmentFacets } from './segment-facet-rows.js';
 
 /**
@@ -32,9 +33,14 @@ type DeltaRecord =
   /** Segments whose body rows are all removed before the rows that follow are written. */
   | { kind: 'segments'; ids: number[] }
   | { kind: 'gone'; table: string; keys: Row[] }
+  /** The rows, packed (packed-rows.ts): `columns.length` values each. */
+  | { kind: 'rows'; table: string; columns: string[]; packed: Uint8Array }
+  /** Rows as format 1 wrote them, still read. */
   | { kind: 'rows'; table: string; columns: string[]; rows: Row[] };
 
-const DELTA_FORMAT = 1;
+/** 2: rows packed (packed-rows.ts); format 1 rows were structured clones. */
+const DELTA_FORMAT = 2;
+const READ_FORMATS = [1, DELTA_FORMAT];
 /** The table of segments, whose ids a new segment may take again once one is merged away. */
 const SEGMENTS_TABLE = 'segments';
 /** The table of the documents, whose changes a delta counts. */
@@ -152,11 +158,11 @@ class FrameWriter {
       bytes += rawBytes(row);
       this.figures.rows += 1;
       if (bytes < FRAME_BYTES) continue;
-      this.write({ kind: 'rows', table, columns, rows: batch });
+      this.write({ kind: 'rows', table, columns, packed: packRows(batch) });
       batch = [];
       bytes = 0;
     }
-    if (batch.length > 0) this.write({ kind: 'rows', table, columns, rows: batch });
+    if (batch.length > 0) this.write({ kind: 'rows', table, columns, packed: packRows(batch) });
   }
 }
 
@@ -197,8 +203,8 @@ function* framesOf(file: string): Generator<DeltaRecord> {
 export function applyGenerationDelta(db: Database.Database, file: string): void {
   const frames = framesOf(file);
   const header = frames.next().value as DeltaRecord | undefined;
-  if (header?.kind !== 'header' || header.format !== DELTA_FORMAT)
-    throw new Error(`generation delta ${file}: not a delta of format ${DELTA_FORMAT}`);
+  if (header?.kind !== 'header' || !READ_FORMATS.includes(header.format))
+    throw new Error(`generation delta ${file}: not a delta of format ${READ_FORMATS.join(' or ')}`);
   if (header.schema !== schemaDigest(db))
     throw new Error(`generation delta ${file}: written for another schema than this copy's`);
   const tables = new Map(indexTables(db).map((table) => [table.name, table]));
@@ -253,7 +259,14 @@ function applyRecord(
       const write = db.prepare(
         `INSERT OR REPLACE INTO ${quoteName(table.name)} (${columns}) VALUES (${values})`,
       );
-      for (const row of record.rows) write.run(...row);
+      const rows =
+        'rows' in record
+          ? record.rows
+          : unpackRows(
+              Buffer.from(record.packed.buffer, record.packed.byteOffset, record.packed.byteLength),
+              record.columns.length,
+            );
+      for (const row of rows) write.run(...row);
       return;
     }
   }
