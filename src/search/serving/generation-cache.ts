@@ -82,14 +82,19 @@ export class GenerationCache {
   /**
    * Removes every copy a node served (a node starting: what it served before is made again if
    * still newest), but not the pristine and spare copies and the deltas fetched for them, from
-   * which it makes the next one fetching only what it lacks.
+   * which it makes the next one fetching only what it lacks. A service with no generation any
+   * more (deleted) loses its folder.
    */
   async clear(): Promise<void> {
     const services = await readdir(this.root, { withFileTypes: true }).catch(() => []);
     await Promise.all(
       services.map(async (entry) => {
         const folder = path.join(this.root, entry.name);
-        if (!entry.isDirectory() || !/^\d+$/.test(entry.name))
+        if (
+          !entry.isDirectory() ||
+          !/^\d+$/.test(entry.name) ||
+          !(await this.stillPublished(Number(entry.name)))
+        )
           return rm(folder, { recursive: true, force: true });
         const names = await readdir(folder);
         await Promise.all(
@@ -115,6 +120,14 @@ export class GenerationCache {
     )
       await this.objects.retire(serviceId, file);
     else await removeCopy(file);
+  }
+
+  /** Whether a service has a generation; kept as if it had when the store cannot say. */
+  private stillPublished(serviceId: number): Promise<boolean> {
+    return this.generations.current(serviceId).then(
+      (current) => current !== undefined,
+      () => true,
+    );
   }
 
   private fileOf(serviceId: number, generation: number): string {

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FileGroupStore, GroupFile } from '../../blob/index.js';
 import { settleIndexFile } from '../storage/generation-delta.js';
-import { applyDeltaOffThread } from './delta-apply.js';
+import { applyDeltaOffThread } from './delta-thread.js';
 import { PRIVATE_FOLDER_MODE, Turns, fileExists } from '../../util/index.js';
 
 /**

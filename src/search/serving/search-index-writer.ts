@@ -9,6 +9,7 @@ import type { SearchIndex } from '../search-index.js';
 import { type SearchGenerationStore, WriterLeaseLostError } from '../../store/index.js';
 import { type Clock, sleep, PRIVATE_FOLDER_MODE } from '../../util/index.js';
 import { withoutRecordedChanges } from '../storage/generation-delta.js';
+import { writeDeltaOffThread } from './delta-thread.js';
 import {
   type GenerationManifest,
   GenerationObjects,
@@ -262,7 +263,8 @@ export class SearchIndexWriter {
   ): Promise<GenerationManifest | undefined> {
     const file = await this.scratchFile(serviceId);
     try {
-      const { bytes, documents } = index.store.writeGenerationDelta(file);
+      // Off this thread: a search served here meanwhile is not held up.
+      const { bytes, documents } = await writeDeltaOffThread(index.store.file, file);
       const since = (part: 'bytes' | 'documents') =>
         previous.deltas.reduce((sum, delta) => sum + delta[part], 0);
       if (since('bytes') + bytes > previous.base.bytes * DELTAS_OF_BASE) return undefined;

@@ -32,7 +32,6 @@ import {
   recordsEveryChange,
   schemaDigest,
 } from './generation-changes.js';
-import { type DeltaFigures, writeGenerationDelta } from './generation-delta.js';
 
 /** What a hit shows before its page is cut: read by the document's id. */
 export interface DocumentHeading {
@@ -574,11 +573,6 @@ export class SearchIndexStore {
   /** The digest of the file's schema, which a delta applies to. */
   schemaDigest(): string {
     return schemaDigest(this.db);
-  }
-
-  /** Writes the recorded changes to `file` as a delta, marked as being published. */
-  writeGenerationDelta(file: string): DeltaFigures {
-    return writeGenerationDelta(this.db, file);
   }
 
   /** Marks every recorded change as being published (by a whole snapshot of the file). */

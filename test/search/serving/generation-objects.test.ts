@@ -6,7 +6,7 @@
  * as it was; objects no live manifest names go after a grace period.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -169,9 +169,14 @@ describe('generations as objects', () => {
     const manifest = await manifestOf(on);
     assert.equal(manifest.deltas.length, 2);
 
-    // Started again: the copies it served are gone, its pristine copy stays.
+    // Started again: the copies it served are gone, its pristine copy stays; the folder of a
+    // service with no generation (deleted) goes whole.
+    const deleted = path.join(root, '999999');
+    mkdirSync(deleted);
+    writeFileSync(path.join(deleted, 'pristine.db'), 'an index of a deleted service');
     const restarted = nodeCache(on, root);
     await restarted.clear();
+    assert.equal(existsSync(deleted), false);
     const local = await restarted.current(on.serviceId);
     assert.equal(local!.generation, 3);
     assert.equal(restarted.fetchedBytes, manifest.deltas[0]!.bytes + manifest.deltas[1]!.bytes);
