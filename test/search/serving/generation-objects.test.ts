@@ -134,11 +134,12 @@ describe('generations as objects', () => {
     assert.deepEqual(copyDigests(first!.file), writerDigests(on.dataDir, on.serviceId));
 
     // Five pages change, two go, three come.
-    await on.writer.write(on.serviceId, async (index) => {
+    const { published } = await on.writer.write(on.serviceId, async (index) => {
       index.writer.upsert(pages(0, 5, 'second'), 'bundle:a');
       index.writer.remove([pages(5, 2)[0]!.url, pages(6, 1)[0]!.url]);
       index.writer.upsert(pages(200, 3), 'bundle:a');
     });
+    assert.equal(published.file, undefined, 'a delta makes no whole copy of the file');
     const second = await manifestOf(on);
     assert.equal(second.base.name, base.base.name, 'the base is not uploaded again');
     assert.equal(second.deltas.length, 1);
@@ -231,6 +232,24 @@ describe('generations as objects', () => {
       deltas: string[];
     };
     assert.deepEqual(pristine.deltas, []);
+  });
+
+  test('after taking in a base, a node readies a spare, so the first delta is applied, not copied', async () => {
+    const on = await publisher();
+    await on.writer.write(on.serviceId, async (index) => index.writer.upsert(pages(0, 100), 'bundle:a'));
+    const root = mkdtempSync(path.join(folder, 'readied-'));
+    const node = nodeCache(on, root);
+    await node.current(on.serviceId);
+    const spare = path.join(root, String(on.serviceId), 'spare.db');
+    const { ino } = await pollUntil('the spare copy', () =>
+      existsSync(path.join(root, String(on.serviceId), 'spare.json')) ? statSync(spare) : undefined,
+    );
+    await on.writer.write(on.serviceId, async (index) =>
+      index.writer.upsert(pages(0, 2, 'second'), 'bundle:a'),
+    );
+    const local = await node.current(on.serviceId);
+    assert.equal(statSync(local!.file).ino, ino);
+    assert.deepEqual(copyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
   });
 
   test('a writer on another data directory catches up and goes on publishing deltas', async () => {
