@@ -61,3 +61,18 @@ export function tableDigests(file: string, where: Record<string, string> = {}): 
     db.close();
   }
 }
+
+/** Which generation a file was published as is the file's own; every other row a node's copy shares. */
+const SHARED_ROWS = { index_meta: "key <> 'published_generation'" };
+
+/** The rows of a node's copy of a published generation (tableDigests). */
+export function generationCopyDigests(file: string): Map<string, string> {
+  return tableDigests(file, SHARED_ROWS);
+}
+
+/** The rows of a writer's index file, its record of changes left out (a published copy holds none). */
+export function writerFileDigests(file: string): Map<string, string> {
+  const digests = tableDigests(file, SHARED_ROWS);
+  digests.delete('generation_changes');
+  return digests;
+}

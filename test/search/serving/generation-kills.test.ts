@@ -19,7 +19,7 @@ import type { SearchGenerationStore } from '../../../src/store/index.js';
 import { systemClock } from '../../../src/util/index.js';
 import { generationBackends } from '../../support/generation-backends.js';
 import type { GenerationBackendsOf, GenerationProcessTask } from '../../support/generation-process.js';
-import { tableDigests } from '../../support/index-file-rows.js';
+import { generationCopyDigests, writerFileDigests } from '../../support/index-file-rows.js';
 import { contractIn } from '../../store/record-store-contract.js';
 
 const backends = generationBackends('kumo-generation-kills-');
@@ -114,15 +114,8 @@ const pick = ({ databaseUrl, s3Env, bucket, prefix, serviceId }: GenerationBacke
   serviceId,
 });
 
-/** Which generation a file was published as is the file's own; every other row is compared. */
-const SHARED_ROWS = { index_meta: "key <> 'published_generation'" };
-
-/** The rows of a writer's index file, its record of changes left out (a published copy holds none). */
-function writerDigests(dataDir: string, serviceId: number): Map<string, string> {
-  const digests = tableDigests(searchIndexFile(dataDir, serviceId), SHARED_ROWS);
-  digests.delete('generation_changes');
-  return digests;
-}
+const writerDigests = (dataDir: string, serviceId: number) =>
+  writerFileDigests(searchIndexFile(dataDir, serviceId));
 
 /** Asserts that the newest recorded generation names no object missing from storage. */
 async function assertNothingMissing(on: Service): Promise<void> {
@@ -165,7 +158,7 @@ describe('kill -9 of the processes of published generations', () => {
       const local = await node.current(on.serviceId);
       assert.equal(local!.generation, generation);
       assert.deepEqual(
-        tableDigests(local!.file, SHARED_ROWS),
+        generationCopyDigests(local!.file),
         writerDigests(dataDir, on.serviceId),
         `round ${round}: the node's copy of generation ${generation} holds the writer's rows`,
       );
@@ -195,7 +188,7 @@ describe('kill -9 of the processes of published generations', () => {
         `round ${round}: the node started again fetched ${String(started.done!.fetchedBytes)} bytes, not the base's ${baseBytes}`,
       );
       assert.deepEqual(
-        tableDigests(started.done!.file as string, SHARED_ROWS),
+        generationCopyDigests(started.done!.file as string),
         writerDigests(dataDir, on.serviceId),
         `round ${round}: the node's copy holds the writer's rows`,
       );

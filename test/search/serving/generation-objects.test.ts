@@ -12,7 +12,6 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import type { FileGroupStore, GroupFile } from '../../../src/blob/index.js';
 import { S3FileGroups, S3Objects } from '../../../src/blob/s3.js';
-import type { IndexedDocument } from '../../../src/search/indexed-document.js';
 import { SearchIndex } from '../../../src/search/search-index.js';
 import { GenerationCache } from '../../../src/search/serving/generation-cache.js';
 import {
@@ -27,24 +26,17 @@ import { SearchServices } from '../../../src/search/serving/search-services.js';
 import { systemClock } from '../../../src/util/index.js';
 import { searchIndexFile } from '../../../src/config/index.js';
 import { generationBackends } from '../../support/generation-backends.js';
-import { tableDigests } from '../../support/index-file-rows.js';
+import { generationCopyDigests, writerFileDigests } from '../../support/index-file-rows.js';
 import { rankedSearch } from '../../support/ranked-search.js';
 import { pollUntil } from '../../support/service-harness.js';
 import { firstPageRequest } from '../../support/site-search-request.js';
+import { orchardPages } from '../../support/orchard-pages.js';
 import { contractIn } from '../../store/record-store-contract.js';
 
 const backends = generationBackends('kumo-generation-objects-');
 const { folder, closers } = backends;
 
-/** Pages of a site; `edition` changes every page's text. */
-function pages(from: number, count: number, edition = 'first'): IndexedDocument[] {
-  return Array.from({ length: count }, (_, n) => ({
-    url: `https://orchard.example/page-${from + n}.html`,
-    title: `Orchard page ${from + n}`,
-    description: '',
-    body: `The ${edition} edition: the orchard grows pear ${from + n} and apple trees, ${'with rows of quince '.repeat(20)}`,
-  }));
-}
+const pages = orchardPages;
 
 interface Publisher {
   store: RecordStore;
@@ -100,18 +92,8 @@ async function manifestOf(on: Publisher): Promise<GenerationManifest> {
 const kinds = (listed: readonly GroupFile[]) =>
   listed.map((file) => path.extname(file.name)).sort((a, b) => a.localeCompare(b));
 
-/** Which generation a file was published as is the file's own; every other row is compared. */
-const SHARED_ROWS = { index_meta: "key <> 'published_generation'" };
-
-/** The rows of a node's copy of a generation. */
-const copyDigests = (file: string) => tableDigests(file, SHARED_ROWS);
-
-/** The rows of a writer's index file, its record of changes left out (a published copy holds none). */
-function writerDigests(dataDir: string, serviceId: number): Map<string, string> {
-  const digests = tableDigests(searchIndexFile(dataDir, serviceId), SHARED_ROWS);
-  digests.delete('generation_changes');
-  return digests;
-}
+const writerDigests = (dataDir: string, serviceId: number) =>
+  writerFileDigests(searchIndexFile(dataDir, serviceId));
 
 function searchFile(file: string, query: string): number {
   const index = new SearchIndex(file);
@@ -131,7 +113,7 @@ describe('generations as objects', () => {
     const node = nodeCache(on);
     const first = await node.current(on.serviceId);
     assert.equal(node.fetchedBytes, base.base.bytes);
-    assert.deepEqual(copyDigests(first!.file), writerDigests(on.dataDir, on.serviceId));
+    assert.deepEqual(generationCopyDigests(first!.file), writerDigests(on.dataDir, on.serviceId));
 
     // Five pages change, two go, three come.
     const { published } = await on.writer.write(on.serviceId, async (index) => {
@@ -151,7 +133,7 @@ describe('generations as objects', () => {
     const local = await node.current(on.serviceId);
     assert.equal(local!.generation, 2);
     assert.equal(node.fetchedBytes - fetchedBefore, delta, 'the node fetches the delta alone');
-    assert.deepEqual(copyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
+    assert.deepEqual(generationCopyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
     assert.equal(searchFile(local!.file, '"second edition"'), 5);
     assert.equal(searchFile(local!.file, 'orchard'), 201);
   });
@@ -181,7 +163,7 @@ describe('generations as objects', () => {
     const local = await restarted.current(on.serviceId);
     assert.equal(local!.generation, 3);
     assert.equal(restarted.fetchedBytes, manifest.deltas[0]!.bytes + manifest.deltas[1]!.bytes);
-    assert.deepEqual(copyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
+    assert.deepEqual(generationCopyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
   });
 
   test('a node brings the copy it served before forward instead of copying the whole file', async () => {
@@ -214,7 +196,7 @@ describe('generations as objects', () => {
     assert.equal(statSync(local!.file).ino, ino, 'the spare copy became the new generation');
     assert.equal(existsSync(path.join(folderOfService, 'spare.db')), false);
     assert.equal(node.fetchedBytes - fetchedBefore, manifest.deltas[0]!.bytes);
-    const rows = copyDigests(local!.file);
+    const rows = generationCopyDigests(local!.file);
     const expected = writerDigests(on.dataDir, on.serviceId);
     for (const digests of [rows, expected]) digests.delete('segment_facets');
     assert.deepEqual(rows, expected);
@@ -249,7 +231,7 @@ describe('generations as objects', () => {
     );
     const local = await node.current(on.serviceId);
     assert.equal(statSync(local!.file).ino, ino);
-    assert.deepEqual(copyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
+    assert.deepEqual(generationCopyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
   });
 
   test('a writer on another data directory catches up and goes on publishing deltas', async () => {
@@ -269,7 +251,7 @@ describe('generations as objects', () => {
     const manifest = await manifestOf(on);
     assert.equal(manifest.deltas.length, 1, 'the other writer published a delta, not a new base');
     const local = await nodeCache(on).current(on.serviceId);
-    assert.deepEqual(copyDigests(local!.file), writerDigests(otherDir, on.serviceId));
+    assert.deepEqual(generationCopyDigests(local!.file), writerDigests(otherDir, on.serviceId));
   });
 
   test('a missing or altered object is refused and leaves the node as it was', async () => {
