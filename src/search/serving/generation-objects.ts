@@ -140,18 +140,25 @@ export class GenerationObjects {
 
   /**
    * Keeps a copy this node served and has closed as the service's spare (in place of the one
-   * before), or removes it when it cannot be one: it holds no record of what it holds, or SQLite's
-   * log is still beside it (a process that stopped while serving it).
+   * before), or removes it when it cannot be one: it holds no record of what it holds, SQLite's
+   * log is still beside it (a process that stopped while serving it), or it began from an older
+   * base than the spare there.
    */
   retire(serviceId: number, file: string): Promise<void> {
     return this.turns.run(serviceId, async () => {
       const folder = this.folderOf(serviceId);
+      const spare = path.join(folder, SPARE);
       const state = await readState(stateFileOf(file));
-      if (state === undefined || (await fileExists(`${file}-wal`))) {
+      const newestBase = (await readState(stateFileOf(path.join(folder, PRISTINE))))?.base;
+      if (
+        state === undefined ||
+        (await fileExists(`${file}-wal`)) ||
+        (state.base !== newestBase && (await readState(stateFileOf(spare)))?.base === newestBase)
+      ) {
+        await rm(stateFileOf(file), { force: true });
         await removeCopy(file);
         return;
       }
-      const spare = path.join(folder, SPARE);
       // The spare's record goes first: a copy without one is never taken.
       await rm(stateFileOf(spare), { force: true });
       await removeCopy(spare);
@@ -214,16 +221,16 @@ export class GenerationObjects {
   }
 
   /**
-   * Copies the pristine copy as the spare when there is none, after a generation was taken in
-   * and off its way: the next generation is then made by applying its deltas alone. A copy the
-   * node retires later takes the spare's place.
+   * Copies the pristine copy as the spare when there is none of its base, after a generation was
+   * taken in and off its way: the next generation is then made by applying its deltas alone. A
+   * copy the node retires later takes the spare's place.
    */
   private async spareFromPristine(serviceId: number): Promise<void> {
     const folder = this.folderOf(serviceId);
     const spare = path.join(folder, SPARE);
     const pristine = path.join(folder, PRISTINE);
     const state = await readState(stateFileOf(pristine));
-    if (state === undefined || (await readState(stateFileOf(spare))) !== undefined) return;
+    if (state === undefined || (await readState(stateFileOf(spare)))?.base === state.base) return;
     if (await fileExists(`${pristine}-wal`)) settleIndexFile(pristine);
     const part = partOf(spare);
     try {

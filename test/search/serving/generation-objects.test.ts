@@ -234,6 +234,34 @@ describe('generations as objects', () => {
     assert.deepEqual(generationCopyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
   });
 
+  test('a copy of an older base retired after a new base does not take the place of a spare of the new one', async () => {
+    const on = await publisher();
+    await on.writer.write(on.serviceId, async (index) => index.writer.upsert(pages(0, 100), 'bundle:a'));
+    const root = mkdtempSync(path.join(folder, 'rebased-'));
+    const node = nodeCache(on, root);
+    const old = await node.current(on.serviceId);
+    await on.writer.write(on.serviceId, async (index) =>
+      index.writer.upsert(pages(0, 100, 'second'), 'bundle:a'),
+    );
+    const rebased = await manifestOf(on);
+    await node.current(on.serviceId);
+    const spareState = path.join(root, String(on.serviceId), 'spare.json');
+    const spareOfNewBase = () => {
+      if (!existsSync(spareState)) return undefined;
+      const state = JSON.parse(readFileSync(spareState, 'utf8')) as { base: string };
+      return state.base === rebased.base.name ? statSync(spareState.replace(/json$/, 'db')) : undefined;
+    };
+    const { ino } = await pollUntil('a spare of the new base', spareOfNewBase);
+    await node.discard(old!.file);
+    assert.equal(existsSync(old!.file), false);
+    await on.writer.write(on.serviceId, async (index) =>
+      index.writer.upsert(pages(0, 2, 'third'), 'bundle:a'),
+    );
+    const local = await node.current(on.serviceId);
+    assert.equal(statSync(local!.file).ino, ino, 'the spare of the new base became the generation');
+    assert.deepEqual(generationCopyDigests(local!.file), writerDigests(on.dataDir, on.serviceId));
+  });
+
   test('a writer on another data directory catches up and goes on publishing deltas', async () => {
     const on = await publisher();
     await on.writer.write(on.serviceId, async (index) => index.writer.upsert(pages(0, 100), 'bundle:a'));
