@@ -547,7 +547,8 @@ export class SearchServices {
   /**
    * Replaces an open service's generation with a newer one in one step: a search started before
    * ends on the old one, every later one runs on the new one. What visitors did is carried over.
-   * The old generation is closed and its copy removed once its searches are long done.
+   * The old generation is closed once its searches are long done, and its copy given up (kept as
+   * the service's spare when it can be one, generation-cache.ts).
    */
   private switchTo(engine: typeof SearchEngine, serviceId: number, local: LocalGeneration): void {
     const old = this.open.get(serviceId);
@@ -573,7 +574,7 @@ export class SearchServices {
     this.retiring.set(timer, old);
   }
 
-  /** Writes what searches still counted on a retired generation, then closes it and removes its copy. */
+  /** Writes what searches still counted on a retired generation, then closes it and gives up its copy. */
   private async closeServed(served: Served): Promise<void> {
     await served.search.activity.flush().catch((error: unknown) => this.onFlushError(error));
     served.search.index.close();
