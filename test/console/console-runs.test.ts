@@ -32,7 +32,7 @@ before(async () => {
         const links =
           request.url === '/' ? LINKS.map((link) => `<a href="${link}">${link}</a>`).join(' ') : '';
         response.end(`<!doctype html><title>Page ${request.url}</title><h1>${request.url}</h1>${links}`);
-      }, 250);
+      }, 500);
     }),
     '127.0.0.8',
   );
@@ -72,7 +72,9 @@ describe('console runs', () => {
     await page.getByRole('heading', { name: /^Run \d+$/ }).waitFor();
     const runId = Number(/\/runs\/(\d+)/.exec(page.url())![1]);
     // Live while it runs: the badge and a count that grows without the page reading the run again.
-    await page.locator('.badge-running', { hasText: 'Live' }).waitFor();
+    // A loaded machine may take seconds to start the run's browser; each page's pause keeps the
+    // run going for some seconds after.
+    await page.locator('.badge-running', { hasText: 'Live' }).waitFor({ timeout: 30_000 });
     await page.locator('.page-context').getByText('Finished').waitFor({ timeout: 60_000 });
     assert.equal(
       runReads.length,
