@@ -179,7 +179,8 @@ describe('console runs', () => {
 
     await suite.account(tenant.contractId, 'editor@cancel.example', 'editor');
     const { page } = await suite.signIn('editor@cancel.example', { path: `${runsPath(tenant)}/${runId}` });
-    await page.getByRole('button', { name: 'Cancel run' }).click();
+    // As for the live badge above: a loaded machine may be slow to show the run going.
+    await page.getByRole('button', { name: 'Cancel run' }).click({ timeout: 30_000 });
     await page
       .getByRole('dialog', { name: 'Cancel this run?' })
       .getByRole('button', { name: 'Cancel run' })
